@@ -1,0 +1,80 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
+import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerWebApp } from './http/web-static.ts';
+import type { Clock } from './lib/clock.ts';
+import { systemClock } from './lib/clock.ts';
+import { createServices, type Services } from './services.ts';
+import type { SmsProvider } from './sms/sms-provider.ts';
+import { createLogSmsProvider } from './sms/sms-provider.ts';
+import { appsRoutes } from './modules/apps/apps.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { categoriesRoutes } from './modules/categories/categories.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+export interface AppDeps {
+  db: Kysely<Database>;
+  clock?: Clock;
+  sms?: SmsProvider;
+  larkEnabled?: boolean;
+  webDistDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  trustProxy?: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+  /** Every /api route with its declared access, for the authorization test. */
+  routes: RouteAccess[];
+}
+
+/** Builds the Fastify app without listening; tests use it on a random port. */
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: deps.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const services = createServices({
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    sms: deps.sms ?? createLogSmsProvider(app.log),
+    larkEnabled: deps.larkEnabled ?? false,
+  });
+  const routes = registerAuth(app, services.sessions);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: '发布系统 API', version: '0.1.0', description: 'Envelope {code,msg,data}; auth by `token` header or `Authorization: Bearer`.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(authRoutes(services.auth));
+  await app.register(usersRoutes(services.users));
+  await app.register(rolesRoutes(services.roles));
+  await app.register(categoriesRoutes(services.categories));
+  await app.register(appsRoutes(services.apps));
+  await app.register(notificationsRoutes(services.notifications));
+  await app.register(settingsRoutes(services.settings));
+
+  await registerWebApp(app, deps.webDistDir);
+  return { app, services, routes };
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import pg from 'pg';
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { Database } from './schema.ts';
+import * as m001 from './migrations/2026-11-22-001-foundation.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  destroy(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… or undefined for SQLite. */
+  url?: string;
+  /** PostgreSQL schema to use (created when missing). */
+  schema?: string;
+  /** SQLite file; `:memory:` works too. */
+  sqliteFile: string;
+}
+
+/** Migrations in order. Each file is frozen once shipped. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-001-foundation': m001,
+};
+
+// BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url?.startsWith('postgres')) {
+    const schema = options.schema ?? 'public';
+    const bootstrap = new pg.Client({ connectionString: options.url });
+    await bootstrap.connect();
+    await bootstrap.query(`create schema if not exists "${schema}"`);
+    await bootstrap.end();
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      options: `-c search_path="${schema}"`,
+      types: pgTypes,
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  }
+  if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(options.sqliteFile) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** Drops a PostgreSQL schema (tests isolate each run in one). */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+}
+
+export { sql };

@@ -1,0 +1,105 @@
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+
+/**
+ * Kysely dialect over Node's built-in `node:sqlite` (no native addon). Kysely's own SqliteDialect
+ * expects better-sqlite3's calling style; this adapter spreads parameters and picks the reader by
+ * `stmt.columns()`. One connection, serialised by a promise-chain mutex (SQLite writes are serial anyway).
+ */
+export class NodeSqliteDialect implements Dialect {
+  constructor(private readonly filename: string) {}
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.filename);
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  private db?: DatabaseSync;
+  private connection?: NodeSqliteConnection;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly filename: string) {}
+
+  async init(): Promise<void> {
+    this.db = new DatabaseSync(this.filename);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    this.connection = new NodeSqliteConnection(this.db);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const previous = this.queue;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    (this.connection as NodeSqliteConnection).release = release;
+    return this.connection as NodeSqliteConnection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as NodeSqliteConnection).release?.();
+  }
+  async destroy(): Promise<void> {
+    this.db?.close();
+  }
+}
+
+class NodeSqliteConnection implements DatabaseConnection {
+  release?: () => void;
+  constructor(private readonly db: DatabaseSync) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.db.prepare(compiled.sql);
+    const params = compiled.parameters.map(toSqliteValue);
+    if (stmt.columns().length > 0) {
+      return { rows: stmt.all(...params) as R[] };
+    }
+    const result = stmt.run(...params);
+    return {
+      rows: [],
+      numAffectedRows: BigInt(result.changes),
+      insertId: BigInt(result.lastInsertRowid),
+    };
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.db.prepare(compiled.sql);
+    for (const row of stmt.iterate(...compiled.parameters.map(toSqliteValue))) {
+      yield { rows: [row as R] };
+    }
+  }
+}
+
+function toSqliteValue(value: unknown): SQLInputValue {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  if (value === undefined) return null;
+  return value as SQLInputValue;
+}

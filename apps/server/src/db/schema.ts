@@ -1,0 +1,121 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Table types. Times are UTC epoch milliseconds; booleans are 0/1; JSON columns are text. */
+export interface RolesTable {
+  id: Generated<number>;
+  role_name: string;
+  role_level: number;
+  builtin: number;
+  create_time: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  role_id: number;
+  phone: string | null;
+  private_url: string | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  create_time: number;
+  expire_time: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  username: string;
+  ip: string;
+  create_time: number;
+}
+
+export interface PhoneCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  scene: string;
+  code_hash: string;
+  attempts: number;
+  expire_time: number;
+  used_time: number | null;
+  create_time: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  update_time: number;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  category_name: string;
+  create_time: number;
+}
+
+export interface AppsTable {
+  id: Generated<number>;
+  app_name: string;
+  app_type: string;
+  app_icon: string | null;
+  category_id: number | null;
+  path: string;
+  public_path: string;
+  password: string;
+  description: string;
+  bundle_id: string | null;
+  support_url: string | null;
+  dev_wecom_url: string | null;
+  prod_wecom_url: string | null;
+  create_by: number | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface AppUsersTable {
+  app_id: number;
+  user_id: number;
+  permit: 'edit' | 'view';
+}
+
+export interface AppCollectsTable {
+  app_id: number;
+  user_id: number;
+  collect_type: 'collect' | 'subscribe';
+  create_time: number;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  app_id: number;
+  state: 'NOT_READ' | 'READ' | 'IGNORE';
+  message_info: string;
+  create_time: number;
+}
+
+export interface Database {
+  roles: RolesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  phone_codes: PhoneCodesTable;
+  settings: SettingsTable;
+  categories: CategoriesTable;
+  apps: AppsTable;
+  app_users: AppUsersTable;
+  app_collects: AppCollectsTable;
+  notifications: NotificationsTable;
+}
+
+export type UserRecord = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type RoleRecord = Selectable<RolesTable>;
+export type AppRecord = Selectable<AppsTable>;

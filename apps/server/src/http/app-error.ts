@@ -1,0 +1,46 @@
+import { Messages, ResultCode } from '@release/contract';
+
+type ErrorKind = 'badRequest' | 'unauthorized' | 'noPermission' | 'notFound' | 'conflict' | 'tooLarge' | 'tooManyRequests' | 'internal';
+
+const kinds: Record<ErrorKind, { status: number; code: number }> = {
+  badRequest: { status: 400, code: ResultCode.badRequest },
+  unauthorized: { status: 401, code: ResultCode.unauthorized },
+  noPermission: { status: 403, code: ResultCode.noPermission },
+  notFound: { status: 404, code: ResultCode.notFound },
+  conflict: { status: 409, code: ResultCode.conflict },
+  tooLarge: { status: 413, code: ResultCode.tooLarge },
+  tooManyRequests: { status: 429, code: ResultCode.tooManyRequests },
+  internal: { status: 500, code: ResultCode.internal },
+};
+
+/** The one error type of the domain: a stable envelope code, an HTTP status and a Chinese message. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: number;
+
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AppError';
+    this.status = kinds[kind].status;
+    this.code = kinds[kind].code;
+  }
+
+  static badRequest(message: string) {
+    return new AppError('badRequest', message);
+  }
+  static unauthorized(message: string = Messages.tokenExpired) {
+    return new AppError('unauthorized', message);
+  }
+  static noPermission(message: string = Messages.noPermission) {
+    return new AppError('noPermission', message);
+  }
+  static notFound(message: string) {
+    return new AppError('notFound', message);
+  }
+  static conflict(message: string) {
+    return new AppError('conflict', message);
+  }
+  static tooManyRequests(message: string) {
+    return new AppError('tooManyRequests', message);
+  }
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/database.ts';
+import { buildApp } from './app.ts';
+import { randomToken } from './lib/crypto.ts';
+import { createWebhookSmsProvider } from './sms/sms-provider.ts';
+
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
+
+async function main() {
+  const config = loadConfig();
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const handle = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    sqliteFile: path.join(config.DATA_DIR, 'release.db'),
+  });
+  await migrateToLatest(handle.db);
+
+  const { app, services } = await buildApp({
+    db: handle.db,
+    sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
+    larkEnabled: Boolean(config.LARK_APP_ID),
+    webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
+    trustProxy: config.TRUST_PROXY,
+    logger: {
+      level: config.LOG_LEVEL,
+      ...(config.NODE_ENV === 'development' ? { transport: { target: 'pino-pretty' } } : {}),
+    },
+  });
+
+  await services.roles.seedDefaults();
+  const admin = await services.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () => randomToken().slice(0, 16));
+  if (admin.generatedPassword) {
+    // Printed once, on the console only: the operator must keep it.
+    process.stdout.write(`\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`);
+  } else if (admin.created) {
+    app.log.info({ username: config.ADMIN_USERNAME }, 'first admin created from ADMIN_USERNAME / ADMIN_PASSWORD');
+  }
+
+  const timer = setInterval(() => {
+    services.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'housekeeping failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  timer.unref();
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(timer);
+    await app.close();
+    await handle.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const address = await app.listen({ host: config.HOST, port: config.PORT });
+  const shown = config.PUBLIC_URL ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  process.stdout.write(`发布系统 is running at ${shown} (database: ${handle.dialect}, data: ${config.DATA_DIR})\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

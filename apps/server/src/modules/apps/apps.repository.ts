@@ -1,0 +1,103 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { AppListQuery } from '@release/contract';
+import type { AppsTable, Database } from '../../db/schema.ts';
+
+type AppsQuery = SelectQueryBuilder<Database & { a: AppsTable }, 'a', object>;
+
+export interface AppListViewer {
+  userId: number;
+  isAdmin: boolean;
+}
+
+const sortColumns = { update_time: 'a.update_time', app_name: 'a.app_name', create_time: 'a.create_time' } as const;
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function createAppsRepository(db: Kysely<Database>) {
+  /** Apps the viewer may see, narrowed by every filter except the app type. */
+  function visibleApps(viewer: AppListViewer, query: AppListQuery): AppsQuery {
+    let q: AppsQuery = db.selectFrom('apps as a');
+    if (!viewer.isAdmin) {
+      q = q.where('a.id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', viewer.userId));
+    }
+    if (query.categoryId === 0) q = q.where('a.category_id', 'is', null);
+    else if (query.categoryId > 0) q = q.where('a.category_id', '=', query.categoryId);
+    if (query.userId > 0) {
+      q = q.where('a.id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', query.userId).where('permit', '=', 'edit'));
+    }
+    if (query.viewCollect) {
+      q = q.where(
+        'a.id',
+        'in',
+        db.selectFrom('app_collects').select('app_id').where('user_id', '=', viewer.userId).where('collect_type', '=', 'collect'),
+      );
+    }
+    if (query.appName) {
+      q = q.where(sql<string>`lower(a.app_name)`, 'like', sql<string>`${`%${escapeLike(query.appName.toLowerCase())}%`} escape '\\'`);
+    }
+    return q;
+  }
+
+  return {
+    async list(viewer: AppListViewer, query: AppListQuery) {
+      let q = visibleApps(viewer, query);
+      if (query.appType !== '全部') q = q.where('a.app_type', '=', query.appType);
+      return q
+        .leftJoin('categories as c', 'c.id', 'a.category_id')
+        .select((eb) => [
+          'a.id as appId',
+          'a.app_name as appName',
+          'a.app_type as appType',
+          'a.app_icon as appIcon',
+          'a.category_id as categoryId',
+          'c.category_name as categoryName',
+          'a.path as path',
+          'a.description as description',
+          'a.create_time as createTime',
+          'a.update_time as updateTime',
+          eb
+            .exists(eb.selectFrom('app_collects as k').select('k.app_id').whereRef('k.app_id', '=', 'a.id').where('k.user_id', '=', viewer.userId).where('k.collect_type', '=', 'collect'))
+            .as('collected'),
+          eb
+            .exists(eb.selectFrom('app_collects as k').select('k.app_id').whereRef('k.app_id', '=', 'a.id').where('k.user_id', '=', viewer.userId).where('k.collect_type', '=', 'subscribe'))
+            .as('subscribed'),
+          eb
+            .selectFrom('notifications as n')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('n.app_id', '=', 'a.id')
+            .where('n.user_id', '=', viewer.userId)
+            .where('n.state', '=', 'NOT_READ')
+            .as('unreadMessage'),
+        ])
+        .orderBy(sortColumns[query.orderByColumn], query.sort === 'ASC' ? 'asc' : 'desc')
+        .orderBy('a.id', query.sort === 'ASC' ? 'asc' : 'desc')
+        .offset((query.pageNo - 1) * query.pageSize)
+        .limit(query.pageSize)
+        .execute();
+    },
+
+    async countByType(viewer: AppListViewer, query: AppListQuery) {
+      return visibleApps(viewer, query)
+        .select((eb) => ['a.app_type as appType', eb.fn.countAll<number>().as('n')])
+        .groupBy('a.app_type')
+        .execute();
+    },
+
+    /** Users with the edit permit on visible apps, and on how many. */
+    async editors(viewer: AppListViewer) {
+      let q = db
+        .selectFrom('app_users as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        .where('p.permit', '=', 'edit');
+      if (!viewer.isAdmin) q = q.where('p.app_id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', viewer.userId));
+      return q
+        .select((eb) => ['u.id as userId', 'u.username as userName', eb.fn.countAll<number>().as('count')])
+        .groupBy(['u.id', 'u.username'])
+        .orderBy('u.username')
+        .execute();
+    },
+  };
+}
+export type AppsRepository = ReturnType<typeof createAppsRepository>;

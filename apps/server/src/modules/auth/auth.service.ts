@@ -1,0 +1,99 @@
+import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, Messages, type ForgetPasswordBody, type LoginBody, type LoginOptions, type LoginResult } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import type { SmsProvider } from '../../sms/sms-provider.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { LoginGuardRepository } from './login-guard.repository.ts';
+import type { PhoneCodeService } from './phone-code.service.ts';
+import type { SessionService } from './session.service.ts';
+
+/** Failures from one IP across all usernames before it is refused. */
+const IP_MAX_FAILURES = LOGIN_MAX_FAILURES * 5;
+
+interface ClientMeta {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface AuthServiceDeps {
+  users: UsersRepository;
+  sessions: SessionService;
+  guard: LoginGuardRepository;
+  phoneCodes: PhoneCodeService;
+  settings: SettingsService;
+  sms: SmsProvider;
+  clock: Clock;
+  larkEnabled: boolean;
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { users, sessions, guard, phoneCodes, settings, sms, clock } = deps;
+
+  async function assertNotLocked(username: string, ip: string) {
+    const since = clock.now() - LOGIN_FAILURE_WINDOW_MS;
+    const [pair, fromIp] = await Promise.all([guard.countForPair(username, ip, since), guard.countForIp(ip, since)]);
+    if (pair >= LOGIN_MAX_FAILURES || fromIp >= IP_MAX_FAILURES) throw AppError.tooManyRequests(Messages.tooManyLoginFailures);
+  }
+
+  async function needsPhoneCode(phone: string | null): Promise<boolean> {
+    if (!phone) return false;
+    const { phoneCodeMode } = await settings.read();
+    if (phoneCodeMode === 'never') return false;
+    if (phoneCodeMode === 'always') return true;
+    return sms.isReal;
+  }
+
+  return {
+    async loginOptions(): Promise<LoginOptions> {
+      const { phoneCodeMode } = await settings.read();
+      return { larkEnabled: deps.larkEnabled, phoneCodeMode, smsConfigured: sms.isReal };
+    },
+
+    async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {
+      const username = body.username.toLowerCase();
+      await assertNotLocked(username, meta.ip);
+      const user = await users.findByUsername(username);
+      // Hash even for unknown users so timing does not reveal which usernames exist.
+      const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !passwordOk) {
+        await guard.record(username, meta.ip, clock.now());
+        throw AppError.badRequest(Messages.wrongCredentials);
+      }
+      if (await needsPhoneCode(user.phone)) {
+        if (!body.phoneCode) throw AppError.badRequest(Messages.phoneCodeRequired);
+        try {
+          await phoneCodes.consume(user.userId, 'login', body.phoneCode);
+        } catch (error) {
+          await guard.record(username, meta.ip, clock.now());
+          throw error;
+        }
+      }
+      await guard.clearPair(username, meta.ip);
+      const session = await sessions.open(user.userId, meta);
+      return { userId: user.userId, username: user.username, roleLevel: user.roleLevel, token: session.token, tokenTime: session.tokenTime, url: user.privateUrl };
+    },
+
+    async sendPhoneCode(username: string, scene: string) {
+      const user = await users.findByUsername(username);
+      // Unknown users and users without a phone get the same answer.
+      if (!user?.phone) throw AppError.badRequest(Messages.noPhone);
+      return phoneCodes.send({ userId: user.userId, phone: user.phone }, scene);
+    },
+
+    async resetPassword(body: ForgetPasswordBody) {
+      const user = await users.findByUsername(body.username);
+      if (!user?.phone) throw AppError.badRequest(Messages.noPhone);
+      await phoneCodes.consume(user.userId, 'forget_password', body.phoneCode);
+      await users.update(user.userId, { password_hash: await hashPassword(body.password), update_time: clock.now() });
+      await sessions.revokeAllOf(user.userId);
+      await guard.clearUser(user.username.toLowerCase());
+    },
+
+    async logout(token: string) {
+      await sessions.revoke(token);
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,34 @@
+import { Messages, UNCATEGORISED_ID, UNCATEGORISED_NAME, type CategoryRow, type SaveCategoryBody } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { CategoriesRepository } from './categories.repository.ts';
+
+export function createCategoriesService(deps: { categories: CategoriesRepository; clock: Clock }) {
+  const { categories, clock } = deps;
+  return {
+    /** Categories with app counts; the virtual 未分类 (id 0) comes last on the last page. */
+    async list(pageNo: number, pageSize: number): Promise<{ rows: CategoryRow[]; total: number }> {
+      const { rows, total } = await categories.list((pageNo - 1) * pageSize, pageSize);
+      const isLastPage = pageNo * pageSize >= total;
+      if (!isLastPage) return { rows, total: total + 1 };
+      const uncategorised = { id: UNCATEGORISED_ID, categoryName: UNCATEGORISED_NAME, appCount: await categories.countUncategorisedApps() };
+      return { rows: [...rows, uncategorised], total: total + 1 };
+    },
+
+    async save(body: SaveCategoryBody): Promise<{ id: number }> {
+      if (body.categoryName === UNCATEGORISED_NAME) throw AppError.conflict(Messages.categoryBuiltin);
+      const sameName = await categories.findByName(body.categoryName);
+      if (sameName && sameName.id !== body.id) throw AppError.conflict(Messages.categoryExists);
+      if (body.id === undefined) return { id: await categories.insert(body.categoryName, clock.now()) };
+      if (!(await categories.findById(body.id))) throw AppError.notFound(Messages.categoryNotFound);
+      await categories.rename(body.id, body.categoryName);
+      return { id: body.id };
+    },
+
+    async remove(id: number) {
+      if (!(await categories.findById(id))) throw AppError.notFound(Messages.categoryNotFound);
+      await categories.delete(id);
+    },
+  };
+}
+export type CategoriesService = ReturnType<typeof createCategoriesService>;

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
+import type { Clock } from './lib/clock.ts';
+import type { SmsProvider } from './sms/sms-provider.ts';
+import { createAppsRepository } from './modules/apps/apps.repository.ts';
+import { createAppsService } from './modules/apps/apps.service.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
+import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
+import { createPhoneCodeService } from './modules/auth/phone-code.service.ts';
+import { createSessionRepository } from './modules/auth/session.repository.ts';
+import { createSessionService } from './modules/auth/session.service.ts';
+import { createCategoriesRepository } from './modules/categories/categories.repository.ts';
+import { createCategoriesService } from './modules/categories/categories.service.ts';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { createRolesRepository } from './modules/roles/roles.repository.ts';
+import { createRolesService } from './modules/roles/roles.service.ts';
+import { createSettingsRepository } from './modules/settings/settings.repository.ts';
+import { createSettingsService } from './modules/settings/settings.service.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+
+/** Wires repositories into services with explicit dependencies. */
+export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: SmsProvider; larkEnabled: boolean }) {
+  const { db, clock, sms } = deps;
+  const usersRepo = createUsersRepository(db);
+  const rolesRepo = createRolesRepository(db);
+  const sessionRepo = createSessionRepository(db);
+  const loginGuard = createLoginGuardRepository(db);
+  const sessions = createSessionService({ sessions: sessionRepo, clock });
+  const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
+  const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
+  return {
+    sessions,
+    settings,
+    auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkEnabled: deps.larkEnabled }),
+    users: createUsersService({ users: usersRepo, roles: rolesRepo, sessions, clock }),
+    roles: createRolesService({ roles: rolesRepo, users: usersRepo, clock }),
+    categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
+    apps: createAppsService({ apps: createAppsRepository(db) }),
+    notifications: createNotificationsService({ notifications: createNotificationsRepository(db) }),
+    /** Housekeeping: expired sessions and stale login failures. */
+    async purgeExpired() {
+      const now = clock.now();
+      await sessionRepo.deleteExpired(now);
+      await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
+    },
+  };
+}
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,50 @@
+/** Envelope codes of SPEC §8. The HTTP status tells the class; `code` tells the client what to do. */
+export const ResultCode = {
+  ok: 200,
+  notModified: 304,
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  tooLarge: 413,
+  tooManyRequests: 429,
+  internal: 500,
+  /** No permission: the web app navigates to /403. */
+  noPermission: 10028,
+} as const;
+export type ResultCodeValue = (typeof ResultCode)[keyof typeof ResultCode];
+
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** Chinese messages the server answers with; the web app shows `msg` as is. */
+export const Messages = {
+  tokenExpired: '登录信息已过期(token失效)，请重新登录',
+  tokenMissing: '未登录(缺少token)，请先登录',
+  noPermission: '您没有权限访问',
+  wrongCredentials: '用户名或密码错误',
+  tooManyLoginFailures: '密码错误次数过多，请15分钟后再试',
+  phoneCodeRequired: '请输入手机验证码',
+  phoneCodeWrong: '手机验证码错误或已过期',
+  phoneCodeTooSoon: '验证码发送过于频繁，请稍后再试',
+  noPhone: '该账号未绑定手机号，请联系管理员重置密码',
+  badJson: '请求体不是合法的JSON',
+  notFound: '接口不存在',
+  internal: '服务器开小差了，请稍后再试',
+  userExists: '用户名已存在',
+  userNotFound: '用户不存在',
+  roleExists: '角色名称已存在',
+  roleNotFound: '角色不存在',
+  roleInUse: '该角色下还有用户，不能删除',
+  roleBuiltin: '内置管理员角色不能删除',
+  categoryExists: '分类名称已存在',
+  categoryNotFound: '分类不存在',
+  categoryBuiltin: '未分类不能删除或修改',
+  cannotDeleteSelf: '不能删除自己',
+  lastAdmin: '至少需要保留一个管理员',
+  bodyTooLarge: '请求体过大',
+} as const;

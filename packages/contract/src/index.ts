@@ -1,0 +1,12 @@
+import './zod-locale.ts';
+export * from './constants.ts';
+export * from './errors.ts';
+export * from './common.ts';
+export * from './auth.ts';
+export * from './users.ts';
+export * from './roles.ts';
+export * from './categories.ts';
+export * from './apps.ts';
+export * from './notifications.ts';
+export * from './routes.ts';
+export * from './rules.ts';
