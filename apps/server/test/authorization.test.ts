@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResultCode } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+
+// Routes that must stay admin-only; loosening one of them has to change this list on purpose.
+const ADMIN_ONLY = [
+  'GET /api/user',
+  'POST /api/user',
+  'DELETE /api/user',
+  'POST /api/user_role',
+  'GET /api/roles',
+  'POST /api/role',
+  'DELETE /api/role',
+  'POST /api/category',
+  'DELETE /api/category',
+  'GET /api/system_setting',
+  'POST /api/system_setting',
+];
+const PUBLIC = ['GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
+
+function concrete(url: string): string {
+  return url.replace(/:(\w+)/g, 'x');
+}
+
+describe.each(testDialects())('every registered route checks its access on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    await server.createUser({ username: 'plain', password: 'plain-pass', roleLevel: 30 });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('declares the expected access on the sensitive routes', () => {
+    const declared = new Map(server.built.routes.map((r) => [`${r.method} ${r.url}`, r.access]));
+    for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
+    for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
+    const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
+    expect(publicRoutes.sort()).toEqual([...PUBLIC].sort());
+  });
+
+  it('anonymous callers get 401 on every non-public route', async () => {
+    for (const route of server.built.routes.filter((r) => r.access !== 'public')) {
+      const res = await server.request(route.method, concrete(route.url));
+      expect([route.method, route.url, res.status, res.body.msg.includes('token')]).toEqual([route.method, route.url, 401, true]);
+    }
+  });
+
+  it('plain users get 10028 (HTTP 403) on every admin route and pass the guard elsewhere', async () => {
+    for (const route of server.built.routes) {
+      const token = await server.login('plain', 'plain-pass');
+      const res = await server.request(route.method, concrete(route.url), { token });
+      if (route.access === 'admin') {
+        expect([route.method, route.url, res.status, res.body.code]).toEqual([route.method, route.url, 403, ResultCode.noPermission]);
+      } else {
+        expect([route.method, route.url, [401, 403].includes(res.status)]).toEqual([route.method, route.url, false]);
+      }
+    }
+  });
+
+  it('admins pass the guard on every route', async () => {
+    for (const route of server.built.routes) {
+      const token = await server.adminToken();
+      const res = await server.request(route.method, concrete(route.url), { token });
+      expect([route.method, route.url, [401, 403].includes(res.status)]).toEqual([route.method, route.url, false]);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type BuiltApp } from '../../src/app.ts';
+import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/database.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
+import type { SmsProvider } from '../../src/sms/sms-provider.ts';
+import { TEST_POSTGRES_URL } from './dialects.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
+
+/** A clock the test moves by hand. */
+export function createTestClock(start = Date.UTC(2026, 10, 22, 8, 0, 0)) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+export type TestClock = ReturnType<typeof createTestClock>;
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: { code: number; msg: string; data: T; total?: number; extraInfo?: unknown };
+}
+
+export interface TestServer {
+  url: string;
+  dialect: DialectName;
+  db: DatabaseHandle['db'];
+  built: BuiltApp;
+  clock: TestClock;
+  request<T = unknown>(method: string, urlPath: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  login(username: string, password: string, phoneCode?: string): Promise<string>;
+  adminToken(): Promise<string>;
+  /** Creates a user through the API with the role of that level; returns its id and token. */
+  createUser(options: { username: string; password?: string; roleLevel?: number; phone?: string | null }): Promise<{ userId: number; token: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string } = {}): Promise<TestServer> {
+  const suffix = randomBytes(6).toString('hex');
+  const schema = `t_${suffix}`;
+  const tmpDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-')) : undefined;
+  const handle = await openDatabase({
+    url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
+    schema,
+    sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:',
+  });
+  await migrateToLatest(handle.db);
+  const clock = createTestClock();
+  const built = await buildApp({ db: handle.db, clock, sms: options.sms, webDistDir: options.webDistDir });
+  await built.services.roles.seedDefaults();
+  await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
+  await built.app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+
+  const server: TestServer = {
+    url,
+    dialect,
+    db: handle.db,
+    built,
+    clock,
+    async request(method, urlPath, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.token = opts.token;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(opts.body);
+      }
+      const response = await fetch(`${url}${urlPath}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: ApiResponse['body'];
+      try {
+        parsed = JSON.parse(text) as ApiResponse['body'];
+      } catch {
+        throw new Error(`${method} ${urlPath} answered non-JSON (${response.status}): ${text.slice(0, 200)}`);
+      }
+      return { status: response.status, body: parsed } as never;
+    },
+    async login(username, password, phoneCode) {
+      const res = await server.request<{ token: string }>('POST', '/api/user/login', { body: { username, password: sha256Hex(password), phoneCode } });
+      if (res.body.code !== 200) throw new Error(`login ${username} failed: ${res.body.msg}`);
+      return res.body.data.token;
+    },
+    async adminToken() {
+      return server.login(ADMIN.username, ADMIN.password);
+    },
+    async createUser({ username, password = 'user-pass-123', roleLevel = 30, phone = null }) {
+      const admin = await server.adminToken();
+      const roles = await server.request<Array<{ roleId: number; roleLevel: number }>>('GET', '/api/roles?pageNo=1&pageSize=100', { token: admin });
+      const role = roles.body.data.find((r) => r.roleLevel === roleLevel);
+      if (!role) throw new Error(`no role of level ${roleLevel}`);
+      const created = await server.request<{ userId: number }>('POST', '/api/user', { token: admin, body: { username, password: sha256Hex(password), roleId: role.roleId, phone } });
+      if (created.body.code !== 200) throw new Error(`create user failed: ${created.body.msg}`);
+      const token = phone ? '' : await server.login(username, password);
+      return { userId: created.body.data.userId, token };
+    },
+    async close() {
+      await built.app.close();
+      await handle.destroy();
+      if (dialect === 'postgres') await dropPostgresSchema(TEST_POSTGRES_URL, schema);
+      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Messages, PHONE_CODE_LIFETIME_MS, PHONE_CODE_RESEND_MS } from '@release/contract';
+import { sha256Hex } from '../src/lib/crypto.ts';
+import { createWebhookSmsProvider } from '../src/sms/sms-provider.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { startSmsGateway } from './helpers/sms-gateway.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+
+describe.each(testDialects())('phone codes through a real SMS gateway on %s', (dialect) => {
+  let server: TestServer;
+  let gateway: Awaited<ReturnType<typeof startSmsGateway>>;
+  const phone = '13800138000';
+
+  beforeAll(async () => {
+    gateway = await startSmsGateway();
+    server = await startTestServer(dialect, { sms: createWebhookSmsProvider(gateway.url) });
+    await server.createUser({ username: 'tester', password: 'tester-pass', roleLevel: 20, phone });
+    await server.createUser({ username: 'nophone', password: 'nophone-pass', roleLevel: 20 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await gateway?.close();
+  });
+
+  it('tells the login page that SMS is configured and codes are asked for automatically', async () => {
+    const res = await server.request('GET', '/api/login_options');
+    expect(res.body.data).toEqual({ larkEnabled: false, phoneCodeMode: 'auto', smsConfigured: true });
+  });
+
+  it('asks a user with a phone for a code, then signs in with the code that reached the phone', async () => {
+    const withoutCode = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass') } });
+    expect(withoutCode.status).toBe(400);
+    expect(withoutCode.body.msg).toBe(Messages.phoneCodeRequired);
+
+    const sent = await server.request<{ maskedPhone: string }>('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'login' } });
+    expect(sent.body.code).toBe(200);
+    expect(sent.body.data.maskedPhone).toBe('*******8000');
+    const code = gateway.lastCodeFor(phone);
+
+    const wrong = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code === '000000' ? '111111' : '000000' } });
+    expect(wrong.body.msg).toBe(Messages.phoneCodeWrong);
+    await expect(server.login('tester', 'tester-pass', code)).resolves.toBeTruthy();
+    // A code works once.
+    const reused = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code } });
+    expect(reused.body.msg).toBe(Messages.phoneCodeWrong);
+  });
+
+  it('refuses to resend within a minute and lets a code expire after five', async () => {
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    expect((await server.request('POST', '/api/send_phone_code', { body: { username: 'tester' } })).body.code).toBe(200);
+    const again = await server.request('POST', '/api/send_phone_code', { body: { username: 'tester' } });
+    expect(again.status).toBe(429);
+    expect(again.body.msg).toBe(Messages.phoneCodeTooSoon);
+    const code = gateway.lastCodeFor(phone);
+    server.clock.advance(PHONE_CODE_LIFETIME_MS + 1);
+    const late = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code } });
+    expect(late.body.msg).toBe(Messages.phoneCodeWrong);
+  });
+
+  it('does not ask users without a phone, and never when the admin turns codes off', async () => {
+    await expect(server.login('nophone', 'nophone-pass')).resolves.toBeTruthy();
+    const admin = await server.adminToken();
+    const set = await server.request('POST', '/api/system_setting', { token: admin, body: { phoneCodeMode: 'never' } });
+    expect(set.body.data).toEqual({ phoneCodeMode: 'never' });
+    await expect(server.login('tester', 'tester-pass')).resolves.toBeTruthy();
+    await server.request('POST', '/api/system_setting', { token: admin, body: { phoneCodeMode: 'auto' } });
+  });
+
+  it('resets a forgotten password with a phone code and ends the old sessions', async () => {
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    await server.request('POST', '/api/system_setting', { token: await server.adminToken(), body: { phoneCodeMode: 'never' } });
+    const oldSession = await server.login('tester', 'tester-pass');
+    const sent = await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
+    expect(sent.body.code).toBe(200);
+    const code = gateway.lastCodeFor(phone);
+    const reset = await server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode: code, password: sha256Hex('brand-new-pass') } });
+    expect(reset.body.code).toBe(200);
+    expect((await server.request('GET', '/api/user/me', { token: oldSession })).status).toBe(401);
+    await expect(server.login('tester', 'brand-new-pass')).resolves.toBeTruthy();
+    const oldPassword = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass') } });
+    expect(oldPassword.body.msg).toBe(Messages.wrongCredentials);
+    await server.request('POST', '/api/system_setting', { token: await server.adminToken(), body: { phoneCodeMode: 'auto' } });
+  });
+
+  it('answers unknown users and users without a phone alike', async () => {
+    const unknown = await server.request('POST', '/api/send_phone_code', { body: { username: 'ghost' } });
+    const noPhone = await server.request('POST', '/api/send_phone_code', { body: { username: 'nophone' } });
+    expect(unknown.body.msg).toBe(Messages.noPhone);
+    expect(noPhone.body).toEqual(unknown.body);
+  });
+});

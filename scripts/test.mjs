@@ -1,0 +1,36 @@
+// `npm test`: type-checks, builds the web app, runs every suite (unit, server on SQLite and
+// PostgreSQL, browser), then the conformance suite over the shared fixtures.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const extraArgs = process.argv.slice(2);
+
+function run(label, command, args) {
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`✗ ${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+run('type-check', 'npx', ['tsc', '-p', 'packages/contract']);
+run('type-check server', 'npx', ['tsc', '-p', 'apps/server']);
+run('type-check web', 'npx', ['tsc', '-p', 'apps/web']);
+run('build web', 'npm', ['run', 'build', '-w', 'apps/web']);
+
+const report = path.join(root, '.tmp/vitest-report.json');
+fs.mkdirSync(path.dirname(report), { recursive: true });
+const vitest = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+if (fs.existsSync(report)) {
+  const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
+  console.log(`\n${summary.numPassedTests} passed, ${summary.numFailedTests} failed`);
+}
+process.exit(vitest.status ?? 1);
