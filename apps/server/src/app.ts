@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-static.ts';
 import type { Clock } from './lib/clock.ts';
 import { systemClock } from './lib/clock.ts';
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
 
   const services = createServices({
     db: deps.db,

@@ -8,7 +8,15 @@ import { Messages, ResultCode } from '@release/contract';
 export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
   const hasWeb = distDir !== undefined && fs.existsSync(path.join(distDir, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: distDir, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      // Vite names assets by content hash, so they never change; index.html must always be fresh.
+      setHeaders: (res, filePath) => {
+        res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
