@@ -21,6 +21,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'conformance',
+          include: ['conformance/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',

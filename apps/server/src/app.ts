@@ -12,6 +12,8 @@ import type { Clock } from './lib/clock.ts';
 import { systemClock } from './lib/clock.ts';
 import { createServices, type Services } from './services.ts';
 import type { SmsProvider } from './sms/sms-provider.ts';
+import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
+import { localBlobRoutes } from './modules/blobs/blobs.routes.ts';
 import { createLogSmsProvider } from './sms/sms-provider.ts';
 import { appsRoutes } from './modules/apps/apps.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -23,6 +25,8 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
+  /** Where packages and files are stored; without one, no blob routes are served. */
+  blobs?: ConfiguredBlobStore;
   clock?: Clock;
   sms?: SmsProvider;
   larkEnabled?: boolean;
@@ -76,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(appsRoutes(services.apps));
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
+  if (deps.blobs?.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);
   return { app, services, routes };

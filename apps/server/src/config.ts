@@ -20,6 +20,18 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** Lark (Feishu) app id; the Feishu login button shows only when set. */
   LARK_APP_ID: z.string().optional(),
+  /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
+  SECRET_KEY: z.string().min(32).optional(),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -39,6 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = parsed.data;
   if (cfg.SMS_PROVIDER === 'webhook' && !cfg.SMS_WEBHOOK_URL) {
     throw new Error('Invalid configuration:\n  SMS_WEBHOOK_URL: required when SMS_PROVIDER=webhook');
+  }
+  if (cfg.STORAGE === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !cfg[k]);
+    if (missing.length) throw new Error(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`);
   }
   return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR) };
 }

@@ -5,6 +5,11 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
 import { randomToken } from './lib/crypto.ts';
 import { createWebhookSmsProvider } from './sms/sms-provider.ts';
+import { systemClock } from './lib/clock.ts';
+import { createSettingsRepository } from './modules/settings/settings.repository.ts';
+import { createSettingsService } from './modules/settings/settings.service.ts';
+import { createBlobStore } from './storage/create-blob-store.ts';
+import { createUrlSigner } from './storage/url-signer.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -17,9 +22,12 @@ async function main() {
     sqliteFile: path.join(config.DATA_DIR, 'release.db'),
   });
   await migrateToLatest(handle.db);
+  const secret = await createSettingsService({ settings: createSettingsRepository(handle.db), clock: systemClock }).serverSecret(config.SECRET_KEY);
+  const blobs = createBlobStore(config, { signer: createUrlSigner(secret), clock: systemClock });
 
   const { app, services } = await buildApp({
     db: handle.db,
+    blobs,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
     larkEnabled: Boolean(config.LARK_APP_ID),
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultCode } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLocalBlobStore } from '../src/storage/local-blob-store.ts';
+import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 // Routes that must stay admin-only; loosening one of them has to change this list on purpose.
@@ -18,6 +23,8 @@ const ADMIN_ONLY = [
   'POST /api/system_setting',
 ];
 const PUBLIC = ['GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
+// Signed-URL routes: no session, but a signature the server made (checked in blob-store.test.ts).
+const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file'];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');
@@ -26,7 +33,8 @@ function concrete(url: string): string {
 describe.each(testDialects())('every registered route checks its access on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(dialect);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'release-authz-'));
+    server = await startTestServer(dialect, { blobs: (clock) => createLocalBlobStore({ root, signer: createUrlSigner('a'.repeat(32)), clock }) });
     await server.createUser({ username: 'plain', password: 'plain-pass', roleLevel: 30 });
   });
   afterAll(async () => {
@@ -38,7 +46,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

@@ -7,6 +7,7 @@ import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/database.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import type { SmsProvider } from '../../src/sms/sms-provider.ts';
+import type { ConfiguredBlobStore } from '../../src/storage/create-blob-store.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
@@ -42,7 +43,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string; blobs?: (clock: TestClock) => ConfiguredBlobStore } = {}): Promise<TestServer> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `t_${suffix}`;
   const tmpDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-')) : undefined;
@@ -53,7 +54,7 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
   });
   await migrateToLatest(handle.db);
   const clock = createTestClock();
-  const built = await buildApp({ db: handle.db, clock, sms: options.sms, webDistDir: options.webDistDir });
+  const built = await buildApp({ db: handle.db, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs?.(clock) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

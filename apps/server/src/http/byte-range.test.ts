@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { attachmentDisposition, parseByteRange } from './byte-range.ts';
+
+describe('parseByteRange', () => {
+  it('reads start-end, open-ended and suffix ranges', () => {
+    expect(parseByteRange('bytes=0-99', 1000)).toEqual({ start: 0, end: 99 });
+    expect(parseByteRange('bytes=900-', 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseByteRange('bytes=-100', 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseByteRange('bytes=990-5000', 1000)).toEqual({ start: 990, end: 999 });
+  });
+  it('serves the whole body without or with an unreadable header, and refuses ranges past the end', () => {
+    expect(parseByteRange(undefined, 10)).toBeNull();
+    expect(parseByteRange('items=0-1', 10)).toBeNull();
+    expect(parseByteRange('bytes=0-1,3-4', 10)).toBeNull();
+    expect(parseByteRange('bytes=10-', 10)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=5-2', 10)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=-0', 10)).toBe('unsatisfiable');
+  });
+});
+
+describe('attachmentDisposition', () => {
+  it('keeps Chinese names in filename* and gives an ASCII fallback', () => {
+    expect(attachmentDisposition('游戏 1.2.ipa')).toBe(`attachment; filename="__ 1.2.ipa"; filename*=UTF-8''%E6%B8%B8%E6%88%8F%201.2.ipa`);
+  });
+});

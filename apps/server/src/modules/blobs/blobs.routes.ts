@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../http/app-error.ts';
+import { attachmentDisposition, parseByteRange } from '../../http/byte-range.ts';
+import { BlobError } from '../../storage/blob-store.ts';
+import { LOCAL_DOWNLOAD_PATH, LOCAL_PART_PATH, type LocalBlobStore } from '../../storage/local-blob-store.ts';
+
+const partQuery = z.object({
+  uploadId: z.string().max(64),
+  partNo: z.coerce.number().int().min(1).max(10_000),
+  expires: z.coerce.number().int(),
+  sig: z.string().max(128),
+});
+const fileQuery = z.object({ key: z.string().max(512), expires: z.coerce.number().int(), name: z.string().max(255), type: z.string().max(128).regex(/^[\w.+-]+\/[\w.+-]+$/), sig: z.string().max(128) });
+
+const linkExpired = '链接已过期或签名无效，请刷新页面后重试';
+
+/** The local store's signed part-upload and download URLs (S3 serves its own). */
+export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
+  return async (app) => {
+    // Part bodies are streamed to disk as they arrive; the store bounds each one to its slot.
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    app.put(LOCAL_PART_PATH, { config: { access: 'public' }, schema: { tags: ['blobs'], querystring: partQuery } }, async (req, reply) => {
+      if (!store.verifyPartUrl(req.query)) throw AppError.noPermission(linkExpired);
+      try {
+        const { etag } = await store.writePart(req.query.uploadId, req.query.partNo, req.raw);
+        return reply.header('etag', `"${etag}"`).header('access-control-expose-headers', 'ETag').send({ code: 200, msg: 'success', data: { etag } });
+      } catch (error) {
+        if (error instanceof BlobError) throw AppError.badRequest(`分片上传失败：${error.message}`);
+        throw error;
+      }
+    });
+
+    app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, schema: { tags: ['blobs'], querystring: fileQuery } }, async (req, reply) => {
+      if (!store.verifyDownloadUrl(req.query)) throw AppError.noPermission(linkExpired);
+      const stat = await store.stat(req.query.key);
+      if (!stat) throw AppError.notFound('文件不存在或已被删除');
+      const range = parseByteRange(req.headers.range, stat.size);
+      reply.header('accept-ranges', 'bytes').header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${stat.size}`).send();
+      const file = store.filePath(req.query.key);
+      if (!range) return reply.header('content-length', stat.size).send(fs.createReadStream(file));
+      return reply
+        .status(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(fs.createReadStream(file, { start: range.start, end: range.end }));
+    });
+  };
+}

@@ -1,0 +1,175 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Clock } from '../lib/clock.ts';
+import { assertSafeKey, BlobError, type BlobPart, type ByteRange } from './blob-store.ts';
+import type { UrlSigner } from './url-signer.ts';
+
+interface MultipartMeta {
+  key: string;
+  size: number;
+  partSize: number;
+  contentType: string;
+}
+
+export const LOCAL_PART_PATH = '/api/blob/part';
+export const LOCAL_DOWNLOAD_PATH = '/api/blob/file';
+
+/**
+ * Blobs on local disk under `root`. A multipart upload preallocates its file and writes each part in
+ * place at its offset, so completing it is a rename, not a second copy.
+ */
+export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; clock: Clock }) {
+  const { root, signer, clock } = deps;
+  const objectsDir = path.join(root, 'objects');
+  const multipartDir = path.join(root, 'multipart');
+
+  function objectPath(key: string): string {
+    assertSafeKey(key);
+    return path.join(objectsDir, key);
+  }
+  function uploadDir(uploadId: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(uploadId)) throw new BlobError('no_upload', 'unknown upload');
+    return path.join(multipartDir, uploadId);
+  }
+  async function readMeta(uploadId: string): Promise<MultipartMeta> {
+    try {
+      return JSON.parse(await fsp.readFile(path.join(uploadDir(uploadId), 'meta.json'), 'utf8')) as MultipartMeta;
+    } catch {
+      throw new BlobError('no_upload', 'unknown or finished upload');
+    }
+  }
+  function partLength(meta: MultipartMeta, partNo: number): number {
+    const partCount = Math.max(1, Math.ceil(meta.size / meta.partSize));
+    if (!Number.isInteger(partNo) || partNo < 1 || partNo > partCount) throw new BlobError('incomplete', `part ${partNo} is out of range`);
+    return Math.min(meta.partSize, meta.size - (partNo - 1) * meta.partSize);
+  }
+
+  const store = {
+    kind: 'local' as const,
+    root,
+
+    /** Absolute path of an object, for readers that need random access (package inspection). */
+    filePath: objectPath,
+
+    async startMultipart(key: string, options: { size: number; partSize: number; contentType: string }) {
+      assertSafeKey(key);
+      const uploadId = randomUUID();
+      const dir = uploadDir(uploadId);
+      await fsp.mkdir(path.join(dir, 'parts'), { recursive: true });
+      const handle = await fsp.open(path.join(dir, 'data'), 'w');
+      await handle.truncate(options.size);
+      await handle.close();
+      const meta: MultipartMeta = { key, ...options };
+      await fsp.writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
+      return { uploadId };
+    },
+
+    async partUploadUrl(_key: string, uploadId: string, partNo: number, expiresInSec: number) {
+      const expires = clock.now() + expiresInSec * 1000;
+      const sig = signer.sign(['part', uploadId, partNo, expires]);
+      return `${LOCAL_PART_PATH}?uploadId=${uploadId}&partNo=${partNo}&expires=${expires}&sig=${sig}`;
+    },
+
+    verifyPartUrl(query: { uploadId: string; partNo: number; expires: number; sig: string }): boolean {
+      return query.expires > clock.now() && signer.verify(['part', query.uploadId, query.partNo, query.expires], query.sig);
+    },
+
+    /** Streams one part into place; answers its MD5 etag. Refuses a part longer or shorter than its slot. */
+    async writePart(uploadId: string, partNo: number, body: Readable): Promise<{ etag: string }> {
+      const meta = await readMeta(uploadId);
+      const expected = partLength(meta, partNo);
+      const dir = uploadDir(uploadId);
+      const md5 = createHash('md5');
+      let received = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          received += chunk.length;
+          if (received > expected) return done(new BlobError('too_large', `part ${partNo} is larger than ${expected} bytes`));
+          md5.update(chunk);
+          done(null, chunk);
+        },
+      });
+      await pipeline(body, meter, fs.createWriteStream(path.join(dir, 'data'), { flags: 'r+', start: (partNo - 1) * meta.partSize }));
+      if (received !== expected) throw new BlobError('incomplete', `part ${partNo} has ${received} of ${expected} bytes`);
+      const etag = md5.digest('hex');
+      await fsp.writeFile(path.join(dir, 'parts', String(partNo)), etag);
+      return { etag };
+    },
+
+    async completeMultipart(key: string, uploadId: string, parts: BlobPart[], expectedSize: number) {
+      const meta = await readMeta(uploadId);
+      if (meta.key !== key) throw new BlobError('no_upload', 'upload belongs to another key');
+      if (meta.size !== expectedSize) throw new BlobError('incomplete', `upload was started for ${meta.size} bytes, not ${expectedSize}`);
+      const partCount = Math.max(1, Math.ceil(meta.size / meta.partSize));
+      const dir = uploadDir(uploadId);
+      for (let partNo = 1; partNo <= partCount; partNo += 1) {
+        const stored = await fsp.readFile(path.join(dir, 'parts', String(partNo)), 'utf8').catch(() => null);
+        const claimed = parts.find((p) => p.partNo === partNo)?.etag.replaceAll('"', '');
+        if (!stored || stored !== claimed) throw new BlobError('incomplete', `part ${partNo} is missing or does not match`);
+      }
+      const target = objectPath(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(path.join(dir, 'data'), target);
+      await fsp.rm(dir, { recursive: true, force: true });
+      return { size: meta.size };
+    },
+
+    async abortMultipart(_key: string, uploadId: string) {
+      await fsp.rm(uploadDir(uploadId), { recursive: true, force: true });
+    },
+
+    /** Upload ids with their start time, for the clean-up of abandoned uploads. */
+    async listMultipart(): Promise<Array<{ uploadId: string; startedAt: number }>> {
+      const names = await fsp.readdir(multipartDir).catch(() => [] as string[]);
+      const out: Array<{ uploadId: string; startedAt: number }> = [];
+      for (const name of names) {
+        const stat = await fsp.stat(path.join(multipartDir, name, 'meta.json')).catch(() => null);
+        if (stat) out.push({ uploadId: name, startedAt: stat.mtimeMs });
+      }
+      return out;
+    },
+
+    async put(key: string, body: Readable | Buffer, _options: { contentType: string }) {
+      const target = objectPath(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const temp = `${target}.${randomUUID()}.tmp`;
+      if (Buffer.isBuffer(body)) await fsp.writeFile(temp, body);
+      else await pipeline(body, fs.createWriteStream(temp));
+      await fsp.rename(temp, target);
+      return { size: (await fsp.stat(target)).size };
+    },
+
+    async stat(key: string) {
+      const stat = await fsp.stat(objectPath(key)).catch(() => null);
+      return stat?.isFile() ? { size: stat.size } : null;
+    },
+
+    async read(key: string, range?: ByteRange) {
+      const file = objectPath(key);
+      if (!(await store.stat(key))) throw new BlobError('not_found', `no blob ${key}`);
+      return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+
+    async downloadUrl(key: string, options: { expiresInSec: number; fileName: string; contentType: string }) {
+      assertSafeKey(key);
+      const expires = clock.now() + options.expiresInSec * 1000;
+      const sig = signer.sign(['file', key, expires, options.fileName, options.contentType]);
+      const query = new URLSearchParams({ key, expires: String(expires), name: options.fileName, type: options.contentType, sig });
+      return `${LOCAL_DOWNLOAD_PATH}?${query.toString()}`;
+    },
+
+    verifyDownloadUrl(query: { key: string; expires: number; name: string; type: string; sig: string }): boolean {
+      return query.expires > clock.now() && signer.verify(['file', query.key, query.expires, query.name, query.type], query.sig);
+    },
+
+    async delete(key: string) {
+      await fsp.rm(objectPath(key), { force: true });
+    },
+  };
+  return store;
+}
+export type LocalBlobStore = ReturnType<typeof createLocalBlobStore>;

@@ -1,0 +1,143 @@
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  S3Client,
+  UploadPartCommand,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { assertSafeKey, BlobError, type BlobPart, type BlobStore, type ByteRange } from './blob-store.ts';
+
+export interface S3StoreOptions {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Path-style URLs (MinIO, Ceph, s3rver); virtual-hosted style otherwise. */
+  forcePathStyle: boolean;
+}
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** Blobs in any S3-compatible store; clients upload and download through presigned URLs, never through us. */
+export function createS3BlobStore(options: S3StoreOptions) {
+  const config: S3ClientConfig = {
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
+  const client = new S3Client(config);
+  const Bucket = options.bucket;
+
+  async function statObject(key: string): Promise<{ size: number } | null> {
+    assertSafeKey(key);
+    try {
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      return { size: Number(head.ContentLength ?? 0) };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  const store = {
+    kind: 's3' as const,
+    client,
+
+    async startMultipart(key: string, opts: { size: number; partSize: number; contentType: string }) {
+      assertSafeKey(key);
+      const result = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts.contentType }));
+      if (!result.UploadId) throw new BlobError('no_upload', 'the store did not start the upload');
+      return { uploadId: result.UploadId };
+    },
+
+    async partUploadUrl(key: string, uploadId: string, partNo: number, expiresInSec: number) {
+      return getSignedUrl(client, new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNo }), { expiresIn: expiresInSec });
+    },
+
+    async completeMultipart(key: string, uploadId: string, parts: BlobPart[], expectedSize: number) {
+      const sorted = [...parts].sort((a, b) => a.partNo - b.partNo);
+      try {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: sorted.map((p) => ({ PartNumber: p.partNo, ETag: p.etag.startsWith('"') ? p.etag : `"${p.etag}"` })) },
+          }),
+        );
+      } catch (error) {
+        throw new BlobError('incomplete', `the store refused to assemble the parts: ${(error as Error).message}`);
+      }
+      const stat = await statObject(key);
+      if (stat?.size !== expectedSize) {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        throw new BlobError('incomplete', `assembled ${stat?.size ?? 0} of ${expectedSize} bytes`);
+      }
+      return stat;
+    },
+
+    async abortMultipart(key: string, uploadId: string) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
+        // An upload already completed or aborted is gone: S3 says NoSuchUpload, s3rver MethodNotAllowed.
+        const name = (error as { name?: string }).name;
+        if (!isNotFound(error) && name !== 'NoSuchUpload' && name !== 'MethodNotAllowed') throw error;
+      });
+    },
+
+    async listMultipart(): Promise<Array<{ key: string; uploadId: string; startedAt: number }>> {
+      const result = await client.send(new ListMultipartUploadsCommand({ Bucket }));
+      return (result.Uploads ?? []).map((u) => ({ key: u.Key ?? '', uploadId: u.UploadId ?? '', startedAt: u.Initiated?.getTime() ?? 0 }));
+    },
+
+    async put(key: string, body: Readable | Buffer, opts: { contentType: string }) {
+      assertSafeKey(key);
+      await new Upload({ client, params: { Bucket, Key: key, Body: body, ContentType: opts.contentType } }).done();
+      const stat = await statObject(key);
+      return { size: stat?.size ?? 0 };
+    },
+
+    stat: statObject,
+
+    async read(key: string, range?: ByteRange) {
+      assertSafeKey(key);
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        if (!(result.Body instanceof Readable)) throw new BlobError('not_found', `no body for ${key}`);
+        return result.Body;
+      } catch (error) {
+        if (isNotFound(error)) throw new BlobError('not_found', `no blob ${key}`);
+        throw error;
+      }
+    },
+
+    async downloadUrl(key: string, opts: { expiresInSec: number; fileName: string; contentType: string }) {
+      assertSafeKey(key);
+      const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(opts.fileName)}`;
+      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: disposition, ResponseContentType: opts.contentType }), {
+        expiresIn: opts.expiresInSec,
+      });
+    },
+
+    async delete(key: string) {
+      assertSafeKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+  } satisfies BlobStore & Record<string, unknown>;
+  return store;
+}
+export type S3BlobStore = ReturnType<typeof createS3BlobStore>;
