@@ -24,10 +24,15 @@ export const messageListQuery = z.object({
   size: intFromQuery.min(1).max(100).default(100),
   state: notificationState.optional(),
 });
-/** SPEC §4: id + IGNORE ignores one; appId + READ reads one app's; READ alone reads all. */
-export const markMessageBody = z.object({
-  id: intFromQuery.min(1).optional(),
-  appId: intFromQuery.min(1).optional(),
-  state: z.enum(['READ', 'IGNORE']),
-});
+/**
+ * SPEC §4: id + IGNORE ignores one; appId + READ reads one app's; READ alone reads all.
+ * IGNORE needs an id: ignoring cannot be undone, so one stray call must not hide every notice.
+ */
+export const markMessageBody = z
+  .object({
+    id: intFromQuery.min(1).optional(),
+    appId: intFromQuery.min(1).optional(),
+    state: z.enum(['READ', 'IGNORE']),
+  })
+  .refine((body) => body.state !== 'IGNORE' || body.id !== undefined, { path: ['id'], message: '忽略通知时必须指定通知id' });
 export type MarkMessageBody = z.infer<typeof markMessageBody>;

@@ -39,7 +39,7 @@ export const zh = {
     submit: '登录',
     forgot: '忘记密码',
     feishu: '飞书一键登录',
-    feishuUnavailable: '飞书登录尚未配置，请联系管理员',
+    feishuUnavailable: '飞书登录暂不可用，请使用账号密码登录',
     success: '登录成功',
   },
   forget: {
@@ -91,6 +91,7 @@ export const zh = {
     noMatch: '没有找到匹配的应用',
     listError: '应用列表加载失败',
     more: '更多操作',
+    collected: '已收藏',
   },
   appEmpty: {
     adminTitle: '您还没有添加应用',
@@ -109,7 +110,7 @@ export const zh = {
     notFoundTitle: '未找到该应用',
     notFoundContent: '该应用不存在，或者您没有访问它的权限',
     category: '分类',
-    platforms: '安装包',
+    updateTime: '最后更新',
     workflowTitle: '暂无工作流',
     workflowContent: '应用的工作流、提交日志和安装包版本会按标签展示在这里；管理员为应用添加工作流后即可查看。',
   },

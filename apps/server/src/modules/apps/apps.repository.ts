@@ -9,7 +9,8 @@ export interface AppListViewer {
   isAdmin: boolean;
 }
 
-const sortColumns = { update_time: 'a.update_time', app_name: 'a.app_name', create_time: 'a.create_time' } as const;
+// Names sort the way people read them ("alpha" before "Beta"), not upper case first.
+const sortColumns = { update_time: sql.ref('a.update_time'), app_name: sql`lower(a.app_name)`, create_time: sql.ref('a.create_time') } as const;
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -52,9 +52,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {
+      // The lowered name keys the failure counter; the lookup folds case in SQL (non-ASCII too).
       const username = body.username.toLowerCase();
       await assertNotLocked(username, meta.ip);
-      const user = await users.findByUsername(username);
+      const user = await users.findByUsername(body.username);
       // Hash even for unknown users so timing does not reveal which usernames exist.
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!user || !passwordOk) {

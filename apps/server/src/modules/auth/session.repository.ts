@@ -51,8 +51,10 @@ export function createSessionRepository(db: Kysely<Database>) {
       await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
     },
 
-    async deleteByUser(userId: number) {
-      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    async deleteByUser(userId: number, exceptTokenHash?: string) {
+      let q = db.deleteFrom('sessions').where('user_id', '=', userId);
+      if (exceptTokenHash) q = q.where('token_hash', '!=', exceptTokenHash);
+      await q.execute();
     },
 
     async deleteExpired(now: number) {

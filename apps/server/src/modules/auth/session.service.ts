@@ -28,8 +28,9 @@ export function createSessionService(deps: { sessions: SessionRepository; clock:
       await sessions.deleteByTokenHash(sha256Hex(token));
     },
 
-    async revokeAllOf(userId: number) {
-      await sessions.deleteByUser(userId);
+    /** Ends every session of a user, except the one of `keepToken` when given. */
+    async revokeAllOf(userId: number, keepToken?: string | null) {
+      await sessions.deleteByUser(userId, keepToken ? sha256Hex(keepToken) : undefined);
     },
   };
 }

@@ -25,8 +25,9 @@ export function createCategoriesRepository(db: Kysely<Database>) {
     async findById(id: number) {
       return db.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    /** Case-insensitive; lowered in SQL on both sides so it agrees with the unique index on SQLite too. */
     async findByName(name: string) {
-      return db.selectFrom('categories').selectAll().where(sql<string>`lower(category_name)`, '=', name.toLowerCase()).executeTakeFirst();
+      return db.selectFrom('categories').selectAll().where(sql<string>`lower(category_name)`, '=', sql<string>`lower(${name})`).executeTakeFirst();
     },
     async insert(name: string, now: number): Promise<number> {
       const row = await db.insertInto('categories').values({ category_name: name, create_time: now }).returning('id').executeTakeFirstOrThrow();

@@ -6,11 +6,14 @@ import type { CategoriesRepository } from './categories.repository.ts';
 export function createCategoriesService(deps: { categories: CategoriesRepository; clock: Clock }) {
   const { categories, clock } = deps;
   return {
-    /** Categories with app counts; the virtual 未分类 (id 0) comes last on the last page. */
+    /** Categories with app counts; the virtual 未分类 (id 0) is the last item, counted in the total. */
     async list(pageNo: number, pageSize: number): Promise<{ rows: CategoryRow[]; total: number }> {
-      const { rows, total } = await categories.list((pageNo - 1) * pageSize, pageSize);
-      const isLastPage = pageNo * pageSize >= total;
-      if (!isLastPage) return { rows, total: total + 1 };
+      const offset = (pageNo - 1) * pageSize;
+      const { rows, total } = await categories.list(offset, pageSize);
+      // 未分类 sits at index `total`: only the page covering that index shows it, so it never
+      // overfills a page nor repeats on the pages after it.
+      const holdsUncategorised = total >= offset && total < offset + pageSize;
+      if (!holdsUncategorised) return { rows, total: total + 1 };
       const uncategorised = { id: UNCATEGORISED_ID, categoryName: UNCATEGORISED_NAME, appCount: await categories.countUncategorisedApps() };
       return { rows: [...rows, uncategorised], total: total + 1 };
     },

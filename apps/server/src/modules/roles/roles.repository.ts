@@ -22,8 +22,9 @@ export function createRolesRepository(db: Kysely<Database>) {
     async findById(roleId: number) {
       return db.selectFrom('roles').selectAll().where('id', '=', roleId).executeTakeFirst();
     },
+    /** Case-insensitive; lowered in SQL on both sides so it agrees with the unique index on SQLite too. */
     async findByName(name: string) {
-      return db.selectFrom('roles').selectAll().where(sql<string>`lower(role_name)`, '=', name.toLowerCase()).executeTakeFirst();
+      return db.selectFrom('roles').selectAll().where(sql<string>`lower(role_name)`, '=', sql<string>`lower(${name})`).executeTakeFirst();
     },
     async insert(role: { roleName: string; roleLevel: number; builtin: boolean; now: number }): Promise<number> {
       const row = await db

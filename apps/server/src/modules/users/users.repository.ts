@@ -11,6 +11,8 @@ const userColumns = [
   'u.create_time as createTime',
 ] as const;
 
+// Both sides are lowered in SQL: SQLite's lower() folds only ASCII, so lowering one side in JS
+// would miss names like "Élodie" there (and let the unique index turn a duplicate into a 500).
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -23,7 +25,7 @@ export function createUsersRepository(db: Kysely<Database>) {
     async findByUsername(username: string) {
       return baseQuery()
         .select([...userColumns, 'u.password_hash as passwordHash', 'u.private_url as privateUrl'])
-        .where(sql<string>`lower(u.username)`, '=', username.toLowerCase())
+        .where(sql<string>`lower(u.username)`, '=', sql<string>`lower(${username})`)
         .executeTakeFirst();
     },
 
@@ -34,7 +36,7 @@ export function createUsersRepository(db: Kysely<Database>) {
     async list(query: { offset: number; limit: number; keyword?: string }) {
       let q = baseQuery();
       if (query.keyword) {
-        q = q.where(sql<string>`lower(u.username)`, 'like', sql<string>`${`%${escapeLike(query.keyword.toLowerCase())}%`} escape '\\'`);
+        q = q.where(sql<string>`lower(u.username)`, 'like', sql<string>`lower(${`%${escapeLike(query.keyword)}%`}) escape '\\'`);
       }
       const [rows, count] = await Promise.all([
         q.select(userColumns).orderBy('u.id', 'asc').offset(query.offset).limit(query.limit).execute(),

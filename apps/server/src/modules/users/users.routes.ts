@@ -14,7 +14,7 @@ export function usersRoutes(service: UsersService): FastifyPluginAsyncZod {
       return ok(rows, { total });
     });
     app.post('/api/user', { config: { access: 'admin' }, schema: { tags, body: saveUserBody, response: { 200: envelopeSchema(z.object({ userId: z.number() })) } } }, async (req) =>
-      ok(await service.save(req.body)),
+      ok(await service.save(req.body, { userId: currentUser(req).userId, sessionToken: req.sessionToken })),
     );
     app.delete('/api/user', { config: { access: 'admin' }, schema: { tags, querystring: userIdQuery, response: { 200: emptyEnvelope } } }, async (req) => {
       await service.remove(req.query.userId, currentUser(req).userId);

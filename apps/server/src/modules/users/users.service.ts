@@ -33,7 +33,8 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
       return (await users.listBrief()).map((u) => u.username);
     },
 
-    async save(body: SaveUserBody): Promise<{ userId: number }> {
+    /** Creates or edits a user; `actor` is the signed-in admin making the change. */
+    async save(body: SaveUserBody, actor: { userId: number; sessionToken: string | null }): Promise<{ userId: number }> {
       const role = await assertRole(body.roleId);
       const sameName = await users.findByUsername(body.username);
       if (sameName && sameName.userId !== body.userId) throw AppError.conflict(Messages.userExists);
@@ -61,8 +62,8 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
         ...(body.password ? { password_hash: await hashPassword(body.password) } : {}),
         update_time: now,
       });
-      // A new password ends every other session of that user.
-      if (body.password) await sessions.revokeAllOf(existing.userId);
+      // A new password ends every other session of that user; an admin changing their own keeps this one.
+      if (body.password) await sessions.revokeAllOf(existing.userId, existing.userId === actor.userId ? actor.sessionToken : null);
       return { userId: existing.userId };
     },
 

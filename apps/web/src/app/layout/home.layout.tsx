@@ -1,0 +1,18 @@
+import { Layout } from 'antd';
+import { Outlet } from 'react-router-dom';
+import { AppFilterProvider } from '../../features/apps/app-filter.context.tsx';
+import { AppSider } from '../../features/apps/app-sider.tsx';
+
+/** Sider with the app list beside the page content (SPEC §2 Home layout). */
+export function HomeLayout() {
+  return (
+    <AppFilterProvider>
+      <Layout hasSider>
+        <AppSider />
+        <Layout.Content className="app-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </AppFilterProvider>
+  );
+}

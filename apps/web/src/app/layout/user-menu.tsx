@@ -1,0 +1,47 @@
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router-dom';
+import { RoutePath } from '@release/contract';
+import { logout } from '../../api/auth.api.ts';
+import { zh } from '../../locales/zh-CN.ts';
+import { queryClient } from '../query-client.ts';
+import { clearSession, useSession } from '../session.store.ts';
+import { useIsMobile } from '../use-is-mobile.ts';
+
+/** User dropdown with 退出登录: ends the server session, forgets it here, goes to /login. */
+export function UserMenu() {
+  const session = useSession();
+  const isMobile = useIsMobile();
+  const navigate = useNavigate();
+
+  const signOut = async (): Promise<void> => {
+    try {
+      await logout();
+    } catch {
+      // The session is forgotten locally even when the server cannot be reached.
+    }
+    navigate(RoutePath.login, { replace: true });
+    clearSession();
+    queryClient.clear();
+  };
+
+  const items: MenuProps['items'] = [
+    { key: 'who', label: `${session.username}（${zh.header.role(session.roleLevel)}）`, disabled: true },
+    { type: 'divider' },
+    {
+      key: 'logout',
+      icon: <LogoutOutlined />,
+      label: <span data-testid="logout">{zh.header.logout}</span>,
+      onClick: () => void signOut(),
+    },
+  ];
+
+  return (
+    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+      <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+        {isMobile ? null : session.username}
+        {isMobile ? null : <DownOutlined style={{ fontSize: 10 }} />}
+      </Button>
+    </Dropdown>
+  );
+}

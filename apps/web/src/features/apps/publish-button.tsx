@@ -1,0 +1,55 @@
+import { Button, Dropdown, Space, Tooltip } from 'antd';
+import { CloudUploadOutlined, DownOutlined } from '@ant-design/icons';
+import { RoutePath, type AppListItem } from '@release/contract';
+import { toast } from '../../app/feedback.ts';
+import { useIsAdmin } from '../../app/session.store.ts';
+import { zh } from '../../locales/zh-CN.ts';
+
+interface PublishButtonProps {
+  currentApp: AppListItem | null;
+  compact: boolean;
+  onAddApp: () => void;
+}
+
+/** 发布/更新应用 (admins) or 更新应用: opens /publish in a new window for the current app. */
+export function PublishButton({ currentApp, compact, onAddApp }: PublishButtonProps) {
+  const isAdmin = useIsAdmin();
+  const label = isAdmin ? zh.sider.publishAdmin : zh.sider.publishUser;
+
+  const publish = (): void => {
+    if (!currentApp) {
+      toast.warning(isAdmin ? zh.sider.needAppAdmin : zh.sider.needAppUser);
+      return;
+    }
+    window.open(`${RoutePath.publish}?appId=${currentApp.appId}`, '_blank', 'noopener');
+  };
+
+  if (compact) {
+    return (
+      <Tooltip title={label} placement="right">
+        <Button type="primary" icon={<CloudUploadOutlined />} onClick={publish} aria-label={label} data-testid="publish-button" />
+      </Tooltip>
+    );
+  }
+  const main = (
+    <Button type="primary" icon={<CloudUploadOutlined />} onClick={publish} data-testid="publish-button" style={{ flex: 1 }}>
+      {label}
+    </Button>
+  );
+  if (!isAdmin) return <div style={{ display: 'flex' }}>{main}</div>;
+  return (
+    <Space.Compact style={{ display: 'flex' }}>
+      {main}
+      <Dropdown
+        trigger={['click']}
+        placement="bottomRight"
+        menu={{
+          items: [{ key: 'add', label: <span data-testid="add-blank-app">{zh.sider.addBlankApp}</span> }],
+          onClick: onAddApp,
+        }}
+      >
+        <Button type="primary" icon={<DownOutlined />} aria-label={zh.sider.more} data-testid="publish-more" />
+      </Dropdown>
+    </Space.Compact>
+  );
+}
