@@ -11,6 +11,7 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'zh-CN' });
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };
 }
