@@ -16,6 +16,9 @@ import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
 import { localBlobRoutes } from './modules/blobs/blobs.routes.ts';
 import { createLogSmsProvider } from './sms/sms-provider.ts';
 import { appsRoutes } from './modules/apps/apps.routes.ts';
+import { appDetailRoutes } from './modules/apps/app-detail.routes.ts';
+import { mediaRoutes } from './modules/media/media.routes.ts';
+import { createMediaService } from './modules/media/media.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -30,6 +33,10 @@ export interface AppDeps {
   clock?: Clock;
   sms?: SmsProvider;
   larkEnabled?: boolean;
+  /** Server secret for sealed values and signed URLs. */
+  secret: string;
+  /** PUBLIC_URL: the base of every absolute URL handed out. */
+  publicUrl?: string;
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: boolean;
@@ -60,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     clock: deps.clock ?? systemClock,
     sms: deps.sms ?? createLogSmsProvider(app.log),
     larkEnabled: deps.larkEnabled ?? false,
+    secret: deps.secret,
   });
   const routes = registerAuth(app, services.sessions);
 
@@ -78,9 +86,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(rolesRoutes(services.roles));
   await app.register(categoriesRoutes(services.categories));
   await app.register(appsRoutes(services.apps));
+  await app.register(appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }));
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
-  if (deps.blobs?.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
+  if (deps.blobs) {
+    const media = createMediaService({ blobs: deps.blobs, clock: deps.clock ?? systemClock });
+    await app.register(mediaRoutes({ media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+    if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
+  }
 
   await registerWebApp(app, deps.webDistDir);
   return { app, services, routes };

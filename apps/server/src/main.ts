@@ -28,6 +28,8 @@ async function main() {
   const { app, services } = await buildApp({
     db: handle.db,
     blobs,
+    secret,
+    publicUrl: config.PUBLIC_URL,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
     larkEnabled: Boolean(config.LARK_APP_ID),
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),

@@ -4,6 +4,11 @@ import type { Clock } from './lib/clock.ts';
 import type { SmsProvider } from './sms/sms-provider.ts';
 import { createAppsRepository } from './modules/apps/apps.repository.ts';
 import { createAppsService } from './modules/apps/apps.service.ts';
+import { createAppDetailService } from './modules/apps/app-detail.service.ts';
+import { createAppMembersRepository } from './modules/apps/app-members.repository.ts';
+import { createAppMembersService } from './modules/apps/app-members.service.ts';
+import { createAppsPolicy } from './modules/apps/apps.policy.ts';
+import { createSecretBox } from './lib/secret-box.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
@@ -22,8 +27,12 @@ import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 /** Wires repositories into services with explicit dependencies. */
-export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: SmsProvider; larkEnabled: boolean }) {
+export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: SmsProvider; larkEnabled: boolean; secret: string }) {
   const { db, clock, sms } = deps;
+  const box = createSecretBox(deps.secret);
+  const appsRepo = createAppsRepository(db);
+  const appMembers = createAppMembersRepository(db);
+  const appsPolicy = createAppsPolicy(appMembers);
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);
@@ -38,7 +47,10 @@ export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: 
     users: createUsersService({ users: usersRepo, roles: rolesRepo, sessions, clock }),
     roles: createRolesService({ roles: rolesRepo, users: usersRepo, clock }),
     categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
-    apps: createAppsService({ apps: createAppsRepository(db) }),
+    apps: createAppsService({ apps: appsRepo }),
+    appsPolicy,
+    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock }),
+    appMembers: createAppMembersService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, clock }),
     notifications: createNotificationsService({ notifications: createNotificationsRepository(db) }),
     /** Housekeeping: expired sessions and stale login failures. */
     async purgeExpired() {

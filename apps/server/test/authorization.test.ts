@@ -23,8 +23,8 @@ const ADMIN_ONLY = [
   'POST /api/system_setting',
 ];
 const PUBLIC = ['GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
-// Signed-URL routes: no session, but a signature the server made (checked in blob-store.test.ts).
-const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file'];
+// No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
+const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*'];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');

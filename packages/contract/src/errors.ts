@@ -48,3 +48,12 @@ export const Messages = {
   lastAdmin: '至少需要保留一个管理员',
   bodyTooLarge: '请求体过大',
 } as const;
+
+export const AppMessages = {
+  duplicatePath: '下载链接重复，请重新设置',
+  duplicatePathRegenerated: '下载链接重复，已自动重新生成',
+  appNotFound: '应用不存在或您没有该应用的权限',
+  subscribed: '订阅成功',
+  unsubscribed: '取消订阅成功',
+  adminAsViewer: '管理员无需设置为下载用户',
+} as const;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
+import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -27,6 +28,7 @@ export interface DatabaseOptions {
 /** Migrations in order. Each file is frozen once shipped. */
 const migrations: Record<string, Migration> = {
   '2026-11-22-001-foundation': m001,
+  '2026-11-22-002-versions-uploads': m002,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

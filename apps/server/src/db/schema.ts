@@ -100,6 +100,45 @@ export interface NotificationsTable {
   create_time: number;
 }
 
+export interface UploadSessionsTable {
+  id: string;
+  user_id: number;
+  file_key: string;
+  file_name: string;
+  file_size: number | null;
+  part_size: number | null;
+  store_upload_id: string | null;
+  /** issued → uploading → completed → registered; or aborted. */
+  state: 'issued' | 'uploading' | 'completed' | 'registered' | 'aborted';
+  purpose: 'package' | 'attachment' | 'media';
+  create_time: number;
+  update_time: number;
+}
+
+export interface AppVersionsTable {
+  id: Generated<number>;
+  app_id: number;
+  index_no: number;
+  native_package_type: 'ios' | 'android' | 'web' | 'mac';
+  file_key: string;
+  file_name: string;
+  app_size: number;
+  app_version: string | null;
+  build: string | null;
+  bundle_id: string | null;
+  display_name: string | null;
+  icon_key: string | null;
+  description: string;
+  attach_files: string;
+  metadata: string;
+  warnings: string;
+  expire_date: number | null;
+  chat_env: string | null;
+  upload_by: number | null;
+  create_time: number;
+  update_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -112,6 +151,8 @@ export interface Database {
   app_users: AppUsersTable;
   app_collects: AppCollectsTable;
   notifications: NotificationsTable;
+  upload_sessions: UploadSessionsTable;
+  app_versions: AppVersionsTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;
@@ -119,3 +160,4 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type RoleRecord = Selectable<RolesTable>;
 export type AppRecord = Selectable<AppsTable>;
+export type { Insertable };

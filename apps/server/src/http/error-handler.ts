@@ -31,6 +31,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.status(400).send({ code: ResultCode.badRequest, msg: Messages.badJson, data: null });
     }
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.status(413).send({ code: ResultCode.tooLarge, msg: '文件超过大小上限', data: null });
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.status(413).send({ code: ResultCode.tooLarge, msg: Messages.bodyTooLarge, data: null });
     }

@@ -137,9 +137,14 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       const target = objectPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       const temp = `${target}.${randomUUID()}.tmp`;
-      if (Buffer.isBuffer(body)) await fsp.writeFile(temp, body);
-      else await pipeline(body, fs.createWriteStream(temp));
-      await fsp.rename(temp, target);
+      try {
+        if (Buffer.isBuffer(body)) await fsp.writeFile(temp, body);
+        else await pipeline(body, fs.createWriteStream(temp));
+        await fsp.rename(temp, target);
+      } catch (error) {
+        await fsp.rm(temp, { force: true });
+        throw error;
+      }
       return { size: (await fsp.stat(target)).size };
     },
 

@@ -8,8 +8,11 @@ import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle,
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import type { SmsProvider } from '../../src/sms/sms-provider.ts';
 import type { ConfiguredBlobStore } from '../../src/storage/create-blob-store.ts';
+import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
+import { createUrlSigner } from '../../src/storage/url-signer.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
 
+export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
 
 /** A clock the test moves by hand. */
@@ -54,7 +57,9 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
   });
   await migrateToLatest(handle.db);
   const clock = createTestClock();
-  const built = await buildApp({ db: handle.db, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs?.(clock) });
+  // Every test server stores files on local disk unless the test brings its own store.
+  const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -107,6 +112,7 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
       await handle.destroy();
       if (dialect === 'postgres') await dropPostgresSchema(TEST_POSTGRES_URL, schema);
       if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+      fs.rmSync(blobDir, { recursive: true, force: true });
     },
   };
   return server;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { AppListQuery } from '@release/contract';
-import type { AppsTable, Database } from '../../db/schema.ts';
+import type { AppsTable, Database, Insertable } from '../../db/schema.ts';
 
 type AppsQuery = SelectQueryBuilder<Database & { a: AppsTable }, 'a', object>;
 
@@ -99,6 +99,52 @@ export function createAppsRepository(db: Kysely<Database>) {
         .orderBy('u.username')
         .execute();
     },
+
+    async findById(appId: number) {
+      return db
+        .selectFrom('apps as a')
+        .leftJoin('categories as c', 'c.id', 'a.category_id')
+        .selectAll('a')
+        .select('c.category_name as category_name')
+        .where('a.id', '=', appId)
+        .executeTakeFirst();
+    },
+
+    async findByPath(path: string) {
+      return db.selectFrom('apps').selectAll().where('path', '=', path).executeTakeFirst();
+    },
+
+    async isPathTaken(path: string, exceptAppId?: number): Promise<boolean> {
+      let q = db.selectFrom('apps').select('id').where((eb) => eb.or([eb('path', '=', path), eb('public_path', '=', path)]));
+      if (exceptAppId) q = q.where('id', '!=', exceptAppId);
+      return (await q.executeTakeFirst()) !== undefined;
+    },
+
+    async insert(trx: Kysely<Database>, app: Insertable<AppsTable>): Promise<number> {
+      const row = await trx.insertInto('apps').values(app).returning('id').executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+
+    async update(trx: Kysely<Database>, appId: number, changes: Partial<Insertable<AppsTable>>) {
+      await trx.updateTable('apps').set(changes).where('id', '=', appId).execute();
+    },
+
+    async existingIds(appIds: number[]): Promise<number[]> {
+      if (!appIds.length) return [];
+      const rows = await db.selectFrom('apps').select('id').where('id', 'in', appIds).execute();
+      return rows.map((r) => Number(r.id));
+    },
+
+    async versionCounts(appId: number) {
+      return db
+        .selectFrom('app_versions')
+        .select((eb) => ['native_package_type as type', eb.fn.countAll<number>().as('n')])
+        .where('app_id', '=', appId)
+        .groupBy('native_package_type')
+        .execute();
+    },
+
+    transaction: <T>(fn: (trx: Kysely<Database>) => Promise<T>) => db.transaction().execute(fn),
   };
 }
 export type AppsRepository = ReturnType<typeof createAppsRepository>;
