@@ -1,0 +1,7 @@
+/** Package inspectors: what an uploaded ipa / apk / aab / zip / html is, read without loading it whole. */
+export { inspectPackage, detectZipKind, type DeclaredKind, type InspectPackageOptions } from './package-inspector.ts';
+export { inspectMobileprovision } from './mobileprovision.ts';
+export { convertCgbiToPng, isCgbiPng } from './cgbi-png.ts';
+export { PackageInspectionError, type InspectionFailureReason } from './inspection-error.ts';
+export { defaultLimits } from './zip-index.ts';
+export type * from './types.ts';

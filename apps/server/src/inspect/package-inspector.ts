@@ -1,0 +1,115 @@
+import { open } from 'node:fs/promises';
+import { AAB_MANIFEST, inspectAab } from './aab-inspector.ts';
+import { APK_MANIFEST, inspectApk } from './apk-inspector.ts';
+import { inspectionFailure, kindMismatch, kindNames } from './inspection-error.ts';
+import { inspectIpa } from './ipa-inspector.ts';
+import { findMacBundle, inspectMacZip } from './mac-inspector.ts';
+import type { InspectionLimits, PackageInspection, PackageKind } from './types.ts';
+import { inspectHtml, inspectWebZip, looksLikeHtml } from './web-inspector.ts';
+import { defaultLimits, openZipIndex, type ZipIndex } from './zip-index.ts';
+import { readAt, startsLikeZip } from './zip-layout.ts';
+
+/** What the uploader said the file is: a chosen type or a file name's extension. */
+export type DeclaredKind = 'ipa' | 'apk' | 'aab' | 'zip' | 'html';
+
+export interface InspectPackageOptions {
+  /** The type chosen in the UI, if any; wins over the file name. */
+  kind?: DeclaredKind;
+  /** The original file name (`Demo.ipa`), used for its extension and in messages. */
+  declaredName?: string;
+  limits?: Partial<InspectionLimits>;
+}
+
+const HTML_HEAD_BYTES = 64 * 1024;
+const IPA_LAYOUT = /(^|\/)Payload\/[^/]+\.app\/Info\.plist$/;
+
+const extensionKinds: Record<string, DeclaredKind> = { ipa: 'ipa', apk: 'apk', aab: 'aab', zip: 'zip', html: 'html', htm: 'html' };
+
+function extensionOf(name: string | undefined): string | null {
+  const match = name ? /\.([A-Za-z0-9]+)$/.exec(name) : null;
+  return match?.[1] ? match[1].toLowerCase() : null;
+}
+
+/** Decides by content what an archive is; never by its name. */
+export function detectZipKind(names: Iterable<string>): PackageKind {
+  const list = [...names];
+  const has = new Set(list);
+  if (has.has(APK_MANIFEST)) return 'apk';
+  if (has.has(AAB_MANIFEST)) return 'aab';
+  if (list.some((name) => IPA_LAYOUT.test(name))) return 'ipa';
+  if (findMacBundle(list)) return 'mac';
+  return 'zip';
+}
+
+interface Expectation {
+  kind: DeclaredKind | null;
+  /** `扩展名为.ipa` or `选择的类型为iOS安装包`, for mismatch messages. */
+  label: string;
+}
+
+function expectationOf(options: InspectPackageOptions): Expectation {
+  const extension = extensionOf(options.declaredName);
+  if (options.kind) {
+    const fromName = extension ? extensionKinds[extension] : undefined;
+    return { kind: options.kind, label: fromName === options.kind && extension ? `扩展名为.${extension}` : `所选类型为${kindNames[options.kind]}` };
+  }
+  const kind = extension ? (extensionKinds[extension] ?? null) : null;
+  return { kind, label: extension ? `扩展名为.${extension}` : '' };
+}
+
+/** A different kind of app than declared is an error; a plain zip declared as an app is left to its inspector to explain. */
+function assertCompatible(expected: Expectation, detected: PackageKind): void {
+  if (!expected.kind || expected.kind === detected) return;
+  if (expected.kind === 'zip' && detected === 'mac') return;
+  if (detected === 'zip' && expected.kind !== 'html') return;
+  throw kindMismatch(expected.label, detected);
+}
+
+async function inspectArchive(zip: ZipIndex, expected: Expectation): Promise<PackageInspection> {
+  const detected = detectZipKind(zip.entries.keys());
+  assertCompatible(expected, detected);
+  const kind = detected === 'zip' && expected.kind && expected.kind !== 'zip' ? expected.kind : detected;
+  switch (kind) {
+    case 'ipa':
+      return inspectIpa(zip);
+    case 'apk':
+      return inspectApk(zip);
+    case 'aab':
+      return inspectAab(zip);
+    case 'mac':
+      return inspectMacZip(zip);
+    case 'zip':
+    case 'html':
+      return inspectWebZip(zip);
+  }
+}
+
+/**
+ * Inspects an uploaded package on disk without loading it whole: detects the kind by content, checks it
+ * against the declared one, and reads its metadata. Throws PackageInspectionError for anything the uploader
+ * must fix; partly readable packages come back with `warnings`.
+ */
+export async function inspectPackage(filePath: string, options: InspectPackageOptions = {}): Promise<PackageInspection> {
+  const limits: InspectionLimits = { ...defaultLimits, ...options.limits };
+  const expected = expectationOf(options);
+  const handle = await open(filePath, 'r');
+  let head: Buffer;
+  let fileSize: number;
+  try {
+    fileSize = (await handle.stat()).size;
+    head = await readAt(handle, 0, Math.min(fileSize, HTML_HEAD_BYTES));
+  } finally {
+    await handle.close();
+  }
+  if (fileSize === 0) throw inspectionFailure('emptyFile');
+  if (!startsLikeZip(head) && looksLikeHtml(head)) {
+    if (expected.kind && expected.kind !== 'html') throw kindMismatch(expected.label, 'html');
+    return inspectHtml(head, fileSize);
+  }
+  const zip = await openZipIndex(filePath, limits);
+  try {
+    return await inspectArchive(zip, expected);
+  } finally {
+    await zip.close();
+  }
+}

@@ -1,0 +1,169 @@
+/** What a file turned out to be, read from its content (never from its name). */
+export type PackageKind = 'ipa' | 'apk' | 'aab' | 'mac' | 'zip' | 'html';
+
+export type IconFormat = 'png' | 'webp' | 'jpeg';
+
+/** An app icon ready to store: `data` is a normal (non-CgBI) image. */
+export interface PackageIcon {
+  format: IconFormat;
+  data: Buffer;
+  width: number | null;
+  height: number | null;
+  /** The entry it came from, e.g. `Payload/X.app/AppIcon60x60@3x.png` or `res/mipmap-xxxhdpi-v4/ic_launcher.png`. */
+  sourcePath: string;
+  /** The format inside the package when it was converted (CgBI PNG, WebP, adaptive layers). */
+  convertedFrom: 'cgbi' | 'webp' | 'adaptive-layers' | null;
+}
+
+export interface CertificateSummary {
+  commonName: string | null;
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  /** Upper-case hex without separators (Keychain "SHA-1 fingerprint"). */
+  sha1: string;
+  /** Lower-case hex without separators (apksigner "certificate SHA-256 digest"). */
+  sha256: string;
+  validFrom: Date;
+  validTo: Date;
+}
+
+export type ProfileType = 'development' | 'ad-hoc' | 'enterprise' | 'app-store' | 'developer-id';
+
+export interface ProvisioningProfile {
+  name: string | null;
+  uuid: string | null;
+  type: ProfileType;
+  platforms: string[];
+  teamId: string | null;
+  teamName: string | null;
+  appIdName: string | null;
+  /** `Entitlements.application-identifier`, e.g. `5PJA6N5A3B.*`. */
+  applicationIdentifier: string | null;
+  createdAt: Date | null;
+  expiresAt: Date | null;
+  provisionedDevices: string[];
+  provisionsAllDevices: boolean;
+  getTaskAllow: boolean | null;
+  betaReportsActive: boolean;
+  developerCertificates: CertificateSummary[];
+  /** false for an unsigned (bare plist) profile. */
+  isSigned: boolean;
+}
+
+interface InspectionBase {
+  fileSize: number;
+  /** Chinese notes for the uploader about what could not be read; the package is still accepted. */
+  warnings: string[];
+}
+
+export type AppleDeviceFamily = 'iphone' | 'ipad' | 'tv' | 'watch' | 'carplay' | 'vision' | 'mac';
+export type ApplePlatform = 'ios' | 'tvos' | 'watchos' | 'visionos' | 'macos';
+
+export interface NestedBundle {
+  path: string;
+  bundleId: string | null;
+}
+
+export interface IpaInspection extends InspectionBase {
+  kind: 'ipa';
+  platform: ApplePlatform;
+  displayName: string;
+  bundleId: string;
+  version: string | null;
+  build: string | null;
+  minimumOsVersion: string | null;
+  deviceFamilies: AppleDeviceFamily[];
+  supportedPlatforms: string[];
+  executable: string | null;
+  /** e.g. `Payload/Demo.app/` */
+  bundlePath: string;
+  nestedBundles: NestedBundle[];
+  icon: PackageIcon | null;
+  provisioningProfile: ProvisioningProfile | null;
+}
+
+export type ApkSignatureScheme = 'v1' | 'v2' | 'v3' | 'v3.1';
+
+export interface ApkSigner extends CertificateSummary {
+  schemes: ApkSignatureScheme[];
+}
+
+export interface ApkSignatures {
+  schemes: ApkSignatureScheme[];
+  /** One row per distinct certificate; the first is the current signer (v3.1 > v3 > v2 > v1). */
+  signers: ApkSigner[];
+}
+
+export type AndroidDeviceType = 'phone' | 'tv' | 'wear' | 'automotive';
+
+export interface AndroidManifestInfo {
+  packageName: string;
+  /** Exactly as written in the manifest (`1.0.4 [BETA]` stays `1.0.4 [BETA]`). */
+  versionName: string | null;
+  versionCode: number | null;
+  minSdkVersion: number | null;
+  targetSdkVersion: number | null;
+  compileSdkVersion: number | null;
+  label: string | null;
+  /** Labels by locale (`zh-CN`, `fr`...), the default one under `''`. */
+  localizedLabels: Record<string, string>;
+  permissions: string[];
+  features: string[];
+  deviceType: AndroidDeviceType;
+}
+
+export interface ApkInspection extends InspectionBase, AndroidManifestInfo {
+  kind: 'apk';
+  nativeAbis: string[];
+  icon: PackageIcon | null;
+  signatures: ApkSignatures;
+}
+
+export interface AabInspection extends InspectionBase, AndroidManifestInfo {
+  kind: 'aab';
+  nativeAbis: string[];
+  signatures: ApkSignatures;
+}
+
+export interface MacInspection extends InspectionBase {
+  kind: 'mac';
+  displayName: string;
+  bundleId: string | null;
+  version: string | null;
+  build: string | null;
+  minimumOsVersion: string | null;
+  bundlePath: string;
+  icon: PackageIcon | null;
+  provisioningProfile: ProvisioningProfile | null;
+  fileCount: number;
+  uncompressedSize: number;
+}
+
+export interface WebZipInspection extends InspectionBase {
+  kind: 'zip';
+  fileCount: number;
+  uncompressedSize: number;
+  /** The shallowest `index.html`, e.g. `index.html` or `dist/index.html`; null when there is none. */
+  indexHtmlPath: string | null;
+}
+
+export interface HtmlInspection extends InspectionBase {
+  kind: 'html';
+  title: string | null;
+}
+
+export type PackageInspection = IpaInspection | ApkInspection | AabInspection | MacInspection | WebZipInspection | HtmlInspection;
+
+/** Guards against hostile archives; every number has a default in zip-index.ts. */
+export interface InspectionLimits {
+  /** Largest entry read into memory for metadata (Info.plist, manifest, icon...). */
+  maxEntryBytes: number;
+  /** Largest sum of declared uncompressed sizes. */
+  maxTotalUncompressedBytes: number;
+  /** Largest uncompressed/compressed ratio, per entry and for the whole archive, above `ratioFloorBytes`. */
+  maxCompressionRatio: number;
+  /** Ratios are only judged above this many uncompressed bytes. */
+  ratioFloorBytes: number;
+  maxEntries: number;
+}
