@@ -18,7 +18,8 @@ import { createLogSmsProvider } from './sms/sms-provider.ts';
 import { appsRoutes } from './modules/apps/apps.routes.ts';
 import { appDetailRoutes } from './modules/apps/app-detail.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
-import { createMediaService } from './modules/media/media.service.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -28,8 +29,10 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
-  /** Where packages and files are stored; without one, no blob routes are served. */
-  blobs?: ConfiguredBlobStore;
+  /** Where packages and files are stored. */
+  blobs: ConfiguredBlobStore;
+  /** Largest package accepted (bytes). */
+  maxPackageBytes?: number;
   clock?: Clock;
   sms?: SmsProvider;
   larkEnabled?: boolean;
@@ -64,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   const services = createServices({
     db: deps.db,
+    blobs: deps.blobs,
+    maxPackageBytes: deps.maxPackageBytes ?? 8 * 1024 ** 3,
     clock: deps.clock ?? systemClock,
     sms: deps.sms ?? createLogSmsProvider(app.log),
     larkEnabled: deps.larkEnabled ?? false,
@@ -89,11 +94,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }));
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
-  if (deps.blobs) {
-    const media = createMediaService({ blobs: deps.blobs, clock: deps.clock ?? systemClock });
-    await app.register(mediaRoutes({ media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-    if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
-  }
+  await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  await app.register(versionsRoutes({ versions: services.versions, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);
   return { app, services, routes };

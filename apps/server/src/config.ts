@@ -23,6 +23,8 @@ const schema = z.object({
   /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
   SECRET_KEY: z.string().min(32).optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Largest package accepted, in MB. */
+  MAX_PACKAGE_MB: z.coerce.number().int().min(1).default(8192),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

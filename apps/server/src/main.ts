@@ -28,6 +28,7 @@ async function main() {
   const { app, services } = await buildApp({
     db: handle.db,
     blobs,
+    maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     secret,
     publicUrl: config.PUBLIC_URL,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,

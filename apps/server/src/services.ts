@@ -9,6 +9,13 @@ import { createAppMembersRepository } from './modules/apps/app-members.repositor
 import { createAppMembersService } from './modules/apps/app-members.service.ts';
 import { createAppsPolicy } from './modules/apps/apps.policy.ts';
 import { createSecretBox } from './lib/secret-box.ts';
+import { createMediaService } from './modules/media/media.service.ts';
+import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
+import { createUploadsService } from './modules/uploads/uploads.service.ts';
+import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
+import { createVersionsRepository } from './modules/versions/versions.repository.ts';
+import { createVersionsService } from './modules/versions/versions.service.ts';
+import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
@@ -27,12 +34,26 @@ import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 
 /** Wires repositories into services with explicit dependencies. */
-export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: SmsProvider; larkEnabled: boolean; secret: string }) {
+export interface ServiceDeps {
+  db: Kysely<Database>;
+  blobs: ConfiguredBlobStore;
+  clock: Clock;
+  sms: SmsProvider;
+  larkEnabled: boolean;
+  secret: string;
+  maxPackageBytes: number;
+}
+
+export function createServices(deps: ServiceDeps) {
   const { db, clock, sms } = deps;
   const box = createSecretBox(deps.secret);
   const appsRepo = createAppsRepository(db);
   const appMembers = createAppMembersRepository(db);
   const appsPolicy = createAppsPolicy(appMembers);
+  const notificationsRepo = createNotificationsRepository(db);
+  const versionsRepo = createVersionsRepository(db);
+  const media = createMediaService({ blobs: deps.blobs, clock });
+  const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes });
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);
@@ -51,12 +72,27 @@ export function createServices(deps: { db: Kysely<Database>; clock: Clock; sms: 
     appsPolicy,
     appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock }),
     appMembers: createAppMembersService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, clock }),
-    notifications: createNotificationsService({ notifications: createNotificationsRepository(db) }),
+    notifications: createNotificationsService({ notifications: notificationsRepo }),
+    media,
+    uploads,
+    versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
+    registration: createPackageRegistrationService({
+      uploads,
+      versions: versionsRepo,
+      apps: appsRepo,
+      members: appMembers,
+      notifications: notificationsRepo,
+      policy: appsPolicy,
+      media,
+      blobs: deps.blobs,
+      clock,
+    }),
     /** Housekeeping: expired sessions and stale login failures. */
     async purgeExpired() {
       const now = clock.now();
       await sessionRepo.deleteExpired(now);
       await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
+      await uploads.cleanUpAbandoned();
     },
   };
 }

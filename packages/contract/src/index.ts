@@ -10,3 +10,5 @@ export * from './apps.ts';
 export * from './notifications.ts';
 export * from './routes.ts';
 export * from './rules.ts';
+export * from './uploads.ts';
+export * from './versions.ts';

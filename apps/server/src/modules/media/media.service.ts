@@ -19,6 +19,11 @@ const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp|mp4|we
 
 export const MEDIA_ROUTE = '/api/media/';
 
+function mediaKey(now: number, type: SniffedType): string {
+  const date = new Date(now);
+  return `media/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.${EXTENSION_OF[type]}`;
+}
+
 /** Icons and snapshot media: type-checked by content, stored under unguessable keys. */
 export function createMediaService(deps: { blobs: BlobStore; clock: Clock }) {
   const { blobs, clock } = deps;
@@ -33,10 +38,16 @@ export function createMediaService(deps: { blobs: BlobStore; clock: Clock }) {
         file.resume();
         throw AppError.badRequest(REFUSED[purpose]);
       }
-      const date = new Date(clock.now());
-      const key = `media/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.${EXTENSION_OF[type]}`;
+      const key = mediaKey(clock.now(), type);
       await blobs.put(key, stream, { contentType: type });
       return { key, type };
+    },
+
+    /** Stores an image the server made itself (a package icon). */
+    async storeImage(data: Buffer, type: SniffedType): Promise<string> {
+      const key = mediaKey(clock.now(), type);
+      await blobs.put(key, data, { contentType: type });
+      return key;
     },
 
     isMediaKey: (key: string) => MEDIA_KEY.test(key),

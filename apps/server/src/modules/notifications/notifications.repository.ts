@@ -14,6 +14,13 @@ export function createNotificationsRepository(db: Kysely<Database>) {
       ]);
       return { rows, total: Number(count?.n ?? 0) };
     },
+    async insertMany(rows: Array<{ userId: number; appId: number; messageInfo: string; now: number }>) {
+      if (!rows.length) return;
+      await db
+        .insertInto('notifications')
+        .values(rows.map((r) => ({ user_id: r.userId, app_id: r.appId, state: 'NOT_READ' as const, message_info: r.messageInfo, create_time: r.now })))
+        .execute();
+    },
     async setState(userId: number, filter: { id?: number; appId?: number }, state: State) {
       let q = db.updateTable('notifications').set({ state }).where('user_id', '=', userId);
       if (filter.id !== undefined) q = q.where('id', '=', filter.id);

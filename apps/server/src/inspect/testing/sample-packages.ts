@@ -1,0 +1,94 @@
+import { AndroidAttr } from '../axml.ts';
+import { buildArsc } from './arsc-writer.ts';
+import { buildAxml } from './axml-writer.ts';
+import { makeCgbiPng, makePng, patternImage } from './images.ts';
+import { infoPlist, ipaEntries, makeProfile, profileDict, schemeBlockValue, signingBlock, xmlPlist } from './packages.ts';
+import { makeIdentity, type TestIdentity } from './signing.ts';
+import { buildZip } from './zip-writer.ts';
+
+/**
+ * Small but complete packages for integration, browser and benchmark runs: an ipa with a CgBI icon and
+ * a signed ad-hoc profile, and an apk with a resolved label, an icon and a v2 signature.
+ */
+let identity: TestIdentity | undefined;
+function signer(): TestIdentity {
+  identity ??= makeIdentity('iPhone Distribution: Example Co., Ltd.', '2a');
+  return identity;
+}
+
+export interface SampleIpaOptions {
+  bundleId?: string;
+  name?: string;
+  version?: string;
+  build?: string;
+  expiresAt?: Date;
+  /** Extra files, e.g. to make the package large or give it many entries. */
+  extra?: Record<string, Buffer | string>;
+}
+
+export function sampleIpa(options: SampleIpaOptions = {}): Buffer {
+  const info = infoPlist({
+    CFBundleIdentifier: options.bundleId ?? 'com.example.demo',
+    CFBundleDisplayName: options.name ?? '演示应用',
+    CFBundleShortVersionString: options.version ?? '1.2.3',
+    CFBundleVersion: options.build ?? '45',
+    CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
+  });
+  const profile = makeProfile(profileDict([signer().der], { ExpirationDate: options.expiresAt ?? new Date('2036-01-02T03:04:05Z') }), signer());
+  return buildZip(
+    ipaEntries('Demo', xmlPlist(info), {
+      'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
+      'embedded.mobileprovision': profile,
+      ...options.extra,
+    }),
+  );
+}
+
+export interface SampleApkOptions {
+  packageName?: string;
+  label?: string;
+  versionName?: string;
+  versionCode?: number;
+  extra?: Record<string, Buffer | string>;
+}
+
+export function sampleApk(options: SampleApkOptions = {}): Buffer {
+  const arsc = buildArsc([
+    { key: 'string/app_name', values: [{ value: { string: options.label ?? '商城' } }] },
+    { key: 'mipmap/ic_launcher', values: [{ config: { density: 480 }, value: { string: 'res/mipmap-xxhdpi-v4/ic_launcher.png' } }] },
+  ]);
+  const manifest = buildAxml({
+    name: 'manifest',
+    attributes: [
+      { name: 'versionCode', androidId: AndroidAttr.versionCode, value: { int: options.versionCode ?? 7 } },
+      { name: 'versionName', androidId: AndroidAttr.versionName, value: options.versionName ?? '2.0.1' },
+      { name: 'package', value: options.packageName ?? 'com.example.shop' },
+    ],
+    children: [
+      { name: 'uses-sdk', attributes: [
+        { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
+        { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
+      ] },
+      { name: 'application', attributes: [
+        { name: 'label', androidId: AndroidAttr.label, value: { ref: arsc.ids['string/app_name'] ?? 0 } },
+        { name: 'icon', androidId: AndroidAttr.icon, value: { ref: arsc.ids['mipmap/ic_launcher'] ?? 0 } },
+      ] },
+    ],
+  });
+  const block = signingBlock([[0x7109871a, schemeBlockValue([[signer().der]])]]);
+  return buildZip(
+    [
+      { name: 'AndroidManifest.xml', data: manifest },
+      { name: 'resources.arsc', data: arsc.bytes, method: 'store' },
+      { name: 'res/mipmap-xxhdpi-v4/ic_launcher.png', data: makePng(patternImage(144, 144)) },
+      { name: 'classes.dex', data: Buffer.alloc(1024, 0x64) },
+      ...Object.entries(options.extra ?? {}).map(([name, data]) => ({ name, data })),
+    ],
+    { beforeCentralDirectory: block },
+  );
+}
+
+/** The signer of the sample packages (its certificate's SHA-256, for assertions). */
+export function sampleSignerSha256(): string {
+  return signer().sha256;
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { UPLOAD_PART_SIZE, type GetSignedUrlResult, type MultipartStartResult } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { BlobError, type BlobPart } from '../../storage/blob-store.ts';
+import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
+import type { UploadSessionsRepository } from './upload-sessions.repository.ts';
+
+/** Signed part URLs live long enough for a slow 2 GB upload; each part is retried by the client. */
+const PART_URL_TTL_SEC = 24 * 60 * 60;
+/** Unfinished or unregistered uploads are cleaned up after this long. */
+export const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+export const UploadMessages = {
+  unknownKey: '上传凭证无效或已过期，请重新上传',
+  tooLarge: (max: number) => `文件过大，最大支持 ${Math.floor(max / 1024 / 1024)} MB`,
+  incomplete: '文件未上传完整，请重试',
+} as const;
+
+/** Object names are ours: a folder per upload, and the original name made safe for any store. */
+function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? 'file';
+  const cleaned = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(-120);
+  return cleaned || 'file';
+}
+
+export function createUploadsService(deps: { sessions: UploadSessionsRepository; blobs: ConfiguredBlobStore; clock: Clock; maxPackageBytes: number }) {
+  const { sessions, blobs, clock } = deps;
+
+  async function ownSession(userId: number, fileKey: string) {
+    const session = await sessions.findByKey(fileKey);
+    if (!session || session.user_id !== userId) throw AppError.badRequest(UploadMessages.unknownKey);
+    return session;
+  }
+
+  return {
+    /** Names the objects of one publish: the package and its attachments. */
+    async issueKeys(userId: number, appFileName: string | undefined, attachFileNames: string[]): Promise<GetSignedUrlResult> {
+      const now = clock.now();
+      const month = new Date(now).toISOString().slice(0, 7).replace('-', '/');
+      const make = (fileName: string, purpose: 'package' | 'attachment') => {
+        const id = randomUUID();
+        return {
+          id,
+          user_id: userId,
+          file_key: `${purpose === 'package' ? 'packages' : 'attachments'}/${month}/${id}/${safeFileName(fileName)}`,
+          file_name: fileName,
+          file_size: null,
+          part_size: null,
+          store_upload_id: null,
+          state: 'issued' as const,
+          purpose,
+          create_time: now,
+          update_time: now,
+        };
+      };
+      const appFile = appFileName ? make(appFileName, 'package') : null;
+      const attachments = attachFileNames.map((name) => make(name, 'attachment'));
+      await sessions.insertMany([...(appFile ? [appFile] : []), ...attachments]);
+      return {
+        appFile: appFile ? { fileName: appFile.file_name, fileKey: appFile.file_key } : null,
+        attachFiles: attachments.map((a) => ({ fileName: a.file_name, fileKey: a.file_key })),
+      };
+    },
+
+    /** Starts (or restarts) the transfer of an issued key: one signed URL per 5 MB part. */
+    async start(userId: number, fileKey: string, fileSize: number, baseUrl: string): Promise<MultipartStartResult> {
+      const session = await ownSession(userId, fileKey);
+      if (fileSize > deps.maxPackageBytes) throw AppError.badRequest(UploadMessages.tooLarge(deps.maxPackageBytes));
+      if (session.state !== 'issued' && session.state !== 'uploading') throw AppError.badRequest(UploadMessages.unknownKey);
+      if (session.store_upload_id) await blobs.abortMultipart(fileKey, session.store_upload_id);
+      const partSize = UPLOAD_PART_SIZE;
+      const { uploadId: storeUploadId } = await blobs.startMultipart(fileKey, { size: fileSize, partSize, contentType: 'application/octet-stream' });
+      await sessions.update(session.id, { state: 'uploading', file_size: fileSize, part_size: partSize, store_upload_id: storeUploadId, update_time: clock.now() });
+      const partCount = Math.ceil(fileSize / partSize);
+      const uploadParamsList = [];
+      for (let partNo = 1; partNo <= partCount; partNo += 1) {
+        const url = await blobs.partUploadUrl(fileKey, storeUploadId, partNo, PART_URL_TTL_SEC);
+        uploadParamsList.push({ partNo, signedUrl: new URL(url, `${baseUrl}/`).toString() });
+      }
+      return { uploadId: session.id, partSize, uploadParamsList };
+    },
+
+    /** Assembles the parts. Sending it again after success answers the same, so a retry is safe. */
+    async finish(userId: number, fileKey: string, uploadId: string, parts: BlobPart[]) {
+      const session = await ownSession(userId, fileKey);
+      if (session.id !== uploadId) throw AppError.badRequest(UploadMessages.unknownKey);
+      if (session.state === 'completed' || session.state === 'registered') return { fileKey, fileSize: session.file_size ?? 0 };
+      if (session.state !== 'uploading' || !session.store_upload_id || session.file_size === null || !session.part_size) throw AppError.badRequest(UploadMessages.unknownKey);
+      // Every part must be listed before the store is asked: S3 would assemble a short object and end the upload.
+      const partCount = Math.ceil(session.file_size / session.part_size);
+      const listed = new Set(parts.map((p) => p.partNo));
+      const missing = Array.from({ length: partCount }, (_, i) => i + 1).filter((n) => !listed.has(n));
+      if (missing.length) throw AppError.badRequest(`${UploadMessages.incomplete}（缺少分片 ${missing.slice(0, 10).join(', ')}）`);
+      try {
+        await blobs.completeMultipart(fileKey, session.store_upload_id, parts, session.file_size);
+      } catch (error) {
+        if (error instanceof BlobError) throw AppError.badRequest(`${UploadMessages.incomplete}（${error.message}）`);
+        throw error;
+      }
+      await sessions.transition(session.id, ['uploading'], 'completed', clock.now());
+      return { fileKey, fileSize: session.file_size };
+    },
+
+    /** A completed upload of this user, ready to become a version or an attachment. */
+    async completedUpload(userId: number, fileKey: string) {
+      const session = await ownSession(userId, fileKey);
+      if (session.state !== 'completed' && session.state !== 'registered') throw AppError.badRequest(UploadMessages.incomplete);
+      return session;
+    },
+
+    markRegistered: (sessionId: string) => sessions.transition(sessionId, ['completed'], 'registered', clock.now()),
+
+    /** Refuses an upload for good: its object is deleted and its key can no longer be used. */
+    async discard(sessionId: string, fileKey: string) {
+      await sessions.transition(sessionId, ['completed', 'uploading', 'issued'], 'aborted', clock.now());
+      await blobs.delete(fileKey);
+    },
+
+    /** Abandoned uploads: transfers never finished and packages never registered are removed. */
+    async cleanUpAbandoned(): Promise<number> {
+      const stale = await sessions.findStale(['issued', 'uploading', 'completed'], clock.now() - ABANDONED_UPLOAD_MS, 500);
+      for (const session of stale) {
+        if (!(await sessions.transition(session.id, [session.state], 'aborted', clock.now()))) continue;
+        if (session.store_upload_id && session.state === 'uploading') await blobs.abortMultipart(session.file_key, session.store_upload_id);
+        if (session.state === 'completed') await blobs.delete(session.file_key);
+      }
+      return stale.length;
+    },
+  };
+}
+export type UploadsService = ReturnType<typeof createUploadsService>;

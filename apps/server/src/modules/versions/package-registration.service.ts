@@ -1,0 +1,158 @@
+import { AppMessages, type UploadAppBody } from '@release/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError } from '../../http/app-error.ts';
+import { inspectPackage, PackageInspectionError, type PackageInspection } from '../../inspect/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
+import { withLocalFile } from '../../storage/local-copy.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { AppsRepository } from '../apps/apps.repository.ts';
+import { MEDIA_ROUTE, type MediaService } from '../media/media.service.ts';
+import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
+import { inspectionMetadata, nativeTypeOf, type StoredAttachment } from './version-presenter.ts';
+import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
+
+export interface RegistrationDeps {
+  uploads: UploadsService;
+  versions: VersionsRepository;
+  apps: AppsRepository;
+  members: AppMembersRepository;
+  notifications: NotificationsRepository;
+  policy: AppsPolicy;
+  media: MediaService;
+  blobs: ConfiguredBlobStore;
+  clock: Clock;
+}
+
+function versionLabel(inspection: PackageInspection): { version: string | null; build: string | null; name: string | null; bundleId: string | null } {
+  switch (inspection.kind) {
+    case 'ipa':
+    case 'mac':
+      return { version: inspection.version, build: inspection.build, name: inspection.displayName, bundleId: inspection.bundleId };
+    case 'apk':
+    case 'aab':
+      return { version: inspection.versionName, build: inspection.versionCode === null ? null : String(inspection.versionCode), name: inspection.label, bundleId: inspection.packageName };
+    case 'zip':
+      return { version: null, build: null, name: null, bundleId: null };
+    case 'html':
+      return { version: null, build: null, name: inspection.title, bundleId: null };
+  }
+}
+
+/** `/api/v2/upload_app`: an uploaded file becomes a version of an app, once, after inspection. */
+export function createPackageRegistrationService(deps: RegistrationDeps) {
+  const { uploads, versions, apps, members, notifications, policy, media, blobs, clock } = deps;
+
+  async function attachmentsOf(userId: number, keys: string[]): Promise<StoredAttachment[]> {
+    const list: StoredAttachment[] = [];
+    for (const key of keys) {
+      const session = await uploads.completedUpload(userId, key);
+      if (session.purpose !== 'attachment') throw AppError.badRequest('附件无效，请重新上传');
+      list.push({ fileName: session.file_name, fileKey: key });
+    }
+    return list;
+  }
+
+  async function inspect(fileKey: string, fileName: string): Promise<PackageInspection> {
+    return withLocalFile(blobs, fileKey, (filePath) => inspectPackage(filePath, { declaredName: fileName }));
+  }
+
+  async function notifySubscribers(actor: AuthUser, appId: number, appName: string, description: string) {
+    const subscribers = (await members.subscribers(appId)).filter((id) => id !== actor.userId);
+    const messageInfo = JSON.stringify({ username: actor.username, appId, appName, description });
+    await notifications.insertMany(subscribers.map((userId) => ({ userId, appId, messageInfo, now: clock.now() })));
+  }
+
+  return {
+    async register(actor: AuthUser, body: UploadAppBody): Promise<VersionRecord> {
+      await policy.assertCanEdit(actor, body.appId);
+      const app = await apps.findById(body.appId);
+      if (!app) throw AppError.notFound(AppMessages.appNotFound);
+      const attachments = await attachmentsOf(actor.userId, body.attachFileUrls);
+
+      if (body.appVersionId !== undefined) {
+        const existing = await versions.findById(body.appVersionId);
+        if (!existing || existing.app_id !== body.appId) throw AppError.notFound('版本不存在');
+        const merged = [...(JSON.parse(existing.attach_files) as StoredAttachment[]), ...attachments];
+        await versions.update(existing.id, { description: body.description, attach_files: JSON.stringify(merged), update_time: clock.now() });
+        for (const key of body.attachFileUrls) await uploads.markRegistered((await uploads.completedUpload(actor.userId, key)).id);
+        return (await versions.findById(existing.id)) as VersionRecord;
+      }
+
+      if (!body.s3Url) throw AppError.badRequest('请先上传安装包');
+      const already = await versions.findByFileKey(body.s3Url);
+      if (already) {
+        if (already.app_id !== body.appId) throw AppError.conflict('该安装包已发布到其他应用');
+        return already;
+      }
+      const session = await uploads.completedUpload(actor.userId, body.s3Url);
+      if (session.purpose !== 'package') throw AppError.badRequest('请上传安装包文件');
+
+      let inspection: PackageInspection;
+      try {
+        inspection = await inspect(session.file_key, session.file_name);
+      } catch (error) {
+        if (error instanceof PackageInspectionError) {
+          // A file that is not a usable package never becomes a version, and is not kept.
+          await uploads.discard(session.id, session.file_key);
+          throw AppError.badRequest(error.message);
+        }
+        throw error;
+      }
+      const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
+      const iconKey = icon ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png') : null;
+      const label = versionLabel(inspection);
+      const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
+      const now = clock.now();
+      const row = {
+        app_id: body.appId,
+        native_package_type: nativeTypeOf(inspection),
+        file_key: session.file_key,
+        file_name: session.file_name,
+        app_size: session.file_size ?? inspection.fileSize,
+        app_version: label.version,
+        build: label.build,
+        bundle_id: label.bundleId,
+        display_name: label.name,
+        icon_key: iconKey,
+        description: body.description,
+        attach_files: JSON.stringify(attachments),
+        metadata: JSON.stringify(inspectionMetadata(inspection)),
+        warnings: JSON.stringify(inspection.warnings),
+        expire_date: profile?.expiresAt ? profile.expiresAt.getTime() : null,
+        chat_env: body.chatEnv ?? null,
+        upload_by: actor.userId,
+        create_time: now,
+        update_time: now,
+      };
+
+      let id: number | undefined;
+      // Two uploads to one app at once may race for the next index number: the unique index decides, retry.
+      for (let attempt = 0; id === undefined; attempt += 1) {
+        try {
+          id = await versions.transaction(async (trx) => {
+            const inserted = await versions.insertNext(trx, row);
+            await apps.update(trx, body.appId, {
+              update_time: now,
+              ...(app.app_icon || !iconKey ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
+              ...(app.bundle_id || !label.bundleId ? {} : { bundle_id: label.bundleId }),
+            });
+            return inserted.id;
+          });
+        } catch (error) {
+          if (!isUniqueViolation(error) || attempt >= 5) throw error;
+          const winner = await versions.findByFileKey(session.file_key);
+          if (winner) return winner;
+        }
+      }
+      await uploads.markRegistered(session.id);
+      for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
+      await notifySubscribers(actor, body.appId, app.app_name, body.description || `${label.version ?? session.file_name} 已发布`);
+      return (await versions.findById(id)) as VersionRecord;
+    },
+  };
+}
+export type PackageRegistrationService = ReturnType<typeof createPackageRegistrationService>;

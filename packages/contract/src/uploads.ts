@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** SPEC §9: parts of 5 MB, 5 at a time, 3 retries, 60 s each. */
+export const UPLOAD_PART_SIZE = 5 * 1024 * 1024;
+export const UPLOAD_CONCURRENCY = 5;
+export const UPLOAD_PART_RETRIES = 3;
+export const UPLOAD_PART_TIMEOUT_MS = 60_000;
+export const V2_UPLOAD_TIMEOUT_MS = 60_000;
+/** Upload progress: the transfer fills 80 %, registering the version the rest. */
+export const UPLOAD_TRANSFER_SHARE = 0.8;
+
+export const chatEnvs = ['DevTest', 'PreFavTest'] as const;
+
+const fileName = z.string().trim().min(1, '文件名不能为空').max(200, '文件名过长');
+
+/** POST /api/get_signed_url: the server names the objects; bytes then go through multi_signed_url_upload. */
+export const getSignedUrlBody = z.object({
+  appFileName: fileName.optional(),
+  attachFileNames: z.array(fileName).max(20).default([]),
+});
+export const signedFileKey = z.object({ fileName: z.string(), fileKey: z.string() });
+export const getSignedUrlResult = z.object({ appFile: signedFileKey.nullable(), attachFiles: z.array(signedFileKey) });
+export type GetSignedUrlResult = z.infer<typeof getSignedUrlResult>;
+
+export const multipartStartBody = z.object({
+  functionName: z.literal('start'),
+  fileKey: z.string().max(512),
+  fileSize: z.coerce.number().int().min(1, '文件为空'),
+});
+export const multipartFinishBody = z.object({
+  functionName: z.literal('finish'),
+  fileKey: z.string().max(512),
+  uploadId: z.string().max(64),
+  tags: z.array(z.object({ partNo: z.coerce.number().int().min(1), etag: z.string().max(128) })).max(10_000),
+});
+export const multipartBody = z.discriminatedUnion('functionName', [multipartStartBody, multipartFinishBody]);
+export type MultipartBody = z.infer<typeof multipartBody>;
+
+export const multipartStartResult = z.object({
+  uploadId: z.string(),
+  partSize: z.number(),
+  uploadParamsList: z.array(z.object({ partNo: z.number(), signedUrl: z.string() })),
+});
+export type MultipartStartResult = z.infer<typeof multipartStartResult>;
+export const multipartFinishResult = z.object({ fileKey: z.string(), fileSize: z.number() });
+
+/** POST /api/v2/upload_app: registers an uploaded package as a version (or, with appVersionId, edits one). */
+export const uploadAppBody = z.object({
+  appId: z.coerce.number().int().min(1),
+  description: z.string().max(20_000).default(''),
+  s3Url: z.string().max(512).optional(),
+  attachFileUrls: z.array(z.string().max(512)).max(20).default([]),
+  chatEnv: z.enum(chatEnvs).nullable().optional(),
+  appVersionId: z.coerce.number().int().min(1).optional(),
+});
+export type UploadAppBody = z.infer<typeof uploadAppBody>;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { intFromQuery, pageQuery } from './common.ts';
+
+export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
+export const nativePackageType = z.enum(nativePackageTypes);
+export type NativePackageType = z.infer<typeof nativePackageType>;
+
+/** SPEC §3 Package version. */
+export const appVersionRow = z.object({
+  id: z.number(),
+  appId: z.number(),
+  indexNo: z.number(),
+  nativePackageType,
+  fileName: z.string(),
+  cdnUrl: z.string(),
+  appVersion: z.string().nullable(),
+  build: z.string().nullable(),
+  bundleId: z.string().nullable(),
+  displayName: z.string().nullable(),
+  iconUrl: z.string().nullable(),
+  appSize: z.number(),
+  description: z.string(),
+  uploadBy: z.string().nullable(),
+  updateTime: z.number(),
+  createTime: z.number(),
+  expireDate: z.number().nullable(),
+  attachFiles: z.array(z.object({ fileName: z.string(), url: z.string() })),
+  warnings: z.array(z.string()),
+  /** What the inspector read (profile, signatures, SDK levels...). */
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type AppVersionRow = z.infer<typeof appVersionRow>;
+
+export const appVersionListQuery = pageQuery.extend({
+  appId: intFromQuery.min(1),
+  startTime: intFromQuery.optional(),
+  endTime: intFromQuery.optional(),
+  uploadBy: z.string().trim().max(64).optional(),
+  nativePackageType: nativePackageType.optional(),
+});
+export type AppVersionListQuery = z.infer<typeof appVersionListQuery>;
+
+export const editVersionBody = z.object({ id: intFromQuery.min(1), appId: intFromQuery.min(1), description: z.string().max(20_000) });
+
+export const simpleVersion = z.object({ appVersionId: z.number(), indexNo: z.number(), appVersion: z.string().nullable(), build: z.string().nullable() });
+export const simpleVersions = z.object({ ipa: z.array(simpleVersion), apk: z.array(simpleVersion), zip: z.array(simpleVersion) });
+
+/** SPEC §4: a package is expired when its expireDate is not later than now. */
+export function isPackageExpired(expireDate: number | null, now: number): boolean {
+  return expireDate !== null && expireDate <= now;
+}
+
+/** GET /api/app_version: the install page's data, behind the app's install password. */
+export const installPageQuery = z.object({
+  url: z.string().trim().min(1).max(64),
+  password: z.string().max(32).optional(),
+  /** One version to show first (its id); `packId` is accepted as an alias. */
+  id: intFromQuery.min(1).optional(),
+  packId: intFromQuery.min(1).optional(),
+  /** Signed-in editors preview the page without the password. */
+  preview: z.enum(['true', 'false', '1', '0']).optional(),
+});
+export type InstallPageQuery = z.infer<typeof installPageQuery>;
+
+export const installVersion = z.object({
+  id: z.number(),
+  indexNo: z.number(),
+  nativePackageType,
+  fileName: z.string(),
+  appVersion: z.string().nullable(),
+  build: z.string().nullable(),
+  displayName: z.string().nullable(),
+  bundleId: z.string().nullable(),
+  appSize: z.number(),
+  description: z.string(),
+  createTime: z.number(),
+  expireDate: z.number().nullable(),
+  iconUrl: z.string().nullable(),
+  /** Signed, short-lived download of the package file. */
+  downloadUrl: z.string(),
+  /** iOS only: `itms-services://?action=download-manifest&url=…` (needs HTTPS to work on a device). */
+  installUrl: z.string().nullable(),
+  /** iOS profile type and provisioned device count, for "register this device" hints. */
+  profileType: z.string().nullable(),
+  minimumOs: z.string().nullable(),
+  attachFiles: z.array(z.object({ fileName: z.string(), url: z.string() })),
+});
+export type InstallVersion = z.infer<typeof installVersion>;
+
+export const installPage = z.object({
+  app: z.object({ appName: z.string(), appType: z.string(), appIcon: z.string().nullable(), description: z.string(), path: z.string() }),
+  /** Newest first: the latest of each platform, then the recent ones. */
+  versions: z.array(installVersion),
+  /** Sent back as the `app-version-token` header so the password is asked once per 7 days. */
+  token: z.string(),
+  /** Whether this site is served over HTTPS; iOS refuses OTA installs otherwise. */
+  secure: z.boolean(),
+});
+export type InstallPage = z.infer<typeof installPage>;
+
+export const InstallMessages = {
+  passwordRequired: '请输入安装密码',
+  passwordWrong: '安装密码错误',
+  tooManyTries: '密码错误次数过多，请稍后再试',
+  appMissing: '下载地址不存在，请确认链接是否正确',
+} as const;
