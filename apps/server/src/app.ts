@@ -20,6 +20,7 @@ import { appDetailRoutes } from './modules/apps/app-detail.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
+import { installRoutes } from './modules/install/install.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(settingsRoutes(services.settings));
   await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  await app.register(installRoutes({ install: services.install, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   await app.register(versionsRoutes({ versions: services.versions, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 

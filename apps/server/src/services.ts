@@ -16,6 +16,8 @@ import { createPackageRegistrationService } from './modules/versions/package-reg
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
 import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
+import { createUrlSigner } from './storage/url-signer.ts';
+import { createInstallService } from './modules/install/install.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
@@ -75,6 +77,7 @@ export function createServices(deps: ServiceDeps) {
     notifications: createNotificationsService({ notifications: notificationsRepo }),
     media,
     uploads,
+    install: createInstallService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
     registration: createPackageRegistrationService({
       uploads,

@@ -24,7 +24,9 @@ const ADMIN_ONLY = [
 ];
 const PUBLIC = ['GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
-const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*'];
+const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist'];
+// Behind the app's install password instead of a session (install.test.ts).
+const INSTALL_PASSWORD = ['GET /api/app_version'];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');
@@ -46,7 +48,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

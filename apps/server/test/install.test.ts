@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InstallMessages, type InstallPage } from '@release/contract';
+import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { transferFile } from './helpers/upload-client.ts';
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe.each(testDialects())('the install page and iOS manifest on %s', (dialect) => {
+  let server: TestServer;
+  let editor: { userId: number; token: string };
+  let viewer: { userId: number; token: string };
+  const ipa = sampleIpa({ version: '3.0.0', build: '300' });
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const admin = await server.adminToken();
+    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
+    viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
+    const { body } = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: { appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] },
+    });
+    for (const [name, bytes] of [['demo.apk', sampleApk()], ['demo.ipa', ipa]] as const) {
+      const key = await transferFile(server, editor.token, name, bytes);
+      await server.request('POST', '/api/v2/upload_app', { token: editor.token, body: { appId: body.data.appId, s3Url: key, description: `${name} 说明` } });
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const page = (query: string, headers: Record<string, string> = {}, token?: string) => server.request<InstallPage>('GET', `/api/app_version?${query}`, { headers, token });
+
+  it('asks for the install password and refuses a wrong one', async () => {
+    expect((await page('url=demo')).body.msg).toBe(InstallMessages.passwordRequired);
+    const wrong = await page('url=demo&password=135790');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.msg).toBe(InstallMessages.passwordWrong);
+    expect((await page('url=nope&password=246810')).body.msg).toBe(InstallMessages.appMissing);
+  });
+
+  it('shows the versions newest first with install and download links, and a token that spares the password', async () => {
+    const res = await page('url=demo&password=246810');
+    expect(res.body.code).toBe(200);
+    const { app, versions, token, secure } = res.body.data;
+    expect(app).toMatchObject({ appName: '演示', path: 'demo' });
+    expect(secure).toBe(false);
+    expect(versions.map((v) => v.nativePackageType)).toEqual(['ios', 'android']);
+    expect(versions[0]).toMatchObject({ appVersion: '3.0.0', build: '300', profileType: 'ad-hoc', description: 'demo.ipa 说明' });
+    expect(versions[0]?.installUrl).toMatch(/^itms-services:\/\/\?action=download-manifest&url=http%3A%2F%2F127\.0\.0\.1/);
+    expect(versions[1]?.installUrl).toBeNull();
+    const again = await page('url=demo', { 'app-version-token': token });
+    expect(again.body.code).toBe(200);
+    expect((await page('url=demo', { 'app-version-token': `${token}x` })).body.msg).toBe(InstallMessages.passwordRequired);
+  });
+
+  it('serves an OTA manifest the installer can follow to the exact ipa', async () => {
+    const res = await page('url=demo&password=246810');
+    const installUrl = res.body.data.versions[0]?.installUrl ?? '';
+    const manifestUrl = decodeURIComponent(installUrl.split('&url=')[1] ?? '');
+    const manifest = await fetch(manifestUrl);
+    expect(manifest.headers.get('content-type')).toContain('text/xml');
+    const xml = await manifest.text();
+    expect(xml).toContain('<string>com.example.demo</string>');
+    expect(xml).toContain('<string>3.0.0</string>');
+    expect(xml).toContain('<string>software-package</string>');
+    const packageUrl = /<key>url<\/key>\s*<string>([^<]+)<\/string>/.exec(xml)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(sha(Buffer.from(await (await fetch(packageUrl)).arrayBuffer()))).toBe(sha(ipa));
+    expect((await fetch(manifestUrl.replace('sig=', 'sig=x'))).status).toBe(403);
+  });
+
+  it('lets editors preview without the password, but not view users', async () => {
+    expect((await page('url=demo&preview=true', {}, editor.token)).body.code).toBe(200);
+    expect((await page('url=demo&preview=true', {}, viewer.token)).body.msg).toBe(InstallMessages.passwordRequired);
+  });
+
+  it('refuses more than ten wrong passwords from one address', async () => {
+    for (let i = 0; i < 9; i += 1) expect((await page('url=demo&password=999999')).body.msg).toBe(InstallMessages.passwordWrong);
+    const limited = await page('url=demo&password=246810');
+    expect(limited.status).toBe(429);
+    expect(limited.body.msg).toBe(InstallMessages.tooManyTries);
+  });
+});
