@@ -21,6 +21,8 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { installRoutes } from './modules/install/install.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { createPublicUrlCheckService } from './modules/system/public-url-check.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -41,6 +43,8 @@ export interface AppDeps {
   secret: string;
   /** PUBLIC_URL: the base of every absolute URL handed out. */
   publicUrl?: string;
+  /** DOWNLOAD_BASE_URL: a CDN or download host for package and media links. */
+  downloadBaseUrl?: string;
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: boolean;
@@ -95,10 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }));
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
+  await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
   await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-  await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-  await app.register(installRoutes({ install: services.install, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-  await app.register(versionsRoutes({ versions: services.versions, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
+  await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
+  await app.register(installRoutes({ install: services.install, ...links }));
+  await app.register(versionsRoutes({ versions: services.versions, ...links }));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

@@ -11,6 +11,8 @@ const schema = z.object({
   /** Schema used inside PostgreSQL (tests isolate themselves with it). */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('public'),
   PUBLIC_URL: z.string().url().optional(),
+  /** A CDN or download host in front of this server for package and media links. */
+  DOWNLOAD_BASE_URL: z.string().url().optional(),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(6).optional(),
   /** log: codes are written to the server log; webhook: POSTed as JSON to SMS_WEBHOOK_URL. */

@@ -31,6 +31,7 @@ async function main() {
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     secret,
     publicUrl: config.PUBLIC_URL,
+    downloadBaseUrl: config.DOWNLOAD_BASE_URL,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
     larkEnabled: Boolean(config.LARK_APP_ID),
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),

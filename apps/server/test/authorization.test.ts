@@ -22,7 +22,7 @@ const ADMIN_ONLY = [
   'GET /api/system_setting',
   'POST /api/system_setting',
 ];
-const PUBLIC = ['GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
+const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
 const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist'];
 // Behind the app's install password instead of a session (install.test.ts).

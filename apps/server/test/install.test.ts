@@ -84,3 +84,27 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     expect(limited.body.msg).toBe(InstallMessages.tooManyTries);
   });
 });
+
+// Behind a reverse proxy and a CDN, links are built from configuration, never from the request.
+describe('install links behind a proxy and a download host', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { publicUrl: 'https://release.example.com/', downloadBaseUrl: 'https://cdn.example.com' });
+    const admin = await server.adminToken();
+    const { body } = await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'CDN', appType: 'native', password: '246810', path: 'cdn' } });
+    const key = await transferFile(server, admin, 'demo.ipa', sampleIpa());
+    await server.request('POST', '/api/v2/upload_app', { token: admin, body: { appId: body.data.appId, s3Url: key } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers https install links on the public URL and file links on the download host', async () => {
+    const res = await server.request<InstallPage>('GET', '/api/app_version?url=cdn&password=246810');
+    const version = res.body.data.versions[0];
+    expect(res.body.data.secure).toBe(true);
+    expect(version?.installUrl).toMatch(/^itms-services:\/\/\?action=download-manifest&url=https%3A%2F%2Frelease\.example\.com%2Fapi%2Fapp_version%2Fmanifest\.plist/);
+    expect(version?.downloadUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/blob\/file\?/);
+    expect(version?.iconUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/media\//);
+  });
+});

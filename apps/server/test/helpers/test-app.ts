@@ -46,7 +46,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string; blobs?: (clock: TestClock) => ConfiguredBlobStore } = {}): Promise<TestServer> {
+export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string; blobs?: (clock: TestClock) => ConfiguredBlobStore; publicUrl?: string; downloadBaseUrl?: string } = {}): Promise<TestServer> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `t_${suffix}`;
   const tmpDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-')) : undefined;
@@ -59,7 +59,7 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -20,7 +20,10 @@ export async function transferFile(server: TestServer, token: string, fileName: 
   const { uploadId, partSize, uploadParamsList } = start.body.data;
   const tags = await Promise.all(
     uploadParamsList.map(async ({ partNo, signedUrl }) => {
-      const res = await fetch(signedUrl, { method: 'PUT', body: bytes.subarray((partNo - 1) * partSize, partNo * partSize) });
+      // Behind a configured PUBLIC_URL the part URLs name the proxy; tests talk to the server directly.
+      const url = new URL(signedUrl);
+      const target = url.hostname === '127.0.0.1' || !url.pathname.startsWith('/api/') ? signedUrl : `${server.url}${url.pathname}${url.search}`;
+      const res = await fetch(target, { method: 'PUT', body: bytes.subarray((partNo - 1) * partSize, partNo * partSize) });
       if (!res.ok) throw new Error(`part ${partNo}: HTTP ${res.status} ${await res.text()}`);
       return { partNo, etag: res.headers.get('etag') ?? '' };
     }),

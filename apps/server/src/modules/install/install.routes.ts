@@ -3,31 +3,29 @@ import { installPage, installPageQuery } from '@release/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
-import type { BlobStore } from '../../storage/blob-store.ts';
-import { createVersionPresenter } from '../versions/version-presenter.ts';
+import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
 import { MANIFEST_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
 
 const tags = ['install'];
 const manifestQuery = z.object({ id: z.coerce.number().int().min(1), expires: z.coerce.number().int(), sig: z.string().max(128) });
 
-export function installRoutes(deps: { install: InstallService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
+export function installRoutes(deps: { install: InstallService } & LinkDeps): FastifyPluginAsyncZod {
   const { install } = deps;
   return async (app) => {
     app.get(
       '/api/app_version',
       { config: { access: 'public' }, schema: { tags, description: 'Install page data; send the answered token back as the `app-version-token` header.', querystring: installPageQuery, response: { 200: envelopeSchema(installPage) } } },
       async (req) => {
-        const baseUrl = publicBaseUrl(req, deps.publicUrl);
+        const present = presenterFor(req, deps);
         const token = req.headers['app-version-token'];
         return ok(
           await install.page(req.query, {
             token: typeof token === 'string' ? token : undefined,
             ip: req.ip,
             viewer: req.user,
-            present: createVersionPresenter({ blobs: deps.blobs, baseUrl }),
-            secure: baseUrl.startsWith('https://'),
+            present,
+            secure: present.apiBase.startsWith('https://'),
           }),
         );
       },
@@ -38,7 +36,7 @@ export function installRoutes(deps: { install: InstallService; blobs: BlobStore;
       if (!install.verifyManifest(req.query)) throw AppError.noPermission('链接已过期或签名无效，请刷新安装页面后重试');
       const version = await install.findVersion(req.query.id);
       if (!version || version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
-      const present = createVersionPresenter({ blobs: deps.blobs, baseUrl: publicBaseUrl(req, deps.publicUrl) });
+      const present = presenterFor(req, deps);
       const xml = buildOtaManifest({
         packageUrl: await present.fileUrl(version.file_key, version.file_name),
         iconUrl: present.iconUrl(version.icon_key),

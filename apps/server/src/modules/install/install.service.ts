@@ -53,7 +53,7 @@ export function createInstallService(deps: InstallDeps) {
 
   function manifestUrl(present: VersionPresenter, versionId: number): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
-    return present.absolute(`${MANIFEST_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['manifest', versionId, expires])}`);
+    return present.apiUrl(`${MANIFEST_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['manifest', versionId, expires])}`);
   }
 
   async function toInstallVersion(v: VersionRecord, present: VersionPresenter): Promise<InstallVersion> {

@@ -4,14 +4,13 @@ import { z } from 'zod';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
-import type { BlobStore } from '../../storage/blob-store.ts';
 import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
-import { createVersionPresenter } from '../versions/version-presenter.ts';
+import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
 import type { UploadsService } from './uploads.service.ts';
 
 const tags = ['uploads'];
 
-export function uploadsRoutes(deps: { uploads: UploadsService; registration: PackageRegistrationService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
+export function uploadsRoutes(deps: { uploads: UploadsService; registration: PackageRegistrationService } & LinkDeps): FastifyPluginAsyncZod {
   const { uploads, registration } = deps;
   return async (app) => {
     app.post('/api/get_signed_url', { config: { access: 'user' }, schema: { tags, body: getSignedUrlBody, response: { 200: envelopeSchema(getSignedUrlResult) } } }, async (req) =>
@@ -31,7 +30,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
 
     const register = async (req: { body: z.infer<typeof uploadAppBody> } & Parameters<typeof currentUser>[0]) => {
       const version = await registration.register(currentUser(req), req.body);
-      return ok(await createVersionPresenter({ blobs: deps.blobs, baseUrl: publicBaseUrl(req, deps.publicUrl) }).row(version));
+      return ok(await presenterFor(req, deps).row(version));
     };
     const schema = { tags, body: uploadAppBody, response: { 200: envelopeSchema(appVersionRow) } };
     app.post('/api/v2/upload_app', { config: { access: 'user' }, schema }, register);

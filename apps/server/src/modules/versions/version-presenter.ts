@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { AppVersionRow, NativePackageType } from '@release/contract';
+import { publicBaseUrl } from '../../http/public-url.ts';
 import type { PackageInspection } from '../../inspect/index.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { MEDIA_ROUTE } from '../media/media.service.ts';
@@ -47,13 +49,29 @@ export function inspectionMetadata(inspection: PackageInspection): Record<string
   return JSON.parse(JSON.stringify({ ...inspection, icon })) as Record<string, unknown>;
 }
 
-export function createVersionPresenter(deps: { blobs: BlobStore; baseUrl: string }) {
-  const absolute = (url: string) => new URL(url, `${deps.baseUrl}/`).toString();
+export interface LinkDeps {
+  blobs: BlobStore;
+  /** PUBLIC_URL: where users reach the API and pages. */
+  publicUrl?: string;
+  /** DOWNLOAD_BASE_URL: a CDN or download host in front of this server for package and media files. */
+  downloadBaseUrl?: string;
+}
+
+/** The presenter for one request: API links on the public base, file links on the download base. */
+export function presenterFor(request: FastifyRequest, deps: LinkDeps) {
+  const apiBase = publicBaseUrl(request, deps.publicUrl);
+  return createVersionPresenter({ blobs: deps.blobs, apiBase, filesBase: deps.downloadBaseUrl?.replace(/\/+$/, '') ?? apiBase });
+}
+
+export function createVersionPresenter(deps: { blobs: BlobStore; apiBase: string; filesBase: string }) {
+  const onFiles = (url: string) => new URL(url, `${deps.filesBase}/`).toString();
   return {
-    absolute,
-    iconUrl: (key: string | null) => (key ? `${deps.baseUrl}${MEDIA_ROUTE}${key}` : null),
+    apiBase: deps.apiBase,
+    /** An absolute link to this server's API (manifests must come from the API host). */
+    apiUrl: (url: string) => new URL(url, `${deps.apiBase}/`).toString(),
+    iconUrl: (key: string | null) => (key ? `${deps.filesBase}${MEDIA_ROUTE}${key}` : null),
     async fileUrl(fileKey: string, fileName: string): Promise<string> {
-      return absolute(await deps.blobs.downloadUrl(fileKey, { expiresInSec: DOWNLOAD_LINK_TTL_SEC, fileName, contentType: contentTypeOf(fileName) }));
+      return onFiles(await deps.blobs.downloadUrl(fileKey, { expiresInSec: DOWNLOAD_LINK_TTL_SEC, fileName, contentType: contentTypeOf(fileName) }));
     },
     async attachments(raw: string) {
       const list = JSON.parse(raw) as StoredAttachment[];

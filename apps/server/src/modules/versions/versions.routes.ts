@@ -2,18 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appIdQuery, appVersionListQuery, appVersionRow, editVersionBody, simpleVersions } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok, pagedEnvelopeSchema } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
-import type { BlobStore } from '../../storage/blob-store.ts';
-import { createVersionPresenter } from './version-presenter.ts';
+import { presenterFor, type LinkDeps } from './version-presenter.ts';
 import type { VersionsService } from './versions.service.ts';
 
 const tags = ['versions'];
 
-export function versionsRoutes(deps: { versions: VersionsService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
+export function versionsRoutes(deps: { versions: VersionsService } & LinkDeps): FastifyPluginAsyncZod {
   const { versions } = deps;
   return async (app) => {
     app.get('/api/app_versions', { config: { access: 'user' }, schema: { tags, querystring: appVersionListQuery, response: { 200: pagedEnvelopeSchema(appVersionRow) } } }, async (req) => {
-      const present = createVersionPresenter({ blobs: deps.blobs, baseUrl: publicBaseUrl(req, deps.publicUrl) });
+      const present = presenterFor(req, deps);
       const { rows, total } = await versions.list(currentUser(req), req.query, present);
       return ok(rows, { total });
     });
