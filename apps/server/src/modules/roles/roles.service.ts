@@ -1,4 +1,5 @@
 import { ADMIN_ROLE_LEVEL, Messages, type RoleRow, type SaveRoleBody } from '@release/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -46,9 +47,16 @@ export function createRolesService(deps: { roles: RolesRepository; users: UsersR
       await roles.delete(roleId);
     },
 
+    /** Seeds the default roles on an empty database; another process seeding at the same time is fine. */
     async seedDefaults() {
       if ((await roles.count()) > 0) return;
-      for (const role of DEFAULT_ROLES) await roles.insert({ ...role, now: clock.now() });
+      for (const role of DEFAULT_ROLES) {
+        try {
+          await roles.insert({ ...role, now: clock.now() });
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+        }
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { ADMIN_ROLE_LEVEL, Messages, type SaveUserBody, type UserRow } from '@release/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword, sha256Hex } from '../../lib/crypto.ts';
@@ -88,15 +89,21 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
       if (!adminRole) throw new Error('No admin role to give the first admin');
       const password = plainPassword ?? generate();
       const now = clock.now();
-      await users.insert({
-        username,
-        password_hash: await hashPassword(sha256Hex(password)),
-        role_id: adminRole.roleId,
-        phone: null,
-        private_url: null,
-        create_time: now,
-        update_time: now,
-      });
+      try {
+        await users.insert({
+          username,
+          password_hash: await hashPassword(sha256Hex(password)),
+          role_id: adminRole.roleId,
+          phone: null,
+          private_url: null,
+          create_time: now,
+          update_time: now,
+        });
+      } catch (error) {
+        // Another process starting at the same moment created the first admin.
+        if (isUniqueViolation(error)) return { created: false };
+        throw error;
+      }
       return { created: true, generatedPassword: plainPassword ? undefined : password };
     },
   };
