@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow } from '@release/contract';
 import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { infoPlist, ipaEntries, xmlPlist } from '../src/inspect/testing/packages.ts';
+import { buildZip } from '../src/inspect/testing/zip-writer.ts';
 import { createS3BlobStore } from '../src/storage/s3-blob-store.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from './helpers/s3-server.ts';
@@ -117,11 +119,29 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
     expect(done.body.code).toBe(200);
   });
 
+  it('keeps a package whose icon cannot be read, with a placeholder icon and the reason', async () => {
+    const noIcon = buildZip(ipaEntries('Plain', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.plain' }))));
+    const fileKey = await transferFile(server, editor.token, 'plain.ipa', noIcon);
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: fileKey } });
+    expect(res.body.data).toMatchObject({ indexNo: 3, bundleId: 'com.example.plain' });
+    expect(res.body.data.warnings.length).toBeGreaterThan(0);
+    const icon = await fetch(res.body.data.iconUrl ?? '');
+    expect(icon.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('publishes a web zip as a web version', async () => {
+    const site = buildZip([{ name: 'dist/index.html', data: '<!doctype html><title>活动页</title>' }, { name: 'dist/app.js', data: 'console.log(1)' }]);
+    const fileKey = await transferFile(server, editor.token, 'site.zip', site);
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: fileKey } });
+    expect(res.body.data).toMatchObject({ indexNo: 4, nativePackageType: 'web', fileName: 'site.zip' });
+    expect(res.body.data.metadata).toMatchObject({ kind: 'zip', indexHtmlPath: 'dist/index.html', fileCount: 2 });
+  });
+
   it('tells subscribers about a new version in their bell', async () => {
     const messages = await server.request<Array<{ appId: number; messageInfo: { username: string; appName: string } }>>('GET', '/api/messages?state=NOT_READ', { token: viewer.token });
-    expect(messages.body.total).toBe(2);
+    expect(messages.body.total).toBe(4);
     expect(messages.body.data[0]).toMatchObject({ appId, messageInfo: { username: 'editor', appName: '商城' } });
     const apps = await server.request<Array<{ appId: number; unreadMessage: number }>>('GET', '/api/apps', { token: viewer.token });
-    expect(apps.body.data.find((a) => a.appId === appId)?.unreadMessage).toBe(2);
+    expect(apps.body.data.find((a) => a.appId === appId)?.unreadMessage).toBe(4);
   });
 });

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import { inspectPackage, PackageInspectionError, type PackageInspection } from '../../inspect/index.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -103,8 +104,11 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         throw error;
       }
       const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
-      const iconKey = icon ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png') : null;
       const label = versionLabel(inspection);
+      // Without a readable icon the version still gets one of its own, and the warning says why.
+      const iconKey = icon
+        ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png')
+        : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
       const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
       const now = clock.now();
       const row = {
@@ -137,7 +141,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
             const inserted = await versions.insertNext(trx, row);
             await apps.update(trx, body.appId, {
               update_time: now,
-              ...(app.app_icon || !iconKey ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
+              ...(app.app_icon || !icon ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
               ...(app.bundle_id || !label.bundleId ? {} : { bundle_id: label.bundleId }),
             });
             return inserted.id;
