@@ -105,8 +105,11 @@ export async function request<T, Extra extends object = object>(
   const headers: Record<string, string> = { Accept: 'application/json' };
   const { token } = readSession();
   if (token) headers.token = token;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | FormData | undefined;
+  if (options.body instanceof FormData) {
+    // The browser sets the multipart boundary itself.
+    body = options.body;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
@@ -132,4 +135,10 @@ export const api = {
     request<T, Extra>('POST', path, { ...options, body }),
   del: <T, Extra extends object = object>(path: string, query?: QueryParams, options: RequestOptions = {}) =>
     request<T, Extra>('DELETE', path, { ...options, query }),
+  /** Multipart POST: each entry becomes a form field. */
+  upload: <T>(path: string, fields: Record<string, string | Blob>, options: RequestOptions = {}) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return request<T>('POST', path, { ...options, body: form });
+  },
 };

@@ -1,6 +1,7 @@
 import type { AppListFilter } from './apps.api.ts';
 import type { NotificationStateFilter } from './messages.api.ts';
 import type { UserListParams } from './users.api.ts';
+import type { VersionListParams } from './versions.api.ts';
 
 /** Every TanStack Query key in one place, so invalidation matches what was cached. */
 export const queryKeys = {
@@ -8,10 +9,16 @@ export const queryKeys = {
   me: ['me'] as const,
   apps: ['apps'] as const,
   appList: (filter: AppListFilter) => ['apps', filter] as const,
+  appDetails: ['app-detail'] as const,
+  appDetail: (appId: number) => ['app-detail', appId] as const,
+  editableApps: ['apps', 'editable'] as const,
+  versions: ['versions'] as const,
+  versionList: (params: VersionListParams) => ['versions', params] as const,
   notifications: ['notifications'] as const,
   notificationList: (state: NotificationStateFilter, current: number) => ['notifications', state, current] as const,
   users: ['users'] as const,
   userList: (params: UserListParams) => ['users', params] as const,
+  userBriefs: ['users', 'briefs'] as const,
   roles: ['roles'] as const,
   roleList: (pageNo: number, pageSize: number) => ['roles', pageNo, pageSize] as const,
   categories: ['categories'] as const,

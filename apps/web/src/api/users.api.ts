@@ -1,4 +1,4 @@
-import type { SaveUserBody, UserRow } from '@release/contract';
+import type { SaveUserBody, UserBrief, UserRow } from '@release/contract';
 import { api } from './client.ts';
 
 export interface UserListParams {
@@ -27,4 +27,9 @@ export async function saveUser(body: SaveUserBody): Promise<void> {
 
 export async function deleteUser(userId: number): Promise<void> {
   await api.del<unknown>('/api/user', { userId });
+}
+
+/** GET /api/users: every user, briefly, for pick lists (admins). */
+export async function fetchUserBriefs(signal?: AbortSignal): Promise<UserBrief[]> {
+  return (await api.get<UserBrief[]>('/api/users', undefined, { signal })).data;
 }

@@ -1,27 +1,25 @@
 import { useState, type ReactElement } from 'react';
-import { Alert, Modal } from 'antd';
-import { zh } from '../../locales/zh-CN.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { AppFormModal, type SavedApp } from './app-form/app-form.modal.tsx';
+import { setCurrentAppId } from './current-app.store.ts';
+import { refreshAfterAppSave } from './use-app-detail.ts';
+import { appPagePath } from './use-choose-app.ts';
 
-/**
- * The 添加应用 modal. App creation ships with app management; until then the modal says so
- * plainly and its create button stays disabled.
- */
+/** The 添加应用 modal (admins): on success the list refreshes, then the new app is selected and opened. */
 export function useAddAppModal(): [ReactElement, () => void] {
   const [open, setOpen] = useState(false);
-  const modal = (
-    <Modal
-      title={zh.addApp.title}
-      open={open}
-      onCancel={() => setOpen(false)}
-      okText={zh.addApp.submit}
-      okButtonProps={{ disabled: true }}
-      cancelText={zh.common.cancel}
-      destroyOnHidden
-    >
-      <div data-testid="add-app-modal">
-        <Alert type="info" showIcon title={zh.addApp.notice} description={zh.addApp.description} />
-      </div>
-    </Modal>
-  );
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const opened = async ({ appId, path }: SavedApp): Promise<void> => {
+    setOpen(false);
+    // The list first: the current app falls back to the first listed one when it is not there.
+    await refreshAfterAppSave(queryClient, appId);
+    setCurrentAppId(appId);
+    navigate(appPagePath({ path }));
+  };
+
+  const modal = <AppFormModal open={open} app={null} onClose={() => setOpen(false)} onSaved={(saved) => void opened(saved)} />;
   return [modal, () => setOpen(true)];
 }

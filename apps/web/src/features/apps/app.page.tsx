@@ -1,43 +1,72 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Card, Flex, Spin } from 'antd';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { AppMessages } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { AppPackagesCard } from '../versions/app-packages.card.tsx';
 import { zh } from '../../locales/zh-CN.ts';
-import { AppHeaderCard } from './app-header-card.tsx';
+import { useAddAppModal } from './add-app.modal.tsx';
+import { AppEmpty } from './app-empty.tsx';
+import { AppFormModal, type SavedApp } from './app-form/app-form.modal.tsx';
+import { AppHeaderCard } from './app-header/app-header-card.tsx';
 import { setCurrentAppId } from './current-app.store.ts';
-import { useAppList } from './use-app-list.ts';
+import { refreshAfterAppSave, useAppDetail } from './use-app-detail.ts';
+import { useAppByPath } from './use-app-list.ts';
+import { appPagePath } from './use-choose-app.ts';
 import { cacheWorkflowId } from './workflow-history.ts';
 
-/** /home/app/:path (appWithPath): selects the app by path and caches a workflowId query. */
+const spinner = <Spin style={{ display: 'block', margin: '64px auto' }} />;
+
+/** /home/app/:path (appWithPath): selects the app by path, caches a workflowId query, shows GET /api/app. */
 export function AppPage() {
   const { path = '' } = useParams();
   const [searchParams] = useSearchParams();
   const workflowId = searchParams.get('workflowId');
-  const list = useAppList();
-  const app = list.apps.find((candidate) => candidate.path === path) ?? null;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const resolved = useAppByPath(path);
+  const appId = resolved.app?.appId ?? null;
+  const detail = useAppDetail(appId);
+  const [isSettingsOpen, setIsSettingsOpen] = useState(false);
+  const [addAppModal, openAddApp] = useAddAppModal();
 
   useEffect(() => {
     if (workflowId) cacheWorkflowId(path, workflowId);
   }, [path, workflowId]);
 
   useEffect(() => {
-    if (app) setCurrentAppId(app.appId);
-  }, [app]);
+    if (appId !== null) setCurrentAppId(appId);
+  }, [appId]);
 
-  if (list.isLoading) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
-  if (!app) {
+  const settingsSaved = async (saved: SavedApp): Promise<void> => {
+    setIsSettingsOpen(false);
+    await refreshAfterAppSave(queryClient, saved.appId);
+    // The page is addressed by path: follow a changed one.
+    if (saved.path !== path) navigate(appPagePath(saved), { replace: true });
+  };
+
+  if (resolved.isResolving || (appId !== null && detail.isPending)) return spinner;
+  if (!detail.data) {
     return (
       <Card data-testid="app-page">
-        <FeatureEmpty title={zh.appPage.notFoundTitle} content={zh.appPage.notFoundContent} />
+        {resolved.hasNoApps ? (
+          <AppEmpty onAdd={openAddApp} />
+        ) : (
+          <FeatureEmpty title={zh.appPage.notFoundTitle} content={detail.isError ? AppMessages.appNotFound : zh.appPage.notFoundContent} />
+        )}
+        {addAppModal}
       </Card>
     );
   }
   return (
     <Flex vertical gap={16} data-testid="app-page">
-      <AppHeaderCard app={app} />
+      <AppHeaderCard app={detail.data} onOpenSettings={() => setIsSettingsOpen(true)} />
       <Card>
         <FeatureEmpty title={zh.appPage.workflowTitle} content={zh.appPage.workflowContent} />
       </Card>
+      <AppPackagesCard key={detail.data.appId} app={detail.data} />
+      <AppFormModal open={isSettingsOpen} app={detail.data} onClose={() => setIsSettingsOpen(false)} onSaved={(saved) => void settingsSaved(saved)} />
     </Flex>
   );
 }

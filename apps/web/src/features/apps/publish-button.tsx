@@ -12,10 +12,8 @@ interface PublishButtonProps {
 }
 
 /** 发布/更新应用 (admins) or 更新应用: opens /publish in a new window for the current app. */
-export function PublishButton({ currentApp, compact, onAddApp }: PublishButtonProps) {
+export function usePublish(currentApp: Pick<AppListItem, 'appId'> | null): { label: string; publish: () => void } {
   const isAdmin = useIsAdmin();
-  const label = isAdmin ? zh.sider.publishAdmin : zh.sider.publishUser;
-
   const publish = (): void => {
     if (!currentApp) {
       toast.warning(isAdmin ? zh.sider.needAppAdmin : zh.sider.needAppUser);
@@ -23,6 +21,12 @@ export function PublishButton({ currentApp, compact, onAddApp }: PublishButtonPr
     }
     window.open(`${RoutePath.publish}?appId=${currentApp.appId}`, '_blank', 'noopener');
   };
+  return { label: isAdmin ? zh.sider.publishAdmin : zh.sider.publishUser, publish };
+}
+
+export function PublishButton({ currentApp, compact, onAddApp }: PublishButtonProps) {
+  const isAdmin = useIsAdmin();
+  const { label, publish } = usePublish(currentApp);
 
   if (compact) {
     return (

@@ -4,7 +4,7 @@ import type { AppListItem } from '@release/contract';
 import { fetchAppList, type AppListFilter } from '../../api/apps.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { useIsAdmin } from '../../app/session.store.ts';
-import { useAppFilter } from './app-filter.context.tsx';
+import { defaultAppFilter, useAppFilter } from './app-filter.context.tsx';
 import { setCurrentAppId, useCurrentAppId } from './current-app.store.ts';
 
 /** Case-insensitive name search, on the client (SPEC §2 sider). */
@@ -39,4 +39,21 @@ export function useCurrentApp(apps: AppListItem[], isLoaded: boolean): AppListIt
     setCurrentAppId(first.appId);
   }, [apps, current, isLoaded]);
   return current ?? apps[0] ?? null;
+}
+
+/**
+ * The app behind /home/app/:path. The sider's list may be filtered, so a path missing there is
+ * looked up in the unfiltered list before the page says it does not exist.
+ */
+export function useAppByPath(path: string) {
+  const list = useAppList();
+  const listed = list.apps.find((app) => app.path === path) ?? null;
+  const all = useQuery({
+    queryKey: queryKeys.appList(defaultAppFilter),
+    queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal),
+    enabled: list.isLoaded && listed === null,
+  });
+  const app = listed ?? all.data?.apps.find((candidate) => candidate.path === path) ?? null;
+  const isResolving = app === null && (list.isPending || list.isFetching || all.isFetching);
+  return { app, isResolving, hasNoApps: all.data?.apps.length === 0 };
 }

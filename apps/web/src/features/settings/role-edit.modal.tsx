@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
 import { Form, Input, InputNumber, Modal } from 'antd';
 import { ADMIN_ROLE_LEVEL, type RoleRow } from '@release/contract';
 import { saveRole } from '../../api/roles.api.ts';
-import { toast } from '../../app/feedback.ts';
+import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
 import { zh } from '../../locales/zh-CN.ts';
 
 interface RoleFormValues {
@@ -20,37 +19,19 @@ interface RoleEditModalProps {
 /** 新增角色 / 编辑角色: a name and a level from 0 to 100 (100 is admin). */
 export function RoleEditModal({ open, role, onClose, onSaved }: RoleEditModalProps) {
   const [form] = Form.useForm<RoleFormValues>();
-  const [isSaving, setIsSaving] = useState(false);
-
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    if (role) form.setFieldsValue({ roleName: role.roleName, roleLevel: role.roleLevel });
-  }, [open, role, form]);
-
-  const submit = async (): Promise<void> => {
-    const values = await form.validateFields();
-    setIsSaving(true);
-    try {
-      await saveRole({ roleId: role?.roleId, roleName: values.roleName.trim(), roleLevel: values.roleLevel });
-      toast.success(zh.common.saveSuccess);
-      onSaved();
-    } catch {
-      // Shown by the API client.
-    } finally {
-      setIsSaving(false);
-    }
-  };
+  useResetOnOpen(form, open, role, (r) => ({ roleName: r.roleName, roleLevel: r.roleLevel }));
+  const action = useSaveAction({
+    form,
+    save: (values) => saveRole({ roleId: role?.roleId, roleName: values.roleName.trim(), roleLevel: values.roleLevel }),
+    onSaved,
+  });
 
   return (
     <Modal
       title={role ? zh.roleManage.editTitle : zh.roleManage.addTitle}
       open={open}
       onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={zh.common.save}
-      cancelText={zh.common.cancel}
-      confirmLoading={isSaving}
+      {...action.modalProps}
       forceRender
       width="min(480px, calc(100vw - 32px))"
     >

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Button, Flex, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Flex, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ROLE_LIST_PAGE, type RoleRow } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { deleteRole, fetchRoles } from '../../api/roles.api.ts';
+import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
 import { tablePagination } from '../../app/components/table-pagination.ts';
-import { toast } from '../../app/feedback.ts';
+import { useEditing } from '../../app/components/use-editing.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { RoleEditModal } from './role-edit.modal.tsx';
 
@@ -14,7 +15,7 @@ import { RoleEditModal } from './role-edit.modal.tsx';
 export function RoleManagePage() {
   const queryClient = useQueryClient();
   const [pageNo, setPageNo] = useState<number>(ROLE_LIST_PAGE.pageNo);
-  const [editing, setEditing] = useState<{ open: boolean; role: RoleRow | null }>({ open: false, role: null });
+  const editing = useEditing<RoleRow>();
   const roles = useQuery({
     queryKey: queryKeys.roleList(pageNo, ROLE_LIST_PAGE.pageSize),
     queryFn: ({ signal }) => fetchRoles(pageNo, ROLE_LIST_PAGE.pageSize, signal),
@@ -22,16 +23,6 @@ export function RoleManagePage() {
   });
 
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.roles });
-  const remove = async (role: RoleRow): Promise<void> => {
-    try {
-      await deleteRole(role.roleId);
-      toast.success(zh.common.deleteSuccess);
-      await refresh();
-    } catch {
-      // Shown by the API client.
-    }
-  };
-
   const columns: TableColumnsType<RoleRow> = [
     {
       title: zh.roleManage.roleName,
@@ -46,31 +37,23 @@ export function RoleManagePage() {
     },
     { title: zh.roleManage.roleLevel, dataIndex: 'roleLevel', width: 110 },
     { title: zh.roleManage.userCount, dataIndex: 'userCount', width: 100 },
-    {
-      title: zh.common.operation,
-      key: 'operation',
-      width: 140,
-      fixed: 'right',
-      render: (_, row) =>
-        row.builtin ? null : (
-          <Space size={4}>
-            <Button type="link" size="small" data-testid="role-edit" onClick={() => setEditing({ open: true, role: row })}>
-              {zh.common.edit}
-            </Button>
-            <Popconfirm title={zh.roleManage.deleteConfirm} onConfirm={() => remove(row)}>
-              <Button type="link" size="small" danger data-testid="role-delete">
-                {zh.common.delete}
-              </Button>
-            </Popconfirm>
-          </Space>
-        ),
-    },
+    operationColumn<RoleRow>(140, (row) =>
+      row.builtin ? null : (
+        <RowActions
+          testIdPrefix="role"
+          onEdit={() => editing.openEdit(row)}
+          confirmTitle={zh.roleManage.deleteConfirm}
+          onDelete={() => deleteRole(row.roleId)}
+          onDeleted={refresh}
+        />
+      ),
+    ),
   ];
 
   return (
     <Flex vertical gap={16}>
       <Flex justify="flex-end">
-        <Button type="primary" icon={<PlusOutlined />} data-testid="role-add" onClick={() => setEditing({ open: true, role: null })}>
+        <Button type="primary" icon={<PlusOutlined />} data-testid="role-add" onClick={editing.openCreate}>
           {zh.roleManage.add}
         </Button>
       </Flex>
@@ -92,10 +75,10 @@ export function RoleManagePage() {
       />
       <RoleEditModal
         open={editing.open}
-        role={editing.role}
-        onClose={() => setEditing({ open: false, role: null })}
+        role={editing.record}
+        onClose={editing.close}
         onSaved={() => {
-          setEditing({ open: false, role: null });
+          editing.close();
           void refresh();
         }}
       />

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { UserRow } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchRoles } from '../../api/roles.api.ts';
 import { saveUser } from '../../api/users.api.ts';
-import { toast } from '../../app/feedback.ts';
+import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { MIN_PASSWORD_LENGTH } from '../auth/password-rules.ts';
 import { sha256Hex } from '../auth/sha256.ts';
@@ -28,7 +27,6 @@ interface UserEditModalProps {
 /** 新增用户 / 编辑: the password is hashed here; required on create, optional on edit. */
 export function UserEditModal({ open, user, onClose, onSaved }: UserEditModalProps) {
   const [form] = Form.useForm<UserFormValues>();
-  const [isSaving, setIsSaving] = useState(false);
   const roles = useQuery({
     queryKey: queryKeys.roleList(1, 1000),
     queryFn: ({ signal }) => fetchRoles(1, 1000, signal),
@@ -36,41 +34,26 @@ export function UserEditModal({ open, user, onClose, onSaved }: UserEditModalPro
   });
   const isCreate = user === null;
 
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    if (user) form.setFieldsValue({ username: user.username, roleId: user.roleId, phone: user.phone ?? '' });
-  }, [open, user, form]);
-
-  const submit = async (): Promise<void> => {
-    const values = await form.validateFields();
-    setIsSaving(true);
-    try {
-      await saveUser({
+  useResetOnOpen(form, open, user, (u) => ({ username: u.username, roleId: u.roleId, phone: u.phone ?? '' }));
+  const action = useSaveAction({
+    form,
+    save: async (values) =>
+      saveUser({
         userId: user?.userId,
         username: values.username.trim(),
         password: values.password ? await sha256Hex(values.password) : undefined,
         roleId: values.roleId,
         phone: values.phone?.trim() || null,
-      });
-      toast.success(zh.common.saveSuccess);
-      onSaved();
-    } catch {
-      // Shown by the API client.
-    } finally {
-      setIsSaving(false);
-    }
-  };
+      }),
+    onSaved,
+  });
 
   return (
     <Modal
       title={isCreate ? zh.userManage.addTitle : zh.userManage.editTitle}
       open={open}
       onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={zh.common.save}
-      cancelText={zh.common.cancel}
-      confirmLoading={isSaving}
+      {...action.modalProps}
       forceRender
       width="min(520px, calc(100vw - 32px))"
     >

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Button, Flex, Input, Popconfirm, Space, Table, type TableColumnsType } from 'antd';
+import { Button, Flex, Input, Table, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { DEFAULT_TABLE_PAGE_SIZE, type UserRow } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { deleteUser, fetchUsers } from '../../api/users.api.ts';
+import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
 import { tablePagination } from '../../app/components/table-pagination.ts';
-import { toast } from '../../app/feedback.ts';
+import { useEditing } from '../../app/components/use-editing.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { LoginSettingCard } from './login-setting.card.tsx';
 import { UserEditModal } from './user-edit.modal.tsx';
@@ -16,7 +17,7 @@ import { UserEditModal } from './user-edit.modal.tsx';
 export function UserManagePage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE, keyword: '' });
-  const [editing, setEditing] = useState<{ open: boolean; user: UserRow | null }>({ open: false, user: null });
+  const editing = useEditing<UserRow>();
   const users = useQuery({
     queryKey: queryKeys.userList(params),
     queryFn: ({ signal }) => fetchUsers(params, signal),
@@ -24,16 +25,6 @@ export function UserManagePage() {
   });
 
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.users });
-  const remove = async (user: UserRow): Promise<void> => {
-    try {
-      await deleteUser(user.userId);
-      toast.success(zh.common.deleteSuccess);
-      await refresh();
-    } catch {
-      // Shown by the API client.
-    }
-  };
-
   const columns: TableColumnsType<UserRow> = [
     { title: zh.userManage.username, dataIndex: 'username', width: 160 },
     { title: zh.userManage.role, key: 'role', width: 160, render: (_, row) => `${row.roleName}（${row.roleLevel}）` },
@@ -44,24 +35,15 @@ export function UserManagePage() {
       width: 170,
       render: (time: number) => dayjs(time).format('YYYY-MM-DD HH:mm'),
     },
-    {
-      title: zh.common.operation,
-      key: 'operation',
-      width: 140,
-      fixed: 'right',
-      render: (_, row) => (
-        <Space size={4}>
-          <Button type="link" size="small" data-testid="user-edit" onClick={() => setEditing({ open: true, user: row })}>
-            {zh.common.edit}
-          </Button>
-          <Popconfirm title={zh.userManage.deleteConfirm} onConfirm={() => remove(row)}>
-            <Button type="link" size="small" danger data-testid="user-delete">
-              {zh.common.delete}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
-    },
+    operationColumn<UserRow>(140, (row) => (
+      <RowActions
+        testIdPrefix="user"
+        onEdit={() => editing.openEdit(row)}
+        confirmTitle={zh.userManage.deleteConfirm}
+        onDelete={() => deleteUser(row.userId)}
+        onDeleted={refresh}
+      />
+    )),
   ];
 
   return (
@@ -74,7 +56,7 @@ export function UserManagePage() {
           style={{ maxWidth: 280 }}
           onSearch={(keyword) => setParams((p) => ({ ...p, keyword: keyword.trim(), pageNo: 1 }))}
         />
-        <Button type="primary" icon={<PlusOutlined />} data-testid="user-add" onClick={() => setEditing({ open: true, user: null })}>
+        <Button type="primary" icon={<PlusOutlined />} data-testid="user-add" onClick={editing.openCreate}>
           {zh.userManage.add}
         </Button>
       </Flex>
@@ -96,10 +78,10 @@ export function UserManagePage() {
       <LoginSettingCard />
       <UserEditModal
         open={editing.open}
-        user={editing.user}
-        onClose={() => setEditing({ open: false, user: null })}
+        user={editing.record}
+        onClose={editing.close}
         onSaved={() => {
-          setEditing({ open: false, user: null });
+          editing.close();
           void refresh();
         }}
       />

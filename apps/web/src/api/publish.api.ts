@@ -1,0 +1,69 @@
+import {
+  APP_LIST_PAGE,
+  V2_UPLOAD_TIMEOUT_MS,
+  type AppListItem,
+  type AppVersionRow,
+  type GetSignedUrlResult,
+  type MultipartStartResult,
+  type AppPermit,
+  type UploadAppBody,
+} from '@release/contract';
+import { api } from './client.ts';
+import { isApiError } from './api-error.ts';
+
+/** The publish page shows failures itself (under the progress bar), so these calls do not toast. */
+const quiet = { silent: true } as const;
+
+export async function issueUploadKeys(appFileName: string, attachFileNames: string[], signal: AbortSignal): Promise<GetSignedUrlResult> {
+  return (await api.post<GetSignedUrlResult>('/api/get_signed_url', { appFileName, attachFileNames }, { ...quiet, signal })).data;
+}
+
+export async function startMultipart(fileKey: string, fileSize: number, signal: AbortSignal): Promise<MultipartStartResult> {
+  return (await api.post<MultipartStartResult>('/api/multi_signed_url_upload', { functionName: 'start', fileKey, fileSize }, { ...quiet, signal })).data;
+}
+
+export async function finishMultipart(
+  fileKey: string,
+  uploadId: string,
+  tags: Array<{ partNo: number; etag: string }>,
+  signal: AbortSignal,
+): Promise<{ fileKey: string; fileSize: number }> {
+  const body = { functionName: 'finish', fileKey, uploadId, tags };
+  // Assembling a big file takes a while on some stores.
+  return (await api.post<{ fileKey: string; fileSize: number }>('/api/multi_signed_url_upload', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })).data;
+}
+
+/** POST /api/v2/upload_app (60 s): the uploaded package becomes a version. Safe to send again. */
+export async function registerPackage(body: UploadAppBody, signal: AbortSignal): Promise<AppVersionRow> {
+  return (await api.post<AppVersionRow>('/api/v2/upload_app', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })).data;
+}
+
+/** A failure worth sending again as is: the request never got an answer. */
+export function isTransientFailure(error: unknown): boolean {
+  return isApiError(error) && (error.kind === 'network' || error.kind === 'timeout');
+}
+
+export interface EditableApp {
+  appId: number;
+  appName: string;
+  appIcon: string | null;
+  path: string;
+}
+
+/** GET /api/user_apps row (contract `userApp`). */
+interface UserApp {
+  appId: number;
+  appName: string;
+  path: string;
+  permit: AppPermit;
+}
+
+/** Apps the user may publish to: every app for admins, else the apps they hold an edit permit on. */
+export async function fetchEditableApps(isAdmin: boolean, signal?: AbortSignal): Promise<EditableApp[]> {
+  if (isAdmin) {
+    const apps = (await api.get<AppListItem[]>('/api/apps', { ...APP_LIST_PAGE }, { signal })).data;
+    return apps.map(({ appId, appName, appIcon, path }) => ({ appId, appName, appIcon, path }));
+  }
+  const mine = (await api.get<UserApp[]>('/api/user_apps', undefined, { signal })).data;
+  return mine.filter((a) => a.permit === 'edit').map(({ appId, appName, path }) => ({ appId, appName, appIcon: null, path }));
+}

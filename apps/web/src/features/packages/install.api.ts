@@ -1,0 +1,56 @@
+import { installPage, ResultCode, type InstallPage } from '@release/contract';
+import { isEnvelope } from '../../api/api-error.ts';
+import { zh } from '../../locales/zh-CN.ts';
+
+/**
+ * GET /api/app_version for the public install page. A plain fetch on purpose: the page has no
+ * session, so the API client's token header, login redirect and error toasts do not apply.
+ */
+
+export type InstallAnswer = { ok: true; page: InstallPage } | { ok: false; code: number; message: string };
+
+const tokenKey = (path: string): string => `app-version-token:${path}`;
+
+function readToken(path: string): string | null {
+  try {
+    return localStorage.getItem(tokenKey(path));
+  } catch {
+    return null; // Storage refused (private mode): the password is asked each time.
+  }
+}
+
+function writeToken(path: string, token: string | null): void {
+  try {
+    if (token) localStorage.setItem(tokenKey(path), token);
+    else localStorage.removeItem(tokenKey(path));
+  } catch {
+    // Not kept: the password is asked again next time.
+  }
+}
+
+export async function fetchInstallPage(path: string, options: { password?: string; id?: number }, signal?: AbortSignal): Promise<InstallAnswer> {
+  const query = new URLSearchParams({ url: path });
+  if (options.password) query.set('password', options.password);
+  if (options.id) query.set('id', String(options.id));
+  const token = readToken(path);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token && !options.password) headers['app-version-token'] = token;
+  let body: unknown;
+  try {
+    const response = await fetch(`/api/app_version?${query.toString()}`, { headers, signal, credentials: 'same-origin' });
+    body = await response.json();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { ok: false, code: 0, message: zh.common.networkError };
+  }
+  if (!isEnvelope(body)) return { ok: false, code: 0, message: zh.common.networkError };
+  if (body.code !== ResultCode.ok) {
+    // The kept token no longer opens the page (expired, or the password changed).
+    if (token && body.code === ResultCode.badRequest) writeToken(path, null);
+    return { ok: false, code: body.code, message: body.msg || zh.common.networkError };
+  }
+  const parsed = installPage.safeParse(body.data);
+  if (!parsed.success) return { ok: false, code: 0, message: zh.common.networkError };
+  writeToken(path, parsed.data.token);
+  return { ok: true, page: parsed.data };
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { AppVersionRow, UploadAppBody } from '@release/contract';
+import { PublishAbortedError, PublishJob, type PublishApi } from './publish-job.ts';
+import type { PartFetch } from './multipart-upload.ts';
+
+const PART = 8;
+
+class Refused extends Error {}
+
+function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused'>) {
+  const calls = { keys: 0, starts: [] as string[], finishes: 0, register: [] as UploadAppBody[] };
+  const api: PublishApi = {
+    issueKeys: async (appFileName, attachFileNames) => {
+      calls.keys += 1;
+      return {
+        appFile: { fileName: appFileName, fileKey: `k${calls.keys}/${appFileName}` },
+        attachFiles: attachFileNames.map((fileName) => ({ fileName, fileKey: `k${calls.keys}/${fileName}` })),
+      };
+    },
+    start: async (fileKey, fileSize) => {
+      calls.starts.push(fileKey);
+      const count = Math.ceil(fileSize / PART);
+      return { uploadId: fileKey, partSize: PART, uploadParamsList: Array.from({ length: count }, (_, i) => ({ partNo: i + 1, signedUrl: `https://s3.test/${i + 1}` })) };
+    },
+    finish: async (fileKey, _uploadId, tags) => {
+      calls.finishes += 1;
+      return { fileKey, fileSize: tags.length };
+    },
+    register: async (body) => {
+      calls.register.push(body);
+      const answer = registerAnswers.shift() ?? 'ok';
+      if (answer === 'network') throw new Error('网络不太好~');
+      if (answer === 'refused') throw new Refused('扩展名为.ipa但内容是Android安装包');
+      return { id: 7, appId: body.appId } as unknown as AppVersionRow;
+    },
+    isTransient: (error) => !(error instanceof Refused),
+  };
+  return { api, calls };
+}
+
+const okFetch: PartFetch = async (url) => new Response(null, { headers: { ETag: `"${url}"` } });
+const meta = { appId: 3, description: '说明', chatEnv: 'DevTest' as const };
+
+function files() {
+  return { file: new File([new Uint8Array(PART * 3)], 'app.ipa'), attachments: [new File([new Uint8Array(PART)], 'notes.txt')] };
+}
+
+describe('PublishJob', () => {
+  it('uploads the package and attachments, registers, and reports 0-80 then 100', async () => {
+    const { api, calls } = fakePublishApi(['ok']);
+    const progress: number[] = [];
+    const stages: string[] = [];
+    const job = new PublishJob(files(), api, okFetch);
+    const version = await job.run(meta, new AbortController().signal, { onProgress: (p) => progress.push(p), onStage: (s) => stages.push(s) });
+
+    expect(version.id).toBe(7);
+    expect(calls.starts).toEqual(['k1/app.ipa', 'k1/notes.txt']);
+    expect(calls.register).toEqual([{ ...meta, s3Url: 'k1/app.ipa', attachFileUrls: ['k1/notes.txt'] }]);
+    expect(progress.slice(0, -1).every((p, i) => p <= 80 && p >= (progress[i - 1] ?? 0))).toBe(true);
+    expect(progress.at(-2)).toBe(80);
+    expect(progress.at(-1)).toBe(100);
+    expect(stages).toEqual(['uploading', 'registering']);
+  });
+
+  it('re-sends only the registration after a network failure', async () => {
+    const { api, calls } = fakePublishApi(['network', 'ok']);
+    const job = new PublishJob(files(), api, okFetch);
+    const callbacks = { onProgress: () => undefined, onStage: () => undefined };
+    await expect(job.run(meta, new AbortController().signal, callbacks)).rejects.toThrow('网络不太好~');
+    await job.run({ ...meta, description: '改过的说明' }, new AbortController().signal, callbacks);
+    expect(calls.keys).toBe(1);
+    expect(calls.starts).toHaveLength(2);
+    expect(calls.register.map((b) => [b.s3Url, b.description])).toEqual([
+      ['k1/app.ipa', '说明'],
+      ['k1/app.ipa', '改过的说明'],
+    ]);
+  });
+
+  it('starts over with new keys after the server refuses the package', async () => {
+    const { api, calls } = fakePublishApi(['refused', 'ok']);
+    const job = new PublishJob(files(), api, okFetch);
+    const callbacks = { onProgress: () => undefined, onStage: () => undefined };
+    await expect(job.run(meta, new AbortController().signal, callbacks)).rejects.toThrow('Android安装包');
+    await job.run(meta, new AbortController().signal, callbacks);
+    expect(calls.keys).toBe(2);
+    expect(calls.register.at(-1)?.s3Url).toBe('k2/app.ipa');
+  });
+
+  it('turns a cancel into PublishAbortedError', async () => {
+    const { api } = fakePublishApi(['ok']);
+    const controller = new AbortController();
+    const hanging: PartFetch = (_url, init) =>
+      new Promise((_, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        setTimeout(() => controller.abort(), 5);
+      });
+    const job = new PublishJob(files(), api, hanging);
+    await expect(job.run(meta, controller.signal, { onProgress: () => undefined, onStage: () => undefined })).rejects.toBeInstanceOf(PublishAbortedError);
+  });
+});

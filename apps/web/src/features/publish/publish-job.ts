@@ -1,0 +1,132 @@
+import type { AppVersionRow, GetSignedUrlResult, UploadAppBody } from '@release/contract';
+import { isAbortError, MultipartUpload, transferPercent, UploadError, type MultipartApi, type PartFetch } from './multipart-upload.ts';
+
+/**
+ * One publish: name the objects (get_signed_url), transfer the package and its attachments, then
+ * register the version (v2/upload_app). Framework-free and resumable: after a failure or a cancel,
+ * `run()` again skips whatever is already done.
+ */
+
+export interface PublishApi extends MultipartApi {
+  issueKeys: (appFileName: string, attachFileNames: string[], signal: AbortSignal) => Promise<GetSignedUrlResult>;
+  register: (body: UploadAppBody, signal: AbortSignal) => Promise<AppVersionRow>;
+  /** Network or timeout: sending the same call again may work. A refusal needs the step redone. */
+  isTransient: (error: unknown) => boolean;
+}
+
+export interface PublishFiles {
+  file: File;
+  attachments: File[];
+}
+
+export type PublishMeta = Pick<UploadAppBody, 'appId' | 'description' | 'chatEnv'>;
+
+export type PublishStage = 'uploading' | 'registering';
+
+export interface PublishCallbacks {
+  /** 0-80 while transferring, 100 once registered (SPEC §9). */
+  onProgress: (percent: number) => void;
+  onStage: (stage: PublishStage) => void;
+}
+
+export class PublishAbortedError extends Error {
+  constructor() {
+    super('已取消上传');
+    this.name = 'PublishAbortedError';
+  }
+}
+
+export class PublishJob {
+  private readonly files: PublishFiles;
+  private readonly api: PublishApi;
+  private readonly fetchFn: PartFetch | undefined;
+  private keys: GetSignedUrlResult | null = null;
+  private uploads: MultipartUpload[] = [];
+  private version: AppVersionRow | null = null;
+  private callbacks: PublishCallbacks | null = null;
+
+  constructor(files: PublishFiles, api: PublishApi, fetchFn?: PartFetch) {
+    this.files = files;
+    this.api = api;
+    this.fetchFn = fetchFn;
+  }
+
+  get totalBytes(): number {
+    return this.files.file.size + this.files.attachments.reduce((sum, f) => sum + f.size, 0);
+  }
+
+  async run(meta: PublishMeta, signal: AbortSignal, callbacks: PublishCallbacks): Promise<AppVersionRow> {
+    this.callbacks = callbacks;
+    if (this.version) return this.version;
+    try {
+      callbacks.onStage('uploading');
+      const uploads = await this.prepare(signal);
+      this.reportTransfer();
+      // The package first (the biggest), then each attachment; parts go 5 at a time within a file.
+      for (const upload of uploads) await upload.run(signal);
+      callbacks.onStage('registering');
+      this.version = await this.register(meta, signal);
+      callbacks.onProgress(100);
+      return this.version;
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) throw new PublishAbortedError();
+      // The key itself was refused (expired, already used): the retry asks for new keys.
+      if (error instanceof UploadError && error.stage === 'start' && !this.api.isTransient(error.cause)) this.forget();
+      throw error;
+    }
+  }
+
+  private async prepare(signal: AbortSignal): Promise<MultipartUpload[]> {
+    if (this.keys && this.uploads.length > 0) return this.uploads;
+    const { file, attachments } = this.files;
+    const keys = await this.api.issueKeys(file.name, attachments.map((a) => a.name), signal);
+    if (!keys.appFile || keys.attachFiles.length !== attachments.length) throw new Error('上传凭证不完整，请重试');
+    const targets: Array<{ blob: File; fileKey: string }> = [
+      { blob: file, fileKey: keys.appFile.fileKey },
+      ...attachments.map((blob, i) => ({ blob, fileKey: keys.attachFiles[i]?.fileKey ?? '' })),
+    ];
+    this.keys = keys;
+    this.uploads = targets.map(
+      ({ blob, fileKey }) =>
+        new MultipartUpload({
+          blob,
+          fileKey,
+          api: this.api,
+          fetchFn: this.fetchFn,
+          isTransient: this.api.isTransient,
+          onProgress: () => this.reportTransfer(),
+        }),
+    );
+    return this.uploads;
+  }
+
+  private reportTransfer(): void {
+    const loaded = this.uploads.reduce((sum, u) => sum + u.loaded, 0);
+    this.callbacks?.onProgress(transferPercent(loaded, this.totalBytes));
+  }
+
+  private async register(meta: PublishMeta, signal: AbortSignal): Promise<AppVersionRow> {
+    const keys = this.keys;
+    if (!keys?.appFile) throw new Error('上传凭证不完整，请重试');
+    try {
+      return await this.api.register(
+        { ...meta, s3Url: keys.appFile.fileKey, attachFileUrls: keys.attachFiles.map((a) => a.fileKey) },
+        signal,
+      );
+    } catch (error) {
+      // Refused (not a package, damaged...): the server dropped the file; a retry starts over.
+      if (!signal.aborted && !this.api.isTransient(error)) this.forget();
+      throw error;
+    }
+  }
+
+  private forget(): void {
+    this.keys = null;
+    this.uploads = [];
+  }
+}
+
+/** The message to show for a failed step: the server's own text when it gave one. */
+export function publishErrorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : '上传失败';
+}

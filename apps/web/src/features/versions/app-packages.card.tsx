@@ -1,0 +1,95 @@
+import { useState, type HTMLAttributes } from 'react';
+import { Button, Card, Empty, Flex, Segmented, Table, Tooltip } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_TABLE_PAGE_SIZE, nativePackageTypes, type AppDetail, type AppVersionRow, type NativePackageType } from '@release/contract';
+import { queryKeys } from '../../api/query-keys.ts';
+import { fetchAppVersions, type VersionListParams } from '../../api/versions.api.ts';
+import { tablePagination } from '../../app/components/table-pagination.ts';
+import { useIsMobile } from '../../app/use-is-mobile.ts';
+import { EditNoteModal } from './edit-note.modal.tsx';
+import { versionColumns } from './version-columns.tsx';
+import { packageTypeLabels } from './version-format.ts';
+import { versionsText } from './versions.strings.ts';
+
+type TypeFilter = NativePackageType | 'all';
+
+const typeOptions: Array<{ value: TypeFilter; label: string }> = [
+  { value: 'all', label: versionsText.filterAll },
+  ...nativePackageTypes.map((type) => ({ value: type, label: packageTypeLabels[type] })),
+];
+
+/** The 安装包 tab of the app page: the app's package versions, newest first, filtered by type. */
+export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permit'> }) {
+  const queryClient = useQueryClient();
+  const canEdit = app.permit !== 'view';
+  const [type, setType] = useState<TypeFilter>('all');
+  const [page, setPage] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE });
+  const [editing, setEditing] = useState<AppVersionRow | null>(null);
+  const params: VersionListParams = { appId: app.appId, ...page, ...(type === 'all' ? {} : { nativePackageType: type }) };
+  const versions = useQuery({
+    queryKey: queryKeys.versionList(params),
+    queryFn: ({ signal }) => fetchAppVersions(params, signal),
+    placeholderData: keepPreviousData,
+    // Packages are published from another window; coming back shows them (and fresh download links).
+    refetchOnWindowFocus: true,
+  });
+  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
+  const isMobile = useIsMobile();
+  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing });
+
+  return (
+    <Card
+      tabList={[{ key: 'packages', label: versionsText.tab }]}
+      activeTabKey="packages"
+      tabBarExtraContent={
+        <Tooltip title={versionsText.refresh}>
+          <Button type="text" icon={<ReloadOutlined />} aria-label={versionsText.refresh} onClick={() => void refresh()} data-testid="versions-refresh" />
+        </Tooltip>
+      }
+      data-testid="app-packages"
+    >
+      <Flex vertical gap={12}>
+        <div style={{ overflowX: 'auto' }}>
+          <Segmented<TypeFilter>
+            options={typeOptions}
+            value={type}
+            data-testid="versions-type-filter"
+            onChange={(value) => {
+              setType(value);
+              setPage((p) => ({ ...p, pageNo: 1 }));
+            }}
+          />
+        </div>
+        <div data-testid="versions-table">
+          <Table<AppVersionRow>
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={versions.data?.rows ?? []}
+            loading={versions.isFetching}
+            scroll={isMobile ? undefined : { x: 940 }}
+            onRow={(row) => ({ 'data-testid': 'version-row', 'data-version-id': row.id }) as HTMLAttributes<HTMLElement>}
+            locale={{
+              emptyText: <Empty description={`${versionsText.emptyTitle}，${canEdit ? versionsText.emptyEditor : versionsText.emptyViewer}`} />,
+            }}
+            pagination={tablePagination({
+              total: versions.data?.total ?? 0,
+              pageNo: page.pageNo,
+              pageSize: page.pageSize,
+              onChange: (pageNo, pageSize) => setPage((p) => ({ pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+            })}
+          />
+        </div>
+      </Flex>
+      <EditNoteModal
+        version={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void refresh();
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,138 @@
+import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { DownloadOutlined, EditOutlined, PaperClipOutlined, SafetyCertificateOutlined, WarningOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { isPackageExpired, type AppVersionRow } from '@release/contract';
+import { zh } from '../../locales/zh-CN.ts';
+import { PackageTypeIcon, PackageTypeTag } from './package-type.tsx';
+import { formatSize, formatVersionTime, isIpaPackage, versionTitle } from './version-format.ts';
+import { versionsText } from './versions.strings.ts';
+
+interface ColumnOptions {
+  canEdit: boolean;
+  /** Phones: size, uploader, time and note move under the version; no index column. */
+  compact: boolean;
+  now: number;
+  onEditNote: (version: AppVersionRow) => void;
+}
+
+/** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
+export function ExpiredTag({ expireDate, now }: { expireDate: number | null; now: number }) {
+  if (!isPackageExpired(expireDate, now) || expireDate === null) return null;
+  return (
+    <Tooltip title={versionsText.expiresAt(dayjs(expireDate).format('YYYY-MM-DD HH:mm'))}>
+      <Tag color="red" data-testid="version-expired" style={{ marginInlineEnd: 0 }}>
+        {versionsText.expired}
+      </Tag>
+    </Tooltip>
+  );
+}
+
+function VersionIcon({ version }: { version: AppVersionRow }) {
+  if (version.iconUrl) return <Avatar shape="square" size={36} src={version.iconUrl} alt={version.displayName ?? version.fileName} />;
+  return <Avatar shape="square" size={36} style={{ background: '#f0f0f0', color: 'rgba(0,0,0,0.65)' }} icon={<PackageTypeIcon version={version} size={18} />} />;
+}
+
+function VersionCell({ version, now, compact }: { version: AppVersionRow; now: number; compact: boolean }) {
+  const hasVersion = Boolean(version.appVersion || version.build);
+  return (
+    <Flex vertical gap={2} align="flex-start">
+      <Typography.Text strong data-testid="version-text" style={{ maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
+        {versionTitle(version)}
+      </Typography.Text>
+      {hasVersion && (
+        <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
+          {version.displayName ?? version.fileName}
+        </Typography.Text>
+      )}
+      <PackageTypeTag version={version} />
+      {compact && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {formatSize(version.appSize)} · {formatVersionTime(version.createTime, now)} · {version.uploadBy ?? '-'}
+        </Typography.Text>
+      )}
+      <ExpiredTag expireDate={version.expireDate} now={now} />
+      {compact && <NoteCell version={version} />}
+      {version.warnings.length > 0 && (
+        <Tooltip title={version.warnings.join('\n')}>
+          <Tag icon={<WarningOutlined />} color="warning" style={{ marginInlineEnd: 0 }}>
+            {versionsText.warnings}
+          </Tag>
+        </Tooltip>
+      )}
+    </Flex>
+  );
+}
+
+function NoteCell({ version }: { version: AppVersionRow }) {
+  return (
+    <Flex vertical gap={4}>
+      {version.description ? (
+        <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }} ellipsis={{ rows: 3, expandable: 'collapsible' }} data-testid="version-note">
+          {version.description}
+        </Typography.Paragraph>
+      ) : (
+        <Typography.Text type="secondary">-</Typography.Text>
+      )}
+      {version.attachFiles.map((file) => (
+        <Typography.Link key={file.url} href={file.url} target="_blank" rel="noreferrer" style={{ fontSize: 12 }} ellipsis>
+          <PaperClipOutlined /> {file.fileName}
+        </Typography.Link>
+      ))}
+    </Flex>
+  );
+}
+
+function ActionsCell({ version, canEdit, onEditNote }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote'>) {
+  return (
+    <Flex vertical align="flex-start">
+      <Button type="link" size="small" icon={<DownloadOutlined />} href={version.cdnUrl} download={version.fileName} data-testid="version-download">
+        {versionsText.download}
+      </Button>
+      {canEdit && (
+        <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEditNote(version)} data-testid="version-edit-note">
+          {versionsText.editNote}
+        </Button>
+      )}
+      {isIpaPackage(version) && (
+        // Re-signing needs certificates, which arrive with the certificate settings.
+        <Tooltip title={versionsText.resignUnavailable}>
+          <Button type="link" size="small" icon={<SafetyCertificateOutlined />} disabled data-testid="version-resign">
+            {versionsText.resign}
+          </Button>
+        </Tooltip>
+      )}
+    </Flex>
+  );
+}
+
+/** Columns of the package list (SPEC §2/§3): index, icon, version with type and expiry, size, uploader, time, note, actions. */
+export function versionColumns({ canEdit, compact, now, onEditNote }: ColumnOptions): TableColumnsType<AppVersionRow> {
+  const index: TableColumnsType<AppVersionRow> = [{ title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` }];
+  const details: TableColumnsType<AppVersionRow> = [
+    { title: versionsText.columns.size, dataIndex: 'appSize', width: 96, render: (size: number) => formatSize(size) },
+    { title: versionsText.columns.uploader, dataIndex: 'uploadBy', width: 96, ellipsis: true, render: (by: string | null) => by ?? '-' },
+    {
+      title: versionsText.columns.time,
+      dataIndex: 'createTime',
+      width: 110,
+      render: (time: number) => (
+        <Tooltip title={dayjs(time).format('YYYY-MM-DD HH:mm:ss')}>
+          <span>{formatVersionTime(time, now)}</span>
+        </Tooltip>
+      ),
+    },
+  ];
+  return [
+    ...(compact ? [] : index),
+    { title: versionsText.columns.icon, key: 'icon', width: compact ? 48 : 60, render: (_, row) => <VersionIcon version={row} /> },
+    { title: versionsText.columns.version, key: 'version', width: compact ? undefined : 170, render: (_, row) => <VersionCell version={row} now={now} compact={compact} /> },
+    ...(compact ? [] : [...details, { title: versionsText.columns.note, key: 'note', width: 240, render: (_: unknown, row: AppVersionRow) => <NoteCell version={row} /> }]),
+    {
+      title: zh.common.operation,
+      key: 'operation',
+      width: compact ? 96 : 120,
+      fixed: compact ? undefined : 'right',
+      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} />,
+    },
+  ];
+}

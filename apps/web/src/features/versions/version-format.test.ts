@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatSize, formatVersionTime, isHtmlPackage, isIpaPackage, versionText } from './version-format.ts';
+
+const at = (text: string) => new Date(text).getTime();
+
+describe('version formatting', () => {
+  it('shows today, yesterday and the day before with the time', () => {
+    const now = at('2026-05-10T09:00:00');
+    expect(formatVersionTime(at('2026-05-10T08:05:00'), now)).toBe('今天 08:05');
+    expect(formatVersionTime(at('2026-05-09T23:59:00'), now)).toBe('昨天 23:59');
+    expect(formatVersionTime(at('2026-05-08T00:01:00'), now)).toBe('前天 00:01');
+    expect(formatVersionTime(at('2026-05-07T12:00:00'), now)).toBe('05-07 12:00');
+    expect(formatVersionTime(at('2025-12-31T12:00:00'), now)).toBe('2025-12-31 12:00');
+  });
+
+  it('formats sizes, versions and package kinds', () => {
+    expect(formatSize(5 * 1024 * 1024 + 10_486)).toBe('5.01 MB');
+    expect(formatSize(300)).toBe('<0.01 MB');
+    expect(versionText({ appVersion: '1.2.3', build: '45' })).toBe('1.2.3 (45)');
+    expect(versionText({ appVersion: null, build: null })).toBe('-');
+    expect(isHtmlPackage({ fileName: 'x.zip', cdnUrl: 'https://cdn/a/index.html?sig=1' })).toBe(true);
+    expect(isHtmlPackage({ fileName: 'site.zip', cdnUrl: 'https://cdn/a/site.zip?name=a.html' })).toBe(false);
+    expect(isIpaPackage({ fileName: 'a.ipa', cdnUrl: 'https://cdn/x' })).toBe(true);
+    expect(isIpaPackage({ fileName: 'a.apk', cdnUrl: 'https://cdn/a.apk' })).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import dayjs from 'dayjs';
+import type { NativePackageType } from '@release/contract';
+
+/** SPEC §9 dates: 今天 / 昨天 / 前天 plus the time, older ones with their date. */
+export function formatVersionTime(time: number, now: number = Date.now()): string {
+  const day = dayjs(time).startOf('day');
+  const daysAgo = dayjs(now).startOf('day').diff(day, 'day');
+  const clock = dayjs(time).format('HH:mm');
+  if (daysAgo === 0) return `今天 ${clock}`;
+  if (daysAgo === 1) return `昨天 ${clock}`;
+  if (daysAgo === 2) return `前天 ${clock}`;
+  return dayjs(time).format(dayjs(time).year() === dayjs(now).year() ? 'MM-DD HH:mm' : 'YYYY-MM-DD HH:mm');
+}
+
+/** Package size in MB, two decimals (SPEC §2 package list). */
+export function formatSize(bytes: number): string {
+  const mb = bytes / 1024 / 1024;
+  return bytes > 0 && mb < 0.01 ? '<0.01 MB' : `${mb.toFixed(2)} MB`;
+}
+
+/** "1.2.3 (45)"; just one of them when the other is missing; "-" for packages without a version. */
+export function versionText(v: { appVersion: string | null; build: string | null }): string {
+  if (v.appVersion && v.build) return `${v.appVersion} (${v.build})`;
+  return v.appVersion ?? v.build ?? '-';
+}
+
+/** What names a package best: its version, else (web zips, html pages) its title or file name. */
+export function versionTitle(v: { appVersion: string | null; build: string | null; displayName: string | null; fileName: string }): string {
+  return v.appVersion || v.build ? versionText(v) : (v.displayName ?? v.fileName);
+}
+
+/** The type labels of SPEC §3. */
+export const packageTypeLabels: Record<NativePackageType, string> = {
+  ios: 'IPA/iOS',
+  android: 'APK/Android',
+  web: 'WEB',
+  mac: 'MAC',
+};
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url, 'http://x').pathname.toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
+/** A web package that is one html page (its url, ignoring any signature query, ends in .html). */
+export function isHtmlPackage(v: { fileName: string; cdnUrl?: string }): boolean {
+  const name = v.fileName.toLowerCase();
+  return name.endsWith('.html') || name.endsWith('.htm') || (v.cdnUrl !== undefined && pathOf(v.cdnUrl).endsWith('.html'));
+}
+
+/** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */
+export function isIpaPackage(v: { fileName: string; cdnUrl: string }): boolean {
+  return v.cdnUrl.toLowerCase().includes('.ipa') || v.fileName.toLowerCase().endsWith('.ipa');
+}

@@ -1,0 +1,28 @@
+/** Chinese strings of the package list (app page 安装包 tab) and its modals. */
+export const versionsText = {
+  tab: '安装包',
+  filterAll: '全部',
+  refresh: '刷新',
+  columns: {
+    index: '序号',
+    icon: '图标',
+    version: '版本',
+    size: '大小',
+    uploader: '上传人',
+    time: '上传时间',
+    note: '备注',
+  },
+  expired: '证书已过期',
+  expiresAt: (date: string) => `证书到期时间：${date}`,
+  download: '下载',
+  attachments: '附件',
+  editNote: '编辑备注',
+  resign: '重签名',
+  resignUnavailable: '重签名功能需要管理员先上传证书',
+  emptyTitle: '还没有安装包',
+  emptyEditor: '点击左侧“发布/更新应用”上传第一个安装包',
+  emptyViewer: '应用发布安装包后会显示在这里',
+  noteTitle: '编辑备注',
+  notePlaceholder: '这个版本的更新说明',
+  warnings: '解析提示',
+} as const;
