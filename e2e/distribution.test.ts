@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { createApi } from './helpers/api.ts';
+import { launchBrowser, newPage } from './helpers/browser.ts';
+import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+
+async function signIn(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/home\/app/);
+}
+
+describe('distribution loop in a real browser', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let api: ReturnType<typeof createApi>;
+  const files = fs.mkdtempSync(path.join(os.tmpdir(), 'release-e2e-pkg-'));
+  const ipaFile = path.join(files, 'StarFleet.ipa');
+  const apkFile = path.join(files, 'StarFleet.apk');
+  let appPath = '';
+  let appPassword = '';
+
+  beforeAll(async () => {
+    fs.writeFileSync(ipaFile, sampleIpa({ name: '星际舰队', bundleId: 'com.studio.starfleet', version: '1.4.2', build: '302' }));
+    fs.writeFileSync(apkFile, sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '1.4.2', versionCode: 302 }));
+    server = await startServerProcess();
+    browser = await launchBrowser();
+    api = createApi(server.url);
+    const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    await api.createUser(admin, 'editor', 'editor-pass-1', 30);
+    await api.createUser(admin, 'tester', 'tester-pass-1', 20);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    fs.rmSync(files, { recursive: true, force: true });
+  });
+
+  it('an admin creates an app in the 添加应用 modal', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, E2E_ADMIN.username, E2E_ADMIN.password);
+    await page.getByTestId('empty-add-app').click();
+    const modal = page.getByTestId('add-app-modal');
+    await modal.getByTestId('app-name').fill('星际舰队');
+    appPath = await modal.getByTestId('app-path').inputValue();
+    appPassword = await modal.getByTestId('app-password').inputValue();
+    expect(appPath).toMatch(/^[a-z]{4}$/);
+    expect(appPassword).toMatch(/^\d{6}$/);
+    await modal.getByTestId('app-edit-users').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('editor', { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    await modal.getByTestId('app-view-users').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('tester', { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('app-save').click();
+    await page.waitForURL(new RegExp(`/home/app/${appPath}`));
+    await expect.poll(() => page.getByTestId('app-list').innerText()).toContain('星际舰队');
+    await context.close();
+  });
+
+  it('a tester subscribes, an editor publishes an ipa and an apk and sees the progress reach 100 %', async () => {
+    const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const appId = (await api.call<Array<{ appId: number; path: string }>>('GET', '/api/apps', admin)).find((a) => a.path === appPath)?.appId;
+    const tester = await api.login('tester', 'tester-pass-1');
+    await api.call('POST', '/api/app_collect', tester, { appIds: [appId], appCollectType: 'subscribe' });
+
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'editor', 'editor-pass-1');
+    for (const file of [ipaFile, apkFile]) {
+      await page.goto(`/publish?appId=${appId}`);
+      await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles(file);
+      await page.getByTestId('publish-note').fill(`发布 ${path.basename(file)}`);
+      await page.getByTestId('publish-submit').click();
+      await page.getByTestId('publish-success').waitFor();
+      expect(await page.getByTestId('publish-success-version').innerText()).toContain('1.4.2');
+    }
+    await page.goto(`/home/app/${appPath}`);
+    const rows = page.getByTestId('version-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Icons read from the packages themselves (CgBI PNG and apk mipmap) load as images.
+    await expect.poll(() => page.getByTestId('versions-table').locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)).toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: '.tmp/e2e-app-page.png', fullPage: true });
+    await context.close();
+  });
+
+  it('the publish progress bar goes to 100 % on success', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'editor', 'editor-pass-1');
+    await page.goto('/publish');
+    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles(apkFile);
+    await page.getByTestId('publish-submit').click();
+    // The percent is seen at 100 before the page moves on, or the success page is already there.
+    await expect.poll(async () => (await page.getByTestId('publish-success').count()) > 0 || (await page.getByTestId('publish-progress').getAttribute('data-percent').catch(() => null)) === '100').toBe(true);
+    await context.close();
+  });
+
+  it('a tester on a phone is refused a wrong password, then sees the install link and the QR code', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
+    await page.goto(`/package/${appPath}`);
+    await page.getByTestId('install-password').fill(appPassword === '135790' ? '246810' : '135790');
+    await page.getByTestId('install-submit').click();
+    await expect.poll(() => page.getByTestId('install-gate').innerText()).toContain('安装密码错误');
+    await page.getByTestId('install-password').fill(appPassword);
+    await page.getByTestId('install-submit').click();
+    await page.getByTestId('install-version').first().waitFor();
+    const action = page.getByTestId('install-action').first();
+    const href = await action.getAttribute('href');
+    expect(href).toMatch(/^itms-services:\/\/\?action=download-manifest&url=|\/api\/blob\/file\?/);
+    await page.getByTestId('install-qr').scrollIntoViewIfNeeded();
+    expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
+    await page.screenshot({ path: '.tmp/e2e-install-mobile.png', fullPage: true });
+    await context.close();
+  });
+
+  it('the subscriber sees the new versions in the bell badge', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'tester', 'tester-pass-1');
+    await expect.poll(() => page.getByTestId('notification-bell').innerText()).toMatch(/[23]/);
+    await context.close();
+  });
+});
