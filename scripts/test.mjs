@@ -18,6 +18,7 @@ function run(label, command, args) {
 }
 
 run('type-check', 'npx', ['tsc', '-p', 'packages/contract']);
+run('type-check cli', 'npx', ['tsc', '-p', 'packages/cli']);
 run('type-check server', 'npx', ['tsc', '-p', 'apps/server']);
 run('type-check web', 'npx', ['tsc', '-p', 'apps/web']);
 run('build web', 'npm', ['run', 'build', '-w', 'apps/web']);

@@ -29,6 +29,8 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
+import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -105,6 +107,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
   await app.register(installRoutes({ install: services.install, ...links }));
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
+  await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
+  await app.register(apiTokensRoutes(services.apiTokens));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

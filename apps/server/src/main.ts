@@ -21,7 +21,7 @@ async function main() {
     schema: config.DATABASE_SCHEMA,
     sqliteFile: path.join(config.DATA_DIR, 'release.db'),
   });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle);
   const secret = await createSettingsService({ settings: createSettingsRepository(handle.db), clock: systemClock }).serverSecret(config.SECRET_KEY);
   const blobs = createBlobStore(config, { signer: createUrlSigner(secret), clock: systemClock });
 

@@ -34,6 +34,9 @@ import { createSettingsRepository } from './modules/settings/settings.repository
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
+import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
+import { createVersionLookupService } from './modules/versions/version-lookup.service.ts';
 
 /** Wires repositories into services with explicit dependencies. */
 export interface ServiceDeps {
@@ -60,7 +63,8 @@ export function createServices(deps: ServiceDeps) {
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);
   const loginGuard = createLoginGuardRepository(db);
-  const sessions = createSessionService({ sessions: sessionRepo, clock });
+  const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users: usersRepo, clock });
+  const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
   return {
@@ -79,6 +83,8 @@ export function createServices(deps: ServiceDeps) {
     uploads,
     install: createInstallService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
+    versionLookup: createVersionLookupService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy }),
+    apiTokens,
     registration: createPackageRegistrationService({
       uploads,
       versions: versionsRepo,

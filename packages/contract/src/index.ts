@@ -12,3 +12,5 @@ export * from './routes.ts';
 export * from './rules.ts';
 export * from './uploads.ts';
 export * from './versions.ts';
+export * from './api-tokens.ts';
+export * from './cli.ts';

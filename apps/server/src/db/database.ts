@@ -7,12 +7,15 @@ import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
 import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
+import * as m003 from './migrations/2026-11-22-003-api-tokens.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** PostgreSQL schema in use. */
+  schema?: string;
   destroy(): Promise<void>;
 }
 
@@ -29,6 +32,7 @@ export interface DatabaseOptions {
 const migrations: Record<string, Migration> = {
   '2026-11-22-001-foundation': m001,
   '2026-11-22-002-versions-uploads': m002,
+  '2026-11-22-003-api-tokens': m003,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
@@ -53,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       types: pgTypes,
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+    return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(options.sqliteFile) });
@@ -61,8 +65,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  // On PostgreSQL the bookkeeping tables live in our schema: Kysely looks for them across every schema
+  // otherwise, and would skip creating its lock table when another schema on the server has one.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: async () => migrations },
+    ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -139,6 +139,20 @@ export interface AppVersionsTable {
   update_time: number;
 }
 
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 (hex) of the token; the token itself is shown once and never stored. */
+  token_hash: string;
+  /** The token's first 8 characters, to tell tokens apart in lists. */
+  prefix: string;
+  create_time: number;
+  last_used_time: number | null;
+  expire_time: number | null;
+  revoked_time: number | null;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -153,6 +167,7 @@ export interface Database {
   notifications: NotificationsTable;
   upload_sessions: UploadSessionsTable;
   app_versions: AppVersionsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;

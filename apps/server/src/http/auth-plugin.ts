@@ -25,9 +25,9 @@ export interface RouteAccess {
 export function readToken(request: FastifyRequest): string | null {
   const header = request.headers.token;
   if (typeof header === 'string' && header) return header;
-  const auth = request.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim() || null;
-  return null;
+  // Sessions and API tokens (`rst_…`, for the CLI and CI) both arrive here; the scheme name is case-insensitive.
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return bearer?.[1] ?? null;
 }
 
 /** Every /api route must declare its access; the registry lets a test enumerate them all. */

@@ -123,12 +123,16 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     },
 
     /** Upload ids with their start time, for the clean-up of abandoned uploads. */
-    async listMultipart(): Promise<Array<{ uploadId: string; startedAt: number }>> {
+    async listMultipart(): Promise<Array<{ key: string; uploadId: string; startedAt: number }>> {
       const names = await fsp.readdir(multipartDir).catch(() => [] as string[]);
-      const out: Array<{ uploadId: string; startedAt: number }> = [];
-      for (const name of names) {
-        const stat = await fsp.stat(path.join(multipartDir, name, 'meta.json')).catch(() => null);
-        if (stat) out.push({ uploadId: name, startedAt: stat.mtimeMs });
+      const out: Array<{ key: string; uploadId: string; startedAt: number }> = [];
+      for (const name of names.filter((n) => /^[0-9a-f-]{36}$/.test(n))) {
+        const metaFile = path.join(multipartDir, name, 'meta.json');
+        const stat = await fsp.stat(metaFile).catch(() => null);
+        // A folder without meta.json died before its upload started: clean it like any other.
+        const meta = stat ? ((await fsp.readFile(metaFile, 'utf8').then(JSON.parse).catch(() => null)) as MultipartMeta | null) : null;
+        const started = stat?.mtimeMs ?? (await fsp.stat(path.join(multipartDir, name)).catch(() => null))?.mtimeMs ?? 0;
+        out.push({ key: meta?.key ?? '', uploadId: name, startedAt: started });
       }
       return out;
     },

@@ -55,7 +55,7 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
     schema,
     sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:',
   });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle);
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));

@@ -19,6 +19,9 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
       const result = await db.updateTable('upload_sessions').set({ state: to, update_time: now }).where('id', '=', id).where('state', 'in', from).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    async findByStoreUploadId(storeUploadId: string) {
+      return db.selectFrom('upload_sessions').selectAll().where('store_upload_id', '=', storeUploadId).executeTakeFirst();
+    },
     async findStale(states: State[], before: number, limit: number) {
       return db.selectFrom('upload_sessions').selectAll().where('state', 'in', states).where('update_time', '<', before).orderBy('update_time').limit(limit).execute();
     },

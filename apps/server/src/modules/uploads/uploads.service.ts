@@ -117,15 +117,27 @@ export function createUploadsService(deps: { sessions: UploadSessionsRepository;
       await blobs.delete(fileKey);
     },
 
-    /** Abandoned uploads: transfers never finished and packages never registered are removed. */
+    /**
+     * Abandoned uploads: transfers never finished and packages never registered are removed, and so are
+     * parts in the store that no live session owns (a process that died between the two writes).
+     */
     async cleanUpAbandoned(): Promise<number> {
-      const stale = await sessions.findStale(['issued', 'uploading', 'completed'], clock.now() - ABANDONED_UPLOAD_MS, 500);
+      const cutoff = clock.now() - ABANDONED_UPLOAD_MS;
+      const stale = await sessions.findStale(['issued', 'uploading', 'completed'], cutoff, 500);
       for (const session of stale) {
         if (!(await sessions.transition(session.id, [session.state], 'aborted', clock.now()))) continue;
         if (session.store_upload_id && session.state === 'uploading') await blobs.abortMultipart(session.file_key, session.store_upload_id);
         if (session.state === 'completed') await blobs.delete(session.file_key);
       }
-      return stale.length;
+      let orphans = 0;
+      for (const upload of await blobs.listMultipart()) {
+        if (upload.startedAt >= cutoff) continue;
+        const owner = await sessions.findByStoreUploadId(upload.uploadId);
+        if (owner?.state === 'uploading') continue;
+        await blobs.abortMultipart(upload.key, upload.uploadId);
+        orphans += 1;
+      }
+      return stale.length + orphans;
     },
   };
 }

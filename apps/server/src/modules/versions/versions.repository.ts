@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AppVersionListQuery } from '@release/contract';
+import type { AppVersionListQuery, NativePackageType } from '@release/contract';
 import type { AppVersionsTable, Database, Insertable } from '../../db/schema.ts';
 
 export function createVersionsRepository(db: Kysely<Database>) {
@@ -27,6 +27,16 @@ export function createVersionsRepository(db: Kysely<Database>) {
     },
     async latestPerType(appId: number, perType: number) {
       return withUploader().where('v.app_id', '=', appId).orderBy('v.index_no', 'desc').limit(perType * 4).execute();
+    },
+    /** The newest version of one platform of an app (lookup API). */
+    async latestOf(appId: number, type: NativePackageType) {
+      return withUploader().where('v.app_id', '=', appId).where('v.native_package_type', '=', type).orderBy('v.index_no', 'desc').limit(1).executeTakeFirst();
+    },
+    /** The newest version with this version string (and build, when given): CI's duplicate check. */
+    async findPublished(appId: number, type: NativePackageType, appVersion: string, build?: string) {
+      let q = db.selectFrom('app_versions').select('id').where('app_id', '=', appId).where('native_package_type', '=', type).where('app_version', '=', appVersion);
+      if (build !== undefined) q = q.where('build', '=', build);
+      return q.orderBy('index_no', 'desc').limit(1).executeTakeFirst();
     },
     async simple(appId: number) {
       return db

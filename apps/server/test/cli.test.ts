@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppVersionRow, CreatedApiToken } from '@release/contract';
+import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { startFlakyProxy } from './helpers/flaky-proxy.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/cli/bin/release-cli.mjs');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI in a child process; asynchronous, since the server answering it lives in this process. */
+function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.each(testDialects())('release-cli against a real server on %s', (dialect) => {
+  let server: TestServer;
+  let tmp: string;
+  let editorSession: string;
+  let editorToken: string;
+  let viewerToken: string;
+  let appId: number;
+  const file = (name: string, bytes: Buffer | string) => {
+    const target = path.join(tmp, name);
+    fs.writeFileSync(target, bytes);
+    return target;
+  };
+  const cli = (args: string[], token: string | null = editorToken) =>
+    runCli(args, { HOME: path.join(tmp, 'home'), RELEASE_SERVER: server.url, ...(token ? { RELEASE_TOKEN: token } : {}) });
+  const versionCount = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editorSession })).body.total ?? -1;
+  const newToken = async (session: string) => (await server.request<CreatedApiToken>('POST', '/api/api_token', { token: session, body: { name: 'ci' } })).body.data;
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-cli-'));
+    server = await startTestServer(dialect);
+    const admin = await server.adminToken();
+    const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
+    const viewer = await server.createUser({ username: 'tester', roleLevel: 20 });
+    const created = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] },
+    });
+    appId = created.body.data.appId;
+    editorSession = editor.token;
+    editorToken = (await newToken(editor.token)).token;
+    viewerToken = (await newToken(viewer.token)).token;
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('uploads a package of several parts with a note, an attachment and a robot environment', async () => {
+    // 6 MB of incompressible padding makes two 5 MB parts.
+    const apk = file('shop-3.1.0.apk', sampleApk({ versionName: '3.1.0', versionCode: 310, extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) } }));
+    const notes = file('changelog.txt', '修复登录\n');
+    const run = await cli(['upload', apk, '--app', 'shop', '--note', '修复登录', '--attach', notes, '--chat-env', 'DevTest', '--json']);
+    expect([run.code, run.stderr]).toEqual([0, expect.stringContaining('shop-3.1.0.apk: 100%')]);
+    const result = JSON.parse(run.stdout) as { ok: boolean; skipped: boolean; appId: number; version: AppVersionRow };
+    expect(result).toMatchObject({ ok: true, skipped: false, appId, version: { appVersion: '3.1.0', build: '310', nativePackageType: 'android', description: '修复登录', uploadBy: 'ci-bot' } });
+    expect(result.version.appSize).toBe(fs.statSync(apk).size);
+    expect(result.version.attachFiles.map((a) => a.fileName)).toEqual(['changelog.txt']);
+    const stored = await server.db.selectFrom('app_versions').select(['chat_env']).where('id', '=', result.version.id).executeTakeFirstOrThrow();
+    expect(stored.chat_env).toBe('DevTest');
+    const download = await fetch(result.version.cdnUrl);
+    expect(Buffer.from(await download.arrayBuffer()).equals(fs.readFileSync(apk))).toBe(true);
+  });
+
+  it('skips a version and build that are already published with --skip-existing', async () => {
+    const before = await versionCount();
+    const again = file('again.apk', sampleApk({ versionName: '3.1.0', versionCode: 310 }));
+    const skipped = await cli(['upload', again, '--app', 'shop', '--skip-existing', '--json']);
+    expect(skipped.code).toBe(0);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ ok: true, skipped: true, appId, platform: 'android', appVersion: '3.1.0', build: '310' });
+    expect(await versionCount()).toBe(before);
+
+    const next = file('next.apk', sampleApk({ versionName: '3.1.0', versionCode: 311 }));
+    const uploaded = await cli(['upload', next, '--app', 'shop', '--skip-existing']);
+    expect([uploaded.code, uploaded.stdout]).toEqual([0, expect.stringContaining('Published 商城: android 3.1.0 (311)')]);
+    expect(await versionCount()).toBe(before + 1);
+  });
+
+  it('answers the latest version, and exit 4 when a platform has none', async () => {
+    const latest = await cli(['latest', '--app', 'shop', '--platform', 'android', '--json'], viewerToken);
+    expect(latest.code).toBe(0);
+    expect(JSON.parse(latest.stdout)).toMatchObject({ ok: true, version: { appVersion: '3.1.0', build: '311' } });
+    const none = await cli(['latest', '--app', 'shop', '--platform', 'ios', '--json'], viewerToken);
+    expect([none.code, JSON.parse(none.stdout)]).toEqual([4, { ok: false, exitCode: 4, error: 'shop has no ios version yet' }]);
+  });
+
+  it('exits 3 without a token or with a revoked one', async () => {
+    const apk = file('auth.apk', sampleApk());
+    const missing = await cli(['upload', apk, '--app', 'shop'], null);
+    expect([missing.code, missing.stderr]).toEqual([3, expect.stringContaining('RELEASE_TOKEN')]);
+    const revoked = await newToken(editorSession);
+    await server.request('DELETE', `/api/api_token?id=${revoked.id}`, { token: editorSession });
+    const refused = await cli(['upload', apk, '--app', 'shop', '--json'], revoked.token);
+    expect(refused.code).toBe(3);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, exitCode: 3, error: expect.stringContaining('token') });
+  });
+
+  it('exits 4 for an unknown app or without the edit permit, and 5 when the server refuses the package', async () => {
+    const apk = file('perm.apk', sampleApk({ versionName: '9.9.9' }));
+    expect((await cli(['upload', apk, '--app', 'nowhere'])).code).toBe(4);
+    expect((await cli(['upload', apk, '--app', 'shop'], viewerToken)).code).toBe(4);
+
+    const before = await versionCount();
+    const fake = file('fake.apk', 'just some text, not a zip at all');
+    const refused = await cli(['upload', fake, '--app', 'shop', '--json']);
+    expect(refused.code).toBe(5);
+    expect(JSON.parse(refused.stdout)).toEqual({ ok: false, exitCode: 5, error: '不是有效的安装包' });
+    expect(await versionCount()).toBe(before);
+  });
+
+  it('retries a refused part 3 times, and exits 6 when the storage keeps refusing it', async () => {
+    const apk = file('flaky.apk', sampleApk({ versionName: '4.0.0', extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) } }));
+    const env = (url: string) => ({ HOME: path.join(tmp, 'home'), RELEASE_SERVER: url, RELEASE_TOKEN: editorToken });
+    const before = await versionCount();
+
+    const flaky = await startFlakyProxy(server.url, (partNo, attempt) => (partNo === 1 && attempt <= 3 ? 503 : null));
+    const recovered = await runCli(['upload', apk, '--app', 'shop'], env(flaky.url)).finally(() => flaky.close());
+    expect(recovered.code).toBe(0);
+    expect(flaky.partAttempts.filter((a) => a.partNo === 1).map((a) => a.status)).toEqual([503, 503, 503, 200]);
+    expect(await versionCount()).toBe(before + 1);
+
+    const broken = await startFlakyProxy(server.url, (partNo) => (partNo === 2 ? 503 : null));
+    const failed = await runCli(['upload', apk, '--app', 'shop', '--json'], env(broken.url)).finally(() => broken.close());
+    expect(failed.code).toBe(6);
+    expect(JSON.parse(failed.stdout)).toEqual({ ok: false, exitCode: 6, error: 'part 2: HTTP 503 from the storage' });
+    expect(broken.partAttempts.filter((a) => a.partNo === 2)).toHaveLength(4);
+    expect(await versionCount()).toBe(before + 1);
+  });
+
+  it('exits 2 on wrong usage, before calling the server', async () => {
+    expect((await cli(['upload', path.join(tmp, 'missing.apk'), '--app', 'shop'])).code).toBe(2);
+    expect((await cli(['latest', '--app', 'shop', '--platform', 'windows'])).code).toBe(2);
+    expect((await cli(['publish'])).code).toBe(2);
+  });
+
+  it('logs in once and then works without RELEASE_TOKEN, keeping the token private', async () => {
+    const login = await cli(['login', '--token', viewerToken], null);
+    expect([login.code, login.stdout]).toEqual([0, expect.stringContaining('as tester')]);
+    const config = path.join(tmp, 'home/.config/release-cli/config.json');
+    expect(fs.statSync(config).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(config, 'utf8'))).toEqual({ server: server.url, token: viewerToken });
+    const latest = await runCli(['latest', '--app', 'shop', '--platform', 'android'], { HOME: path.join(tmp, 'home') });
+    const newest = await server.request<AppVersionRow>('GET', '/api/app_versions/latest?path=shop&platform=android', { token: editorSession });
+    expect([latest.code, latest.stdout]).toEqual([0, expect.stringContaining(`android ${newest.body.data.appVersion} (${newest.body.data.build}) #${newest.body.data.indexNo}`)]);
+    expect((await cli(['login', '--token', 'rst_not-a-real-token'], null)).code).toBe(3);
+  });
+});

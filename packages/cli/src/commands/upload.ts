@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppVersionRow } from '@release/contract';
+import { createApiClient, type ApiClient } from '../api-client.ts';
+import type { Command } from '../args.ts';
+import { resolveConnection } from '../config.ts';
+import { CliError, ExitCode } from '../exit-codes.ts';
+import type { Io, Output } from '../output.ts';
+import { readPackageVersion } from '../package-version.ts';
+import { uploadFile } from '../part-uploader.ts';
+import { createProgress, formatBytes } from '../progress.ts';
+
+type UploadCommand = Extract<Command, { name: 'upload' }>;
+
+function checkFile(file: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new CliError(ExitCode.usage, `no such file: ${file}`);
+  }
+  if (!stat.isFile()) throw new CliError(ExitCode.usage, `not a file: ${file}`);
+  if (stat.size === 0) throw new CliError(ExitCode.usage, `the file is empty: ${file}`);
+  return stat.size;
+}
+
+/** The app of a download path: first among the user's permits, then among every app they can see. */
+export async function findApp(api: ApiClient, appPath: string): Promise<{ appId: number; appName: string }> {
+  const own = (await api.userApps()).find((a) => a.path === appPath);
+  if (own) return own;
+  const visible = (await api.apps()).find((a) => a.path === appPath);
+  if (visible) return visible;
+  throw new CliError(ExitCode.notFound, `no app with the path "${appPath}" (or its token's user has no permit on it)`);
+}
+
+async function transfer(api: ApiClient, io: Io, file: string, fileKey: string): Promise<void> {
+  const name = path.basename(file);
+  const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
+  await uploadFile({ filePath: file, fileKey, api, onProgress: (loaded, total) => progress.update(loaded, total) });
+  progress.finish();
+}
+
+export function describeVersion(v: AppVersionRow): string {
+  const version = v.appVersion ? `${v.appVersion}${v.build ? ` (${v.build})` : ''}` : v.fileName;
+  return `${v.nativePackageType} ${version} #${v.indexNo}, ${formatBytes(v.appSize)}`;
+}
+
+/** `release-cli upload`: the web app's publish flow, from a file on disk. */
+export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Promise<void> {
+  for (const file of [cmd.file, ...cmd.attach]) checkFile(file);
+  const api = createApiClient(resolveConnection({ server: cmd.server }, io.env));
+  const app = await findApp(api, cmd.app);
+
+  if (cmd.skipExisting) {
+    const local = await readPackageVersion(cmd.file);
+    if (!local) {
+      out.info('--skip-existing: the package carries no version to compare; uploading it');
+    } else {
+      const found = await api.exists({ appId: app.appId, platform: local.platform, appVersion: local.appVersion, build: local.build ?? undefined });
+      if (found.exists) {
+        out.info(`${app.appName}: ${local.platform} ${local.appVersion}${local.build ? ` (${local.build})` : ''} is already published; nothing uploaded`);
+        out.result({ ok: true, skipped: true, appId: app.appId, appVersionId: found.appVersionId ?? null, ...local });
+        return;
+      }
+    }
+  }
+
+  const keys = await api.issueKeys(path.basename(cmd.file), cmd.attach.map((f) => path.basename(f)));
+  if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length) throw new CliError(ExitCode.failed, 'the server did not issue the upload keys asked for');
+  await transfer(api, io, cmd.file, keys.appFile.fileKey);
+  for (const [index, file] of cmd.attach.entries()) {
+    const key = keys.attachFiles[index];
+    if (key) await transfer(api, io, file, key.fileKey);
+  }
+
+  out.info('Checking the package on the server...');
+  const version = await api.registerVersion({
+    appId: app.appId,
+    description: cmd.note,
+    s3Url: keys.appFile.fileKey,
+    attachFileUrls: keys.attachFiles.map((a) => a.fileKey),
+    chatEnv: cmd.chatEnv,
+  });
+  out.info(`Published ${app.appName}: ${describeVersion(version)}`);
+  for (const warning of version.warnings) out.info(`warning: ${warning}`);
+  out.result({ ok: true, skipped: false, appId: app.appId, version });
+}

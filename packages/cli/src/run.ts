@@ -1,0 +1,38 @@
+import { ApiError } from './api-client.ts';
+import { parseCommand, type Command } from './args.ts';
+import { latestCommand } from './commands/latest.ts';
+import { loginCommand } from './commands/login.ts';
+import { uploadCommand } from './commands/upload.ts';
+import { CliError, ExitCode, type ExitCodeValue } from './exit-codes.ts';
+import { createOutput, type Io } from './output.ts';
+
+/** Runs one command line and answers its exit code; every failure is a message on stderr (and JSON under --json). */
+export async function run(argv: string[], io: Io): Promise<ExitCodeValue> {
+  let command: Command | null = null;
+  try {
+    command = parseCommand(argv);
+    const out = createOutput(io, 'json' in command && command.json);
+    switch (command.name) {
+      case 'help':
+        io.stdout.write(command.text);
+        return ExitCode.ok;
+      case 'upload':
+        await uploadCommand(command, io, out);
+        return ExitCode.ok;
+      case 'latest':
+        await latestCommand(command, io, out);
+        return ExitCode.ok;
+      case 'login':
+        await loginCommand(command, io, out);
+        return ExitCode.ok;
+    }
+  } catch (error) {
+    // Anything unforeseen is a bug of the CLI: exit 1 with the stack, never a silent success.
+    const failure = error instanceof CliError ? error : new CliError(ExitCode.internal, error instanceof Error ? (error.stack ?? error.message) : String(error));
+    const hint = failure instanceof ApiError && failure.exitCode === ExitCode.auth ? ' (the server refused the token: check RELEASE_TOKEN, or run release-cli login)' : '';
+    io.stderr.write(`release-cli: ${failure.message}${hint}\n`);
+    if (command && 'json' in command && command.json) io.stdout.write(`${JSON.stringify({ ok: false, exitCode: failure.exitCode, error: failure.message })}\n`);
+    return failure.exitCode;
+  }
+}
+
