@@ -22,6 +22,8 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { installRoutes } from './modules/install/install.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { workflowsRoutes } from './modules/workflows/workflows.routes.ts';
+import { commitLogsRoutes } from './modules/commit-logs/commit-logs.routes.ts';
 import { createPublicUrlCheckService } from './modules/system/public-url-check.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
@@ -107,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
   await app.register(installRoutes({ install: services.install, ...links }));
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
+  await app.register(workflowsRoutes({ workflows: services.workflows, publicUrl: deps.publicUrl }));
+  await app.register(commitLogsRoutes({ logs: services.commitLogs, ...links }));
   await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
   await app.register(apiTokensRoutes(services.apiTokens));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));

@@ -18,6 +18,11 @@ import { createVersionsService } from './modules/versions/versions.service.ts';
 import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 import { createInstallService } from './modules/install/install.service.ts';
+import { createCommitIngestService } from './modules/commit-logs/commit-ingest.service.ts';
+import { createCommitLogsRepository } from './modules/commit-logs/commit-logs.repository.ts';
+import { createCommitLogsService } from './modules/commit-logs/commit-logs.service.ts';
+import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
+import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
@@ -57,6 +62,9 @@ export function createServices(deps: ServiceDeps) {
   const appsPolicy = createAppsPolicy(appMembers);
   const notificationsRepo = createNotificationsRepository(db);
   const versionsRepo = createVersionsRepository(db);
+  const workflowsRepo = createWorkflowsRepository(db);
+  const commitLogsRepo = createCommitLogsRepository(db);
+  const ingest = createCommitIngestService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, clock });
   const media = createMediaService({ blobs: deps.blobs, clock });
   const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes });
   const usersRepo = createUsersRepository(db);
@@ -94,8 +102,12 @@ export function createServices(deps: ServiceDeps) {
       policy: appsPolicy,
       media,
       blobs: deps.blobs,
+      ingest,
       clock,
     }),
+    ingest,
+    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock }),
+    commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale login failures. */
     async purgeExpired() {
       const now = clock.now();

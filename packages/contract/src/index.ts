@@ -12,5 +12,7 @@ export * from './routes.ts';
 export * from './rules.ts';
 export * from './uploads.ts';
 export * from './versions.ts';
+export * from './workflows.ts';
+export * from './commit-logs.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';

@@ -8,6 +8,7 @@ import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
 import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
 import * as m003 from './migrations/2026-11-22-003-api-tokens.ts';
+import * as m004 from './migrations/2026-11-22-004-workflows-commit-logs.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-001-foundation': m001,
   '2026-11-22-002-versions-uploads': m002,
   '2026-11-22-003-api-tokens': m003,
+  '2026-11-22-004-workflows-commit-logs': m004,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

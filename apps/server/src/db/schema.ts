@@ -153,6 +153,63 @@ export interface ApiTokensTable {
   revoked_time: number | null;
 }
 
+export interface WorkflowsTable {
+  id: Generated<number>;
+  app_id: number;
+  tab_name: string;
+  content_type: 'default' | 'package' | 'custom';
+  manage_type: string | null;
+  repo_type: string | null;
+  repo_path: string | null;
+  default_branch: string | null;
+  committers: string;
+  robot_url: string | null;
+  auto_push: number;
+  package_type: string | null;
+  order_no: number;
+  enterprise_name: string | null;
+  webhook_token: string;
+  webhook_secret: string;
+  last_sync_time: number | null;
+  last_sync_error: string | null;
+  create_by: number | null;
+  create_time: number;
+  update_time: number;
+}
+
+export interface CommitLogsTable {
+  id: Generated<number>;
+  app_id: number;
+  workflow_id: number;
+  commit_id: string;
+  commit_time: number;
+  branch: string | null;
+  tag_name: string | null;
+  tag_summary: string;
+  commit_message: string;
+  description: string;
+  file_urls: string;
+  remark: string;
+  author_email: string | null;
+  source_url: string | null;
+  app_version_id: number | null;
+  metadata: string | null;
+  is_filtered: number;
+  create_time: number;
+  update_time: number;
+}
+
+export interface CommitLogVersionsTable {
+  commit_log_id: number;
+  app_version_id: number;
+}
+
+export interface WebhookDeliveriesTable {
+  workflow_id: number;
+  delivery_key: string;
+  create_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -167,6 +224,10 @@ export interface Database {
   notifications: NotificationsTable;
   upload_sessions: UploadSessionsTable;
   app_versions: AppVersionsTable;
+  workflows: WorkflowsTable;
+  commit_logs: CommitLogsTable;
+  commit_log_versions: CommitLogVersionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   api_tokens: ApiTokensTable;
 }
 

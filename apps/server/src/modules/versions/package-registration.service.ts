@@ -13,6 +13,7 @@ import type { AppsRepository } from '../apps/apps.repository.ts';
 import { MEDIA_ROUTE, type MediaService } from '../media/media.service.ts';
 import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { inspectionMetadata, nativeTypeOf, type StoredAttachment } from './version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
 
@@ -25,6 +26,7 @@ export interface RegistrationDeps {
   policy: AppsPolicy;
   media: MediaService;
   blobs: ConfiguredBlobStore;
+  ingest: CommitIngestService;
   clock: Clock;
 }
 
@@ -45,7 +47,7 @@ function versionLabel(inspection: PackageInspection): { version: string | null; 
 
 /** `/api/v2/upload_app`: an uploaded file becomes a version of an app, once, after inspection. */
 export function createPackageRegistrationService(deps: RegistrationDeps) {
-  const { uploads, versions, apps, members, notifications, policy, media, blobs, clock } = deps;
+  const { uploads, versions, apps, members, notifications, policy, media, blobs, ingest, clock } = deps;
 
   async function attachmentsOf(userId: number, keys: string[]): Promise<StoredAttachment[]> {
     const list: StoredAttachment[] = [];
@@ -153,6 +155,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         }
       }
       await uploads.markRegistered(session.id);
+      await ingest.recordVersion(id);
       for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       await notifySubscribers(actor, body.appId, app.app_name, body.description || `${label.version ?? session.file_name} 已发布`);
       return (await versions.findById(id)) as VersionRecord;

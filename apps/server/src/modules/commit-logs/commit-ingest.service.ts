@@ -1,0 +1,85 @@
+import type { Insertable, CommitLogsTable } from '../../db/schema.ts';
+import { matchesCommitter, type SourceCommit } from '../../integrations/source-commit.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { VersionsRepository, VersionRecord } from '../versions/versions.repository.ts';
+import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { CommitLogsRepository } from './commit-logs.repository.ts';
+
+const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
+
+/** Turns what the sources report into update items, once per (workflow, commit). */
+export function createCommitIngestService(deps: { logs: CommitLogsRepository; workflows: WorkflowsRepository; versions: VersionsRepository; clock: Clock }) {
+  const { logs, workflows, versions, clock } = deps;
+
+  function packageRow(workflow: WorkflowRecord, version: VersionRecord): Insertable<CommitLogsTable> {
+    const label = [version.app_version, version.build ? `(${version.build})` : ''].filter(Boolean).join(' ');
+    return {
+      app_id: workflow.app_id,
+      workflow_id: workflow.id,
+      commit_id: `v${version.id}`,
+      commit_time: version.create_time,
+      branch: null,
+      tag_name: null,
+      tag_summary: '[]',
+      commit_message: version.description || `${version.display_name ?? version.file_name} ${label}`.trim(),
+      description: '',
+      file_urls: '[]',
+      remark: version.uploader ?? '',
+      author_email: null,
+      source_url: null,
+      app_version_id: version.id,
+      metadata: null,
+      is_filtered: 0,
+      create_time: clock.now(),
+      update_time: clock.now(),
+    };
+  }
+
+  return {
+    /** Stores commits from git, svn or a webhook; answers how many were new. */
+    async ingestCommits(workflow: WorkflowRecord, commits: SourceCommit[]): Promise<number> {
+      const committers = JSON.parse(workflow.committers) as string[];
+      const now = clock.now();
+      return logs.insertNew(
+        commits.map((c) => ({
+          app_id: workflow.app_id,
+          workflow_id: workflow.id,
+          commit_id: c.commitId,
+          commit_time: c.commitTime,
+          branch: c.branch,
+          tag_name: c.tags[0] ?? null,
+          tag_summary: JSON.stringify(c.tagSummary.filter(Boolean)),
+          commit_message: c.message,
+          description: '',
+          file_urls: '[]',
+          remark: c.authorName,
+          author_email: c.authorEmail,
+          source_url: c.url,
+          app_version_id: null,
+          metadata: c.files ? JSON.stringify({ files: c.files }) : null,
+          // Kept but hidden by default: commits outside the committer filter, and merge commits.
+          is_filtered: matchesCommitter(committers, c.authorName, c.authorEmail) && !MERGE_MESSAGE.test(c.message) ? 0 : 1,
+          create_time: now,
+          update_time: now,
+        })),
+      );
+    },
+
+    /** A new version appears in every package workflow of its app. */
+    async recordVersion(versionId: number) {
+      const version = await versions.findById(versionId);
+      if (!version) return;
+      const targets = await workflows.packageWorkflows(version.app_id);
+      await logs.insertNew(targets.map((w) => packageRow(w, version)));
+    },
+
+    /** A package workflow created later shows the versions published before it. */
+    async backfillPackages(workflowId: number) {
+      const workflow = await workflows.findById(workflowId);
+      if (!workflow) return;
+      const { rows } = await versions.list({ appId: workflow.app_id, pageNo: 1, pageSize: 10_000 });
+      await logs.insertNew(rows.map((v) => packageRow(workflow, v)));
+    },
+  };
+}
+export type CommitIngestService = ReturnType<typeof createCommitIngestService>;

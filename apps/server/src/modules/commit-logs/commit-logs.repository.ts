@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
+
+export interface CommitLogFilter {
+  workflowIds?: number[];
+  /** For a user's trend: only apps the viewer may see (undefined = all, for admins). */
+  appIds?: number[];
+  branch?: string;
+  onlyCliff: boolean;
+  startTime?: number;
+  endTime?: number;
+  remark?: string;
+  offset: number;
+  limit: number;
+}
+
+export function createCommitLogsRepository(db: Kysely<Database>) {
+  return {
+    /** Newest first; one row more than asked tells whether there is more. */
+    async list(filter: CommitLogFilter) {
+      let q = db
+        .selectFrom('commit_logs as c')
+        .innerJoin('workflows as w', 'w.id', 'c.workflow_id')
+        .innerJoin('apps as a', 'a.id', 'c.app_id')
+        .leftJoin('app_versions as v', 'v.id', 'c.app_version_id')
+        .leftJoin('users as u', 'u.id', 'v.upload_by');
+      if (filter.workflowIds) q = q.where('c.workflow_id', 'in', filter.workflowIds.length ? filter.workflowIds : [0]);
+      if (filter.appIds) q = q.where('c.app_id', 'in', filter.appIds.length ? filter.appIds : [0]);
+      if (filter.branch) q = q.where('c.branch', '=', filter.branch.replace(/^refs\/heads\//, ''));
+      if (filter.onlyCliff) q = q.where('c.is_filtered', '=', 0);
+      if (filter.startTime !== undefined) q = q.where('c.commit_time', '>=', filter.startTime);
+      if (filter.endTime !== undefined) q = q.where('c.commit_time', '<', filter.endTime);
+      if (filter.remark) q = q.where('c.remark', '=', filter.remark);
+      return q
+        .selectAll('c')
+        .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'u.username as upload_by_name'])
+        .orderBy('c.commit_time', 'desc')
+        .orderBy('c.id', 'desc')
+        .offset(filter.offset)
+        .limit(filter.limit + 1)
+        .execute();
+    },
+
+    async boundVersions(commitLogIds: number[]) {
+      if (!commitLogIds.length) return [];
+      return db
+        .selectFrom('commit_log_versions as b')
+        .innerJoin('app_versions as v', 'v.id', 'b.app_version_id')
+        .select(['b.commit_log_id as commitLogId', 'v.id as appVersionId', 'v.index_no as indexNo', 'v.app_version as appVersion', 'v.build as build', 'v.native_package_type as type'])
+        .where('b.commit_log_id', 'in', commitLogIds)
+        .orderBy('v.index_no', 'desc')
+        .execute();
+    },
+
+    async findById(id: number) {
+      return db.selectFrom('commit_logs').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async findByCommit(workflowId: number, commitId: string) {
+      return db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '=', commitId).executeTakeFirst();
+    },
+    async findMany(ids: number[]) {
+      if (!ids.length) return [];
+      return db.selectFrom('commit_logs').select(['id', 'app_id', 'metadata']).where('id', 'in', ids).execute();
+    },
+    async update(id: number, changes: Partial<Insertable<CommitLogsTable>>) {
+      await db.updateTable('commit_logs').set(changes).where('id', '=', id).execute();
+    },
+    /** Inserts what is new; a commit already known to the workflow is left as it is. Answers how many were new. */
+    async insertNew(rows: Array<Insertable<CommitLogsTable>>): Promise<number> {
+      let inserted = 0;
+      for (let i = 0; i < rows.length; i += 200) {
+        const result = await db
+          .insertInto('commit_logs')
+          .values(rows.slice(i, i + 200))
+          .onConflict((oc) => oc.columns(['workflow_id', 'commit_id']).doNothing())
+          .executeTakeFirst();
+        inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+      }
+      return inserted;
+    },
+    async replaceBindings(commitLogId: number, appVersionIds: number[]) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('commit_log_versions').where('commit_log_id', '=', commitLogId).execute();
+        if (appVersionIds.length) await trx.insertInto('commit_log_versions').values(appVersionIds.map((id) => ({ commit_log_id: commitLogId, app_version_id: id }))).execute();
+      });
+    },
+    /** Distinct committer names in the given apps (undefined = all apps). */
+    async committers(appIds: number[] | undefined) {
+      let q = db.selectFrom('commit_logs').select('remark').distinct();
+      if (appIds) q = q.where('app_id', 'in', appIds.length ? appIds : [0]);
+      return (await q.orderBy('remark').limit(2000).execute()).map((r) => r.remark);
+    },
+    async recordDelivery(workflowId: number, key: string, now: number): Promise<boolean> {
+      const result = await db
+        .insertInto('webhook_deliveries')
+        .values({ workflow_id: workflowId, delivery_key: key, create_time: now })
+        .onConflict((oc) => oc.columns(['workflow_id', 'delivery_key']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+  };
+}
+export type CommitLogsRepository = ReturnType<typeof createCommitLogsRepository>;
+export type CommitLogListRow = Awaited<ReturnType<CommitLogsRepository['list']>>[number];

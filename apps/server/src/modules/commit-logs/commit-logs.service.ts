@@ -1,0 +1,139 @@
+import { cleanFileUrls, type CommitLogItem, type CommitLogListQuery, type UserCommitLogListQuery } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { VersionPresenter } from '../versions/version-presenter.ts';
+import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
+
+const NOT_FOUND = '更新记录不存在';
+const ZIP_TYPES = new Set(['web', 'mac']);
+
+export interface CommitLogsDeps {
+  logs: CommitLogsRepository;
+  workflows: WorkflowsRepository;
+  versions: VersionsRepository;
+  members: AppMembersRepository;
+  policy: AppsPolicy;
+  clock: Clock;
+}
+
+export function createCommitLogsService(deps: CommitLogsDeps) {
+  const { logs, workflows, versions, members, policy, clock } = deps;
+
+  async function page(filter: CommitLogFilter, present: VersionPresenter) {
+    const rows = await logs.list(filter);
+    const hasMore = rows.length > filter.limit;
+    const shown = rows.slice(0, filter.limit);
+    const bound = await logs.boundVersions(shown.map((r) => r.id));
+    const list = await Promise.all(shown.map((row) => toItem(row, bound.filter((b) => b.commitLogId === row.id), present)));
+    return { list, hasMore };
+  }
+
+  async function toItem(row: CommitLogListRow, bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>, present: VersionPresenter): Promise<CommitLogItem> {
+    const pick = (test: (type: string) => boolean) => bound.filter((b) => test(b.type)).map(({ appVersionId, indexNo, appVersion, build }) => ({ appVersionId, indexNo, appVersion, build }));
+    return {
+      id: row.id,
+      appId: row.app_id,
+      workflowId: row.workflow_id,
+      appName: row.app_name,
+      tabName: row.tab_name,
+      repoPath: row.repo_path,
+      commitId: row.commit_id,
+      commitTime: row.commit_time,
+      updateTime: row.update_time,
+      branch: row.branch,
+      tagName: row.tag_name,
+      tagSummary: JSON.parse(row.tag_summary) as string[],
+      commitMessage: row.commit_message,
+      description: row.description,
+      fileUrls: cleanFileUrls(JSON.parse(row.file_urls)),
+      remark: row.remark,
+      uploadBy: row.upload_by_name,
+      nativePackageType: row.native_package_type,
+      cdnUrl: row.file_key && row.file_name ? await present.fileUrl(row.file_key, row.file_name) : null,
+      bindVersions: { ipa: pick((t) => t === 'ios'), apk: pick((t) => t === 'android'), zip: pick((t) => ZIP_TYPES.has(t)) },
+      filtered: row.is_filtered === 1,
+      hasMetadata: row.metadata !== null,
+    };
+  }
+
+  async function editableLog(editor: AuthUser, id: number) {
+    const log = await logs.findById(id);
+    if (!log) throw AppError.notFound(NOT_FOUND);
+    await policy.assertCanEdit(editor, log.app_id);
+    return log;
+  }
+
+  /** Apps whose logs the viewer may read across apps (undefined: all, for admins). */
+  async function visibleAppIds(viewer: AuthUser): Promise<number[] | undefined> {
+    if (viewer.isAdmin) return undefined;
+    return (await members.appsOfUser(viewer.userId)).map((a) => Number(a.appId));
+  }
+
+  return {
+    async list(viewer: AuthUser, query: CommitLogListQuery, present: VersionPresenter) {
+      const ids = [...new Set(query.workflowIds.split(',').map(Number))];
+      const found = await workflows.findByIds(ids);
+      if (found.length !== ids.length) throw AppError.notFound('工作流不存在');
+      for (const appId of new Set(found.map((w) => w.app_id))) await policy.assertCanView(viewer, appId);
+      const { pageNo, pageSize, ...rest } = query;
+      return page({ ...rest, workflowIds: ids, offset: (pageNo - 1) * pageSize, limit: pageSize }, present);
+    },
+
+    /** A user's trend (`/trend/{user}`): their update items across the apps the viewer can see. */
+    async userList(viewer: AuthUser, query: UserCommitLogListQuery, present: VersionPresenter) {
+      const { pageNo, pageSize, ...rest } = query;
+      return page({ ...rest, appIds: await visibleAppIds(viewer), offset: (pageNo - 1) * pageSize, limit: pageSize }, present);
+    },
+
+    /** Edit / supplement: a description and media (SPEC §2 snapshot drawer). */
+    async update(editor: AuthUser, body: { id: number; description: string; fileUrls: string }) {
+      await editableLog(editor, body.id);
+      let urls: unknown;
+      try {
+        urls = JSON.parse(body.fileUrls);
+      } catch {
+        throw AppError.badRequest('参数错误：fileUrls 不是合法的JSON');
+      }
+      await logs.update(body.id, { description: body.description, file_urls: JSON.stringify(cleanFileUrls(urls).slice(0, 100)), update_time: clock.now() });
+    },
+
+    async detail(viewer: AuthUser, commitId: string, workflowId: number) {
+      const workflow = await workflows.findById(workflowId);
+      if (!workflow) throw AppError.notFound('工作流不存在');
+      await policy.assertCanView(viewer, workflow.app_id);
+      const log = await logs.findByCommit(workflowId, commitId);
+      if (!log) throw AppError.notFound(NOT_FOUND);
+      return { id: log.id, commitId: log.commit_id, description: log.description, fileUrls: cleanFileUrls(JSON.parse(log.file_urls)), commitMessage: log.commit_message, remark: log.remark, commitTime: log.commit_time };
+    },
+
+    /** SPEC §7: each id mapped to its metadata JSON string (only the viewer's apps). */
+    async metadataList(viewer: AuthUser, ids: number[]): Promise<Record<string, string>> {
+      const out: Record<string, string> = {};
+      for (const row of await logs.findMany(ids)) {
+        if (row.metadata === null || !(await policy.accessOf(viewer, row.app_id))) continue;
+        out[String(row.id)] = row.metadata;
+      }
+      return out;
+    },
+
+    /** Binds an update item to package versions of the same app (`/api/app_version/bind_commit`). */
+    async bindCommit(editor: AuthUser, commitLogId: number, appVersionIds: number[]) {
+      const log = await editableLog(editor, commitLogId);
+      for (const id of appVersionIds) {
+        const version = await versions.findById(id);
+        if (!version || version.app_id !== log.app_id) throw AppError.badRequest('只能绑定同一应用的安装包版本');
+      }
+      await logs.replaceBindings(commitLogId, [...new Set(appVersionIds)]);
+    },
+
+    async committers(viewer: AuthUser) {
+      return logs.committers(await visibleAppIds(viewer));
+    },
+  };
+}
+export type CommitLogsService = ReturnType<typeof createCommitLogsService>;

@@ -1,0 +1,119 @@
+import { WorkflowMessages, nextOrderNo, toStoredBranches, type SaveWorkflowBody, type WorkflowRow } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
+import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
+
+export const WEBHOOK_PATH = '/api/workflow/webhook/';
+
+export function createWorkflowsService(deps: { workflows: WorkflowsRepository; policy: AppsPolicy; box: SecretBox; ingest: CommitIngestService; clock: Clock }) {
+  const { workflows, policy, box, ingest, clock } = deps;
+
+  async function editable(editor: AuthUser, id: number): Promise<WorkflowRecord> {
+    const workflow = await workflows.findById(id);
+    if (!workflow) throw AppError.notFound(WorkflowMessages.notFound);
+    await policy.assertCanEdit(editor, workflow.app_id);
+    return workflow;
+  }
+
+  function fields(body: SaveWorkflowBody) {
+    const repository = body.contentType === 'default';
+    return {
+      tab_name: body.tabName,
+      content_type: body.contentType,
+      manage_type: body.manageType ?? null,
+      repo_type: repository ? (body.repoType ?? null) : null,
+      repo_path: repository && body.repoType !== 'other' ? (body.repoPath ?? null) : null,
+      default_branch: toStoredBranches(body.defaultBranch),
+      committers: JSON.stringify(body.committers),
+      robot_url: body.robotUrl ?? null,
+      auto_push: body.autoPush ? 1 : 0,
+      package_type: body.contentType === 'package' ? (body.packageType ?? null) : null,
+      enterprise_name: body.enterpriseName ?? null,
+      update_time: clock.now(),
+    };
+  }
+
+  return {
+    /** The app's tabs in order; webhook addresses and secrets only for those who may edit. */
+    async list(viewer: AuthUser, appId: number, publicBase: string): Promise<WorkflowRow[]> {
+      const access = await policy.assertCanView(viewer, appId);
+      const rows = await workflows.listByApp(appId);
+      return rows.map((w) => present(w, access !== 'view', publicBase, box));
+    },
+
+    async create(editor: AuthUser, body: SaveWorkflowBody): Promise<{ id: number }> {
+      await policy.assertCanEdit(editor, body.appId);
+      const existing = await workflows.listByApp(body.appId);
+      const now = clock.now();
+      const id = await workflows.insert({
+        app_id: body.appId,
+        ...fields(body),
+        order_no: nextOrderNo(existing.map((w) => w.order_no)),
+        webhook_token: randomToken().slice(0, 32),
+        webhook_secret: box.seal(randomToken()),
+        create_by: editor.userId,
+        create_time: now,
+      });
+      // A package workflow shows every version already published.
+      if (body.contentType === 'package') await ingest.backfillPackages(id);
+      return { id };
+    },
+
+    async update(editor: AuthUser, body: SaveWorkflowBody & { id: number }) {
+      const workflow = await editable(editor, body.id);
+      if (workflow.app_id !== body.appId) throw AppError.badRequest('工作流不属于该应用');
+      const changes = fields(body);
+      // A new repository starts a new history: the sync state belongs to the old one.
+      const moved = changes.repo_path !== workflow.repo_path || changes.repo_type !== workflow.repo_type;
+      await workflows.update(body.id, { ...changes, ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
+      if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
+    },
+
+    /** SPEC §4: the new 1-based order of the app's tabs (the summary tab is never sent). */
+    async updateOrder(editor: AuthUser, orders: Array<{ id: number; orderNo: number }>) {
+      const rows = await workflows.findByIds(orders.map((o) => o.id));
+      const appIds = new Set(rows.map((w) => w.app_id));
+      if (rows.length !== orders.length || appIds.size !== 1) throw AppError.badRequest('排序的工作流必须属于同一个应用');
+      const appId = rows[0]?.app_id ?? 0;
+      await policy.assertCanEdit(editor, appId);
+      await workflows.setOrders(appId, orders);
+    },
+
+    async remove(editor: AuthUser, id: number) {
+      await editable(editor, id);
+      await workflows.delete(id);
+    },
+  };
+}
+export type WorkflowsService = ReturnType<typeof createWorkflowsService>;
+
+export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string, box: SecretBox): WorkflowRow {
+  const hooked = canEdit && w.content_type === 'default' && w.repo_type === 'git';
+  return {
+    id: w.id,
+    appId: w.app_id,
+    tabName: w.tab_name,
+    contentType: w.content_type,
+    manageType: w.manage_type,
+    repoType: w.repo_type,
+    repoPath: w.repo_path,
+    defaultBranch: w.default_branch,
+    committers: JSON.parse(w.committers) as string[],
+    robotUrl: canEdit ? w.robot_url : null,
+    autoPush: w.auto_push === 1,
+    packageType: w.package_type,
+    orderNo: w.order_no,
+    isSummary: false,
+    summaryId: null,
+    enterpriseName: w.enterprise_name,
+    webhookUrl: hooked ? `${publicBase}${WEBHOOK_PATH}${w.webhook_token}` : null,
+    webhookSecret: hooked ? box.open(w.webhook_secret) : null,
+    lastSyncTime: w.last_sync_time,
+    lastSyncError: w.last_sync_error,
+  };
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { intFromQuery } from './common.ts';
+
+export const COMMIT_PAGE_SIZE = 30;
+
+const boolFromQuery = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+export const boundVersion = z.object({ appVersionId: z.number(), indexNo: z.number(), appVersion: z.string().nullable(), build: z.string().nullable() });
+export const bindVersions = z.object({ ipa: z.array(boundVersion), apk: z.array(boundVersion), zip: z.array(boundVersion) });
+
+/** SPEC §3 Commit / update item (display fields like date/time are derived on the client). */
+export const commitLogItem = z.object({
+  id: z.number(),
+  appId: z.number(),
+  workflowId: z.number(),
+  appName: z.string(),
+  tabName: z.string(),
+  repoPath: z.string().nullable(),
+  commitId: z.string(),
+  commitTime: z.number(),
+  updateTime: z.number(),
+  branch: z.string().nullable(),
+  tagName: z.string().nullable(),
+  tagSummary: z.array(z.string()),
+  commitMessage: z.string(),
+  description: z.string(),
+  fileUrls: z.array(z.string()),
+  /** The committer's name (SPEC calls it remark). */
+  remark: z.string(),
+  uploadBy: z.string().nullable(),
+  nativePackageType: z.string().nullable(),
+  cdnUrl: z.string().nullable(),
+  bindVersions,
+  /** Hidden unless "show filtered logs" is on: committer filter misses and merge commits. */
+  filtered: z.boolean(),
+  hasMetadata: z.boolean(),
+});
+export type CommitLogItem = z.infer<typeof commitLogItem>;
+
+export const commitLogListQuery = z.object({
+  /** Comma-joined workflow ids (the summary tab sends its summaryId). */
+  workflowIds: z.string().regex(/^\d+(,\d+)*$/, 'workflowIds 格式不正确'),
+  branch: z.string().trim().max(255).optional(),
+  onlyCliff: boolFromQuery.default(true),
+  startTime: intFromQuery.optional(),
+  endTime: intFromQuery.optional(),
+  remark: z.string().trim().max(128).optional(),
+  pageNo: intFromQuery.min(1).default(1),
+  pageSize: intFromQuery.min(1).max(200).default(COMMIT_PAGE_SIZE),
+});
+export type CommitLogListQuery = z.infer<typeof commitLogListQuery>;
+
+export const userCommitLogListQuery = commitLogListQuery.omit({ workflowIds: true }).extend({ remark: z.string().trim().min(1).max(128) });
+export type UserCommitLogListQuery = z.infer<typeof userCommitLogListQuery>;
+
+export const commitLogPage = z.object({ list: z.array(commitLogItem), hasMore: z.boolean() });
+
+export const updateCommitLogBody = z.object({
+  id: intFromQuery.min(1),
+  description: z.string().max(20_000).default(''),
+  /** A JSON string of media links (SPEC §7). */
+  fileUrls: z.string().max(100_000).default('[]'),
+});
+export const commitLogDetailQuery = z.object({ commitId: z.string().min(1).max(128), workflowId: intFromQuery.min(1) });
+export const metadataListBody = z.object({ ids: z.array(intFromQuery.min(1)).max(500) });
+export const bindCommitBody = z.object({ commitId: intFromQuery.min(1), appVersionIds: z.array(intFromQuery.min(1)).max(100) });
+
+/** SPEC §5 media classification. */
+const VIDEO = /\.(mp4|webm|ogg|mov|avi)(\?|#|$)/i;
+const IMAGE = /\.(jpeg|jpg|gif|png|webp|bmp|svg)(\?|#|$)/i;
+export function mediaKind(url: string): 'video' | 'image' | 'json' | 'other' {
+  if (VIDEO.test(url)) return 'video';
+  if (IMAGE.test(url)) return 'image';
+  if (/\.json(\?|#|$)/i.test(url)) return 'json';
+  return 'other';
+}
+/** Empty or missing file urls are dropped (SPEC §5). */
+export function cleanFileUrls(urls: unknown): string[] {
+  return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === 'string' && u.trim() !== '') : [];
+}
