@@ -1,3 +1,4 @@
+import type { ApiTokenListParams } from './api-tokens.api.ts';
 import type { AppListFilter } from './apps.api.ts';
 import type { NotificationStateFilter } from './messages.api.ts';
 import type { UserListParams } from './users.api.ts';
@@ -23,4 +24,7 @@ export const queryKeys = {
   roleList: (pageNo: number, pageSize: number) => ['roles', pageNo, pageSize] as const,
   categories: ['categories'] as const,
   systemSettings: ['system-settings'] as const,
+  apiTokens: ['api-tokens'] as const,
+  apiTokenList: (params: ApiTokenListParams) => ['api-tokens', params] as const,
+  publicUrlCheck: ['public-url-check'] as const,
 };

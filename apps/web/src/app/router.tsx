@@ -1,31 +1,40 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { ForbiddenPage } from './components/forbidden.page.tsx';
+import { lazyPage } from './components/lazy-page.tsx';
 import { NotFoundPage } from './components/not-found.page.tsx';
 import { HomeLayout } from './layout/home.layout.tsx';
 import { RequireSession, RootRedirect } from './layout/require-session.tsx';
 import { ShellLayout } from './layout/shell.layout.tsx';
-import { AppIndexPage } from '../features/apps/app-index.page.tsx';
-import { AppPage } from '../features/apps/app.page.tsx';
-import { FeishuCallbackPage } from '../features/auth/feishu-callback.page.tsx';
-import { LoginPage } from '../features/auth/login.page.tsx';
-import { CategoryPage } from '../features/categories/category.page.tsx';
-import { CalendarDemoPage, CommitDetailPage, TrendPage } from '../features/commits/commit-pages.page.tsx';
-import { NotificationPage } from '../features/notifications/notification.page.tsx';
-import { PackageDownloadPage } from '../features/packages/package-download.page.tsx';
-import { PublishPage, PublishSuccessPage } from '../features/publish/publish.page.tsx';
-import { RoleManagePage } from '../features/settings/role-manage.page.tsx';
 import { SettingLayout } from '../features/settings/setting.layout.tsx';
-import {
-  AppleAccountPage,
-  CertificationPage,
-  DistributeUserPage,
-  SettingUdidPage,
-} from '../features/settings/setting-placeholders.page.tsx';
-import { UserManagePage } from '../features/settings/user-manage.page.tsx';
-import { UdidPage } from '../features/udid/udid.page.tsx';
-import { WikiPage } from '../features/wiki/wiki.page.tsx';
 
-/** The routes of SPEC §2; route ids carry the spec's route names. */
+// Pages load on first use, each in its own chunk; the layouts around them stay in the entry.
+const AppIndexPage = lazyPage(() => import('../features/apps/app-index.page.tsx'), 'AppIndexPage');
+const AppPage = lazyPage(() => import('../features/apps/app.page.tsx'), 'AppPage');
+const FeishuCallbackPage = lazyPage(() => import('../features/auth/feishu-callback.page.tsx'), 'FeishuCallbackPage');
+const LoginPage = lazyPage(() => import('../features/auth/login.page.tsx'), 'LoginPage');
+const CategoryPage = lazyPage(() => import('../features/categories/category.page.tsx'), 'CategoryPage');
+const commitPages = () => import('../features/commits/commit-pages.page.tsx');
+const CalendarDemoPage = lazyPage(commitPages, 'CalendarDemoPage');
+const CommitDetailPage = lazyPage(commitPages, 'CommitDetailPage');
+const TrendPage = lazyPage(commitPages, 'TrendPage');
+const NotificationPage = lazyPage(() => import('../features/notifications/notification.page.tsx'), 'NotificationPage');
+const PackageDownloadPage = lazyPage(() => import('../features/packages/package-download.page.tsx'), 'PackageDownloadPage');
+const publishPages = () => import('../features/publish/publish.page.tsx');
+const PublishPage = lazyPage(publishPages, 'PublishPage');
+const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
+const RoleManagePage = lazyPage(() => import('../features/settings/role-manage.page.tsx'), 'RoleManagePage');
+const settingPlaceholders = () => import('../features/settings/setting-placeholders.page.tsx');
+const AppleAccountPage = lazyPage(settingPlaceholders, 'AppleAccountPage');
+const CertificationPage = lazyPage(settingPlaceholders, 'CertificationPage');
+const DistributeUserPage = lazyPage(settingPlaceholders, 'DistributeUserPage');
+const SettingUdidPage = lazyPage(settingPlaceholders, 'SettingUdidPage');
+const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
+const UserManagePage = lazyPage(() => import('../features/settings/user-manage.page.tsx'), 'UserManagePage');
+const TokensPage = lazyPage(() => import('../features/tokens/tokens.page.tsx'), 'TokensPage');
+const UdidPage = lazyPage(() => import('../features/udid/udid.page.tsx'), 'UdidPage');
+const WikiPage = lazyPage(() => import('../features/wiki/wiki.page.tsx'), 'WikiPage');
+
+/** The routes of SPEC §2 (plus /home/tokens and /home/setting/system); route ids carry the spec's route names. */
 export const routes: RouteObject[] = [
   { path: '/', element: <RootRedirect /> },
   { path: '/login', element: <LoginPage /> },
@@ -53,6 +62,7 @@ export const routes: RouteObject[] = [
                   { path: 'category', element: <CategoryPage /> },
                   { id: 'notification', path: 'notification', element: <NotificationPage /> },
                   { path: 'udid', element: <UdidPage /> },
+                  { path: 'tokens', element: <TokensPage /> },
                   {
                     path: 'setting',
                     element: <SettingLayout />,
@@ -64,6 +74,7 @@ export const routes: RouteObject[] = [
                       { path: 'udid', element: <SettingUdidPage /> },
                       { path: 'certification', element: <CertificationPage /> },
                       { path: 'apple_account', element: <AppleAccountPage /> },
+                      { path: 'system', element: <SystemSettingPage /> },
                     ],
                   },
                 ],

@@ -1,14 +1,15 @@
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { logout } from '../../api/auth.api.ts';
 import { zh } from '../../locales/zh-CN.ts';
+import { TOKENS_PATH } from '../paths.ts';
 import { queryClient } from '../query-client.ts';
 import { clearSession, useSession } from '../session.store.ts';
 import { useIsMobile } from '../use-is-mobile.ts';
 
-/** User dropdown with 退出登录: ends the server session, forgets it here, goes to /login. */
+/** User dropdown: API 令牌, and 退出登录 (ends the server session, forgets it here, goes to /login). */
 export function UserMenu() {
   const session = useSession();
   const isMobile = useIsMobile();
@@ -28,6 +29,12 @@ export function UserMenu() {
   const items: MenuProps['items'] = [
     { key: 'who', label: `${session.username}（${zh.header.role(session.roleLevel)}）`, disabled: true },
     { type: 'divider' },
+    {
+      key: 'tokens',
+      icon: <KeyOutlined />,
+      label: <span data-testid="user-menu-tokens">{zh.header.apiTokens}</span>,
+      onClick: () => navigate(TOKENS_PATH),
+    },
     {
       key: 'logout',
       icon: <LogoutOutlined />,
