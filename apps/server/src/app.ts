@@ -24,6 +24,7 @@ import { installRoutes } from './modules/install/install.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { workflowsRoutes } from './modules/workflows/workflows.routes.ts';
 import { commitLogsRoutes } from './modules/commit-logs/commit-logs.routes.ts';
+import { workflowPushRoutes } from './modules/workflows/workflow-push.routes.ts';
 import { createPublicUrlCheckService } from './modules/system/public-url-check.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
   await app.register(workflowsRoutes({ workflows: services.workflows, publicUrl: deps.publicUrl }));
   await app.register(commitLogsRoutes({ logs: services.commitLogs, ...links }));
+  await app.register(workflowPushRoutes({ workflows: services.workflowsRepo, ingest: services.ingest, box: services.box }));
   await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
   await app.register(apiTokensRoutes(services.apiTokens));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));

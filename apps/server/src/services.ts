@@ -106,6 +106,8 @@ export function createServices(deps: ServiceDeps) {
       clock,
     }),
     ingest,
+    box,
+    workflowsRepo,
     workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale login failures. */

@@ -27,6 +27,8 @@ const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/use
 const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist'];
 // Behind the app's install password instead of a session (install.test.ts).
 const INSTALL_PASSWORD = ['GET /api/app_version'];
+// Checked against the workflow's own secret (custom-push.test.ts).
+const WORKFLOW_SECRET = ['POST /api/workflow/push/:token'];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');
@@ -48,7 +50,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

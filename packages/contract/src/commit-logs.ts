@@ -80,3 +80,69 @@ export function mediaKind(url: string): 'video' | 'image' | 'json' | 'other' {
 export function cleanFileUrls(urls: unknown): string[] {
   return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === 'string' && u.trim() !== '') : [];
 }
+
+/** SPEC §3 Upload-log metadata: what an asset or level system changed. */
+export const uploadLogMetadata = z.object({
+  applications: z
+    .array(
+      z.object({
+        applicationId: z.union([z.string(), z.number()]),
+        name: z.string().max(200),
+        icon: z.string().max(1024).nullable().optional(),
+        changelogs: z
+          .array(
+            z.object({
+              id: z.union([z.string(), z.number()]),
+              elementType: z.enum(['element', 'level', 'survey']),
+              gameplay: z.string().max(64).nullable().optional(),
+              categoryName: z.string().max(200).nullable().optional(),
+              count: z.number().int().min(0),
+            }),
+          )
+          .max(1000),
+      }),
+    )
+    .max(200),
+});
+
+/** SPEC §3 Wiki-event metadata (document edits). */
+export const wikiEventMetadata = z.object({
+  event: z.enum(['drive.file.create_v1', 'drive.file.edit_v1', 'drive.file.bitable_record_changed_v1', 'drive.file.bitable_field_changed_v1']),
+  spaceName: z.string().max(200).nullable().optional(),
+  objTitle: z.string().max(500),
+  url: z.string().max(2048).nullable().optional(),
+  changeVisible: z.boolean().default(true),
+  beforeContent: z.string().max(200_000).nullable().optional(),
+  afterContent: z.string().max(200_000).nullable().optional(),
+});
+
+/** POST /api/workflow/push/{token}: what JPS, JPS game or another system reports to a custom workflow. */
+export const customPushBody = z.object({
+  items: z
+    .array(
+      z.object({
+        /** The sender's own id of the change; sending it again changes nothing. */
+        id: z.string().trim().min(1).max(128),
+        time: z.number().int().min(0),
+        author: z.string().trim().min(1).max(128),
+        message: z.string().max(20_000),
+        url: z.string().max(2048).nullable().optional(),
+        metadata: z.union([uploadLogMetadata, wikiEventMetadata]).nullable().optional(),
+      }),
+    )
+    .min(1)
+    .max(500),
+});
+export type CustomPushBody = z.infer<typeof customPushBody>;
+
+export const GAMEPLAY_LABELS: Record<string, string> = { main: '主玩法', side: '副玩法', mini: '小游戏' };
+export const ELEMENT_LABELS: Record<string, string> = { element: '素材', level: '关卡', survey: '问卷' };
+export const WIKI_EVENT_LABELS: Record<string, string> = {
+  'drive.file.create_v1': '新增文档',
+  'drive.file.edit_v1': '修改文档',
+  'drive.file.bitable_record_changed_v1': '多维表格记录变更',
+  'drive.file.bitable_field_changed_v1': '多维表格字段变更',
+};
+export function gameplayLabel(gameplay: string | null | undefined): string {
+  return (gameplay && GAMEPLAY_LABELS[gameplay]) || '未知玩法';
+}

@@ -1,3 +1,4 @@
+import type { CustomPushBody } from '@release/contract';
 import type { Insertable, CommitLogsTable } from '../../db/schema.ts';
 import { matchesCommitter, type SourceCommit } from '../../integrations/source-commit.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -59,6 +60,33 @@ export function createCommitIngestService(deps: { logs: CommitLogsRepository; wo
           metadata: c.files ? JSON.stringify({ files: c.files }) : null,
           // Kept but hidden by default: commits outside the committer filter, and merge commits.
           is_filtered: matchesCommitter(committers, c.authorName, c.authorEmail) && !MERGE_MESSAGE.test(c.message) ? 0 : 1,
+          create_time: now,
+          update_time: now,
+        })),
+      );
+    },
+
+    /** Items pushed by JPS, JPS game, a wiki or another system to a custom workflow. */
+    async ingestCustom(workflow: WorkflowRecord, items: CustomPushBody['items']): Promise<number> {
+      const now = clock.now();
+      return logs.insertNew(
+        items.map((item) => ({
+          app_id: workflow.app_id,
+          workflow_id: workflow.id,
+          commit_id: `x:${item.id}`,
+          commit_time: item.time,
+          branch: null,
+          tag_name: null,
+          tag_summary: '[]',
+          commit_message: item.message,
+          description: '',
+          file_urls: '[]',
+          remark: item.author,
+          author_email: null,
+          source_url: item.url ?? null,
+          app_version_id: null,
+          metadata: item.metadata ? JSON.stringify(item.metadata) : null,
+          is_filtered: 0,
           create_time: now,
           update_time: now,
         })),

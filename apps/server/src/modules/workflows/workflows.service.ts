@@ -92,8 +92,18 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
 }
 export type WorkflowsService = ReturnType<typeof createWorkflowsService>;
 
+export const PUSH_PATH = '/api/workflow/push/';
+const PUSHED_REPO_TYPES = new Set(['JPS', 'JPS_GAME', 'wiki', 'other']);
+
+/** Git workflows receive host webhooks; custom ones (and JPS, wiki, other) receive our push API. */
+function inboundPath(w: WorkflowRecord): string | null {
+  if (w.content_type === 'default' && w.repo_type === 'git') return WEBHOOK_PATH;
+  if (w.content_type === 'custom' || (w.content_type === 'default' && PUSHED_REPO_TYPES.has(w.repo_type ?? ''))) return PUSH_PATH;
+  return null;
+}
+
 export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string, box: SecretBox): WorkflowRow {
-  const hooked = canEdit && w.content_type === 'default' && w.repo_type === 'git';
+  const inbound = canEdit ? inboundPath(w) : null;
   return {
     id: w.id,
     appId: w.app_id,
@@ -111,8 +121,8 @@ export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string,
     isSummary: false,
     summaryId: null,
     enterpriseName: w.enterprise_name,
-    webhookUrl: hooked ? `${publicBase}${WEBHOOK_PATH}${w.webhook_token}` : null,
-    webhookSecret: hooked ? box.open(w.webhook_secret) : null,
+    webhookUrl: inbound ? `${publicBase}${inbound}${w.webhook_token}` : null,
+    webhookSecret: inbound ? box.open(w.webhook_secret) : null,
     lastSyncTime: w.last_sync_time,
     lastSyncError: w.last_sync_error,
   };

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommitLogItem, WorkflowRow } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+
+describe.each(testDialects())('pushing update items to a custom workflow on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let workflow: WorkflowRow;
+  const levelChange = {
+    applications: [{ applicationId: 7, name: '关卡编辑器', icon: null, changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }] }],
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    admin = await server.adminToken();
+    const appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'G', appType: 'unity', password: '135790', path: 'game' } })).body.data.appId;
+    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME' } });
+    workflow = (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data[0] as WorkflowRow;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const push = (body: unknown, secret = workflow.webhookSecret ?? '', url = workflow.webhookUrl ?? '') =>
+    fetch(url, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: number; msg: string; data: { received: number; created: number } } }));
+
+  it('gives editors a push address and secret', () => {
+    expect(workflow.webhookUrl).toMatch(new RegExp(`^${server.url}/api/workflow/push/`));
+    expect(workflow.webhookSecret).toBeTruthy();
+  });
+
+  it('stores pushed items with their upload-log metadata, once', async () => {
+    const items = [{ id: 'jps-101', time: Date.UTC(2026, 10, 21, 9), author: '策划小李', message: '更新第一章关卡', metadata: levelChange }];
+    expect((await push({ items })).body.data).toEqual({ received: 1, created: 1 });
+    expect((await push({ items })).body.data).toEqual({ received: 1, created: 0 });
+    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
+    const item = page.body.data.list[0];
+    expect(item).toMatchObject({ commitMessage: '更新第一章关卡', remark: '策划小李', hasMetadata: true });
+    const meta = await server.request<Record<string, string>>('POST', '/api/commit_log/metadata_list', { token: admin, body: { ids: [item?.id] } });
+    expect(JSON.parse(meta.body.data[String(item?.id)] ?? '{}')).toEqual(levelChange);
+  });
+
+  it('refuses a wrong secret, an unknown address and a malformed item', async () => {
+    const items = [{ id: 'x', time: 1, author: 'a', message: 'm' }];
+    const wrong = await push({ items }, 'not-the-secret');
+    expect(wrong.status).toBe(401);
+    const unknown = await push({ items }, workflow.webhookSecret ?? '', `${server.url}/api/workflow/push/nope`);
+    expect(unknown.body).toEqual(wrong.body);
+    const bad = await push({ items: [{ id: 'y', time: 1, author: 'a', message: 'm', metadata: { applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }] } }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toContain('items.0.metadata');
+  });
+});
