@@ -25,6 +25,10 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { workflowsRoutes } from './modules/workflows/workflows.routes.ts';
 import { commitLogsRoutes } from './modules/commit-logs/commit-logs.routes.ts';
 import { workflowPushRoutes } from './modules/workflows/workflow-push.routes.ts';
+import { syncRoutes } from './modules/sync/sync.routes.ts';
+import { webhookRoutes } from './modules/sync/webhook.routes.ts';
+import os from 'node:os';
+import path from 'node:path';
 import { createPublicUrlCheckService } from './modules/system/public-url-check.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { categoriesRoutes } from './modules/categories/categories.routes.ts';
@@ -41,6 +45,10 @@ export interface AppDeps {
   blobs: ConfiguredBlobStore;
   /** Largest package accepted (bytes). */
   maxPackageBytes?: number;
+  /** Where git mirrors live; a temporary folder when not given. */
+  mirrorsDir?: string;
+  /** Whether file:// repositories may be polled. */
+  allowFileRemotes?: boolean;
   clock?: Clock;
   sms?: SmsProvider;
   larkEnabled?: boolean;
@@ -79,6 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     db: deps.db,
     blobs: deps.blobs,
     maxPackageBytes: deps.maxPackageBytes ?? 8 * 1024 ** 3,
+    mirrorsDir: deps.mirrorsDir ?? path.join(os.tmpdir(), 'release-mirrors'),
+    allowFileRemotes: deps.allowFileRemotes ?? true,
     clock: deps.clock ?? systemClock,
     sms: deps.sms ?? createLogSmsProvider(app.log),
     larkEnabled: deps.larkEnabled ?? false,
@@ -112,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
   await app.register(workflowsRoutes({ workflows: services.workflows, publicUrl: deps.publicUrl }));
   await app.register(commitLogsRoutes({ logs: services.commitLogs, ...links }));
+  await app.register(syncRoutes(services.sync));
+  await app.register(webhookRoutes({ workflows: services.workflowsRepo, logs: services.commitLogsRepo, ingest: services.ingest, sync: services.sync, box: services.box, clock: deps.clock ?? systemClock }));
   await app.register(workflowPushRoutes({ workflows: services.workflowsRepo, ingest: services.ingest, box: services.box }));
   await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
   await app.register(apiTokensRoutes(services.apiTokens));

@@ -25,6 +25,13 @@ const schema = z.object({
   /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
   SECRET_KEY: z.string().min(32).optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Seconds between polls of git and svn workflows (0 turns polling off). */
+  SYNC_INTERVAL_SEC: z.coerce.number().int().min(0).default(300),
+  /** Allow file:// repositories (single-machine setups); off by default on a shared server. */
+  ALLOW_FILE_REPOSITORIES: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Largest package accepted, in MB. */
   MAX_PACKAGE_MB: z.coerce.number().int().min(1).default(8192),
   S3_ENDPOINT: z.string().url().optional(),

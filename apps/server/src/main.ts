@@ -29,6 +29,8 @@ async function main() {
     db: handle.db,
     blobs,
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
+    mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
+    allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,
     secret,
     publicUrl: config.PUBLIC_URL,
     downloadBaseUrl: config.DOWNLOAD_BASE_URL,
@@ -51,6 +53,15 @@ async function main() {
     app.log.info({ username: config.ADMIN_USERNAME }, 'first admin created from ADMIN_USERNAME / ADMIN_PASSWORD');
   }
 
+  // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.
+  const poller =
+    config.SYNC_INTERVAL_SEC > 0
+      ? setInterval(() => {
+          services.sync.syncAll().catch((err: unknown) => app.log.error({ err }, 'repository polling failed'));
+        }, config.SYNC_INTERVAL_SEC * 1000)
+      : undefined;
+  poller?.unref();
+
   const timer = setInterval(() => {
     services.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
@@ -59,6 +70,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     clearInterval(timer);
+    if (poller) clearInterval(poller);
     await app.close();
     await handle.destroy();
     process.exit(0);

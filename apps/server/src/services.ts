@@ -23,6 +23,7 @@ import { createCommitLogsRepository } from './modules/commit-logs/commit-logs.re
 import { createCommitLogsService } from './modules/commit-logs/commit-logs.service.ts';
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
 import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
+import { createRepoSyncService } from './modules/sync/repo-sync.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
@@ -52,6 +53,10 @@ export interface ServiceDeps {
   larkEnabled: boolean;
   secret: string;
   maxPackageBytes: number;
+  /** Where git mirrors live (DATA_DIR/mirrors). */
+  mirrorsDir: string;
+  /** Whether file:// repositories may be polled (tests and single-machine setups). */
+  allowFileRemotes: boolean;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -108,6 +113,8 @@ export function createServices(deps: ServiceDeps) {
     ingest,
     box,
     workflowsRepo,
+    commitLogsRepo,
+    sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),
     workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale login failures. */

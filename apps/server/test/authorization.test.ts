@@ -28,7 +28,7 @@ const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 
 // Behind the app's install password instead of a session (install.test.ts).
 const INSTALL_PASSWORD = ['GET /api/app_version'];
 // Checked against the workflow's own secret (custom-push.test.ts).
-const WORKFLOW_SECRET = ['POST /api/workflow/push/:token'];
+const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');

@@ -83,13 +83,13 @@ export const workflowOrderBody = z.array(z.object({ id: intFromQuery.min(1), ord
 
 /** `main,release/1.x` → `refs/heads/main,refs/heads/release/1.x` (SPEC §3). */
 export function toStoredBranches(text: string | null | undefined): string | null {
-  const names = (text ?? '').split(',').map((b) => b.trim().replace(/^refs\/heads\//, '')).filter(Boolean);
+  const names = branchNames(text);
   return names.length ? names.map((b) => `refs/heads/${b}`).join(',') : null;
 }
 
-/** The short branch names of a stored value. */
+/** The short branch names of a stored or typed value, without repeats. */
 export function branchNames(stored: string | null | undefined): string[] {
-  return (stored ?? '').split(',').map((b) => b.trim().replace(/^refs\/heads\//, '')).filter(Boolean);
+  return [...new Set((stored ?? '').split(',').map((b) => b.trim().replace(/^refs\/heads\//, '')).filter(Boolean))];
 }
 
 /** SPEC §4: a new workflow's orderNo is the highest existing plus one (0 when there is none). */

@@ -44,21 +44,6 @@ export function shortBranchName(ref: string): string {
   return value.startsWith(HEADS_PREFIX) ? value.slice(HEADS_PREFIX.length) : value;
 }
 
-/** Reads a workflow's `defaultBranch` ("refs/heads/main,refs/heads/dev" or "main, dev") as short names. */
-export function parseBranchList(value: string | null | undefined): string[] {
-  if (!value) return [];
-  const names = value
-    .split(',')
-    .map(shortBranchName)
-    .filter((name) => name.length > 0);
-  return [...new Set(names)];
-}
-
-/** The stored form of a branch list: each branch with a `refs/heads/` prefix, comma-joined. */
-export function formatBranchList(branches: readonly string[]): string {
-  return [...new Set(branches.map(shortBranchName).filter((name) => name.length > 0))].map((name) => HEADS_PREFIX + name).join(',');
-}
-
 /** True when the committers filter is empty or names this author (by name or email, case-insensitive). */
 export function matchesCommitter(committers: readonly string[], authorName: string, authorEmail: string | null): boolean {
   if (committers.length === 0) return true;

@@ -90,6 +90,26 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
       if (appIds) q = q.where('app_id', 'in', appIds.length ? appIds : [0]);
       return (await q.orderBy('remark').limit(2000).execute()).map((r) => r.remark);
     },
+    /** Every commit id a workflow already has (a git history of 100,000 commits is ~5 MB of ids). */
+    async knownCommitIds(workflowId: number): Promise<Set<string>> {
+      const rows = await db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).execute();
+      return new Set(rows.map((r) => r.commit_id));
+    },
+    /** The newest svn revision stored for a workflow (`r123` → 123). */
+    async lastSvnRevision(workflowId: number): Promise<number | null> {
+      const rows = await db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).where('commit_id', 'like', 'r%').orderBy('commit_time', 'desc').limit(50).execute();
+      const revisions = rows.map((r) => Number(r.commit_id.slice(1))).filter(Number.isFinite);
+      return revisions.length ? Math.max(...revisions) : null;
+    },
+    /** A tag pushed onto a commit the workflow already has. */
+    async setTag(workflowId: number, commitId: string, tagName: string, summary: string, now: number) {
+      await db
+        .updateTable('commit_logs')
+        .set({ tag_name: tagName, tag_summary: JSON.stringify(summary ? [summary] : []), update_time: now })
+        .where('workflow_id', '=', workflowId)
+        .where('commit_id', '=', commitId)
+        .execute();
+    },
     async recordDelivery(workflowId: number, key: string, now: number): Promise<boolean> {
       const result = await db
         .insertInto('webhook_deliveries')

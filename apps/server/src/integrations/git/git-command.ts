@@ -1,0 +1,143 @@
+import { execFile, spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { redactSecrets } from './remote-url.ts';
+
+export type GitErrorReason = 'invalid_remote' | 'not_a_mirror' | 'command_failed' | 'timeout' | 'bad_output';
+
+const messages: Record<GitErrorReason, string> = {
+  invalid_remote: '仓库地址不合法：仅支持 https://、ssh://、git@主机:路径 或 file:// 地址',
+  not_a_mirror: '本地镜像目录已存在但不是 Git 仓库',
+  command_failed: 'Git 命令执行失败',
+  timeout: 'Git 命令执行超时',
+  bad_output: '无法解析 Git 的输出',
+};
+
+/** A git failure: `reason` is stable for code, `message` is Chinese for people, `detail` is git's (redacted) stderr. */
+export class GitError extends Error {
+  readonly reason: GitErrorReason;
+  readonly detail: string;
+
+  constructor(reason: GitErrorReason, detail = '') {
+    super(messages[reason]);
+    this.name = 'GitError';
+    this.reason = reason;
+    this.detail = redactSecrets(detail).slice(-4000);
+  }
+}
+
+export interface GitRunOptions {
+  /** The bare repository to run in; passed as `--git-dir` so git never discovers an enclosing repository. */
+  gitDir?: string;
+  timeoutMs: number;
+  /** Allow the file:// transport (local remotes). */
+  allowFile?: boolean;
+  /** Written to git's stdin. */
+  input?: string;
+}
+
+/**
+ * Transports are whitelisted per command (`ext::`/`fd::` and plain http/git are refused by git itself), and
+ * auto-gc runs in the foreground so no detached git outlives the call.
+ */
+function baseArgs(options: GitRunOptions): string[] {
+  const args = [
+    '-c', 'protocol.allow=never',
+    '-c', 'protocol.https.allow=always',
+    '-c', 'protocol.ssh.allow=always',
+    '-c', `protocol.file.allow=${options.allowFile ? 'always' : 'never'}`,
+    '-c', 'gc.autoDetach=false',
+    '-c', 'core.quotePath=false',
+  ];
+  if (options.gitDir !== undefined) args.push(`--git-dir=${options.gitDir}`);
+  return args;
+}
+
+/** The inherited environment (PATH, HOME for ssh keys) plus switches that make git and ssh never prompt. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new',
+    LC_ALL: 'C',
+  };
+}
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * Runs git without a shell and resolves with its output. Exit codes listed in `okExitCodes` (default [0])
+ * resolve; any other exit, a timeout or a spawn failure rejects with a GitError.
+ */
+export function runGit(args: readonly string[], options: GitRunOptions, okExitCodes: readonly number[] = [0]): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...baseArgs(options), ...args],
+      { env: gitEnv(), timeout: options.timeoutMs, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ stdout, stderr, exitCode: 0 });
+        if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new GitError('bad_output', `git ${args[0] ?? ''}: output too large`));
+        if (error.killed || error.signal) return reject(new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`));
+        const exitCode = typeof error.code === 'number' ? error.code : null;
+        if (exitCode !== null && okExitCodes.includes(exitCode)) return resolve({ stdout, stderr, exitCode });
+        reject(new GitError('command_failed', `git ${args[0] ?? ''} (${String(error.code)}): ${stderr || error.message}`));
+      },
+    );
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/**
+ * Streams git's stdout as UTF-8 text, chunk by chunk, with backpressure (the child is paused while the consumer
+ * awaits). Leaving the loop early stops git; a non-zero exit after a complete read rejects with a GitError.
+ */
+export async function* streamGit(args: readonly string[], options: GitRunOptions): AsyncGenerator<string, void, undefined> {
+  const child = spawn('git', [...baseArgs(options), ...args], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  // Written from event handlers, hence an object rather than `let`s that the compiler would narrow.
+  const state = { stderr: '', timedOut: false };
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    state.stderr = (state.stderr + text).slice(-8000);
+  });
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      state.stderr += error.message;
+      resolve(null);
+    });
+    child.on('close', (code) => resolve(code));
+  });
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    child.kill('SIGTERM');
+  }, options.timeoutMs);
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(options.input ?? '');
+  const decoder = new StringDecoder('utf8');
+  let complete = false;
+  try {
+    for await (const chunk of child.stdout) {
+      const text = decoder.write(chunk as Buffer);
+      if (text) yield text;
+    }
+    const rest = decoder.end();
+    if (rest) yield rest;
+    complete = true;
+  } finally {
+    if (!complete) child.kill('SIGTERM');
+    const code = await closed;
+    clearTimeout(timer);
+    if (complete) {
+      if (state.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${state.stderr}`);
+      if (code !== 0) throw new GitError('command_failed', `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
+    }
+  }
+}

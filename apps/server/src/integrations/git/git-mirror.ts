@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
+import { GitError, runGit, streamGit } from './git-command.ts';
+import { readCommitFiles } from './git-files.ts';
+import { clearStaleLocks } from './git-locks.ts';
+import { LOG_FORMAT, LogRecordParser } from './git-log-parser.ts';
+import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot } from './git-refs.ts';
+import { classifyGitRemote, type RemoteUrlOptions } from './remote-url.ts';
+
+export interface SyncMirrorOptions extends RemoteUrlOptions {
+  /** Limit for the clone or fetch. Default 10 minutes. */
+  timeoutMs?: number;
+}
+
+export type RefChange = 'created' | 'updated' | 'forced' | 'deleted';
+
+export interface RefUpdate {
+  kind: 'branch' | 'tag';
+  /** Short name (`main`, `v1.0`). */
+  name: string;
+  oldId: string | null;
+  newId: string | null;
+  /** `forced` = the old tip is no longer an ancestor of the new one (history was rewritten). */
+  change: RefChange;
+}
+
+export interface SyncMirrorResult {
+  /** True when this call created the mirror (first clone). */
+  created: boolean;
+  /** What changed since the previous sync; on creation, every ref as `created`. */
+  updates: RefUpdate[];
+}
+
+const DEFAULT_SYNC_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_READ_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_MAX_COMMITS = 1000;
+const STALE_LOCK_GRACE_MS = 60_000;
+
+/**
+ * Brings the bare mirror at `mirrorDir` up to date with `remoteUrl`: `git clone --bare` the first time (into a
+ * temporary sibling, renamed into place, so a crash never leaves half a mirror), later `git fetch --prune
+ * --prune-tags`. Only branches and tags are mirrored (`+refs/heads/*` and `+refs/tags/*`, forced), never a host's
+ * `refs/pull/*`. Returns the ref changes, force-pushes flagged.
+ */
+export async function syncMirror(remoteUrl: string, mirrorDir: string, options: SyncMirrorOptions = {}): Promise<SyncMirrorResult> {
+  const kind = classifyGitRemote(remoteUrl, options);
+  if (kind === null) throw new GitError('invalid_remote', `refused remote ${remoteUrl}`);
+  const run = { timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, allowFile: kind === 'file' };
+  const state = await inspectMirrorDir(mirrorDir);
+  if (state === 'foreign') throw new GitError('not_a_mirror', mirrorDir);
+  if (state === 'missing') {
+    const created = await cloneMirror(remoteUrl, mirrorDir, run);
+    if (created) return { created: true, updates: diffRefs({ branches: new Map(), tags: new Map() }, await readRefs(mirrorDir), new Set()) };
+  }
+  await clearStaleLocks(mirrorDir, 2 * run.timeoutMs + STALE_LOCK_GRACE_MS);
+  await runGit(['config', 'remote.origin.url', remoteUrl], { ...run, gitDir: mirrorDir });
+  const before = await readRefs(mirrorDir);
+  await runGit(['fetch', '--prune', '--prune-tags', '--quiet', 'origin'], { ...run, gitDir: mirrorDir });
+  const after = await readRefs(mirrorDir);
+  const forced = new Set<string>();
+  for (const [name, newId] of after.branches) {
+    const oldId = before.branches.get(name);
+    if (oldId === undefined || oldId === newId) continue;
+    const { exitCode } = await runGit(['merge-base', '--is-ancestor', oldId, newId], { ...run, gitDir: mirrorDir }, [0, 1, 128]);
+    if (exitCode !== 0) forced.add(name);
+  }
+  return { created: false, updates: diffRefs(before, after, forced) };
+}
+
+async function inspectMirrorDir(mirrorDir: string): Promise<'missing' | 'mirror' | 'foreign'> {
+  let entries: string[];
+  try {
+    entries = await readdir(mirrorDir);
+  } catch {
+    return 'missing';
+  }
+  if (entries.length === 0) return 'missing';
+  const { stdout, exitCode } = await runGit(['rev-parse', '--is-bare-repository'], { gitDir: mirrorDir, timeoutMs: 30_000 }, [0, 128]);
+  return exitCode === 0 && stdout.trim() === 'true' ? 'mirror' : 'foreign';
+}
+
+/** Clones into a temporary sibling and renames it into place; false when another process won the race. */
+async function cloneMirror(remoteUrl: string, mirrorDir: string, run: { timeoutMs: number; allowFile: boolean }): Promise<boolean> {
+  await mkdir(dirname(mirrorDir), { recursive: true });
+  const temp = `${mirrorDir}.tmp-${randomBytes(6).toString('hex')}`;
+  try {
+    await runGit(['clone', '--bare', '--quiet', '--', remoteUrl, temp], run);
+    await runGit(['config', 'remote.origin.fetch', '+refs/heads/*:refs/heads/*'], { ...run, gitDir: temp });
+    await runGit(['config', '--add', 'remote.origin.fetch', '+refs/tags/*:refs/tags/*'], { ...run, gitDir: temp });
+    try {
+      await rename(temp, mirrorDir);
+      return true;
+    } catch (error) {
+      if ((await inspectMirrorDir(mirrorDir)) === 'mirror') return false;
+      throw new GitError('not_a_mirror', `${mirrorDir}: ${String(error)}`);
+    }
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+function diffRefs(before: RefSnapshot, after: RefSnapshot, forced: ReadonlySet<string>): RefUpdate[] {
+  const updates: RefUpdate[] = [];
+  const compare = (kind: RefUpdate['kind'], old: Map<string, string>, now: Map<string, string>): void => {
+    for (const [name, newId] of now) {
+      const oldId = old.get(name) ?? null;
+      if (oldId === newId) continue;
+      const change: RefChange = oldId === null ? 'created' : kind === 'branch' && forced.has(name) ? 'forced' : 'updated';
+      updates.push({ kind, name, oldId, newId, change });
+    }
+    for (const [name, oldId] of old) if (!now.has(name)) updates.push({ kind, name, oldId, newId: null, change: 'deleted' });
+  };
+  compare('branch', before.branches, after.branches);
+  compare('tag', before.tags, after.tags);
+  return updates;
+}
+
+export interface ReadCommitsOptions {
+  /** Stop after this many new commits (newest first); `truncated` tells whether older new ones remain. Default 1000. */
+  maxCommits?: number;
+  /**
+   * Commits whose whole history an earlier call with the same filter already walked — its `tips`. They and their
+   * ancestors are skipped (missing objects are ignored), which keeps a poll of a 100,000-commit repository cheap.
+   * Drop them when the filter changes, or when that call was truncated and the older commits are still wanted.
+   */
+  knownTips?: readonly string[];
+  /** Read added/modified/removed files (one extra git call for the returned commits). Default true. */
+  withFiles?: boolean;
+  timeoutMs?: number;
+}
+
+export interface ReadCommitsResult {
+  /** New commits, oldest first. */
+  commits: SourceCommit[];
+  truncated: boolean;
+  /** The filtered branches found, in attribution order, with their tips: the next call's `knownTips`. */
+  branches: { name: string; tip: string }[];
+  tips: string[];
+  /** Filtered branches the mirror does not have (deleted or misspelt). */
+  missingBranches: string[];
+  /** Commits walked, new or not. */
+  scanned: number;
+}
+
+/**
+ * Lists the commits of the filtered branches that `seen` does not know, in ONE streamed `git log --date-order`
+ * over all branch tips. Each commit is attributed to the first filtered branch (in filter order; for an empty
+ * filter the default branch, then by name) that contains it: git prints children before parents, so the best
+ * branch index flows down the graph while streaming, and only the walk's frontier is held in memory.
+ *
+ * Identity is the commit sha: the caller stores commits unique by (workflow, commitId) and answers `seen` from
+ * that store. A force-push then yields only the rewritten commits (kept ones are seen, dropped ones stay stored);
+ * a deleted branch yields nothing and loses nothing. The committers filter is applied here, on author name/email.
+ */
+export async function readNewCommits(
+  mirrorDir: string,
+  filter: BranchFilter,
+  seen: (commitId: string) => boolean | Promise<boolean>,
+  options: ReadCommitsOptions = {},
+): Promise<ReadCommitsResult> {
+  const maxCommits = Math.max(1, options.maxCommits ?? DEFAULT_MAX_COMMITS);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const refs = await readRefs(mirrorDir);
+  const order = filter.branches.length > 0 ? filter.branches : defaultOrder([...refs.branches.keys()], await readHeadBranch(mirrorDir));
+  const branches = order.flatMap((name) => {
+    const tip = refs.branches.get(name);
+    return tip === undefined ? [] : [{ name, tip }];
+  });
+  const result: ReadCommitsResult = {
+    commits: [],
+    truncated: false,
+    branches,
+    tips: [...new Set(branches.map((branch) => branch.tip))],
+    missingBranches: order.filter((name) => !refs.branches.has(name)),
+    scanned: 0,
+  };
+  if (branches.length === 0) return result;
+
+  const tipIndex = new Map<string, number>();
+  branches.forEach(({ tip }, index) => {
+    if (!tipIndex.has(tip)) tipIndex.set(tip, index);
+  });
+  // Best (lowest) branch index reaching each commit not printed yet; git prints every child first.
+  const pending = new Map<string, number>();
+  const input = [...result.tips, ...(options.knownTips ?? []).map((id) => `^${id}`)].join('\n');
+  const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT];
+  const parser = new LogRecordParser();
+  const found: SourceCommit[] = [];
+  let stopped = false;
+  read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
+    for (const record of parser.push(chunk)) {
+      result.scanned += 1;
+      const index = Math.min(pending.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
+      pending.delete(record.id);
+      for (const parent of record.parents) pending.set(parent, Math.min(pending.get(parent) ?? Infinity, index));
+      if (!matchesCommitter(filter.committers, record.authorName, record.authorEmail)) continue;
+      if (await seen(record.id)) continue;
+      if (found.length === maxCommits) {
+        result.truncated = true;
+        stopped = true;
+        break read;
+      }
+      found.push({
+        commitId: record.id,
+        branch: branches[index]?.name ?? null,
+        authorName: record.authorName,
+        authorEmail: record.authorEmail === '' ? null : record.authorEmail,
+        commitTime: record.committedAt * 1000,
+        message: trimMessageEnd(record.message),
+        tags: [],
+        tagSummary: [],
+        url: null,
+        files: null,
+      });
+    }
+  }
+  if (!stopped) parser.finish();
+  if (found.length === 0) return result;
+
+  const tagsByCommit = groupTagsByCommit(await listTags(mirrorDir));
+  const files = options.withFiles === false ? null : await readCommitFiles(mirrorDir, found.map((commit) => commit.commitId), timeoutMs);
+  for (const commit of found) {
+    const tags = tagsByCommit.get(commit.commitId) ?? [];
+    commit.tags = tags.map((tag) => tag.name);
+    commit.tagSummary = tags.map((tag) => tag.message ?? '');
+    commit.files = files?.get(commit.commitId) ?? null;
+  }
+  result.commits = found.reverse();
+  return result;
+}
+
+/** Without a branch filter: the default branch first, then the others by name. */
+function defaultOrder(names: string[], head: string | null): string[] {
+  const sorted = names.sort();
+  return head !== null && sorted.includes(head) ? [head, ...sorted.filter((name) => name !== head)] : sorted;
+}

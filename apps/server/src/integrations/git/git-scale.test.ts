@@ -1,0 +1,79 @@
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitError } from './git-command.ts';
+import { readNewCommits, syncMirror } from './git-mirror.ts';
+import { createSandbox, fastImportLinearHistory, GitRepo } from './testing/git-fixture.ts';
+
+const COUNT = 5000;
+const START = 1_700_000_000;
+const sandbox = createSandbox('git-scale-test-');
+const mirror = sandbox.path('mirror.git');
+
+beforeAll(async () => {
+  const repo = GitRepo.init(sandbox.path('big'));
+  fastImportLinearHistory(repo, 'main', COUNT, START);
+  await syncMirror(repo.url, mirror);
+}, 60_000);
+
+afterAll(() => sandbox.cleanup());
+
+describe('readNewCommits at scale', () => {
+  it(`reads all ${COUNT} commits of one branch in one streamed walk, with files`, async () => {
+    const result = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { maxCommits: COUNT });
+    expect(result.truncated).toBe(false);
+    expect(result.scanned).toBe(COUNT);
+    expect(result.commits).toHaveLength(COUNT);
+    expect(new Set(result.commits.map((commit) => commit.commitId)).size).toBe(COUNT);
+    result.commits.forEach((commit, index) => {
+      const i = index + 1;
+      expect(commit.message).toBe(`commit ${i}\n\nbody of ${i}`);
+      expect(commit.commitTime).toBe((START + i) * 1000);
+      expect(commit.branch).toBe('main');
+    });
+    expect(result.commits[0]?.files).toEqual({ added: ['file-1.txt'], modified: [], removed: [] });
+    expect(result.commits[COUNT - 1]?.files).toEqual({ added: [], modified: ['file-0.txt'], removed: [] });
+    expect(result.commits[COUNT - 1]?.authorName).toBe('Ola Berg');
+    expect(result.commits[COUNT - 2]?.authorName).toBe('米拉');
+  });
+
+  it('applies the committers filter and maxCommits while streaming', async () => {
+    const mira = await readNewCommits(mirror, { branches: ['main'], committers: ['mira@corp.test'] }, () => false, { maxCommits: COUNT, withFiles: false });
+    expect(mira.commits).toHaveLength(COUNT / 2);
+    const capped = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { maxCommits: 100, withFiles: false });
+    expect(capped.truncated).toBe(true);
+    expect(capped.commits.map((commit) => commit.message.split('\n')[0])).toEqual(
+      Array.from({ length: 100 }, (_, index) => `commit ${COUNT - 99 + index}`),
+    );
+  });
+
+  it('skips a fully seen history, and walks nothing from known tips', async () => {
+    const seenAll = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => true);
+    expect(seenAll.commits).toEqual([]);
+    expect(seenAll.scanned).toBe(COUNT);
+    const fromTips = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { knownTips: seenAll.tips });
+    expect(fromTips.commits).toEqual([]);
+    expect(fromTips.scanned).toBe(0);
+  });
+
+  it('stops git and reports a timeout when a command outlives its limit', async () => {
+    // One millisecond is shorter than starting a git process, so both limits always trip.
+    const read = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { timeoutMs: 1 }).catch((error: unknown) => error);
+    expect(read instanceof GitError && read.reason).toBe('timeout');
+    const sync = await syncMirror(`file://${sandbox.path('big')}`, mirror, { timeoutMs: 1 }).catch((error: unknown) => error);
+    expect(sync instanceof GitError && sync.reason).toBe('timeout');
+  });
+
+  it('recovers from locks a crashed git left behind, keeping fresh ones', async () => {
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ['config.lock', 'packed-refs.lock', 'refs/heads/main.lock']) {
+      writeFileSync(join(mirror, name), '');
+      utimesSync(join(mirror, name), hourAgo, hourAgo);
+    }
+    writeFileSync(join(mirror, 'refs/heads/fresh.lock'), '');
+    const sync = await syncMirror(`file://${sandbox.path('big')}`, mirror, { timeoutMs: 60_000 });
+    expect(sync.updates).toEqual([]);
+    expect(['config.lock', 'packed-refs.lock', 'refs/heads/main.lock'].some((name) => existsSync(join(mirror, name)))).toBe(false);
+    expect(existsSync(join(mirror, 'refs/heads/fresh.lock'))).toBe(true);
+  });
+});

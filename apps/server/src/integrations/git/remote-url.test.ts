@@ -1,0 +1,108 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GitError } from './git-command.ts';
+import { syncMirror } from './git-mirror.ts';
+import { classifyGitRemote, mirrorDirFor, redactSecrets } from './remote-url.ts';
+import { createSandbox, GitRepo } from './testing/git-fixture.ts';
+
+const sandbox = createSandbox('git-remote-test-');
+afterAll(() => sandbox.cleanup());
+
+async function syncFailure(url: string, dir: string, allowFile?: boolean): Promise<GitError> {
+  const error = await syncMirror(url, dir, allowFile === undefined ? {} : { allowFile }).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof GitError)) throw new Error(`expected a GitError, got ${String(error)}`);
+  return error;
+}
+
+describe('classifyGitRemote', () => {
+  it.each([
+    ['https://git.corp.test/mobile/ios-app.git', 'https'],
+    ['https://oauth2:glpat-secret@git.corp.test/mobile/ios-app.git', 'https'],
+    ['https://[::1]:8443/repo.git', 'https'],
+    ['ssh://git@git.corp.test:2222/mobile/ios-app.git', 'ssh'],
+    ['git@git.corp.test:mobile/ios-app.git', 'scp'],
+    ['org-123@github.com:acme/ios-app.git', 'scp'],
+    ['file:///srv/git/app.git', 'file'],
+  ])('accepts %s', (url, kind) => {
+    expect(classifyGitRemote(url)).toBe(kind);
+  });
+
+  it.each([
+    'http://git.corp.test/app.git',
+    'git://git.corp.test/app.git',
+    'ext::sh -c touch% /tmp/pwned',
+    'ext::sh',
+    'fd::17',
+    '/srv/git/app.git',
+    '../app.git',
+    '-uhelp',
+    'ssh://-oProxyCommand=touch%20x/app.git',
+    'ssh://git@-oProxyCommand=x/app.git',
+    '-oProxyCommand=x@host:repo',
+    'git@-oProxyCommand=x:repo',
+    'git@host:-repo',
+    'host:repo.git',
+    'https://git.corp.test/app.git\n--upload-pack=x',
+    'https://git.corp.test/a b.git',
+    'file://otherhost/srv/app.git',
+    'ftp://host/app.git',
+    '',
+  ])('refuses %j', (url) => {
+    expect(classifyGitRemote(url)).toBeNull();
+  });
+
+  it('refuses file:// when local remotes are not allowed', () => {
+    expect(classifyGitRemote('file:///srv/git/app.git', { allowFile: false })).toBeNull();
+  });
+});
+
+describe('remote helpers', () => {
+  it('redacts tokens in URLs and messages', () => {
+    expect(redactSecrets("fatal: unable to access 'https://oauth2:glpat-abc@git.corp.test/x.git/'")).toBe(
+      "fatal: unable to access 'https://oauth2:***@git.corp.test/x.git/'",
+    );
+    expect(redactSecrets('git@host:repo.git')).toBe('git@host:repo.git');
+  });
+
+  it('maps each remote to its own stable mirror directory', () => {
+    const a = mirrorDirFor('/data/mirrors', 'https://git.corp.test/a.git');
+    expect(a).toMatch(/^\/data\/mirrors\/[0-9a-f]{32}\.git$/);
+    expect(mirrorDirFor('/data/mirrors', 'https://git.corp.test/a.git')).toBe(a);
+    expect(mirrorDirFor('/data/mirrors', 'https://git.corp.test/b.git')).not.toBe(a);
+  });
+});
+
+describe('syncMirror failures', () => {
+  it('refuses a bad remote before running git', async () => {
+    const error = await syncFailure('ext::sh -c touch% /tmp/pwned', sandbox.path('ext.git'));
+    expect(error.reason).toBe('invalid_remote');
+    expect(error.message).toContain('仓库地址不合法');
+  });
+
+  it('refuses file:// when the caller disallows it', async () => {
+    const repo = GitRepo.init(sandbox.path('local'));
+    repo.commit({ message: 'one', author: { name: 'A', email: 'a@x.test' }, time: 1_700_000_000 });
+    expect((await syncFailure(repo.url, sandbox.path('local.git'), false)).reason).toBe('invalid_remote');
+  });
+
+  it('reports a remote that does not exist as a failed command, leaving no directory behind', async () => {
+    const target = sandbox.path('missing/m.git');
+    const error = await syncFailure(`file://${sandbox.path('no-such-repo')}`, target);
+    expect(error.reason).toBe('command_failed');
+    expect(error.message).toBe('Git 命令执行失败');
+    expect(error.detail).toContain('no-such-repo');
+    expect(readdirSync(sandbox.path('missing'))).toEqual([]);
+  });
+
+  it('never touches a non-empty directory that is not a bare repository', async () => {
+    const foreign = sandbox.path('foreign');
+    mkdirSync(foreign);
+    writeFileSync(`${foreign}/keep.txt`, 'mine');
+    const repo = GitRepo.init(sandbox.path('src2'));
+    repo.commit({ message: 'one', author: { name: 'A', email: 'a@x.test' }, time: 1_700_000_000 });
+    expect((await syncFailure(repo.url, foreign)).reason).toBe('not_a_mirror');
+  });
+});

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommitLogItem, WorkflowRow } from '@release/contract';
+import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
+import { SvnRepo } from '../src/integrations/svn/testing/svn-fixture.ts';
+import { giteaPushPayload, githubPushPayload, gitlabPushPayload, hmacHex } from '../src/integrations/webhooks/testing/webhook-payloads.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+
+const alice = { name: 'Alice', email: 'alice@studio.test' };
+const bob = { name: '王小明', email: 'bob@studio.test' };
+const t0 = Date.UTC(2026, 10, 20) / 1000;
+
+describe.each(testDialects())('update items from real repositories and webhooks on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let appId: number;
+  const sandbox = createSandbox('release-sync-');
+  let repo: GitRepo;
+  let tagged = '';
+
+  beforeAll(async () => {
+    repo = GitRepo.init(sandbox.path('client'));
+    repo.commit({ message: 'feat: 登录页', author: alice, time: t0, files: { 'a.txt': '1' } });
+    repo.checkout('dev', true);
+    repo.commit({ message: 'fix: 崩溃\n\n详细说明', author: bob, time: t0 + 60, files: { 'b.txt': '1' } });
+    repo.checkout('main');
+    tagged = repo.commit({ message: 'chore: 打包', author: alice, time: t0 + 120, files: { 'c.txt': '1' } });
+    repo.tag('v1.4.2', '1.4.2 正式版', alice, t0 + 130);
+    repo.commit({ message: 'feat: 不在主干外的提交', author: alice, time: t0 + 180, files: { 'd.txt': '1' } });
+    server = await startTestServer(dialect);
+    admin = await server.adminToken();
+    appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'G', appType: 'unity', password: '135790', path: 'game' } })).body.data.appId;
+  });
+  afterAll(async () => {
+    await server?.close();
+    sandbox.cleanup();
+  });
+
+  const workflow = async (body: Record<string, unknown>) => {
+    const id = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'default', ...body } })).body.data.id;
+    const rows = (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data;
+    return rows.find((w) => w.id === id) as WorkflowRow;
+  };
+  const items = async (id: number) => (await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${id}&pageSize=200&onlyCliff=false`, { token: admin })).body.data.list;
+
+  it('polls a git repository on the chosen branches with tags, and a second poll adds nothing', async () => {
+    const flow = await workflow({ tabName: '客户端', repoType: 'git', repoPath: repo.url, defaultBranch: 'main', committers: ['Alice'] });
+    const first = await server.request<{ created: number; error: string | null }>('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin });
+    expect(first.body.data).toEqual({ created: 3, error: null });
+    const list = await items(flow.id);
+    expect(list.map((i) => i.commitMessage)).toEqual(['feat: 不在主干外的提交', 'chore: 打包', 'feat: 登录页']);
+    expect(list.find((i) => i.commitId === tagged)).toMatchObject({ tagName: 'v1.4.2', tagSummary: ['1.4.2 正式版'], branch: 'main', remark: 'Alice' });
+    expect((await server.request<{ created: number }>('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin })).body.data.created).toBe(0);
+
+    repo.checkout('dev');
+    repo.commit({ message: 'feat: dev 上的新功能', author: bob, time: t0 + 240 });
+    const all = await workflow({ tabName: '全部分支', repoType: 'git', repoPath: repo.url, committers: ['Alice'] });
+    await server.request('POST', `/api/workflow/sync?id=${all.id}`, { token: admin });
+    const everything = await items(all.id);
+    expect(everything).toHaveLength(5);
+    // Outside the committer filter: stored, but hidden until "show filtered logs".
+    expect(everything.filter((i) => i.filtered).map((i) => i.remark)).toEqual(['王小明', '王小明']);
+    repo.checkout('main');
+  });
+
+  it('says why a repository cannot be read, on the workflow', async () => {
+    const broken = await workflow({ tabName: '坏的', repoType: 'git', repoPath: `${repo.url}-missing` });
+    const res = await server.request<{ created: number; error: string | null }>('POST', `/api/workflow/sync?id=${broken.id}`, { token: admin });
+    expect(res.body.data.created).toBe(0);
+    expect(res.body.data.error).toBeTruthy();
+    const refused = await workflow({ tabName: '危险', repoType: 'git', repoPath: 'ext::sh -c touch% /tmp/pwned' });
+    expect((await server.request<{ error: string | null }>('POST', `/api/workflow/sync?id=${refused.id}`, { token: admin })).body.data.error).toBeTruthy();
+  });
+
+  it('polls an svn repository revision by revision', async () => {
+    const svn = SvnRepo.create(sandbox.path('svnrepo'));
+    svn.importFiles('carol', '初始导入', 'trunk', { 'art/hero.png': 'png' }, sandbox.path('import1'));
+    svn.importFiles('dave', '新角色', 'trunk/chars', { 'mage.png': 'png' }, sandbox.path('import2'));
+    const flow = await workflow({ tabName: '美术', repoType: 'svn', repoPath: svn.url });
+    expect((await server.request<{ created: number }>('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin })).body.data.created).toBe(2);
+    svn.importFiles('carol', '更新', 'trunk/more', { 'x.png': 'png' }, sandbox.path('import3'));
+    expect((await server.request<{ created: number }>('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin })).body.data.created).toBe(1);
+    expect((await items(flow.id)).map((i) => [i.commitId, i.remark, i.branch])).toEqual([['r3', 'carol', 'trunk'], ['r2', 'dave', 'trunk'], ['r1', 'carol', 'trunk']]);
+  });
+
+  it('takes GitHub, GitLab and Gitea pushes signed with the workflow secret, once, and refuses forgeries', async () => {
+    const flow = await workflow({ tabName: '托管', repoType: 'git', repoPath: 'https://git.example.com/acme/app.git', defaultBranch: 'main' });
+    const secret = flow.webhookSecret ?? '';
+    const send = (headers: Record<string, string>, body: string) =>
+      fetch(flow.webhookUrl ?? '', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: number; msg: string; data: { created: number } } }));
+
+    const github = JSON.stringify(githubPushPayload());
+    const githubHeaders = { 'x-github-event': 'push', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': `sha256=${hmacHex(secret, github)}` };
+    const firstDelivery = await send(githubHeaders, github);
+    expect(firstDelivery.body.msg).toBe('success');
+    expect(firstDelivery.body.data.created).toBe(2);
+    // The same delivery again, or the same commits from a poll later: nothing new.
+    expect((await send(githubHeaders, github)).body.data.created).toBe(0);
+    const forged = await send({ ...githubHeaders, 'x-github-delivery': randomUUID(), 'x-hub-signature-256': `sha256=${hmacHex('wrong', github)}` }, github);
+    expect(forged.status).toBe(401);
+
+    const gitlab = JSON.stringify(gitlabPushPayload());
+    expect((await send({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': secret, 'x-gitlab-event-uuid': randomUUID() }, gitlab)).status).toBe(200);
+    expect((await send({ 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'nope', 'x-gitlab-event-uuid': randomUUID() }, gitlab)).status).toBe(401);
+    const gitea = JSON.stringify(giteaPushPayload());
+    expect((await send({ 'x-gitea-event': 'push', 'x-gitea-delivery': randomUUID(), 'x-gitea-signature': hmacHex(secret, gitea) }, gitea)).status).toBe(200);
+
+    const list = await items(flow.id);
+    expect(list.some((i) => i.commitMessage === '同步修复')).toBe(true);
+    expect(new Set(list.map((i) => i.commitId)).size).toBe(list.length);
+    expect((await fetch(`${server.url}/api/workflow/webhook/unknown-token`, { method: 'POST', body: '{}', headers: { 'x-github-event': 'push' } })).status).toBe(404);
+  });
+});
