@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../lib/clock.ts';
 import { assertSafeKey, BlobError, type BlobPart, type ByteRange } from './blob-store.ts';
+import { syncPath, writePartAt } from './part-writer.ts';
 import type { UrlSigner } from './url-signer.ts';
 
 interface MultipartMeta {
@@ -20,7 +21,7 @@ export const LOCAL_DOWNLOAD_PATH = '/api/blob/file';
 
 /**
  * Blobs on local disk under `root`. A multipart upload preallocates its file and writes each part in
- * place at its offset, so completing it is a rename, not a second copy.
+ * place at its offset, so completing it is an fsync and a rename, not a second copy.
  */
 export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; clock: Clock }) {
   const { root, signer, clock } = deps;
@@ -78,24 +79,13 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       return query.expires > clock.now() && signer.verify(['part', query.uploadId, query.partNo, query.expires], query.sig);
     },
 
-    /** Streams one part into place; answers its MD5 etag. Refuses a part longer or shorter than its slot. */
+    /** Streams one part into place; answers its etag (see part-writer.ts). Refuses a part longer or shorter than its slot. */
     async writePart(uploadId: string, partNo: number, body: Readable): Promise<{ etag: string }> {
       const meta = await readMeta(uploadId);
       const expected = partLength(meta, partNo);
       const dir = uploadDir(uploadId);
-      const md5 = createHash('md5');
-      let received = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          received += chunk.length;
-          if (received > expected) return done(new BlobError('too_large', `part ${partNo} is larger than ${expected} bytes`));
-          md5.update(chunk);
-          done(null, chunk);
-        },
-      });
-      await pipeline(body, meter, fs.createWriteStream(path.join(dir, 'data'), { flags: 'r+', start: (partNo - 1) * meta.partSize }));
+      const { received, etag } = await writePartAt(path.join(dir, 'data'), (partNo - 1) * meta.partSize, body, expected, partNo);
       if (received !== expected) throw new BlobError('incomplete', `part ${partNo} has ${received} of ${expected} bytes`);
-      const etag = md5.digest('hex');
       await fsp.writeFile(path.join(dir, 'parts', String(partNo)), etag);
       return { etag };
     },
@@ -113,7 +103,10 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       }
       const target = objectPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
+      // Durable before it is called complete: the parts were flushed behind their answers, this waits for the rest.
+      await syncPath(path.join(dir, 'data'));
       await fsp.rename(path.join(dir, 'data'), target);
+      await syncPath(path.dirname(target), 'directory');
       await fsp.rm(dir, { recursive: true, force: true });
       return { size: meta.size };
     },

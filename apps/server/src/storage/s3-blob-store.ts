@@ -1,19 +1,16 @@
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  S3Client,
-  UploadPartCommand,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { assertSafeKey, BlobError, type BlobPart, type BlobStore, type ByteRange } from './blob-store.ts';
+
+/**
+ * The AWS SDK takes ~30 MB of memory once loaded (measured by bench/), so it is loaded on the first call:
+ * a server that keeps its files on local disk never pays for it.
+ */
+async function loadSdk(config: S3ClientConfig) {
+  const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  return { s3, client: new s3.S3Client(config), Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 export interface S3StoreOptions {
   endpoint?: string;
@@ -40,13 +37,18 @@ export function createS3BlobStore(options: S3StoreOptions) {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   };
-  const client = new S3Client(config);
+  let loading: Promise<Sdk> | undefined;
+  const sdk = () => {
+    loading ??= loadSdk(config);
+    return loading;
+  };
   const Bucket = options.bucket;
 
   async function statObject(key: string): Promise<{ size: number } | null> {
     assertSafeKey(key);
+    const { s3, client } = await sdk();
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      const head = await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }));
       return { size: Number(head.ContentLength ?? 0) };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -56,24 +58,26 @@ export function createS3BlobStore(options: S3StoreOptions) {
 
   const store = {
     kind: 's3' as const,
-    client,
 
     async startMultipart(key: string, opts: { size: number; partSize: number; contentType: string }) {
       assertSafeKey(key);
-      const result = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts.contentType }));
+      const { s3, client } = await sdk();
+      const result = await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts.contentType }));
       if (!result.UploadId) throw new BlobError('no_upload', 'the store did not start the upload');
       return { uploadId: result.UploadId };
     },
 
     async partUploadUrl(key: string, uploadId: string, partNo: number, expiresInSec: number) {
-      return getSignedUrl(client, new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNo }), { expiresIn: expiresInSec });
+      const { s3, client, getSignedUrl } = await sdk();
+      return getSignedUrl(client, new s3.UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNo }), { expiresIn: expiresInSec });
     },
 
     async completeMultipart(key: string, uploadId: string, parts: BlobPart[], expectedSize: number) {
       const sorted = [...parts].sort((a, b) => a.partNo - b.partNo);
+      const { s3, client } = await sdk();
       try {
         await client.send(
-          new CompleteMultipartUploadCommand({
+          new s3.CompleteMultipartUploadCommand({
             Bucket,
             Key: key,
             UploadId: uploadId,
@@ -85,14 +89,15 @@ export function createS3BlobStore(options: S3StoreOptions) {
       }
       const stat = await statObject(key);
       if (stat?.size !== expectedSize) {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
         throw new BlobError('incomplete', `assembled ${stat?.size ?? 0} of ${expectedSize} bytes`);
       }
       return stat;
     },
 
     async abortMultipart(key: string, uploadId: string) {
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
+      const { s3, client } = await sdk();
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
         // An upload already completed or aborted is gone: S3 says NoSuchUpload, s3rver MethodNotAllowed.
         const name = (error as { name?: string }).name;
         if (!isNotFound(error) && name !== 'NoSuchUpload' && name !== 'MethodNotAllowed') throw error;
@@ -100,12 +105,14 @@ export function createS3BlobStore(options: S3StoreOptions) {
     },
 
     async listMultipart(): Promise<Array<{ key: string; uploadId: string; startedAt: number }>> {
-      const result = await client.send(new ListMultipartUploadsCommand({ Bucket }));
+      const { s3, client } = await sdk();
+      const result = await client.send(new s3.ListMultipartUploadsCommand({ Bucket }));
       return (result.Uploads ?? []).map((u) => ({ key: u.Key ?? '', uploadId: u.UploadId ?? '', startedAt: u.Initiated?.getTime() ?? 0 }));
     },
 
     async put(key: string, body: Readable | Buffer, opts: { contentType: string }) {
       assertSafeKey(key);
+      const { client, Upload } = await sdk();
       await new Upload({ client, params: { Bucket, Key: key, Body: body, ContentType: opts.contentType } }).done();
       const stat = await statObject(key);
       return { size: stat?.size ?? 0 };
@@ -115,8 +122,9 @@ export function createS3BlobStore(options: S3StoreOptions) {
 
     async read(key: string, range?: ByteRange) {
       assertSafeKey(key);
+      const { s3, client } = await sdk();
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        const result = await client.send(new s3.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
         if (!(result.Body instanceof Readable)) throw new BlobError('not_found', `no body for ${key}`);
         return result.Body;
       } catch (error) {
@@ -128,14 +136,16 @@ export function createS3BlobStore(options: S3StoreOptions) {
     async downloadUrl(key: string, opts: { expiresInSec: number; fileName: string; contentType: string }) {
       assertSafeKey(key);
       const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(opts.fileName)}`;
-      return getSignedUrl(client, new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: disposition, ResponseContentType: opts.contentType }), {
+      const { s3, client, getSignedUrl } = await sdk();
+      return getSignedUrl(client, new s3.GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: disposition, ResponseContentType: opts.contentType }), {
         expiresIn: opts.expiresInSec,
       });
     },
 
     async delete(key: string) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { s3, client } = await sdk();
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
   } satisfies BlobStore & Record<string, unknown>;
   return store;

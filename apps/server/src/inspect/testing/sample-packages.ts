@@ -4,7 +4,7 @@ import { buildAxml } from './axml-writer.ts';
 import { makeCgbiPng, makePng, patternImage } from './images.ts';
 import { infoPlist, ipaEntries, makeProfile, profileDict, schemeBlockValue, signingBlock, xmlPlist } from './packages.ts';
 import { makeIdentity, type TestIdentity } from './signing.ts';
-import { buildZip } from './zip-writer.ts';
+import { buildZip, type ZipEntrySpec } from './zip-writer.ts';
 
 /**
  * Small but complete packages for integration, browser and benchmark runs: an ipa with a CgBI icon and
@@ -26,7 +26,8 @@ export interface SampleIpaOptions {
   extra?: Record<string, Buffer | string>;
 }
 
-export function sampleIpa(options: SampleIpaOptions = {}): Buffer {
+/** The entries of `sampleIpa()`, for writers that stream their own archive (the benchmarks). */
+export function sampleIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[] {
   const info = infoPlist({
     CFBundleIdentifier: options.bundleId ?? 'com.example.demo',
     CFBundleDisplayName: options.name ?? '演示应用',
@@ -35,13 +36,15 @@ export function sampleIpa(options: SampleIpaOptions = {}): Buffer {
     CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
   });
   const profile = makeProfile(profileDict([signer().der], { ExpirationDate: options.expiresAt ?? new Date('2036-01-02T03:04:05Z') }), signer());
-  return buildZip(
-    ipaEntries('Demo', xmlPlist(info), {
-      'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
-      'embedded.mobileprovision': profile,
-      ...options.extra,
-    }),
-  );
+  return ipaEntries('Demo', xmlPlist(info), {
+    'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
+    'embedded.mobileprovision': profile,
+    ...options.extra,
+  });
+}
+
+export function sampleIpa(options: SampleIpaOptions = {}): Buffer {
+  return buildZip(sampleIpaEntries(options));
 }
 
 export interface SampleApkOptions {
@@ -52,7 +55,14 @@ export interface SampleApkOptions {
   extra?: Record<string, Buffer | string>;
 }
 
-export function sampleApk(options: SampleApkOptions = {}): Buffer {
+/** An archive's entries and the APK Signing Block written between them and the central directory. */
+export interface SampleZipLayout {
+  entries: ZipEntrySpec[];
+  beforeCentralDirectory: Buffer;
+}
+
+/** The entries and signing block of `sampleApk()`, for writers that stream their own archive (the benchmarks). */
+export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayout {
   const arsc = buildArsc([
     { key: 'string/app_name', values: [{ value: { string: options.label ?? '商城' } }] },
     { key: 'mipmap/ic_launcher', values: [{ config: { density: 480 }, value: { string: 'res/mipmap-xxhdpi-v4/ic_launcher.png' } }] },
@@ -76,16 +86,21 @@ export function sampleApk(options: SampleApkOptions = {}): Buffer {
     ],
   });
   const block = signingBlock([[0x7109871a, schemeBlockValue([[signer().der]])]]);
-  return buildZip(
-    [
+  return {
+    entries: [
       { name: 'AndroidManifest.xml', data: manifest },
       { name: 'resources.arsc', data: arsc.bytes, method: 'store' },
       { name: 'res/mipmap-xxhdpi-v4/ic_launcher.png', data: makePng(patternImage(144, 144)) },
       { name: 'classes.dex', data: Buffer.alloc(1024, 0x64) },
       ...Object.entries(options.extra ?? {}).map(([name, data]) => ({ name, data })),
     ],
-    { beforeCentralDirectory: block },
-  );
+    beforeCentralDirectory: block,
+  };
+}
+
+export function sampleApk(options: SampleApkOptions = {}): Buffer {
+  const { entries, beforeCentralDirectory } = sampleApkEntries(options);
+  return buildZip(entries, { beforeCentralDirectory });
 }
 
 /** The signer of the sample packages (its certificate's SHA-256, for assertions). */

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { attachmentDisposition, parseByteRange } from '../../http/byte-range.ts';
 import { BlobError } from '../../storage/blob-store.ts';
+import { FileBody } from '../../storage/file-body.ts';
 import { LOCAL_DOWNLOAD_PATH, LOCAL_PART_PATH, type LocalBlobStore } from '../../storage/local-blob-store.ts';
 
 const partQuery = z.object({
@@ -41,12 +41,12 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
       reply.header('accept-ranges', 'bytes').header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
       if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${stat.size}`).send();
       const file = store.filePath(req.query.key);
-      if (!range) return reply.header('content-length', stat.size).send(fs.createReadStream(file));
+      if (!range) return reply.header('content-length', stat.size).send(new FileBody(file, 0, stat.size));
       return reply
         .status(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
         .header('content-length', range.end - range.start + 1)
-        .send(fs.createReadStream(file, { start: range.start, end: range.end }));
+        .send(new FileBody(file, range.start, range.end + 1));
     });
   };
 }

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { exited } from './proc.ts';
+
+/** The real server as a child process (as e2e/helpers/server-process.ts starts it), and its JSON API. */
+
+const ADMIN = { username: 'admin', password: 'bench-admin-pass' };
+const root = path.resolve(import.meta.dirname, '../..');
+const START_TIMEOUT_MS = 60_000;
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  dataDir: string;
+  /** Calls the JSON API; throws unless the envelope says 200. */
+  api<T>(method: string, urlPath: string, body?: unknown): Promise<T>;
+  /** Where the local blob store keeps an object. */
+  objectPath(fileKey: string): string;
+  stop(): Promise<void>;
+}
+
+/** `nodeArgs` go before the script (e.g. `--cpu-prof` while investigating). */
+export async function startServer(dataDir: string, nodeArgs: string[] = []): Promise<BenchServer> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /is running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
+    }, START_TIMEOUT_MS).unref();
+  });
+  let token = '';
+  const api = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}${urlPath}`, {
+      method,
+      headers: { token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const envelope = (await response.json()) as { code: number; msg: string; data: T };
+    if (envelope.code !== 200) throw new Error(`${method} ${urlPath}: ${envelope.code} ${envelope.msg}`);
+    return envelope.data;
+  };
+  const login = await api<{ token: string }>('POST', '/api/user/login', { username: ADMIN.username, password: createHash('sha256').update(ADMIN.password).digest('hex') });
+  token = login.token;
+  return {
+    url,
+    pid: child.pid ?? 0,
+    dataDir,
+    api,
+    objectPath: (fileKey) => path.join(dataDir, 'blobs', 'objects', fileKey),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited(child, 10_000);
+      }
+    },
+  };
+}
