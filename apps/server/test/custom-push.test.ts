@@ -41,6 +41,16 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     expect(JSON.parse(meta.body.data[String(item?.id)] ?? '{}')).toEqual(levelChange);
   });
 
+  it('answers the before and after of a document edit for the wiki-difference modal', async () => {
+    const edit = { event: 'drive.file.edit_v1', spaceName: '策划文档', objTitle: '第一章设计', url: 'https://example.feishu.cn/docx/abc', changeVisible: true, beforeContent: '敌人 3 个\n', afterContent: '敌人 5 个\n' };
+    await push({ items: [{ id: 'doc-9', time: Date.UTC(2026, 10, 21, 10), author: '策划小李', message: '修改文档：第一章设计', metadata: edit }] });
+    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
+    const ids = page.body.data.list.map((i) => i.id);
+    const diff = await server.request<Array<{ objTitle: string; beforeContent: string; afterContent: string }>>('POST', '/api/commit_log/wiki_diff', { token: admin, body: { ids } });
+    // The level item has no document change and is left out.
+    expect(diff.body.data).toEqual([{ id: ids[0], objTitle: '第一章设计', url: edit.url, event: 'drive.file.edit_v1', beforeContent: '敌人 3 个\n', afterContent: '敌人 5 个\n' }]);
+  });
+
   it('refuses a wrong secret, an unknown address and a malformed item', async () => {
     const items = [{ id: 'x', time: 1, author: 'a', message: 'm' }];
     const wrong = await push({ items }, 'not-the-secret');

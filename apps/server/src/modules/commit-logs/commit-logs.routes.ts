@@ -32,6 +32,19 @@ export function commitLogsRoutes(deps: { logs: CommitLogsService } & LinkDeps): 
       await logs.bindCommit(currentUser(req), req.body.commitId, req.body.appVersionIds);
       return ok(null);
     });
+    app.post(
+      '/api/commit_log/wiki_diff',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags,
+          description: 'Wiki difference (SPEC §7): before/after content of document-edit items.',
+          body: metadataListBody,
+          response: { 200: envelopeSchema(z.array(z.object({ id: z.number(), objTitle: z.string(), url: z.string().nullable(), event: z.string(), beforeContent: z.string(), afterContent: z.string() }))) },
+        },
+      },
+      async (req) => ok(await logs.wikiDiff(currentUser(req), req.body.ids)),
+    );
     app.get('/api/workflow/users', { config: { access: 'user' }, schema: { tags, description: 'Committer names seen in the apps the caller can see.', response: { 200: envelopeSchema(z.array(z.string())) } } }, async (req) =>
       ok(await logs.committers(currentUser(req))),
     );

@@ -1,4 +1,4 @@
-import { cleanFileUrls, type CommitLogItem, type CommitLogListQuery, type UserCommitLogListQuery } from '@release/contract';
+import { cleanFileUrls, wikiEventMetadata, type CommitLogItem, type CommitLogListQuery, type UserCommitLogListQuery } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -129,6 +129,19 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
         if (!version || version.app_id !== log.app_id) throw AppError.badRequest('只能绑定同一应用的安装包版本');
       }
       await logs.replaceBindings(commitLogId, [...new Set(appVersionIds)]);
+    },
+
+    /** Before/after of document edits, for the wiki-difference modal (items without a document change are skipped). */
+    async wikiDiff(viewer: AuthUser, ids: number[]) {
+      const out: Array<{ id: number; objTitle: string; url: string | null; event: string; beforeContent: string; afterContent: string }> = [];
+      for (const row of await logs.findMany(ids)) {
+        if (row.metadata === null || !(await policy.accessOf(viewer, row.app_id))) continue;
+        const parsed = wikiEventMetadata.safeParse(JSON.parse(row.metadata));
+        if (!parsed.success) continue;
+        const m = parsed.data;
+        out.push({ id: row.id, objTitle: m.objTitle, url: m.url ?? null, event: m.event, beforeContent: m.beforeContent ?? '', afterContent: m.afterContent ?? '' });
+      }
+      return out;
     },
 
     async committers(viewer: AuthUser) {
