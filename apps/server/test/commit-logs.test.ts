@@ -6,7 +6,7 @@ import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
-type Page = { list: CommitLogItem[]; hasMore: boolean };
+type Page = { list: CommitLogItem[]; hasMore: boolean; nextCursor: string | null };
 const HOUR = 3600_000;
 const base = Date.UTC(2026, 10, 20, 8);
 
@@ -69,6 +69,15 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
     expect(second.data.list).toHaveLength(15);
     expect(second.data.hasMore).toBe(false);
     expect(second.data.list.at(-1)?.commitId).toBe(commit(0).commitId);
+  });
+
+  it('walks the same pages with the keyset cursor', async () => {
+    const first = await list(`workflowIds=${gitId}`);
+    const second = await list(`workflowIds=${gitId}&cursor=${first.data.nextCursor}`);
+    const byPage = await list(`workflowIds=${gitId}&pageNo=2`);
+    expect(second.data.list.map((l) => l.id)).toEqual(byPage.data.list.map((l) => l.id));
+    expect(second.data).toMatchObject({ hasMore: false, nextCursor: null });
+    expect((await list(`workflowIds=${gitId}&cursor=yesterday`)).code).toBe(400);
   });
 
   it('hides the merge commit unless filtered logs are asked for', async () => {

@@ -49,13 +49,15 @@ export const commitLogListQuery = z.object({
   remark: z.string().trim().max(128).optional(),
   pageNo: intFromQuery.min(1).default(1),
   pageSize: intFromQuery.min(1).max(200).default(COMMIT_PAGE_SIZE),
+  /** Keyset paging for infinite scroll: the `nextCursor` of the previous page; `pageNo` is ignored then. */
+  cursor: z.string().regex(/^\d+:\d+$/, 'cursor 格式不正确').optional(),
 });
 export type CommitLogListQuery = z.infer<typeof commitLogListQuery>;
 
 export const userCommitLogListQuery = commitLogListQuery.omit({ workflowIds: true }).extend({ remark: z.string().trim().min(1).max(128) });
 export type UserCommitLogListQuery = z.infer<typeof userCommitLogListQuery>;
 
-export const commitLogPage = z.object({ list: z.array(commitLogItem), hasMore: z.boolean() });
+export const commitLogPage = z.object({ list: z.array(commitLogItem), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 
 export const updateCommitLogBody = z.object({
   id: intFromQuery.min(1),

@@ -10,6 +10,8 @@ export interface CommitLogFilter {
   startTime?: number;
   endTime?: number;
   remark?: string;
+  /** Items strictly older than this (commit time, id), newest first: index-bound at any depth. */
+  before?: { commitTime: number; id: number };
   offset: number;
   limit: number;
 }
@@ -31,6 +33,10 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
       if (filter.startTime !== undefined) q = q.where('c.commit_time', '>=', filter.startTime);
       if (filter.endTime !== undefined) q = q.where('c.commit_time', '<', filter.endTime);
       if (filter.remark) q = q.where('c.remark', '=', filter.remark);
+      if (filter.before) {
+        const { commitTime, id } = filter.before;
+        q = q.where((eb) => eb.or([eb('c.commit_time', '<', commitTime), eb.and([eb('c.commit_time', '=', commitTime), eb('c.id', '<', id)])]));
+      }
       return q
         .selectAll('c')
         .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'u.username as upload_by_name'])

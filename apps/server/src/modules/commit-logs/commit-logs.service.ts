@@ -10,6 +10,13 @@ import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
 
 const NOT_FOUND = '更新记录不存在';
+
+/** Page numbers as the spec sends them, or a keyset cursor (`<commitTime>:<id>`) for deep scrolling. */
+function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
+  if (!cursor) return { offset: (pageNo - 1) * pageSize, limit: pageSize };
+  const [commitTime, id] = cursor.split(':').map(Number);
+  return { offset: 0, limit: pageSize, before: { commitTime: commitTime ?? 0, id: id ?? 0 } };
+}
 const ZIP_TYPES = new Set(['web', 'mac']);
 
 export interface CommitLogsDeps {
@@ -30,7 +37,8 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     const shown = rows.slice(0, filter.limit);
     const bound = await logs.boundVersions(shown.map((r) => r.id));
     const list = await Promise.all(shown.map((row) => toItem(row, bound.filter((b) => b.commitLogId === row.id), present)));
-    return { list, hasMore };
+    const last = shown.at(-1);
+    return { list, hasMore, nextCursor: hasMore && last ? `${last.commit_time}:${last.id}` : null };
   }
 
   async function toItem(row: CommitLogListRow, bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>, present: VersionPresenter): Promise<CommitLogItem> {
@@ -80,14 +88,14 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       const found = await workflows.findByIds(ids);
       if (found.length !== ids.length) throw AppError.notFound('工作流不存在');
       for (const appId of new Set(found.map((w) => w.app_id))) await policy.assertCanView(viewer, appId);
-      const { pageNo, pageSize, ...rest } = query;
-      return page({ ...rest, workflowIds: ids, offset: (pageNo - 1) * pageSize, limit: pageSize }, present);
+      const { pageNo, pageSize, cursor, ...rest } = query;
+      return page({ ...rest, workflowIds: ids, ...paging(pageNo, pageSize, cursor) }, present);
     },
 
     /** A user's trend (`/trend/{user}`): their update items across the apps the viewer can see. */
     async userList(viewer: AuthUser, query: UserCommitLogListQuery, present: VersionPresenter) {
-      const { pageNo, pageSize, ...rest } = query;
-      return page({ ...rest, appIds: await visibleAppIds(viewer), offset: (pageNo - 1) * pageSize, limit: pageSize }, present);
+      const { pageNo, pageSize, cursor, ...rest } = query;
+      return page({ ...rest, appIds: await visibleAppIds(viewer), ...paging(pageNo, pageSize, cursor) }, present);
     },
 
     /** Edit / supplement: a description and media (SPEC §2 snapshot drawer). */
