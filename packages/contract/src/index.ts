@@ -14,5 +14,6 @@ export * from './uploads.ts';
 export * from './versions.ts';
 export * from './workflows.ts';
 export * from './commit-logs.ts';
+export * from './system.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';

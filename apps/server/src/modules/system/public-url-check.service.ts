@@ -1,25 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { CertificateInfo, PublicUrlReport } from '@release/contract';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
-
-export interface CertificateInfo {
-  subject: string;
-  issuer: string;
-  validTo: number;
-  daysLeft: number;
-  trusted: boolean;
-  trustError: string | null;
-}
-
-export interface PublicUrlReport {
-  publicUrl: string | null;
-  https: boolean;
-  reachable: boolean;
-  /** Whether the URL answered as this deployment (not another site or a misrouted proxy). */
-  sameDeployment: boolean;
-  certificate: CertificateInfo | null;
-  problems: string[];
-}
 
 export const PING_PATH = '/api/system/ping';
 const CERT_WARNING_DAYS = 14;
