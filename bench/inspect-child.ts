@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -18,7 +19,19 @@ type ReferenceParser = new (file: string) => { parse(): Promise<ReferenceResult>
 const [which, file] = process.argv.slice(2);
 if ((which !== 'ours' && which !== 'reference') || !file) throw new Error('usage: inspect-child.ts ours|reference <file>');
 
-const maxRss = () => process.resourceUsage().maxRSS * 1024;
+/**
+ * This process's own peak RSS: VmHWM of its address space. (getrusage's maxRSS is not: on Linux it starts at
+ * the parent's peak, the bench's, because the child was forked from it before exec.)
+ */
+function maxRss(): number {
+  try {
+    const kib = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kib) return Number(kib) * 1024;
+  } catch {
+    // Not Linux: fall back below.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
 const baseline = maxRss();
 let run: () => Promise<string>;
 if (which === 'ours') {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { runTsx } from './lib/proc.ts';
+import { fromSources, runNode } from './lib/proc.ts';
 import { fixed, mb, median, msText, type Row } from './lib/report.ts';
 
 /** (b) Our inspectPackage against app-info-parser on the same files, each run in its own child process. */
@@ -12,11 +12,18 @@ interface ChildResult {
   summary: string;
 }
 
-const child = path.join(import.meta.dirname, 'inspect-child.ts');
 const RSS_TARGET = 150 * 1024 * 1024;
 
+/** The child as run.mjs bundled it (plain node, as the compiled server runs our inspector), or its source under tsx. */
+function childCommand(): string[] {
+  if (fromSources) return ['--import', 'tsx', path.join(import.meta.dirname, 'inspect-child.ts')];
+  const bundled = process.env.BENCH_INSPECT_CHILD;
+  if (!bundled) throw new Error('BENCH_INSPECT_CHILD is not set (start through `npm run bench`)');
+  return [bundled];
+}
+
 async function inspectIn(which: 'ours' | 'reference', file: string): Promise<ChildResult> {
-  return JSON.parse(await runTsx(child, [which, file])) as ChildResult;
+  return JSON.parse(await runNode([...childCommand(), which, file])) as ChildResult;
 }
 
 export interface InspectCase {
@@ -40,7 +47,7 @@ export async function benchInspect(cases: InspectCase[], rounds: number, log: (l
       log(`  ${item.label} round ${round + 1}: ours ${line(o)}; app-info-parser ${line(r)}`);
     }
     log(`    read by ours: ${ours[0]?.summary}; by app-info-parser: ${reference[0]?.summary}`);
-    log(`    each child's RSS before its inspector loads (node + tsx): ${mb(ours[0]?.baseline ?? null)}`);
+    log(`    each child's RSS before its inspector loads (${fromSources ? 'node + tsx' : 'node'}): ${mb(ours[0]?.baseline ?? null)}`);
     const ratio = median(ours.map((o, i) => (reference[i]?.ms ?? NaN) / o.ms));
     const oursPeak = Math.max(...ours.map((o) => o.peak));
     const referencePeak = Math.max(...reference.map((r) => r.peak));

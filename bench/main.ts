@@ -4,7 +4,7 @@ import path from 'node:path';
 import { benchDownload } from './download.ts';
 import { benchInspect } from './inspect.ts';
 import { writeBigApk, writeBigIpa, writeGameIpa } from './lib/fixtures.ts';
-import { peakRss } from './lib/proc.ts';
+import { fromSources, peakRss } from './lib/proc.ts';
 import { mb, MiB, msText, printTable, type Row } from './lib/report.ts';
 import { startServer } from './lib/server.ts';
 import { benchUpload, registerPackage } from './upload.ts';
@@ -76,7 +76,7 @@ async function inspection(): Promise<void> {
 }
 
 const started = performance.now();
-log(`release-system bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
+log(`release-system bench${quick ? ' (--quick)' : ''}, ${fromSources ? 'server and inspector from sources under tsx (--tsx)' : 'compiled server and inspector (as npm start runs them)'}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
 let failure: unknown = null;
 try {
   await uploadAndDownload();

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick]`: checks the free space, makes a working directory, runs bench/main.ts under
-// tsx, and removes the directory (it holds gigabytes) whatever happens.
+// `npm run bench [-- --quick] [-- --tsx]`: checks the free space, builds what production runs (the server
+// bundle, as `npm start` does, and the inspection child), makes a working directory, runs bench/main.ts under
+// tsx, and removes the directory (it holds gigabytes) whatever happens. --tsx runs the server and the
+// inspection children from their sources under tsx instead, as before the server was compiled.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServer, serverIsStale, serverNodeArgs } from '../scripts/build-server.mjs';
 
 const GiB = 1024 ** 3;
 const NEED_FULL = 5 * GiB;
@@ -24,12 +27,40 @@ if (free < NEED_QUICK) {
 }
 
 const root = path.resolve(import.meta.dirname, '..');
+const fromSources = args.includes('--tsx');
+
+/**
+ * bench/inspect-child.ts as plain JavaScript (in .tmp, so its packages resolve from the repository), with the
+ * inspector in a chunk of its own: loaded by the child's dynamic import, after its baseline RSS is read.
+ */
+async function bundleInspectChild() {
+  const { build } = await import('esbuild');
+  const outdir = path.join(root, '.tmp/bench');
+  fs.rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: [path.join(root, 'bench/inspect-child.ts')],
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return path.join(outdir, 'inspect-child.mjs');
+}
+
+const env = { ...process.env, BENCH_TSX: fromSources ? '1' : '0' };
+if (!fromSources) {
+  if (serverIsStale()) await buildServer();
+  env.BENCH_SERVER_NODE_ARGS = serverNodeArgs.join(' ');
+  env.BENCH_INSPECT_CHILD = await bundleInspectChild();
+}
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-bench-'));
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/main.ts'), ...args], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, BENCH_DIR: workDir },
-});
+env.BENCH_DIR = workDir;
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/main.ts'), ...args], { cwd: root, stdio: 'inherit', env });
 // Ctrl-C reaches the whole process group: the child stops its servers; this process waits, then cleans up.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const code = await new Promise((resolve) => child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));

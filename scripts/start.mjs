@@ -1,8 +1,10 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web app and the server when they are missing or older than their sources, then runs
+// the compiled server (`node --enable-source-maps … apps/server/dist/main.mjs`). `npm run dev` runs the sources.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, serverBundle, serverIsStale, serverNodeArgs } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'apps/web/dist/index.html');
@@ -29,7 +31,12 @@ if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+if (serverIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
+}
+
+const server = spawn(process.execPath, [...serverNodeArgs, serverBundle], {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },

@@ -1,4 +1,4 @@
-// `npm test`: type-checks, builds the web app, runs every suite (unit, server on SQLite and
+// `npm test`: type-checks, builds the web app and the server, runs every suite (unit, server on SQLite and
 // PostgreSQL, browser), then the conformance suite over the shared fixtures.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +22,8 @@ run('type-check cli', 'npx', ['tsc', '-p', 'packages/cli']);
 run('type-check server', 'npx', ['tsc', '-p', 'apps/server']);
 run('type-check web', 'npx', ['tsc', '-p', 'apps/web']);
 run('build web', 'npm', ['run', 'build', '-w', 'apps/web']);
+// What `npm start` runs; building it here catches a server import missing from apps/server's dependencies.
+run('build server', process.execPath, ['scripts/build-server.mjs']);
 
 // The conformance suite reads the real fixtures in ../shared (or FIXTURES_DIR); CI always has them.
 const fixturesDir = path.resolve(root, process.env.FIXTURES_DIR ?? '../shared/fixtures');

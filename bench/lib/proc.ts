@@ -43,14 +43,20 @@ export function exited(child: ChildProcess, timeoutMs: number): Promise<number |
   });
 }
 
-/** Runs `node --import tsx <script> ...args` and answers its stdout (throws with its stderr on failure). */
-export async function runTsx(script: string, args: string[], timeoutMs = 300_000): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `node <argv…>` and answers its stdout (throws with its stderr on failure). */
+export async function runNode(argv: string[], timeoutMs = 300_000): Promise<string> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const code = await exited(child, timeoutMs);
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} exited with ${code}: ${err.trim().slice(-2000)}`);
+  if (code !== 0) throw new Error(`node ${argv.join(' ')} exited with ${code}: ${err.trim().slice(-2000)}`);
   return out;
 }
+
+/**
+ * How the bench runs the product: compiled, as `npm start` does (apps/server/dist/main.mjs, the inspection
+ * child bundled by run.mjs), or from the sources under tsx with `--tsx` (BENCH_TSX=1), as before.
+ */
+export const fromSources = process.env.BENCH_TSX === '1';

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exited } from './proc.ts';
+import { exited, fromSources } from './proc.ts';
 
-/** The real server as a child process (as e2e/helpers/server-process.ts starts it), and its JSON API. */
+/** The real server as a child process (compiled, as `npm start` runs it; from its sources with --tsx), and its JSON API. */
 
 const ADMIN = { username: 'admin', password: 'bench-admin-pass' };
 const root = path.resolve(import.meta.dirname, '../..');
@@ -24,7 +24,12 @@ export interface BenchServer {
 /** `nodeArgs` go before the script (e.g. `--cpu-prof` while investigating). */
 export async function startServer(dataDir: string, nodeArgs: string[] = []): Promise<BenchServer> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
+  const bundle = path.join(root, 'apps/server/dist/main.mjs');
+  if (!fromSources && !fs.existsSync(bundle)) throw new Error(`${bundle} is missing (start through \`npm run bench\`, which builds it)`);
+  // The options `npm start` gives the bundle (scripts/build-server.mjs, passed on by run.mjs).
+  const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '--enable-source-maps').split(' ').filter(Boolean);
+  const entry = fromSources ? ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')] : [...startArgs, ...nodeArgs, bundle];
+  const child: ChildProcess = spawn(process.execPath, entry, {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import * as m001 from './migrations/2026-11-22-001-foundation.ts';
 import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
 import * as m003 from './migrations/2026-11-22-003-api-tokens.ts';
 import * as m004 from './migrations/2026-11-22-004-workflows-commit-logs.ts';
+import * as m005 from './migrations/2026-11-22-005-commit-log-indexes.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-002-versions-uploads': m002,
   '2026-11-22-003-api-tokens': m003,
   '2026-11-22-004-workflows-commit-logs': m004,
+  '2026-11-22-005-commit-log-indexes': m005,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

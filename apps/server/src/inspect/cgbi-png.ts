@@ -1,4 +1,5 @@
 import { crc32, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { PngError, unfilter } from './png-filters.ts';
 
 /**
  * Xcode's "optimized" PNG (CgBI): an extra `CgBI` chunk, raw-deflate IDAT without zlib header,
@@ -13,12 +14,7 @@ interface PngChunk {
   data: Buffer;
 }
 
-export class PngError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PngError';
-  }
-}
+export { PngError };
 
 export function isPng(bytes: Buffer): boolean {
   return bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE);
@@ -56,44 +52,6 @@ export function encodePng(header: Buffer, rawScanlines: Buffer): Buffer {
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(rawScanlines)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-function paeth(left: number, up: number, upLeft: number): number {
-  const estimate = left + up - upLeft;
-  const dl = Math.abs(estimate - left);
-  const du = Math.abs(estimate - up);
-  const dul = Math.abs(estimate - upLeft);
-  if (dl <= du && dl <= dul) return left;
-  return du <= dul ? up : upLeft;
-}
-
-/** Undoes the per-row PNG filters in place; returns the pixel rows without filter bytes. */
-function unfilter(data: Buffer, width: number, height: number, bpp: number): Buffer {
-  const stride = width * bpp;
-  if (data.length < (stride + 1) * height) throw new PngError('image data too short');
-  const out = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y += 1) {
-    const filter = data[y * (stride + 1)];
-    const row = y * stride;
-    const prior = row - stride;
-    for (let x = 0; x < stride; x += 1) {
-      const raw = data[y * (stride + 1) + 1 + x] as number;
-      const left = x >= bpp ? (out[row + x - bpp] as number) : 0;
-      const up = y > 0 ? (out[prior + x] as number) : 0;
-      const upLeft = y > 0 && x >= bpp ? (out[prior + x - bpp] as number) : 0;
-      let value: number;
-      switch (filter) {
-        case 0: value = raw; break;
-        case 1: value = raw + left; break;
-        case 2: value = raw + up; break;
-        case 3: value = raw + ((left + up) >> 1); break;
-        case 4: value = raw + paeth(left, up, upLeft); break;
-        default: throw new PngError(`bad filter ${String(filter)}`);
-      }
-      out[row + x] = value & 0xff;
-    }
-  }
-  return out;
-}
-
 function inflateIdat(idat: Buffer): Buffer {
   try {
     return inflateRawSync(idat);
@@ -105,6 +63,76 @@ function inflateIdat(idat: Buffer): Buffer {
   } catch {
     throw new PngError('image data does not inflate');
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** min(255, round(value × 255 / alpha)) in integers (equal for every value and 0 < alpha < 255). */
+function unpremultiplied(value: number, alpha: number): number {
+  const straight = ((value * 510 + alpha) / (alpha * 2)) | 0;
+  return straight > 255 ? 255 : straight;
+}
+
+/** Row `alpha` of the un-premultiply table, filled on first use (an icon has few distinct partial alphas). */
+function fillTableRow(table: Uint8Array, alpha: number): void {
+  for (let value = 0; value < 256; value += 1) table[(alpha << 8) | value] = unpremultiplied(value, alpha);
+}
+
+/**
+ * Premultiplied BGRA → straight RGBA in place, a pixel (little-endian word 0xAARRGGBB) at a time. Opaque
+ * pixels (most of an app icon) only swap red and blue; transparent ones become 0.
+ */
+function straightenWords(pixels: Buffer): void {
+  const words = new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2);
+  const table = new Uint8Array(65536);
+  const filled = new Uint8Array(256);
+  for (let i = 0; i < words.length; i += 1) {
+    const pixel = words[i] as number;
+    const alpha = pixel >>> 24;
+    if (alpha === 255) {
+      words[i] = (pixel & 0xff00ff00) | ((pixel >>> 16) & 0xff) | ((pixel & 0xff) << 16);
+    } else if (alpha === 0) {
+      words[i] = 0;
+    } else {
+      if (filled[alpha] === 0) {
+        fillTableRow(table, alpha);
+        filled[alpha] = 1;
+      }
+      const row = alpha << 8;
+      const red = table[row | ((pixel >>> 16) & 0xff)] as number;
+      const green = table[row | ((pixel >>> 8) & 0xff)] as number;
+      const blue = table[row | (pixel & 0xff)] as number;
+      words[i] = (alpha << 24) | (blue << 16) | (green << 8) | red;
+    }
+  }
+}
+
+/** Premultiplied BGR(A) → straight RGB(A) in place, a byte at a time (RGB, or a big-endian machine). */
+function straightenBytes(pixels: Buffer, bpp: number): void {
+  for (let at = 0; at < pixels.length; at += bpp) {
+    const alpha = bpp === 4 ? (pixels[at + 3] as number) : 255;
+    const blue = pixels[at] as number;
+    if (alpha === 255) {
+      pixels[at] = pixels[at + 2] as number;
+      pixels[at + 2] = blue;
+    } else if (alpha === 0) {
+      pixels.fill(0, at, at + 3);
+    } else {
+      pixels[at] = unpremultiplied(pixels[at + 2] as number, alpha);
+      pixels[at + 1] = unpremultiplied(pixels[at + 1] as number, alpha);
+      pixels[at + 2] = unpremultiplied(blue, alpha);
+    }
+  }
+}
+
+/** Straight RGB(A) rows, each behind a 0 (None) filter byte, from premultiplied BGR(A) rows. */
+function toStraightScanlines(pixels: Buffer, width: number, height: number, bpp: number): Buffer {
+  if (bpp === 4 && LITTLE_ENDIAN && pixels.byteOffset % 4 === 0) straightenWords(pixels);
+  else straightenBytes(pixels, bpp);
+  const stride = width * bpp;
+  const scanlines = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y += 1) pixels.copy(scanlines, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  return scanlines;
 }
 
 /** Converts a CgBI PNG into a standard PNG; a standard PNG is returned unchanged. Throws PngError. */
@@ -122,23 +150,6 @@ export function convertCgbiToPng(bytes: Buffer): Buffer {
   if (width === 0 || height === 0 || width * height > MAX_PIXELS) throw new PngError('bad dimensions');
   const bpp = colorType === 6 ? 4 : 3;
   const idat = Buffer.concat(chunks.filter((item) => item.type === 'IDAT').map((item) => item.data));
-  const pixels = unfilter(inflateIdat(idat), width, height, bpp);
-  const stride = width * bpp;
-  const scanlines = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y += 1) {
-    const target = y * (stride + 1) + 1;
-    for (let x = 0; x < stride; x += bpp) {
-      const source = y * stride + x;
-      const blue = pixels[source] as number;
-      const green = pixels[source + 1] as number;
-      const red = pixels[source + 2] as number;
-      const alpha = bpp === 4 ? (pixels[source + 3] as number) : 255;
-      const scale = (value: number) => (alpha === 0 ? 0 : alpha === 255 ? value : Math.min(255, Math.round((value * 255) / alpha)));
-      scanlines[target + x] = scale(red);
-      scanlines[target + x + 1] = scale(green);
-      scanlines[target + x + 2] = scale(blue);
-      if (bpp === 4) scanlines[target + x + 3] = alpha;
-    }
-  }
+  const scanlines = toStraightScanlines(unfilter(inflateIdat(idat), width, height, bpp), width, height, bpp);
   return encodePng(Buffer.from(ihdr.subarray(0, 13)), scanlines);
 }

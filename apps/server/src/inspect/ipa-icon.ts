@@ -49,9 +49,7 @@ export interface IpaIconResult {
 export async function resolveIpaIcon(zip: ZipIndex, bundlePath: string, info: PlistDict): Promise<IpaIconResult> {
   const rootFiles: string[] = [];
   for (const name of zip.entries.keys()) {
-    if (!name.startsWith(bundlePath)) continue;
-    const rest = name.slice(bundlePath.length);
-    if (rest && !rest.includes('/')) rootFiles.push(rest);
+    if (name.length > bundlePath.length && name.indexOf('/', bundlePath.length) === -1 && name.startsWith(bundlePath)) rootFiles.push(name.slice(bundlePath.length));
   }
   let candidates = matchingFiles(rootFiles, declaredIconNames(info));
   if (candidates.length === 0) candidates = rootFiles.filter((file) => /^(AppIcon|Icon).*\.png$/i.test(file));

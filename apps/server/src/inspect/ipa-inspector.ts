@@ -9,6 +9,9 @@ const MAIN_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
 const MISPLACED_INFO_PLIST = /^(.+\/)Payload\/[^/]+\.app\/Info\.plist$/;
 const NESTED_BUNDLE_PLIST = /^(.+\.(?:app|appex))\/Info\.plist$/;
 const MAX_NESTED_BUNDLES = 20;
+/** Cheap tests before the expressions above: a game's ipa has 50,000 names. */
+const INFO_PLIST = 'Info.plist';
+const NESTED_INFO_PLIST = '/Info.plist';
 
 const deviceFamilyCodes: Record<number, AppleDeviceFamily> = { 1: 'iphone', 2: 'ipad', 3: 'tv', 4: 'watch', 5: 'carplay', 6: 'mac', 7: 'vision' };
 
@@ -16,13 +19,14 @@ const deviceFamilyCodes: Record<number, AppleDeviceFamily> = { 1: 'iphone', 2: '
 export function findMainBundle(names: Iterable<string>): string | null {
   let best: string | null = null;
   for (const name of names) {
-    if (MAIN_INFO_PLIST.test(name) && (best === null || name.length < best.length)) best = name;
+    if (name.endsWith(INFO_PLIST) && MAIN_INFO_PLIST.test(name) && (best === null || name.length < best.length)) best = name;
   }
   return best === null ? null : best.slice(0, -'Info.plist'.length);
 }
 
 function missingBundleError(names: Iterable<string>): PackageInspectionError {
   for (const name of names) {
+    if (!name.endsWith(INFO_PLIST)) continue;
     const misplaced = MISPLACED_INFO_PLIST.exec(name);
     if (misplaced) return inspectionFailure('missingAppBundle', `Payload 目录应位于压缩包根目录，实际位于 ${misplaced[1] ?? ''}`);
   }
@@ -48,7 +52,7 @@ function deviceFamiliesOf(info: PlistDict, platform: ApplePlatform): AppleDevice
 async function readNestedBundles(zip: ZipIndex, bundlePath: string, warnings: string[]): Promise<NestedBundle[]> {
   const bundles: NestedBundle[] = [];
   for (const name of zip.entries.keys()) {
-    if (!name.startsWith(bundlePath) || name === `${bundlePath}Info.plist`) continue;
+    if (!name.endsWith(NESTED_INFO_PLIST) || !name.startsWith(bundlePath) || name === `${bundlePath}Info.plist`) continue;
     const match = NESTED_BUNDLE_PLIST.exec(name);
     if (!match?.[1]) continue;
     if (bundles.length >= MAX_NESTED_BUNDLES) break;

@@ -13,6 +13,7 @@ const MAX_ICNS_BYTES = 16 * 1024 * 1024;
 export function findMacBundle(names: Iterable<string>): string | null {
   let best: string | null = null;
   for (const name of names) {
+    if (!name.endsWith('/Contents/Info.plist')) continue;
     const match = MAC_INFO_PLIST.exec(name);
     if (match?.[1] && (best === null || match[1].length < best.length)) best = match[1];
   }

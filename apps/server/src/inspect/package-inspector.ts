@@ -22,6 +22,7 @@ export interface InspectPackageOptions {
 
 const HTML_HEAD_BYTES = 64 * 1024;
 const IPA_LAYOUT = /(^|\/)Payload\/[^/]+\.app\/Info\.plist$/;
+const INFO_PLIST = 'Info.plist';
 
 const extensionKinds: Record<string, DeclaredKind> = { ipa: 'ipa', apk: 'apk', aab: 'aab', zip: 'zip', html: 'html', htm: 'html' };
 
@@ -30,14 +31,25 @@ function extensionOf(name: string | undefined): string | null {
   return match?.[1] ? match[1].toLowerCase() : null;
 }
 
-/** Decides by content what an archive is; never by its name. */
+/**
+ * Decides by content what an archive is; never by its name. One pass (games hold 50,000 entries): only
+ * names ending in `Info.plist` meet a regular expression.
+ */
 export function detectZipKind(names: Iterable<string>): PackageKind {
-  const list = [...names];
-  const has = new Set(list);
-  if (has.has(APK_MANIFEST)) return 'apk';
-  if (has.has(AAB_MANIFEST)) return 'aab';
-  if (list.some((name) => IPA_LAYOUT.test(name))) return 'ipa';
-  if (findMacBundle(list)) return 'mac';
+  let isAab = false;
+  let isIpa = false;
+  const infoPlists: string[] = [];
+  for (const name of names) {
+    if (name === APK_MANIFEST) return 'apk';
+    if (name === AAB_MANIFEST) isAab = true;
+    else if (name.endsWith(INFO_PLIST)) {
+      infoPlists.push(name);
+      if (!isIpa && IPA_LAYOUT.test(name)) isIpa = true;
+    }
+  }
+  if (isAab) return 'aab';
+  if (isIpa) return 'ipa';
+  if (findMacBundle(infoPlists)) return 'mac';
   return 'zip';
 }
 

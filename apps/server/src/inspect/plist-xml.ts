@@ -1,5 +1,6 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { PlistValue } from 'plist';
+import { readSimpleXmlPlist } from './plist-xml-simple.ts';
 
 /**
  * XML property lists, read with xmldom directly: the `plist` package's parser logs xmldom's complaints to
@@ -57,12 +58,20 @@ function convert(node: Element, depth: number): PlistValue {
   }
 }
 
-/** Parses an XML plist document; throws PlistXmlError (or xmldom's ParseError) when it is not one. */
-export function parseXmlPlist(xml: string): PlistValue {
+/** Parses an XML plist document with xmldom; throws PlistXmlError (or xmldom's ParseError) when it is not one. */
+export function parseXmlPlistWithDom(xml: string): PlistValue {
   const document = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
   if (!root || root.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');
   const [value] = elementChildren(root);
   if (!value) throw new PlistXmlError('empty plist');
   return convert(value, 0);
+}
+
+/**
+ * Parses an XML plist document; throws PlistXmlError (or xmldom's ParseError) when it is not one. Documents
+ * as Apple's tools write them take the quick reader; anything unusual gets xmldom, with the same result.
+ */
+export function parseXmlPlist(xml: string): PlistValue {
+  return readSimpleXmlPlist(xml) ?? parseXmlPlistWithDom(xml);
 }

@@ -144,6 +144,11 @@ export function isReferenceType(type: number): boolean {
   return type === ValueType.reference || type === ValueType.dynamicReference;
 }
 
+/** One 4-bit channel of a short colour, widened to 8 bits (0xf → 0xff). */
+function nibble(data: number, shift: number): number {
+  return ((data >>> shift) & 0xf) * 0x11;
+}
+
 /** ARGB from any of the four colour encodings. */
 export function colorToArgb(value: TypedValue): number {
   const data = value.data >>> 0;
@@ -152,9 +157,8 @@ export function colorToArgb(value: TypedValue): number {
       return (0xff000000 | data) >>> 0;
     case ValueType.colorArgb4:
     case ValueType.colorRgb4: {
-      const nibble = (shift: number) => ((data >>> shift) & 0xf) * 0x11;
-      const alpha = value.type === ValueType.colorRgb4 ? 0xff : nibble(12);
-      return ((alpha << 24) | (nibble(8) << 16) | (nibble(4) << 8) | nibble(0)) >>> 0;
+      const alpha = value.type === ValueType.colorRgb4 ? 0xff : nibble(data, 12);
+      return ((alpha << 24) | (nibble(data, 8) << 16) | (nibble(data, 4) << 8) | nibble(data, 0)) >>> 0;
     }
     default:
       return data;

@@ -7,6 +7,8 @@ export interface CentralDirectoryLocation {
   entryCount: number;
   /** Start of the (zip32) EOCD record. */
   eocdOffset: number;
+  /** Number of this disk: anything but 0 is a split archive, which cannot be read. */
+  diskNumber: number;
 }
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -44,6 +46,7 @@ export async function locateCentralDirectory(handle: FileHandle, fileSize: numbe
       size: tail.readUInt32LE(i + 12),
       offset: tail.readUInt32LE(i + 16),
       eocdOffset: tailStart + i,
+      diskNumber: tail.readUInt16LE(i + 4),
     };
     const locatorAt = i - ZIP64_LOCATOR_SIZE;
     if (locatorAt >= 0 && tail.readUInt32LE(locatorAt) === ZIP64_LOCATOR_SIGNATURE) {
@@ -54,6 +57,7 @@ export async function locateCentralDirectory(handle: FileHandle, fileSize: numbe
       location.entryCount = Number(record.readBigUInt64LE(32));
       location.size = Number(record.readBigUInt64LE(40));
       location.offset = Number(record.readBigUInt64LE(48));
+      location.diskNumber = record.readUInt32LE(16);
     }
     return location;
   }

@@ -1,5 +1,3 @@
-import sharp from 'sharp';
-
 const COLOURS = ['#1677ff', '#13c2c2', '#52c41a', '#fa8c16', '#eb2f96', '#722ed1', '#2f54eb', '#faad14'];
 
 function escapeXml(text: string): string {
@@ -19,5 +17,7 @@ export async function placeholderIcon(name: string): Promise<Buffer> {
   <rect width="256" height="256" rx="56" fill="${colour}"/>
   <text x="128" y="128" dy="0.35em" text-anchor="middle" font-family="Noto Sans CJK SC, Noto Sans, sans-serif" font-size="128" font-weight="600" fill="#fff">${escapeXml(letter)}</text>
 </svg>`;
+  // sharp's native library (~23 MiB resident) is loaded on the first placeholder, not at server start.
+  const { default: sharp } = await import('sharp');
   return sharp(Buffer.from(svg)).png().toBuffer();
 }

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { redactSecrets } from './remote-url.ts';
 
@@ -52,10 +53,15 @@ function baseArgs(options: GitRunOptions): string[] {
   return args;
 }
 
-/** The inherited environment (PATH, HOME for ssh keys) plus switches that make git and ssh never prompt. */
+/**
+ * The inherited environment (PATH, HOME for ssh keys) plus switches that make git and ssh never prompt.
+ * GIT_FLUSH=0: into a pipe git otherwise flushes after every commit it prints (one write, and one read here, per
+ * commit: a 100,000-commit `git log` took 0.8-1.1 s instead of 0.6 s); buffered, it writes 4-8 KiB at a time.
+ */
 function gitEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    GIT_FLUSH: '0',
     GIT_TERMINAL_PROMPT: '0',
     GIT_ASKPASS: '',
     SSH_ASKPASS: '',
@@ -96,11 +102,38 @@ export function runGit(args: readonly string[], options: GitRunOptions, okExitCo
   });
 }
 
+export interface StreamGitOptions extends GitRunOptions {
+  /** Written to git's stdin as it comes (instead of `input`), with backpressure; stdin ends when it ends. */
+  feed?: AsyncIterable<string>;
+}
+
+/** Writes the feed to git's stdin, waiting whenever the pipe is full; stops writing if git goes away. */
+async function pump(stdin: Writable, feed: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const text of feed) {
+      if (stdin.destroyed || stdin.writableEnded) continue;
+      if (stdin.write(text)) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.on('drain', done);
+        stdin.on('close', done);
+      });
+    }
+  } finally {
+    // A feed that failed still ends stdin, so git finishes what it was given rather than waiting for its timeout.
+    if (!stdin.destroyed) stdin.end();
+  }
+}
+
 /**
  * Streams git's stdout as UTF-8 text, chunk by chunk, with backpressure (the child is paused while the consumer
  * awaits). Leaving the loop early stops git; a non-zero exit after a complete read rejects with a GitError.
  */
-export async function* streamGit(args: readonly string[], options: GitRunOptions): AsyncGenerator<string, void, undefined> {
+export async function* streamGit(args: readonly string[], options: StreamGitOptions): AsyncGenerator<string, void, undefined> {
   const child = spawn('git', [...baseArgs(options), ...args], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   // Written from event handlers, hence an object rather than `let`s that the compiler would narrow.
   const state = { stderr: '', timedOut: false };
@@ -120,7 +153,8 @@ export async function* streamGit(args: readonly string[], options: GitRunOptions
     child.kill('SIGTERM');
   }, options.timeoutMs);
   child.stdin.on('error', () => undefined);
-  child.stdin.end(options.input ?? '');
+  if (options.feed) pump(child.stdin, options.feed).catch(() => undefined);
+  else child.stdin.end(options.input ?? '');
   const decoder = new StringDecoder('utf8');
   let complete = false;
   try {

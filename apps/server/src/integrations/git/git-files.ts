@@ -3,15 +3,76 @@ import { GitError, streamGit } from './git-command.ts';
 
 const RECORD_START = '\u001e';
 
+/** Text fed to a git process as it is produced: `push` never blocks, `close` ends it. */
+function createFeed(): { push(text: string): void; close(): void; iterable: AsyncIterable<string> } {
+  let pending: string[] = [];
+  let closed = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  return {
+    push(text) {
+      pending.push(text);
+      notify();
+    },
+    close() {
+      closed = true;
+      notify();
+    },
+    iterable: {
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          if (pending.length > 0) {
+            // Everything queued since the last write goes as one write.
+            const text = pending.join('');
+            pending = [];
+            yield text;
+          } else if (closed) {
+            return;
+          } else {
+            await new Promise<void>((resolve) => (wake = resolve));
+          }
+        }
+      },
+    },
+  };
+}
+
+export interface CommitFilesReader {
+  /** Queues a commit: its files are its diff against `firstParent` (all added when null: a root commit). */
+  add(commitId: string, firstParent: string | null): void;
+  /** No more commits: resolves with the files of every queued commit. */
+  finish(): Promise<Map<string, CommitFiles>>;
+}
+
 /**
- * The files each given commit added, modified and removed, in one `git log --no-walk` call fed through stdin.
- * Merges are compared with their first parent (what the merge brought into the branch); renames are reported
- * as a removal plus an addition, like the hosts' webhooks do.
+ * The files each queued commit added, modified and removed, from ONE `git diff-tree --stdin` fed while the caller
+ * is still walking the history: git diffs the commits found so far on another core instead of after the walk.
+ * Merges are compared with their first parent (what the merge brought into the branch); renames are reported as a
+ * removal plus an addition, like the hosts' webhooks do.
  */
-export async function readCommitFiles(gitDir: string, commitIds: readonly string[], timeoutMs: number): Promise<Map<string, CommitFiles>> {
+export function startCommitFiles(gitDir: string, timeoutMs: number): CommitFilesReader {
+  const feed = createFeed();
+  const args = ['diff-tree', '--stdin', '-r', '-z', '--root', '--always', '--name-status', '--no-renames', '--format=%x1e%H'];
+  const result = collectFiles(streamGit(args, { gitDir, timeoutMs, feed: feed.iterable }));
+  // Rejections are answered by finish(); until it is called they must not count as unhandled.
+  result.catch(() => undefined);
+  return {
+    add(commitId, firstParent) {
+      feed.push(firstParent ? `${commitId} ${firstParent}\n` : `${commitId}\n`);
+    },
+    finish() {
+      feed.close();
+      return result;
+    },
+  };
+}
+
+/** Parses `-z --name-status --format=%x1e%H` output: a record-start token with the commit id, then status/path pairs. */
+async function collectFiles(output: AsyncIterable<string>): Promise<Map<string, CommitFiles>> {
   const files = new Map<string, CommitFiles>();
-  if (commitIds.length === 0) return files;
-  const args = ['log', '--no-walk=unsorted', '--stdin', '-z', '--format=%x1e%H', '--name-status', '--no-renames', '--diff-merges=first-parent'];
   let buffer = '';
   let current: CommitFiles | null = null;
   let status: string | null = null;
@@ -30,7 +91,7 @@ export async function readCommitFiles(gitDir: string, commitIds: readonly string
       status = trimmed;
     }
   };
-  for await (const chunk of streamGit(args, { gitDir, timeoutMs, input: `${commitIds.join('\n')}\n` })) {
+  for await (const chunk of output) {
     buffer += chunk;
     let start = 0;
     for (let end = buffer.indexOf('\0'); end !== -1; end = buffer.indexOf('\0', start)) {
@@ -39,7 +100,7 @@ export async function readCommitFiles(gitDir: string, commitIds: readonly string
     }
     buffer = buffer.slice(start);
   }
-  if (buffer.trim() !== '' || status !== null) throw new GitError('bad_output', 'git log --name-status ended inside an entry');
+  if (buffer.trim() !== '' || status !== null) throw new GitError('bad_output', 'git diff-tree --name-status ended inside an entry');
   return files;
 }
 

@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
 import { GitError, runGit, streamGit } from './git-command.ts';
-import { readCommitFiles } from './git-files.ts';
+import { startCommitFiles, type CommitFilesReader } from './git-files.ts';
 import { clearStaleLocks } from './git-locks.ts';
 import { LOG_FORMAT, LogRecordParser } from './git-log-parser.ts';
 import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot } from './git-refs.ts';
@@ -188,44 +188,58 @@ export async function readNewCommits(
   const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT];
   const parser = new LogRecordParser();
   const found: SourceCommit[] = [];
+  // Started at the first new commit and fed while the walk goes on: git diffs on another core meanwhile.
+  let files: CommitFilesReader | null = null;
   let stopped = false;
-  read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
-    for (const record of parser.push(chunk)) {
-      result.scanned += 1;
-      const index = Math.min(pending.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
-      pending.delete(record.id);
-      for (const parent of record.parents) pending.set(parent, Math.min(pending.get(parent) ?? Infinity, index));
-      if (!matchesCommitter(filter.committers, record.authorName, record.authorEmail)) continue;
-      if (await seen(record.id)) continue;
-      if (found.length === maxCommits) {
-        result.truncated = true;
-        stopped = true;
-        break read;
+  try {
+    read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
+      for (const record of parser.push(chunk)) {
+        result.scanned += 1;
+        const index = Math.min(pending.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
+        pending.delete(record.id);
+        for (const parent of record.parents) pending.set(parent, Math.min(pending.get(parent) ?? Infinity, index));
+        if (!matchesCommitter(filter.committers, record.authorName, record.authorEmail)) continue;
+        // Awaited only when `seen` answers a promise: a microtask per commit adds up over a long history.
+        const known = seen(record.id);
+        if (typeof known === 'boolean' ? known : await known) continue;
+        if (found.length === maxCommits) {
+          result.truncated = true;
+          stopped = true;
+          break read;
+        }
+        if (options.withFiles !== false) {
+          files ??= startCommitFiles(mirrorDir, timeoutMs);
+          files.add(record.id, record.parents[0] ?? null);
+        }
+        found.push({
+          commitId: record.id,
+          branch: branches[index]?.name ?? null,
+          authorName: record.authorName,
+          authorEmail: record.authorEmail === '' ? null : record.authorEmail,
+          commitTime: record.committedAt * 1000,
+          message: trimMessageEnd(record.message),
+          tags: [],
+          tagSummary: [],
+          url: null,
+          files: null,
+        });
       }
-      found.push({
-        commitId: record.id,
-        branch: branches[index]?.name ?? null,
-        authorName: record.authorName,
-        authorEmail: record.authorEmail === '' ? null : record.authorEmail,
-        commitTime: record.committedAt * 1000,
-        message: trimMessageEnd(record.message),
-        tags: [],
-        tagSummary: [],
-        url: null,
-        files: null,
-      });
     }
+    if (!stopped) parser.finish();
+  } catch (error) {
+    // The files reader ends with what it was given; its answer no longer matters.
+    await files?.finish().catch(() => undefined);
+    throw error;
   }
-  if (!stopped) parser.finish();
   if (found.length === 0) return result;
 
-  const tagsByCommit = groupTagsByCommit(await listTags(mirrorDir));
-  const files = options.withFiles === false ? null : await readCommitFiles(mirrorDir, found.map((commit) => commit.commitId), timeoutMs);
+  const [tags, filesById] = await Promise.all([listTags(mirrorDir), files?.finish() ?? null]);
+  const tagsByCommit = groupTagsByCommit(tags);
   for (const commit of found) {
-    const tags = tagsByCommit.get(commit.commitId) ?? [];
-    commit.tags = tags.map((tag) => tag.name);
-    commit.tagSummary = tags.map((tag) => tag.message ?? '');
-    commit.files = files?.get(commit.commitId) ?? null;
+    const commitTags = tagsByCommit.get(commit.commitId) ?? [];
+    commit.tags = commitTags.map((tag) => tag.name);
+    commit.tagSummary = commitTags.map((tag) => tag.message ?? '');
+    commit.files = filesById?.get(commit.commitId) ?? null;
   }
   result.commits = found.reverse();
   return result;

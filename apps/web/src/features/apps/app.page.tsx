@@ -5,6 +5,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AppMessages } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { AppPackagesCard } from '../versions/app-packages.card.tsx';
+import { WorkflowView } from '../workflows/workflow-view.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { useAddAppModal } from './add-app.modal.tsx';
 import { AppEmpty } from './app-empty.tsx';
@@ -62,9 +63,7 @@ export function AppPage() {
   return (
     <Flex vertical gap={16} data-testid="app-page">
       <AppHeaderCard app={detail.data} onOpenSettings={() => setIsSettingsOpen(true)} />
-      <Card>
-        <FeatureEmpty title={zh.appPage.workflowTitle} content={zh.appPage.workflowContent} />
-      </Card>
+      <WorkflowView key={detail.data.appId} app={detail.data} appPath={path} />
       <AppPackagesCard key={detail.data.appId} app={detail.data} />
       <AppFormModal open={isSettingsOpen} app={detail.data} onClose={() => setIsSettingsOpen(false)} onSaved={(saved) => void settingsSaved(saved)} />
     </Flex>

@@ -1,0 +1,40 @@
+import type { SaveWorkflowBody, WorkflowRow } from '@release/contract';
+import { api } from './client.ts';
+
+/** Query keys of the workflow calls (kept beside them; the shared list lives in query-keys.ts). */
+export const workflowKeys = {
+  all: ['workflows'] as const,
+  list: (appId: number) => ['workflows', appId] as const,
+  users: ['workflows', 'users'] as const,
+};
+
+/** What the workflow modal sends; the server fills the rest (orderNo, webhook identity). */
+export type WorkflowInput = Omit<SaveWorkflowBody, 'id'>;
+
+/** GET /api/workflow: an app's tabs in orderNo order (webhook fields only for editors). */
+export async function fetchWorkflows(appId: number, signal?: AbortSignal): Promise<WorkflowRow[]> {
+  const rows = (await api.get<WorkflowRow[]>('/api/workflow', { appId }, { signal })).data;
+  return [...rows].sort((a, b) => a.orderNo - b.orderNo || a.id - b.id);
+}
+
+export async function createWorkflow(body: WorkflowInput): Promise<{ id: number }> {
+  return (await api.post<{ id: number }>('/api/workflow', body)).data;
+}
+
+export async function updateWorkflow(body: WorkflowInput & { id: number }): Promise<void> {
+  await api.post<unknown>('/api/workflow/update', body);
+}
+
+/** POST /api/workflow/update_order: 1-based orderNo per stored tab (never the summary tab). */
+export async function updateWorkflowOrder(orders: Array<{ id: number; orderNo: number }>): Promise<void> {
+  await api.post<unknown>('/api/workflow/update_order', orders);
+}
+
+export async function deleteWorkflow(id: number): Promise<void> {
+  await api.del<unknown>('/api/workflow', { id });
+}
+
+/** GET /api/workflow/users: committer names seen in the caller's apps (pick list of the modal). */
+export async function fetchWorkflowUsers(signal?: AbortSignal): Promise<string[]> {
+  return (await api.get<string[]>('/api/workflow/users', undefined, { signal, silent: true })).data;
+}

@@ -1,0 +1,114 @@
+import dayjs, { type Dayjs } from 'dayjs';
+
+/** SPEC §9: 16 colours, assigned to apps, workflows or package types in order. */
+export const CALENDAR_PALETTE = [
+  '#1677ff', '#52c41a', '#fa8c16', '#eb2f96', '#722ed1', '#13c2c2', '#f5222d', '#2f54eb',
+  '#a0d911', '#fa541c', '#9254de', '#08979c', '#d4b106', '#c41d7f', '#597ef7', '#7cb305',
+] as const;
+
+export const DATE_FORMAT = 'YYYY-MM-DD';
+
+const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'] as const;
+
+export interface TimeWindow {
+  /** Inclusive epoch ms. */
+  startTime: number;
+  /** Exclusive epoch ms. */
+  endTime: number;
+}
+
+/** Monday of the week containing the day (weeks start on Monday, as in zh-CN). */
+export function startOfWeek(day: Dayjs): Dayjs {
+  return day.startOf('day').subtract((day.day() + 6) % 7, 'day');
+}
+
+export interface MonthGrid extends TimeWindow {
+  /** Every day shown, YYYY-MM-DD, a multiple of 7: from the week of the 1st to the week of the last day. */
+  days: string[];
+}
+
+/** SPEC §9 calendar range: from the start of the week containing the 1st to the end of the week containing the last day. */
+export function monthGrid(anyDayOfMonth: number): MonthGrid {
+  const month = dayjs(anyDayOfMonth).startOf('month');
+  const first = startOfWeek(month);
+  const end = startOfWeek(month.endOf('month')).add(7, 'day');
+  const days: string[] = [];
+  for (let day = first; day.isBefore(end); day = day.add(1, 'day')) days.push(day.format(DATE_FORMAT));
+  return { days, startTime: first.valueOf(), endTime: end.valueOf() };
+}
+
+/** The year view's window: the whole year. */
+export function yearWindow(anyDayOfYear: number): TimeWindow {
+  const year = dayjs(anyDayOfYear).startOf('year');
+  return { startTime: year.valueOf(), endTime: year.add(1, 'year').valueOf() };
+}
+
+export function weekdayName(date: string | number): string {
+  return WEEKDAYS[dayjs(date).day()] ?? '';
+}
+
+/** The day drawer's title: Chinese weekday, a space, YYYY-MM-DD. */
+export function dayTitle(date: string): string {
+  return `${weekdayName(date)} ${dayjs(date).format(DATE_FORMAT)}`;
+}
+
+/** The empty-day warning, e.g. 星期三 2026-11-18 没有提交记录. */
+export function emptyDayText(date: string): string {
+  return `${dayTitle(date)} 没有提交记录`;
+}
+
+export interface CalendarItem {
+  commitTime: number;
+  appName: string;
+  tabName: string;
+  nativePackageType: string | null;
+}
+
+export type CountBy = 'app' | 'workflow';
+
+const packageLabels: Record<string, string> = { ios: 'IPA', ipa: 'IPA', android: 'APK', apk: 'APK', web: 'WEB', zip: 'WEB', mac: 'MAC' };
+
+/** What a day's count is per: the package type of package items, else the app or the workflow. */
+export function countKeyOf(item: CalendarItem, by: CountBy): string {
+  if (item.nativePackageType) return packageLabels[item.nativePackageType] ?? item.nativePackageType.toUpperCase();
+  return by === 'app' ? item.appName : item.tabName;
+}
+
+export interface KeyCount {
+  key: string;
+  count: number;
+}
+
+/** Counts per key for each bucket (a day, or a month in the year view), keys by count then name. */
+export function countBy<T>(items: readonly T[], bucketOf: (item: T) => string, keyOf: (item: T) => string): Map<string, KeyCount[]> {
+  const buckets = new Map<string, Map<string, number>>();
+  for (const item of items) {
+    const bucket = bucketOf(item);
+    const counts = buckets.get(bucket) ?? new Map<string, number>();
+    const key = keyOf(item);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    buckets.set(bucket, counts);
+  }
+  const out = new Map<string, KeyCount[]>();
+  for (const [bucket, counts] of buckets) {
+    out.set(
+      bucket,
+      [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+    );
+  }
+  return out;
+}
+
+export function dayOf(item: { commitTime: number }): string {
+  return dayjs(item.commitTime).format(DATE_FORMAT);
+}
+
+export function monthOf(item: { commitTime: number }): string {
+  return dayjs(item.commitTime).format('YYYY-MM');
+}
+
+/** Colours by key: distinct keys in name order take the palette in turn, wrapping after 16. */
+export function assignColors(keys: Iterable<string>): Map<string, string> {
+  const sorted = [...new Set(keys)].sort((a, b) => a.localeCompare(b));
+  return new Map(sorted.map((key, index) => [key, CALENDAR_PALETTE[index % CALENDAR_PALETTE.length] ?? CALENDAR_PALETTE[0]]));
+}

@@ -1,0 +1,79 @@
+import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { CommitLogItem } from '@release/contract';
+import { commitKeys, type CommitSource } from '../../api/commit-logs.api.ts';
+import { useIsMobile } from '../../app/use-is-mobile.ts';
+import { CommitCalendar } from '../calendar/commit-calendar.tsx';
+import { useWorkflowUsers } from '../workflows/use-workflows.ts';
+import { defaultCommitFilter, toCommitQuery, type CommitFilter } from './commit-filter.ts';
+import { commitPageSize } from './commit-format.ts';
+import { CommitItemMenu } from './commit-item-menu.tsx';
+import { CommitItemsWithMetadata, CommitList } from './commit-list.tsx';
+import { FilterBar } from './filter-bar.tsx';
+import { SnapshotDrawer } from './snapshot-drawer.tsx';
+import { useCommitPages } from './use-commit-pages.ts';
+
+export type CommitView = 'list' | 'calendar';
+
+interface CommitBrowserProps {
+  source: CommitSource;
+  /** workflow: one tab; summary: the 工作流汇总 tab; trend: one committer across apps. */
+  mode: 'workflow' | 'summary' | 'trend';
+  view: CommitView;
+  canEdit: boolean;
+  /** The tab's branches (a branch filter shows when there are several). */
+  branches?: string[];
+}
+
+/** The filter bar with the infinite list or the calendar of one source, and the snapshot drawer. */
+export function CommitBrowser({ source, mode, view, canEdit, branches = [] }: CommitBrowserProps) {
+  const queryClient = useQueryClient();
+  const isMobile = useIsMobile();
+  const [filter, setFilter] = useState<CommitFilter>(() => defaultCommitFilter());
+  const [editing, setEditing] = useState<CommitLogItem | null>(null);
+  const users = useWorkflowUsers(mode !== 'trend');
+  const branch = filter.branch && branches.includes(filter.branch) ? filter.branch : null;
+  const query = useMemo(() => toCommitQuery({ ...filter, branch }), [filter, branch]);
+  const pageSize = useMemo(() => commitPageSize(window.screen.height), []);
+  const pages = useCommitPages(view === 'list' ? source : null, query, pageSize);
+  const matchesProject = (item: CommitLogItem): boolean => filter.project === null || item.appName === filter.project;
+  const items = filter.project === null ? pages.items : pages.items.filter(matchesProject);
+  const projects = useMemo(() => [...new Set(pages.items.map((item) => item.appName))], [pages.items]);
+  const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
+
+  const showSource = mode !== 'workflow';
+  const renderMenu = (item: CommitLogItem) => (canEdit && mode !== 'summary' ? <CommitItemMenu onEdit={() => setEditing(item)} /> : null);
+  const shared = { categories: filter.categories, showSource, renderMenu };
+
+  return (
+    <>
+      <FilterBar
+        filter={filter}
+        onChange={setFilter}
+        mode={mode === 'trend' ? 'trend' : 'workflow'}
+        committers={users.data ?? []}
+        projects={projects}
+        branches={branches}
+      />
+      {view === 'list' ? (
+        <CommitList pages={pages} items={items} groupByProject={mode === 'trend' && filter.groupByProject} maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'} {...shared} />
+      ) : (
+        <CommitCalendar
+          source={source}
+          query={calendarQuery}
+          countPer={mode === 'trend' ? 'app' : 'workflow'}
+          renderDayItems={(dayItems) => <CommitItemsWithMetadata items={dayItems.filter(matchesProject)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
+        />
+      )}
+      <SnapshotDrawer
+        item={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          pages.reload();
+          void queryClient.invalidateQueries({ queryKey: commitKeys.all });
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import dayjs from 'dayjs';
+import { describe, expect, it } from 'vitest';
+import { defaultCommitFilter, timeRangeOf, toCommitQuery } from './commit-filter.ts';
+import { commitPageSize, dateTimeText, groupByDay, groupByProject } from './commit-format.ts';
+import { commitTypes, displayType, parseCommitMessage, shortCommitId } from './commit-message.ts';
+
+const at = (text: string) => dayjs(text).valueOf();
+
+describe('commit messages', () => {
+  it('parses type(scope): subject and the body', () => {
+    expect(parseCommitMessage('feat(login): 支持扫码登录\n\n详细说明')).toEqual({ type: 'feat', scope: 'login', breaking: false, subject: '支持扫码登录', body: '详细说明' });
+    expect(parseCommitMessage('fix!: crash on start')).toMatchObject({ type: 'fix', breaking: true, subject: 'crash on start' });
+    expect(parseCommitMessage('Doc：更新说明')).toMatchObject({ type: 'docs', subject: '更新说明' });
+    expect(commitTypes.docs.label).toBe('文档');
+  });
+
+  it('keeps prose and unknown words as the subject', () => {
+    expect(parseCommitMessage('Note: remember this')).toMatchObject({ type: null, subject: 'Note: remember this' });
+    expect(parseCommitMessage('Merge branch dev')).toMatchObject({ type: null, subject: 'Merge branch dev' });
+    expect(displayType(parseCommitMessage('Merge branch dev'), false)).toBe('other');
+    expect(displayType(parseCommitMessage('1.2.0 release'), true)).toBeNull();
+  });
+
+  it('shows 7 characters of a commit id', () => {
+    expect(shortCommitId('0123456789abcdef')).toBe('0123456');
+  });
+});
+
+describe('commit list helpers', () => {
+  it('uses 30 items, or as many 60 px rows as fit on screens taller than 2300 px', () => {
+    expect(commitPageSize(1080)).toBe(30);
+    expect(commitPageSize(2300)).toBe(30);
+    expect(commitPageSize(2560)).toBe(36);
+  });
+
+  it('groups items by day with 今天 / 昨天 / 前天 labels', () => {
+    const now = at('2026-11-18T12:00');
+    const items = [at('2026-11-18T09:00'), at('2026-11-18T08:00'), at('2026-11-17T23:00'), at('2026-11-16T01:00'), at('2026-11-01T01:00')].map((commitTime) => ({ commitTime }));
+    expect(groupByDay(items, now).map((g) => [g.label, g.items.length])).toEqual([
+      ['今天', 2],
+      ['昨天', 1],
+      ['前天', 1],
+      ['2026-11-01', 1],
+    ]);
+    expect(dateTimeText(at('2026-11-17T18:20'), now)).toBe('昨天 18:20');
+  });
+
+  it('groups a day by project in order of appearance', () => {
+    const groups = groupByProject([{ appName: 'B' }, { appName: 'A' }, { appName: 'B' }]);
+    expect(groups.map((g) => [g.key, g.items.length])).toEqual([
+      ['B', 2],
+      ['A', 1],
+    ]);
+  });
+});
+
+describe('commit filter', () => {
+  const now = at('2026-11-18T12:00');
+
+  it('defaults to one week, all categories, hidden filtered logs', () => {
+    const filter = defaultCommitFilter(now);
+    expect(filter.timeKey).toBe('week');
+    expect(filter.categories).toEqual(['changelog', 'media', 'remark']);
+    expect(toCommitQuery(filter)).toEqual({ onlyCliff: true, startTime: at('2026-11-11T12:00') });
+  });
+
+  it('maps time options and the custom range to startTime / endTime', () => {
+    expect(timeRangeOf('all', now)).toEqual({});
+    expect(timeRangeOf('day', now)).toEqual({ startTime: at('2026-11-17T12:00') });
+    expect(timeRangeOf('month', now)).toEqual({ startTime: at('2026-10-18T12:00') });
+    expect(timeRangeOf('custom', now, [at('2026-11-01T15:00'), at('2026-11-03T01:00')])).toEqual({ startTime: at('2026-11-01T00:00'), endTime: at('2026-11-04T00:00') });
+  });
+
+  it('sends the committer, the branch and onlyCliff=false when filtered logs are shown', () => {
+    const filter = { ...defaultCommitFilter(now), committer: 'alice', branch: 'main', showFiltered: true, timeKey: 'all' as const, range: {} };
+    expect(toCommitQuery(filter)).toEqual({ onlyCliff: false, remark: 'alice', branch: 'main' });
+  });
+});

@@ -1,0 +1,126 @@
+/** SPEC §3 metadata of an update item, as POST /api/commit_log/metadata_list answers it (a JSON string). */
+export interface Changelog {
+  id: string;
+  elementType: string;
+  gameplay: string;
+  categoryName: string;
+  count: number;
+}
+
+export interface UploadApplication {
+  applicationId: string;
+  name: string;
+  icon: string | null;
+  changelogs: Changelog[];
+}
+
+export interface WikiEvent {
+  event: string;
+  spaceName: string;
+  objTitle: string;
+  url: string | null;
+  changeVisible: boolean;
+  beforeContent: string;
+  afterContent: string;
+}
+
+export interface ChangedFiles {
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+export type CommitMetadata =
+  | { kind: 'upload'; applications: UploadApplication[] }
+  | { kind: 'wiki'; event: WikiEvent }
+  | { kind: 'files'; files: ChangedFiles };
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+function changelogOf(value: unknown): Changelog | null {
+  if (!isObject(value)) return null;
+  const count = Number(value.count);
+  return { id: str(value.id), elementType: str(value.elementType), gameplay: str(value.gameplay), categoryName: str(value.categoryName), count: Number.isFinite(count) ? count : 0 };
+}
+
+function applicationOf(value: unknown): UploadApplication | null {
+  if (!isObject(value)) return null;
+  const changelogs = Array.isArray(value.changelogs) ? value.changelogs.map(changelogOf).filter((c): c is Changelog => c !== null) : [];
+  return { applicationId: str(value.applicationId), name: str(value.name), icon: str(value.icon) || null, changelogs };
+}
+
+/** Reads one metadata string; anything unrecognised (or not JSON) is null and simply not shown. */
+export function parseCommitMetadata(text: string | undefined): CommitMetadata | null {
+  if (!text) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const applications = isObject(value) ? value.applications : value;
+  if (Array.isArray(applications)) {
+    const list = applications.map(applicationOf).filter((a): a is UploadApplication => a !== null);
+    return list.length ? { kind: 'upload', applications: list } : null;
+  }
+  if (!isObject(value)) return null;
+  if (typeof value.event === 'string') {
+    return {
+      kind: 'wiki',
+      event: {
+        event: value.event,
+        spaceName: str(value.spaceName),
+        objTitle: str(value.objTitle),
+        url: str(value.url) || null,
+        changeVisible: value.changeVisible === true || value.changeVisible === 1 || value.changeVisible === 'true',
+        beforeContent: str(value.beforeContent),
+        afterContent: str(value.afterContent),
+      },
+    };
+  }
+  if (isObject(value.files)) {
+    const files = { added: strings(value.files.added), modified: strings(value.files.modified), removed: strings(value.files.removed) };
+    return files.added.length + files.modified.length + files.removed.length > 0 ? { kind: 'files', files } : null;
+  }
+  return null;
+}
+
+export type DiffLine = { type: 'same' | 'add' | 'remove'; text: string };
+
+/** Above this many line pairs the diff is shown as all removed then all added (no quadratic table). */
+const MAX_DIFF_CELLS = 4_000_000;
+
+/** A line diff (longest common subsequence) for the wiki-difference modal. */
+export function diffLines(before: string, after: string): DiffLine[] {
+  const a = before === '' ? [] : before.split('\n');
+  const b = after === '' ? [] : after.split('\n');
+  if (a.length * b.length > MAX_DIFF_CELLS) return [...a.map((text) => ({ type: 'remove' as const, text })), ...b.map((text) => ({ type: 'add' as const, text }))];
+  const width = b.length + 1;
+  const lcs = new Uint32Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
+    }
+  }
+  const out: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push({ type: 'same', text: a[i] ?? '' });
+      i++;
+      j++;
+    } else if (j < b.length && (i >= a.length || (lcs[i * width + j + 1] ?? 0) >= (lcs[(i + 1) * width + j] ?? 0))) {
+      out.push({ type: 'add', text: b[j] ?? '' });
+      j++;
+    } else {
+      out.push({ type: 'remove', text: a[i] ?? '' });
+      i++;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,76 @@
+import { Button, Flex, Upload } from 'antd';
+import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
+import { uploadMediaFile } from '../../api/commit-logs.api.ts';
+import { toast } from '../../app/feedback.ts';
+import { MediaThumbs } from '../media/media-thumbs.tsx';
+import { commitsText } from './commits.strings.ts';
+import { isSnapshotMedia, SNAPSHOT_MEDIA_TYPES } from './snapshot.ts';
+
+const text = commitsText.snapshot;
+
+interface SnapshotMediaProps {
+  urls: string[];
+  onChange: (update: (urls: string[]) => string[]) => void;
+  uploading: number;
+  onUploadingChange: (delta: number) => void;
+  onOpen: (index: number) => void;
+}
+
+/** Snapshot images and videos: POST /api/upload (type=media) per file; wrong types are refused with a warning. */
+export function SnapshotMedia({ urls, onChange, uploading, onUploadingChange, onOpen }: SnapshotMediaProps) {
+  return (
+    <Flex vertical gap={8}>
+      <div data-testid="snapshot-upload">
+        <Upload
+          multiple
+          accept={SNAPSHOT_MEDIA_TYPES.join(',')}
+          showUploadList={false}
+          beforeUpload={(file) => {
+            if (isSnapshotMedia(file.type)) return true;
+            toast.warning(text.badType);
+            return Upload.LIST_IGNORE;
+          }}
+          customRequest={({ file, onSuccess, onError }) => {
+            if (!(file instanceof File)) return;
+            onUploadingChange(1);
+            uploadMediaFile(file)
+              .then((url) => {
+                onChange((current) => [...current, url]);
+                onSuccess?.(url);
+              })
+              .catch((error: unknown) => {
+                // The client toasts server and network failures; this names the step.
+                toast.error(text.uploadError);
+                onError?.(error instanceof Error ? error : new Error(text.uploadError));
+              })
+              .finally(() => onUploadingChange(-1));
+          }}
+        >
+          <Button icon={<UploadOutlined />} loading={uploading > 0}>
+            {text.upload}
+          </Button>
+        </Upload>
+      </div>
+      <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.45)' }}>{text.uploadHint}</span>
+      {urls.length > 0 ? (
+        <Flex gap={8} wrap>
+          {urls.map((url, index) => (
+            <div key={`${url}-${index}`} style={{ position: 'relative' }} data-testid="snapshot-media-item">
+              <MediaThumbs urls={[url]} onOpen={() => onOpen(index)} />
+              <Button
+                size="small"
+                shape="circle"
+                danger
+                icon={<CloseOutlined />}
+                aria-label={text.remove}
+                style={{ position: 'absolute', top: -8, right: -8 }}
+                onClick={() => onChange((current) => current.filter((_, i) => i !== index))}
+                data-testid="snapshot-media-remove"
+              />
+            </div>
+          ))}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}

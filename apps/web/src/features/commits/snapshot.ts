@@ -1,0 +1,28 @@
+import type { CommitLogItem } from '@release/contract';
+
+/** SPEC §5 snapshot upload: only these image and video types. */
+export const SNAPSHOT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'video/mp4', 'video/webm', 'video/quicktime'] as const;
+
+export function isSnapshotMedia(mimeType: string): boolean {
+  return SNAPSHOT_MEDIA_TYPES.some((type) => type === mimeType);
+}
+
+export const versionKinds = [
+  { key: 'ipa', label: 'IPA' },
+  { key: 'apk', label: 'APK' },
+  { key: 'zip', label: 'WEB' },
+] as const;
+export type VersionKind = (typeof versionKinds)[number]['key'];
+
+/** Per kind: whether its checkbox is ticked and which versions are picked. */
+export type VersionPicks = Record<VersionKind, { enabled: boolean; ids: number[] }>;
+
+export function picksOf(bound: CommitLogItem['bindVersions']): VersionPicks {
+  const pick = (kind: VersionKind) => ({ enabled: bound[kind].length > 0, ids: bound[kind].map((v) => v.appVersionId) });
+  return { ipa: pick('ipa'), apk: pick('apk'), zip: pick('zip') };
+}
+
+/** The ids to bind: only the ticked kinds count. */
+export function pickedVersionIds(picks: VersionPicks): number[] {
+  return [...new Set(versionKinds.flatMap(({ key }) => (picks[key].enabled ? picks[key].ids : [])))];
+}

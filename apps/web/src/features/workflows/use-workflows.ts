@@ -1,0 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { WorkflowRow } from '@release/contract';
+import { deleteWorkflow, fetchWorkflows, fetchWorkflowUsers, updateWorkflowOrder, workflowKeys } from '../../api/workflows.api.ts';
+import { toast } from '../../app/feedback.ts';
+import { orderPayload } from './workflow-tabs.ts';
+import { workflowsText } from './workflows.strings.ts';
+
+/** GET /api/workflow for the app page's tabs. */
+export function useWorkflows(appId: number, enabled = true) {
+  return useQuery({ queryKey: workflowKeys.list(appId), queryFn: ({ signal }) => fetchWorkflows(appId, signal), enabled });
+}
+
+/** Committer names for pick lists (the modal's committers, the filter bar's committer). */
+export function useWorkflowUsers(enabled = true) {
+  return useQuery({ queryKey: workflowKeys.users, queryFn: ({ signal }) => fetchWorkflowUsers(signal), enabled, staleTime: 60_000 });
+}
+
+/** Reorder (optimistic, then refetch) and delete, with the toasts of SPEC §8. */
+export function useWorkflowMutations(appId: number) {
+  const queryClient = useQueryClient();
+  const key = workflowKeys.list(appId);
+  const refetch = () => queryClient.invalidateQueries({ queryKey: key });
+
+  const reorder = useMutation({
+    mutationFn: (ids: number[]) => updateWorkflowOrder(orderPayload(ids)),
+    onMutate: (ids) => {
+      const rows = queryClient.getQueryData<WorkflowRow[]>(key) ?? [];
+      const orders = new Map(orderPayload(ids).map((o) => [o.id, o.orderNo]));
+      const next = rows.map((row) => ({ ...row, orderNo: orders.get(row.id) ?? row.orderNo })).sort((a, b) => a.orderNo - b.orderNo);
+      queryClient.setQueryData(key, next);
+    },
+    onSuccess: () => toast.success(workflowsText.sorted),
+    onSettled: refetch,
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteWorkflow(id),
+    onSuccess: async () => {
+      toast.success(workflowsText.deleted);
+      await refetch();
+    },
+  });
+
+  return { reorder, remove, refetch };
+}

@@ -1,0 +1,122 @@
+import { Form, Input, Modal, Radio, Select, Switch, Typography } from 'antd';
+import { contentTypes, WorkflowMessages, type AppType, type WorkflowRow } from '@release/contract';
+import { createWorkflow, updateWorkflow } from '../../api/workflows.api.ts';
+import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
+import { useWorkflowUsers } from './use-workflows.ts';
+import { createWorkflowValues, needsRepoPath, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf, type ContentType, type WorkflowFormValues } from './workflow-form.values.ts';
+import { WorkflowWebhook } from './workflow-webhook.tsx';
+import { workflowsText } from './workflows.strings.ts';
+
+const text = workflowsText.modal;
+const repoTypeChoices = ['git', 'svn', 'other'] as const;
+const sourceChoices = ['JPS', 'JPS_GAME', 'wiki', 'other'] as const;
+
+interface WorkflowFormModalProps {
+  open: boolean;
+  appId: number;
+  appType: AppType;
+  /** null: adding a workflow. */
+  record: WorkflowRow | null;
+  onClose: () => void;
+  onSaved: (id: number) => void;
+}
+
+/** 添加工作流 / 编辑工作流 with the validation messages of SPEC §5. */
+export function WorkflowFormModal({ open, appId, appType, record, onClose, onSaved }: WorkflowFormModalProps) {
+  const [form] = Form.useForm<WorkflowFormValues>();
+  useResetOnOpen(form, open, record, workflowValuesOf, createWorkflowValues);
+  const contentType = Form.useWatch('contentType', form) ?? 'default';
+  const repoType = Form.useWatch('repoType', form) ?? null;
+  const users = useWorkflowUsers(open);
+  const action = useSaveAction({
+    form,
+    save: async () => {
+      // Hidden fields (manageType of a repository) are not in validateFields' answer: read them all.
+      const values: WorkflowFormValues = { ...createWorkflowValues(), ...form.getFieldsValue(true) };
+      const body = toWorkflowBody(values, appId);
+      if (record) {
+        await updateWorkflow({ ...body, id: record.id });
+        return record.id;
+      }
+      return (await createWorkflow(body)).id;
+    },
+    onSaved: (id) => onSaved(id),
+    successText: record ? workflowsText.saved : workflowsText.created,
+  });
+
+  return (
+    <Modal
+      title={record ? text.editTitle : text.addTitle}
+      open={open}
+      onCancel={onClose}
+      {...action.modalProps}
+      okButtonProps={{ 'data-testid': 'workflow-save' }}
+      forceRender
+      width="min(600px, calc(100vw - 32px))"
+    >
+      <Form form={form} layout="vertical" data-testid="workflow-modal" onFinish={action.submit}>
+        <Form.Item name="tabName" label={text.name} rules={[{ required: true, whitespace: true, message: WorkflowMessages.nameRequired }]}>
+          <Input maxLength={64} placeholder={text.namePlaceholder} autoComplete="off" data-testid="workflow-name" />
+        </Form.Item>
+        <Form.Item name="contentType" label={text.category} rules={[{ required: true, message: WorkflowMessages.categoryRequired }]}>
+          <Radio.Group
+            optionType="button"
+            data-testid="workflow-category"
+            options={contentTypes.map((value) => ({ value, label: text.categories[value] }))}
+            onChange={(event) => form.setFieldsValue(valuesForCategory(event.target.value as ContentType))}
+          />
+        </Form.Item>
+        {contentType === 'default' ? (
+          <>
+            <Form.Item name="repoType" label={text.repoType} rules={[{ required: true, message: WorkflowMessages.repoTypeRequired }]}>
+              <Select data-testid="workflow-repo-type" options={repoTypeChoices.map((value) => ({ value, label: text.repoTypes[value] }))} />
+            </Form.Item>
+            {needsRepoPath({ contentType, repoType }) ? (
+              <Form.Item name="repoPath" label={text.repoPath} rules={[{ required: true, whitespace: true, message: WorkflowMessages.repoPathRequired }]}>
+                <Input maxLength={1024} placeholder={text.repoPathPlaceholder} autoComplete="off" data-testid="workflow-repo-path" />
+              </Form.Item>
+            ) : null}
+            <Form.Item name="defaultBranch" label={text.branches} extra={text.branchesPlaceholder}>
+              <Input maxLength={1000} placeholder="main" autoComplete="off" data-testid="workflow-branches" />
+            </Form.Item>
+            <Form.Item name="committers" label={text.committers}>
+              <Select
+                mode="tags"
+                placeholder={text.committersPlaceholder}
+                loading={users.isFetching}
+                options={(users.data ?? []).map((name) => ({ value: name, label: name }))}
+                tokenSeparators={[',', '，']}
+                data-testid="workflow-committers"
+              />
+            </Form.Item>
+          </>
+        ) : null}
+        {contentType === 'custom' ? (
+          <Form.Item name="manageType" label={text.source} rules={[{ required: true, message: WorkflowMessages.sourceRequired }]}>
+            <Select data-testid="workflow-source" options={sourceChoices.map((value) => ({ value, label: text.sources[value] }))} />
+          </Form.Item>
+        ) : null}
+        {contentType === 'package' ? (
+          <Form.Item name="packageType" label={text.packageType} rules={[{ required: true, message: WorkflowMessages.packageTypeRequired }]}>
+            <Select
+              data-testid="workflow-package-type"
+              options={packageTypeChoices(appType).map((value) => ({ value, label: text.packageTypes[value] }))}
+            />
+          </Form.Item>
+        ) : null}
+        <Form.Item name="robotUrl" label={text.robotUrl} rules={[{ type: 'url', message: text.robotUrlInvalid }]}>
+          <Input maxLength={1024} placeholder={text.robotUrlPlaceholder} autoComplete="off" data-testid="workflow-robot-url" />
+        </Form.Item>
+        <Form.Item name="autoPush" label={text.autoPush} valuePropName="checked" extra={text.autoPushHint}>
+          <Switch data-testid="workflow-auto-push" />
+        </Form.Item>
+        {record && contentType === 'default' && repoType === 'git' ? <WorkflowWebhook row={record} /> : null}
+        {!record && contentType === 'default' && repoType === 'git' ? (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {workflowsText.webhook.afterSave}
+          </Typography.Text>
+        ) : null}
+      </Form>
+    </Modal>
+  );
+}

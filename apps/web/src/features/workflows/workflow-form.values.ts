@@ -1,0 +1,92 @@
+import { branchNames, manageTypes, packageTypes, repoTypes, toStoredBranches, type AppType, type WorkflowRow } from '@release/contract';
+import type { WorkflowInput } from '../../api/workflows.api.ts';
+
+export type ContentType = WorkflowRow['contentType'];
+
+export interface WorkflowFormValues {
+  tabName: string;
+  contentType: ContentType;
+  /** git for repositories; the log source (JPS, JPS_GAME, wiki, other) for custom workflows. */
+  manageType: string | null;
+  repoType: string | null;
+  repoPath: string;
+  /** Comma-separated short branch names. */
+  defaultBranch: string;
+  committers: string[];
+  robotUrl: string;
+  autoPush: boolean;
+  packageType: string | null;
+}
+
+export function createWorkflowValues(): WorkflowFormValues {
+  return {
+    tabName: '',
+    contentType: 'default',
+    manageType: 'git',
+    repoType: 'git',
+    repoPath: '',
+    defaultBranch: '',
+    committers: [],
+    robotUrl: '',
+    autoPush: false,
+    packageType: null,
+  };
+}
+
+export function workflowValuesOf(row: WorkflowRow): WorkflowFormValues {
+  return {
+    tabName: row.tabName,
+    contentType: row.contentType,
+    manageType: row.manageType,
+    repoType: row.repoType,
+    repoPath: row.repoPath ?? '',
+    defaultBranch: branchNames(row.defaultBranch).join(','),
+    committers: row.committers,
+    robotUrl: row.robotUrl ?? '',
+    autoPush: row.autoPush,
+    packageType: row.packageType,
+  };
+}
+
+/** SPEC §4: a new category resets the manage type (custom → JPS, repository → git) and clears the repo path. */
+export function valuesForCategory(contentType: ContentType): Pick<WorkflowFormValues, 'manageType' | 'repoPath'> {
+  const manageType = contentType === 'custom' ? 'JPS' : contentType === 'default' ? 'git' : null;
+  return { manageType, repoPath: '' };
+}
+
+/** The repo address is asked unless the repository type is 其他 (SPEC §5). */
+export function needsRepoPath(values: Pick<WorkflowFormValues, 'contentType' | 'repoType'>): boolean {
+  return values.contentType === 'default' && values.repoType !== 'other';
+}
+
+function blankToNull(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+function oneOf<T extends string>(list: readonly T[], value: string | null): T | null {
+  return list.find((item) => item === value) ?? null;
+}
+
+/** The body of POST /api/workflow(/update): only the fields of the chosen category. */
+export function toWorkflowBody(values: WorkflowFormValues, appId: number): WorkflowInput {
+  const repository = values.contentType === 'default';
+  return {
+    appId,
+    tabName: values.tabName.trim(),
+    contentType: values.contentType,
+    manageType: oneOf(manageTypes, values.contentType === 'package' ? null : values.manageType),
+    repoType: repository ? oneOf(repoTypes, values.repoType) : null,
+    repoPath: repository && needsRepoPath(values) ? blankToNull(values.repoPath) : null,
+    defaultBranch: repository ? toStoredBranches(values.defaultBranch) : null,
+    committers: [...new Set(values.committers.map((name) => name.trim()).filter(Boolean))],
+    robotUrl: blankToNull(values.robotUrl),
+    autoPush: values.autoPush,
+    packageType: values.contentType === 'package' ? oneOf(packageTypes, values.packageType) : null,
+  };
+}
+
+/** SPEC §5: unity apps choose from every package type, other apps from the first two plus web zips. */
+export function packageTypeChoices(appType: AppType): Array<(typeof packageTypes)[number]> {
+  return appType === 'unity' ? [...packageTypes] : [...packageTypes.slice(0, 2), 'webZip' as const];
+}

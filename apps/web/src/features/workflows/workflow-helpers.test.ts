@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkflowRow } from '@release/contract';
+import { createWorkflowValues, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf } from './workflow-form.values.ts';
+import { buildTabs, moveItem, orderPayload, pickTab, tabAfterDelete } from './workflow-tabs.ts';
+
+function row(id: number, orderNo: number, repoType: string | null, extra: Partial<WorkflowRow> = {}): WorkflowRow {
+  return {
+    id, appId: 1, tabName: `tab${id}`, contentType: repoType ? 'default' : 'package', manageType: null, repoType, repoPath: null,
+    defaultBranch: null, committers: [], robotUrl: null, autoPush: false, packageType: null, orderNo, isSummary: false, summaryId: null,
+    enterpriseName: null, webhookUrl: null, webhookSecret: null, lastSyncTime: null, lastSyncError: null, ...extra,
+  };
+}
+
+describe('workflow tabs', () => {
+  it('orders tabs and puts the summary first only when more than one has a repoType', () => {
+    const tabs = buildTabs([row(3, 2, 'git'), row(1, 1, 'svn'), row(2, 0, null)]);
+    expect(tabs.map((t) => t.id)).toEqual([-1, 2, 1, 3]);
+    expect(tabs[0]).toMatchObject({ tabName: '工作流汇总', workflowIds: '1,3', row: null });
+    expect(buildTabs([row(1, 1, 'git'), row(2, 2, null)]).map((t) => t.id)).toEqual([1, 2]);
+  });
+
+  it('opens the requested or remembered tab, else the first', () => {
+    const tabs = buildTabs([row(1, 1, 'git'), row(2, 2, 'git')]);
+    expect(pickTab(tabs, [null, '2'])).toBe(2);
+    expect(pickTab(tabs, ['9', '1'])).toBe(1);
+    expect(pickTab(tabs, [undefined, null])).toBe(-1);
+    expect(pickTab([], ['1'])).toBeNull();
+  });
+
+  it('selects the previous tab after a delete, or the summary', () => {
+    const tabs = buildTabs([row(1, 1, 'git'), row(2, 2, 'git'), row(3, 3, null)]);
+    expect(tabAfterDelete(tabs, 3)).toBe(2);
+    expect(tabAfterDelete(tabs, 1)).toBe(-1);
+  });
+
+  it('sends a 1-based order without the summary tab', () => {
+    expect(orderPayload([-1, 5, 3, 4])).toEqual([
+      { id: 5, orderNo: 1 },
+      { id: 3, orderNo: 2 },
+      { id: 4, orderNo: 3 },
+    ]);
+    expect(moveItem(['a', 'b', 'c', 'd'], 3, 1)).toEqual(['a', 'd', 'b', 'c']);
+    expect(moveItem(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
+  });
+});
+
+describe('workflow form values', () => {
+  it('resets the manage type and clears the repo path when the category changes', () => {
+    expect(valuesForCategory('custom')).toEqual({ manageType: 'JPS', repoPath: '' });
+    expect(valuesForCategory('default')).toEqual({ manageType: 'git', repoPath: '' });
+    expect(valuesForCategory('package')).toEqual({ manageType: null, repoPath: '' });
+  });
+
+  it('sends only the fields of the category, branches with refs/heads/', () => {
+    const values = { ...createWorkflowValues(), tabName: ' 客户端 ', repoPath: 'https://git.example.com/a.git', defaultBranch: 'main, dev', committers: ['a', 'a', ' b '] };
+    expect(toWorkflowBody(values, 7)).toMatchObject({
+      appId: 7, tabName: '客户端', contentType: 'default', manageType: 'git', repoType: 'git', repoPath: 'https://git.example.com/a.git',
+      defaultBranch: 'refs/heads/main,refs/heads/dev', committers: ['a', 'b'], robotUrl: null, packageType: null,
+    });
+    expect(toWorkflowBody({ ...values, repoType: 'other' }, 7).repoPath).toBeNull();
+    const pkg = toWorkflowBody({ ...values, contentType: 'package', packageType: 'unity', manageType: null }, 7);
+    expect(pkg).toMatchObject({ repoType: null, repoPath: null, defaultBranch: null, packageType: 'unity', manageType: null });
+  });
+
+  it('reads a stored row back into the form', () => {
+    const values = workflowValuesOf(row(1, 1, 'git', { defaultBranch: 'refs/heads/main,refs/heads/release/1.x', repoPath: 'x' }));
+    expect(values.defaultBranch).toBe('main,release/1.x');
+    expect(values.repoPath).toBe('x');
+  });
+
+  it('offers every package type to unity apps, three to the others', () => {
+    expect(packageTypeChoices('unity')).toHaveLength(6);
+    expect(packageTypeChoices('native')).toEqual(['unity', 'native', 'webZip']);
+  });
+});

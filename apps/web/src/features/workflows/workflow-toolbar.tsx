@@ -1,0 +1,49 @@
+import { Button, Popconfirm, Segmented, Tooltip } from 'antd';
+import { CalendarOutlined, DeleteOutlined, EditOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import type { CommitView } from '../commits/commit-browser.tsx';
+import { workflowsText } from './workflows.strings.ts';
+
+interface WorkflowToolbarProps {
+  canEdit: boolean;
+  /** The active tab's name when it can be edited and deleted (never the summary tab). */
+  editableName: string | null;
+  view: CommitView;
+  onViewChange: (view: CommitView) => void;
+  onAdd: () => void;
+  onEdit: () => void;
+  onDelete: () => Promise<unknown>;
+  compact: boolean;
+}
+
+/** Beside the tabs: list/calendar toggle, and for editors add, edit and delete (SPEC §2). */
+export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onAdd, onEdit, onDelete, compact }: WorkflowToolbarProps) {
+  return (
+    <div className="workflow-toolbar">
+      <Segmented<CommitView>
+        size={compact ? 'small' : 'middle'}
+        value={view}
+        onChange={onViewChange}
+        data-testid="view-toggle"
+        options={[
+          { value: 'list', icon: <UnorderedListOutlined />, label: compact ? undefined : workflowsText.views.list, title: workflowsText.views.list },
+          { value: 'calendar', icon: <CalendarOutlined />, label: compact ? undefined : workflowsText.views.calendar, title: workflowsText.views.calendar },
+        ]}
+      />
+      {canEdit && editableName !== null ? (
+        <>
+          <Tooltip title={workflowsText.edit}>
+            <Button type="text" icon={<EditOutlined />} aria-label={workflowsText.edit} onClick={onEdit} data-testid="workflow-edit" />
+          </Tooltip>
+          <Popconfirm title={workflowsText.deleteConfirm(editableName)} description={workflowsText.deleteDescription} onConfirm={onDelete} okButtonProps={{ danger: true }}>
+            <Button type="text" danger icon={<DeleteOutlined />} aria-label={workflowsText.delete} data-testid="workflow-delete" />
+          </Popconfirm>
+        </>
+      ) : null}
+      {canEdit ? (
+        <Tooltip title={workflowsText.add}>
+          <Button type="text" icon={<PlusOutlined />} aria-label={workflowsText.add} onClick={onAdd} data-testid="workflow-add" />
+        </Tooltip>
+      ) : null}
+    </div>
+  );
+}

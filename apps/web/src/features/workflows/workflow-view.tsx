@@ -1,0 +1,130 @@
+import { useMemo, useState } from 'react';
+import { Alert, Button, Card, Spin } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { branchNames, SUMMARY_TAB_ID, type AppDetail, type WorkflowRow } from '@release/contract';
+import { workflowKeys } from '../../api/workflows.api.ts';
+import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { useEditing } from '../../app/components/use-editing.ts';
+import { useIsMobile } from '../../app/use-is-mobile.ts';
+import { cacheWorkflowId, readCachedWorkflowId } from '../apps/workflow-history.ts';
+import { CommitBrowser, type CommitView } from '../commits/commit-browser.tsx';
+import { useWorkflowMutations, useWorkflows } from './use-workflows.ts';
+import { WorkflowFormModal } from './workflow-form.modal.tsx';
+import { WorkflowTabBar } from './workflow-tab-bar.tsx';
+import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
+import { WorkflowToolbar } from './workflow-toolbar.tsx';
+import { workflowsText } from './workflows.strings.ts';
+
+interface WorkflowViewProps {
+  app: Pick<AppDetail, 'appId' | 'appType' | 'permit'>;
+  /** The app's path: the remembered tab is kept per path (cacheUserHistory). */
+  appPath: string;
+}
+
+/** SPEC §2 workflow view: tabs per workflow (plus 工作流汇总), their update items as a list or a calendar. */
+export function WorkflowView({ app, appPath }: WorkflowViewProps) {
+  const canEdit = app.permit !== 'view';
+  const isMobile = useIsMobile();
+  const queryClient = useQueryClient();
+  const [searchParams] = useSearchParams();
+  const workflows = useWorkflows(app.appId);
+  const { reorder, remove } = useWorkflowMutations(app.appId);
+  const tabs = useMemo(() => buildTabs(workflows.data ?? []), [workflows.data]);
+  const [chosenId, setChosenId] = useState<number | null>(null);
+  const [view, setView] = useState<CommitView>('list');
+  const editing = useEditing<WorkflowRow>();
+
+  // A chosen tab that no longer exists (deleted, summary gone) falls back like a fresh visit.
+  const activeId = chosenId !== null && tabs.some((tab) => tab.id === chosenId) ? chosenId : pickTab(tabs, [searchParams.get('workflowId'), readCachedWorkflowId(appPath)]);
+  const active = tabs.find((tab) => tab.id === activeId) ?? null;
+  const select = (id: number): void => {
+    setChosenId(id);
+    cacheWorkflowId(appPath, String(id));
+  };
+
+  const deleteActive = async (): Promise<void> => {
+    if (!active?.row) return;
+    const next = tabAfterDelete(tabs, active.id);
+    await remove.mutateAsync(active.id);
+    select(next);
+  };
+
+  if (workflows.isPending) return <Card><Spin style={{ display: 'block', margin: '48px auto' }} /></Card>;
+  if (workflows.isError) {
+    return (
+      <Card>
+        <FeatureEmpty title={workflowsText.loadFailed} content={workflows.error.message}>
+          <Button onClick={() => void workflows.refetch()}>{workflowsText.retry}</Button>
+        </FeatureEmpty>
+      </Card>
+    );
+  }
+
+  const modal = (
+    <WorkflowFormModal
+      open={editing.open}
+      appId={app.appId}
+      appType={app.appType}
+      record={editing.record}
+      onClose={editing.close}
+      onSaved={(id) => {
+        editing.close();
+        void queryClient.invalidateQueries({ queryKey: workflowKeys.list(app.appId) });
+        select(id);
+      }}
+    />
+  );
+
+  if (tabs.length === 0) {
+    return (
+      <Card data-testid="workflow-view">
+        <FeatureEmpty title={workflowsText.emptyTitle} content={canEdit ? workflowsText.emptyEditor : workflowsText.emptyViewer} testId="workflow-empty">
+          {canEdit ? (
+            <Button type="primary" icon={<PlusOutlined />} onClick={editing.openCreate} data-testid="workflow-add">
+              {workflowsText.add}
+            </Button>
+          ) : null}
+        </FeatureEmpty>
+        {modal}
+      </Card>
+    );
+  }
+
+  return (
+    <Card data-testid="workflow-view" styles={{ body: { paddingTop: 8 } }}>
+      <WorkflowTabBar
+        tabs={tabs}
+        activeId={activeId}
+        onChange={select}
+        canDrag={canEdit && !reorder.isPending}
+        onReorder={(ids) => reorder.mutate(ids)}
+        compact={isMobile}
+        extra={
+          <WorkflowToolbar
+            canEdit={canEdit}
+            editableName={active?.row ? active.tabName : null}
+            view={view}
+            onViewChange={setView}
+            onAdd={editing.openCreate}
+            onEdit={() => (active?.row ? editing.openEdit(active.row) : undefined)}
+            onDelete={deleteActive}
+            compact={isMobile}
+          />
+        }
+      />
+      {canEdit && active?.row?.lastSyncError ? <Alert type="warning" showIcon title={active.row.lastSyncError} style={{ marginBottom: 12 }} data-testid="workflow-sync-error" /> : null}
+      {active ? (
+        <CommitBrowser
+          source={{ kind: 'workflows', workflowIds: active.workflowIds }}
+          mode={active.id === SUMMARY_TAB_ID ? 'summary' : 'workflow'}
+          view={view}
+          canEdit={canEdit}
+          branches={branchNames(active.row?.defaultBranch)}
+        />
+      ) : null}
+      {modal}
+    </Card>
+  );
+}
