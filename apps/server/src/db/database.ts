@@ -52,7 +52,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const schema = options.schema ?? 'public';
     const bootstrap = new pg.Client({ connectionString: options.url });
     await bootstrap.connect();
-    await bootstrap.query(`create schema if not exists "${schema}"`);
+    // Two processes starting together may both create it: the loser's duplicate is harmless.
+    await bootstrap.query(`create schema if not exists "${schema}"`).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== '23505') throw error;
+    });
     await bootstrap.end();
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -77,7 +80,12 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
     provider: { getMigrations: async () => migrations },
     ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely creates its bookkeeping tables before taking its lock; a process starting at the same
+  // moment may lose that race with a duplicate-key error. The second attempt finds them and waits on the lock.
+  for (let attempt = 0; attempt < 3 && (error as { code?: string } | undefined)?.code === '23505'; attempt += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
