@@ -1,5 +1,8 @@
+import { branchNames } from '@release/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
+import { readNewCommits, syncMirror } from '../../apps/server/src/integrations/git/git-mirror.ts';
+import { mirrorDirFor } from '../../apps/server/src/integrations/git/remote-url.ts';
 import { createAppMembersRepository } from '../../apps/server/src/modules/apps/app-members.repository.ts';
 import { createAppsPolicy } from '../../apps/server/src/modules/apps/apps.policy.ts';
 import { createCommitIngestService, type CommitIngestService } from '../../apps/server/src/modules/commit-logs/commit-ingest.service.ts';
@@ -72,11 +75,31 @@ export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo
   };
   const members = createAppMembersRepository(db);
   const sync = createRepoSyncService({ workflows, logs, ingest, policy: createAppsPolicy(members), mirrorsDir, clock, allowFileRemotes: true });
+  const fresh = (): SyncPhases => ({ mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0 });
   return {
     workflows,
+    /**
+     * What syncGit does (mirror, known ids, readNewCommits, ingestCommits, sync time), with `maxCommits` instead of
+     * its MAX_COMMITS_PER_SYNC: the cost of one sync that reads the whole history at once.
+     */
+    async syncAtOnce(workflow: WorkflowRecord, maxCommits: number): Promise<SyncPhases & { result: SyncResult }> {
+      phases = fresh();
+      const started = now();
+      mark = started;
+      const remote = workflow.repo_path ?? '';
+      const mirror = mirrorDirFor(mirrorsDir, remote);
+      await syncMirror(remote, mirror, { allowFile: true });
+      const known = await logs.knownCommitIds(workflow.id);
+      const { commits } = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), { maxCommits });
+      const created = await ingest.ingestCommits(workflow, commits);
+      await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: null });
+      const ended = now();
+      phases.rest += ended - mark;
+      return { ...phases, created, total: ended - started, result: { created, error: null } };
+    },
     /** One syncOnce of the workflow, with its phases. */
     async syncOnce(workflow: WorkflowRecord): Promise<SyncPhases & { result: SyncResult }> {
-      phases = { mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0 };
+      phases = fresh();
       const started = now();
       mark = started;
       const result = await sync.syncOnce(workflow);

@@ -30,6 +30,25 @@ describe('convertCgbiToPng', () => {
     }
   });
 
+  it('un-premultiplies exactly: min(255, round(value × 255 / alpha)), through every filter type', async () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23;
+    const image = { width: 37, height: 23, pixels: Buffer.alloc(37 * 23 * 4) };
+    for (let at = 0; at < image.pixels.length; at += 1) image.pixels[at] = next() & 0xff;
+    for (let at = 3; at < image.pixels.length; at += 16) image.pixels[at] = at % 32 === 3 ? 255 : 0;
+    const cgbi = makeCgbiPng(image);
+    const premultiplied = (value: number, alpha: number) => Math.round((value * alpha) / 255);
+    const pixels = await rgbaOf(convertCgbiToPng(cgbi));
+    for (let at = 0; at < pixels.length; at += 4) {
+      const alpha = image.pixels[at + 3] as number;
+      for (let channel = 0; channel < 3; channel += 1) {
+        const expected = alpha === 0 ? 0 : Math.min(255, Math.round((premultiplied(image.pixels[at + channel] as number, alpha) * 255) / alpha));
+        expect(pixels[at + channel]).toBe(expected);
+      }
+      expect(pixels[at + 3]).toBe(alpha);
+    }
+  });
+
   it('swaps BGRA back to RGBA (red stays red)', async () => {
     const red = { width: 2, height: 2, pixels: Buffer.from([255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255]) };
     const pixels = await rgbaOf(convertCgbiToPng(makeCgbiPng(red)));

@@ -1,6 +1,8 @@
 import { crc32, deflateSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { PngError, unfilter } from './png-filters.ts';
 
+export { PngError };
+
 /**
  * Xcode's "optimized" PNG (CgBI): an extra `CgBI` chunk, raw-deflate IDAT without zlib header,
  * BGRA byte order and premultiplied alpha. Browsers and sharp cannot read it; this turns it back
@@ -14,7 +16,6 @@ interface PngChunk {
   data: Buffer;
 }
 
-export { PngError };
 
 export function isPng(bytes: Buffer): boolean {
   return bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE);

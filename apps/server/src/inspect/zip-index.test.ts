@@ -101,6 +101,20 @@ describe('openZipIndex', () => {
     }
   });
 
+  it('reads a deflated entry whose declared compressed size runs far past its stream, without reading it all', async () => {
+    const padding = 8 * 1024 * 1024;
+    const whole = buildZip([{ name: 'Info.plist', data: 'plist '.repeat(200), method: 'deflate' }], { beforeCentralDirectory: Buffer.alloc(padding, 7) });
+    const cdStart = whole.readUInt32LE(whole.length - 22 + 16);
+    whole.writeUInt32LE(whole.readUInt32LE(cdStart + 20) + padding, cdStart + 20);
+    const zip = await openZipIndex(temp.write('padded.zip', whole));
+    try {
+      expect(zip.entries.get('Info.plist')?.compressedSize).toBeGreaterThan(padding);
+      expect((await zip.readEntry('Info.plist')).toString()).toBe('plist '.repeat(200));
+    } finally {
+      await zip.close();
+    }
+  });
+
   it('closes cleanly and reads again from a fresh index', async () => {
     const path = temp.write('twice.zip', buildZip([{ name: 'a.txt', data: 'again' }]));
     for (let round = 0; round < 3; round += 1) {

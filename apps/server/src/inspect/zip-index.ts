@@ -73,14 +73,23 @@ interface IndexParts {
   limits: InspectionLimits;
 }
 
-/** The entry's data as stored: local header checked, bounds checked. */
+/**
+ * The most a deflate stream of `size` bytes can take (stored blocks: 5 bytes per 64 KiB), with room to spare.
+ * A larger declared compressed size is not read whole: 50 KiB of plist must not cost gigabytes of memory.
+ */
+function deflateBound(size: number): number {
+  return size + (size >>> 10) + 1024;
+}
+
+/** The entry's data as stored (for deflate, at most what its declared size can need): local header and bounds checked. */
 async function readStoredBytes(handle: FileHandle, fileSize: number, entry: EntryLocation): Promise<Buffer> {
   const header = await readAt(handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
   if (header.length < LOCAL_HEADER_SIZE || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) throw corrupt('invalid local file header signature');
   const dataStart = entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
   if (dataStart + entry.compressedSize > fileSize) throw corrupt('file data overflows file bounds');
-  const data = await readAt(handle, dataStart, entry.compressedSize);
-  if (data.length < entry.compressedSize) throw corrupt('unexpected end of file');
+  const length = entry.method === METHOD_DEFLATE ? Math.min(entry.compressedSize, deflateBound(entry.uncompressedSize)) : entry.compressedSize;
+  const data = await readAt(handle, dataStart, length);
+  if (data.length < length) throw corrupt('unexpected end of file');
   return data;
 }
 

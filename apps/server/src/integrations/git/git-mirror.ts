@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
 import { GitError, runGit, streamGit } from './git-command.ts';
 import { startCommitFiles, type CommitFilesReader } from './git-files.ts';
@@ -58,6 +58,8 @@ export async function syncMirror(remoteUrl: string, mirrorDir: string, options: 
   await runGit(['config', 'remote.origin.url', remoteUrl], { ...run, gitDir: mirrorDir });
   const before = await readRefs(mirrorDir);
   await runGit(['fetch', '--prune', '--prune-tags', '--quiet', 'origin'], { ...run, gitDir: mirrorDir });
+  // Mirrors cloned before commit-graphs were written get theirs once; fetches keep it current from then on.
+  if (!(await hasCommitGraph(mirrorDir))) await writeCommitGraph(mirrorDir, run);
   const after = await readRefs(mirrorDir);
   const forced = new Set<string>();
   for (const [name, newId] of after.branches) {
@@ -89,6 +91,7 @@ async function cloneMirror(remoteUrl: string, mirrorDir: string, run: { timeoutM
     await runGit(['clone', '--bare', '--quiet', '--', remoteUrl, temp], run);
     await runGit(['config', 'remote.origin.fetch', '+refs/heads/*:refs/heads/*'], { ...run, gitDir: temp });
     await runGit(['config', '--add', 'remote.origin.fetch', '+refs/tags/*:refs/tags/*'], { ...run, gitDir: temp });
+    await writeCommitGraph(temp, run);
     try {
       await rename(temp, mirrorDir);
       return true;
@@ -98,6 +101,33 @@ async function cloneMirror(remoteUrl: string, mirrorDir: string, run: { timeoutM
     }
   } finally {
     await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function hasCommitGraph(gitDir: string): Promise<boolean> {
+  for (const file of ['objects/info/commit-graph', 'objects/info/commit-graphs/commit-graph-chain']) {
+    try {
+      await access(join(gitDir, file));
+      return true;
+    } catch {
+      // not this one
+    }
+  }
+  return false;
+}
+
+/**
+ * A commit-graph lets `git log --date-order` print its first commit at once instead of after walking the whole
+ * history (a 100,000-commit mirror: 0.08 s instead of 0.5 s before the first byte, so our parsing overlaps git's
+ * walk), and makes `diff-tree` read commits faster. Written once (0.7 s for 100,000 commits); with
+ * fetch.writeCommitGraph every later fetch adds a small layer. Best effort: a mirror without one still works.
+ */
+async function writeCommitGraph(gitDir: string, run: { timeoutMs: number; allowFile: boolean }): Promise<void> {
+  try {
+    await runGit(['config', 'fetch.writeCommitGraph', 'true'], { ...run, gitDir });
+    await runGit(['commit-graph', 'write', '--reachable', '--split'], { ...run, gitDir });
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
   }
 }
 
