@@ -34,7 +34,9 @@ async function cleanUp(): Promise<void> {
   }
   if (ownDir) fs.rmSync(workDir, { recursive: true, force: true });
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+// A reader that goes away (`| head`) must not skip the clean-up: writes to a closed stdout are dropped.
+process.stdout.on('error', () => undefined);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 /** The plan of the list query a case runs (the last one, for cases that walk several pages). */
 async function planOf(db: BenchDb, item: Case, patch?: RepoPatch): Promise<PlanVerdict | null> {

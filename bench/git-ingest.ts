@@ -34,7 +34,9 @@ async function cleanUp(): Promise<void> {
   for (const clean of cleanups.splice(0).reverse()) await clean().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
   if (ownDir) fs.rmSync(workDir, { recursive: true, force: true });
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+// A reader that goes away (`| head`) must not skip the clean-up: writes to a closed stdout are dropped.
+process.stdout.on('error', () => undefined);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);

@@ -35,9 +35,10 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stopping = false;
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
+      output = (output + chunk.toString('utf8')).slice(-20_000);
       const match = /is running at (http:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1]);
     };
@@ -48,6 +49,10 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
       child.kill('SIGKILL');
       reject(new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
     }, START_TIMEOUT_MS).unref();
+  });
+  // A server that dies mid-run says so, with its last words, instead of leaving only ECONNREFUSED behind.
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`\nserver pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}\n`);
   });
   let token = '';
   const api = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
@@ -69,6 +74,7 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
     api,
     objectPath: (fileKey) => path.join(dataDir, 'blobs', 'objects', fileKey),
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await exited(child, 10_000);
