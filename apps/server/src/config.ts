@@ -22,6 +22,20 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   /** Lark (Feishu) app id; the Feishu login button shows only when set. */
   LARK_APP_ID: z.string().optional(),
+  LARK_APP_SECRET: z.string().optional(),
+  /** Lark hosts: the Open Platform API, the OAuth authorize page, the legacy passport (QR login). */
+  LARK_OPEN_BASE_URL: z.string().url().default('https://open.feishu.cn'),
+  LARK_ACCOUNTS_BASE_URL: z.string().url().default('https://accounts.feishu.cn'),
+  LARK_PASSPORT_BASE_URL: z.string().url().default('https://passport.feishu.cn'),
+  /** Event subscription: the verification token and, when set in the Lark console, the encrypt key. */
+  LARK_VERIFICATION_TOKEN: z.string().optional(),
+  LARK_ENCRYPT_KEY: z.string().optional(),
+  /** WeCom: the API host (robots, gettoken, user info) and the SSO login host; corp app for sign-in. */
+  WECOM_BASE_URL: z.string().url().default('https://qyapi.weixin.qq.com'),
+  WECOM_LOGIN_BASE_URL: z.string().url().default('https://login.work.weixin.qq.com'),
+  WECOM_CORP_ID: z.string().optional(),
+  WECOM_AGENT_ID: z.string().optional(),
+  WECOM_SECRET: z.string().optional(),
   /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
   SECRET_KEY: z.string().min(32).optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
@@ -60,6 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
+  if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET) throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
+  for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
+    cfg[key] = cfg[key].replace(/\/+$/, '');
+  }
   if (cfg.SMS_PROVIDER === 'webhook' && !cfg.SMS_WEBHOOK_URL) {
     throw new Error('Invalid configuration:\n  SMS_WEBHOOK_URL: required when SMS_PROVIDER=webhook');
   }
