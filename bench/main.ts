@@ -15,6 +15,9 @@ import { benchUpload, registerPackage } from './upload.ts';
  */
 
 const quick = process.argv.includes('--quick');
+/** `--only=transfer` (upload and download) or `--only=inspect`: one half, while working on it. */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+if (only && only !== 'transfer' && only !== 'inspect') throw new Error(`--only takes transfer or inspect, not ${only}`);
 const benchDir = process.env.BENCH_DIR;
 if (!benchDir || !fs.existsSync(benchDir)) throw new Error('BENCH_DIR must name an existing directory (start through `npm run bench`)');
 const workDir: string = benchDir;
@@ -24,7 +27,7 @@ const sizes = {
   ipaBytes: (quick ? 256 : 2048) * MiB,
   gameEntries: 50_000,
   /** Rounds of each pair; a download or an inspection takes a second or less, so those get more. */
-  rounds: { upload: 3, download: 7, inspect: 5 },
+  rounds: { upload: 7, download: 7, inspect: 5 },
 };
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const cleanups: Array<() => Promise<void>> = [];
@@ -79,8 +82,8 @@ const started = performance.now();
 log(`release-system bench${quick ? ' (--quick)' : ''}, ${fromSources ? 'server and inspector from sources under tsx (--tsx)' : 'compiled server and inspector (as npm start runs them)'}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
 let failure: unknown = null;
 try {
-  await uploadAndDownload();
-  await inspection();
+  if (only !== 'inspect') await uploadAndDownload();
+  if (only !== 'transfer') await inspection();
 } catch (error) {
   failure = error;
 } finally {

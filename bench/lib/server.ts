@@ -36,6 +36,7 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
   });
   let output = '';
   let stopping = false;
+  let startTimer: NodeJS.Timeout | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-20_000);
@@ -45,11 +46,11 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-    setTimeout(() => {
+    startTimer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
-    }, START_TIMEOUT_MS).unref();
-  });
+    }, START_TIMEOUT_MS);
+  }).finally(() => clearTimeout(startTimer));
   // A server that dies mid-run says so, with its last words, instead of leaving only ECONNREFUSED behind.
   child.once('exit', (code, signal) => {
     if (!stopping) process.stderr.write(`\nserver pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}\n`);
