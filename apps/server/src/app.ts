@@ -38,6 +38,9 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import type { LarkConfig } from './integrations/lark/lark-client.ts';
+import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -51,7 +54,10 @@ export interface AppDeps {
   allowFileRemotes?: boolean;
   clock?: Clock;
   sms?: SmsProvider;
-  larkEnabled?: boolean;
+  /** Our Lark app; Lark sign-in and messages are off without it. */
+  lark?: LarkConfig | null;
+  /** Our WeCom app for sign-in. */
+  wecom?: WecomConfig | null;
   /** Server secret for sealed values and signed URLs. */
   secret: string;
   /** PUBLIC_URL: the base of every absolute URL handed out. */
@@ -91,7 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     allowFileRemotes: deps.allowFileRemotes ?? true,
     clock: deps.clock ?? systemClock,
     sms: deps.sms ?? createLogSmsProvider(app.log),
-    larkEnabled: deps.larkEnabled ?? false,
+    lark: deps.lark ?? null,
+    wecom: deps.wecom ?? null,
     secret: deps.secret,
   });
   const routes = registerAuth(app, services.sessions);
@@ -107,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(authRoutes(services.auth));
+  await app.register(ssoRoutes({ sso: services.sso, publicUrl: deps.publicUrl }));
   await app.register(usersRoutes(services.users));
   await app.register(rolesRoutes(services.roles));
   await app.register(categoriesRoutes(services.categories));

@@ -35,7 +35,14 @@ async function main() {
     publicUrl: config.PUBLIC_URL,
     downloadBaseUrl: config.DOWNLOAD_BASE_URL,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
-    larkEnabled: Boolean(config.LARK_APP_ID),
+    lark:
+      config.LARK_APP_ID && config.LARK_APP_SECRET
+        ? { appId: config.LARK_APP_ID, appSecret: config.LARK_APP_SECRET, openBaseUrl: config.LARK_OPEN_BASE_URL, accountsBaseUrl: config.LARK_ACCOUNTS_BASE_URL, passportBaseUrl: config.LARK_PASSPORT_BASE_URL }
+        : null,
+    wecom:
+      config.WECOM_CORP_ID && config.WECOM_AGENT_ID && config.WECOM_SECRET
+        ? { corpId: config.WECOM_CORP_ID, agentId: config.WECOM_AGENT_ID, secret: config.WECOM_SECRET, baseUrl: config.WECOM_BASE_URL, loginBaseUrl: config.WECOM_LOGIN_BASE_URL }
+        : null,
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
     trustProxy: config.TRUST_PROXY,
     logger: {

@@ -43,6 +43,13 @@ import { createUsersService } from './modules/users/users.service.ts';
 import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
 import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
 import { createVersionLookupService } from './modules/versions/version-lookup.service.ts';
+import { createLarkClient, type LarkConfig } from './integrations/lark/lark-client.ts';
+import { createWecomClient, type WecomConfig } from './integrations/wecom/wecom-client.ts';
+import { createIdentitiesRepository } from './modules/sso/identities.repository.ts';
+import { createSignInStatesRepository } from './modules/sso/sign-in-states.repository.ts';
+import { createSignInStates } from './modules/sso/sign-in-states.ts';
+import { createSsoAccounts } from './modules/sso/sso-accounts.ts';
+import { createSsoService } from './modules/sso/sso.service.ts';
 
 /** Wires repositories into services with explicit dependencies. */
 export interface ServiceDeps {
@@ -50,7 +57,10 @@ export interface ServiceDeps {
   blobs: ConfiguredBlobStore;
   clock: Clock;
   sms: SmsProvider;
-  larkEnabled: boolean;
+  /** Our Lark app (sign-in, messages); null when LARK_APP_ID is unset. */
+  lark: LarkConfig | null;
+  /** Our WeCom app for sign-in; null when WECOM_CORP_ID is unset. */
+  wecom: WecomConfig | null;
   secret: string;
   maxPackageBytes: number;
   /** Where git mirrors live (DATA_DIR/mirrors). */
@@ -80,10 +90,24 @@ export function createServices(deps: ServiceDeps) {
   const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
+  const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
+  const identities = createIdentitiesRepository(db);
+  const sso = createSsoService({
+    states: createSignInStates(createSignInStatesRepository(db), clock),
+    accounts: createSsoAccounts({ identities, users: usersRepo, roles: rolesRepo, clock }),
+    identities,
+    users: usersRepo,
+    sessions,
+    lark: larkClient,
+    wecom: deps.wecom ? createWecomClient(deps.wecom, clock) : null,
+    clock,
+  });
   return {
+    sso,
+    larkClient,
     sessions,
     settings,
-    auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkEnabled: deps.larkEnabled }),
+    auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkAppId: deps.lark?.appId ?? null, wecomEnabled: Boolean(deps.wecom) }),
     users: createUsersService({ users: usersRepo, roles: rolesRepo, sessions, clock }),
     roles: createRolesService({ roles: rolesRepo, users: usersRepo, clock }),
     categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
@@ -123,6 +147,7 @@ export function createServices(deps: ServiceDeps) {
       await sessionRepo.deleteExpired(now);
       await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
       await uploads.cleanUpAbandoned();
+      await sso.purgeExpired();
     },
   };
 }

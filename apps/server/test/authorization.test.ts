@@ -29,6 +29,17 @@ const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 
 const INSTALL_PASSWORD = ['GET /api/app_version'];
 // Checked against the workflow's own secret (custom-push.test.ts).
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
+// Sign-in through Lark and WeCom: a single-use state, bound to the browser that started it (sso.test.ts).
+const SIGN_IN = [
+  'GET /api/user/lark_login_url',
+  'POST /api/user/lark_login',
+  'POST /api/user/sign_in_denied',
+  'GET /api/user/lark_qr_login',
+  'POST /api/user/lark_qr_login',
+  'GET /api/user/lark_jsapi_config',
+  'GET /api/user/wecom_login_url',
+  'POST /api/qywx_login',
+];
 
 function concrete(url: string): string {
   return url.replace(/:(\w+)/g, 'x');
@@ -50,7 +61,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

@@ -24,7 +24,7 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
 
   it('tells the login page that SMS is configured and codes are asked for automatically', async () => {
     const res = await server.request('GET', '/api/login_options');
-    expect(res.body.data).toEqual({ larkEnabled: false, phoneCodeMode: 'auto', smsConfigured: true });
+    expect(res.body.data).toEqual({ larkEnabled: false, larkAppId: null, wecomEnabled: false, phoneCodeMode: 'auto', smsConfigured: true });
   });
 
   it('asks a user with a phone for a code, then signs in with the code that reached the phone', async () => {

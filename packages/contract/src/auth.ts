@@ -38,6 +38,9 @@ export type PhoneCodeMode = z.infer<typeof phoneCodeMode>;
 
 export const loginOptions = z.object({
   larkEnabled: z.boolean(),
+  /** The Lark app id, for the Lark client's JS bridge (silent login); null when Lark is off. */
+  larkAppId: z.string().nullable(),
+  wecomEnabled: z.boolean(),
   phoneCodeMode,
   smsConfigured: z.boolean(),
 });

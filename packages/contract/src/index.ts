@@ -17,3 +17,4 @@ export * from './commit-logs.ts';
 export * from './system.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';
+export * from './sso.ts';

@@ -210,6 +210,30 @@ export interface WebhookDeliveriesTable {
   create_time: number;
 }
 
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: 'lark' | 'wecom';
+  subject: string;
+  union_id: string | null;
+  display_name: string;
+  avatar_url: string | null;
+  create_time: number;
+  last_login_time: number | null;
+}
+
+export interface SignInStatesTable {
+  state_hash: string;
+  purpose: string;
+  binding_hash: string | null;
+  /** JSON: what the attempt carries (CLI port, return path, the QR code's outcome). */
+  payload: string;
+  status: 'pending' | 'done' | 'denied' | 'used';
+  user_id: number | null;
+  create_time: number;
+  expire_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -229,6 +253,8 @@ export interface Database {
   commit_log_versions: CommitLogVersionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   api_tokens: ApiTokensTable;
+  user_identities: UserIdentitiesTable;
+  sign_in_states: SignInStatesTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;

@@ -11,6 +11,8 @@ import type { ConfiguredBlobStore } from '../../src/storage/create-blob-store.ts
 import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../../src/storage/url-signer.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
+import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
+import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
 
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
@@ -46,7 +48,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(dialect: DialectName, options: { sms?: SmsProvider; webDistDir?: string; blobs?: (clock: TestClock) => ConfiguredBlobStore; publicUrl?: string; downloadBaseUrl?: string } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  sms?: SmsProvider;
+  webDistDir?: string;
+  blobs?: (clock: TestClock) => ConfiguredBlobStore;
+  publicUrl?: string;
+  downloadBaseUrl?: string;
+  /** Our Lark / WeCom apps, pointed at the loopback fakes of tools/fakes. */
+  lark?: LarkConfig;
+  wecom?: WecomConfig;
+}
+
+export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `t_${suffix}`;
   const tmpDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-')) : undefined;
@@ -59,7 +72,7 @@ export async function startTestServer(dialect: DialectName, options: { sms?: Sms
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -25,7 +25,9 @@ export interface AuthServiceDeps {
   settings: SettingsService;
   sms: SmsProvider;
   clock: Clock;
-  larkEnabled: boolean;
+  /** Our Lark app id when Lark sign-in is configured. */
+  larkAppId: string | null;
+  wecomEnabled: boolean;
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
@@ -48,7 +50,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     async loginOptions(): Promise<LoginOptions> {
       const { phoneCodeMode } = await settings.read();
-      return { larkEnabled: deps.larkEnabled, phoneCodeMode, smsConfigured: sms.isReal };
+      return { larkEnabled: deps.larkAppId !== null, larkAppId: deps.larkAppId, wecomEnabled: deps.wecomEnabled, phoneCodeMode, smsConfigured: sms.isReal };
     },
 
     async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {

@@ -29,6 +29,11 @@ export function createUsersRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** Users with this phone number (Lark sign-in links an account whose phone matches, when exactly one does). */
+    async findByPhone(phone: string) {
+      return baseQuery().select(userColumns).where('u.phone', '=', phone).limit(2).execute();
+    },
+
     async findById(userId: number) {
       return baseQuery().select(userColumns).where('u.id', '=', userId).executeTakeFirst();
     },

@@ -1,0 +1,152 @@
+import type { Clock } from '../../lib/clock.ts';
+
+/** Where our Lark app lives and how it signs in (config LARK_*). */
+export interface LarkConfig {
+  appId: string;
+  appSecret: string;
+  openBaseUrl: string;
+  accountsBaseUrl: string;
+  passportBaseUrl: string;
+}
+
+/** A refusal from Lark: the HTTP status, Lark's numeric code and its message. */
+export class LarkApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LarkApiError';
+  }
+}
+
+export interface LarkUserInfo {
+  openId: string;
+  unionId: string | null;
+  name: string;
+  avatarUrl: string | null;
+  mobile: string | null;
+}
+
+const TIMEOUT_MS = 10_000;
+/** Tokens and tickets are renewed this long before Lark says they expire (the SDK uses 180 s too). */
+const RENEW_BEFORE_MS = 180_000;
+/** Lark's codes for a tenant token that is no longer valid: fetch a new one and try once more. */
+const STALE_TOKEN_CODES = new Set([99991663, 99991664, 99991665]);
+
+interface Cached {
+  value: string;
+  renewAt: number;
+}
+
+type Json = Record<string, unknown>;
+
+async function readJson(response: Response): Promise<Json> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new LarkApiError(response.status, -1, `飞书返回了无法解析的内容（HTTP ${response.status}）`);
+  }
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * The calls sign-in needs: app tenant token, OAuth code exchange (authen v2, flat envelope), user info and
+ * the JS-SDK ticket. Plain fetch against the configured hosts (the node SDK has no method for authen v2 and
+ * does not renew a revoked tenant token); every answer is checked for both HTTP status and `code`.
+ */
+export function createLarkClient(config: LarkConfig, clock: Clock) {
+  let tenant: Cached | null = null;
+  let ticket: Cached | null = null;
+
+  async function post(url: string, body: unknown, token?: string): Promise<{ status: number; json: Json }> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    return { status: response.status, json: await readJson(response) };
+  }
+
+  function failure(status: number, json: Json): LarkApiError {
+    const code = typeof json.code === 'number' ? json.code : -1;
+    const message = str(json.msg) ?? str(json.error_description) ?? str(json.error) ?? `HTTP ${status}`;
+    return new LarkApiError(status, code, message);
+  }
+
+  async function tenantToken(): Promise<string> {
+    if (tenant && clock.now() < tenant.renewAt) return tenant.value;
+    const { status, json } = await post(`${config.openBaseUrl}/open-apis/auth/v3/tenant_access_token/internal`, { app_id: config.appId, app_secret: config.appSecret });
+    const token = str(json.tenant_access_token);
+    if (status !== 200 || json.code !== 0 || !token) throw failure(status, json);
+    const expireSec = typeof json.expire === 'number' ? json.expire : 7200;
+    tenant = { value: token, renewAt: clock.now() + expireSec * 1000 - RENEW_BEFORE_MS };
+    return token;
+  }
+
+  /** An Open Platform call with the tenant token; `data` of the envelope. Renews a stale token once. */
+  async function withTenant(path: string, body: unknown): Promise<Json> {
+    for (let attempt = 0; ; attempt += 1) {
+      const { status, json } = await post(`${config.openBaseUrl}${path}`, body, await tenantToken());
+      if (status === 200 && json.code === 0) return (json.data ?? {}) as Json;
+      if (attempt === 0 && typeof json.code === 'number' && STALE_TOKEN_CODES.has(json.code)) {
+        tenant = null;
+        continue;
+      }
+      throw failure(status, json);
+    }
+  }
+
+  return {
+    config,
+
+    /** The browser authorize page (accounts host); `redirectUri` must be on the app's whitelist. */
+    authorizeUrl(redirectUri: string, state: string): string {
+      const query = new URLSearchParams({ client_id: config.appId, response_type: 'code', redirect_uri: redirectUri, state });
+      return `${config.accountsBaseUrl}/open-apis/authen/v1/authorize?${query}`;
+    },
+
+    /** A user access token for a login code (single use, 5 minutes). No redirect URI for JS-SDK codes. */
+    async exchangeCode(code: string, redirectUri?: string): Promise<string> {
+      const body: Json = { grant_type: 'authorization_code', client_id: config.appId, client_secret: config.appSecret, code };
+      if (redirectUri) body.redirect_uri = redirectUri;
+      const { status, json } = await post(`${config.openBaseUrl}/open-apis/authen/v2/oauth/token`, body);
+      const token = str(json.access_token);
+      if (status !== 200 || json.code !== 0 || !token) throw failure(status, json);
+      return token;
+    },
+
+    async userInfo(userToken: string): Promise<LarkUserInfo> {
+      const response = await fetch(`${config.openBaseUrl}/open-apis/authen/v1/user_info`, {
+        headers: { authorization: `Bearer ${userToken}` },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const json = await readJson(response);
+      const data = (json.data ?? {}) as Json;
+      const openId = str(data.open_id);
+      if (response.status !== 200 || json.code !== 0 || !openId) throw failure(response.status, json);
+      return { openId, unionId: str(data.union_id), name: str(data.name) ?? openId, avatarUrl: str(data.avatar_url), mobile: str(data.mobile) };
+    },
+
+    /** The JS-SDK ticket, cached server-wide (Lark limits how often it may be fetched). */
+    async jsapiTicket(): Promise<string> {
+      if (ticket && clock.now() < ticket.renewAt) return ticket.value;
+      const data = await withTenant('/open-apis/jssdk/ticket/get', {});
+      const value = str(data.ticket);
+      if (!value) throw new LarkApiError(200, -1, '飞书未返回 jsapi_ticket');
+      const expireSec = typeof data.expire_in === 'number' ? data.expire_in : 7200;
+      ticket = { value, renewAt: clock.now() + expireSec * 1000 - RENEW_BEFORE_MS };
+      return value;
+    },
+
+    tenantToken,
+    withTenant,
+  };
+}
+export type LarkClient = ReturnType<typeof createLarkClient>;

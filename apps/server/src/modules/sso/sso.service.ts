@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { LARK_CALLBACK_PATH, SignInKind, SignInMessages, WECOM_CALLBACK_PATH, type JsapiConfig, type LoginResult } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import { LarkApiError, type LarkClient } from '../../integrations/lark/lark-client.ts';
+import { WecomApiError, type WecomClient } from '../../integrations/wecom/wecom-client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import type { SessionService } from '../auth/session.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { IdentitiesRepository } from './identities.repository.ts';
+import type { SignInStates } from './sign-in-states.ts';
+import type { ExternalProfile, SsoAccounts } from './sso-accounts.ts';
+
+interface ClientMeta {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface SsoServiceDeps {
+  states: SignInStates;
+  accounts: SsoAccounts;
+  identities: IdentitiesRepository;
+  users: UsersRepository;
+  sessions: SessionService;
+  lark: LarkClient | null;
+  wecom: WecomClient | null;
+  clock: Clock;
+}
+
+/** Lark's answers to a bad, used, expired or foreign code (authen v2 and the gateway). */
+const LARK_CODE_ERRORS = new Set([20003, 20004, 20065, 20071, 20024, 20049, 20008, 20010, 20066]);
+
+/** Sign-in through Lark (redirect, silent, QR, terminal, bind) and WeCom. */
+export function createSsoService(deps: SsoServiceDeps) {
+  const { states, accounts, sessions, clock } = deps;
+
+  function lark(): LarkClient {
+    if (!deps.lark) throw AppError.badRequest(SignInMessages.larkOff);
+    return deps.lark;
+  }
+  function wecom(): WecomClient {
+    if (!deps.wecom) throw AppError.badRequest(SignInMessages.wecomOff);
+    return deps.wecom;
+  }
+
+  /** The Lark account behind a code; Lark's refusals become a clear message, outages a retry hint. */
+  async function larkProfile(code: string, redirectUri?: string): Promise<ExternalProfile> {
+    const client = lark();
+    try {
+      const info = await client.userInfo(await client.exchangeCode(code, redirectUri));
+      return { provider: 'lark', subject: info.openId, unionId: info.unionId, name: info.name, avatarUrl: info.avatarUrl, mobile: info.mobile };
+    } catch (error) {
+      if (error instanceof LarkApiError && (LARK_CODE_ERRORS.has(error.code) || (error.httpStatus >= 400 && error.httpStatus < 500 && error.code !== 99991400))) {
+        throw AppError.badRequest(SignInMessages.codeRejected);
+      }
+      throw new AppError('internal', SignInMessages.providerUnavailable, { cause: error });
+    }
+  }
+
+  async function openSession(userId: number, meta: ClientMeta): Promise<LoginResult> {
+    const user = await deps.users.findById(userId);
+    if (!user) throw AppError.badRequest(SignInMessages.stateInvalid);
+    const session = await sessions.open(userId, meta);
+    const full = await deps.users.findByUsername(user.username);
+    return { userId, username: user.username, roleLevel: user.roleLevel, token: session.token, tokenTime: session.tokenTime, url: full?.privateUrl ?? null };
+  }
+
+  return {
+    /** The authorize URL for a browser (success_login, bind_login) or a CLI (terminal_login) sign-in. */
+    async larkLoginUrl(input: { mode: 'success_login' | 'terminal_login' | 'bind_login'; port?: number; baseUrl: string; userId?: number }) {
+      const client = lark();
+      if (input.mode === SignInKind.terminal && !input.port) throw AppError.badRequest('终端登录需要本地端口 port');
+      if (input.mode === SignInKind.bind && input.userId === undefined) throw AppError.unauthorized();
+      const redirectUri = `${input.baseUrl}${LARK_CALLBACK_PATH}`;
+      const issued = await states.issue(input.mode, { redirectUri, port: input.port }, { bound: input.mode !== SignInKind.terminal, userId: input.userId });
+      return { url: client.authorizeUrl(redirectUri, issued.state), state: issued.state, expiresAt: issued.expiresAt, binding: issued.binding };
+    },
+
+    /**
+     * A Lark code for a session. With a state: the code came back through a redirect this server started
+     * (the state is taken once, from the browser that started it, or by the CLI that holds it). Without: a
+     * code the Lark client's JS bridge gave the page itself (silent login; no redirect URI).
+     */
+    async larkLogin(input: { code: string; state?: string; redirectUri?: string }, binding: string | null, meta: ClientMeta): Promise<LoginResult> {
+      if (!input.state) return openSession(await accounts.resolve(await larkProfile(input.code)), meta);
+      const row = await states.take(input.state, [SignInKind.success, SignInKind.terminal, SignInKind.bind], binding);
+      if (input.redirectUri && input.redirectUri !== row.data.redirectUri) throw AppError.badRequest(SignInMessages.stateInvalid);
+      const profile = await larkProfile(input.code, row.data.redirectUri);
+      if (row.purpose === SignInKind.bind && row.user_id !== null) {
+        await accounts.resolve(profile, row.user_id);
+        return openSession(row.user_id, meta);
+      }
+      return openSession(await accounts.resolve(profile), meta);
+    },
+
+    /** Lark or WeCom sent the browser back with `error` (the user declined): the state is spent. */
+    async denied(state: string) {
+      const row = await states.load(state);
+      await states.transition(row.state_hash, 'pending', 'denied');
+    },
+
+    /** A QR code for signing in on this screen from a phone: the phone scans and approves in Lark. */
+    async qrStart(baseUrl: string) {
+      const client = lark();
+      const redirectUri = `${baseUrl}${LARK_CALLBACK_PATH}`;
+      const issued = await states.issue(SignInKind.qr, { redirectUri }, { bound: false });
+      return { qrId: issued.state, url: client.authorizeUrl(redirectUri, issued.state), expiresAt: issued.expiresAt };
+    },
+
+    /** The phone's half: its code (or refusal) settles the QR; the waiting screen picks the session up. */
+    async qrConfirm(input: { state: string; code?: string; error?: string }) {
+      const row = await states.load(input.state);
+      if (row.purpose !== SignInKind.qr || row.status !== 'pending') throw AppError.badRequest(SignInMessages.stateInvalid);
+      if (!input.code) {
+        await states.transition(row.state_hash, 'pending', 'denied');
+        return { status: 'denied' as const };
+      }
+      const userId = await accounts.resolve(await larkProfile(input.code, row.data.redirectUri));
+      if (!(await states.transition(row.state_hash, 'pending', 'done', userId))) throw AppError.badRequest(SignInMessages.stateInvalid);
+      return { status: 'done' as const };
+    },
+
+    /** The waiting screen's poll: a session once, when the phone approved. */
+    async qrPoll(qrId: string, meta: ClientMeta): Promise<{ status: 'pending' | 'done' | 'denied' | 'expired'; login: LoginResult | null }> {
+      const row = await states.load(qrId).catch(() => null);
+      if (!row || row.purpose !== SignInKind.qr || row.status === 'used') return { status: 'expired', login: null };
+      if (row.status !== 'done' || row.user_id === null) return { status: row.status === 'denied' ? 'denied' : 'pending', login: null };
+      if (!(await states.transition(row.state_hash, 'done', 'used'))) return { status: 'expired', login: null };
+      return { status: 'done', login: await openSession(row.user_id, meta) };
+    },
+
+    /** What the Lark client's JS bridge needs to trust a page of ours: the jsapi-ticket signature of its URL. */
+    async jsapiConfig(pageUrl: string, baseUrl: string): Promise<JsapiConfig> {
+      const client = lark();
+      const url = pageUrl.split('#')[0] ?? pageUrl;
+      if (new URL(url).origin !== new URL(baseUrl).origin) throw AppError.badRequest(SignInMessages.urlNotOurs);
+      let ticket: string;
+      try {
+        ticket = await client.jsapiTicket();
+      } catch (error) {
+        throw new AppError('internal', SignInMessages.providerUnavailable, { cause: error });
+      }
+      const nonceStr = randomToken().slice(0, 16);
+      const timestamp = clock.now();
+      const signature = createHash('sha1').update(`jsapi_ticket=${ticket}&noncestr=${nonceStr}&timestamp=${timestamp}&url=${url}`).digest('hex');
+      return { appId: client.config.appId, timestamp, nonceStr, signature };
+    },
+
+    async wecomLoginUrl(baseUrl: string) {
+      const client = wecom();
+      const redirectUri = `${baseUrl}${WECOM_CALLBACK_PATH}`;
+      const issued = await states.issue(SignInKind.wecom, { redirectUri }, { bound: true });
+      return { url: client.loginUrl(redirectUri, issued.state), state: issued.state, expiresAt: issued.expiresAt, binding: issued.binding };
+    },
+
+    async wecomLogin(input: { code: string; state: string }, binding: string | null, meta: ClientMeta): Promise<LoginResult> {
+      const client = wecom();
+      await states.take(input.state, [SignInKind.wecom], binding);
+      let member: { userId: string; name: string };
+      try {
+        member = await client.member(input.code);
+      } catch (error) {
+        if (error instanceof WecomApiError && error.errcode === 0) throw AppError.badRequest(SignInMessages.notMember);
+        if (error instanceof WecomApiError && error.errcode === 40029) throw AppError.badRequest(SignInMessages.wecomCodeRejected);
+        throw new AppError('internal', SignInMessages.wecomUnavailable, { cause: error });
+      }
+      const userId = await accounts.resolve({ provider: 'wecom', subject: member.userId, unionId: null, name: member.name, avatarUrl: null, mobile: null });
+      return openSession(userId, meta);
+    },
+
+    async identitiesOf(userId: number) {
+      const rows = await deps.identities.listOf(userId);
+      return rows.map((row) => ({ provider: row.provider, displayName: row.display_name, avatarUrl: row.avatar_url, createTime: row.create_time }));
+    },
+
+    async unbind(userId: number, provider: 'lark' | 'wecom') {
+      await deps.identities.remove(userId, provider);
+    },
+
+    purgeExpired: () => states.deleteExpired(),
+  };
+}
+export type SsoService = ReturnType<typeof createSsoService>;
