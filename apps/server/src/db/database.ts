@@ -10,6 +10,7 @@ import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
 import * as m003 from './migrations/2026-11-22-003-api-tokens.ts';
 import * as m004 from './migrations/2026-11-22-004-workflows-commit-logs.ts';
 import * as m005 from './migrations/2026-11-22-005-commit-log-indexes.ts';
+import * as m006 from './migrations/2026-11-22-006-commit-log-query-indexes.ts';
 import * as m008 from './migrations/2026-11-22-008-sign-in.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-003-api-tokens': m003,
   '2026-11-22-004-workflows-commit-logs': m004,
   '2026-11-22-005-commit-log-indexes': m005,
+  '2026-11-22-006-commit-log-query-indexes': m006,
   '2026-11-22-008-sign-in': m008,
 };
 

@@ -1,49 +1,31 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
+import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
-export interface CommitLogFilter {
+export interface CommitLogFilter extends PageFilter {
   workflowIds?: number[];
   /** For a user's trend: only apps the viewer may see (undefined = all, for admins). */
   appIds?: number[];
-  branch?: string;
-  onlyCliff: boolean;
-  startTime?: number;
-  endTime?: number;
-  remark?: string;
   /** Items strictly older than this (commit time, id), newest first: index-bound at any depth. */
   before?: { commitTime: number; id: number };
-  offset: number;
-  limit: number;
 }
 
 export function createCommitLogsRepository(db: Kysely<Database>) {
   return {
-    /** Newest first; one row more than asked tells whether there is more. */
+    /** Newest first; one row more than asked tells whether there is more. The page is chosen by pageIds (indexes only), then joined. */
     async list(filter: CommitLogFilter) {
-      let q = db
+      const page = pageIds(db, filter);
+      return db
         .selectFrom('commit_logs as c')
         .innerJoin('workflows as w', 'w.id', 'c.workflow_id')
         .innerJoin('apps as a', 'a.id', 'c.app_id')
         .leftJoin('app_versions as v', 'v.id', 'c.app_version_id')
-        .leftJoin('users as u', 'u.id', 'v.upload_by');
-      if (filter.workflowIds) q = q.where('c.workflow_id', 'in', filter.workflowIds.length ? filter.workflowIds : [0]);
-      if (filter.appIds) q = q.where('c.app_id', 'in', filter.appIds.length ? filter.appIds : [0]);
-      if (filter.branch) q = q.where('c.branch', '=', filter.branch.replace(/^refs\/heads\//, ''));
-      if (filter.onlyCliff) q = q.where('c.is_filtered', '=', 0);
-      if (filter.startTime !== undefined) q = q.where('c.commit_time', '>=', filter.startTime);
-      if (filter.endTime !== undefined) q = q.where('c.commit_time', '<', filter.endTime);
-      if (filter.remark) q = q.where('c.remark', '=', filter.remark);
-      if (filter.before) {
-        const { commitTime, id } = filter.before;
-        q = q.where((eb) => eb.or([eb('c.commit_time', '<', commitTime), eb.and([eb('c.commit_time', '=', commitTime), eb('c.id', '<', id)])]));
-      }
-      return q
+        .leftJoin('users as u', 'u.id', 'v.upload_by')
+        .where('c.id', 'in', db.selectFrom(page).select('page.id'))
         .selectAll('c')
         .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'u.username as upload_by_name'])
         .orderBy('c.commit_time', 'desc')
         .orderBy('c.id', 'desc')
-        .offset(filter.offset)
-        .limit(filter.limit + 1)
         .execute();
     },
 
@@ -90,11 +72,21 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         if (appVersionIds.length) await trx.insertInto('commit_log_versions').values(appVersionIds.map((id) => ({ commit_log_id: commitLogId, app_version_id: id }))).execute();
       });
     },
-    /** Distinct committer names in the given apps (undefined = all apps). */
+    /**
+     * Distinct committer names in the given apps (undefined = all apps), by a skip scan of (app_id, remark): one index
+     * probe per name and app (the next name after the previous one), not a read of every item of the apps.
+     */
     async committers(appIds: number[] | undefined) {
-      let q = db.selectFrom('commit_logs').select('remark').distinct();
-      if (appIds) q = q.where('app_id', 'in', appIds.length ? appIds : [0]);
-      return (await q.orderBy('remark').limit(2000).execute()).map((r) => r.remark);
+      if (appIds && appIds.length === 0) return [];
+      const apps = appIds ? sql`where a.id in (${sql.join(appIds)})` : sql``;
+      const result = await sql<{ remark: string }>`
+        with recursive r(app_id, remark) as (
+          select a.id, (select min(remark) from commit_logs where app_id = a.id) from apps a ${apps}
+          union all
+          select r.app_id, (select min(remark) from commit_logs where app_id = r.app_id and remark > r.remark) from r where r.remark is not null
+        )
+        select distinct remark from r where remark is not null order by remark limit 2000`.execute(db);
+      return result.rows.map((r) => r.remark);
     },
     /** Every commit id a workflow already has (a git history of 100,000 commits is ~5 MB of ids). */
     async knownCommitIds(workflowId: number): Promise<Set<string>> {
