@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  loginResult,
+  signInUrl,
   appListItem,
   appVersionRow,
   currentUser,
@@ -78,7 +80,7 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       const response = await fetchFn(url, {
         method,
-        headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: AbortSignal.timeout(call.timeoutMs ?? API_TIMEOUT_MS),
       });
@@ -108,6 +110,9 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     server: options.server,
     me: () => call('GET', '/api/user/me', currentUser, { retries: 2 }),
+    /** Lark sign-in from a terminal: the authorize URL whose code comes back to our loopback `port`. */
+    larkLoginUrl: (port: number) => call('GET', '/api/user/lark_login_url', signInUrl, { query: { mode: 'terminal_login', port }, retries: 2 }),
+    larkLogin: (code: string, state: string) => call('POST', '/api/user/lark_login', loginResult, { body: { code, state } }),
     /** Apps the user holds a permit on. */
     userApps: () => call('GET', '/api/user_apps', z.array(userApp), { retries: 2 }),
     /** Every app the user can see (admins: all). */

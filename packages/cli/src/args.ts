@@ -8,7 +8,8 @@ export type Command =
   | { name: 'help'; text: string }
   | { name: 'upload'; file: string; app: string; note: string; attach: string[]; chatEnv: ChatEnv | null; skipExisting: boolean; json: boolean; server?: string }
   | { name: 'latest'; app: string; platform: NativePackageType; json: boolean; server?: string }
-  | { name: 'login'; token?: string; server?: string; json: boolean };
+  | { name: 'login'; token?: string; server?: string; json: boolean }
+  | { name: 'lark-login'; server?: string; browser: boolean; json: boolean };
 
 export const USAGE = `release-cli — publish packages to the release system (发布系统) from terminals and CI
 
@@ -17,6 +18,7 @@ Usage:
                      [--chat-env DevTest|PreFavTest] [--skip-existing] [--json]
   release-cli latest --app <path> --platform ios|android|web|mac [--json]
   release-cli login --token <token> [--server <url>]
+  release-cli login --lark [--no-browser] [--server <url>]
   release-cli <command> --help
 
 Options:
@@ -45,7 +47,7 @@ Exit codes:
 const COMMAND_USAGE: Record<string, string> = {
   upload: 'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--json] [--server <url>]',
   latest: 'release-cli latest --app <path> --platform ios|android|web|mac [--json] [--server <url>]',
-  login: 'release-cli login --token <token> [--server <url>] [--json]\n  Checks the token against the server, then stores server and token in ~/.config/release-cli/config.json (0600).',
+  login: 'release-cli login --token <token> [--server <url>] [--json]\n  Checks the token against the server, then stores server and token in ~/.config/release-cli/config.json (0600).\nrelease-cli login --lark [--no-browser] [--server <url>] [--json]\n  Signs in with Lark (飞书) in a browser; the session (7 days) is stored the same way.',
 };
 
 const common = {
@@ -116,9 +118,11 @@ export function parseCommand(argv: string[]): Command {
   }
 
   if (name === 'login') {
-    const { values, positionals } = parse(name, rest, { ...common, token: { type: 'string' } });
+    const { values, positionals } = parse(name, rest, { ...common, token: { type: 'string' }, lark: { type: 'boolean', default: false }, 'no-browser': { type: 'boolean', default: false } });
     if (values.help) return { name: 'help', text: `Usage: ${COMMAND_USAGE.login}\n` };
     if (positionals.length) throw usageError(`unexpected argument "${positionals[0]}"`, name);
+    if (values.lark && values.token) throw usageError('--lark and --token exclude each other', name);
+    if (values.lark) return { name: 'lark-login', server: values.server, browser: !values['no-browser'], json: values.json };
     return { name, token: values.token, server: values.server, json: values.json };
   }
 

@@ -1,6 +1,7 @@
 import { ApiError } from './api-client.ts';
 import { parseCommand, type Command } from './args.ts';
 import { latestCommand } from './commands/latest.ts';
+import { larkLoginCommand } from './commands/lark-login.ts';
 import { loginCommand } from './commands/login.ts';
 import { uploadCommand } from './commands/upload.ts';
 import { CliError, ExitCode, type ExitCodeValue } from './exit-codes.ts';
@@ -24,6 +25,9 @@ export async function run(argv: string[], io: Io): Promise<ExitCodeValue> {
         return ExitCode.ok;
       case 'login':
         await loginCommand(command, io, out);
+        return ExitCode.ok;
+      case 'lark-login':
+        await larkLoginCommand(command, io, out);
         return ExitCode.ok;
     }
   } catch (error) {

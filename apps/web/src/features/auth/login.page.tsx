@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Button, Card, Divider, Flex, Form, Input, Typography } from 'antd';
+import { useCallback, useState } from 'react';
+import { Button, Card, Divider, Flex, Form, Input, Segmented, Spin, Typography } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { Messages, type LoginOptions } from '@release/contract';
+import { Messages, type LoginOptions, type LoginResult } from '@release/contract';
 import { fetchLoginOptions, login } from '../../api/auth.api.ts';
 import { isApiError } from '../../api/api-error.ts';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -15,6 +15,11 @@ import { zh } from '../../locales/zh-CN.ts';
 import { ForgetPasswordModal } from './forget-password.modal.tsx';
 import { PhoneCodeInput } from './phone-code-input.tsx';
 import { sha256Hex } from './sha256.ts';
+import { goToLark, goToWecom } from './lark-sign-in.ts';
+import { QrLogin } from './qr-login.tsx';
+import { useExternalSignIn } from './use-external-sign-in.ts';
+
+type LoginMethod = 'password' | 'qr';
 
 interface LoginValues {
   username: string;
@@ -36,6 +41,22 @@ export function LoginPage() {
   const [isForgetOpen, setIsForgetOpen] = useState(false);
   const options = useQuery({ queryKey: queryKeys.loginOptions, queryFn: ({ signal }) => fetchLoginOptions(signal) });
   const showPhoneCode = serverAskedCode || asksPhoneCode(options.data);
+  const [method, setMethod] = useState<LoginMethod>('password');
+
+  const finishLogin = useCallback(
+    (result: LoginResult) => {
+      queryClient.clear();
+      saveLoginSession(result);
+      toast.success(zh.login.success);
+      navigate(takeRedirect(), { replace: true });
+    },
+    [navigate],
+  );
+  const external = useExternalSignIn(options.data, finishLogin);
+  const leaveFor = (go: () => Promise<void>) => {
+    // SPEC §8: a login URL that cannot be fetched is an alert.
+    go().catch(() => window.alert(zh.login.loginUrlFailed));
+  };
 
   const submit = async (values: LoginValues): Promise<void> => {
     setIsSubmitting(true);
@@ -46,10 +67,7 @@ export function LoginPage() {
         password: await sha256Hex(values.password),
         phoneCode: showPhoneCode && phoneCode ? phoneCode : undefined,
       });
-      queryClient.clear();
-      saveLoginSession(result);
-      toast.success(zh.login.success);
-      navigate(takeRedirect(), { replace: true });
+      finishLogin(result);
     } catch (error) {
       // The server asks for a code it needs: reveal the field (the toast already says so).
       if (isApiError(error) && error.kind === 'business' && error.message === Messages.phoneCodeRequired) {
@@ -78,7 +96,26 @@ export function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{zh.login.subtitle}</Typography.Text>
         </Flex>
-        <Form form={form} layout="vertical" size="large" onFinish={(values) => void submit(values)} data-testid="login-form">
+        {external.busy ? (
+          <Flex justify="center" style={{ marginBottom: 16 }}>
+            <Spin tip={zh.login.silentSigningIn} data-testid="login-external-busy" />
+          </Flex>
+        ) : null}
+        {options.data?.larkEnabled ? (
+          <Segmented<LoginMethod>
+            block
+            value={method}
+            onChange={setMethod}
+            options={[
+              { label: zh.login.passwordTab, value: 'password' },
+              { label: zh.login.qrTab, value: 'qr' },
+            ]}
+            style={{ marginBottom: 16 }}
+            data-testid="login-method"
+          />
+        ) : null}
+        {method === 'qr' ? <QrLogin onLogin={finishLogin} /> : null}
+        <Form form={form} layout="vertical" size="large" onFinish={(values) => void submit(values)} data-testid="login-form" hidden={method === 'qr'}>
           <Form.Item name="username" rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}>
             <Input prefix={<UserOutlined />} placeholder={zh.login.username} autoComplete="username" data-testid="login-username" />
           </Form.Item>
@@ -104,14 +141,19 @@ export function LoginPage() {
             {zh.login.forgot}
           </Typography.Link>
         </Flex>
-        {options.data?.larkEnabled ? (
-          <>
-            <Divider plain />
-            <Button block size="large" data-testid="login-feishu" onClick={() => toast.info(zh.login.feishuUnavailable)}>
+        {options.data?.larkEnabled || options.data?.wecomEnabled ? <Divider plain /> : null}
+        <Flex vertical gap={8}>
+          {options.data?.larkEnabled ? (
+            <Button block size="large" data-testid="login-feishu" onClick={() => leaveFor(() => goToLark('success_login'))}>
               {zh.login.feishu}
             </Button>
-          </>
-        ) : null}
+          ) : null}
+          {options.data?.wecomEnabled ? (
+            <Button block size="large" data-testid="login-wecom" onClick={() => leaveFor(goToWecom)}>
+              {zh.login.wecom}
+            </Button>
+          ) : null}
+        </Flex>
       </Card>
       <ForgetPasswordModal open={isForgetOpen} onClose={() => setIsForgetOpen(false)} />
     </div>
