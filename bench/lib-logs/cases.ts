@@ -36,6 +36,8 @@ export interface Case {
   depth: number;
   /** The whole month: its cost grows with the month's items, not with the table; no 2x target. */
   informational: boolean;
+  /** A deep page by pageNo (OFFSET): the legacy API, which no index can bound; measured, no 2x target. */
+  legacy?: boolean;
   /** Runs the query through `service`; answers the ids of the items shown (of every page, for a whole month). */
   run(service: CommitLogsService): Promise<Array<number | string>>;
 }
@@ -106,7 +108,7 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
       const before = position.pageNo > 1 ? (await call(db, real, source, { pageNo: position.pageNo - 1 })).nextCursor : null;
       const cursor = before ?? undefined;
       cases.push({ name: `${source.label}: ${position.label}, cursor`, depth, informational: false, run: async (s) => (await call(db, s, source, cursor ? { cursor } : {})).list.map((item) => item.id) });
-      cases.push({ name: `${source.label}: ${position.label}, pageNo`, depth, informational: false, run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id) });
+      cases.push({ name: `${source.label}: ${position.label}, pageNo (legacy)`, depth, informational: false, legacy: true, run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id) });
     }
   }
   // A committer with 0.1% of the items (at 1k that is one item or none, so the small side passes the top committer).

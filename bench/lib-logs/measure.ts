@@ -47,7 +47,7 @@ export function captureQueries(db: Kysely<Database>): { db: Kysely<Database>; ta
   const executor = db.getExecutor();
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      if (args.node.kind === 'SelectQueryNode') seen.push(executor.compileQuery(args.node, args.queryId));
+      if (args.node.kind === 'SelectQueryNode' || args.node.kind === 'RawNode') seen.push(executor.compileQuery(args.node, args.queryId));
       return args.node;
     },
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -82,7 +82,7 @@ const uniq = (values: string[]) => [...new Set(values)];
  * Filter" tells an index walk that skips rows from a range read.
  */
 export async function explain(db: Kysely<Database>, dialect: DialectName, query: CompiledQuery): Promise<PlanVerdict> {
-  const usesCursor = /"id" </.test(query.sql);
+  const usesCursor = /"id"\) </.test(query.sql);
   if (dialect === 'sqlite') {
     const result = await db.executeQuery<{ id: number; parent: number; detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
     const lines = result.rows.map((r) => r.detail);
