@@ -21,6 +21,7 @@ run('type-check', 'npx', ['tsc', '-p', 'packages/contract']);
 run('type-check cli', 'npx', ['tsc', '-p', 'packages/cli']);
 run('type-check server', 'npx', ['tsc', '-p', 'apps/server']);
 run('type-check web', 'npx', ['tsc', '-p', 'apps/web']);
+run('type-check fakes', 'npx', ['tsc', '-p', 'tools/fakes']);
 run('build web', 'npm', ['run', 'build', '-w', 'apps/web']);
 // What `npm start` runs; building it here catches a server import missing from apps/server's dependencies.
 run('build server', process.execPath, ['scripts/build-server.mjs']);

@@ -1,0 +1,15 @@
+/** Loopback fakes of the Lark Open Platform and WeCom (see README.md). */
+export { FakeClock, type FakeClockOptions } from './shared/clock.ts';
+export type { ErrorInjection, RecordedRequest } from './shared/http-server.ts';
+export type { RateLimit } from './shared/rate-limiter.ts';
+export { buildMultipart } from './shared/multipart.ts';
+
+export { startLarkFake, type JsapiSignatureCheck, type LarkFake, type LarkFakeOptions } from './lark/lark-fake.ts';
+export type { BotHook, BotMessage, BotRejection, EventDelivery, ImMessage, LarkApp, LarkAppSeed, LarkUser, LarkUserSeed, LoginChoice } from './lark/lark-state.ts';
+export type { PushEventInput } from './lark/event-pusher.ts';
+export { decryptEvent, encryptEvent, signBotRequest, signEvent, signJsapi } from './lark/lark-crypto.ts';
+export { LOGIN_HINT_DENY, LOGIN_HINT_USER } from './lark/routes/oauth-authorize.routes.ts';
+
+export { startWecomFake, type WecomAppCredentials, type WecomFake, type WecomFakeOptions } from './wecom/wecom-fake.ts';
+export type { RobotMessage, RobotRejection, WecomCorpSeed, WecomMember, WecomMemberSeed, WecomRobot, WecomRobotSeed } from './wecom/wecom-state.ts';
+export { LOGIN_HINT_USER as WECOM_LOGIN_HINT_USER } from './wecom/routes/sso.routes.ts';
