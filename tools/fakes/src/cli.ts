@@ -1,0 +1,64 @@
+/**
+ * `npm run fakes`: both fakes on fixed loopback ports with the demo world of demo-seed.ts, and the env vars
+ * that point `npm run dev` at them. Ctrl-C stops them.
+ */
+import { parseArgs } from 'node:util';
+import { DEMO_LARK, DEMO_WECOM } from './demo-seed.ts';
+import { startLarkFake } from './lark/lark-fake.ts';
+import { startWecomFake } from './wecom/wecom-fake.ts';
+
+const { values } = parseArgs({
+  options: {
+    'lark-port': { type: 'string', default: '3901' },
+    'wecom-port': { type: 'string', default: '3902' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log('usage: npm run fakes -- [--lark-port 3901] [--wecom-port 3902]');
+  process.exit(0);
+}
+
+const lark = await startLarkFake({ ...DEMO_LARK, port: Number(values['lark-port']) });
+const wecom = await startWecomFake({ ...DEMO_WECOM, port: Number(values['wecom-port']) });
+
+const env = [
+  `LARK_APP_ID=${lark.app.appId}`,
+  `LARK_APP_SECRET=${lark.app.appSecret}`,
+  `LARK_OPEN_BASE_URL=${lark.url}`,
+  `LARK_ACCOUNTS_BASE_URL=${lark.url}`,
+  `LARK_PASSPORT_BASE_URL=${lark.url}`,
+  `LARK_VERIFICATION_TOKEN=${lark.app.verificationToken}`,
+  `WECOM_BASE_URL=${wecom.url}`,
+  `WECOM_LOGIN_BASE_URL=${wecom.url}`,
+  `WECOM_CORP_ID=${wecom.corp.corpId}`,
+  `WECOM_AGENT_ID=${wecom.corp.agentId}`,
+  `WECOM_SECRET=${wecom.corp.secret}`,
+  'NO_PROXY=127.0.0.1,localhost',
+];
+
+const lines = [
+  `Lark fake  ${lark.url}  (open, accounts and passport hosts)`,
+  `WeCom fake ${wecom.url}  (qyapi and SSO login hosts)`,
+  '',
+  'Start the server against them:',
+  `  ${env.join(' \\\n  ')} \\\n  npm run dev`,
+  '',
+  'Demo data:',
+  `  Lark users: ${[...lark.state.users.values()].map((u) => `${u.name} (${u.mobile ?? 'no mobile'})`).join(', ')}`,
+  `  Lark bot webhooks: ${[...lark.state.bots.values()].map((b) => `${lark.url}/open-apis/bot/v2/hook/${b.token}${b.secret ? ` (secret ${b.secret})` : ''}`).join('\n                     ')}`,
+  `  WeCom members: ${[...wecom.state.members.values()].map((m) => `${m.name} (${m.userId})`).join(', ')}`,
+  `  WeCom robots: ${[...wecom.state.robots.values()].map((r) => wecom.robotUrl(r.key)).join('\n                ')}`,
+  '',
+  `What they received: GET ${lark.url}/__fake/state and ${wecom.url}/__fake/state (see tools/fakes/README.md).`,
+  'Ctrl-C stops both.',
+];
+console.log(lines.join('\n'));
+
+const stop = async () => {
+  await Promise.all([lark.close(), wecom.close()]);
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
