@@ -16,6 +16,12 @@ export type SignInKind = (typeof SignInKind)[keyof typeof SignInKind];
 
 /** Where Lark sends every browser back to (it must be on the Lark app's redirect whitelist). */
 export const LARK_CALLBACK_PATH = '/callback/feishu';
+/**
+ * What a Lark sign-in asks the user to grant (authorize page and the JS bridge's requestAccess): identity
+ * comes with any code; the mobile, used to find the account an admin prepared with that phone number, only
+ * with this scope, which the Lark app must have enabled.
+ */
+export const LARK_LOGIN_SCOPES = ['contact:user.phone:readonly'] as const;
 /** Where WeCom sends the browser back to. */
 export const WECOM_CALLBACK_PATH = '/login';
 
@@ -56,11 +62,14 @@ export const SignInMessages = {
   wecomOff: '未配置企业微信登录，请联系管理员',
   stateInvalid: '登录请求已失效或不是从本页面发起的，请重新登录',
   codeRejected: '飞书授权码无效或已使用，请重新登录',
+  larkUserBlocked: '该飞书账号已离职、被冻结或无权使用本应用，请联系管理员',
+  larkMisconfigured: '飞书应用配置有误（应用不存在、已停用或密钥错误），请联系管理员',
   wecomCodeRejected: '企业微信授权码无效或已使用，请重新登录',
   denied: '你已取消授权，未能登录',
   identityTaken: '该账号已绑定其他用户',
   providerUnavailable: '暂时无法连接到飞书，请稍后再试',
   wecomUnavailable: '暂时无法连接到企业微信，请稍后再试',
+  wecomMisconfigured: '企业微信应用配置有误（企业 ID、应用 ID 或 Secret 错误），请联系管理员',
   notMember: '该企业微信账号不是本企业成员',
   urlNotOurs: '只能为本站页面签名',
   qrConfirmed: '已在电脑上完成登录',

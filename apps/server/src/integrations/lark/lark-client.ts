@@ -1,3 +1,4 @@
+import { LARK_LOGIN_SCOPES } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
 
 /** Where our Lark app lives and how it signs in (config LARK_*). */
@@ -108,7 +109,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock) {
 
     /** The browser authorize page (accounts host); `redirectUri` must be on the app's whitelist. */
     authorizeUrl(redirectUri: string, state: string): string {
-      const query = new URLSearchParams({ client_id: config.appId, response_type: 'code', redirect_uri: redirectUri, state });
+      const query = new URLSearchParams({ client_id: config.appId, response_type: 'code', redirect_uri: redirectUri, scope: LARK_LOGIN_SCOPES.join(' '), state });
       return `${config.accountsBaseUrl}/open-apis/authen/v1/authorize?${query}`;
     },
 

@@ -27,8 +27,32 @@ export interface SsoServiceDeps {
   clock: Clock;
 }
 
-/** Lark's answers to a bad, used, expired or foreign code (authen v2 and the gateway). */
-const LARK_CODE_ERRORS = new Set([20003, 20004, 20065, 20071, 20024, 20049, 20008, 20010, 20066]);
+/** Lark's answers to a bad, used, expired or foreign code (authen v2), or to a user token that is not good. */
+const LARK_CODE_ERRORS = new Set([20003, 20004, 20065, 20071, 20024, 20049, 99991668, 99991677]);
+/** The Lark account may not sign in: gone, resigned, frozen, unregistered, or outside the app's availability. */
+const LARK_USER_ERRORS = new Set([20008, 20010, 20066, 20021, 20022, 20023]);
+/** Our Lark app is wrong: bad secret, unknown, not installed or disabled (a token or exchange refused). */
+const LARK_APP_ERRORS = new Set([20002, 20009, 20048, 20069, 10003, 10014, 10015]);
+/** WeCom refuses our app: bad secret, unknown corp or agent. */
+const WECOM_APP_ERRORS = new Set([40001, 40013, 40056, 41002, 41004]);
+
+/** What the user is told when Lark refuses or fails; anything unexpected reads as an outage. */
+function larkFailure(error: unknown): AppError {
+  if (error instanceof LarkApiError) {
+    if (LARK_USER_ERRORS.has(error.code)) return AppError.badRequest(SignInMessages.larkUserBlocked);
+    if (LARK_APP_ERRORS.has(error.code)) return new AppError('internal', SignInMessages.larkMisconfigured, { cause: error });
+    const refused = error.httpStatus >= 400 && error.httpStatus < 500 && error.code !== 99991400;
+    if (LARK_CODE_ERRORS.has(error.code) || refused) return AppError.badRequest(SignInMessages.codeRejected);
+  }
+  return new AppError('internal', SignInMessages.providerUnavailable, { cause: error });
+}
+
+function wecomFailure(error: unknown): AppError {
+  if (error instanceof WecomApiError && error.errcode === 0) return AppError.badRequest(SignInMessages.notMember);
+  if (error instanceof WecomApiError && error.errcode === 40029) return AppError.badRequest(SignInMessages.wecomCodeRejected);
+  if (error instanceof WecomApiError && WECOM_APP_ERRORS.has(error.errcode)) return new AppError('internal', SignInMessages.wecomMisconfigured, { cause: error });
+  return new AppError('internal', SignInMessages.wecomUnavailable, { cause: error });
+}
 
 /** Sign-in through Lark (redirect, silent, QR, terminal, bind) and WeCom. */
 export function createSsoService(deps: SsoServiceDeps) {
@@ -50,10 +74,7 @@ export function createSsoService(deps: SsoServiceDeps) {
       const info = await client.userInfo(await client.exchangeCode(code, redirectUri));
       return { provider: 'lark', subject: info.openId, unionId: info.unionId, name: info.name, avatarUrl: info.avatarUrl, mobile: info.mobile };
     } catch (error) {
-      if (error instanceof LarkApiError && (LARK_CODE_ERRORS.has(error.code) || (error.httpStatus >= 400 && error.httpStatus < 500 && error.code !== 99991400))) {
-        throw AppError.badRequest(SignInMessages.codeRejected);
-      }
-      throw new AppError('internal', SignInMessages.providerUnavailable, { cause: error });
+      throw larkFailure(error);
     }
   }
 
@@ -138,7 +159,7 @@ export function createSsoService(deps: SsoServiceDeps) {
       try {
         ticket = await client.jsapiTicket();
       } catch (error) {
-        throw new AppError('internal', SignInMessages.providerUnavailable, { cause: error });
+        throw larkFailure(error);
       }
       const nonceStr = randomToken().slice(0, 16);
       const timestamp = clock.now();
@@ -160,9 +181,7 @@ export function createSsoService(deps: SsoServiceDeps) {
       try {
         member = await client.member(input.code);
       } catch (error) {
-        if (error instanceof WecomApiError && error.errcode === 0) throw AppError.badRequest(SignInMessages.notMember);
-        if (error instanceof WecomApiError && error.errcode === 40029) throw AppError.badRequest(SignInMessages.wecomCodeRejected);
-        throw new AppError('internal', SignInMessages.wecomUnavailable, { cause: error });
+        throw wecomFailure(error);
       }
       const userId = await accounts.resolve({ provider: 'wecom', subject: member.userId, unionId: null, name: member.name, avatarUrl: null, mobile: null });
       return openSession(userId, meta);

@@ -1,4 +1,4 @@
-import { SignInKind } from '@release/contract';
+import { LARK_LOGIN_SCOPES, SignInKind } from '@release/contract';
 import { fetchJsapiConfig, fetchLarkLoginUrl, fetchWecomLoginUrl, type LarkLoginMode } from '../../api/sso.api.ts';
 
 /** The state this tab sent to Lark / WeCom; the callback accepts only that one (login CSRF, with the server's cookie). */
@@ -70,7 +70,7 @@ export async function silentLarkCode(appId: string): Promise<string | null> {
   return new Promise<string | null>((resolve) => {
     tt.requestAccess?.({
       appID: appId,
-      scopeList: [],
+      scopeList: [...LARK_LOGIN_SCOPES],
       success: (result) => resolve(result.code),
       fail: (error) => (error.errno === 103 ? void legacy().then(resolve) : resolve(null)),
     });
