@@ -10,7 +10,7 @@ import { takeRedirect } from '../../app/redirect.ts';
 import { saveLoginSession } from '../../app/session.store.ts';
 import { StandalonePage } from '../../app/components/standalone-page.tsx';
 import { zh } from '../../locales/zh-CN.ts';
-import { parseState, takeOwnState } from './lark-sign-in.ts';
+import { parseState, takeOwnState, type LoginPageState } from './lark-sign-in.ts';
 
 type Outcome = { kind: 'working'; text: string } | { kind: 'done'; text: string } | { kind: 'failed'; text: string };
 
@@ -50,10 +50,15 @@ export function FeishuCallbackPage() {
       return;
     }
     if (kind !== SignInKind.success && kind !== SignInKind.bind) return fail(zh.feishuCallback.content);
-    if (!takeOwnState(state)) return fail(zh.feishuCallback.notStartedHere);
+    // A web login that did not finish goes back to /login, which shows why; a binding stays here.
+    const refuse = (text: string) => {
+      if (kind === SignInKind.bind) return fail(text);
+      void navigate(RoutePath.login, { replace: true, state: { signInError: text } satisfies LoginPageState });
+    };
+    if (!takeOwnState(state)) return refuse(zh.feishuCallback.notStartedHere);
     if (error || !code) {
       void reportSignInDenied(state, error ?? 'no_code');
-      return fail(zh.feishuCallback.denied);
+      return refuse(zh.feishuCallback.denied);
     }
     larkLogin({ code, state })
       .then((result) => {
@@ -62,7 +67,7 @@ export function FeishuCallbackPage() {
         toast.success(kind === SignInKind.bind ? zh.feishuCallback.bound : zh.login.success);
         navigate(kind === SignInKind.bind ? RoutePath.app : takeRedirect(), { replace: true });
       })
-      .catch(failFrom);
+      .catch((reason: unknown) => refuse(isApiError(reason) ? reason.message : zh.feishuCallback.failed));
   }, [params, navigate]);
 
   return (

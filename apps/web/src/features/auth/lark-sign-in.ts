@@ -1,6 +1,11 @@
 import { LARK_LOGIN_SCOPES, SignInKind } from '@release/contract';
 import { fetchJsapiConfig, fetchLarkLoginUrl, fetchWecomLoginUrl, type LarkLoginMode } from '../../api/sso.api.ts';
 
+/** Router state of /login when a Lark sign-in came back unfinished: the reason, shown above the form. */
+export interface LoginPageState {
+  signInError?: string;
+}
+
 /** The state this tab sent to Lark / WeCom; the callback accepts only that one (login CSRF, with the server's cookie). */
 const STATE_KEY = 'signInState';
 

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { Button, Card, Divider, Flex, Form, Input, Segmented, Spin, Typography } from 'antd';
+import { Alert, Button, Card, Divider, Flex, Form, Input, Segmented, Spin, Typography } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { Messages, type LoginOptions, type LoginResult } from '@release/contract';
 import { fetchLoginOptions, login } from '../../api/auth.api.ts';
@@ -15,7 +15,7 @@ import { zh } from '../../locales/zh-CN.ts';
 import { ForgetPasswordModal } from './forget-password.modal.tsx';
 import { PhoneCodeInput } from './phone-code-input.tsx';
 import { sha256Hex } from './sha256.ts';
-import { goToLark, goToWecom } from './lark-sign-in.ts';
+import { goToLark, goToWecom, type LoginPageState } from './lark-sign-in.ts';
 import { QrLogin } from './qr-login.tsx';
 import { useExternalSignIn } from './use-external-sign-in.ts';
 
@@ -36,6 +36,7 @@ function asksPhoneCode(options: LoginOptions | undefined): boolean {
 export function LoginPage() {
   const [form] = Form.useForm<LoginValues>();
   const navigate = useNavigate();
+  const signInError = (useLocation().state as LoginPageState | null)?.signInError;
   const [isSubmitting, setIsSubmitting] = useState(false);
   const [serverAskedCode, setServerAskedCode] = useState(false);
   const [isForgetOpen, setIsForgetOpen] = useState(false);
@@ -96,6 +97,7 @@ export function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{zh.login.subtitle}</Typography.Text>
         </Flex>
+        {signInError ? <Alert type="error" showIcon message={signInError} style={{ marginBottom: 16 }} data-testid="login-sign-in-error" /> : null}
         {external.busy ? (
           <Flex justify="center" style={{ marginBottom: 16 }}>
             <Spin tip={zh.login.silentSigningIn} data-testid="login-external-busy" />

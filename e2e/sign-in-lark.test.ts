@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLarkFake, type LarkFake } from '@release/fakes';
+import { launchBrowser, newPage } from './helpers/browser.ts';
+import { larkEnv } from './helpers/fakes.ts';
+import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+
+describe('Lark sign-in in a real browser, against the Lark fake', () => {
+  let lark: LarkFake;
+  let server: ServerProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    lark = await startLarkFake({ users: [{ name: '飞书张三' }, { name: '扫码李四' }] });
+    server = await startServerProcess(larkEnv(lark));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await lark?.close();
+  });
+
+  it('飞书一键登录: passes the authorize page and lands on /home/app signed in', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByTestId('login-feishu').click();
+    // The fake's authorize page: approve as 飞书张三.
+    await page.waitForURL((url) => url.href.startsWith(`${lark.url}/open-apis/authen/v1/authorize`));
+    await page.getByRole('link', { name: '飞书张三' }).click();
+    await page.waitForURL(/\/home\/app/);
+    await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain('飞书张三');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    await context.close();
+  });
+
+  it('a declined authorization comes back to /login with the reason', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByTestId('login-feishu').click();
+    await page.waitForURL((url) => url.href.startsWith(lark.url));
+    await page.getByRole('link', { name: '拒绝授权' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await expect.poll(() => page.getByTestId('login-sign-in-error').innerText()).toContain('你已取消飞书授权，未能登录');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeFalsy();
+    await context.close();
+  });
+
+  it('QR login: the phone scans and confirms, and the waiting page signs in', async () => {
+    const desk = await newPage(browser, server.url);
+    await desk.page.goto('/login');
+    await desk.page.getByTestId('login-method').getByText('飞书扫码登录').click();
+    const qr = desk.page.getByTestId('qr-login-code');
+    await qr.waitFor();
+    const scanned = (await qr.getAttribute('data-url')) ?? '';
+    expect(scanned.startsWith(`${lark.url}/open-apis/authen/v1/authorize?`)).toBe(true);
+
+    // The phone opens what the QR holds, approves in Lark and lands on /callback/feishu.
+    const phone = await newPage(browser, server.url, { width: 390, height: 844 });
+    await phone.page.goto(scanned);
+    await phone.page.getByRole('link', { name: '扫码李四' }).click();
+    await expect.poll(() => phone.page.getByTestId('feishu-callback-done').innerText()).toContain('已在电脑上完成登录');
+
+    await desk.page.waitForURL(/\/home\/app/);
+    await expect.poll(() => desk.page.getByTestId('user-menu').innerText()).toContain('扫码李四');
+    await phone.context.close();
+    await desk.context.close();
+  });
+});
