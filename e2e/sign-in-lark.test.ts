@@ -1,24 +1,27 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLarkFake, type LarkFake } from '@release/fakes';
+import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { larkEnv } from './helpers/fakes.ts';
+import { larkEnv, wecomEnv } from './helpers/fakes.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
-describe('Lark sign-in in a real browser, against the Lark fake', () => {
+describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
   let lark: LarkFake;
+  let wecom: WecomFake;
   let server: ServerProcess;
   let browser: Browser;
 
   beforeAll(async () => {
     lark = await startLarkFake({ users: [{ name: '飞书张三' }, { name: '扫码李四' }] });
-    server = await startServerProcess(larkEnv(lark));
+    wecom = await startWecomFake({ members: [{ userId: 'wangwu', name: '企微王五' }] });
+    server = await startServerProcess({ ...larkEnv(lark), ...wecomEnv(wecom) });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
     await lark?.close();
+    await wecom?.close();
   });
 
   it('飞书一键登录: passes the authorize page and lands on /home/app signed in', async () => {
@@ -34,14 +37,16 @@ describe('Lark sign-in in a real browser, against the Lark fake', () => {
     await context.close();
   });
 
-  it('a declined authorization comes back to /login with the reason', async () => {
-    const { context, page } = await newPage(browser, server.url);
+  it('a declined authorization comes back to /login with the reason (at 768 px)', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
     await page.goto('/login');
     await page.getByTestId('login-feishu').click();
     await page.waitForURL((url) => url.href.startsWith(lark.url));
     await page.getByRole('link', { name: '拒绝授权' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await expect.poll(() => page.getByTestId('login-sign-in-error').innerText()).toContain('你已取消飞书授权，未能登录');
+    expect(await page.getByTestId('login-feishu').isVisible()).toBe(true);
+    await page.screenshot({ path: '.tmp/e2e-login-lark-denied-768.png' });
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeFalsy();
     await context.close();
   });
@@ -65,5 +70,16 @@ describe('Lark sign-in in a real browser, against the Lark fake', () => {
     await expect.poll(() => desk.page.getByTestId('user-menu').innerText()).toContain('扫码李四');
     await phone.context.close();
     await desk.context.close();
+  });
+
+  it('企业微信登录: the WeCom login page sends the browser back to /login, which signs in', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByTestId('login-wecom').click();
+    await page.waitForURL((url) => url.href.startsWith(`${wecom.url}/wwlogin/sso/login`));
+    await page.getByRole('link', { name: '企微王五' }).click();
+    await page.waitForURL(/\/home\/app/);
+    await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain('企微王五');
+    await context.close();
   });
 });
