@@ -17,6 +17,8 @@ export interface CommitQuery {
 export interface CommitPage {
   list: CommitLogItem[];
   hasMore: boolean;
+  /** Keyset cursor of the next page (null on the last one). */
+  nextCursor: string | null;
 }
 
 /** The ipa, apk and zip versions of an app (GET /api/app_versions/simple), same shape as bindVersions. */
@@ -47,6 +49,8 @@ export const commitKeys = {
 
 interface PageOptions {
   pageNo: number;
+  /** The previous page's nextCursor: the server then reads on from it and ignores pageNo. */
+  cursor?: string | null;
   pageSize: number;
   signal?: AbortSignal;
   /** No error toast (the calendar fails quietly, SPEC §4). */
@@ -54,8 +58,8 @@ interface PageOptions {
 }
 
 /** GET /api/commit_log_list or /api/user_commit_log_list: one page, newest first. */
-export async function fetchCommitPage(source: CommitSource, query: CommitQuery, { pageNo, pageSize, signal, silent }: PageOptions): Promise<CommitPage> {
-  const params = { ...query, pageNo, pageSize };
+export async function fetchCommitPage(source: CommitSource, query: CommitQuery, { pageNo, cursor, pageSize, signal, silent }: PageOptions): Promise<CommitPage> {
+  const params = { ...query, pageNo, pageSize, ...(cursor ? { cursor } : {}) };
   const response =
     source.kind === 'workflows'
       ? await api.get<CommitPage>('/api/commit_log_list', { ...params, workflowIds: source.workflowIds }, { signal, silent })

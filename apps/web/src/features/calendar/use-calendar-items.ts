@@ -3,17 +3,19 @@ import type { CommitLogItem } from '@release/contract';
 import { commitKeys, fetchCommitPage, type CommitQuery, type CommitSource } from '../../api/commit-logs.api.ts';
 import type { TimeWindow } from './calendar-math.ts';
 
-/** The calendar asks for big pages and follows hasMore (capped, so a busy year cannot run away). */
+/** The calendar asks for big pages and follows nextCursor (capped, so a busy year cannot run away). */
 export const CALENDAR_PAGE_SIZE = 200;
 const MAX_PAGES = 50;
 
 async function fetchWindow(source: CommitSource, query: CommitQuery, signal: AbortSignal): Promise<CommitLogItem[]> {
   const items: CommitLogItem[] = [];
   try {
-    for (let pageNo = 1; pageNo <= MAX_PAGES; pageNo++) {
-      const page = await fetchCommitPage(source, query, { pageNo, pageSize: CALENDAR_PAGE_SIZE, signal, silent: true });
+    let cursor: string | null = null;
+    for (let round = 0; round < MAX_PAGES; round++) {
+      const page = await fetchCommitPage(source, query, { pageNo: 1, cursor, pageSize: CALENDAR_PAGE_SIZE, signal, silent: true });
       items.push(...page.list);
-      if (!page.hasMore || page.list.length === 0) break;
+      if (!page.hasMore || page.list.length === 0 || !page.nextCursor) break;
+      cursor = page.nextCursor;
     }
   } catch (error) {
     if (signal.aborted) throw error;

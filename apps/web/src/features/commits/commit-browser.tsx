@@ -23,10 +23,14 @@ interface CommitBrowserProps {
   canEdit: boolean;
   /** The tab's branches (a branch filter shows when there are several). */
   branches?: string[];
+  /** A new value starts the list again (after a repository sync). */
+  refreshKey?: number;
+  /** What an empty list suggests doing (sync the repository, widen the time filter...). */
+  emptyHint?: string;
 }
 
 /** The filter bar with the infinite list or the calendar of one source, and the snapshot drawer. */
-export function CommitBrowser({ source, mode, view, canEdit, branches = [] }: CommitBrowserProps) {
+export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint }: CommitBrowserProps) {
   const queryClient = useQueryClient();
   const isMobile = useIsMobile();
   const [filter, setFilter] = useState<CommitFilter>(() => defaultCommitFilter());
@@ -35,7 +39,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [] }: Co
   const branch = filter.branch && branches.includes(filter.branch) ? filter.branch : null;
   const query = useMemo(() => toCommitQuery({ ...filter, branch }), [filter, branch]);
   const pageSize = useMemo(() => commitPageSize(window.screen.height), []);
-  const pages = useCommitPages(view === 'list' ? source : null, query, pageSize);
+  const pages = useCommitPages(view === 'list' ? source : null, query, pageSize, refreshKey);
   const matchesProject = (item: CommitLogItem): boolean => filter.project === null || item.appName === filter.project;
   const items = filter.project === null ? pages.items : pages.items.filter(matchesProject);
   const projects = useMemo(() => [...new Set(pages.items.map((item) => item.appName))], [pages.items]);
@@ -56,7 +60,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [] }: Co
         branches={branches}
       />
       {view === 'list' ? (
-        <CommitList pages={pages} items={items} groupByProject={mode === 'trend' && filter.groupByProject} maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'} {...shared} />
+        <CommitList pages={pages} items={items} emptyHint={emptyHint} groupByProject={mode === 'trend' && filter.groupByProject} maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'} {...shared} />
       ) : (
         <CommitCalendar
           source={source}

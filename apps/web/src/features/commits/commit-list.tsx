@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useRef, type ReactNode } from 'react';
-import { Button, Empty, Spin } from 'antd';
+import { Button, Empty, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { CommitLogItem } from '@release/contract';
 import { commitKeys, fetchCommitMetadata } from '../../api/commit-logs.api.ts';
@@ -70,10 +70,12 @@ interface CommitListProps extends Omit<CommitItemsProps, 'items' | 'metadata' | 
   /** The items to show (the trend page's project filter narrows pages.items on the client). */
   items: CommitLogItem[];
   maxHeight: string;
+  /** Under 暂无更新记录: what to try next. */
+  emptyHint?: string;
 }
 
 /** The infinite list: loads on scroll, says 没有更多内容了 at the end and 暂无更新记录 when empty. */
-export function CommitList({ pages, items, maxHeight, ...rest }: CommitListProps) {
+export function CommitList({ pages, items, maxHeight, emptyHint, ...rest }: CommitListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { loadMore, hasMore, isLoading, isError } = pages;
 
@@ -114,7 +116,14 @@ export function CommitList({ pages, items, maxHeight, ...rest }: CommitListProps
       ) : null}
       {isEmpty ? (
         <div data-testid="commit-empty" style={{ padding: '32px 0' }}>
-          <Empty description={commitsText.empty} />
+          <Empty
+            description={
+              <>
+                <div>{commitsText.empty}</div>
+                {emptyHint ? <Typography.Text type="secondary" style={{ fontSize: 12 }}>{emptyHint}</Typography.Text> : null}
+              </>
+            }
+          />
         </div>
       ) : null}
       {!isLoading && !hasMore && items.length > 0 ? (
