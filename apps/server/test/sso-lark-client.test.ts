@@ -58,46 +58,63 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
   });
 
   describe('QR login on the login page', () => {
-    const poll = (qrId: string) => world.server.request<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
+    /** The login page showing the QR: it keeps the cookie its QR was issued with. */
+    async function waitingScreen() {
+      const screen = new TestBrowser(world.server);
+      const started = await screen.api<QrAnswer>('GET', '/api/user/lark_qr_login');
+      expect(started.body.data).toMatchObject({ status: 'pending', login: null });
+      const { qrId, url } = started.body.data;
+      const poll = () => screen.api<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
+      return { screen, qrId, url: url ?? '', poll };
+    }
+    const pollElsewhere = (qrId: string) => world.server.request<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
 
     it('waits while the phone has not approved, then hands the waiting screen its session once', async () => {
       const phoneUser = world.lark.addUser({ name: '扫码人' });
-      const started = await world.server.request<QrAnswer>('GET', '/api/user/lark_qr_login');
-      expect(started.body.data).toMatchObject({ status: 'pending', login: null });
-      const { qrId, url } = started.body.data;
+      const { qrId, url, poll } = await waitingScreen();
       expect(qrId).toMatch(/^qr_login\./);
-      expect((await poll(qrId)).body.data).toMatchObject({ status: 'pending', login: null });
+      expect((await poll()).body.data).toMatchObject({ status: 'pending', login: null });
 
       // The phone scans the QR (the authorize URL), approves in Lark and lands on /callback/feishu.
       world.lark.setNextLogin({ openId: phoneUser.openId });
-      const back = await approve(url ?? '');
+      const back = await approve(url);
       expect(`${back.landing.origin}${back.landing.pathname}`).toBe(`${world.server.url}/callback/feishu`);
       expect(back.state).toBe(qrId);
       const confirmed = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', { body: { state: back.state, code: back.code } });
       expect(confirmed.body.data).toEqual({ status: 'done' });
 
-      const done = await poll(qrId);
+      const done = await poll();
       expect(done.body.data.status).toBe('done');
       expect(done.body.data.login).toMatchObject({ username: '扫码人' });
       const me = await world.server.request<{ username: string }>('GET', '/api/user/me', { token: done.body.data.login?.token });
       expect(me.body.data.username).toBe('扫码人');
-      // Taken once: another poll (say, a copy of the page) gets nothing.
-      expect((await poll(qrId)).body.data).toMatchObject({ status: 'expired', login: null });
+      // Taken once: another poll gets nothing, and the phone cannot confirm twice.
+      expect((await poll()).body.data).toMatchObject({ status: 'expired', login: null });
       const twice = await world.server.request('POST', '/api/user/lark_qr_login', { body: { state: back.state, code: back.code } });
       expect(twice.body.msg).toBe(SignInMessages.stateInvalid);
     });
 
+    it('gives the session only to the screen that shows the QR, not to someone who photographed it', async () => {
+      const phoneUser = world.lark.addUser({ name: '被偷看的人' });
+      const { url, qrId, poll } = await waitingScreen();
+      world.lark.setNextLogin({ openId: phoneUser.openId });
+      const back = await approve(url);
+      await world.server.request('POST', '/api/user/lark_qr_login', { body: { state: back.state, code: back.code } });
+      expect((await pollElsewhere(qrId)).body.data).toMatchObject({ status: 'expired', login: null });
+      expect((await poll()).body.data.login).toMatchObject({ username: '被偷看的人' });
+    });
+
     it('tells the waiting screen when the phone declined', async () => {
-      const { qrId } = (await world.server.request<QrAnswer>('GET', '/api/user/lark_qr_login')).body.data;
+      const { qrId, poll } = await waitingScreen();
       const declined = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', { body: { state: qrId, error: 'access_denied' } });
       expect(declined.body.data).toEqual({ status: 'denied' });
-      expect((await poll(qrId)).body.data).toMatchObject({ status: 'denied', login: null });
+      expect((await poll()).body.data).toMatchObject({ status: 'denied', login: null });
     });
 
     it('lets a QR expire after 10 minutes', async () => {
-      const { qrId } = (await world.server.request<QrAnswer>('GET', '/api/user/lark_qr_login')).body.data;
+      const { poll } = await waitingScreen();
       world.server.clock.advance(10 * 60_000 + 1);
-      expect((await poll(qrId)).body.data.status).toBe('expired');
+      expect((await poll()).body.data.status).toBe('expired');
     });
   });
 

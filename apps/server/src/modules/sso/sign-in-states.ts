@@ -64,6 +64,11 @@ export function createSignInStates(repo: SignInStatesRepository, clock: Clock) {
       return row;
     },
 
+    /** True when the row is not bound, or bound to this browser's binding secret. */
+    isBoundTo(row: StateRow, binding: string | null): boolean {
+      return !row.binding_hash || (binding !== null && sha256Hex(binding) === row.binding_hash);
+    },
+
     transition: repo.transition,
     deleteExpired: () => repo.deleteExpired(clock.now()),
   };

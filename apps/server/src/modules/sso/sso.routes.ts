@@ -25,19 +25,21 @@ import { STATE_TTL_MS } from './sign-in-states.ts';
 const tags = ['sign-in'];
 /** The cookie that ties a Lark/WeCom sign-in to the browser that started it (login CSRF). */
 const BINDING_COOKIE = 'rs_signin';
+/** The same for the screen waiting on a QR login (its own cookie, so a redirect sign-in started meanwhile does not end it). */
+const QR_BINDING_COOKIE = 'rs_qrlogin';
 
-function readBinding(request: FastifyRequest): string | null {
+function readBinding(request: FastifyRequest, cookie = BINDING_COOKIE): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === BINDING_COOKIE) return decodeURIComponent(value.join('='));
+    if (name === cookie) return decodeURIComponent(value.join('='));
   }
   return null;
 }
 
-function setBinding(reply: FastifyReply, request: FastifyRequest, binding: string | null) {
+function setBinding(reply: FastifyReply, request: FastifyRequest, binding: string | null, cookie = BINDING_COOKIE) {
   if (!binding) return;
   const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header('set-cookie', `${BINDING_COOKIE}=${encodeURIComponent(binding)}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure}`);
+  reply.header('set-cookie', `${cookie}=${encodeURIComponent(binding)}; Path=/api/; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure}`);
 }
 
 const meta = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
@@ -78,12 +80,13 @@ export function ssoRoutes(deps: { sso: SsoService; publicUrl?: string }): Fastif
           response: { 200: envelopeSchema(z.object({ qrId: z.string(), url: z.string().nullable(), expiresAt: z.number().nullable(), status: qrLoginStatus, login: loginResult.nullable() })) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         if (!req.query.qrId) {
-          const started = await sso.qrStart(base(req));
+          const { binding, ...started } = await sso.qrStart(base(req));
+          setBinding(reply, req, binding, QR_BINDING_COOKIE);
           return ok({ ...started, status: 'pending' as const, login: null });
         }
-        const polled = await sso.qrPoll(req.query.qrId, meta(req));
+        const polled = await sso.qrPoll(req.query.qrId, readBinding(req, QR_BINDING_COOKIE), meta(req));
         return ok({ qrId: req.query.qrId, url: null, expiresAt: null, ...polled });
       },
     );

@@ -124,8 +124,10 @@ export function createSsoService(deps: SsoServiceDeps) {
     async qrStart(baseUrl: string) {
       const client = lark();
       const redirectUri = `${baseUrl}${LARK_CALLBACK_PATH}`;
-      const issued = await states.issue(SignInKind.qr, { redirectUri }, { bound: false });
-      return { qrId: issued.state, url: client.authorizeUrl(redirectUri, issued.state), expiresAt: issued.expiresAt };
+      // Bound to the waiting screen: the QR (and so its state) is visible to anyone near the screen, who
+      // must not be able to poll the session away once the phone approves.
+      const issued = await states.issue(SignInKind.qr, { redirectUri }, { bound: true });
+      return { qrId: issued.state, url: client.authorizeUrl(redirectUri, issued.state), expiresAt: issued.expiresAt, binding: issued.binding };
     },
 
     /** The phone's half: its code (or refusal) settles the QR; the waiting screen picks the session up. */
@@ -142,9 +144,9 @@ export function createSsoService(deps: SsoServiceDeps) {
     },
 
     /** The waiting screen's poll: a session once, when the phone approved. */
-    async qrPoll(qrId: string, meta: ClientMeta): Promise<{ status: 'pending' | 'done' | 'denied' | 'expired'; login: LoginResult | null }> {
+    async qrPoll(qrId: string, binding: string | null, meta: ClientMeta): Promise<{ status: 'pending' | 'done' | 'denied' | 'expired'; login: LoginResult | null }> {
       const row = await states.load(qrId).catch(() => null);
-      if (!row || row.purpose !== SignInKind.qr || row.status === 'used') return { status: 'expired', login: null };
+      if (!row || row.purpose !== SignInKind.qr || row.status === 'used' || !states.isBoundTo(row, binding)) return { status: 'expired', login: null };
       if (row.status !== 'done' || row.user_id === null) return { status: row.status === 'denied' ? 'denied' : 'pending', login: null };
       if (!(await states.transition(row.state_hash, 'done', 'used'))) return { status: 'expired', login: null };
       return { status: 'done', login: await openSession(row.user_id, meta) };
