@@ -15,7 +15,7 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     server = await startTestServer(dialect);
     admin = await server.adminToken();
     const appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'G', appType: 'unity', password: '135790', path: 'game' } })).body.data.appId;
-    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME' } });
+    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' } });
     workflow = (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data[0] as WorkflowRow;
   });
   afterAll(async () => {

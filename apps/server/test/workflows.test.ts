@@ -51,7 +51,8 @@ describe.each(testDialects())('workflows of an app on %s', (dialect) => {
       [{ ...git, repoType: undefined }, WorkflowMessages.repoTypeRequired],
       [{ ...git, repoPath: '' }, WorkflowMessages.repoPathRequired],
       [{ tabName: '包', contentType: 'package' }, WorkflowMessages.packageTypeRequired],
-      [{ tabName: '文档', contentType: 'custom' }, WorkflowMessages.sourceRequired],
+      [{ tabName: '文档', contentType: 'custom' }, WorkflowMessages.typeRequired],
+      [{ tabName: '文档', contentType: 'custom', manageType: 'wiki', enterpriseName: ' ' }, WorkflowMessages.sourceRequired],
     ];
     for (const [body, message] of cases) {
       const res = await server.request('POST', '/api/workflow', { token: admin, body: { ...body, appId } });
@@ -59,6 +60,8 @@ describe.each(testDialects())('workflows of an app on %s', (dialect) => {
     }
     const other = await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '其他', contentType: 'default', repoType: 'other' } });
     expect(other.body.code).toBe(200);
+    const custom = await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '其他来源', contentType: 'custom', manageType: 'other' } });
+    expect(custom.body.code).toBe(200);
   });
 
   it('reorders with 1-based numbers, never across apps, and deletes', async () => {

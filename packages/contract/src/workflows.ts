@@ -73,7 +73,9 @@ export const saveWorkflowBody = z
       if (w.repoType && w.repoType !== 'other' && !w.repoPath) issue('repoPath', WorkflowMessages.repoPathRequired);
     }
     if (w.contentType === 'custom') {
-      if (!w.manageType) issue('manageType', WorkflowMessages.sourceRequired);
+      if (!w.manageType) issue('manageType', WorkflowMessages.typeRequired);
+      // SPEC §5: the log source (stored as enterpriseName) is asked for unless the type is 其他.
+      else if (w.manageType !== 'other' && !w.enterpriseName) issue('enterpriseName', WorkflowMessages.sourceRequired);
     }
     if (w.contentType === 'package' && !w.packageType) issue('packageType', WorkflowMessages.packageTypeRequired);
   });

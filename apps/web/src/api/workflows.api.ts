@@ -38,3 +38,17 @@ export async function deleteWorkflow(id: number): Promise<void> {
 export async function fetchWorkflowUsers(signal?: AbortSignal): Promise<string[]> {
   return (await api.get<string[]>('/api/workflow/users', undefined, { signal, silent: true })).data;
 }
+
+/** A first clone of a big repository takes longer than the default 15 s. */
+const SYNC_TIMEOUT_MS = 120_000;
+
+/** What one sync of a git or svn workflow brought: new update items, or why the repository could not be read. */
+export interface SyncResult {
+  created: number;
+  error: string | null;
+}
+
+/** POST /api/workflow/sync?id=: polls a git or svn workflow now (editors); a clone can take a while. */
+export async function syncWorkflow(id: number): Promise<SyncResult> {
+  return (await api.post<SyncResult>('/api/workflow/sync', undefined, { query: { id }, timeoutMs: SYNC_TIMEOUT_MS })).data;
+}

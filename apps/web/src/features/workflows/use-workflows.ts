@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WorkflowRow } from '@release/contract';
-import { deleteWorkflow, fetchWorkflows, fetchWorkflowUsers, updateWorkflowOrder, workflowKeys } from '../../api/workflows.api.ts';
+import { commitKeys } from '../../api/commit-logs.api.ts';
+import { deleteWorkflow, fetchWorkflows, fetchWorkflowUsers, syncWorkflow, updateWorkflowOrder, workflowKeys } from '../../api/workflows.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { orderPayload } from './workflow-tabs.ts';
 import { workflowsText } from './workflows.strings.ts';
@@ -15,7 +16,7 @@ export function useWorkflowUsers(enabled = true) {
   return useQuery({ queryKey: workflowKeys.users, queryFn: ({ signal }) => fetchWorkflowUsers(signal), enabled, staleTime: 60_000 });
 }
 
-/** Reorder (optimistic, then refetch) and delete, with the toasts of SPEC §8. */
+/** Reorder (optimistic, then refetch), delete and sync now, with the toasts of SPEC §8. */
 export function useWorkflowMutations(appId: number) {
   const queryClient = useQueryClient();
   const key = workflowKeys.list(appId);
@@ -41,5 +42,15 @@ export function useWorkflowMutations(appId: number) {
     },
   });
 
-  return { reorder, remove, refetch };
+  // A sync that cannot read the repository still answers 200: its reason is shown, and kept on the tab.
+  const sync = useMutation({
+    mutationFn: (id: number) => syncWorkflow(id),
+    onSuccess: async (result) => {
+      if (result.error) toast.warning(workflowsText.syncFailed(result.error));
+      else toast.success(workflowsText.synced(result.created));
+      await Promise.all([refetch(), queryClient.invalidateQueries({ queryKey: commitKeys.all })]);
+    },
+  });
+
+  return { reorder, remove, sync, refetch };
 }

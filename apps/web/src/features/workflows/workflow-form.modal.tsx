@@ -1,15 +1,15 @@
 import { Form, Input, Modal, Radio, Select, Switch, Typography } from 'antd';
 import { contentTypes, WorkflowMessages, type AppType, type WorkflowRow } from '@release/contract';
-import { createWorkflow, updateWorkflow } from '../../api/workflows.api.ts';
+import { createWorkflow, updateWorkflow, type WorkflowInput } from '../../api/workflows.api.ts';
 import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
 import { useWorkflowUsers } from './use-workflows.ts';
-import { createWorkflowValues, needsRepoPath, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf, type ContentType, type WorkflowFormValues } from './workflow-form.values.ts';
+import { createWorkflowValues, needsRepoPath, needsSource, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf, type ContentType, type WorkflowFormValues } from './workflow-form.values.ts';
 import { WorkflowWebhook } from './workflow-webhook.tsx';
 import { workflowsText } from './workflows.strings.ts';
 
 const text = workflowsText.modal;
 const repoTypeChoices = ['git', 'svn', 'other'] as const;
-const sourceChoices = ['JPS', 'JPS_GAME', 'wiki', 'other'] as const;
+const customTypeChoices = ['JPS', 'JPS_GAME', 'wiki', 'other'] as const;
 
 interface WorkflowFormModalProps {
   open: boolean;
@@ -18,7 +18,8 @@ interface WorkflowFormModalProps {
   /** null: adding a workflow. */
   record: WorkflowRow | null;
   onClose: () => void;
-  onSaved: (id: number) => void;
+  /** The saved workflow's id and what was sent (a new git or svn workflow is synced right away). */
+  onSaved: (id: number, body: WorkflowInput) => void;
 }
 
 /** 添加工作流 / 编辑工作流 with the validation messages of SPEC §5. */
@@ -27,6 +28,7 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
   useResetOnOpen(form, open, record, workflowValuesOf, createWorkflowValues);
   const contentType = Form.useWatch('contentType', form) ?? 'default';
   const repoType = Form.useWatch('repoType', form) ?? null;
+  const manageType = Form.useWatch('manageType', form) ?? null;
   const users = useWorkflowUsers(open);
   const action = useSaveAction({
     form,
@@ -36,11 +38,11 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
       const body = toWorkflowBody(values, appId);
       if (record) {
         await updateWorkflow({ ...body, id: record.id });
-        return record.id;
+        return { id: record.id, body };
       }
-      return (await createWorkflow(body)).id;
+      return { id: (await createWorkflow(body)).id, body };
     },
-    onSaved: (id) => onSaved(id),
+    onSaved: (saved) => onSaved(saved.id, saved.body),
     successText: record ? workflowsText.saved : workflowsText.created,
   });
 
@@ -92,8 +94,13 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
           </>
         ) : null}
         {contentType === 'custom' ? (
-          <Form.Item name="manageType" label={text.source} rules={[{ required: true, message: WorkflowMessages.sourceRequired }]}>
-            <Select data-testid="workflow-source" options={sourceChoices.map((value) => ({ value, label: text.sources[value] }))} />
+          <Form.Item name="manageType" label={text.type} rules={[{ required: true, message: WorkflowMessages.typeRequired }]}>
+            <Select data-testid="workflow-type" options={customTypeChoices.map((value) => ({ value, label: text.types[value] }))} />
+          </Form.Item>
+        ) : null}
+        {needsSource({ contentType, manageType }) ? (
+          <Form.Item name="enterpriseName" label={text.source} extra={text.sourceHint} rules={[{ required: true, whitespace: true, message: WorkflowMessages.sourceRequired }]}>
+            <Input maxLength={128} placeholder={text.sourcePlaceholder} autoComplete="off" data-testid="workflow-source" />
           </Form.Item>
         ) : null}
         {contentType === 'package' ? (
@@ -110,8 +117,8 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
         <Form.Item name="autoPush" label={text.autoPush} valuePropName="checked" extra={text.autoPushHint}>
           <Switch data-testid="workflow-auto-push" />
         </Form.Item>
-        {record && contentType === 'default' && repoType === 'git' ? <WorkflowWebhook row={record} /> : null}
-        {!record && contentType === 'default' && repoType === 'git' ? (
+        {record ? <WorkflowWebhook row={record} kind={contentType === 'default' && repoType === 'git' ? 'git' : 'push'} /> : null}
+        {!record && (contentType === 'custom' || (contentType === 'default' && repoType !== 'svn')) ? (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {workflowsText.webhook.afterSave}
           </Typography.Text>

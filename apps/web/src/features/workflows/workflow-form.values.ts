@@ -6,7 +6,7 @@ export type ContentType = WorkflowRow['contentType'];
 export interface WorkflowFormValues {
   tabName: string;
   contentType: ContentType;
-  /** git for repositories; the log source (JPS, JPS_GAME, wiki, other) for custom workflows. */
+  /** git for repositories; the workflow type (JPS, JPS_GAME, wiki, other) of custom workflows. */
   manageType: string | null;
   repoType: string | null;
   repoPath: string;
@@ -16,6 +16,8 @@ export interface WorkflowFormValues {
   robotUrl: string;
   autoPush: boolean;
   packageType: string | null;
+  /** The log source of a custom workflow (JPS enterprise, knowledge space); stored as enterpriseName. */
+  enterpriseName: string;
 }
 
 export function createWorkflowValues(): WorkflowFormValues {
@@ -30,6 +32,7 @@ export function createWorkflowValues(): WorkflowFormValues {
     robotUrl: '',
     autoPush: false,
     packageType: null,
+    enterpriseName: '',
   };
 }
 
@@ -45,6 +48,7 @@ export function workflowValuesOf(row: WorkflowRow): WorkflowFormValues {
     robotUrl: row.robotUrl ?? '',
     autoPush: row.autoPush,
     packageType: row.packageType,
+    enterpriseName: row.enterpriseName ?? '',
   };
 }
 
@@ -57,6 +61,11 @@ export function valuesForCategory(contentType: ContentType): Pick<WorkflowFormVa
 /** The repo address is asked unless the repository type is 其他 (SPEC §5). */
 export function needsRepoPath(values: Pick<WorkflowFormValues, 'contentType' | 'repoType'>): boolean {
   return values.contentType === 'default' && values.repoType !== 'other';
+}
+
+/** A custom workflow names its log source unless its type is 其他 (SPEC §5). */
+export function needsSource(values: Pick<WorkflowFormValues, 'contentType' | 'manageType'>): boolean {
+  return values.contentType === 'custom' && values.manageType !== 'other';
 }
 
 function blankToNull(text: string): string | null {
@@ -83,6 +92,7 @@ export function toWorkflowBody(values: WorkflowFormValues, appId: number): Workf
     robotUrl: blankToNull(values.robotUrl),
     autoPush: values.autoPush,
     packageType: values.contentType === 'package' ? oneOf(packageTypes, values.packageType) : null,
+    enterpriseName: needsSource(values) ? blankToNull(values.enterpriseName) : null,
   };
 }
 

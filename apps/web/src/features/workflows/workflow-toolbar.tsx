@@ -1,5 +1,6 @@
 import { Button, Popconfirm, Segmented, Tooltip } from 'antd';
-import { CalendarOutlined, DeleteOutlined, EditOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { CalendarOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
 import type { CommitView } from '../commits/commit-browser.tsx';
 import { workflowsText } from './workflows.strings.ts';
 
@@ -12,11 +13,13 @@ interface WorkflowToolbarProps {
   onAdd: () => void;
   onEdit: () => void;
   onDelete: () => Promise<unknown>;
+  /** A git or svn tab can be synced now by its editors (null: not offered). */
+  sync: { lastSyncTime: number | null; isSyncing: boolean; onSync: () => void } | null;
   compact: boolean;
 }
 
-/** Beside the tabs: list/calendar toggle, and for editors add, edit and delete (SPEC §2). */
-export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onAdd, onEdit, onDelete, compact }: WorkflowToolbarProps) {
+/** Beside the tabs: list/calendar toggle, and for editors sync, edit, delete and add (SPEC §2). */
+export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onAdd, onEdit, onDelete, sync, compact }: WorkflowToolbarProps) {
   return (
     <div className="workflow-toolbar">
       <Segmented<CommitView>
@@ -29,6 +32,11 @@ export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onA
           { value: 'calendar', icon: <CalendarOutlined />, label: compact ? undefined : workflowsText.views.calendar, title: workflowsText.views.calendar },
         ]}
       />
+      {canEdit && sync ? (
+        <Tooltip title={sync.isSyncing ? workflowsText.syncing : `${workflowsText.sync}（${sync.lastSyncTime ? workflowsText.lastSync(dayjs(sync.lastSyncTime).format('YYYY-MM-DD HH:mm')) : workflowsText.neverSynced}）`}>
+          <Button type="text" icon={<SyncOutlined spin={sync.isSyncing} />} aria-label={workflowsText.sync} disabled={sync.isSyncing} onClick={sync.onSync} data-testid="workflow-sync" />
+        </Tooltip>
+      ) : null}
       {canEdit && editableName !== null ? (
         <>
           <Tooltip title={workflowsText.edit}>

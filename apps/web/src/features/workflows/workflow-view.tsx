@@ -17,6 +17,18 @@ import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
 
+/** git and svn repository workflows are polled; editors can also sync them now. */
+function isSyncable(row: { contentType: string; repoType?: string | null }): boolean {
+  return row.contentType === 'default' && (row.repoType === 'git' || row.repoType === 'svn');
+}
+
+/** What an empty list tells the user to do on this tab. */
+function emptyHintOf(row: WorkflowRow | null, canEdit: boolean): string {
+  if (row && isSyncable(row) && row.lastSyncTime === null) return canEdit ? workflowsText.emptyHints.neverSyncedEditor : workflowsText.emptyHints.neverSynced;
+  if (row?.contentType === 'package') return workflowsText.emptyHints.package;
+  return workflowsText.emptyHints.filtered;
+}
+
 interface WorkflowViewProps {
   app: Pick<AppDetail, 'appId' | 'appType' | 'permit'>;
   /** The app's path: the remembered tab is kept per path (cacheUserHistory). */
@@ -30,10 +42,12 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const workflows = useWorkflows(app.appId);
-  const { reorder, remove } = useWorkflowMutations(app.appId);
+  const { reorder, remove, sync } = useWorkflowMutations(app.appId);
   const tabs = useMemo(() => buildTabs(workflows.data ?? []), [workflows.data]);
   const [chosenId, setChosenId] = useState<number | null>(null);
   const [view, setView] = useState<CommitView>('list');
+  // Bumped after a sync so the open list starts again from its newest page.
+  const [refreshKey, setRefreshKey] = useState(0);
   const editing = useEditing<WorkflowRow>();
 
   // A chosen tab that no longer exists (deleted, summary gone) falls back like a fresh visit.
@@ -42,6 +56,10 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const select = (id: number): void => {
     setChosenId(id);
     cacheWorkflowId(appPath, String(id));
+  };
+
+  const syncNow = (id: number): void => {
+    sync.mutate(id, { onSettled: () => setRefreshKey((n) => n + 1) });
   };
 
   const deleteActive = async (): Promise<void> => {
@@ -69,10 +87,13 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
       appType={app.appType}
       record={editing.record}
       onClose={editing.close}
-      onSaved={(id) => {
+      onSaved={(id, body) => {
+        const isNew = editing.record === null;
         editing.close();
         void queryClient.invalidateQueries({ queryKey: workflowKeys.list(app.appId) });
         select(id);
+        // A new repository shows its history at once instead of at the next scheduled poll.
+        if (isNew && isSyncable(body)) syncNow(id);
       }}
     />
   );
@@ -110,6 +131,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onAdd={editing.openCreate}
             onEdit={() => (active?.row ? editing.openEdit(active.row) : undefined)}
             onDelete={deleteActive}
+            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending, onSync: () => syncNow(active.id) } : null}
             compact={isMobile}
           />
         }
@@ -122,6 +144,8 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
           view={view}
           canEdit={canEdit}
           branches={branchNames(active.row?.defaultBranch)}
+          refreshKey={refreshKey}
+          emptyHint={emptyHintOf(active.row, canEdit)}
         />
       ) : null}
       {modal}

@@ -26,8 +26,8 @@ function CopyField({ label, value, testId, secret = false }: { label: string; va
   );
 }
 
-/** Where a git host posts pushes for this workflow, and the secret it signs with (editors, git workflows). */
-export function WorkflowWebhook({ row }: { row: Pick<WorkflowRow, 'webhookUrl' | 'webhookSecret'> }) {
+/** Where a git host (or another system, through the push API) posts to this workflow, and its secret (editors only). */
+export function WorkflowWebhook({ row, kind }: { row: Pick<WorkflowRow, 'webhookUrl' | 'webhookSecret'>; kind: 'git' | 'push' }) {
   if (!row.webhookUrl) return null;
   return (
     <Flex vertical gap={8} data-testid="workflow-webhook" style={{ padding: 12, background: '#fafafa', borderRadius: 8, marginBottom: 16 }}>
@@ -35,7 +35,7 @@ export function WorkflowWebhook({ row }: { row: Pick<WorkflowRow, 'webhookUrl' |
       <CopyField label={text.url} value={row.webhookUrl} testId="workflow-webhook-url" />
       {row.webhookSecret ? <CopyField label={text.secret} value={row.webhookSecret} testId="workflow-webhook-secret" secret /> : null}
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {text.hint}
+        {kind === 'git' ? text.hint : text.pushHint}
       </Typography.Text>
     </Flex>
   );
