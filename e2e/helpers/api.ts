@@ -20,5 +20,29 @@ export function createApi(baseUrl: string) {
       const digest = createHash('sha256').update(password).digest('hex');
       return (await call<{ userId: number }>('POST', '/api/user', adminToken, { username, password: digest, roleId })).userId;
     },
+    /** POST /api/app with edit and view users; answers the new app's id. */
+    async createApp(adminToken: string, app: { appName: string; path: string; appType?: string; editUserIds?: number[]; viewUserIds?: number[] }): Promise<number> {
+      const distributeUsers = [...(app.editUserIds ?? []).map((userId) => ({ userId, permit: 'edit' })), ...(app.viewUserIds ?? []).map((userId) => ({ userId, permit: 'view' }))];
+      const body = { appName: app.appName, appType: app.appType ?? 'unity', password: '135790', path: app.path, distributeUsers };
+      return (await call<{ appId: number }>('POST', '/api/app', adminToken, body)).appId;
+    },
+    /** Publishes a package the way the CLI does: signed key, multipart parts, finish, v2/upload_app. */
+    async publishPackage(token: string, appId: number, fileName: string, bytes: Buffer): Promise<{ id: number; appVersion: string }> {
+      const keys = await call<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', token, { appFileName: fileName });
+      const fileKey = keys.appFile.fileKey;
+      const start = await call<{ uploadId: string; partSize: number; uploadParamsList: Array<{ partNo: number; signedUrl: string }> }>('POST', '/api/multi_signed_url_upload', token, {
+        functionName: 'start',
+        fileKey,
+        fileSize: bytes.length,
+      });
+      const tags = [];
+      for (const part of start.uploadParamsList) {
+        const res = await fetch(part.signedUrl, { method: 'PUT', body: bytes.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize) });
+        if (!res.ok) throw new Error(`part ${part.partNo}: HTTP ${res.status}`);
+        tags.push({ partNo: part.partNo, etag: res.headers.get('etag') ?? '' });
+      }
+      await call('POST', '/api/multi_signed_url_upload', token, { functionName: 'finish', fileKey, uploadId: start.uploadId, tags });
+      return call<{ id: number; appVersion: string }>('POST', '/api/v2/upload_app', token, { appId, s3Url: fileKey });
+    },
   };
 }
