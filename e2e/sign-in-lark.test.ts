@@ -82,4 +82,29 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain('企微王五');
     await context.close();
   });
+
+  it('inside the Lark client (auto_login=1): the JS bridge gives a code and the page signs in silently', async () => {
+    const user = lark.addUser({ name: '客户端赵七' });
+    const { context, page } = await newPage(browser, server.url);
+    // Stand-in for the Lark client's JS bridge: config() is recorded, requestAccess() asks the fake for a code.
+    const configs: Array<{ appId: string; timestamp: number; nonceStr: string; signature: string }> = [];
+    await page.exposeFunction('larkFakeConfig', (config: (typeof configs)[number]) => void configs.push(config));
+    await page.exposeFunction('larkFakeCode', (scopes: string[]) => lark.mintCode({ openId: user.openId, scopes, ttlMs: 3 * 60_000 }));
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown> & { larkFakeConfig(c: unknown): void; larkFakeCode(s: string[]): Promise<string> };
+      w.h5sdk = { ready: (callback: () => void) => callback(), config: (options: unknown) => w.larkFakeConfig(options) };
+      w.tt = {
+        requestAccess: (options: { scopeList: string[]; success(result: { code: string }): void }) => void w.larkFakeCode(options.scopeList).then((code) => options.success({ code })),
+      };
+    });
+    await page.goto('/login?auto_login=1');
+    await page.waitForURL(/\/home\/app/);
+    await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain('客户端赵七');
+    // The page handed the bridge a signature of its own URL that the Lark client would accept.
+    const [config] = configs;
+    const ticket = lark.state.jsTickets[0]?.ticket ?? '';
+    expect(config?.appId).toBe(lark.app.appId);
+    expect(lark.verifyJsapiSignature({ ticket, nonceStr: config?.nonceStr ?? '', timestamp: config?.timestamp ?? 0, url: `${server.url}/login?auto_login=1`, signature: config?.signature ?? '' })).toMatchObject({ ok: true });
+    await context.close();
+  });
 });
