@@ -91,7 +91,7 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await page.exposeFunction('larkFakeConfig', (config: (typeof configs)[number]) => void configs.push(config));
     await page.exposeFunction('larkFakeCode', (scopes: string[]) => lark.mintCode({ openId: user.openId, scopes, ttlMs: 3 * 60_000 }));
     await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown> & { larkFakeConfig(c: unknown): void; larkFakeCode(s: string[]): Promise<string> };
+      const w = globalThis as unknown as Record<string, unknown> & { larkFakeConfig(c: unknown): void; larkFakeCode(s: string[]): Promise<string> };
       w.h5sdk = { ready: (callback: () => void) => callback(), config: (options: unknown) => w.larkFakeConfig(options) };
       w.tt = {
         requestAccess: (options: { scopeList: string[]; success(result: { code: string }): void }) => void w.larkFakeCode(options.scopeList).then((code) => options.success({ code })),
