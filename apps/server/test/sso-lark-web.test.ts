@@ -54,6 +54,14 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     expect(login.body.data).toMatchObject({ userId: prepared.userId, username: 'tester-zhang', roleLevel: 20 });
   });
 
+  it('does not guess when two accounts share the Lark mobile: a new account is made', async () => {
+    await world.server.createUser({ username: 'twin-a', roleLevel: 20, phone: '13800000202' });
+    await world.server.createUser({ username: 'twin-b', roleLevel: 30, phone: '13800000202' });
+    const user = world.lark.addUser({ name: '双胞胎', mobile: '+8613800000202' });
+    const { login } = await signInAs(new TestBrowser(world.server), user.openId);
+    expect(login.body.data).toMatchObject({ username: '双胞胎', roleLevel: 10 });
+  });
+
   it('refuses a code brought back by a browser that did not start the sign-in', async () => {
     const user = world.lark.addUser({ name: '路人甲' });
     const victim = new TestBrowser(world.server);
