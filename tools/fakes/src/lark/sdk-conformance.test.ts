@@ -6,6 +6,8 @@ import { startLarkFake, type LarkFake } from './lark-fake.ts';
 // The SDK's axios reads HTTP(S)_PROXY; the fake is on loopback and nothing else may be reached.
 process.env.NO_PROXY = '127.0.0.1,localhost';
 process.env.no_proxy = '127.0.0.1,localhost';
+// The SDK logs "client ready" and every thrown HTTP error whatever the level; keep test output to results.
+const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined };
 
 describe('official @larksuiteoapi/node-sdk against the fake, unchanged', () => {
   let fake: LarkFake;
@@ -13,7 +15,7 @@ describe('official @larksuiteoapi/node-sdk against the fake, unchanged', () => {
 
   beforeEach(async () => {
     fake = await startLarkFake({ clock: new FakeClock({ frozen: true }) });
-    client = new lark.Client({ appId: fake.app.appId, appSecret: fake.app.appSecret, domain: fake.url, loggerLevel: lark.LoggerLevel.fatal });
+    client = new lark.Client({ appId: fake.app.appId, appSecret: fake.app.appSecret, domain: fake.url, loggerLevel: lark.LoggerLevel.fatal, logger: quiet });
   });
   afterEach(() => fake.close());
 
@@ -80,7 +82,7 @@ describe('official @larksuiteoapi/node-sdk against the fake, unchanged', () => {
   it("lets the SDK's EventDispatcher decrypt and check the fake's pushed events", async () => {
     const encryptKey = 'encrypt-key-for-tests';
     const app = fake.addApp({ encryptKey });
-    const dispatcher = new lark.EventDispatcher({ encryptKey, verificationToken: app.verificationToken, loggerLevel: lark.LoggerLevel.fatal });
+    const dispatcher = new lark.EventDispatcher({ encryptKey, verificationToken: app.verificationToken, loggerLevel: lark.LoggerLevel.fatal, logger: quiet });
     const seen: unknown[] = [];
     dispatcher.register({ 'drive.file.edit_v1': async (data: unknown) => void seen.push(data) });
     const http = await import('node:http');
