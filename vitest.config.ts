@@ -35,6 +35,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A page waits for what the user would see; 1 s (the default) is too short on a loaded machine.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

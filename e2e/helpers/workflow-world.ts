@@ -28,6 +28,8 @@ function todayAt(offsetSec: number): number {
 export interface WorkflowWorld {
   server: ServerProcess;
   api: ReturnType<typeof createApi>;
+  adminToken: string;
+  editorId: number;
   appId: number;
   appPath: string;
   /** The client repository (main with a tag, and a dev branch) and a second one for the server code. */
@@ -67,6 +69,8 @@ export async function startWorkflowWorld(): Promise<WorkflowWorld> {
   return {
     server,
     api,
+    adminToken: admin,
+    editorId,
     appId,
     appPath,
     client,

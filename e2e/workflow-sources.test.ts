@@ -1,0 +1,98 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowRow } from '@release/contract';
+import { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
+import { launchBrowser, newPage } from './helpers/browser.ts';
+import { ALICE, EDITOR, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
+
+const HISTORY = 75;
+
+describe('a long git history and pushed custom items in the browser', () => {
+  let world: WorkflowWorld;
+  let browser: Browser;
+  const appPath = 'moon';
+  let historyId = 0;
+  let levelsId = 0;
+
+  beforeAll(async () => {
+    world = await startWorkflowWorld();
+    browser = await launchBrowser();
+    const repo = GitRepo.init(`${world.client.dir}-history`);
+    const start = Math.floor(Date.now() / 1000) - HISTORY * 60;
+    for (let n = 1; n <= HISTORY; n++) repo.commit({ message: `chore: 第 ${n} 次提交`, author: ALICE, time: start + n * 60 });
+
+    const { api, adminToken } = world;
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    const appId = await api.createApp(adminToken, { appName: '月光', path: appPath, editUserIds: [world.editorId] });
+    historyId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '历史', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
+    expect(await api.call('POST', `/api/workflow/sync?id=${historyId}`, editor, {})).toEqual({ created: HISTORY, error: null });
+
+    levelsId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' })).id;
+    const levels = (await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, editor)).find((w) => w.id === levelsId);
+    const now = Date.now();
+    const items = [
+      {
+        id: 'jps-101',
+        time: now - 120_000,
+        author: '策划小李',
+        message: '更新第一章关卡',
+        metadata: { applications: [{ applicationId: 7, name: '关卡编辑器', icon: null, changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }] }] },
+      },
+      {
+        id: 'doc-9',
+        time: now - 60_000,
+        author: '策划小李',
+        message: '修改文档：第一章设计',
+        metadata: { event: 'drive.file.edit_v1', spaceName: '策划文档', objTitle: '第一章设计', url: null, changeVisible: true, beforeContent: '标题\n敌人 3 个\n结尾', afterContent: '标题\n敌人 5 个\n结尾' },
+      },
+    ];
+    const res = await fetch(levels?.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${levels?.webhookSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
+    expect(((await res.json()) as { data: unknown }).data).toEqual({ received: 2, created: 2 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+
+  it('scrolls a 75-commit history to its end, page after page, without repeats', async () => {
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${historyId}`);
+    const list = page.getByTestId('commit-list');
+    const items = list.getByTestId('commit-item');
+    // The first page holds 30 items (SPEC §9 on a screen of ordinary height).
+    await expect.poll(() => items.count()).toBe(30);
+    await expect
+      .poll(async () => {
+        await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        return page.getByTestId('commit-end').count();
+      })
+      .toBe(1);
+    const shown = await list.getByTestId('commit-message').allInnerTexts();
+    expect(shown).toHaveLength(HISTORY);
+    expect(new Set(shown).size).toBe(HISTORY);
+    expect(shown[0]).toBe(`第 ${HISTORY} 次提交`);
+    expect(shown.at(-1)).toBe('第 1 次提交');
+    expect(await page.getByTestId('commit-end').innerText()).toBe('没有更多内容了');
+    await context.close();
+  });
+
+  it('shows pushed level changes with their labels and a document edit as a line diff', async () => {
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${levelsId}`);
+    const level = page.getByTestId('commit-item').filter({ hasText: '更新第一章关卡' });
+    await expect.poll(() => level.innerText()).toContain('关卡 · 主玩法 · 第一章 × 3');
+    expect(await level.innerText()).toContain('关卡编辑器');
+    const doc = page.getByTestId('commit-item').filter({ hasText: '修改文档：第一章设计' });
+    expect(await doc.getByTestId('commit-wiki-event').innerText()).toContain('修改文档');
+    await doc.getByTestId('commit-wiki-diff').click();
+    const diff = page.getByTestId('wiki-diff');
+    await diff.waitFor();
+    expect(await diff.locator('.wiki-diff-line.is-remove').allInnerTexts()).toEqual([expect.stringContaining('敌人 3 个')]);
+    expect(await diff.locator('.wiki-diff-line.is-add').allInnerTexts()).toEqual([expect.stringContaining('敌人 5 个')]);
+    expect(await diff.locator('.wiki-diff-line.is-same').count()).toBe(2);
+    await page.screenshot({ path: '.tmp/e2e-wiki-diff.png' });
+    await context.close();
+  });
+});
