@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv, wecomEnv } from './helpers/fakes.ts';
-import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
   let lark: LarkFake;
@@ -105,6 +105,47 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     const ticket = lark.state.jsTickets[0]?.ticket ?? '';
     expect(config?.appId).toBe(lark.app.appId);
     expect(lark.verifyJsapiSignature({ ticket, nonceStr: config?.nonceStr ?? '', timestamp: config?.timestamp ?? 0, url: `${server.url}/login?auto_login=1`, signature: config?.signature ?? '' })).toMatchObject({ ok: true });
+    await context.close();
+  });
+
+  it('账号绑定: a signed-in user binds a Lark account, signs in with it, and unbinds it', async () => {
+    lark.addUser({ name: '绑定孙八' });
+    const { context, page } = await newPage(browser, server.url);
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill(E2E_ADMIN.username);
+    await page.getByTestId('login-password').fill(E2E_ADMIN.password);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/home\/app/);
+
+    const openLinked = async () => {
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('user-menu-linked').click();
+      await page.getByTestId('linked-accounts').waitFor();
+    };
+    await openLinked();
+    await expect.poll(() => page.getByTestId('linked-accounts').innerText()).toContain('尚未绑定飞书或企业微信账号');
+    await page.getByTestId('bind-lark').click();
+    await page.waitForURL((url) => url.href.startsWith(lark.url));
+    await page.getByRole('link', { name: '绑定孙八' }).click();
+    await page.waitForURL(/\/home\/app/);
+    await expect.poll(() => page.getByText('已绑定飞书账号').count()).toBeGreaterThan(0);
+    await openLinked();
+    await expect.poll(() => page.getByTestId('linked-lark').innerText()).toContain('飞书：绑定孙八');
+    await page.screenshot({ path: '.tmp/e2e-linked-accounts.png' });
+
+    // Another browser: 飞书一键登录 as that Lark user is this account.
+    const other = await newPage(browser, server.url);
+    await other.page.goto('/login');
+    await other.page.getByTestId('login-feishu').click();
+    await other.page.waitForURL((url) => url.href.startsWith(lark.url));
+    await other.page.getByRole('link', { name: '绑定孙八' }).click();
+    await other.page.waitForURL(/\/home\/app/);
+    await expect.poll(() => other.page.getByTestId('user-menu').innerText()).toContain(E2E_ADMIN.username);
+    await other.context.close();
+
+    await page.getByTestId('unbind-lark').click();
+    await page.locator('.ant-popconfirm .ant-btn-primary').click();
+    await expect.poll(() => page.getByTestId('linked-accounts').innerText()).toContain('尚未绑定飞书或企业微信账号');
     await context.close();
   });
 });

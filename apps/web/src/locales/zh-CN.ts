@@ -49,6 +49,18 @@ export const zh = {
     silentSigningIn: '正在通过飞书登录…',
     success: '登录成功',
   },
+  linkedAccounts: {
+    menu: '账号绑定',
+    title: '账号绑定',
+    empty: '尚未绑定飞书或企业微信账号',
+    bindLark: '绑定飞书账号',
+    unbind: '解除绑定',
+    unbindConfirm: (name: string) => `解除与「${name}」的绑定？解除后不能再用它登录此账号。`,
+    unbound: '已解除绑定',
+    provider: { lark: '飞书', wecom: '企业微信' } as Record<'lark' | 'wecom', string>,
+    boundAt: (time: string) => `绑定于 ${time}`,
+    larkHint: '已绑定的飞书账号可以通过“飞书一键登录”或扫码登录此账号。',
+  },
   forget: {
     title: '忘记密码',
     newPassword: '新密码',

@@ -1,19 +1,22 @@
+import { useState } from 'react';
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, KeyOutlined, LinkOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { logout } from '../../api/auth.api.ts';
+import { LinkedAccountsModal } from '../../features/auth/linked-accounts.modal.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { TOKENS_PATH } from '../paths.ts';
 import { queryClient } from '../query-client.ts';
 import { clearSession, useSession } from '../session.store.ts';
 import { useIsMobile } from '../use-is-mobile.ts';
 
-/** User dropdown: API 令牌, and 退出登录 (ends the server session, forgets it here, goes to /login). */
+/** User dropdown: API 令牌, 账号绑定 (Lark / WeCom accounts), and 退出登录 (ends the server session, forgets it here, goes to /login). */
 export function UserMenu() {
   const session = useSession();
   const isMobile = useIsMobile();
   const navigate = useNavigate();
+  const [isLinkedOpen, setIsLinkedOpen] = useState(false);
 
   const signOut = async (): Promise<void> => {
     try {
@@ -36,6 +39,12 @@ export function UserMenu() {
       onClick: () => navigate(TOKENS_PATH),
     },
     {
+      key: 'linked',
+      icon: <LinkOutlined />,
+      label: <span data-testid="user-menu-linked">{zh.linkedAccounts.menu}</span>,
+      onClick: () => setIsLinkedOpen(true),
+    },
+    {
       key: 'logout',
       icon: <LogoutOutlined />,
       label: <span data-testid="logout">{zh.header.logout}</span>,
@@ -44,11 +53,14 @@ export function UserMenu() {
   ];
 
   return (
-    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-      <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
-        {isMobile ? null : session.username}
-        {isMobile ? null : <DownOutlined style={{ fontSize: 10 }} />}
-      </Button>
-    </Dropdown>
+    <>
+      <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+        <Button type="text" data-testid="user-menu" icon={<UserOutlined />}>
+          {isMobile ? null : session.username}
+          {isMobile ? null : <DownOutlined style={{ fontSize: 10 }} />}
+        </Button>
+      </Dropdown>
+      <LinkedAccountsModal open={isLinkedOpen} onClose={() => setIsLinkedOpen(false)} />
+    </>
   );
 }
