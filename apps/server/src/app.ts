@@ -41,6 +41,8 @@ import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import type { LarkConfig } from './integrations/lark/lark-client.ts';
 import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
+import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destination.ts';
+import { messagingRoutes } from './modules/messaging/messaging.routes.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -60,6 +62,8 @@ export interface AppDeps {
   wecom?: WecomConfig | null;
   /** Server secret for sealed values and signed URLs. */
   secret: string;
+  /** Where robot webhooks may point; by default the Lark/WeCom hosts configured above (or the real ones). */
+  robotHosts?: RobotHosts;
   /** PUBLIC_URL: the base of every absolute URL handed out. */
   publicUrl?: string;
   /** DOWNLOAD_BASE_URL: a CDN or download host for package and media links. */
@@ -100,6 +104,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     lark: deps.lark ?? null,
     wecom: deps.wecom ?? null,
     secret: deps.secret,
+    robotHosts: deps.robotHosts ?? { larkOpenBaseUrl: deps.lark?.openBaseUrl ?? DEFAULT_ROBOT_HOSTS.larkOpenBaseUrl, wecomBaseUrl: deps.wecom?.baseUrl ?? DEFAULT_ROBOT_HOSTS.wecomBaseUrl },
+    publicUrl: deps.publicUrl ?? null,
+    logger: app.log,
+  });
+  // The job runner is started by main.ts (tests drive it with runDue); closing the app stops it either way.
+  app.addHook('onClose', async () => {
+    await services.jobs.stop();
   });
   const routes = registerAuth(app, services.sessions);
 
@@ -135,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(workflowPushRoutes({ workflows: services.workflowsRepo, ingest: services.ingest, box: services.box }));
   await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
   await app.register(apiTokensRoutes(services.apiTokens));
+  await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

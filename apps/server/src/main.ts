@@ -43,6 +43,7 @@ async function main() {
       config.WECOM_CORP_ID && config.WECOM_AGENT_ID && config.WECOM_SECRET
         ? { corpId: config.WECOM_CORP_ID, agentId: config.WECOM_AGENT_ID, secret: config.WECOM_SECRET, baseUrl: config.WECOM_BASE_URL, loginBaseUrl: config.WECOM_LOGIN_BASE_URL }
         : null,
+    robotHosts: { larkOpenBaseUrl: config.LARK_OPEN_BASE_URL, wecomBaseUrl: config.WECOM_BASE_URL },
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
     trustProxy: config.TRUST_PROXY,
     logger: {
@@ -74,10 +75,15 @@ async function main() {
   }, HOUSEKEEPING_INTERVAL_MS);
   timer.unref();
 
+  // Pushes and autoPush run as jobs in every process; the first drain also takes over jobs whose process died
+  // (their lease ran out), and a delivery found mid-send is reported, never sent twice.
+  services.jobs.start();
+
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     clearInterval(timer);
     if (poller) clearInterval(poller);
+    // app.close() stops the job runner and waits for the runs in flight.
     await app.close();
     await handle.destroy();
     process.exit(0);

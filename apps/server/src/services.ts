@@ -50,6 +50,16 @@ import { createSignInStatesRepository } from './modules/sso/sign-in-states.repos
 import { createSignInStates } from './modules/sso/sign-in-states.ts';
 import { createSsoAccounts } from './modules/sso/sso-accounts.ts';
 import { createSsoService } from './modules/sso/sso.service.ts';
+import { createJobQueue, type JobLogger } from './jobs/queue.ts';
+import { createAutoPushJob } from './modules/messaging/auto-push.job.ts';
+import { createDeliveriesRepository } from './modules/messaging/deliveries.repository.ts';
+import { createDeliveryJob } from './modules/messaging/delivery.job.ts';
+import { createDeliveryLogService } from './modules/messaging/delivery-log.service.ts';
+import { createDeliveryQueue } from './modules/messaging/delivery-queue.ts';
+import type { RobotHosts } from './modules/messaging/destination.ts';
+import { createMessagingRepository } from './modules/messaging/messaging.repository.ts';
+import { createMessagingService } from './modules/messaging/messaging.service.ts';
+import { createReceiverResolver } from './modules/messaging/receivers.ts';
 
 /** Wires repositories into services with explicit dependencies. */
 export interface ServiceDeps {
@@ -67,11 +77,15 @@ export interface ServiceDeps {
   mirrorsDir: string;
   /** Whether file:// repositories may be polled (tests and single-machine setups). */
   allowFileRemotes: boolean;
+  /** Where robot webhooks may point (LARK_OPEN_BASE_URL, WECOM_BASE_URL). */
+  robotHosts: RobotHosts;
+  /** PUBLIC_URL, for links in messages sent without a request (autoPush). */
+  publicUrl: string | null;
+  logger?: JobLogger;
 }
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, sms } = deps;
-  const box = createSecretBox(deps.secret);
   const appsRepo = createAppsRepository(db);
   const appMembers = createAppMembersRepository(db);
   const appsPolicy = createAppsPolicy(appMembers);
@@ -79,7 +93,25 @@ export function createServices(deps: ServiceDeps) {
   const versionsRepo = createVersionsRepository(db);
   const workflowsRepo = createWorkflowsRepository(db);
   const commitLogsRepo = createCommitLogsRepository(db);
-  const ingest = createCommitIngestService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, clock });
+  const jobs = createJobQueue({ db, clock, logger: deps.logger });
+  const messagingRepo = createMessagingRepository(db);
+  const deliveriesRepo = createDeliveriesRepository(db);
+  const box = createSecretBox(deps.secret);
+  const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
+  const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock });
+  const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
+  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl });
+  jobs.register(deliveryJob);
+  jobs.register(autoPush.job);
+  const deliveryLog = createDeliveryLogService({ db, deliveries: deliveriesRepo, jobs, clock });
+  const ingest = createCommitIngestService({
+    logs: commitLogsRepo,
+    workflows: workflowsRepo,
+    versions: versionsRepo,
+    clock,
+    // New items must never fail because autoPush could not be queued; the next new item queues it again.
+    onNewItems: (targets) => autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
+  });
   const media = createMediaService({ blobs: deps.blobs, clock });
   const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes });
   const usersRepo = createUsersRepository(db);
@@ -90,7 +122,6 @@ export function createServices(deps: ServiceDeps) {
   const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
-  const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
   const identities = createIdentitiesRepository(db);
   const sso = createSsoService({
     states: createSignInStates(createSignInStatesRepository(db), clock),
@@ -105,6 +136,17 @@ export function createServices(deps: ServiceDeps) {
   return {
     sso,
     larkClient,
+    jobs,
+    deliveryJob,
+    autoPush,
+    deliveryLog,
+    messaging: createMessagingService({
+      messaging: messagingRepo,
+      receivers: createReceiverResolver({ messaging: messagingRepo, hosts: deps.robotHosts, larkEnabled: Boolean(larkClient) }),
+      queue: deliveryQueue,
+      log: deliveryLog,
+      policy: appsPolicy,
+    }),
     sessions,
     settings,
     auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkAppId: deps.lark?.appId ?? null, wecomEnabled: Boolean(deps.wecom) }),
@@ -113,7 +155,7 @@ export function createServices(deps: ServiceDeps) {
     categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
     apps: createAppsService({ apps: appsRepo }),
     appsPolicy,
-    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock }),
+    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock, robotHosts: deps.robotHosts }),
     appMembers: createAppMembersService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, clock }),
     notifications: createNotificationsService({ notifications: notificationsRepo }),
     media,
@@ -139,7 +181,7 @@ export function createServices(deps: ServiceDeps) {
     workflowsRepo,
     commitLogsRepo,
     sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),
-    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock }),
+    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock, robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) } }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale login failures. */
     async purgeExpired() {
@@ -148,6 +190,7 @@ export function createServices(deps: ServiceDeps) {
       await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
       await uploads.cleanUpAbandoned();
       await sso.purgeExpired();
+      await jobs.purgeDone();
     },
   };
 }

@@ -18,3 +18,4 @@ export * from './system.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';
 export * from './sso.ts';
+export * from './messaging.ts';

@@ -172,6 +172,10 @@ export interface WorkflowsTable {
   webhook_secret: string;
   last_sync_time: number | null;
   last_sync_error: string | null;
+  /** The Lark bot's signing secret, sealed with the server secret. */
+  robot_secret: Generated<string | null>;
+  /** The highest commit_logs.id autoPush has handed to a job. */
+  auto_push_cursor: Generated<number | null>;
   create_by: number | null;
   create_time: number;
   update_time: number;
@@ -234,6 +238,42 @@ export interface SignInStatesTable {
   expire_time: number;
 }
 
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON, checked by the job definition's schema when it runs. */
+  payload: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: number;
+  lease_owner: string | null;
+  lease_expire_time: number | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  create_time: number;
+  update_time: number;
+  finish_time: number | null;
+}
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  app_id: number;
+  workflow_id: number | null;
+  receiver_kind: 'lark-bot' | 'lark-im' | 'wecom-robot';
+  target: string;
+  title: string;
+  status: 'pending' | 'sent' | 'failed';
+  receiver_code: number | null;
+  receiver_message: string | null;
+  attempts: Generated<number>;
+  job_id: number | null;
+  sending_since: number | null;
+  requested_by: number | null;
+  create_time: number;
+  sent_time: number | null;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -253,6 +293,8 @@ export interface Database {
   commit_log_versions: CommitLogVersionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   api_tokens: ApiTokensTable;
+  jobs: JobsTable;
+  deliveries: DeliveriesTable;
   user_identities: UserIdentitiesTable;
   sign_in_states: SignInStatesTable;
 }

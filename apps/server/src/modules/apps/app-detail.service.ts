@@ -8,6 +8,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import type { AppMembersRepository } from './app-members.repository.ts';
 import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
+import { assertRobotUrl, type RobotHosts } from '../messaging/destination.ts';
 
 export interface AppDetailDeps {
   apps: AppsRepository;
@@ -16,6 +17,8 @@ export interface AppDetailDeps {
   policy: AppsPolicy;
   box: SecretBox;
   clock: Clock;
+  /** Where the two group robot addresses may point (checked on save). */
+  robotHosts?: RobotHosts;
 }
 
 /** Reads and saves one app's settings (SPEC §2 app settings modal, §3 App). */
@@ -74,6 +77,11 @@ export function createAppDetailService(deps: AppDetailDeps) {
     /** Creates (no appId) or updates an app; a taken path answers 409 下载链接重复，请重新设置. */
     async save(actor: AuthUser, body: SaveAppBody): Promise<{ appId: number }> {
       const now = clock.now();
+      // Group robots may only be the configured Lark/WeCom hosts: the server must never be made to call elsewhere.
+      if (deps.robotHosts) {
+        assertRobotUrl(body.devWeComUrl, deps.robotHosts, '开发群机器人');
+        assertRobotUrl(body.prodWeComUrl, deps.robotHosts, '正式群机器人');
+      }
       if (await apps.isPathTaken(body.path, body.appId)) throw AppError.conflict(AppMessages.duplicatePath);
       const memberList = await normaliseMembers(body.distributeUsers);
       const fields = {

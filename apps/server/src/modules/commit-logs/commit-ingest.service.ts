@@ -9,8 +9,20 @@ import type { CommitLogsRepository } from './commit-logs.repository.ts';
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
 
 /** Turns what the sources report into update items, once per (workflow, commit). */
-export function createCommitIngestService(deps: { logs: CommitLogsRepository; workflows: WorkflowsRepository; versions: VersionsRepository; clock: Clock }) {
+export function createCommitIngestService(deps: {
+  logs: CommitLogsRepository;
+  workflows: WorkflowsRepository;
+  versions: VersionsRepository;
+  clock: Clock;
+  /** Told which workflows just got new items (autoPush sends them). */
+  onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
+}) {
   const { logs, workflows, versions, clock } = deps;
+
+  async function stored(targets: WorkflowRecord[], inserted: number): Promise<number> {
+    if (inserted > 0 && targets.length) await deps.onNewItems?.(targets);
+    return inserted;
+  }
 
   function packageRow(workflow: WorkflowRecord, version: VersionRecord): Insertable<CommitLogsTable> {
     const label = [version.app_version, version.build ? `(${version.build})` : ''].filter(Boolean).join(' ');
@@ -41,7 +53,7 @@ export function createCommitIngestService(deps: { logs: CommitLogsRepository; wo
     async ingestCommits(workflow: WorkflowRecord, commits: SourceCommit[]): Promise<number> {
       const committers = JSON.parse(workflow.committers) as string[];
       const now = clock.now();
-      return logs.insertNew(
+      const inserted = await logs.insertNew(
         commits.map((c) => ({
           app_id: workflow.app_id,
           workflow_id: workflow.id,
@@ -64,12 +76,13 @@ export function createCommitIngestService(deps: { logs: CommitLogsRepository; wo
           update_time: now,
         })),
       );
+      return stored([workflow], inserted);
     },
 
     /** Items pushed by JPS, JPS game, a wiki or another system to a custom workflow. */
     async ingestCustom(workflow: WorkflowRecord, items: CustomPushBody['items']): Promise<number> {
       const now = clock.now();
-      return logs.insertNew(
+      const inserted = await logs.insertNew(
         items.map((item) => ({
           app_id: workflow.app_id,
           workflow_id: workflow.id,
@@ -91,6 +104,7 @@ export function createCommitIngestService(deps: { logs: CommitLogsRepository; wo
           update_time: now,
         })),
       );
+      return stored([workflow], inserted);
     },
 
     /** A new version appears in every package workflow of its app. */
@@ -98,7 +112,7 @@ export function createCommitIngestService(deps: { logs: CommitLogsRepository; wo
       const version = await versions.findById(versionId);
       if (!version) return;
       const targets = await workflows.packageWorkflows(version.app_id);
-      await logs.insertNew(targets.map((w) => packageRow(w, version)));
+      await stored(targets, await logs.insertNew(targets.map((w) => packageRow(w, version))));
     },
 
     /** A package workflow created later shows the versions published before it. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appIdQuery, saveWorkflowBody, workflowOrderBody, workflowRow } from '@release/contract';
+import { appIdQuery, saveWorkflowWithRobotBody as saveWorkflowBody, workflowOrderBody, workflowRowWithRobot as workflowRow } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';

@@ -1,4 +1,4 @@
-import { WorkflowMessages, nextOrderNo, toStoredBranches, type SaveWorkflowBody, type WorkflowRow } from '@release/contract';
+import { WorkflowMessages, nextOrderNo, toStoredBranches, type SaveWorkflowWithRobotBody, type WorkflowRowWithRobot } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -6,12 +6,27 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
+import { assertRobotUrl, type RobotHosts } from '../messaging/destination.ts';
 import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
+
+type SaveWorkflowBody = SaveWorkflowWithRobotBody;
+
+/** The group robot of a workflow: allowed hosts, and where autoPush starts when switched on. */
+export interface WorkflowRobotDeps {
+  hosts: RobotHosts;
+  lastItemId(workflowId: number): Promise<number>;
+}
 
 export const WEBHOOK_PATH = '/api/workflow/webhook/';
 
-export function createWorkflowsService(deps: { workflows: WorkflowsRepository; policy: AppsPolicy; box: SecretBox; ingest: CommitIngestService; clock: Clock }) {
-  const { workflows, policy, box, ingest, clock } = deps;
+export function createWorkflowsService(deps: { workflows: WorkflowsRepository; policy: AppsPolicy; box: SecretBox; ingest: CommitIngestService; clock: Clock; robots: WorkflowRobotDeps }) {
+  const { workflows, policy, box, ingest, clock, robots } = deps;
+
+  /** The signing secret is write-only: undefined keeps the stored one, '' or null removes it. */
+  function robotSecret(body: SaveWorkflowBody): { robot_secret?: string | null } {
+    if (body.robotSecret === undefined) return {};
+    return { robot_secret: body.robotSecret ? box.seal(body.robotSecret) : null };
+  }
 
   async function editable(editor: AuthUser, id: number): Promise<WorkflowRecord> {
     const workflow = await workflows.findById(id);
@@ -21,6 +36,8 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
   }
 
   function fields(body: SaveWorkflowBody) {
+    // A robot address may only point at the configured Lark/WeCom hosts (no requests elsewhere).
+    assertRobotUrl(body.robotUrl, robots.hosts, '机器人地址');
     const repository = body.contentType === 'default';
     return {
       tab_name: body.tabName,
@@ -40,7 +57,7 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
 
   return {
     /** The app's tabs in order; webhook addresses and secrets only for those who may edit. */
-    async list(viewer: AuthUser, appId: number, publicBase: string): Promise<WorkflowRow[]> {
+    async list(viewer: AuthUser, appId: number, publicBase: string): Promise<WorkflowRowWithRobot[]> {
       const access = await policy.assertCanView(viewer, appId);
       const rows = await workflows.listByApp(appId);
       return rows.map((w) => present(w, access !== 'view', publicBase, box));
@@ -53,6 +70,7 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
       const id = await workflows.insert({
         app_id: body.appId,
         ...fields(body),
+        ...robotSecret(body),
         order_no: nextOrderNo(existing.map((w) => w.order_no)),
         webhook_token: randomToken().slice(0, 32),
         webhook_secret: box.seal(randomToken()),
@@ -61,6 +79,8 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
       });
       // A package workflow shows every version already published.
       if (body.contentType === 'package') await ingest.backfillPackages(id);
+      // autoPush sends what arrives from now on, not the history.
+      await workflows.update(id, { auto_push_cursor: await robots.lastItemId(id) });
       return { id };
     },
 
@@ -70,8 +90,10 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
       const changes = fields(body);
       // A new repository starts a new history: the sync state belongs to the old one.
       const moved = changes.repo_path !== workflow.repo_path || changes.repo_type !== workflow.repo_type;
-      await workflows.update(body.id, { ...changes, ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
+      await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
+      // Switched on (again): what came while it was off is history, not news.
+      if (changes.auto_push === 1 && workflow.auto_push !== 1) await workflows.update(body.id, { auto_push_cursor: await robots.lastItemId(body.id) });
     },
 
     /** SPEC §4: the new 1-based order of the app's tabs (the summary tab is never sent). */
@@ -102,7 +124,7 @@ function inboundPath(w: WorkflowRecord): string | null {
   return null;
 }
 
-export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string, box: SecretBox): WorkflowRow {
+export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string, box: SecretBox): WorkflowRowWithRobot {
   const inbound = canEdit ? inboundPath(w) : null;
   return {
     id: w.id,
@@ -125,5 +147,6 @@ export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string,
     webhookSecret: inbound ? box.open(w.webhook_secret) : null,
     lastSyncTime: w.last_sync_time,
     lastSyncError: w.last_sync_error,
+    hasRobotSecret: canEdit && Boolean(w.robot_secret),
   };
 }

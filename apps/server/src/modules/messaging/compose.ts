@@ -1,0 +1,62 @@
+import { clip, describeCommit, shortId, versionLabel, type MessageContent, type MessageVersion } from './message-content.ts';
+import type { CommitRow, MessagingRepository, VersionRow } from './messaging.repository.ts';
+
+type AppRow = NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;
+
+const PLATFORMS: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'WEB', mac: 'MAC' };
+
+function absolute(url: string | null, base: string | null): string | null {
+  if (!url) return null;
+  if (/^https?:\/\//i.test(url)) return url;
+  return base && url.startsWith('/') ? `${base}${url}` : null;
+}
+
+export interface ComposeInput {
+  app: AppRow;
+  workflow: { id: number; tab_name: string; content_type: string } | null;
+  branch?: string | null;
+  version: VersionRow | null;
+  commits: CommitRow[];
+  totalCommits: number;
+  /** PUBLIC_URL or the request's own base; links are left out without one. */
+  baseUrl: string | null;
+}
+
+/** Rows in, message content out: the texts cut to display lengths, links made absolute. */
+export function composeContent(input: ComposeInput): MessageContent {
+  const { app, workflow, baseUrl } = input;
+  const appName = clip(app.app_name, 64);
+  const isPackage = workflow?.content_type === 'package';
+  let version: MessageVersion | null = null;
+  if (input.version) {
+    const v = input.version;
+    version = {
+      platform: PLATFORMS[v.native_package_type] ?? v.native_package_type,
+      appVersion: v.app_version ? clip(v.app_version, 40) : null,
+      build: v.build ? clip(v.build, 40) : null,
+      indexNo: v.index_no,
+      description: clip(v.description.trim(), 300),
+      uploader: v.uploader ? clip(v.uploader, 32) : null,
+      downloadUrl: baseUrl ? `${baseUrl}/package/${encodeURIComponent(app.path)}?id=${v.id}` : null,
+    };
+  }
+  const commits = input.commits.map((c) => {
+    const { typeLabel, subject } = describeCommit(c.commit_message, isPackage);
+    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, 200), author: clip(c.remark || '未知', 32), time: c.commit_time, url: absolute(c.source_url, null) };
+  });
+  const tab = workflow ? clip(workflow.tab_name, 64) : null;
+  const title = commits.length
+    ? `${appName}${tab ? ` · ${tab}` : ''} 更新日志${version ? `（${versionLabel(version)}）` : ''}`
+    : `${appName} 新版本 ${version ? versionLabel(version) : ''}`.trim();
+  return {
+    title,
+    appName,
+    iconUrl: absolute(app.app_icon, baseUrl),
+    workflowName: tab,
+    branch: input.branch ? clip(input.branch.replace(/^refs\/heads\//, ''), 64) : null,
+    version,
+    commits,
+    totalCommits: Math.max(input.totalCommits, commits.length),
+    moreUrl: baseUrl ? `${baseUrl}/home/app/${encodeURIComponent(app.path)}${workflow ? `?workflowId=${workflow.id}` : ''}` : null,
+  };
+}

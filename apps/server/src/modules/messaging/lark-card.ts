@@ -1,0 +1,70 @@
+import { clip, fitCount, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+
+/** Lark's caps (contract §B, §C), taken as decimal kilobytes so either reading of "KB" holds. */
+export const LARK_WEBHOOK_BODY_CAP = 20_000;
+export const LARK_IM_CONTENT_CAP = 30_000;
+/** Room left in a webhook body for `timestamp` and `sign` (a 44-character base64 HMAC). */
+const SIGNATURE_ALLOWANCE = 96;
+
+/** Lark card markdown: `<` starts a mention (`<at id=all>`) or a tag, so user text never carries one. */
+function text(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Spaces and parentheses would end a markdown link early. */
+function safeUrl(url: string): string {
+  return url.replace(/[\s()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
+}
+
+function link(label: string, url: string | null): string {
+  // Brackets and parentheses in a URL would end the link early.
+  return url ? `[${label}](${safeUrl(url)})` : '';
+}
+
+function commitLine(c: MessageCommit): string {
+  const id = c.url ? link(c.shortId, c.url) : c.shortId;
+  const type = c.typeLabel ? `【${text(c.typeLabel)}】` : '';
+  return `- ${id} ${type}${text(c.subject)} — ${text(c.author)}`;
+}
+
+function markdown(content: MessageContent, shown: number): string {
+  const lines: string[] = [];
+  const where = [content.workflowName ? text(content.workflowName) : null, content.branch ? `分支 ${text(content.branch)}` : null].filter(Boolean).join(' · ');
+  lines.push(`**应用**：${text(content.appName)}${where ? `　**工作流**：${where}` : ''}`);
+  const v = content.version;
+  if (v) {
+    lines.push(`**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`);
+    if (v.description) lines.push(text(v.description));
+    if (v.downloadUrl) lines.push(`${link('下载安装', v.downloadUrl)}　${link('扫码安装（二维码）', v.downloadUrl)}`);
+  }
+  if (content.commits.length) {
+    lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);
+    for (const c of content.commits.slice(0, shown)) lines.push(commitLine(c));
+    const rest = content.totalCommits - shown;
+    if (rest > 0) lines.push(`…还有 ${rest} 条${content.moreUrl ? `，${link('查看全部', content.moreUrl)}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** A JSON 2.0 card: header with the title, one markdown element with the app, version and commit list. */
+export function larkCard(content: MessageContent, shown = content.commits.length) {
+  return {
+    schema: '2.0',
+    config: { update_multi: true },
+    header: { title: { tag: 'plain_text', content: clip(content.title, 100) }, template: content.version && !content.commits.length ? 'green' : 'blue' },
+    body: { elements: [{ tag: 'markdown', content: markdown(content, shown) }] },
+  };
+}
+
+/** The custom-bot webhook body (without timestamp/sign), cut to fit 20 KB with room for the signature. */
+export function larkWebhookBody(content: MessageContent) {
+  const body = (n: number) => ({ msg_type: 'interactive', card: larkCard(content, n) });
+  const n = fitCount(content.commits.length, LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) => Buffer.byteLength(JSON.stringify(body(k))));
+  return body(n);
+}
+
+/** The im/v1 `content` string of an interactive message, cut to fit 30 KB. */
+export function larkImContent(content: MessageContent): string {
+  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) => Buffer.byteLength(JSON.stringify(larkCard(content, k))));
+  return JSON.stringify(larkCard(content, n));
+}

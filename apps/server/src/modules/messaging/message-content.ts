@@ -1,0 +1,94 @@
+import { COMMIT_TYPE_LABELS } from '@release/contract';
+
+/** What a push says, before it is rendered for Lark or WeCom: plain values, already cut to display lengths. */
+export interface MessageContent {
+  title: string;
+  appName: string;
+  /** Absolute URL of the app icon (WeCom news shows it), or null. */
+  iconUrl: string | null;
+  workflowName: string | null;
+  branch: string | null;
+  version: MessageVersion | null;
+  commits: MessageCommit[];
+  /** How many items the push covers (more than `commits.length` when the caller already capped the list). */
+  totalCommits: number;
+  /** The web page with the full list, for the "…还有 N 条" line. */
+  moreUrl: string | null;
+}
+
+export interface MessageVersion {
+  platform: string;
+  appVersion: string | null;
+  build: string | null;
+  indexNo: number;
+  description: string;
+  uploader: string | null;
+  /** The install page (its QR code is shown there and in the app header). */
+  downloadUrl: string | null;
+}
+
+export interface MessageCommit {
+  shortId: string;
+  typeLabel: string | null;
+  subject: string;
+  author: string;
+  time: number;
+  url: string | null;
+}
+
+/** At most `max` characters (code points, so no emoji or CJK character is split), with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** The longest prefix of `text` that takes at most `maxBytes` in UTF-8, never splitting a character. */
+export function clipBytes(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  let out = '';
+  let used = 0;
+  const ellipsis = Buffer.byteLength('…');
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch);
+    if (used + size + ellipsis > maxBytes) break;
+    out += ch;
+    used += size;
+  }
+  return `${out}…`;
+}
+
+const HEADER = /^\s*([a-zA-Z]+)(?:\([^)]*\))?!?\s*[:：]\s*(.*)$/;
+
+/** `feat(login): 支持飞书` → label 新增/变更 and subject 支持飞书; other first lines stay as written. */
+export function describeCommit(message: string, isPackage: boolean): { typeLabel: string | null; subject: string } {
+  const first = message.replace(/\r\n/g, '\n').split('\n')[0]?.trim() ?? '';
+  const match = HEADER.exec(first);
+  const label = match?.[1] ? COMMIT_TYPE_LABELS[match[1].toLowerCase()] : undefined;
+  if (match && label) return { typeLabel: label, subject: (match[2] ?? '').trim() };
+  return { typeLabel: isPackage ? null : COMMIT_TYPE_LABELS.other ?? null, subject: first };
+}
+
+/** SPEC §9: commit ids are shown by their first 7 characters. */
+export function shortId(commitId: string): string {
+  return commitId.slice(0, 7);
+}
+
+export function versionLabel(v: MessageVersion): string {
+  return [v.appVersion ?? `#${v.indexNo}`, v.build ? `(${v.build})` : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * The largest n (0…count) for which `render(n)` fits in `cap` bytes. Sizes grow with n, so a binary search
+ * finds it; the final check is exact, so a render that is not quite monotonic still never exceeds the cap.
+ */
+export function fitCount(count: number, cap: number, size: (n: number) => number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (size(mid) <= cap) low = mid;
+    else high = mid - 1;
+  }
+  while (low > 0 && size(low) > cap) low -= 1;
+  return low;
+}

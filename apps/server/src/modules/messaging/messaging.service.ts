@@ -1,0 +1,103 @@
+import { AppMessages, dayStartMs, MessagingMessages, type SendMessageBody, type SendMultiCommitsBody, type SendResult, type SendTodayLogsBody } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import { composeContent } from './compose.ts';
+import type { DeliveryLogService } from './delivery-log.service.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
+import { MAX_ITEMS_PER_MESSAGE, type CommitRow, type MessagingRepository } from './messaging.repository.ts';
+import type { Channel, ReceiverResolver, Scope } from './receivers.ts';
+
+/**
+ * The pushes of SPEC §7: one item or package (send_lark_message / send_wecom_message), chosen items or a
+ * time range (send_multi_commits), and a day's items (send_today_logs). Each answers at once with the
+ * queued deliveries; the delivery jobs do the sending.
+ */
+export function createMessagingService(deps: { messaging: MessagingRepository; receivers: ReceiverResolver; queue: DeliveryQueue; log: DeliveryLogService; policy: AppsPolicy }) {
+  const { messaging, receivers, queue, policy } = deps;
+
+  async function appFor(user: AuthUser, appId: number) {
+    // Pushing is on the item's action menu, shown to editors only (SPEC §6).
+    await policy.assertCanEdit(user, appId);
+    const app = await messaging.app(appId);
+    if (!app) throw AppError.notFound(AppMessages.appNotFound);
+    return app;
+  }
+
+  async function workflowOf(appId: number, workflowId: number | null | undefined) {
+    if (!workflowId) return null;
+    const workflow = await messaging.workflow(workflowId);
+    if (!workflow || workflow.app_id !== appId) throw AppError.notFound(MessagingMessages.workflowNotFound);
+    return workflow;
+  }
+
+  async function versionOf(appId: number, by: { id?: number | null; indexNo?: number | null }) {
+    if (!by.id && !by.indexNo) return null;
+    const version = await messaging.version(appId, by);
+    if (!version) throw AppError.notFound(MessagingMessages.versionNotFound);
+    return version;
+  }
+
+  async function push(
+    user: AuthUser,
+    channel: Channel,
+    input: { app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>; workflow: Awaited<ReturnType<typeof workflowOf>>; scope: Scope; branch?: string | null; version: Awaited<ReturnType<typeof versionOf>>; commits: CommitRow[]; totalCommits: number; baseUrl: string },
+  ): Promise<SendResult> {
+    const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
+    const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl });
+    const ids = await queue.queue({ appId: input.app.id, workflowId: input.workflow?.id ?? null, requestedBy: user.userId, content, receivers: planned });
+    const deliveries = await deps.log.byIds(ids);
+    return { deliveryIds: ids, deliveries };
+  }
+
+  function scopeOf(body: { receiveType?: Scope['receiveType']; chatEnv?: Scope['chatEnv']; userIds?: number[] }): Scope {
+    return { receiveType: body.receiveType ?? 'commit', chatEnv: body.chatEnv ?? 'DevTest', userIds: body.userIds };
+  }
+
+  async function range(user: AuthUser, body: { appId: number; workflowId: number; branch?: string | null; indexNo?: number | null } & Parameters<typeof scopeOf>[0], from: number, to: number, baseUrl: string) {
+    if (to <= from) throw AppError.badRequest(MessagingMessages.badRange);
+    const app = await appFor(user, body.appId);
+    const workflow = await workflowOf(app.id, body.workflowId);
+    const version = await versionOf(app.id, { indexNo: body.indexNo });
+    const { rows, total } = await messaging.commitsInRange({ workflowId: body.workflowId, from, to, branch: body.branch });
+    if (!rows.length) throw AppError.badRequest(MessagingMessages.noCommits);
+    return push(user, 'any', { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits: rows, totalCommits: total, baseUrl });
+  }
+
+  return {
+    /** One item (commitId) and/or one package (appVersionId or indexNo) to the scope's receivers. */
+    async send(user: AuthUser, channel: Exclude<Channel, 'any'>, body: SendMessageBody, baseUrl: string): Promise<SendResult> {
+      const app = await appFor(user, body.appId);
+      let workflow = await workflowOf(app.id, body.workflowId);
+      let commits: CommitRow[] = [];
+      let boundVersionId: number | null = null;
+      if (body.commitId) {
+        const item = await messaging.commitById(body.commitId);
+        if (!item || item.app_id !== app.id || (workflow && item.workflow_id !== workflow.id)) throw AppError.notFound(MessagingMessages.commitNotFound);
+        workflow ??= await workflowOf(app.id, item.workflow_id);
+        commits = [item];
+        boundVersionId = item.app_version_id;
+      }
+      const version = await versionOf(app.id, body.appVersionId || body.indexNo ? { id: body.appVersionId, indexNo: body.indexNo } : { id: boundVersionId });
+      return push(user, channel, { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits, totalCommits: commits.length, baseUrl });
+    },
+
+    /** Chosen items (commitIds), or every shown item from startTime to endTime inclusive (all: true). */
+    async sendMultiCommits(user: AuthUser, body: SendMultiCommitsBody, baseUrl: string): Promise<SendResult> {
+      if (!body.commitIds?.length) return range(user, body, body.startTime ?? 0, (body.endTime ?? 0) + 1, baseUrl);
+      const app = await appFor(user, body.appId);
+      const workflow = await workflowOf(app.id, body.workflowId);
+      const rows = await messaging.commitsByIds(body.workflowId, body.commitIds);
+      if (!rows.length) throw AppError.badRequest(MessagingMessages.noCommits);
+      const version = await versionOf(app.id, { indexNo: body.indexNo });
+      const total = rows.length + Math.max(0, new Set(body.commitIds).size - MAX_ITEMS_PER_MESSAGE);
+      return push(user, 'any', { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits: rows, totalCommits: total, baseUrl });
+    },
+
+    /** A day's items: [startDate, nextDate). */
+    async sendTodayLogs(user: AuthUser, body: SendTodayLogsBody, baseUrl: string): Promise<SendResult> {
+      return range(user, body, dayStartMs(body.startDate), dayStartMs(body.nextDate), baseUrl);
+    },
+  };
+}
+export type MessagingService = ReturnType<typeof createMessagingService>;
