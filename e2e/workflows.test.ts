@@ -195,6 +195,11 @@ describe('an editor follows a git repository in the workflow view', () => {
     expect(await detail.getByTestId('commit-bound-versions').innerText()).toContain(world.apk.appVersion);
     expect(await detail.getByTestId('media-thumb').count()).toBe(1);
     await page.screenshot({ path: path.join(shots, 'e2e-commit-detail.png') });
+    // 在应用中查看 lands on the item's own tab of its app.
+    await detail.getByTestId('commit-detail-app').click();
+    await page.waitForURL(new RegExp(`/home/app/${world.appPath}\\?workflowId=${clientId}$`));
+    await expect.poll(() => page.getByTestId('workflow-tabs').locator('.ant-tabs-tab-active').innerText()).toBe('客户端');
+    await expect.poll(() => messages(page)).toEqual(['修复启动崩溃', '一键登录']);
     await context.close();
   });
 

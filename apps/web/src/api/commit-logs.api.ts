@@ -74,8 +74,9 @@ export async function fetchCommitMetadata(ids: number[], signal?: AbortSignal): 
 }
 
 /** GET /api/commit_log/detail. */
-export async function fetchCommitDetail(commitId: string, workflowId: number, signal?: AbortSignal): Promise<CommitDetail> {
-  return (await api.get<CommitDetail>('/api/commit_log/detail', { commitId, workflowId }, { signal })).data;
+/** silent: no error toast (the detail page says itself that the item was not found). */
+export async function fetchCommitDetail(commitId: string, workflowId: number, signal?: AbortSignal, silent = false): Promise<CommitDetail> {
+  return (await api.get<CommitDetail>('/api/commit_log/detail', { commitId, workflowId }, { signal, silent })).data;
 }
 
 /** POST /api/commit_log/update: the snapshot's description and media (fileUrls as a JSON string). */

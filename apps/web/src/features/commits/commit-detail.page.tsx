@@ -1,10 +1,14 @@
-import { Spin } from 'antd';
+import { Button, Flex, Spin, Typography } from 'antd';
+import { AppstoreOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import type { CommitLogItem } from '@release/contract';
+import { fetchAppList } from '../../api/apps.api.ts';
 import { commitKeys, fetchCommitDetail, fetchCommitMetadata, fetchCommitPage, type CommitDetail } from '../../api/commit-logs.api.ts';
+import { queryKeys } from '../../api/query-keys.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { StandalonePage } from '../../app/components/standalone-page.tsx';
+import { defaultAppFilter } from '../apps/app-filter.context.tsx';
 import { useLightbox } from '../media/use-lightbox.tsx';
 import { displayCategories } from './commit-filter.ts';
 import { dateTimeText } from './commit-format.ts';
@@ -20,7 +24,7 @@ interface FullCommit {
 
 /** The detail, completed with the list's fields (branch, tags, bound versions) from the item's own moment. */
 async function fetchFullCommit(commitId: string, workflowId: number, signal: AbortSignal): Promise<FullCommit> {
-  const detail: CommitDetail = await fetchCommitDetail(commitId, workflowId, signal);
+  const detail: CommitDetail = await fetchCommitDetail(commitId, workflowId, signal, true);
   const page = await fetchCommitPage(
     { kind: 'workflows', workflowIds: String(workflowId) },
     { onlyCliff: false, startTime: detail.commitTime, endTime: detail.commitTime + 1 },
@@ -51,6 +55,10 @@ export function CommitDetailPage() {
     enabled: isValid,
     retry: false,
   });
+  // The way back to the item's tab on its app page (the list carries the app id, the page is reached by path).
+  const appId = commit.data?.item.appId ?? 0;
+  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal), enabled: appId > 0 });
+  const appPath = apps.data?.apps.find((app) => app.appId === appId)?.path ?? null;
 
   let content;
   if (!isValid) content = <FeatureEmpty title={text.missing} content={text.missingContent} />;
@@ -60,6 +68,18 @@ export function CommitDetailPage() {
     const { item, metadata } = commit.data;
     content = (
       <div data-testid="commit-detail">
+        <Flex align="center" justify="space-between" gap={8} wrap style={{ marginBottom: 12 }}>
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {text.title}
+          </Typography.Title>
+          {appPath ? (
+            <Link to={`/home/app/${encodeURIComponent(appPath)}?workflowId=${workflowId}`} data-testid="commit-detail-app">
+              <Button size="small" icon={<AppstoreOutlined />}>
+                {text.openApp}
+              </Button>
+            </Link>
+          ) : null}
+        </Flex>
         <CommitItem
           item={item}
           metadata={metadata}

@@ -79,6 +79,7 @@ export const commitsText = {
   },
   detail: {
     title: '提交详情',
+    openApp: '在应用中查看',
     missing: '缺少提交参数',
     missingContent: '提交详情需要 commitId 和 workflowId 参数，请从更新记录中打开',
     notFound: '未找到该提交',
