@@ -21,6 +21,8 @@ const ADMIN_ONLY = [
   'DELETE /api/category',
   'GET /api/system_setting',
   'POST /api/system_setting',
+  'GET /api/deliveries',
+  'POST /api/delivery/retry',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
