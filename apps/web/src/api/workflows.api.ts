@@ -1,4 +1,4 @@
-import type { SaveWorkflowBody, WorkflowRow } from '@release/contract';
+import type { SaveWorkflowWithRobotBody as SaveWorkflowBody, WorkflowRowWithRobot as WorkflowRow } from '@release/contract';
 import { api } from './client.ts';
 
 /** Query keys of the workflow calls (kept beside them; the shared list lives in query-keys.ts). */

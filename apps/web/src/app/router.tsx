@@ -29,6 +29,7 @@ const CertificationPage = lazyPage(settingPlaceholders, 'CertificationPage');
 const DistributeUserPage = lazyPage(settingPlaceholders, 'DistributeUserPage');
 const SettingUdidPage = lazyPage(settingPlaceholders, 'SettingUdidPage');
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
+const DeliveryLogPage = lazyPage(() => import('../features/messaging/delivery-log.page.tsx'), 'DeliveryLogPage');
 const UserManagePage = lazyPage(() => import('../features/settings/user-manage.page.tsx'), 'UserManagePage');
 const TokensPage = lazyPage(() => import('../features/tokens/tokens.page.tsx'), 'TokensPage');
 const UdidPage = lazyPage(() => import('../features/udid/udid.page.tsx'), 'UdidPage');
@@ -75,6 +76,7 @@ export const routes: RouteObject[] = [
                       { path: 'certification', element: <CertificationPage /> },
                       { path: 'apple_account', element: <AppleAccountPage /> },
                       { path: 'system', element: <SystemSettingPage /> },
+                      { path: 'delivery-log', element: <DeliveryLogPage /> },
                     ],
                   },
                 ],

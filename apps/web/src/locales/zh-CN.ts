@@ -194,6 +194,7 @@ export const zh = {
       certification: '证书管理',
       apple_account: '苹果账号',
       system: '系统',
+      'delivery-log': '推送记录',
     },
   },
   userManage: {

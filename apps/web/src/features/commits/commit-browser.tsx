@@ -4,6 +4,8 @@ import type { CommitLogItem } from '@release/contract';
 import { commitKeys, type CommitSource } from '../../api/commit-logs.api.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { CommitCalendar } from '../calendar/commit-calendar.tsx';
+import { SendLogsModal } from '../messaging/send-logs.modal.tsx';
+import { SendMessageModal } from '../messaging/send-message.modal.tsx';
 import { useWorkflowUsers } from '../workflows/use-workflows.ts';
 import { defaultCommitFilter, toCommitQuery, type CommitFilter } from './commit-filter.ts';
 import { commitPageSize } from './commit-format.ts';
@@ -27,14 +29,18 @@ interface CommitBrowserProps {
   refreshKey?: number;
   /** What an empty list suggests doing (sync the repository, widen the time filter...). */
   emptyHint?: string;
+  /** The tab's group robot address (editors see it): pushes go through its service. */
+  robotUrl?: string | null;
 }
 
 /** The filter bar with the infinite list or the calendar of one source, and the snapshot drawer. */
-export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint }: CommitBrowserProps) {
+export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint, robotUrl = null }: CommitBrowserProps) {
   const queryClient = useQueryClient();
   const isMobile = useIsMobile();
   const [filter, setFilter] = useState<CommitFilter>(() => defaultCommitFilter());
   const [editing, setEditing] = useState<CommitLogItem | null>(null);
+  const [sending, setSending] = useState<CommitLogItem | null>(null);
+  const [batchStart, setBatchStart] = useState<CommitLogItem | null>(null);
   const users = useWorkflowUsers(mode !== 'trend');
   const branch = filter.branch && branches.includes(filter.branch) ? filter.branch : null;
   const query = useMemo(() => toCommitQuery({ ...filter, branch }), [filter, branch]);
@@ -46,7 +52,8 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
   const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
 
   const showSource = mode !== 'workflow';
-  const renderMenu = (item: CommitLogItem) => (canEdit && mode !== 'summary' ? <CommitItemMenu onEdit={() => setEditing(item)} /> : null);
+  const renderMenu = (item: CommitLogItem) =>
+    canEdit && mode !== 'summary' ? <CommitItemMenu onEdit={() => setEditing(item)} onSend={() => setSending(item)} onBatchSend={() => setBatchStart(item)} /> : null;
   const shared = { categories: filter.categories, showSource, renderMenu };
 
   return (
@@ -69,6 +76,8 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
           renderDayItems={(dayItems) => <CommitItemsWithMetadata items={dayItems.filter(matchesProject)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
         />
       )}
+      <SendMessageModal item={sending} workflowRobotUrl={robotUrl} onClose={() => setSending(null)} />
+      <SendLogsModal start={batchStart} items={batchStart ? pages.items.filter((i) => i.workflowId === batchStart.workflowId) : []} onClose={() => setBatchStart(null)} />
       <SnapshotDrawer
         item={editing}
         onClose={() => setEditing(null)}

@@ -32,9 +32,6 @@ export const commitsText = {
     edit: '编辑/补充',
     send: '发送通知',
     batchSend: '批量发送通知',
-    messagingTitle: '消息推送',
-    messagingContent: '消息推送由管理员配置：管理员在应用设置中填写群机器人地址，并接入飞书或企业微信后，即可把更新记录发送到群里或发给自己。',
-    ok: '知道了',
   },
   snapshot: {
     title: '编辑/补充',

@@ -26,6 +26,8 @@ interface WorkflowFormModalProps {
 export function WorkflowFormModal({ open, appId, appType, record, onClose, onSaved }: WorkflowFormModalProps) {
   const [form] = Form.useForm<WorkflowFormValues>();
   useResetOnOpen(form, open, record, workflowValuesOf, createWorkflowValues);
+  // Listed rows tell editors whether a signing secret is stored, never the secret itself.
+  const hasRobotSecret = Boolean((record as { hasRobotSecret?: boolean } | null)?.hasRobotSecret);
   const contentType = Form.useWatch('contentType', form) ?? 'default';
   const repoType = Form.useWatch('repoType', form) ?? null;
   const manageType = Form.useWatch('manageType', form) ?? null;
@@ -113,6 +115,9 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
         ) : null}
         <Form.Item name="robotUrl" label={text.robotUrl} rules={[{ type: 'url', message: text.robotUrlInvalid }]}>
           <Input maxLength={1024} placeholder={text.robotUrlPlaceholder} autoComplete="off" data-testid="workflow-robot-url" />
+        </Form.Item>
+        <Form.Item name="robotSecret" label={text.robotSecret} extra={hasRobotSecret ? text.robotSecretKept : text.robotSecretHint}>
+          <Input.Password maxLength={128} placeholder={hasRobotSecret ? text.robotSecretSet : text.robotSecretPlaceholder} autoComplete="new-password" data-testid="workflow-robot-secret" />
         </Form.Item>
         <Form.Item name="autoPush" label={text.autoPush} valuePropName="checked" extra={text.autoPushHint}>
           <Switch data-testid="workflow-auto-push" />

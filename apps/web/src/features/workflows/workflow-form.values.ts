@@ -14,6 +14,8 @@ export interface WorkflowFormValues {
   defaultBranch: string;
   committers: string[];
   robotUrl: string;
+  /** The Lark bot's signing secret: write-only, blank keeps the stored one. */
+  robotSecret: string;
   autoPush: boolean;
   packageType: string | null;
   /** The log source of a custom workflow (JPS enterprise, knowledge space); stored as enterpriseName. */
@@ -30,6 +32,7 @@ export function createWorkflowValues(): WorkflowFormValues {
     defaultBranch: '',
     committers: [],
     robotUrl: '',
+    robotSecret: '',
     autoPush: false,
     packageType: null,
     enterpriseName: '',
@@ -46,6 +49,7 @@ export function workflowValuesOf(row: WorkflowRow): WorkflowFormValues {
     defaultBranch: branchNames(row.defaultBranch).join(','),
     committers: row.committers,
     robotUrl: row.robotUrl ?? '',
+    robotSecret: '',
     autoPush: row.autoPush,
     packageType: row.packageType,
     enterpriseName: row.enterpriseName ?? '',
@@ -90,6 +94,7 @@ export function toWorkflowBody(values: WorkflowFormValues, appId: number): Workf
     defaultBranch: repository ? toStoredBranches(values.defaultBranch) : null,
     committers: [...new Set(values.committers.map((name) => name.trim()).filter(Boolean))],
     robotUrl: blankToNull(values.robotUrl),
+    ...(values.robotSecret.trim() ? { robotSecret: values.robotSecret.trim() } : {}),
     autoPush: values.autoPush,
     packageType: values.contentType === 'package' ? oneOf(packageTypes, values.packageType) : null,
     enterpriseName: needsSource(values) ? blankToNull(values.enterpriseName) : null,

@@ -146,6 +146,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
           branches={branchNames(active.row?.defaultBranch)}
           refreshKey={refreshKey}
           emptyHint={emptyHintOf(active.row, canEdit)}
+          robotUrl={active.row?.robotUrl ?? null}
         />
       ) : null}
       {modal}

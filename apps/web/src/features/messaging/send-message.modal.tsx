@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Form, Modal, Radio, Space } from 'antd';
+import type { CommitLogItem, SendResult } from '@release/contract';
+import { sendMessage } from '../../api/messaging.api.ts';
+import { useIsAdmin } from '../../app/session.store.ts';
+import { followDeliveries } from './follow-deliveries.ts';
+import { MessagePreview } from './message-preview.tsx';
+import { messagingText } from './messaging.strings.ts';
+
+const text = messagingText.send;
+
+type ScopeKey = keyof typeof text.scopes;
+
+/** SPEC §3 scopes as the radio offers them, with the SPEC §6 admin-only ones marked. */
+const SCOPES: Array<{ key: ScopeKey; adminOnly: boolean; body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe'; chatEnv?: 'DevTest' | 'PreFavTest' } }> = [
+  { key: 'commit', adminOnly: false, body: { receiveType: 'commit' } },
+  { key: 'chatDev', adminOnly: false, body: { receiveType: 'chat', chatEnv: 'DevTest' } },
+  { key: 'chatProd', adminOnly: true, body: { receiveType: 'chat', chatEnv: 'PreFavTest' } },
+  { key: 'self', adminOnly: false, body: { receiveType: 'self' } },
+  { key: 'viewApp', adminOnly: false, body: { receiveType: 'view_app' } },
+  { key: 'subscribe', adminOnly: true, body: { receiveType: 'subscribe' } },
+];
+
+/** Group robots are reached through the endpoint of the service their address belongs to. */
+function serviceOf(scope: ScopeKey, workflowRobotUrl: string | null): 'lark' | 'wecom' {
+  if (scope === 'commit') return workflowRobotUrl?.includes('/cgi-bin/webhook/') ? 'wecom' : 'lark';
+  return scope === 'chatDev' || scope === 'chatProd' ? 'wecom' : 'lark';
+}
+
+interface SendMessageModalProps {
+  /** The item whose 发送通知 was chosen; null when closed. */
+  item: CommitLogItem | null;
+  /** The tab's robot address (editors see it), to pick the right service. */
+  workflowRobotUrl: string | null;
+  onClose: () => void;
+}
+
+/** 发送通知: one update item (with its bound package) to a group robot or to people. */
+export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessageModalProps) {
+  const isAdmin = useIsAdmin();
+  const [scope, setScope] = useState<ScopeKey>('commit');
+  const [sending, setSending] = useState(false);
+  const submit = async (): Promise<void> => {
+    if (!item) return;
+    const chosen = SCOPES.find((s) => s.key === scope) ?? SCOPES[0];
+    if (!chosen) return;
+    setSending(true);
+    let result: SendResult;
+    try {
+      result = await sendMessage(serviceOf(scope, workflowRobotUrl), { appId: item.appId, workflowId: item.workflowId, commitId: item.id, branch: item.branch, ...chosen.body });
+    } catch {
+      // The client already showed the server's reason.
+      setSending(false);
+      return;
+    }
+    setSending(false);
+    onClose();
+    await followDeliveries(result);
+  };
+  return (
+    <Modal
+      open={item !== null}
+      title={text.title}
+      okText={messagingText.ok}
+      cancelText={messagingText.cancel}
+      confirmLoading={sending}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      width="min(560px, calc(100vw - 24px))"
+      okButtonProps={{ 'data-testid': 'send-message-ok' } as never}
+    >
+      <Form layout="vertical">
+        <Form.Item label={text.receiver}>
+          <Radio.Group value={scope} onChange={(e) => setScope(e.target.value as ScopeKey)} data-testid="send-message-scope">
+            <Space direction="vertical">
+              {SCOPES.filter((s) => isAdmin || !s.adminOnly).map((s) => (
+                <Radio key={s.key} value={s.key} data-testid={`send-scope-${s.key}`}>
+                  {text.scopes[s.key]}
+                  {s.adminOnly ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>（{text.adminOnly}）</span> : null}
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item label={text.preview}>{item ? <MessagePreview title={`${item.appName} · ${item.tabName}`} items={[item]} /> : null}</Form.Item>
+      </Form>
+    </Modal>
+  );
+}
