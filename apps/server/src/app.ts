@@ -39,6 +39,8 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import { certificatesRoutes } from './modules/certificates/certificates.routes.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import type { LarkConfig } from './integrations/lark/lark-client.ts';
 import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
 import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destination.ts';
@@ -146,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(workflowPushRoutes({ workflows: services.workflowsRepo, ingest: services.ingest, box: services.box }));
   await app.register(versionLookupRoutes({ lookup: services.versionLookup, ...links }));
   await app.register(apiTokensRoutes(services.apiTokens));
+  await app.register(certificatesRoutes(services.certificates));
+  await app.register(devicesRoutes(services.devices));
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 

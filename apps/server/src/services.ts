@@ -50,6 +50,10 @@ import { createSignInStatesRepository } from './modules/sso/sign-in-states.repos
 import { createSignInStates } from './modules/sso/sign-in-states.ts';
 import { createSsoAccounts } from './modules/sso/sso-accounts.ts';
 import { createSsoService } from './modules/sso/sso.service.ts';
+import { createCertificatesRepository } from './modules/certificates/certificates.repository.ts';
+import { createCertificatesService } from './modules/certificates/certificates.service.ts';
+import { createDevicesRepository } from './modules/devices/devices.repository.ts';
+import { createDevicesService } from './modules/devices/devices.service.ts';
 import { createJobQueue, type JobLogger } from './jobs/queue.ts';
 import { createAutoPushJob } from './modules/messaging/auto-push.job.ts';
 import { createDeliveriesRepository } from './modules/messaging/deliveries.repository.ts';
@@ -178,6 +182,8 @@ export function createServices(deps: ServiceDeps) {
     }),
     ingest,
     box,
+    certificates: createCertificatesService({ certificates: createCertificatesRepository(db), box, clock }),
+    devices: createDevicesService({ devices: createDevicesRepository(db), clock }),
     workflowsRepo,
     commitLogsRepo,
     sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),

@@ -23,6 +23,14 @@ const ADMIN_ONLY = [
   'POST /api/system_setting',
   'GET /api/deliveries',
   'POST /api/delivery/retry',
+  'POST /api/cert_upload',
+  'GET /api/cert_list',
+  'DELETE /api/cert',
+  'GET /api/udids',
+  'POST /api/udid',
+  'DELETE /api/udid',
+  'GET /api/udid/export',
+  'POST /api/udid/import',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).

@@ -19,3 +19,5 @@ export * from './api-tokens.ts';
 export * from './cli.ts';
 export * from './sso.ts';
 export * from './messaging.ts';
+export * from './certificates.ts';
+export * from './devices.ts';

@@ -13,6 +13,7 @@ import * as m005 from './migrations/2026-11-22-005-commit-log-indexes.ts';
 import * as m006 from './migrations/2026-11-22-006-commit-log-query-indexes.ts';
 import * as m008 from './migrations/2026-11-22-008-sign-in.ts';
 import * as m009 from './migrations/2026-11-23-009-jobs-deliveries.ts';
+import * as m010 from './migrations/2026-11-23-010-certificates-devices.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-006-commit-log-query-indexes': m006,
   '2026-11-22-008-sign-in': m008,
   '2026-11-23-009-jobs-deliveries': m009,
+  '2026-11-23-010-certificates-devices': m010,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

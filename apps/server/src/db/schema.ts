@@ -274,6 +274,62 @@ export interface DeliveriesTable {
   sent_time: number | null;
 }
 
+export interface CertificatesTable {
+  id: Generated<number>;
+  group_id: string;
+  main_bundle_id: string;
+  common_name: string;
+  subject: string;
+  team_id: string | null;
+  team_name: string | null;
+  serial_number: string;
+  /** Upper-case hex SHA-1 of the certificate DER (Keychain's fingerprint); unique. */
+  sha1: string;
+  valid_from: number;
+  valid_to: number;
+  /** Base64 DER of the leaf certificate. */
+  certificate_der: string;
+  /** JSON list of base64 DER certificates that came with it in the .p12. */
+  chain_der: string;
+  /** PKCS#8 PEM of the private key, sealed with the server secret. */
+  private_key_sealed: string;
+  /** The .p12 password, sealed with the server secret. */
+  password_sealed: string;
+  create_by: number | null;
+  create_time: number;
+}
+
+export interface CertificateProfilesTable {
+  id: Generated<number>;
+  certificate_id: number;
+  uuid: string;
+  name: string;
+  profile_type: string;
+  team_id: string | null;
+  app_id: string;
+  bundle_id: string;
+  /** JSON list of UDIDs. */
+  devices: string;
+  provisions_all_devices: number;
+  lists_certificate: number;
+  expire_time: number;
+  /** Base64 of the profile file as uploaded. */
+  content: string;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  udid: string;
+  device_name: string;
+  platform: 'ios' | 'mac';
+  model: string | null;
+  remark: Generated<string>;
+  user_id: number | null;
+  create_by: number | null;
+  create_time: number;
+  update_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -297,6 +353,9 @@ export interface Database {
   deliveries: DeliveriesTable;
   user_identities: UserIdentitiesTable;
   sign_in_states: SignInStatesTable;
+  certificates: CertificatesTable;
+  certificate_profiles: CertificateProfilesTable;
+  devices: DevicesTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import type { CertificateSummary } from './types.ts';
+import { certificateSubject } from './x509-name.ts';
 
 /** OpenSSL escapes `,+"\\<>;#=` with a backslash and control bytes as `\\XX`; none of the former are hex digits. */
 function unescapeDnValue(value: string): string {
@@ -27,7 +28,8 @@ export function summarizeCertificate(der: Uint8Array): CertificateSummary | null
     return null;
   }
   return {
-    commonName: commonNameOf(certificate.subject),
+    // Node prints UTF-8 names as Latin-1; read the CN from the DER when it can.
+    commonName: certificateSubject(der)?.CN ?? commonNameOf(certificate.subject),
     subject: certificate.subject.replaceAll('\n', ', '),
     issuer: certificate.issuer.replaceAll('\n', ', '),
     serialNumber: certificate.serialNumber.toUpperCase(),

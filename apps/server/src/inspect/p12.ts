@@ -1,0 +1,103 @@
+import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+import forge from 'node-forge';
+import { summarizeCertificate } from './certificates.ts';
+import type { CertificateSummary } from './types.ts';
+import { certificateSubject } from './x509-name.ts';
+
+/** Why a .p12 was refused; the caller maps each one to a Chinese message. */
+export type P12FailureReason = 'notP12' | 'wrongPassword' | 'noPrivateKey' | 'noCertificate' | 'keyMismatch' | 'unsupportedKey';
+
+export class P12Error extends Error {
+  readonly reason: P12FailureReason;
+  constructor(reason: P12FailureReason, options?: { cause?: unknown }) {
+    super(`p12: ${reason}`, options);
+    this.name = 'P12Error';
+    this.reason = reason;
+  }
+}
+
+/** What a signer needs from a .p12: the leaf certificate (byte-exact DER), its private key and the rest of the chain. */
+export interface P12Identity {
+  certificate: CertificateSummary & { der: Buffer };
+  /** Team ID: the OU of an Apple signing certificate's subject. */
+  teamId: string | null;
+  /** Organisation (O) of the subject, Apple's team name. */
+  teamName: string | null;
+  privateKey: KeyObject;
+  /** PKCS#8 PEM of the private key, for sealing at rest. */
+  privateKeyPem: string;
+  /** Other certificates in the file (intermediates), DER. */
+  chain: Buffer[];
+}
+
+function derOfBag(bag: forge.pkcs12.Bag): Buffer | null {
+  // forge keeps the parsed tbsCertificate, so re-encoding gives back the original bytes; certificates
+  // it cannot model (EC keys) come as plain ASN.1, which re-encodes unchanged as well.
+  const asn1 = bag.cert ? forge.pki.certificateToAsn1(bag.cert) : (bag as { asn1?: forge.asn1.Asn1 }).asn1;
+  return asn1 ? Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary') : null;
+}
+
+function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
+  let asn1: forge.asn1.Asn1;
+  try {
+    asn1 = forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
+  } catch (error) {
+    throw new P12Error('notP12', { cause: error });
+  }
+  try {
+    return forge.pkcs12.pkcs12FromAsn1(asn1, false, password);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    // Only a structure that is a PFX gets as far as the MAC or the decryption.
+    if (/not an PKCS#12 PFX|Unsupported PKCS#12 PFX|ASN\.1 object is not|Too few bytes/i.test(message)) throw new P12Error('notP12', { cause: error });
+    throw new P12Error('wrongPassword', { cause: error });
+  }
+}
+
+/**
+ * Opens a PKCS#12 file: legacy RC2-40/3DES with a SHA-1 MAC (Keychain exports) and OpenSSL 3's
+ * PBES2/AES-256 with a SHA-256 MAC both work (node-forge decrypts). The leaf is the certificate whose
+ * public key is the private key's; a file whose certificates all belong to other keys is refused.
+ */
+export function openP12(bytes: Buffer, password: string): P12Identity {
+  const pfx = openPfx(bytes, password);
+  const bags = pfx.safeContents.flatMap((contents) => contents.safeBags);
+  const keyBag = bags.find((bag) => bag.key);
+  if (!keyBag?.key) {
+    // A key bag forge could not decode (EC, Ed25519) leaves `key` null but the bag is there.
+    if (bags.some((bag) => bag.type === forge.pki.oids.pkcs8ShroudedKeyBag || bag.type === forge.pki.oids.keyBag)) throw new P12Error('unsupportedKey');
+    throw new P12Error('noPrivateKey');
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(forge.pki.privateKeyToPem(keyBag.key));
+  } catch (error) {
+    throw new P12Error('unsupportedKey', { cause: error });
+  }
+  const publicDer = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+  const certificates = bags.flatMap((bag) => {
+    if (bag.type !== forge.pki.oids.certBag) return [];
+    const der = derOfBag(bag);
+    return der ? [{ der }] : [];
+  });
+  const isLeaf = (der: Buffer) => {
+    try {
+      return new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' }).equals(publicDer);
+    } catch {
+      return false;
+    }
+  };
+  if (certificates.length === 0) throw new P12Error('noCertificate');
+  const leaf = certificates.find((c) => isLeaf(c.der));
+  const summary = leaf ? summarizeCertificate(leaf.der) : null;
+  if (!leaf || !summary) throw new P12Error('keyMismatch');
+  const subject = certificateSubject(leaf.der);
+  return {
+    certificate: { ...summary, commonName: subject?.CN ?? summary.commonName, der: leaf.der },
+    teamId: subject?.OU ?? null,
+    teamName: subject?.O ?? null,
+    privateKey,
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    chain: certificates.filter((c) => c !== leaf).map((c) => c.der),
+  };
+}

@@ -1,0 +1,73 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { CertificateProfilesTable, CertificatesTable, Database } from '../../db/schema.ts';
+
+export type CertificateRecord = Selectable<CertificatesTable> & { uploadBy: string | null };
+export type CertificateProfileRecord = Selectable<CertificateProfilesTable>;
+
+export function createCertificatesRepository(db: Kysely<Database>) {
+  return {
+    /** Every certificate, newest first, with the uploader's name; the secret columns stay behind. */
+    async list(): Promise<Array<Omit<CertificateRecord, 'private_key_sealed' | 'password_sealed' | 'certificate_der' | 'chain_der'>>> {
+      return db
+        .selectFrom('certificates as c')
+        .leftJoin('users as u', 'u.id', 'c.create_by')
+        .select([
+          'c.id',
+          'c.group_id',
+          'c.main_bundle_id',
+          'c.common_name',
+          'c.subject',
+          'c.team_id',
+          'c.team_name',
+          'c.serial_number',
+          'c.sha1',
+          'c.valid_from',
+          'c.valid_to',
+          'c.create_by',
+          'c.create_time',
+          'u.username as uploadBy',
+        ])
+        .orderBy('c.create_time', 'desc')
+        .orderBy('c.id', 'desc')
+        .execute();
+    },
+    /** Profiles of the given certificates, without their file content. */
+    async profilesOf(certificateIds: number[]): Promise<Array<Omit<CertificateProfileRecord, 'content'>>> {
+      if (certificateIds.length === 0) return [];
+      return db
+        .selectFrom('certificate_profiles')
+        .select(['id', 'certificate_id', 'uuid', 'name', 'profile_type', 'team_id', 'app_id', 'bundle_id', 'devices', 'provisions_all_devices', 'lists_certificate', 'expire_time'])
+        .where('certificate_id', 'in', certificateIds)
+        .orderBy('id', 'asc')
+        .execute();
+    },
+    async findById(id: number) {
+      return db.selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async findBySha1(sha1: string) {
+      return db.selectFrom('certificates').select('id').where('sha1', '=', sha1).executeTakeFirst();
+    },
+    /** Profiles with their file content, for the signer. */
+    async profilesWithContent(certificateId: number): Promise<CertificateProfileRecord[]> {
+      return db.selectFrom('certificate_profiles').selectAll().where('certificate_id', '=', certificateId).orderBy('id', 'asc').execute();
+    },
+    async insert(certificate: Insertable<CertificatesTable>, profiles: Array<Omit<Insertable<CertificateProfilesTable>, 'certificate_id'>>): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx.insertInto('certificates').values(certificate).returning('id').executeTakeFirstOrThrow();
+        const id = Number(row.id);
+        await trx
+          .insertInto('certificate_profiles')
+          .values(profiles.map((profile) => ({ ...profile, certificate_id: id })))
+          .execute();
+        return id;
+      });
+    },
+    async delete(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('certificate_profiles').where('certificate_id', '=', id).execute();
+        await trx.deleteFrom('certificates').where('id', '=', id).execute();
+      });
+    },
+  };
+}
+export type CertificatesRepository = ReturnType<typeof createCertificatesRepository>;
