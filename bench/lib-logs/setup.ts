@@ -51,6 +51,9 @@ export async function openBenchDb(dialect: DialectName, dir: string, label: stri
       maxPackageBytes: 8 * 1024 ** 3,
       mirrorsDir: path.join(dbDir, 'mirrors'),
       allowFileRemotes: true,
+      // No pushes leave the bench: the hosts are loopback and nothing is queued to them.
+      robotHosts: { larkOpenBaseUrl: 'http://127.0.0.1:9', wecomBaseUrl: 'http://127.0.0.1:9' },
+      publicUrl: null,
     });
     const presenter = createVersionPresenter({ blobs, apiBase: 'http://127.0.0.1:3000', filesBase: 'http://127.0.0.1:3000' });
     return { dialect, handle, services, presenter, close };

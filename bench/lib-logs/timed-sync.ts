@@ -21,7 +21,7 @@ export interface SyncPhases {
   read: number;
   /** ingestCommits minus its inserts: building the rows (JSON.stringify of tags and files, the committer filter). */
   rows: number;
-  /** logs.insertNew: the 200-row INSERT … ON CONFLICT DO NOTHING batches. */
+  /** logs.insertNew: the INSERT … ON CONFLICT DO NOTHING statements, one transaction per sync. */
   insert: number;
   /** The rest: workflows.update with the sync time. */
   rest: number;
@@ -35,7 +35,7 @@ const now = () => performance.now();
  * The real repository sync (createRepoSyncService over the real repositories and ingest service), with the calls it
  * makes into them timed. syncMirror and readNewCommits are module imports of the service: their time is the gap
  * between the timed calls around them (the mirror before knownCommitIds, the read before ingestCommits).
- * `patch` swaps repository functions (to try a proposed insertNew).
+ * `patch` swaps repository functions (to try a proposed change beside the shipped code).
  */
 export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo: CommitLogsRepository) => CommitLogsRepository = (repo) => repo) {
   const clock = { now: () => Date.now() };

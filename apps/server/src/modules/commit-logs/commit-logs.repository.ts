@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
 import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
@@ -10,7 +10,35 @@ export interface CommitLogFilter extends PageFilter {
   before?: { commitTime: number; id: number };
 }
 
+const SQLITE_INSERT_ROWS = 1_500;
+const PG_INSERT_ROWS = 10_000;
+/**
+ * Every column an ingested item can carry, with its PostgreSQL array type (for unnest) and the value of an omitted
+ * one: unnest sends every column, and NULL would not take the column's default.
+ */
+const INSERT_COLUMNS = [
+  ['app_id', 'bigint', null],
+  ['workflow_id', 'bigint', null],
+  ['commit_id', 'text', null],
+  ['commit_time', 'bigint', null],
+  ['branch', 'text', null],
+  ['tag_name', 'text', null],
+  ['tag_summary', 'text', '[]'],
+  ['commit_message', 'text', null],
+  ['description', 'text', ''],
+  ['file_urls', 'text', '[]'],
+  ['remark', 'text', null],
+  ['author_email', 'text', null],
+  ['source_url', 'text', null],
+  ['app_version_id', 'bigint', null],
+  ['metadata', 'text', null],
+  ['is_filtered', 'integer', 0],
+  ['create_time', 'bigint', null],
+  ['update_time', 'bigint', null],
+] as const satisfies ReadonlyArray<readonly [keyof CommitLogsTable, string, string | number | null]>;
+
 export function createCommitLogsRepository(db: Kysely<Database>) {
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   return {
     /** Newest first; one row more than asked tells whether there is more. The page is chosen by pageIds (indexes only), then joined. */
     async list(filter: CommitLogFilter) {
@@ -53,18 +81,40 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     async update(id: number, changes: Partial<Insertable<CommitLogsTable>>) {
       await db.updateTable('commit_logs').set(changes).where('id', '=', id).execute();
     },
-    /** Inserts what is new; a commit already known to the workflow is left as it is. Answers how many were new. */
+    /**
+     * Inserts what is new; a commit already known to the workflow is left as it is (ON CONFLICT DO NOTHING). Answers
+     * how many were new. One transaction for the call (a first sync brings thousands of commits); SQLite takes
+     * 1,500-row statements (18 columns: 27,000 bind parameters, under its 32,766), PostgreSQL one
+     * `INSERT … SELECT FROM unnest(…)` of 18 array parameters per 10,000 rows, parsed and planned once, instead of
+     * 3,600 scalar parameters per 200 rows (bench/git-ingest.ts: 12.8 s → 5.7 s of inserts for 100,000 commits).
+     */
     async insertNew(rows: Array<Insertable<CommitLogsTable>>): Promise<number> {
-      let inserted = 0;
-      for (let i = 0; i < rows.length; i += 200) {
-        const result = await db
-          .insertInto('commit_logs')
-          .values(rows.slice(i, i + 200))
-          .onConflict((oc) => oc.columns(['workflow_id', 'commit_id']).doNothing())
-          .executeTakeFirst();
-        inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
-      }
-      return inserted;
+      if (rows.length === 0) return 0;
+      const run = async (trx: Kysely<Database>): Promise<number> => {
+        let inserted = 0;
+        if (isPostgres) {
+          for (let i = 0; i < rows.length; i += PG_INSERT_ROWS) {
+            const part = rows.slice(i, i + PG_INSERT_ROWS);
+            const arrays = INSERT_COLUMNS.map(([column, type, omitted]) => sql`${part.map((row) => row[column] ?? omitted)}::${sql.raw(type)}[]`);
+            const result = await sql`insert into commit_logs (${sql.join(INSERT_COLUMNS.map(([column]) => sql.ref(column)))})
+              select * from unnest(${sql.join(arrays)})
+              on conflict (workflow_id, commit_id) do nothing`.execute(trx);
+            inserted += Number(result.numAffectedRows ?? 0);
+          }
+          return inserted;
+        }
+        for (let i = 0; i < rows.length; i += SQLITE_INSERT_ROWS) {
+          const result = await trx
+            .insertInto('commit_logs')
+            .values(rows.slice(i, i + SQLITE_INSERT_ROWS))
+            .onConflict((oc) => oc.columns(['workflow_id', 'commit_id']).doNothing())
+            .executeTakeFirst();
+          inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+        }
+        return inserted;
+      };
+      // Inside a caller's transaction (document events) the rows join it.
+      return db.isTransaction ? run(db) : db.transaction().execute(run);
     },
     async replaceBindings(commitLogId: number, appVersionIds: number[]) {
       await db.transaction().execute(async (trx) => {
