@@ -75,10 +75,11 @@ function checkProfile(file: UploadedFile, identity: P12Identity, now: number): C
   }
   const appId = profile.applicationIdentifier;
   if (!profile.uuid || !appId || !profile.expiresAt) throw AppError.badRequest(CertMessages.profileUnreadable(file.fileName));
-  const expireTime = profile.expiresAt.getTime();
-  if (expireTime <= now) throw AppError.badRequest(CertMessages.profileExpired(name, expireTime));
+  // A profile of another certificate is the more basic mistake, so it is named before an expiry.
   const listsCertificate = profile.developerCertificates.some((certificate) => certificate.sha1 === identity.certificate.sha1);
   if (!listsCertificate) throw AppError.badRequest(CertMessages.profileMismatch(name));
+  const expireTime = profile.expiresAt.getTime();
+  if (expireTime <= now) throw AppError.badRequest(CertMessages.profileExpired(name, expireTime));
   return {
     fileName: file.fileName,
     content: file.bytes,
