@@ -45,6 +45,11 @@ import type { LarkConfig } from './integrations/lark/lark-client.ts';
 import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
 import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destination.ts';
 import { messagingRoutes } from './modules/messaging/messaging.routes.ts';
+import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
+import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';
+
+/** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
+export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -62,6 +67,10 @@ export interface AppDeps {
   lark?: LarkConfig | null;
   /** Our WeCom app for sign-in. */
   wecom?: WecomConfig | null;
+  /** Lark event subscription keys (LARK_VERIFICATION_TOKEN, LARK_ENCRYPT_KEY); /api/lark/event is off without them. */
+  larkEvents?: LarkEventKeys | null;
+  /** LARK_DOCS_BASE_URL: the tenant's document host, for links that open a document in Lark. */
+  larkDocsBaseUrl?: string;
   /** Server secret for sealed values and signed URLs. */
   secret: string;
   /** Where robot webhooks may point; by default the Lark/WeCom hosts configured above (or the real ones). */
@@ -151,6 +160,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
+  await registerLarkDocs(app, {
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    lark: deps.lark ?? null,
+    eventKeys: deps.larkEvents ?? null,
+    docsBaseUrl: deps.larkDocsBaseUrl ?? DEFAULT_LARK_DOCS_BASE_URL,
+    policy: services.appsPolicy,
+    workflows: services.workflowsRepo,
+    // New items must never fail because autoPush could not be queued (as for every other source).
+    onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
+  });
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

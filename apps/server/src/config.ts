@@ -30,6 +30,8 @@ const schema = z.object({
   /** Event subscription: the verification token and, when set in the Lark console, the encrypt key. */
   LARK_VERIFICATION_TOKEN: z.string().optional(),
   LARK_ENCRYPT_KEY: z.string().optional(),
+  /** The tenant's document host (https://<tenant>.feishu.cn): where wiki nodes and followed documents open. */
+  LARK_DOCS_BASE_URL: z.string().url().default('https://www.feishu.cn'),
   /** WeCom: the API host (robots, gettoken, user info) and the SSO login host; corp app for sign-in. */
   WECOM_BASE_URL: z.string().url().default('https://qyapi.weixin.qq.com'),
   WECOM_LOGIN_BASE_URL: z.string().url().default('https://login.work.weixin.qq.com'),
@@ -75,7 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const cfg = parsed.data;
   if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET) throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
-  for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
+  for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'LARK_DOCS_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
     cfg[key] = cfg[key].replace(/\/+$/, '');
   }
   if (cfg.SMS_PROVIDER === 'webhook' && !cfg.SMS_WEBHOOK_URL) {

@@ -39,6 +39,8 @@ async function main() {
       config.LARK_APP_ID && config.LARK_APP_SECRET
         ? { appId: config.LARK_APP_ID, appSecret: config.LARK_APP_SECRET, openBaseUrl: config.LARK_OPEN_BASE_URL, accountsBaseUrl: config.LARK_ACCOUNTS_BASE_URL, passportBaseUrl: config.LARK_PASSPORT_BASE_URL }
         : null,
+    larkEvents: config.LARK_VERIFICATION_TOKEN || config.LARK_ENCRYPT_KEY ? { verificationToken: config.LARK_VERIFICATION_TOKEN ?? null, encryptKey: config.LARK_ENCRYPT_KEY ?? null } : null,
+    larkDocsBaseUrl: config.LARK_DOCS_BASE_URL,
     wecom:
       config.WECOM_CORP_ID && config.WECOM_AGENT_ID && config.WECOM_SECRET
         ? { corpId: config.WECOM_CORP_ID, agentId: config.WECOM_AGENT_ID, secret: config.WECOM_SECRET, baseUrl: config.WECOM_BASE_URL, loginBaseUrl: config.WECOM_LOGIN_BASE_URL }

@@ -39,6 +39,8 @@ const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 
 const INSTALL_PASSWORD = ['GET /api/app_version'];
 // Checked against the workflow's own secret (custom-push.test.ts).
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
+// Lark's event push: the verification token, AES and X-Lark-Signature (lark-doc-events.test.ts).
+const LARK_EVENTS = ['POST /api/lark/event'];
 // Sign-in through Lark and WeCom: a single-use state, bound to the browser that started it (sso.test.ts).
 const SIGN_IN = [
   'GET /api/user/lark_login_url',
@@ -71,7 +73,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN, ...LARK_EVENTS].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

@@ -21,3 +21,4 @@ export * from './sso.ts';
 export * from './messaging.ts';
 export * from './certificates.ts';
 export * from './devices.ts';
+export * from './lark-docs.ts';

@@ -14,6 +14,7 @@ import * as m006 from './migrations/2026-11-22-006-commit-log-query-indexes.ts';
 import * as m008 from './migrations/2026-11-22-008-sign-in.ts';
 import * as m009 from './migrations/2026-11-23-009-jobs-deliveries.ts';
 import * as m010 from './migrations/2026-11-23-010-certificates-devices.ts';
+import * as m011 from './migrations/2026-11-23-011-lark-events.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-008-sign-in': m008,
   '2026-11-23-009-jobs-deliveries': m009,
   '2026-11-23-010-certificates-devices': m010,
+  '2026-11-23-011-lark-events': m011,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

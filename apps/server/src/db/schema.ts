@@ -330,6 +330,33 @@ export interface DevicesTable {
   update_time: number;
 }
 
+export interface LarkEventsTable {
+  event_id: string;
+  event_type: string;
+  items_created: number;
+  create_time: number;
+}
+
+export interface LarkDocFollowsTable {
+  id: Generated<number>;
+  workflow_id: number;
+  /** What the editor entered: a document/wiki/folder URL or a token. */
+  source: string;
+  /** The drive token events carry (a wiki node's obj_token). */
+  obj_token: string;
+  obj_type: string;
+  node_token: string | null;
+  title: string;
+  space_name: string | null;
+  url: string | null;
+  /** The document's text when last seen: the "before" of the next edit. */
+  content: string | null;
+  subscribed: number;
+  last_error: string | null;
+  create_time: number;
+  update_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -356,6 +383,8 @@ export interface Database {
   certificates: CertificatesTable;
   certificate_profiles: CertificateProfilesTable;
   devices: DevicesTable;
+  lark_events: LarkEventsTable;
+  lark_doc_follows: LarkDocFollowsTable;
 }
 
 export type UserRecord = Selectable<UsersTable>;

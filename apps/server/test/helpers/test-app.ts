@@ -12,6 +12,7 @@ import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../../src/storage/url-signer.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
 import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
+import type { LarkEventKeys } from '../../src/integrations/lark/lark-event-envelope.ts';
 import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
 
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
@@ -57,6 +58,9 @@ export interface TestServerOptions {
   /** Our Lark / WeCom apps, pointed at the loopback fakes of tools/fakes. */
   lark?: LarkConfig;
   wecom?: WecomConfig;
+  /** Lark event subscription keys (the event endpoint is off without them) and the document host. */
+  larkEvents?: LarkEventKeys;
+  larkDocsBaseUrl?: string;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -72,7 +76,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -24,6 +24,25 @@ export interface EmitDriveEventInput {
   extra?: Record<string, unknown>;
   appId?: string;
   url?: string;
+  /** The document's text after this change (what docx raw_content answers from now on). */
+  content?: string;
+}
+
+/** Plain text of docx documents, per fake (docx raw_content); a document never written reads as ''. */
+const documentTexts = new WeakMap<LarkContext, Map<string, string>>();
+
+function textsOf(ctx: LarkContext): Map<string, string> {
+  let texts = documentTexts.get(ctx);
+  if (!texts) {
+    texts = new Map();
+    documentTexts.set(ctx, texts);
+  }
+  return texts;
+}
+
+/** Sets what a document reads as, without an event (a document's text before anyone follows it). */
+export function setDocumentText(ctx: LarkContext, fileToken: string, text: string): void {
+  textsOf(ctx).set(fileToken, text);
 }
 
 function userIds(user: LarkUser | undefined): Record<string, string> {
@@ -33,6 +52,8 @@ function userIds(user: LarkUser | undefined): Record<string, string> {
 /** Builds the event body of contract §F and pushes it, but only when the app subscribed to that file or folder. */
 export async function emitDriveEvent(ctx: LarkContext, defaultAppId: string, input: EmitDriveEventInput): Promise<EventDelivery | { skipped: 'not_subscribed' }> {
   const appId = input.appId ?? defaultAppId;
+  // The edit happens whether or not anyone is subscribed; only the push depends on a subscription.
+  if (input.content !== undefined) setDocumentText(ctx, input.fileToken, input.content);
   const watched = input.eventType === 'drive.file.created_in_folder_v1' ? input.folderToken : input.fileToken;
   const subscribed = ctx.state.subscriptions.some((s) => s.appId === appId && s.fileToken === watched);
   if (!subscribed) return { skipped: 'not_subscribed' };
@@ -100,10 +121,27 @@ function deleteSubscribe(ctx: LarkContext, req: FakeRequest): FakeResponse {
   return before === ctx.state.subscriptions.length ? fail(400, 1069605, 'not subscribed') : ok({});
 }
 
+/**
+ * GET /open-apis/docx/v1/documents/:document_id/raw_content — the document's plain text (`data.content`).
+ * Not in the contract; the real errors are 1770002 not found (HTTP 404) and 1770032 forBidden (HTTP 403).
+ */
+function rawContent(ctx: LarkContext, req: FakeRequest): FakeResponse {
+  const who = caller(ctx, req);
+  if (!('appId' in who)) return who;
+  const lang = req.query.get('lang');
+  if (lang !== null && !['0', '1', '2'].includes(lang)) return fail(400, 1770001, 'invalid param: lang');
+  const token = req.params.document_id ?? '';
+  const file = ctx.state.driveFiles.get(token);
+  if (!file || file.type !== 'docx') return fail(404, 1770002, 'not found');
+  if (!file.appCanManage && who.isTenant) return fail(403, 1770032, 'forBidden');
+  return ok({ content: textsOf(ctx).get(token) ?? '' });
+}
+
 export function driveEventRoutes(ctx: LarkContext): RouteDef[] {
   return [
     { name: 'drive.subscribe', method: 'POST', path: '/open-apis/drive/v1/files/:file_token/subscribe', handler: (req) => subscribe(ctx, req) },
     { name: 'drive.get_subscribe', method: 'GET', path: '/open-apis/drive/v1/files/:file_token/get_subscribe', handler: (req) => getSubscribe(ctx, req) },
+    { name: 'docx.document.raw_content', method: 'GET', path: '/open-apis/docx/v1/documents/:document_id/raw_content', handler: (req) => rawContent(ctx, req) },
     { name: 'drive.delete_subscribe', method: 'DELETE', path: '/open-apis/drive/v1/files/:file_token/delete_subscribe', handler: (req) => deleteSubscribe(ctx, req) },
   ];
 }
