@@ -29,7 +29,8 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     trap = await startTrap();
     botToken = world.lark.addBot().token;
     workflow = await world.createWorkflow({ tabName: '客户端', robotUrl: `${world.lark.url}/open-apis/bot/v2/hook/${botToken}` });
-    [itemId] = await insertItems(world.server, { id: workflow.id, appId: world.appId }, [{ commitId: 'abcdef0123456', message: 'feat: 新功能', author: '张三', time: world.server.clock.now() - 1000 }]);
+    const [id] = await insertItems(world.server, { id: workflow.id, appId: world.appId }, [{ commitId: 'abcdef0123456', message: 'feat: 新功能', author: '张三', time: world.server.clock.now() - 1000 }]);
+    itemId = id ?? 0;
   });
   afterAll(async () => {
     await world?.close();

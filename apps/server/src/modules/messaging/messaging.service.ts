@@ -75,8 +75,9 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
         const item = await messaging.commitById(body.commitId);
         if (!item || item.app_id !== app.id || (workflow && item.workflow_id !== workflow.id)) throw AppError.notFound(MessagingMessages.commitNotFound);
         workflow ??= await workflowOf(app.id, item.workflow_id);
-        commits = [item];
         boundVersionId = item.app_version_id;
+        // An item of a package workflow is the package itself: the version card says it all.
+        commits = workflow?.content_type === 'package' && boundVersionId ? [] : [item];
       }
       const version = await versionOf(app.id, body.appVersionId || body.indexNo ? { id: body.appVersionId, indexNo: body.indexNo } : { id: boundVersionId });
       return push(user, channel, { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits, totalCommits: commits.length, baseUrl });

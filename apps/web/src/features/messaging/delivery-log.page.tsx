@@ -32,13 +32,32 @@ export function DeliveryLogPage() {
   const columns = [
     { title: text.columns.time, dataIndex: 'createTime', width: 150, render: (t: number) => dayjs(t).format('YYYY-MM-DD HH:mm:ss') },
     { title: text.columns.app, dataIndex: 'appName', width: 120, responsive: ['md' as const] },
-    { title: text.columns.title, dataIndex: 'title', render: (title: string) => <Typography.Text ellipsis={{ tooltip: title }}>{title}</Typography.Text> },
-    { title: text.columns.target, key: 'target', render: (_: unknown, row: DeliveryRow) => <span>{text.kinds[row.receiverKind]}<br /><Typography.Text type="secondary" style={{ fontSize: 12, wordBreak: 'break-all' }}>{row.target}</Typography.Text></span> },
+    { title: text.columns.title, dataIndex: 'title', width: 220, render: (title: string) => <Typography.Text ellipsis={{ tooltip: title }} style={{ maxWidth: 200 }}>{title}</Typography.Text> },
+    {
+      title: text.columns.target,
+      key: 'target',
+      width: 220,
+      render: (_: unknown, row: DeliveryRow) => (
+        <div style={{ maxWidth: 200 }}>
+          <div>{text.kinds[row.receiverKind]}</div>
+          <Typography.Text type="secondary" ellipsis={{ tooltip: row.target }} style={{ fontSize: 12, maxWidth: 200 }}>
+            {row.target}
+          </Typography.Text>
+        </div>
+      ),
+    },
     { title: text.columns.status, dataIndex: 'status', width: 90, render: (s: DeliveryStatus) => <Tag color={statusColor[s]} data-testid={`delivery-status-${s}`}>{text.status[s]}</Tag> },
     {
       title: text.columns.reply,
       key: 'reply',
-      render: (_: unknown, row: DeliveryRow) => (row.receiverCode === null && !row.receiverMessage ? '-' : <span style={{ wordBreak: 'break-all' }}>{row.receiverCode !== null ? `[${row.receiverCode}] ` : ''}{row.receiverMessage ?? ''}</span>),
+      width: 260,
+      render: (_: unknown, row: DeliveryRow) =>
+        row.receiverCode === null && !row.receiverMessage ? '-' : (
+          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: row.receiverMessage }} style={{ marginBottom: 0, maxWidth: 240 }}>
+            {row.receiverCode !== null ? `[${row.receiverCode}] ` : ''}
+            {row.receiverMessage ?? ''}
+          </Typography.Paragraph>
+        ),
     },
     { title: text.columns.attempts, dataIndex: 'attempts', width: 80, responsive: ['md' as const] },
     { title: text.columns.by, dataIndex: 'requestedBy', width: 100, responsive: ['md' as const], render: (by: string | null) => by ?? text.auto },
@@ -78,7 +97,7 @@ export function DeliveryLogPage() {
         loading={list.isFetching}
         dataSource={list.data?.rows ?? []}
         columns={columns}
-        scroll={{ x: isMobile ? 640 : undefined }}
+        scroll={{ x: isMobile ? 760 : 1200 }}
         pagination={tablePagination({ total: list.data?.total ?? 0, ...page, onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) })}
       />
     </div>

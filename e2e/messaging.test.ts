@@ -1,0 +1,149 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
+import type { WorkflowRow } from '@release/contract';
+import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { createApi } from './helpers/api.ts';
+import { launchBrowser, newPage } from './helpers/browser.ts';
+import { larkEnv, wecomEnv } from './helpers/fakes.ts';
+import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { EDITOR, signIn } from './helpers/workflow-world.ts';
+
+const PUSHED = '消息已推送到飞书/企业微信';
+
+function cardText(card: unknown): string {
+  return JSON.stringify(card);
+}
+
+async function toastText(page: Page): Promise<string> {
+  return page.locator('.ant-message').innerText().catch(() => '');
+}
+
+describe('pushing update items and packages to group robots from the browser', () => {
+  let lark: LarkFake;
+  let wecom: WecomFake;
+  let server: ServerProcess;
+  let browser: Browser;
+  let botToken: string;
+  let unsignedBotToken: string;
+  let robotKey: string;
+  let custom: WorkflowRow;
+  let unsigned: WorkflowRow;
+  let packages: WorkflowRow;
+  const appPath = 'fleet';
+
+  beforeAll(async () => {
+    lark = await startLarkFake();
+    wecom = await startWecomFake();
+    botToken = lark.addBot({ secret: 'bot-signing-secret' }).token;
+    unsignedBotToken = lark.addBot({ secret: 'only-lark-knows' }).token;
+    robotKey = wecom.addRobot({ name: '测试群' }).key;
+    server = await startServerProcess({ ...larkEnv(lark), ...wecomEnv(wecom) });
+    browser = await launchBrowser();
+
+    const api = createApi(server.url);
+    const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
+    const appId = await api.createApp(admin, { appName: '星际舰队', path: appPath, editUserIds: [editorId] });
+    const hook = (token: string) => `${lark.url}/open-apis/bot/v2/hook/${token}`;
+    await api.call('POST', '/api/workflow', admin, { appId, tabName: '策划', contentType: 'custom', manageType: 'JPS', enterpriseName: '星辰工作室', robotUrl: hook(botToken), robotSecret: 'bot-signing-secret' });
+    await api.call('POST', '/api/workflow', admin, { appId, tabName: '未签名', contentType: 'custom', manageType: 'other', robotUrl: hook(unsignedBotToken) });
+    await api.call('POST', '/api/workflow', admin, { appId, tabName: '安装包', contentType: 'package', packageType: 'apk', robotUrl: wecom.robotUrl(robotKey) });
+    const rows = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin);
+    [custom, unsigned, packages] = ['策划', '未签名', '安装包'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow);
+    const now = Date.now();
+    for (const [workflow, items] of [
+      [custom, [{ id: 'lvl-1', time: now - 120_000, author: '策划小李', message: 'feat: 第一章关卡' }, { id: 'lvl-2', time: now - 60_000, author: '策划小王', message: 'fix: 第二章关卡难度' }]],
+      [unsigned, [{ id: 'doc-1', time: now - 30_000, author: '策划小李', message: 'docs: 世界观设定' }]],
+    ] as const) {
+      const res = await fetch(workflow.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${workflow.webhookSecret ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
+      expect(res.status).toBe(200);
+    }
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    await api.publishPackage(editor, appId, 'StarFleet.apk', sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '2.0.1', versionCode: 201 }));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await lark?.close();
+    await wecom?.close();
+  });
+
+  it('sends one item to the Lark robot as a signed card, and a batch from a start to a chosen end', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
+    const second = page.getByTestId('commit-item').filter({ hasText: '第二章关卡难度' });
+    await second.getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第二章关卡难度');
+    await page.getByTestId('send-message-ok').click();
+    await expect.poll(() => toastText(page)).toContain(PUSHED);
+    expect(lark.botMessages.map((m) => m.botToken)).toEqual([botToken]);
+    expect(cardText(lark.botMessages[0]?.card)).toContain('星际舰队 · 策划 更新日志');
+    expect(cardText(lark.botMessages[0]?.card)).toContain('第二章关卡难度 — 策划小王');
+
+    const first = page.getByTestId('commit-item').filter({ hasText: '第一章关卡' });
+    await first.getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    await page.getByTestId('send-logs-custom').click();
+    expect(await page.getByTestId('send-logs-start').innerText()).toBe('x:lvl-1'.slice(0, 7));
+    await page.getByTestId('send-logs-ok').click();
+    await expect.poll(() => toastText(page)).toContain('请选择想要推送的日志截止点');
+    await page.getByTestId('send-logs-end').click();
+    // Only items after the start are offered as end points, by their first 7 characters.
+    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    await expect.poll(() => options.allInnerTexts()).toEqual(['x:lvl-2 第二章关卡难度']);
+    await options.first().click();
+    await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第一章关卡');
+    expect(await page.getByTestId('message-preview').innerText()).toContain('共 2 条');
+    await page.screenshot({ path: '.tmp/e2e-send-logs.png' });
+    await page.getByTestId('send-logs-ok').click();
+    await expect.poll(() => lark.botMessages.length).toBe(2);
+    expect(cardText(lark.botMessages[1]?.card)).toContain('（共 2 条）');
+    // Back in day mode after the send.
+    await first.getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    await expect.poll(() => page.getByRole('radio', { name: '今日日志' }).isChecked()).toBe(true);
+    expect(lark.state.botRejections).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the receiver’s reason when it refuses (a bot that expects a signature)', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${unsigned.id}`);
+    await page.getByTestId('commit-item').filter({ hasText: '世界观设定' }).getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await page.screenshot({ path: '.tmp/e2e-send-message-768.png' });
+    await page.getByTestId('send-message-ok').click();
+    await expect.poll(() => toastText(page)).toContain('推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
+    expect(lark.botMessages.filter((m) => m.botToken === unsignedBotToken)).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a package to the WeCom robot as a news card, and the admin sees every push in 推送记录', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${packages.id}`);
+    await page.getByTestId('commit-item').first().getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await page.getByTestId('send-message-ok').click();
+    await expect.poll(() => toastText(page)).toContain(PUSHED);
+    const [message] = wecom.robotMessages;
+    expect(message).toMatchObject({ key: robotKey, msgtype: 'news' });
+    const body = JSON.stringify(message?.body);
+    expect(body).toContain('2.0.1 (201)');
+    expect(body).toContain(`${server.url}/package/${appPath}?id=`);
+    await context.close();
+
+    const admin = await newPage(browser, server.url);
+    await signIn(admin.page, { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+    await admin.page.goto('/home/setting/delivery-log');
+    await expect.poll(() => admin.page.getByTestId('delivery-status-sent').count()).toBe(3);
+    expect(await admin.page.getByTestId('delivery-status-failed').count()).toBe(1);
+    expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('19021');
+    await admin.page.screenshot({ path: '.tmp/e2e-delivery-log.png' });
+    await admin.context.close();
+  });
+});
