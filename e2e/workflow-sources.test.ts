@@ -91,8 +91,32 @@ describe('a long git history and pushed custom items in the browser', () => {
     await diff.waitFor();
     expect(await diff.locator('.wiki-diff-line.is-remove').allInnerTexts()).toEqual([expect.stringContaining('敌人 3 个')]);
     expect(await diff.locator('.wiki-diff-line.is-add').allInnerTexts()).toEqual([expect.stringContaining('敌人 5 个')]);
-    expect(await diff.locator('.wiki-diff-line.is-same').count()).toBe(2);
+    // Before and after side by side: the two unchanged lines show on both sides.
+    expect(await diff.locator('.wiki-diff-line.is-same').count()).toBe(4);
     await page.screenshot({ path: '.tmp/e2e-wiki-diff.png' });
+    await context.close();
+  });
+
+  it('a package workflow lists the apk published before it existed, with its platform, uploader and download link', async () => {
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${world.appPath}`);
+    await page.getByTestId('workflow-empty').getByTestId('workflow-add').click();
+    const modal = page.getByTestId('workflow-modal');
+    await modal.getByTestId('workflow-name').fill('测试包');
+    await modal.getByTestId('workflow-category').getByText('安装包').click();
+    await page.getByTestId('workflow-save').click();
+    await expect.poll(() => modal.innerText()).toContain('请选择上传包类型!');
+    await modal.getByTestId('workflow-package-type').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('APK', { exact: true }).click();
+    await page.getByTestId('workflow-save').click();
+    const item = page.getByTestId('commit-item');
+    await expect.poll(() => item.count()).toBe(1);
+    const row = item.getByTestId('commit-package');
+    expect(await row.innerText()).toContain('上传人：editor');
+    expect(await row.getByTestId('commit-package-download').getAttribute('href')).toMatch(/\/api\/blob\/file\?/);
+    // A package item has no commit id to show.
+    expect(await item.getByTestId('commit-id').count()).toBe(0);
     await context.close();
   });
 });

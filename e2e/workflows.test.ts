@@ -75,6 +75,12 @@ describe('an editor follows a git repository in the workflow view', () => {
     const cell = page.locator(`[data-testid=calendar-day][data-date="${today}"]`);
     await expect.poll(() => cell.getAttribute('data-count')).toBe('2');
     await page.screenshot({ path: path.join(shots, 'e2e-workflow-calendar.png') });
+    // A day without items warns instead of opening an empty drawer.
+    const empty = page.locator(`[data-testid=calendar-day]:not([data-date="${today}"])`).first();
+    const emptyDate = (await empty.getAttribute('data-date')) ?? '';
+    await empty.click();
+    await expect.poll(() => page.locator('.ant-message').innerText()).toContain(`${WEEKDAYS[new Date(`${emptyDate}T12:00:00`).getDay()]} ${emptyDate} 没有提交记录`);
+    expect(await page.getByTestId('day-drawer').count()).toBe(0);
     await cell.click();
 
     const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
