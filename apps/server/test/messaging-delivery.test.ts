@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock, startLarkFake } from '@release/fakes';
 import { MessagingMessages, type WorkflowRow } from '@release/contract';
 import { createJobQueue, LEASE_MS } from '../src/jobs/queue.ts';
 import { testDialects } from './helpers/dialects.ts';
@@ -135,6 +136,30 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
       [null, 'sent'],
       [null, 'sent'],
     ]);
+  });
+
+  it('retries after a server error and while Lark cannot be reached, then sends once', async () => {
+    world.lark.injectError({ route: 'bot.hook', status: 500, body: { code: 5000, msg: 'internal error' } });
+    const res = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'commit', workflowId: workflow.id, commitId: itemId }, world.editor.token);
+    await world.runJobs();
+    expect((await world.deliveries(res.body.data.deliveryIds))[0]).toMatchObject({ status: 'pending', receiverCode: 5000, attempts: 1 });
+
+    // Lark goes away: the connection is refused, so nothing can have arrived, and the job waits again.
+    const port = Number(new URL(world.lark.url).port);
+    await world.lark.close();
+    await world.advance(30_000);
+    await world.runJobs();
+    const [waiting] = await world.deliveries(res.body.data.deliveryIds);
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(waiting?.receiverMessage).toContain('网络错误');
+
+    // Back on the same address: the next attempt (after the longer backoff) goes through.
+    world.lark = await startLarkFake({ port, clock: new FakeClock({ frozen: true, start: world.server.clock.now() }), bots: [{ token: botToken }] });
+    expect(await world.runJobs()).toBe(0);
+    await world.advance(60_000);
+    await world.runJobs();
+    expect(world.lark.botMessages).toHaveLength(1);
+    expect((await world.deliveries(res.body.data.deliveryIds))[0]).toMatchObject({ status: 'sent', attempts: 3 });
   });
 
   it('shows the delivery log to admins only', async () => {

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { JobFailure } from '../../jobs/job-definition.ts';
 import { LarkApiError, type LarkClient } from '../../integrations/lark/lark-client.ts';
 
@@ -25,22 +27,45 @@ export function larkBotSign(timestampSec: number, secret: string): string {
   return createHmac('sha256', `${timestampSec}\n${secret}`).update(Buffer.alloc(0)).digest('base64');
 }
 
-async function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    redirect: 'error',
+/**
+ * One POST on a fresh connection (no keep-alive pool): a refused or failed connect then always means the
+ * request never left, and an error after it is the only case whose outcome is unknown. A pooled socket
+ * closed by the receiver while idle would otherwise blur the two.
+ */
+function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+  const target = new URL(url);
+  const payload = Buffer.from(JSON.stringify(body));
+  const send = target.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length, connection: 'close' },
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          let json: Record<string, unknown> = {};
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          } catch {
+            // A proxy's error page: the HTTP status says enough.
+          }
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+          // Redirects are not followed: a robot address answers itself or not at all.
+          resolve({ status: res.statusCode ?? 0, json, headers });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const text = await response.text();
-  let json: Record<string, unknown> = {};
-  try {
-    json = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // A proxy's error page: the HTTP status says enough.
-  }
-  return { status: response.status, json, headers: response.headers };
 }
 
 function numberOr(value: unknown, fallback: number): number {
