@@ -20,7 +20,9 @@ export const messagingText = {
       self: '发给自己（飞书）',
       viewApp: '应用查看者（飞书）',
       subscribe: '订阅者（飞书）',
+      userIds: '指定用户（飞书）',
     },
+    chooseUsers: '请选择接收人',
     adminOnly: '仅管理员',
   },
   logs: {

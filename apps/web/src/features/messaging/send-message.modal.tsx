@@ -1,7 +1,11 @@
 import { useState } from 'react';
-import { Form, Modal, Radio, Space } from 'antd';
+import { Form, Modal, Radio, Select, Space } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import type { CommitLogItem, SendResult } from '@release/contract';
 import { sendMessage } from '../../api/messaging.api.ts';
+import { queryKeys } from '../../api/query-keys.ts';
+import { fetchUserBriefs } from '../../api/users.api.ts';
+import { toast } from '../../app/feedback.ts';
 import { useIsAdmin } from '../../app/session.store.ts';
 import { followDeliveries } from './follow-deliveries.ts';
 import { MessagePreview } from './message-preview.tsx';
@@ -12,13 +16,14 @@ const text = messagingText.send;
 type ScopeKey = keyof typeof text.scopes;
 
 /** SPEC §3 scopes as the radio offers them, with the SPEC §6 admin-only ones marked. */
-const SCOPES: Array<{ key: ScopeKey; adminOnly: boolean; body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe'; chatEnv?: 'DevTest' | 'PreFavTest' } }> = [
+const SCOPES: Array<{ key: ScopeKey; adminOnly: boolean; body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe' | 'user_ids'; chatEnv?: 'DevTest' | 'PreFavTest' } }> = [
   { key: 'commit', adminOnly: false, body: { receiveType: 'commit' } },
   { key: 'chatDev', adminOnly: false, body: { receiveType: 'chat', chatEnv: 'DevTest' } },
   { key: 'chatProd', adminOnly: true, body: { receiveType: 'chat', chatEnv: 'PreFavTest' } },
   { key: 'self', adminOnly: false, body: { receiveType: 'self' } },
   { key: 'viewApp', adminOnly: false, body: { receiveType: 'view_app' } },
   { key: 'subscribe', adminOnly: true, body: { receiveType: 'subscribe' } },
+  { key: 'userIds', adminOnly: true, body: { receiveType: 'user_ids' } },
 ];
 
 /** Group robots are reached through the endpoint of the service their address belongs to. */
@@ -40,14 +45,20 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
   const isAdmin = useIsAdmin();
   const [scope, setScope] = useState<ScopeKey>('commit');
   const [sending, setSending] = useState(false);
+  const [userIds, setUserIds] = useState<number[]>([]);
+  const users = useQuery({ queryKey: queryKeys.userBriefs, queryFn: ({ signal }) => fetchUserBriefs(signal), enabled: isAdmin && item !== null });
   const submit = async (): Promise<void> => {
     if (!item) return;
     const chosen = SCOPES.find((s) => s.key === scope) ?? SCOPES[0];
     if (!chosen) return;
+    if (scope === 'userIds' && !userIds.length) {
+      toast.warning(text.chooseUsers);
+      return;
+    }
     setSending(true);
     let result: SendResult;
     try {
-      result = await sendMessage(serviceOf(scope, workflowRobotUrl), { appId: item.appId, workflowId: item.workflowId, commitId: item.id, branch: item.branch, ...chosen.body });
+      result = await sendMessage(serviceOf(scope, workflowRobotUrl), { appId: item.appId, workflowId: item.workflowId, commitId: item.id, branch: item.branch, ...chosen.body, ...(scope === 'userIds' ? { userIds } : {}) });
     } catch {
       // The client already showed the server's reason.
       setSending(false);
@@ -83,6 +94,19 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
             </Space>
           </Radio.Group>
         </Form.Item>
+        {scope === 'userIds' ? (
+          <Form.Item label={text.scopes.userIds}>
+            <Select
+              mode="multiple"
+              data-testid="send-message-users"
+              value={userIds}
+              onChange={setUserIds}
+              placeholder={text.chooseUsers}
+              optionFilterProp="label"
+              options={(users.data ?? []).map((u) => ({ value: u.userId, label: u.username }))}
+            />
+          </Form.Item>
+        ) : null}
         <Form.Item label={text.preview}>{item ? <MessagePreview title={`${item.appName} · ${item.tabName}`} items={[item]} /> : null}</Form.Item>
       </Form>
     </Modal>
