@@ -1,5 +1,6 @@
 import type { ApiTokenListParams } from './api-tokens.api.ts';
 import type { AppListFilter } from './apps.api.ts';
+import type { DeviceListParams } from './devices.api.ts';
 import type { NotificationStateFilter } from './messages.api.ts';
 import type { UserListParams } from './users.api.ts';
 import type { VersionListParams } from './versions.api.ts';
@@ -27,4 +28,7 @@ export const queryKeys = {
   apiTokens: ['api-tokens'] as const,
   apiTokenList: (params: ApiTokenListParams) => ['api-tokens', params] as const,
   publicUrlCheck: ['public-url-check'] as const,
+  certificates: ['certificates'] as const,
+  devices: ['devices'] as const,
+  deviceList: (params: DeviceListParams) => ['devices', params] as const,
 };

@@ -25,14 +25,15 @@ const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
 const RoleManagePage = lazyPage(() => import('../features/settings/role-manage.page.tsx'), 'RoleManagePage');
 const settingPlaceholders = () => import('../features/settings/setting-placeholders.page.tsx');
 const AppleAccountPage = lazyPage(settingPlaceholders, 'AppleAccountPage');
-const CertificationPage = lazyPage(settingPlaceholders, 'CertificationPage');
+const CertificationPage = lazyPage(() => import('../features/certificates/certification.page.tsx'), 'CertificationPage');
 const DistributeUserPage = lazyPage(settingPlaceholders, 'DistributeUserPage');
-const SettingUdidPage = lazyPage(settingPlaceholders, 'SettingUdidPage');
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
 const DeliveryLogPage = lazyPage(() => import('../features/messaging/delivery-log.page.tsx'), 'DeliveryLogPage');
 const UserManagePage = lazyPage(() => import('../features/settings/user-manage.page.tsx'), 'UserManagePage');
 const TokensPage = lazyPage(() => import('../features/tokens/tokens.page.tsx'), 'TokensPage');
-const UdidPage = lazyPage(() => import('../features/udid/udid.page.tsx'), 'UdidPage');
+const udidPages = () => import('../features/udid/udid.page.tsx');
+const SettingUdidPage = lazyPage(udidPages, 'SettingUdidPage');
+const UdidPage = lazyPage(udidPages, 'UdidPage');
 const WikiPage = lazyPage(() => import('../features/wiki/wiki.page.tsx'), 'WikiPage');
 
 /** The routes of SPEC §2 (plus /home/tokens and /home/setting/system); route ids carry the spec's route names. */

@@ -6,14 +6,6 @@ export function DistributeUserPage() {
   return <FeatureEmpty title={zh.placeholders.distributeUser.title} content={zh.placeholders.distributeUser.content} />;
 }
 
-export function SettingUdidPage() {
-  return <FeatureEmpty title={zh.placeholders.udid.title} content={zh.placeholders.udid.content} />;
-}
-
-export function CertificationPage() {
-  return <FeatureEmpty title={zh.placeholders.certification.title} content={zh.placeholders.certification.content} />;
-}
-
 export function AppleAccountPage() {
   return <FeatureEmpty title={zh.placeholders.appleAccount.title} content={zh.placeholders.appleAccount.content} />;
 }

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { Button, Descriptions, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { profileTypeLabels, type CertificateProfile, type CertificateRow } from '@release/contract';
+import { deleteCertificate, fetchCertificates } from '../../api/certificates.api.ts';
+import { queryKeys } from '../../api/query-keys.ts';
+import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
+import { CertificateExpiryTag } from './certificate-expiry.tsx';
+import { CertificateUploadModal } from './certificate-upload.modal.tsx';
+import { certificationText as t } from './certification.strings.ts';
+
+const day = (time: number) => dayjs(time).format('YYYY-MM-DD');
+
+function ProfileLine({ profile }: { profile: CertificateProfile }) {
+  return (
+    <div data-testid="cert-profile">
+      <Typography.Text>{profile.name}</Typography.Text> <Tag>{profileTypeLabels[profile.type]}</Tag>
+    </div>
+  );
+}
+
+function CertificateDetails({ row }: { row: CertificateRow }) {
+  return (
+    <Flex vertical gap={12} data-testid="cert-details">
+      <Descriptions size="small" column={{ xs: 1, sm: 1, md: 2 }} bordered>
+        <Descriptions.Item label={t.certFields.sha1}>
+          <Typography.Text copyable code style={{ wordBreak: 'break-all' }}>
+            {row.sha1}
+          </Typography.Text>
+        </Descriptions.Item>
+        <Descriptions.Item label={t.certFields.serial}>{row.serialNumber}</Descriptions.Item>
+        <Descriptions.Item label={t.certFields.validity}>{`${day(row.validFrom)} ~ ${day(row.validTo)}`}</Descriptions.Item>
+        <Descriptions.Item label={t.certFields.subject}>{row.subject}</Descriptions.Item>
+      </Descriptions>
+      {row.profiles.map((profile) => (
+        <Descriptions key={profile.id} size="small" column={{ xs: 1, sm: 1, md: 2 }} title={profile.name} bordered>
+          <Descriptions.Item label={t.profileFields.type}>{profileTypeLabels[profile.type]}</Descriptions.Item>
+          <Descriptions.Item label={t.profileFields.appId}>{profile.appId}</Descriptions.Item>
+          <Descriptions.Item label={t.profileFields.uuid}>{profile.uuid}</Descriptions.Item>
+          <Descriptions.Item label={t.profileFields.expire}>
+            <CertificateExpiryTag expireTime={profile.expireTime} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t.profileFields.devices}>{profile.provisionsAllDevices ? t.allDevices : t.devices(profile.devices.length)}</Descriptions.Item>
+        </Descriptions>
+      ))}
+    </Flex>
+  );
+}
+
+/** /home/setting/certification (admins): signing certificates with their profiles, expiry status, upload and delete. */
+export function CertificationPage() {
+  const queryClient = useQueryClient();
+  const [uploading, setUploading] = useState(false);
+  const certificates = useQuery({ queryKey: queryKeys.certificates, queryFn: ({ signal }) => fetchCertificates(signal) });
+  const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.certificates });
+
+  const columns: TableColumnsType<CertificateRow> = [
+    { title: t.columns.name, dataIndex: 'name', width: 260, render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+    {
+      title: t.columns.team,
+      key: 'team',
+      width: 180,
+      render: (_, row) => (
+        <span data-testid="cert-team">
+          {row.teamName ?? '-'}
+          <br />
+          <Typography.Text type="secondary">{row.groupId}</Typography.Text>
+        </span>
+      ),
+    },
+    { title: t.columns.mainBundleId, dataIndex: 'mainBundleId', width: 180 },
+    { title: t.columns.profiles, key: 'profiles', width: 240, render: (_, row) => row.profiles.map((p) => <ProfileLine key={p.id} profile={p} />) },
+    { title: t.columns.expire, dataIndex: 'expireTime', width: 200, render: (time: number) => <CertificateExpiryTag expireTime={time} /> },
+    {
+      title: t.columns.uploader,
+      key: 'upload',
+      width: 150,
+      render: (_, row) => (
+        <span>
+          {row.uploadBy ?? '-'}
+          <br />
+          <Typography.Text type="secondary">{dayjs(row.createTime).format('YYYY-MM-DD HH:mm')}</Typography.Text>
+        </span>
+      ),
+    },
+    operationColumn<CertificateRow>(90, (row) => (
+      <RowActions testIdPrefix="cert" confirmTitle={t.deleteConfirm} confirmDescription={t.deleteHint} onDelete={() => deleteCertificate(row.id)} onDeleted={refresh} />
+    )),
+  ];
+
+  return (
+    <Flex vertical gap={16} data-testid="certification-page">
+      <Flex justify="space-between" align="center" gap={8} wrap>
+        <Typography.Text type="secondary">{t.intro}</Typography.Text>
+        <Button type="primary" icon={<UploadOutlined />} data-testid="cert-upload" onClick={() => setUploading(true)}>
+          {t.upload}
+        </Button>
+      </Flex>
+      <Table<CertificateRow>
+        data-testid="cert-table"
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={certificates.data ?? []}
+        loading={certificates.isFetching}
+        scroll={{ x: 1300 }}
+        pagination={false}
+        expandable={{ expandedRowRender: (row) => <CertificateDetails row={row} /> }}
+        locale={{ emptyText: <FeatureEmpty title={t.empty} content={t.emptyContent} /> }}
+      />
+      <CertificateUploadModal
+        open={uploading}
+        onClose={() => setUploading(false)}
+        onUploaded={() => {
+          setUploading(false);
+          void refresh();
+        }}
+      />
+    </Flex>
+  );
+}
