@@ -103,8 +103,8 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
 
     const list = await items(sealed, admin, workflow.id);
     expect(list.map((i) => [i.commitMessage, i.remark])).toEqual([
-      ['修改文档：发布流程', '王五'],
-      ['修改文档：发布流程', '王五'],
+      ['docs: 修改文档：发布流程', '王五'],
+      ['docs: 修改文档：发布流程', '王五'],
     ]);
     const latest = await metadataOf(sealed, admin, list[0]?.id ?? 0);
     expect(latest).toMatchObject({ event: 'drive.file.edit_v1', spaceName: '研发知识库', objTitle: '发布流程', changeVisible: true, beforeContent: '第一步：打包\n第二步：上传', afterContent: '第一步：打包\n第二步：签名\n第三步：上传' });
@@ -139,7 +139,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '只有一步', url: `${plain.url}${EVENT_PATH}` });
     expect(delivery).toMatchObject({ status: 'delivered', encrypted: false });
     const list = await items(plain, plainAdmin, plainWorkflow.id);
-    expect(list.map((i) => i.commitMessage)).toEqual(['修改文档：发布流程']);
+    expect(list.map((i) => i.commitMessage)).toEqual(['docs: 修改文档：发布流程']);
     expect(await metadataOf(plain, plainAdmin, list[0]?.id ?? 0)).toMatchObject({ afterContent: '只有一步', changeVisible: true });
   });
 
@@ -163,7 +163,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     // Lark's edit_v1 for the same change is not a third item.
     await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: base.obj_token, url });
     const list = (await items(sealed, admin, workflow.id)).filter((i) => i.commitMessage.includes('缺陷表'));
-    expect(list.map((i) => i.commitMessage)).toEqual(['多维表格字段变更：缺陷表（负责人）', '多维表格记录变更：缺陷表（修改记录（1 条））']);
+    expect(list.map((i) => i.commitMessage)).toEqual(['docs: 多维表格字段变更：缺陷表（负责人）', 'docs: 多维表格记录变更：缺陷表（修改记录（1 条））']);
     const record = await metadataOf(sealed, admin, list[1]?.id ?? 0);
     expect(record).toMatchObject({ event: 'drive.file.bitable_record_changed_v1', beforeContent: '修改记录 recX\n  fldStatus: 新建', afterContent: '修改记录 recX\n  fldStatus: 修复中' });
     expect(await metadataOf(sealed, admin, list[0]?.id ?? 0)).toMatchObject({ event: 'drive.file.bitable_field_changed_v1', afterContent: expect.stringContaining('名称: 负责人') });
@@ -178,7 +178,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.created_in_folder_v1', fileToken: 'doxcnNewReleaseNote0000000', folderToken: 'fldcnReleaseNotes000000000', content: 'v1.2 发布说明', url: `${sealed.url}${EVENT_PATH}` });
     expect(delivery).toMatchObject({ status: 'delivered' });
     const created = (await items(sealed, admin, workflow.id))[0];
-    expect(created?.commitMessage).toBe('新增文档：doxcnNewReleaseNote0000000');
+    expect(created?.commitMessage).toBe('docs: 新增文档：doxcnNewReleaseNote0000000');
     expect(await metadataOf(sealed, admin, created?.id ?? 0)).toMatchObject({ event: 'drive.file.create_v1', beforeContent: '', afterContent: 'v1.2 发布说明', changeVisible: true });
   });
 

@@ -122,7 +122,8 @@ export function createLarkEventsService(deps: {
       id: `lark:${eventId}`,
       time: change.time,
       author,
-      message: `${label}：${title}${change.detail ? `（${change.detail}）` : ''}`,
+      // `docs:` makes the list show the 文档 type (SPEC §3 commit message types) before the subject.
+      message: `docs: ${label}：${title}${change.detail ? `（${change.detail}）` : ''}`,
       url: change.url(follow),
       metadata: {
         event: change.event,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, parseCommitMetadata } from './commit-metadata.ts';
+import { parseCommitMetadata } from './commit-metadata.ts';
 
 describe('commit metadata', () => {
   it('reads upload-log applications and their changelogs', () => {
@@ -17,15 +17,5 @@ describe('commit metadata', () => {
     expect(parseCommitMetadata(JSON.stringify({ files: { added: [] } }))).toBeNull();
     expect(parseCommitMetadata('not json')).toBeNull();
     expect(parseCommitMetadata(undefined)).toBeNull();
-  });
-
-  it('diffs lines', () => {
-    expect(diffLines('a\nb\nc', 'a\nc\nd')).toEqual([
-      { type: 'same', text: 'a' },
-      { type: 'remove', text: 'b' },
-      { type: 'same', text: 'c' },
-      { type: 'add', text: 'd' },
-    ]);
-    expect(diffLines('', 'x')).toEqual([{ type: 'add', text: 'x' }]);
   });
 });

@@ -88,39 +88,3 @@ export function parseCommitMetadata(text: string | undefined): CommitMetadata | 
   }
   return null;
 }
-
-export type DiffLine = { type: 'same' | 'add' | 'remove'; text: string };
-
-/** Above this many line pairs the diff is shown as all removed then all added (no quadratic table). */
-const MAX_DIFF_CELLS = 4_000_000;
-
-/** A line diff (longest common subsequence) for the wiki-difference modal. */
-export function diffLines(before: string, after: string): DiffLine[] {
-  const a = before === '' ? [] : before.split('\n');
-  const b = after === '' ? [] : after.split('\n');
-  if (a.length * b.length > MAX_DIFF_CELLS) return [...a.map((text) => ({ type: 'remove' as const, text })), ...b.map((text) => ({ type: 'add' as const, text }))];
-  const width = b.length + 1;
-  const lcs = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * width + j] ?? 0, lcs[i * width + j + 1] ?? 0);
-    }
-  }
-  const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      out.push({ type: 'same', text: a[i] ?? '' });
-      i++;
-      j++;
-    } else if (j < b.length && (i >= a.length || (lcs[i * width + j + 1] ?? 0) >= (lcs[(i + 1) * width + j] ?? 0))) {
-      out.push({ type: 'add', text: b[j] ?? '' });
-      j++;
-    } else {
-      out.push({ type: 'remove', text: a[i] ?? '' });
-      i++;
-    }
-  }
-  return out;
-}

@@ -1,7 +1,8 @@
 import { Button, Popconfirm, Segmented, Tooltip } from 'antd';
-import { CalendarOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { CalendarOutlined, DeleteOutlined, EditOutlined, FileTextOutlined, PlusOutlined, SyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import type { CommitView } from '../commits/commit-browser.tsx';
+import { wikiText } from '../wiki/wiki.strings.ts';
 import { workflowsText } from './workflows.strings.ts';
 
 interface WorkflowToolbarProps {
@@ -16,10 +17,12 @@ interface WorkflowToolbarProps {
   /** A git or svn tab can be synced now by its editors (null: not offered). */
   sync: { lastSyncTime: number | null; isSyncing: boolean; onSync: () => void } | null;
   compact: boolean;
+  /** A wiki tab: its editors choose the Lark documents it follows (null: not offered). */
+  onLarkDocs: (() => void) | null;
 }
 
 /** Beside the tabs: list/calendar toggle, and for editors sync, edit, delete and add (SPEC §2). */
-export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onAdd, onEdit, onDelete, sync, compact }: WorkflowToolbarProps) {
+export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onAdd, onEdit, onDelete, sync, compact, onLarkDocs }: WorkflowToolbarProps) {
   return (
     <div className="workflow-toolbar">
       <Segmented<CommitView>
@@ -35,6 +38,11 @@ export function WorkflowToolbar({ canEdit, editableName, view, onViewChange, onA
       {canEdit && sync ? (
         <Tooltip title={sync.isSyncing ? workflowsText.syncing : `${workflowsText.sync}（${sync.lastSyncTime ? workflowsText.lastSync(dayjs(sync.lastSyncTime).format('YYYY-MM-DD HH:mm')) : workflowsText.neverSynced}）`}>
           <Button type="text" icon={<SyncOutlined spin={sync.isSyncing} />} aria-label={workflowsText.sync} disabled={sync.isSyncing} onClick={sync.onSync} data-testid="workflow-sync" />
+        </Tooltip>
+      ) : null}
+      {canEdit && onLarkDocs ? (
+        <Tooltip title={wikiText.follows.button}>
+          <Button type="text" icon={<FileTextOutlined />} aria-label={wikiText.follows.button} onClick={onLarkDocs} data-testid="workflow-lark-docs" />
         </Tooltip>
       ) : null}
       {canEdit && editableName !== null ? (

@@ -16,6 +16,12 @@ import { WorkflowTabBar } from './workflow-tab-bar.tsx';
 import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
+import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
+
+/** Custom workflows of type 知识库 follow Lark documents. */
+function isWikiWorkflow(row: { contentType: string; manageType?: string | null; repoType?: string | null }): boolean {
+  return row.manageType === 'wiki' || row.repoType === 'wiki';
+}
 
 /** git and svn repository workflows are polled; editors can also sync them now. */
 function isSyncable(row: { contentType: string; repoType?: string | null }): boolean {
@@ -49,6 +55,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   // Bumped after a sync so the open list starts again from its newest page.
   const [refreshKey, setRefreshKey] = useState(0);
   const editing = useEditing<WorkflowRow>();
+  const [larkDocsOpen, setLarkDocsOpen] = useState(false);
 
   // A chosen tab that no longer exists (deleted, summary gone) falls back like a fresh visit.
   const activeId = chosenId !== null && tabs.some((tab) => tab.id === chosenId) ? chosenId : pickTab(tabs, [searchParams.get('workflowId'), readCachedWorkflowId(appPath)]);
@@ -133,6 +140,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onDelete={deleteActive}
             sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending, onSync: () => syncNow(active.id) } : null}
             compact={isMobile}
+            onLarkDocs={active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
           />
         }
       />
@@ -150,6 +158,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
         />
       ) : null}
       {modal}
+      {active?.row && isWikiWorkflow(active.row) ? <LarkDocsModal workflowId={active.row.id} open={larkDocsOpen} onClose={() => setLarkDocsOpen(false)} /> : null}
     </Card>
   );
 }

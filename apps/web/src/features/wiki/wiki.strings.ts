@@ -1,0 +1,28 @@
+/** Chinese strings of /home/wiki and of the documents a wiki workflow follows. */
+export const wikiText = {
+  title: '文档',
+  subtitle: '团队在飞书知识库中的文档，点击文档名在飞书中打开。',
+  notConfiguredTitle: '尚未接入飞书',
+  notConfigured: '请管理员设置 LARK_APP_ID、LARK_APP_SECRET 和 LARK_DOCS_BASE_URL（企业的飞书文档域名），并在飞书开放平台为应用开通知识库权限后重启服务。',
+  noSpacesTitle: '没有可浏览的知识空间',
+  noSpaces: '飞书应用还不是任何知识空间的成员：请知识空间管理员在「设置 → 成员」中添加本应用。',
+  space: '知识空间',
+  spacePlaceholder: '选择知识空间',
+  emptySpace: '这个知识空间还没有文档',
+  loadFailed: '加载失败',
+  retry: '重试',
+  openInLark: '在飞书中打开',
+  objTypes: { doc: '文档', docx: '文档', sheet: '表格', bitable: '多维表格', mindnote: '思维笔记', file: '文件', slides: '幻灯片' } as Record<string, string>,
+  follows: {
+    button: '关注的飞书文档',
+    title: '关注的飞书文档',
+    intro: '这些文档（或文件夹中新建的文档）在飞书中的修改会作为更新记录出现在本工作流，并可查看修改前后的差异。',
+    placeholder: '每行一个：知识库页面、文档、多维表格或文件夹的链接',
+    empty: '还没有关注任何文档',
+    save: '保存',
+    cancel: '取消',
+    saved: '保存成功',
+    subscribed: '已订阅',
+    notSubscribed: '未订阅',
+  },
+} as const;
