@@ -143,6 +143,21 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     expect(await metadataOf(plain, plainAdmin, list[0]?.id ?? 0)).toMatchObject({ afterContent: '只有一步', changeVisible: true });
   });
 
+  it('still lists an edit whose text Lark refuses, without a diff, and compares the next one with the last text seen', async () => {
+    const url = `${sealed.url}${EVENT_PATH}`;
+    const file = lark.state.driveFiles.get(doc.obj_token);
+    if (!file) throw new Error('no drive file');
+    const lastSeen = (await metadataOf(sealed, admin, (await items(sealed, admin, workflow.id))[0]?.id ?? 0)).afterContent;
+    file.appCanManage = false;
+    expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '读不到的版本', url })).toMatchObject({ status: 'delivered' });
+    const hidden = (await items(sealed, admin, workflow.id))[0];
+    expect(hidden?.commitMessage).toBe('docs: 修改文档：发布流程');
+    expect(await metadataOf(sealed, admin, hidden?.id ?? 0)).toMatchObject({ changeVisible: false, afterContent: null });
+    file.appCanManage = true;
+    await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '又能读了', url });
+    expect(await metadataOf(sealed, admin, (await items(sealed, admin, workflow.id))[0]?.id ?? 0)).toMatchObject({ changeVisible: true, beforeContent: lastSeen, afterContent: '又能读了' });
+  });
+
   it('labels bitable record and field changes and shows their values before and after', async () => {
     const base = lark.addWikiNode({ space_id: '7001', title: '缺陷表', obj_type: 'bitable' });
     baseToken = base.node_token;

@@ -37,9 +37,6 @@ export function createLarkDocsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async purgeEventsBefore(time: number) {
-      await db.deleteFrom('lark_events').where('create_time', '<', time).execute();
-    },
     transaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
     },

@@ -1,4 +1,5 @@
 import { WIKI_EVENT_LABELS, type CustomPushBody } from '@release/contract';
+import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkDocsClient } from '../../integrations/lark/lark-docs-client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createCommitIngestService } from '../commit-logs/commit-ingest.service.ts';
@@ -66,12 +67,20 @@ export function createLarkEventsService(deps: {
   clock: Clock;
   /** Told which workflows just got new items (autoPush sends them). */
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
+  log?: (message: string) => void;
 }) {
   const { repo, docs, clock } = deps;
 
-  async function textOf(token: string, type: string): Promise<string | null> {
+  /** The document's text; undefined when Lark would not give it (the item still shows, without a diff). */
+  async function textOf(token: string, type: string): Promise<string | null | undefined> {
     if (!docs || type !== 'docx') return null;
-    return docs.docxText(token);
+    try {
+      return await docs.docxText(token);
+    } catch (error) {
+      if (!(error instanceof LarkApiError)) throw error;
+      deps.log?.(`reading ${token} failed: ${error.code} ${error.message}`);
+      return undefined;
+    }
   }
 
   async function titleOfNew(token: string, type: string): Promise<string> {
@@ -99,7 +108,7 @@ export function createLarkEventsService(deps: {
       if (!follows.length) return 'folder not followed';
       const fileType = String(event.file_type ?? 'docx');
       const [title, after] = await Promise.all([titleOfNew(fileToken, fileType), textOf(fileToken, fileType)]);
-      return { follows, event: SPEC_EVENT[type], title: () => title, url: () => `${deps.docsBaseUrl}/${docPath(fileType)}/${fileToken}`, before: () => '', after: clip(after), time };
+      return { follows, event: SPEC_EVENT[type], title: () => title, url: () => `${deps.docsBaseUrl}/${docPath(fileType)}/${fileToken}`, before: () => '', after: clip(after ?? null), time };
     }
     const follows = await repo.followsOfToken(fileToken);
     if (!follows.length) return 'document not followed';
@@ -107,8 +116,10 @@ export function createLarkEventsService(deps: {
     if (type === 'drive.file.edit_v1') {
       // Lark also sends edit_v1 for bitable changes; the record and field events describe those.
       if (event.file_type === 'bitable') return 'bitable edits arrive as record and field events';
-      const after = clip(await textOf(fileToken, String(event.file_type ?? follows[0]?.obj_type ?? '')));
-      return { ...common, event: SPEC_EVENT[type], before: (f) => f.content, after, seen: after };
+      const read = await textOf(fileToken, String(event.file_type ?? follows[0]?.obj_type ?? ''));
+      const after = clip(read ?? null);
+      // Text Lark would not give keeps the last one seen as the "before" of the next edit.
+      return { ...common, event: SPEC_EVENT[type], before: (f) => f.content, after, seen: read === undefined ? undefined : after };
     }
     const text = type === 'drive.file.bitable_record_changed_v1' ? recordChangeText(event) : fieldChangeText(event);
     return { ...common, event: SPEC_EVENT[type], before: () => clip(text.before), after: clip(text.after), detail: text.summary };
