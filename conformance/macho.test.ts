@@ -1,0 +1,148 @@
+/**
+ * Conformance of the Mach-O and code-signature readers (apps/server/src/signing) against the signed binaries
+ * inside the fixture ipas: architectures, CodeDirectories (SHA-1 + SHA-256 alternates), page hashes, special
+ * slots against the bundle's Info.plist and CodeResources, entitlements (XML and DER), the CMS certificates,
+ * and that the signer is the certificate the embedded profile lists. Expected values from fixtures/SOURCES.md.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovision.ts';
+import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
+import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
+import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
+
+interface BinaryExpectation {
+  path: string;
+  archs: string[];
+  /** Per slice: CodeDirectory slot and hash type (1 SHA-1, 2 SHA-256). */
+  directories: Array<[number, number]>;
+  identifier: string;
+  teamId: string;
+  signer: string;
+  derEntitlements: boolean;
+}
+
+const expectations: Record<string, BinaryExpectation[]> = {
+  'appinfo-iphone.ipa': [
+    { path: 'Payload/AppInfoDemo.app/AppInfoDemo', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.AppInfoDemo', teamId: '5PJA6N5A3B', signer: 'iPhone Developer: Yi Xiao (54P9L43M84)', derEntitlements: false },
+  ],
+  'appinfo-ipad.ipa': [
+    { path: 'Payload/bundle.app/bundle', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.bundle', teamId: '5PJA6N5A3B', signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)', derEntitlements: false },
+  ],
+  'appinfo-embedded.ipa': [
+    { path: 'Payload/Demo.app/Demo', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.icyleaf.test.Demo', teamId: '72LA85G59H', signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.', derEntitlements: true },
+    {
+      path: 'Payload/Demo.app/PlugIns/Notification.appex/Notification',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'com.icyleaf.test.Demo.Notification',
+      teamId: '72LA85G59H',
+      signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.',
+      derEntitlements: true,
+    },
+  ],
+  'appinfo-apple-tv.ipa': [
+    { path: 'Payload/BilibiliLive.app/BilibiliLive', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.etan.tv.BilibiliLive.tvOS', teamId: '3WJ3AZZMPP', signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)', derEntitlements: true },
+  ],
+  'isign-Test.ipa': [
+    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+  ],
+  'isign-isignTestApp.ipa': [
+    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+  ],
+  'isign-isignFrameworksTestApp.ipa': [
+    { path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.isignFrameworksTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+    {
+      path: 'Payload/isignFrameworksTestApp.app/Frameworks/FontAwesome_swift.framework/FontAwesome_swift',
+      archs: ['arm64'],
+      directories: [[0, 1], [0x1000, 2]],
+      identifier: 'org.cocoapods.FontAwesome-swift',
+      teamId: 'L37S4Z6BE9',
+      signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
+      derEntitlements: false,
+    },
+  ],
+};
+
+const commonName = (der: Buffer) => new X509Certificate(der).subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? null;
+const sha1 = (der: Buffer) => createHash('sha1').update(der).digest('hex').toUpperCase();
+
+async function machOPaths(zip: ZipIndex): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of zip.entries.values()) {
+    if (entry.isDirectory || entry.uncompressedSize < 64 || !entry.name.startsWith('Payload/')) continue;
+    if (looksLikeMachO(await zip.readEntry(entry.name))) found.push(entry.name);
+  }
+  return found.sort();
+}
+
+async function optional(zip: ZipIndex, name: string): Promise<Buffer | null> {
+  return zip.entries.has(name) ? zip.readEntry(name) : null;
+}
+
+describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
+  const expected = expectations[ipa] ?? [];
+
+  it('finds every Mach-O, and each verifies: pages, special slots, entitlements, CMS signer listed by the profile', async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
+    try {
+      expect(await machOPaths(zip)).toEqual(expected.map((e) => e.path).sort());
+      for (const binary of expected) {
+        const bytes = await zip.readEntry(binary.path);
+        const file = parseMachO(bytes);
+        expect([binary.path, file.slices.map((s) => s.arch)]).toEqual([binary.path, binary.archs]);
+        const bundle = binary.path.slice(0, binary.path.lastIndexOf('/') + 1);
+        const profile = await optional(zip, `${bundle}embedded.mobileprovision`);
+        for (const slice of file.slices) {
+          const code = sliceBytes(bytes, slice);
+          expect(slice.encryption?.cryptId ?? 0).toBe(0);
+          const signature = readEmbeddedSignature(code, slice);
+          if (!signature) throw new Error(`${binary.path} ${slice.arch} is not signed`);
+          expect(signature.codeDirectories.map((cd) => [cd.slot, cd.hashType])).toEqual(binary.directories);
+          const slots = new Map<number, Buffer | null>([
+            [CSSLOT.infoSlot, await optional(zip, `${bundle}Info.plist`)],
+            [CSSLOT.requirements, blobOfSlot(signature, CSSLOT.requirements)],
+            [CSSLOT.resourceDir, await optional(zip, `${bundle}_CodeSignature/CodeResources`)],
+            [CSSLOT.entitlements, blobOfSlot(signature, CSSLOT.entitlements)],
+            [CSSLOT.derEntitlements, blobOfSlot(signature, CSSLOT.derEntitlements)],
+          ]);
+          for (const directory of signature.codeDirectories) {
+            expect([binary.path, slice.arch, directory.slot, directory.identifier, directory.teamId]).toEqual([binary.path, slice.arch, directory.slot, binary.identifier, binary.teamId]);
+            expect([binary.path, slice.arch, mismatchedPages(code, directory)]).toEqual([binary.path, slice.arch, []]);
+            expect([binary.path, slice.arch, mismatchedSpecialSlots(directory, slots)]).toEqual([binary.path, slice.arch, []]);
+          }
+          expect(signature.requirements.map((r) => r.type)).toEqual([3]);
+          expect(signature.derEntitlements !== null).toBe(binary.derEntitlements);
+          expect(signature.entitlements?.['application-identifier'] ?? null).toBe(slice.fileType === 2 ? `${binary.teamId}.${binary.identifier}` : null);
+          const [leaf, ...chain] = signature.certificates;
+          expect(leaf && commonName(leaf)).toBe(binary.signer);
+          expect(chain.map(commonName)).toEqual(['Apple Worldwide Developer Relations Certification Authority', 'Apple Root CA']);
+          if (profile && leaf) expect(inspectMobileprovision(profile).developerCertificates.map((c) => c.sha1)).toContain(sha1(leaf));
+        }
+      }
+    } finally {
+      await zip.close();
+    }
+  });
+});
+
+describe('a corrupted page is caught', () => {
+  it('flipping one byte of the main binary of isign-Test.ipa fails exactly that page', async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', 'isign-Test.ipa'));
+    const bytes = Buffer.from(await zip.readEntry('Payload/IsignTestApp.app/IsignTestApp'));
+    await zip.close();
+    const slice = parseMachO(bytes).slices[0];
+    if (!slice) throw new Error('no slice');
+    const directory = readEmbeddedSignature(bytes, slice)?.codeDirectories[0];
+    if (!directory) throw new Error('no CodeDirectory');
+    const page = 5;
+    const at = page * directory.pageSize + 100;
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0x01, at);
+    expect(mismatchedPages(bytes, directory)).toEqual([page]);
+  });
+});
