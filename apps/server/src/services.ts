@@ -104,7 +104,7 @@ export function createServices(deps: ServiceDeps) {
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
   const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock });
   const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
-  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl });
+  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock });
   jobs.register(deliveryJob);
   jobs.register(autoPush.job);
   const deliveryLog = createDeliveryLogService({ db, deliveries: deliveriesRepo, jobs, clock });

@@ -125,12 +125,17 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     // The secret kept from creation still signs (an update without robotSecret keeps it).
     expect(world.lark.state.botRejections).toEqual([]);
 
+    // History arriving late (made days ago) moves the cursor on but is not announced.
+    expect(await world.pushItems(auto, [{ id: 'late-1', message: '三天前的改动', time: world.server.clock.now() - 3 * 86_400_000 }])).toBe(1);
+    await world.runJobs();
+    expect(cards()).toHaveLength(1);
     expect(await world.pushItems(auto, [{ id: 'new-3', message: '第三章关卡' }])).toBe(1);
     await world.runJobs();
     await world.runJobs();
     expect(cards()).toHaveLength(2);
     expect(cards()[1]).toContain('第三章关卡');
     expect(cards()[1]).not.toContain('第一章关卡');
+    expect(cards()[1]).not.toContain('三天前的改动');
     const log = await world.server.request<Array<{ workflowId: number; requestedBy: string | null; status: string }>>('GET', `/api/deliveries?appId=${world.appId}`, { token: world.admin });
     expect(log.body.data.filter((d) => d.workflowId === auto.id).map((d) => [d.requestedBy, d.status])).toEqual([
       [null, 'sent'],

@@ -1,5 +1,6 @@
 import { MessagingMessages } from '@release/contract';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../lib/clock.ts';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
@@ -10,6 +11,11 @@ import { parseRobotUrl, type RobotHosts } from './destination.ts';
 import type { MessagingRepository } from './messaging.repository.ts';
 
 export const AUTO_PUSH_JOB = 'messaging.auto-push';
+/**
+ * autoPush announces what happened lately: items made longer ago than this are history arriving (a new
+ * repository's first sync, a package workflow's backfill) and are passed over, not sent.
+ */
+export const AUTO_PUSH_RECENT_MS = 24 * 60 * 60_000;
 
 export interface AutoPushDeps {
   db: Kysely<Database>;
@@ -19,6 +25,7 @@ export interface AutoPushDeps {
   hosts: RobotHosts;
   /** PUBLIC_URL: links in an automatic message need it (there is no request to take the host from). */
   publicUrl: string | null;
+  clock: Clock;
 }
 
 /**
@@ -42,14 +49,14 @@ export function createAutoPushJob(deps: AutoPushDeps) {
       const app = await messaging.app(workflow.app_id);
       if (!app) return { queued: 0 };
       const from = workflow.auto_push_cursor;
-      const fresh = await messaging.itemsAfter(workflowId, from ?? 0);
+      const fresh = await messaging.itemsAfter(workflowId, from ?? 0, deps.clock.now() - AUTO_PUSH_RECENT_MS);
       if (fresh.maxId === null) return { queued: 0 };
       const upTo = fresh.maxId;
       const content = composeContent({ app, workflow, version: null, commits: fresh.rows, totalCommits: fresh.total, baseUrl: deps.publicUrl });
       const receiver = destination.kind === 'lark-bot' ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId: workflow.id } : { kind: 'wecom-robot' as const, url: destination.url };
       const queued = await db.transaction().execute(async (trx) => {
         if (!(await messaging.moveAutoPushCursor(trx, workflowId, from, upTo))) return 0;
-        // Only hidden items (filtered committers, merges) were new: the cursor moves past them, nothing is sent.
+        // Only hidden items (filtered committers, merges) or history were new: the cursor moves past them, nothing is sent.
         if (!fresh.rows.length) return 0;
         const ids = await queue.queueIn(trx, { appId: app.id, workflowId, requestedBy: null, content, receivers: [{ receiver, target: destination.masked }], dedupeKey: `auto-push:${workflowId}:${upTo}` });
         return ids.length;

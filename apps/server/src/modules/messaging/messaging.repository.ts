@@ -34,10 +34,10 @@ export function createMessagingRepository(db: Kysely<Database>) {
       ]);
       return { rows, total: Number(count.n) };
     },
-    /** autoPush: shown items stored after `afterId`, newest first, their count, and the highest id of any item. */
-    async itemsAfter(workflowId: number, afterId: number) {
+    /** autoPush: shown items stored after `afterId` and made since `since`, newest first, their count, and the highest id of any item. */
+    async itemsAfter(workflowId: number, afterId: number, since: number) {
       const base = db.selectFrom('commit_logs as c').where('c.workflow_id', '=', workflowId).where('c.id', '>', afterId);
-      const shown = base.where('c.is_filtered', '=', 0);
+      const shown = base.where('c.is_filtered', '=', 0).where('c.commit_time', '>=', since);
       const [rows, count, max] = await Promise.all([
         shown.select(commitColumns).orderBy('c.commit_time', 'desc').orderBy('c.id', 'desc').limit(MAX_ITEMS_PER_MESSAGE).execute(),
         shown.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
