@@ -12,7 +12,7 @@ const apple = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技�
 const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE' });
 const stranger = makeAppleIdentity({ teamId: 'ZZZZZ99999', commonName: 'Apple Distribution: Someone Else (ZZZZZ99999)' });
 const PASSWORD = 'p12-pass-2026';
-// Keychain-style p12s derive keys from the password as UTF-16 (BMPString), so a Chinese password works there.
+// Chinese passwords work in both forms (UTF-16 for the MAC and legacy ciphers, UTF-8 for OpenSSL 3's PBES2).
 const CHINESE_PASSWORD = '证书密码2026';
 
 const profiles = {
@@ -116,7 +116,7 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
   });
 
   it.each<P12Kind>(['openssl-aes', 'forge-3des'])('reads a %s p12 and a BER-chunked profile; enterprise and App Store types', async (kind) => {
-    const res = await upload([p12(kind), profile(toBerChunked(profiles.enterprise)), profile(profiles.appStore)]);
+    const res = await upload([p12(kind, apple, CHINESE_PASSWORD), profile(toBerChunked(profiles.enterprise)), profile(profiles.appStore)], CHINESE_PASSWORD);
     expect(res.status).toBe(200);
     expect(res.body.data.sha1).toBe(apple.sha1);
     expect(res.body.data.mainBundleId).toBe('com.example.demo');

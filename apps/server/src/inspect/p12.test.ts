@@ -30,6 +30,11 @@ describe('openP12', () => {
     expect(opened.chain).toEqual([]);
   });
 
+  it.each<P12Kind>(['openssl-legacy', 'openssl-aes', 'forge-3des'])('opens a %s p12 whose password is Chinese', (kind) => {
+    expect(openP12(makeP12(identity, '证书密码2026', kind), '证书密码2026').certificate.sha1).toBe(identity.sha1);
+    expect(() => openP12(makeP12(identity, '证书密码2026', kind), '证书密码2025')).toThrow(P12Error);
+  });
+
   it('refuses a wrong password in either form', () => {
     expect(reasonOf(() => openP12(makeP12(identity, 'right', 'openssl-legacy'), 'wrong'))).toBe('wrongPassword');
     expect(reasonOf(() => openP12(makeP12(identity, 'right', 'openssl-aes'), 'wrong'))).toBe('wrongPassword');

@@ -37,19 +37,34 @@ function derOfBag(bag: forge.pkcs12.Bag): Buffer | null {
   return asn1 ? Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary') : null;
 }
 
-function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
-  let asn1: forge.asn1.Asn1;
+function readAsn1(bytes: Buffer): forge.asn1.Asn1 {
   try {
-    asn1 = forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
+    return forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
   } catch (error) {
     throw new P12Error('notP12', { cause: error });
   }
+}
+
+function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
   try {
-    return forge.pkcs12.pkcs12FromAsn1(asn1, false, password);
+    return forge.pkcs12.pkcs12FromAsn1(readAsn1(bytes), false, password);
   } catch (error) {
+    if (error instanceof P12Error) throw error;
     const message = error instanceof Error ? error.message : '';
     // Only a structure that is a PFX gets as far as the MAC or the decryption.
     if (/not an PKCS#12 PFX|Unsupported PKCS#12 PFX|ASN\.1 object is not|Too few bytes/i.test(message)) throw new P12Error('notP12', { cause: error });
+    // The MAC key comes from the password as UTF-16 (forge and OpenSSL agree), but OpenSSL 3 derives PBES2
+    // (AES) keys from its UTF-8 bytes where forge takes UTF-16 code units. So once the MAC has accepted a
+    // non-ASCII password, decrypt again with its UTF-8 bytes, the MAC (already checked) left out.
+    if (!/MAC could not be verified/.test(message) && /[^\x00-\x7f]/.test(password)) {
+      const pfx = readAsn1(bytes);
+      if (Array.isArray(pfx.value) && pfx.value.length > 2) pfx.value = pfx.value.slice(0, 2);
+      try {
+        return forge.pkcs12.pkcs12FromAsn1(pfx, false, forge.util.encodeUtf8(password));
+      } catch {
+        // Fall through: the password is wrong after all.
+      }
+    }
     throw new P12Error('wrongPassword', { cause: error });
   }
 }
