@@ -158,6 +158,17 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     expect(await metadataOf(sealed, admin, (await items(sealed, admin, workflow.id))[0]?.id ?? 0)).toMatchObject({ changeVisible: true, beforeContent: lastSeen, afterContent: '又能读了' });
   });
 
+  it('shows a renamed wiki page under its new name', async () => {
+    const node = lark.state.wikiNodes.find((n) => n.node_token === doc.node_token);
+    if (!node) throw new Error('no node');
+    node.title = '发布流程（2026 版）';
+    await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '改名后的第一次修改', url: `${sealed.url}${EVENT_PATH}` });
+    expect((await items(sealed, admin, workflow.id))[0]?.commitMessage).toBe('docs: 修改文档：发布流程（2026 版）');
+    const listed = await sealed.request<LarkDocFollow[]>('GET', `/api/workflow/lark_docs?workflowId=${workflow.id}`, { token: admin });
+    expect(listed.body.data.map((d) => d.title)).toContain('发布流程（2026 版）');
+    node.title = '发布流程';
+  });
+
   it('labels bitable record and field changes and shows their values before and after', async () => {
     const base = lark.addWikiNode({ space_id: '7001', title: '缺陷表', obj_type: 'bitable' });
     baseToken = base.node_token;

@@ -48,6 +48,8 @@ interface Change {
   detail?: string;
   /** The document's text to remember as the next "before". */
   seen?: string | null;
+  /** The document's current title, when Lark gave one. */
+  retitle?: string;
   time: number;
 }
 
@@ -83,7 +85,7 @@ export function createLarkEventsService(deps: {
     }
   }
 
-  async function titleOfNew(token: string, type: string): Promise<string> {
+  async function titleOf(token: string, type: string): Promise<string> {
     if (!docs) return token;
     try {
       return (await docs.getNode(token, type)).title || token;
@@ -107,12 +109,16 @@ export function createLarkEventsService(deps: {
       const follows = await repo.followsOfToken(String(event.folder_token ?? ''));
       if (!follows.length) return 'folder not followed';
       const fileType = String(event.file_type ?? 'docx');
-      const [title, after] = await Promise.all([titleOfNew(fileToken, fileType), textOf(fileToken, fileType)]);
+      const [title, after] = await Promise.all([titleOf(fileToken, fileType), textOf(fileToken, fileType)]);
       return { follows, event: SPEC_EVENT[type], title: () => title, url: () => `${deps.docsBaseUrl}/${docPath(fileType)}/${fileToken}`, before: () => '', after: clip(after ?? null), time };
     }
     const follows = await repo.followsOfToken(fileToken);
     if (!follows.length) return 'document not followed';
-    const common = { follows, title: (f: Follow) => f.title, url: (f: Follow) => f.url, time };
+    // A wiki page renamed since it was followed shows under its name of today.
+    const first = follows[0];
+    const renamed = first?.node_token ? await titleOf(fileToken, first.obj_type) : null;
+    const title = renamed && renamed !== fileToken ? renamed : null;
+    const common = { follows, title: (f: Follow) => title ?? f.title, url: (f: Follow) => f.url, time, retitle: title ?? undefined };
     if (type === 'drive.file.edit_v1') {
       // Lark also sends edit_v1 for bitable changes; the record and field events describe those.
       if (event.file_type === 'bitable') return 'bitable edits arrive as record and field events';
@@ -174,7 +180,9 @@ export function createLarkEventsService(deps: {
           const workflow = workflows.get(follow.workflow_id);
           if (!workflow) continue;
           created += await ingest.ingestCustom(workflow, [itemOf(incoming.eventId, change, follow, author)]);
-          if (change.seen !== undefined) await inTrx.updateSeen(follow.id, { content: change.seen }, now);
+          if (change.seen !== undefined || change.retitle !== undefined) {
+            await inTrx.updateSeen(follow.id, { ...(change.seen !== undefined ? { content: change.seen } : {}), ...(change.retitle ? { title: change.retitle.slice(0, 500) } : {}) }, now);
+          }
         }
         // Taken last: a concurrent redelivery that got here first rolls this one back whole.
         if (!(await inTrx.takeEvent(incoming.eventId, incoming.eventType, created, now))) throw new DuplicateEvent();
