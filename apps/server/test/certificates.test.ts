@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertMessages, ResultCode, type CertificateRow } from '@release/contract';
 import { makeAppleIdentity, makeP12, makeSignedProfile, type P12Kind } from '../src/inspect/testing/identities.ts';
 import { xmlPlist, profileDict } from '../src/inspect/testing/packages.ts';
-import { toBerChunked } from '../src/inspect/testing/signing.ts';
+import { toBerChunked, type TestIdentity } from '../src/inspect/testing/signing.ts';
+import forge from 'node-forge';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 
@@ -44,6 +45,12 @@ const profiles = {
   notListing: makeSignedProfile([stranger], appleSigner, { Name: 'Someone Else Profile', UUID: '99999999-0000-0000-0000-000000000001' }),
   expired: makeSignedProfile([apple], appleSigner, { Name: 'Old Profile', UUID: '99999999-0000-0000-0000-000000000002', ExpirationDate: new Date('2026-11-01T00:00:00Z') }),
 };
+
+/** A p12 holding `keyOwner`'s private key but `certificateOwner`'s certificate. */
+function makeP12WithKeyOf(keyOwner: TestIdentity, certificateOwner: TestIdentity): Buffer {
+  const asn1 = forge.pkcs12.toPkcs12Asn1(keyOwner.key, [certificateOwner.certificate], PASSWORD, { algorithm: '3des' });
+  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+}
 
 interface FormFile {
   field: string;
@@ -156,6 +163,8 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
       const res = await upload([p12(kind), profile(profiles.development)], 'not-the-password');
       expect(res).toMatchObject({ status: 400, body: { code: ResultCode.badRequest, msg: CertMessages.wrongPassword } });
     }
+    const otherKey = makeP12WithKeyOf(stranger, apple);
+    expect((await upload([{ field: 'p12', name: 'mixed.p12', bytes: otherKey }, profile(profiles.development)])).body.msg).toBe(CertMessages.keyMismatch);
     const notP12 = await upload([{ field: 'p12', name: 'dev.p12', bytes: Buffer.from('hello, not a certificate') }, profile(profiles.development)]);
     expect(notP12.body.msg).toBe(CertMessages.notP12);
     expect(await list()).toEqual([]);
@@ -171,6 +180,10 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     expect(garbage.body.msg).toBe(CertMessages.profileUnreadable('broken.mobileprovision'));
     const bare = await upload([p12(), profile(xmlPlist(profileDict([apple.der])), 'bare.mobileprovision')]);
     expect(bare.body.msg).toBe(CertMessages.profileUnsigned('bare.mobileprovision'));
+    const mac = makeSignedProfile([apple], appleSigner, { Name: 'Mac Development', UUID: '99999999-0000-0000-0000-000000000003', Platform: ['OSX'] });
+    expect((await upload([p12(), profile(mac, 'mac.provisionprofile')])).body.msg).toBe(CertMessages.profileNotIos('Mac Development'));
+    const tooMany = Array.from({ length: 21 }, (_, i) => profile(profiles.development, `p${i}.mobileprovision`));
+    expect((await upload([p12(), ...tooMany])).body.msg).toBe(CertMessages.tooManyProfiles);
     const twice = await upload([p12(), profile(profiles.development), profile(profiles.development, 'copy.mobileprovision')]);
     expect(twice.body.msg).toBe(CertMessages.profileTwice('Demo Development'));
     expect(await list()).toEqual([]);
