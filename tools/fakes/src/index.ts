@@ -7,6 +7,9 @@ export { buildMultipart } from './shared/multipart.ts';
 export { startLarkFake, type JsapiSignatureCheck, type LarkFake, type LarkFakeOptions } from './lark/lark-fake.ts';
 export type { BotHook, BotMessage, BotRejection, EventDelivery, ImMessage, LarkApp, LarkAppSeed, LarkUser, LarkUserSeed, LoginChoice } from './lark/lark-state.ts';
 export type { PushEventInput } from './lark/event-pusher.ts';
+export type { LarkWorkHooks } from './lark/lark-work-hooks.ts';
+export type { FakeCustomField, FakeTask, FakeTaskAttachment, FakeTaskComment, FakeTasklist, TaskMember, TaskStore } from './lark/task-state.ts';
+export type { BitableApp, BitableField, BitableRecord, BitableStore, BitableTable } from './lark/bitable-state.ts';
 export { decryptEvent, encryptEvent, signBotRequest, signEvent, signJsapi } from './lark/lark-crypto.ts';
 export { LOGIN_HINT_DENY, LOGIN_HINT_USER } from './lark/routes/oauth-authorize.routes.ts';
 

@@ -6,6 +6,8 @@ import { EventPusher, type PushEventInput, type UrlVerificationResult } from './
 import { signJsapi } from './lark-crypto.ts';
 import type { LarkContext } from './lark-context.ts';
 import { buildBot, buildChat, buildDriveFile, buildWikiNode, buildWikiSpace, driveTypeOf, type BotSeed, type DriveFileSeed, type LarkChatSeed, type WikiNodeSeed, type WikiSpaceSeed } from './lark-seed.ts';
+import { BitableStore } from './bitable-state.ts';
+import { larkWorkControlRoutes, larkWorkHooks, type LarkWorkHooks } from './lark-work-hooks.ts';
 import { buildApp, buildUser, LarkState, type BotHook, type DriveFile, type EventDelivery, type LarkApp, type LarkAppSeed, type LarkChat, type LarkUser, type LarkUserSeed, type LoginChoice, type WikiNode, type WikiSpace } from './lark-state.ts';
 import { botHookRoutes } from './routes/bot-hooks.routes.ts';
 import { larkControlRoutes } from './routes/control.routes.ts';
@@ -17,6 +19,12 @@ import { oauthUserRoutes } from './routes/oauth-user.routes.ts';
 import { DEFAULT_LARK_LIMITS, withRateLimits } from './routes/rate-limit.ts';
 import { issueTenantToken, tokenRoutes } from './routes/tokens.routes.ts';
 import { wikiRoutes } from './routes/wiki.routes.ts';
+import { bitableRecordRoutes } from './routes/bitable-records.routes.ts';
+import { bitableRoutes } from './routes/bitable.routes.ts';
+import { taskCommentRoutes } from './routes/task-comments.routes.ts';
+import { taskRoutes } from './routes/task.routes.ts';
+import { tasklistRoutes } from './routes/tasklist.routes.ts';
+import { TaskStore } from './task-state.ts';
 import { issueUserTokens, mintCode, type MintCodeInput } from './user-tokens.ts';
 
 export interface LarkFakeOptions {
@@ -59,6 +67,11 @@ export interface LarkFake {
   readonly subscriptions: LarkState['subscriptions'];
   readonly deliveries: LarkState['deliveries'];
   readonly jsTicketCalls: number;
+  /** Task v2 (tasklists, tasks, custom fields, comments, attachments) and Bitable (bases, tables, records). */
+  readonly tasks: TaskStore;
+  readonly bitable: BitableStore;
+  /** What a Lark user does in Task and Bitable ("edit in Lark" for sync tests). */
+  readonly work: LarkWorkHooks;
 
   addApp(seed?: LarkAppSeed): LarkApp;
   addUser(seed: LarkUserSeed): LarkUser;
@@ -89,7 +102,7 @@ export interface LarkFake {
   verifyJsapiSignature(input: JsapiSignatureCheck): { ok: boolean; expected: string; reason?: string };
 
   advance(ms: number): Promise<void>;
-  /** Forgets tokens, codes, messages, deliveries, requests, injected errors and rate windows; seeds stay. */
+  /** Forgets tokens, codes, messages, deliveries, tasks, bases, requests, injected errors and rate windows; seeds stay. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -107,6 +120,8 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     limiter: new SlidingWindowLimiter(clock),
     rateLimits,
     events: new EventPusher(state, clock, () => defaultApp.appId),
+    tasks: new TaskStore(),
+    bitable: new BitableStore(),
     baseUrl: () => baseUrl,
   };
   const setRateLimit = (route: string, limit: RateLimit | null) => (limit ? rateLimits.set(route, limit) : rateLimits.delete(route));
@@ -137,6 +152,9 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     get jsTicketCalls() {
       return state.jsTicketCalls;
     },
+    tasks: ctx.tasks,
+    bitable: ctx.bitable,
+    work: larkWorkHooks(ctx, () => defaultApp.appId),
     addApp(seed) {
       const app = buildApp(seed);
       state.apps.set(app.appId, app);
@@ -218,6 +236,8 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     advance: (ms) => clock.advance(ms),
     reset() {
       state.resetRuntime();
+      ctx.tasks.reset();
+      ctx.bitable.reset();
       server.clearRequests();
       server.clearInjectedErrors();
       ctx.limiter.reset();
@@ -245,10 +265,15 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     ...imRoutes(ctx),
     ...driveEventRoutes(ctx),
     ...wikiRoutes(ctx),
+    ...taskRoutes(ctx),
+    ...tasklistRoutes(ctx),
+    ...taskCommentRoutes(ctx),
+    ...bitableRoutes(ctx),
+    ...bitableRecordRoutes(ctx),
   ]);
   const server = new FakeHttpServer({
     clock,
-    routes: [...larkControlRoutes(fake), ...apiRoutes],
+    routes: [...larkControlRoutes(fake), ...larkWorkControlRoutes(fake.work), ...apiRoutes],
     notFound: () => ({ status: 404, body: { code: 99991201, msg: 'path not found' } }),
     methodNotAllowed: () => ({ status: 405, body: { code: 99991301, msg: 'http method not allowed' } }),
     decorate: (res) => {

@@ -22,6 +22,8 @@ export interface FakeResponse {
   /** Serialized as JSON unless `text` is given. */
   body?: unknown;
   text?: string;
+  /** Binary payload (downloads); sent as is with `contentType`. */
+  raw?: Buffer;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -149,8 +151,11 @@ export class FakeHttpServer {
     record.status = answer.status;
     this.options.decorate?.(answer);
     const headers: Record<string, string> = { ...answer.headers };
-    let payload = '';
-    if (answer.text !== undefined) {
+    let payload: string | Buffer = '';
+    if (answer.raw !== undefined) {
+      payload = answer.raw;
+      headers['content-type'] ??= answer.contentType ?? 'application/octet-stream';
+    } else if (answer.text !== undefined) {
       payload = answer.text;
       headers['content-type'] ??= answer.contentType ?? 'text/plain; charset=utf-8';
     } else if (answer.body !== undefined) {
