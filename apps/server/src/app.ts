@@ -47,6 +47,7 @@ import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destin
 import { messagingRoutes } from './modules/messaging/messaging.routes.ts';
 import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
 import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';
+import { registerTasks } from './modules/tasks/tasks.module.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     // New items must never fail because autoPush could not be queued (as for every other source).
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
   });
+  await registerTasks(app, { db: deps.db, clock: deps.clock ?? systemClock, policy: services.appsPolicy, uploads: services.uploads, larkEnabled: Boolean(deps.lark), ...links });
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

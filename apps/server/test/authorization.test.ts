@@ -31,6 +31,7 @@ const ADMIN_ONLY = [
   'DELETE /api/udid',
   'GET /api/udid/export',
   'POST /api/udid/import',
+  'POST /api/task_view',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).

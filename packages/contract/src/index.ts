@@ -22,3 +22,4 @@ export * from './messaging.ts';
 export * from './certificates.ts';
 export * from './devices.ts';
 export * from './lark-docs.ts';
+export * from './tasks.ts';

@@ -17,6 +17,8 @@ const fileName = z.string().trim().min(1, '文件名不能为空').max(200, '文
 export const getSignedUrlBody = z.object({
   appFileName: fileName.optional(),
   attachFileNames: z.array(fileName).max(20).default([]),
+  /** `lark_attachment`: task and bug attachments, keyed `lark_attachment/` + 16 random characters + extension (SPEC §7). */
+  scene: z.enum(['lark_attachment']).optional(),
 });
 export const signedFileKey = z.object({ fileName: z.string(), fileKey: z.string() });
 export const getSignedUrlResult = z.object({ appFile: signedFileKey.nullable(), attachFiles: z.array(signedFileKey) });

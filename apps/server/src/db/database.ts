@@ -15,6 +15,7 @@ import * as m008 from './migrations/2026-11-22-008-sign-in.ts';
 import * as m009 from './migrations/2026-11-23-009-jobs-deliveries.ts';
 import * as m010 from './migrations/2026-11-23-010-certificates-devices.ts';
 import * as m011 from './migrations/2026-11-23-011-lark-events.ts';
+import * as m014 from './migrations/2026-11-23-014-tasks.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-009-jobs-deliveries': m009,
   '2026-11-23-010-certificates-devices': m010,
   '2026-11-23-011-lark-events': m011,
+  '2026-11-23-014-tasks': m014,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

@@ -7,10 +7,10 @@ interface StartData {
 }
 
 /** Sends bytes through the three-step flow as the web app and the CLI do; answers the fileKey. */
-export async function transferFile(server: TestServer, token: string, fileName: string, bytes: Buffer, purpose: 'package' | 'attachment' = 'package'): Promise<string> {
+export async function transferFile(server: TestServer, token: string, fileName: string, bytes: Buffer, purpose: 'package' | 'attachment' | 'lark_attachment' = 'package'): Promise<string> {
   const keys = await server.request<{ appFile: { fileKey: string } | null; attachFiles: Array<{ fileKey: string }> }>('POST', '/api/get_signed_url', {
     token,
-    body: purpose === 'package' ? { appFileName: fileName } : { attachFileNames: [fileName] },
+    body: purpose === 'package' ? { appFileName: fileName } : { attachFileNames: [fileName], ...(purpose === 'lark_attachment' ? { scene: 'lark_attachment' } : {}) },
   });
   if (keys.body.code !== 200) throw new Error(`get_signed_url: ${keys.body.msg}`);
   const fileKey = purpose === 'package' ? keys.body.data.appFile?.fileKey : keys.body.data.attachFiles[0]?.fileKey;

@@ -14,7 +14,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
   const { uploads, registration } = deps;
   return async (app) => {
     app.post('/api/get_signed_url', { config: { access: 'user' }, schema: { tags, body: getSignedUrlBody, response: { 200: envelopeSchema(getSignedUrlResult) } } }, async (req) =>
-      ok(await uploads.issueKeys(currentUser(req).userId, req.body.appFileName, req.body.attachFileNames)),
+      ok(await uploads.issueKeys(currentUser(req).userId, req.body.appFileName, req.body.attachFileNames, req.body.scene)),
     );
 
     app.post(

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { UPLOAD_PART_SIZE, type GetSignedUrlResult, type MultipartStartResult } from '@release/contract';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { TASK_ATTACHMENT_PREFIX, UPLOAD_PART_SIZE, type GetSignedUrlResult, type MultipartStartResult } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BlobError, type BlobPart } from '../../storage/blob-store.ts';
@@ -24,6 +24,17 @@ function safeFileName(name: string): string {
   return cleaned || 'file';
 }
 
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** SPEC §7: a task attachment is stored as `lark_attachment/` + 16 random characters + the file's extension. */
+export function taskAttachmentKey(fileName: string): string {
+  const bytes = randomBytes(16);
+  let name = '';
+  for (const byte of bytes) name += KEY_ALPHABET[byte % KEY_ALPHABET.length];
+  const ext = /\.([A-Za-z0-9]{1,10})$/.exec(safeFileName(fileName))?.[1]?.toLowerCase();
+  return `${TASK_ATTACHMENT_PREFIX}${name}${ext ? `.${ext}` : ''}`;
+}
+
 export function createUploadsService(deps: { sessions: UploadSessionsRepository; blobs: ConfiguredBlobStore; clock: Clock; maxPackageBytes: number }) {
   const { sessions, blobs, clock } = deps;
 
@@ -35,15 +46,19 @@ export function createUploadsService(deps: { sessions: UploadSessionsRepository;
 
   return {
     /** Names the objects of one publish: the package and its attachments. */
-    async issueKeys(userId: number, appFileName: string | undefined, attachFileNames: string[]): Promise<GetSignedUrlResult> {
+    async issueKeys(userId: number, appFileName: string | undefined, attachFileNames: string[], scene?: 'lark_attachment'): Promise<GetSignedUrlResult> {
       const now = clock.now();
       const month = new Date(now).toISOString().slice(0, 7).replace('-', '/');
+      const keyOf = (id: string, fileName: string, purpose: 'package' | 'attachment') => {
+        if (scene === 'lark_attachment' && purpose === 'attachment') return taskAttachmentKey(fileName);
+        return `${purpose === 'package' ? 'packages' : 'attachments'}/${month}/${id}/${safeFileName(fileName)}`;
+      };
       const make = (fileName: string, purpose: 'package' | 'attachment') => {
         const id = randomUUID();
         return {
           id,
           user_id: userId,
-          file_key: `${purpose === 'package' ? 'packages' : 'attachments'}/${month}/${id}/${safeFileName(fileName)}`,
+          file_key: keyOf(id, fileName, purpose),
           file_name: fileName,
           file_size: null,
           part_size: null,

@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppMessages,
+  BUG_DONE_STATUS,
+  NEW_BUG_STATUS,
+  NEW_TASK_PRIORITY,
+  NEW_TASK_STATUS,
+  TASK_ATTACHMENT_PREFIX,
+  TASK_DONE_STATUS,
+  TaskFieldDefaults,
+  TaskFieldLabels,
+  TaskMessages,
+  taskFormProblem,
+  type FieldGroupName,
+  type FieldGroups,
+  type TaskFormInput,
+  type TaskRecord,
+  type TaskViewSetting,
+  type TasksExtraInfo,
+  type TaskHistoryEntry,
+  type UploadFile,
+  type AssignableUser,
+} from '@release/contract';
+import type { z } from 'zod';
+import type { createTaskBody, tasksQuery, updateTaskBody } from '@release/contract';
+import type { Updateable } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { TaskRecordsTable } from '../../db/schema.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
+import { parseFiles, presentRecords, userIdsOf, type FileLinker, type StoredTaskFile } from './task-presenter.ts';
+import type { NewTaskHistory, TaskRecordRow, TasksRepository } from './tasks.repository.ts';
+
+export type TaskChange = 'created' | 'updated' | 'comment';
+
+export interface TasksServiceDeps {
+  tasks: TasksRepository;
+  policy: AppsPolicy;
+  uploads: Pick<UploadsService, 'completedUpload' | 'markRegistered'>;
+  clock: Clock;
+  /** Whether a Lark app is configured (the web app enables the Lark buttons). */
+  larkEnabled: boolean;
+  /** A linked Bitable's single-select options, when the sync has them; the spec's enumerations otherwise. */
+  fieldOptions?: (appId: number) => Promise<Partial<FieldGroups> | null>;
+  /** Called after every committed local change (the Lark sync queues its push here). Failures are the caller's to log. */
+  onChange?: (record: TaskRecordRow, change: TaskChange) => Promise<void>;
+}
+
+/** Record columns whose changes are kept in task_history, with the API's field names. */
+const TRACKED: Array<[keyof TaskRecordRow & string, string]> = [
+  ['summary', 'summary'],
+  ['description', 'description'],
+  ['assignee_ids', 'assigneeIds'],
+  ['start_at', 'startAt'],
+  ['due', 'due'],
+  ['completed_at', 'completedAt'],
+  ['priority', 'priority'],
+  ['status', 'status'],
+  ['module_name', 'moduleName'],
+  ['bug_status', 'bugStatus'],
+  ['bug_type', 'bugType'],
+  ['bug_severity', 'bugSeverity'],
+  ['bug_priority', 'bugPriority'],
+  ['bug_remark', 'bugRemark'],
+  ['attach_files', 'attachFiles'],
+];
+const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** The per-app task and bug tracker (SPEC §1, §4, §7 Tasks), complete without Lark. */
+export function createTasksService(deps: TasksServiceDeps) {
+  const { tasks, policy, clock } = deps;
+
+  async function fieldGroups(appId: number): Promise<FieldGroups> {
+    const linked = (await deps.fieldOptions?.(appId)) ?? {};
+    const modules = await tasks.moduleNames(appId);
+    const moduleOptions = linked.moduleName ?? modules.map((m) => ({ value: m, label: m }));
+    return {
+      status: linked.status ?? [...TaskFieldDefaults.status],
+      priority: linked.priority ?? [...TaskFieldDefaults.priority],
+      bugStatus: linked.bugStatus ?? [...TaskFieldDefaults.bugStatus],
+      bugSeverity: linked.bugSeverity ?? [...TaskFieldDefaults.bugSeverity],
+      bugPriority: linked.bugPriority ?? [...TaskFieldDefaults.bugPriority],
+      bugType: linked.bugType ?? [...TaskFieldDefaults.bugType],
+      moduleName: moduleOptions,
+    };
+  }
+
+  async function assertAppExists(appId: number) {
+    if (!(await tasks.appExists(appId))) throw AppError.notFound(AppMessages.appNotFound);
+  }
+
+  async function recordFor(user: AuthUser, guid: string, need: 'view' | 'edit'): Promise<TaskRecordRow> {
+    const record = await tasks.findByGuid(guid);
+    if (!record) throw AppError.notFound(TaskMessages.recordNotFound);
+    // Someone without a permit on the app is told the record does not exist, as for the app itself.
+    const access = await policy.accessOf(user, Number(record.app_id));
+    if (!access) throw AppError.notFound(TaskMessages.recordNotFound);
+    if (need === 'edit' && access === 'view') throw AppError.noPermission();
+    return record;
+  }
+
+  async function present(rows: TaskRecordRow[], link: FileLinker): Promise<TaskRecord[]> {
+    return presentRecords(rows, await tasks.userNames(userIdsOf(rows)), link);
+  }
+
+  /** SPEC §5 messages, then users that exist and option values the app's fields offer. */
+  async function checkForm(form: TaskFormInput): Promise<void> {
+    const problem = taskFormProblem(form);
+    if (problem) throw AppError.badRequest(problem);
+    const names = await tasks.userNames(form.assigneeIds);
+    const unknown = form.assigneeIds.find((id) => !names.has(id));
+    if (unknown !== undefined) throw AppError.badRequest(TaskMessages.unknownUser(unknown));
+    const groups = await fieldGroups(form.appId);
+    const check = (group: FieldGroupName, value: string | null | undefined) => {
+      if (value && !groups[group].some((o) => o.value === value)) throw AppError.badRequest(TaskMessages.badOption(TaskFieldLabels[group], value));
+    };
+    if (form.recordType === 'task') {
+      check('status', form.status);
+      check('priority', form.priority);
+    } else {
+      check('bugStatus', form.bugStatus);
+      check('bugSeverity', form.bugSeverity);
+      check('bugPriority', form.bugPriority);
+      check('bugType', form.bugType);
+    }
+  }
+
+  /**
+   * The attachments after an edit: files already on the record stay; new ones must be this user's finished
+   * uploads under lark_attachment/ and are then claimed (so housekeeping keeps them).
+   */
+  async function resolveFiles(user: AuthUser, wanted: UploadFile[] | undefined, current: StoredTaskFile[]): Promise<{ files: StoredTaskFile[]; claim: string[] }> {
+    if (wanted === undefined) return { files: current, claim: [] };
+    const known = new Map(current.map((f) => [f.s3Key, f]));
+    const files: StoredTaskFile[] = [];
+    const claim: string[] = [];
+    for (const file of wanted) {
+      if (files.some((f) => f.s3Key === file.s3Key)) continue;
+      const existing = known.get(file.s3Key);
+      if (existing) {
+        files.push({ ...existing, fileName: file.fileName });
+        continue;
+      }
+      if (!file.s3Key.startsWith(TASK_ATTACHMENT_PREFIX)) throw AppError.badRequest(TaskMessages.attachmentKey);
+      const session = await deps.uploads.completedUpload(user.userId, file.s3Key).catch(() => {
+        throw AppError.badRequest(TaskMessages.badAttachment);
+      });
+      if (session.state === 'completed') claim.push(session.id);
+      files.push({ s3Key: file.s3Key, fileName: file.fileName, fileToken: null });
+    }
+    return { files, claim };
+  }
+
+  function diff(before: TaskRecordRow, after: Updateable<TaskRecordsTable>, actorId: number, now: number): NewTaskHistory[] {
+    const rows: NewTaskHistory[] = [];
+    for (const [column, field] of TRACKED) {
+      if (!(column in after)) continue;
+      const oldValue = asText(before[column]);
+      const newValue = asText(after[column as keyof typeof after]);
+      if (oldValue !== newValue) rows.push({ actor_id: actorId, source: 'local', field, old_value: oldValue, new_value: newValue, create_time: now, comment_id: null });
+    }
+    return rows;
+  }
+
+  function notify(record: TaskRecordRow | undefined, change: TaskChange) {
+    if (record && deps.onChange) return deps.onChange(record, change);
+    return Promise.resolve();
+  }
+
+  return {
+    fieldGroups,
+    recordFor,
+
+    async taskView(user: AuthUser, appId: number): Promise<TaskViewSetting> {
+      await policy.assertCanView(user, appId);
+      const settings = await tasks.settings(appId);
+      return {
+        appId,
+        taskViewEnabled: settings?.task_view_enabled === 1,
+        larkEnabled: deps.larkEnabled,
+        larkTaskListUrl: settings?.lark_task_list_url ?? null,
+        larkTableUrl: settings?.lark_table_url ?? null,
+      };
+    },
+
+    async saveTaskView(user: AuthUser, appId: number, enabled: boolean): Promise<TaskViewSetting> {
+      await policy.assertCanView(user, appId);
+      await assertAppExists(appId);
+      await tasks.saveTaskView(appId, enabled, clock.now());
+      return this.taskView(user, appId);
+    },
+
+    async list(user: AuthUser, query: z.infer<typeof tasksQuery>, link: FileLinker): Promise<{ rows: TaskRecord[]; total: number; extraInfo: TasksExtraInfo }> {
+      await policy.assertCanView(user, query.appId);
+      const filter = { appId: query.appId, recordType: query.recordType || undefined, status: query.status || undefined, assigneeId: query.assigneeId, keyword: query.keyword || undefined };
+      const [{ rows, total }, extraInfo] = await Promise.all([tasks.list(filter, (query.pageNo - 1) * query.pageSize, query.pageSize), tasks.counts(query.appId)]);
+      return { rows: await present(rows, link), total, extraInfo };
+    },
+
+    async one(user: AuthUser, guid: string, link: FileLinker): Promise<TaskRecord> {
+      const record = await recordFor(user, guid, 'view');
+      return (await present([record], link))[0] as TaskRecord;
+    },
+
+    /** Creates a task (not_started, priority high by default) or a bug (new); a repeated clientToken answers the first record. */
+    async create(user: AuthUser, body: z.infer<typeof createTaskBody>, link: FileLinker): Promise<TaskRecord> {
+      await policy.assertCanEdit(user, body.appId);
+      await assertAppExists(body.appId);
+      if (body.clientToken) {
+        const earlier = await tasks.findByClientToken(body.appId, body.clientToken);
+        if (earlier) return this.one(user, earlier.guid, link);
+      }
+      await checkForm(body);
+      const isTask = body.recordType === 'task';
+      const { files, claim } = await resolveFiles(user, isTask ? body.attachFiles : body.bugFiles, []);
+      const now = clock.now();
+      const guid = randomUUID();
+      const record = {
+        guid,
+        app_id: body.appId,
+        record_type: body.recordType,
+        summary: body.summary.trim(),
+        description: body.description,
+        assignee_ids: JSON.stringify(body.assigneeIds),
+        creator_id: user.userId,
+        start_at: body.startAt ?? null,
+        due: body.due ?? null,
+        completed_at: null,
+        // Status is chosen only when editing (SPEC §4).
+        priority: isTask ? (body.priority ?? NEW_TASK_PRIORITY) : null,
+        status: isTask ? NEW_TASK_STATUS : null,
+        module_name: isTask ? null : body.moduleName?.trim() || null,
+        bug_status: isTask ? null : NEW_BUG_STATUS,
+        bug_type: isTask ? null : (body.bugType ?? null),
+        bug_severity: isTask ? null : (body.bugSeverity ?? null),
+        bug_priority: isTask ? null : (body.bugPriority ?? null),
+        bug_remark: isTask ? null : (body.bugRemark ?? null),
+        attach_files: JSON.stringify(files),
+        client_token: body.clientToken ?? null,
+        lark_guid: null,
+        lark_record_id: null,
+        lark_synced_version: null,
+        lark_updated_at: null,
+        updated_by: user.userId,
+        create_time: now,
+        update_time: now,
+      };
+      try {
+        await tasks.insert(record, [{ actor_id: user.userId, source: 'local', field: 'created', old_value: null, new_value: record.summary, create_time: now, comment_id: null }]);
+      } catch (error) {
+        // Two requests with one clientToken at the same moment: the loser answers the winner's record.
+        if (body.clientToken && isUniqueViolation(error)) {
+          const winner = await tasks.findByClientToken(body.appId, body.clientToken);
+          if (winner) return this.one(user, winner.guid, link);
+        }
+        throw error;
+      }
+      for (const id of claim) await deps.uploads.markRegistered(id);
+      const created = await tasks.findByGuid(guid);
+      await notify(created, 'created');
+      return this.one(user, guid, link);
+    },
+
+    /** Edits a record; any status may be chosen. With recordVersion, a record changed meanwhile is refused. */
+    async update(user: AuthUser, body: z.infer<typeof updateTaskBody>, link: FileLinker): Promise<TaskRecord> {
+      const before = await recordFor(user, body.guid, 'edit');
+      if (Number(before.app_id) !== body.appId || before.record_type !== body.recordType) throw AppError.notFound(TaskMessages.recordNotFound);
+      if (body.recordVersion !== undefined && body.recordVersion !== Number(before.record_version)) throw AppError.conflict(TaskMessages.staleRecord);
+      await checkForm(body);
+      const isTask = before.record_type === 'task';
+      const { files, claim } = await resolveFiles(user, isTask ? body.attachFiles : body.bugFiles, parseFiles(before.attach_files));
+      const now = clock.now();
+      const changes: Updateable<TaskRecordsTable> = {
+        summary: body.summary.trim(),
+        description: body.description,
+        assignee_ids: JSON.stringify(body.assigneeIds),
+        start_at: body.startAt ?? null,
+        due: body.due ?? null,
+        attach_files: JSON.stringify(files),
+      };
+      if (isTask) {
+        if (body.priority !== undefined) changes.priority = body.priority ?? NEW_TASK_PRIORITY;
+        if (body.status) changes.status = body.status;
+      } else {
+        if (body.moduleName !== undefined) changes.module_name = body.moduleName?.trim() || null;
+        if (body.bugStatus) changes.bug_status = body.bugStatus;
+        if (body.bugType !== undefined) changes.bug_type = body.bugType;
+        if (body.bugSeverity !== undefined) changes.bug_severity = body.bugSeverity;
+        if (body.bugPriority !== undefined) changes.bug_priority = body.bugPriority;
+        if (body.bugRemark !== undefined) changes.bug_remark = body.bugRemark;
+      }
+      const done = isTask ? (changes.status ?? before.status) === TASK_DONE_STATUS : (changes.bug_status ?? before.bug_status) === BUG_DONE_STATUS;
+      changes.completed_at = done ? (before.completed_at ?? now) : null;
+      const history = diff(before, changes, user.userId, now);
+      if (history.length === 0) return this.one(user, before.guid, link);
+      const saved = await tasks.update(Number(before.id), Number(before.record_version), { ...changes, updated_by: user.userId, update_time: now }, history);
+      if (!saved) throw AppError.conflict(TaskMessages.staleRecord);
+      for (const id of claim) await deps.uploads.markRegistered(id);
+      const after = await tasks.findByGuid(before.guid);
+      await notify(after, 'updated');
+      return this.one(user, before.guid, link);
+    },
+
+    async history(user: AuthUser, guid: string): Promise<TaskHistoryEntry[]> {
+      const record = await recordFor(user, guid, 'view');
+      const rows = await tasks.historyOf(Number(record.id));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        recordVersion: r.record_version,
+        actorId: r.actor_id === null ? null : Number(r.actor_id),
+        actorName: r.actorName ?? null,
+        source: r.source,
+        field: r.field,
+        oldValue: r.old_value,
+        newValue: r.new_value,
+        createTime: r.create_time,
+      }));
+    },
+
+    /** People an item can be assigned to. */
+    async allUsers(): Promise<AssignableUser[]> {
+      const rows = await tasks.allUsers();
+      return rows.map((r) => ({ userId: Number(r.id), name: r.username, avatar: null }));
+    },
+
+    notify,
+  };
+}
+export type TasksService = ReturnType<typeof createTasksService>;
+
