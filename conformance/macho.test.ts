@@ -2,7 +2,8 @@
  * Conformance of the Mach-O and code-signature readers (apps/server/src/signing) against the signed binaries
  * inside the fixture ipas: architectures, CodeDirectories (SHA-1 + SHA-256 alternates), page hashes, special
  * slots against the bundle's Info.plist and CodeResources, entitlements (XML and DER), the CMS certificates,
- * and that the signer is the certificate the embedded profile lists. Expected values from fixtures/SOURCES.md.
+ * the CMS signature over the primary CodeDirectory with Apple's cdhash attributes, and that the signer is the
+ * certificate the embedded profile lists. Expected values from fixtures/SOURCES.md.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovision.ts';
 import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
 import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
+import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -123,6 +125,11 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
           expect(leaf && commonName(leaf)).toBe(binary.signer);
           expect(chain.map(commonName)).toEqual(['Apple Worldwide Developer Relations Certification Authority', 'Apple Root CA']);
           if (profile && leaf) expect(inspectMobileprovision(profile).developerCertificates.map((c) => c.sha1)).toContain(sha1(leaf));
+          // The CMS signs the primary CodeDirectory with that certificate; Apple's cdhash attributes name every CodeDirectory.
+          const cms = verifyCodeDirectoryCms(signature.cms ?? Buffer.alloc(0), signature.codeDirectories);
+          expect([binary.path, slice.arch, cms.failures]).toEqual([binary.path, slice.arch, []]);
+          expect(cms.signerCertificate?.equals(leaf ?? Buffer.alloc(0))).toBe(true);
+          expect(cms.cdHashes).toEqual(signature.codeDirectories.map((cd) => cd.cdhash.toString('hex')));
         }
       }
     } finally {
@@ -144,5 +151,20 @@ describe('a corrupted page is caught', () => {
     const at = page * directory.pageSize + 100;
     bytes.writeUInt8(bytes.readUInt8(at) ^ 0x01, at);
     expect(mismatchedPages(bytes, directory)).toEqual([page]);
+  });
+
+  it('a CodeDirectory changed after signing no longer matches the CMS of isign-Test.ipa', async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', 'isign-Test.ipa'));
+    const bytes = Buffer.from(await zip.readEntry('Payload/IsignTestApp.app/IsignTestApp'));
+    await zip.close();
+    const slice = parseMachO(bytes).slices[0];
+    const signature = slice ? readEmbeddedSignature(bytes, slice) : null;
+    const directory = signature?.codeDirectories[0];
+    if (!signature?.cms || !directory) throw new Error('not signed');
+    expect(verifyCodeDirectoryCms(signature.cms, signature.codeDirectories).failures).toEqual([]);
+    // Pretend a signer rewrote one page hash without signing again.
+    directory.data.writeUInt8(directory.data.readUInt8(directory.data.length - 1) ^ 0x01, directory.data.length - 1);
+    const reread = readEmbeddedSignature(bytes, slice!);
+    expect(verifyCodeDirectoryCms(signature.cms, reread?.codeDirectories ?? []).failures).toEqual(['messageDigest', 'cdHashes']);
   });
 });
