@@ -63,7 +63,13 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await page.goto(`/home/app/docs?workflowId=${workflow?.id ?? 0}`);
     await page.getByTestId('workflow-lark-docs').click();
     const modal = page.getByTestId('lark-docs-modal');
-    await modal.getByTestId('lark-docs-input').fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}`);
+    const input = modal.getByTestId('lark-docs-input');
+    // A line that is not a Lark link is named, and what was typed stays to be corrected.
+    await input.fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}\n周报在哪里`);
+    await page.getByTestId('lark-docs-save').click();
+    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('无法识别的飞书文档地址，请粘贴文档、知识库或文件夹的链接：周报在哪里');
+    expect(await input.inputValue()).toContain('周报在哪里');
+    await input.fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}`);
     await page.getByTestId('lark-docs-save').click();
     await modal.waitFor({ state: 'detached' });
     expect(lark.subscriptions).toContainEqual(expect.objectContaining({ fileToken: handbook.obj_token, fileType: 'docx' }));

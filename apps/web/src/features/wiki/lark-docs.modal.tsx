@@ -13,9 +13,15 @@ export function LarkDocsModal({ workflowId, open, onClose }: { workflowId: numbe
   const queryClient = useQueryClient();
   const follows = useQuery({ queryKey: wikiKeys.follows(workflowId), queryFn: ({ signal }) => fetchLarkDocFollows(workflowId, signal), enabled: open });
   const [draft, setDraft] = useState('');
+  // Filled once per opening: a refetch after a partly failed save must not wipe what the user typed.
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (open && follows.data) setDraft(follows.data.map((f) => f.source).join('\n'));
-  }, [open, follows.data]);
+    if (!open) setFilled(false);
+    else if (follows.data && !filled) {
+      setDraft(follows.data.map((f) => f.source).join('\n'));
+      setFilled(true);
+    }
+  }, [open, follows.data, filled]);
 
   const save = useMutation({
     mutationFn: () => saveLarkDocFollows(workflowId, draft.split('\n').map((s) => s.trim()).filter(Boolean)),
