@@ -97,4 +97,19 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await page.screenshot({ path: '.tmp/e2e-lark-doc-diff.png' });
     await context.close();
   });
+
+  it('without a Lark app the page tells the admin what to set', async () => {
+    const bare = await startServerProcess();
+    try {
+      const { context, page } = await newPage(browser, bare.url);
+      await signIn(page, E2E_ADMIN);
+      await page.goto('/home/wiki');
+      const empty = page.getByTestId('wiki-not-configured');
+      await expect.poll(() => empty.innerText()).toContain('尚未接入飞书');
+      expect(await empty.innerText()).toContain('LARK_APP_ID、LARK_APP_SECRET');
+      await context.close();
+    } finally {
+      await bare.stop();
+    }
+  });
 });
