@@ -231,7 +231,6 @@ export const zh = {
     deleteConfirm: '确定删除该角色吗？',
   },
   placeholders: {
-    wiki: { title: '文档', content: '这里展示团队在飞书知识库中的套件文档。管理员配置飞书集成后即可浏览。' },
     udid: { title: '设备ID', content: '这里管理用于 iOS 内测安装的设备 UDID，支持导入与导出。管理员开启设备管理功能后即可使用。' },
     distributeUser: { title: '分发用户', content: '这里管理可以下载安装包的分发用户。管理员开启分发功能后即可使用。' },
     certification: { title: '证书管理', content: '这里上传和管理用于 iOS 重签名的证书与描述文件。管理员开启证书功能后即可使用。' },
