@@ -137,6 +137,13 @@ export function createServices(deps: ServiceDeps) {
     wecom: deps.wecom ? createWecomClient(deps.wecom, clock) : null,
     clock,
   });
+  const messaging = createMessagingService({
+    messaging: messagingRepo,
+    receivers: createReceiverResolver({ messaging: messagingRepo, hosts: deps.robotHosts, larkEnabled: Boolean(larkClient) }),
+    queue: deliveryQueue,
+    log: deliveryLog,
+    policy: appsPolicy,
+  });
   return {
     sso,
     larkClient,
@@ -144,13 +151,7 @@ export function createServices(deps: ServiceDeps) {
     deliveryJob,
     autoPush,
     deliveryLog,
-    messaging: createMessagingService({
-      messaging: messagingRepo,
-      receivers: createReceiverResolver({ messaging: messagingRepo, hosts: deps.robotHosts, larkEnabled: Boolean(larkClient) }),
-      queue: deliveryQueue,
-      log: deliveryLog,
-      policy: appsPolicy,
-    }),
+    messaging,
     sessions,
     settings,
     auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkAppId: deps.lark?.appId ?? null, wecomEnabled: Boolean(deps.wecom) }),
@@ -179,6 +180,7 @@ export function createServices(deps: ServiceDeps) {
       blobs: deps.blobs,
       ingest,
       clock,
+      announce: (actor, version, chatEnv, baseUrl) => messaging.announceVersion(actor, version, chatEnv, baseUrl),
     }),
     ingest,
     box,

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MessagingMessages, type WorkflowRow } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { insertItems, startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+import { transferFile } from './helpers/upload-client.ts';
+import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
 
 describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) => {
   let world: MessagingWorld;
@@ -64,6 +66,26 @@ describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) =>
       msgtype: 'news',
       news: { articles: [{ title: '星际战舰 1.0.1 (12)', description: '修复闪退\niOS · 上传人 editor', url: `https://release.example.com/package/star?id=${Number(version.id)}`, picurl: 'https://release.example.com/api/media/icon.png' }] },
     });
+  });
+
+  it('tells the chosen group about a package published with a chatEnv; the release group only for admins', async () => {
+    const publish = async (token: string, versionName: string, chatEnv: string | null) => {
+      const s3Url = await transferFile(world.server, token, `star-${versionName}.apk`, sampleApk({ label: '星际战舰', packageName: 'com.star', versionName, versionCode: 400 }));
+      return world.server.request<{ id: number }>('POST', '/api/v2/upload_app', { token, body: { appId: world.appId, s3Url, description: '新版本说明', attachFileUrls: [], chatEnv } });
+    };
+    const dev = await publish(world.editor.token, '4.0.0', 'DevTest');
+    expect(dev.body.code).toBe(200);
+    const refused = await publish(world.editor.token, '4.0.1', 'PreFavTest');
+    expect([refused.status, refused.body.msg]).toEqual([403, MessagingMessages.releaseGroupAdminOnly]);
+    const quiet = await publish(world.editor.token, '4.0.2', null);
+    expect(quiet.body.code).toBe(200);
+    const release = await publish(world.admin, '4.0.3', 'PreFavTest');
+    expect(release.body.code).toBe(200);
+    await world.runJobs();
+    const titles = (key: string) => messagesTo(key).map((m) => (m.body.news as { articles: Array<{ title: string }> }).articles[0]?.title);
+    expect(titles(devKey)).toEqual(['星际战舰 4.0.0 (400)']);
+    expect(titles(prodKey)).toEqual(['星际战舰 4.0.3 (400)']);
+    expect(JSON.stringify(messagesTo(devKey)[0]?.body)).toContain(`https://release.example.com/package/star?id=${dev.body.data.id}`);
   });
 
   it('refuses personal scopes on WeCom (robots only reach groups) and a missing robot', async () => {

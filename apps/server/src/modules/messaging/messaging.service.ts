@@ -41,7 +41,7 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
   async function push(
     user: AuthUser,
     channel: Channel,
-    input: { app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>; workflow: Awaited<ReturnType<typeof workflowOf>>; scope: Scope; branch?: string | null; version: Awaited<ReturnType<typeof versionOf>>; commits: CommitRow[]; totalCommits: number; baseUrl: string },
+    input: { app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>; workflow: Awaited<ReturnType<typeof workflowOf>>; scope: Scope; branch?: string | null; version: Awaited<ReturnType<typeof versionOf>>; commits: CommitRow[]; totalCommits: number; baseUrl: string | null },
   ): Promise<SendResult> {
     const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
     const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl });
@@ -93,6 +93,19 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
       const version = await versionOf(app.id, { indexNo: body.indexNo });
       const total = rows.length + Math.max(0, new Set(body.commitIds).size - MAX_ITEMS_PER_MESSAGE);
       return push(user, 'any', { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits: rows, totalCommits: total, baseUrl });
+    },
+
+    /**
+     * A package just published with a chatEnv (v2/upload_app): its card to that group's robot. An app without a
+     * robot for that group has nobody to tell, which is not an error of the upload.
+     */
+    async announceVersion(user: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null): Promise<SendResult | null> {
+      const app = await messaging.app(version.appId);
+      const row = await messaging.version(version.appId, { id: version.id });
+      if (!app || !row) return null;
+      const configured = chatEnv === 'PreFavTest' ? app.prod_wecom_url : app.dev_wecom_url;
+      if (!configured) return null;
+      return push(user, 'any', { app, workflow: null, scope: { receiveType: 'chat', chatEnv }, version: row, commits: [], totalCommits: 0, baseUrl });
     },
 
     /** A day's items: [startDate, nextDate). */

@@ -29,7 +29,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
     );
 
     const register = async (req: { body: z.infer<typeof uploadAppBody> } & Parameters<typeof currentUser>[0]) => {
-      const version = await registration.register(currentUser(req), req.body);
+      const version = await registration.register(currentUser(req), req.body, { baseUrl: publicBaseUrl(req, deps.publicUrl) });
       return ok(await presenterFor(req, deps).row(version));
     };
     const schema = { tags, body: uploadAppBody, response: { 200: envelopeSchema(appVersionRow) } };

@@ -1,4 +1,4 @@
-import { AppMessages, type UploadAppBody } from '@release/contract';
+import { AppMessages, MessagingMessages, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import { inspectPackage, PackageInspectionError, type PackageInspection } from '../../inspect/index.ts';
@@ -28,6 +28,8 @@ export interface RegistrationDeps {
   blobs: ConfiguredBlobStore;
   ingest: CommitIngestService;
   clock: Clock;
+  /** Tells the chosen group (chatEnv) about a new version; the messaging module's push. */
+  announce?: (actor: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null) => Promise<unknown>;
 }
 
 function versionLabel(inspection: PackageInspection): { version: string | null; build: string | null; name: string | null; bundleId: string | null } {
@@ -70,8 +72,10 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
   }
 
   return {
-    async register(actor: AuthUser, body: UploadAppBody): Promise<VersionRecord> {
+    async register(actor: AuthUser, body: UploadAppBody, options: { baseUrl?: string } = {}): Promise<VersionRecord> {
       await policy.assertCanEdit(actor, body.appId);
+      // SPEC §6: only admins send to the release group.
+      if (body.chatEnv === 'PreFavTest' && !actor.isAdmin && body.appVersionId === undefined) throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
       const app = await apps.findById(body.appId);
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
       const attachments = await attachmentsOf(actor.userId, body.attachFileUrls);
@@ -158,6 +162,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       await ingest.recordVersion(id);
       for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       await notifySubscribers(actor, body.appId, app.app_name, body.description || `${label.version ?? session.file_name} 已发布`);
+      if (body.chatEnv && deps.announce) await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
       return (await versions.findById(id)) as VersionRecord;
     },
   };
