@@ -23,3 +23,4 @@ export * from './certificates.ts';
 export * from './devices.ts';
 export * from './lark-docs.ts';
 export * from './tasks.ts';
+export * from './lark-tasks.ts';

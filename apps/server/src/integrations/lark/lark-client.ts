@@ -16,11 +16,25 @@ export class LarkApiError extends Error {
     readonly httpStatus: number,
     readonly code: number,
     message: string,
+    /** Rate limits: how long Lark asked us to wait (x-ogw-ratelimit-reset), for a job's next try. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'LarkApiError';
   }
 }
+
+/** Contract §H / §E: "too many requests" answers that are worth waiting for (429 + 99991400, Bitable 1254290/1254291). */
+export const RATE_LIMIT_CODES = new Set([99991400, 1254290, 1254291, 1000004, 1000005, 11232]);
+
+export interface LarkClientOptions {
+  /** How a rate-limited call waits before its retry (tests move the fakes' clocks instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Waits up to this long in place, twice at most; longer waits are left to the caller (a job's backoff). */
+  maxInlineWaitMs?: number;
+}
+
+export type LarkMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface LarkUserInfo {
   openId: string;
@@ -61,9 +75,11 @@ function str(value: unknown): string | null {
  * the JS-SDK ticket. Plain fetch against the configured hosts (the node SDK has no method for authen v2 and
  * does not renew a revoked tenant token); every answer is checked for both HTTP status and `code`.
  */
-export function createLarkClient(config: LarkConfig, clock: Clock) {
+export function createLarkClient(config: LarkConfig, clock: Clock, options: LarkClientOptions = {}) {
   let tenant: Cached | null = null;
   let ticket: Cached | null = null;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const maxInlineWaitMs = options.maxInlineWaitMs ?? 2_000;
 
   async function post(url: string, body: unknown, token?: string): Promise<{ status: number; json: Json }> {
     const response = await fetch(url, {
@@ -75,10 +91,10 @@ export function createLarkClient(config: LarkConfig, clock: Clock) {
     return { status: response.status, json: await readJson(response) };
   }
 
-  function failure(status: number, json: Json): LarkApiError {
+  function failure(status: number, json: Json, retryAfterMs: number | null = null): LarkApiError {
     const code = typeof json.code === 'number' ? json.code : -1;
     const message = str(json.msg) ?? str(json.error_description) ?? str(json.error) ?? `HTTP ${status}`;
-    return new LarkApiError(status, code, message);
+    return new LarkApiError(status, code, message, retryAfterMs);
   }
 
   async function tenantToken(): Promise<string> {
@@ -91,17 +107,53 @@ export function createLarkClient(config: LarkConfig, clock: Clock) {
     return token;
   }
 
-  /** An Open Platform call with the tenant token; `data` of the envelope. Renews a stale token once. */
-  async function withTenant(path: string, body: unknown): Promise<Json> {
-    for (let attempt = 0; ; attempt += 1) {
-      const { status, json } = await post(`${config.openBaseUrl}${path}`, body, await tenantToken());
+  async function send(method: LarkMethod, url: string, body: unknown, token: string): Promise<{ status: number; json: Json; resetMs: number | null }> {
+    const response = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const reset = Number(response.headers.get('x-ogw-ratelimit-reset'));
+    return { status: response.status, json: await readJson(response), resetMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : null };
+  }
+
+  /**
+   * An Open Platform call with the tenant token; `data` of the envelope. Renews a stale token once; on a rate
+   * limit waits the `x-ogw-ratelimit-reset` Lark names (1 s when none) in place while that is short, else throws
+   * a LarkApiError carrying the wait for the caller's backoff.
+   */
+  async function request(method: LarkMethod, path: string, input: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; waitInPlace?: boolean } = {}): Promise<Json> {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(key, String(value));
+    const url = `${config.openBaseUrl}${path}${query.size ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
+    let renewed = false;
+    let waits = 0;
+    for (;;) {
+      const { status, json, resetMs } = await send(method, url, input.body, await tenantToken());
       if (status === 200 && json.code === 0) return (json.data ?? {}) as Json;
-      if (attempt === 0 && typeof json.code === 'number' && STALE_TOKEN_CODES.has(json.code)) {
+      const code = typeof json.code === 'number' ? json.code : -1;
+      if (!renewed && STALE_TOKEN_CODES.has(code)) {
+        renewed = true;
         tenant = null;
         continue;
       }
+      if (status === 429 || RATE_LIMIT_CODES.has(code)) {
+        const waitMs = resetMs ?? 1_000;
+        if (input.waitInPlace !== false && waits < 2 && waitMs <= maxInlineWaitMs) {
+          waits += 1;
+          await sleep(waitMs);
+          continue;
+        }
+        throw failure(status, json, waitMs);
+      }
       throw failure(status, json);
     }
+  }
+
+  /** POST with the tenant token (see `request`); a rate limit is thrown at once (message jobs back off themselves). */
+  function withTenant(path: string, body: unknown): Promise<Json> {
+    return request('POST', path, { body, waitInPlace: false });
   }
 
   return {
@@ -148,6 +200,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock) {
 
     tenantToken,
     withTenant,
+    request,
   };
 }
 export type LarkClient = ReturnType<typeof createLarkClient>;

@@ -1,0 +1,33 @@
+/** Chinese messages of the Lark side of tasks and bugs (task list, multi-dimensional table, sync). */
+export const LarkTaskMessages = {
+  notConfigured: '未配置飞书应用：请管理员设置 LARK_APP_ID 与 LARK_APP_SECRET',
+  taskListExists: '该应用已关联飞书任务清单',
+  tableExists: '该应用已关联飞书多维表格',
+  notLinked: '该应用尚未关联飞书任务清单或多维表格',
+  larkFailed: (detail: string) => `飞书接口调用失败：${detail}`,
+  rateLimited: '飞书接口调用过于频繁，请稍后重试',
+  unavailable: '飞书服务暂时不可用，请稍后重试',
+  unreachable: '无法连接飞书，请稍后重试',
+  badCredentials: '飞书应用凭证无效：请管理员检查 LARK_APP_ID 与 LARK_APP_SECRET',
+  badRequest: (detail: string) => `飞书拒绝了这次修改：${detail}`,
+  /** What Lark's refusals mean for someone using the tracker, and what to grant. */
+  larkCodes: {
+    99991672: '飞书应用未开通任务或多维表格权限：请管理员在飞书开放平台为应用开通「任务」(task:task、task:tasklist、task:comment) 与「多维表格」(bitable:app) 权限并发布新版本',
+    99991676: '飞书应用的凭证缺少所需权限：请管理员在飞书开放平台为应用开通「任务」与「多维表格」权限并发布新版本',
+    99991679: '你尚未授权飞书任务权限：请重新用飞书登录并同意授权',
+    99991673: '飞书应用在本企业不可用：请管理员在飞书管理后台启用应用',
+    1470403: '飞书应用无权访问该任务或任务清单：请在飞书任务清单的「共享」中把本应用添加为可编辑成员',
+    1470404: '飞书中的任务或任务清单已被删除',
+    1470610: '负责人太多（飞书最多 50 人）',
+    1470611: '关注人太多（飞书最多 50 人）',
+    1254701: '飞书应用无权访问该多维表格：请在多维表格右上角「…」→「更多」→「添加文档应用」中添加本应用（可编辑）',
+    1254301: '多维表格开启了高级权限：请在「高级权限」中给本应用一个可编辑的角色',
+    1254304: '多维表格开启了高级权限：请在「高级权限」中给本应用一个可编辑的角色',
+    1254702: '飞书云空间中的文件夹不存在',
+    1254040: '飞书多维表格已被删除',
+    1254041: '飞书多维表格中的数据表已被删除',
+    1254043: '飞书多维表格中的记录已被删除',
+    1254044: '飞书多维表格缺少所需字段，请不要删除或重命名同步的字段',
+    1254103: '飞书多维表格的记录已达上限（20,000 条）',
+  } as Record<number, string>,
+} as const;
