@@ -119,4 +119,28 @@ describe('a long git history and pushed custom items in the browser', () => {
     expect(await item.getByTestId('commit-id').count()).toBe(0);
     await context.close();
   });
+
+  it('a wrong repository address says why and what to do, and a sync after fixing it brings the commits', async () => {
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${historyId}`);
+    await page.getByTestId('commit-item').first().waitFor();
+    await page.getByTestId('workflow-add').click();
+    const modal = page.getByTestId('workflow-modal');
+    await modal.getByTestId('workflow-name').fill('客户端');
+    await modal.getByTestId('workflow-repo-path').fill(`${world.client.url}-missing`);
+    await page.getByTestId('workflow-save').click();
+    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('仓库同步失败：仓库不存在或无权访问');
+    expect(await page.getByTestId('workflow-sync-error').innerText()).toContain('请检查仓库地址');
+    expect(await page.getByTestId('commit-empty').innerText()).toContain('点击编辑按钮修改仓库地址，再点击同步按钮重试');
+
+    await page.getByTestId('workflow-edit').click();
+    await modal.getByTestId('workflow-repo-path').fill(world.client.url);
+    await page.getByTestId('workflow-save').click();
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByTestId('workflow-sync').click();
+    await expect.poll(() => page.getByTestId('commit-list').getByTestId('commit-message').allInnerTexts()).toEqual(['修复启动崩溃', 'dev 分支上的缓存', '一键登录']);
+    expect(await page.getByTestId('workflow-sync-error').count()).toBe(0);
+    await context.close();
+  });
 });

@@ -3,15 +3,30 @@ import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { redactSecrets } from './remote-url.ts';
 
-export type GitErrorReason = 'invalid_remote' | 'not_a_mirror' | 'command_failed' | 'timeout' | 'bad_output';
+export type GitErrorReason = 'invalid_remote' | 'not_a_mirror' | 'remote_not_found' | 'remote_refused' | 'remote_unreachable' | 'command_failed' | 'timeout' | 'bad_output';
 
 const messages: Record<GitErrorReason, string> = {
   invalid_remote: '仓库地址不合法：仅支持 https://、ssh://、git@主机:路径 或 file:// 地址',
   not_a_mirror: '本地镜像目录已存在但不是 Git 仓库',
+  remote_not_found: '仓库不存在或无权访问：请检查仓库地址（私有仓库的 https 地址需带上有读取权限的访问令牌）',
+  remote_refused: '仓库拒绝访问：请确认地址中的账号或访问令牌有读取权限（ssh 地址需要为服务器配置部署密钥）',
+  remote_unreachable: '无法连接仓库所在的主机：请检查地址中的主机名和端口，以及服务器的网络',
   command_failed: 'Git 命令执行失败',
   timeout: 'Git 命令执行超时',
   bad_output: '无法解析 Git 的输出',
 };
+
+/** What a failed clone or fetch says about the remote (git's messages are English whatever the locale: LC_ALL=C). */
+const remoteFailures: Array<[GitErrorReason, RegExp]> = [
+  ['remote_refused', /authentication failed|could not read (username|password)|permission denied|access denied|terminal prompts disabled|returned error: 40[13]|host key verification failed/i],
+  ['remote_unreachable', /could not resolve host|failed to connect|connection refused|connection timed out|network is unreachable|could not connect|no route to host/i],
+  ['remote_not_found', /does not appear to be a git repository|repository .*not found|not found|no such file or directory|returned error: 404/i],
+];
+
+/** The reason of a git command that exited non-zero, from its stderr. */
+export function failureReason(stderr: string): GitErrorReason {
+  return remoteFailures.find(([, pattern]) => pattern.test(stderr))?.[0] ?? 'command_failed';
+}
 
 /** A git failure: `reason` is stable for code, `message` is Chinese for people, `detail` is git's (redacted) stderr. */
 export class GitError extends Error {
@@ -94,7 +109,7 @@ export function runGit(args: readonly string[], options: GitRunOptions, okExitCo
         if (error.killed || error.signal) return reject(new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`));
         const exitCode = typeof error.code === 'number' ? error.code : null;
         if (exitCode !== null && okExitCodes.includes(exitCode)) return resolve({ stdout, stderr, exitCode });
-        reject(new GitError('command_failed', `git ${args[0] ?? ''} (${String(error.code)}): ${stderr || error.message}`));
+        reject(new GitError(failureReason(stderr), `git ${args[0] ?? ''} (${String(error.code)}): ${stderr || error.message}`));
       },
     );
     child.stdin?.on('error', () => undefined);
@@ -171,7 +186,7 @@ export async function* streamGit(args: readonly string[], options: StreamGitOpti
     clearTimeout(timer);
     if (complete) {
       if (state.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${state.stderr}`);
-      if (code !== 0) throw new GitError('command_failed', `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
+      if (code !== 0) throw new GitError(failureReason(state.stderr), `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
     }
   }
 }

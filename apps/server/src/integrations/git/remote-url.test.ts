@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GitError } from './git-command.ts';
+import { failureReason, GitError } from './git-command.ts';
 import { syncMirror } from './git-mirror.ts';
 import { classifyGitRemote, mirrorDirFor, redactSecrets } from './remote-url.ts';
 import { createSandbox, GitRepo } from './testing/git-fixture.ts';
@@ -88,13 +88,28 @@ describe('syncMirror failures', () => {
     expect((await syncFailure(repo.url, sandbox.path('local.git'), false)).reason).toBe('invalid_remote');
   });
 
-  it('reports a remote that does not exist as a failed command, leaving no directory behind', async () => {
+  it('says a remote does not exist, with what to check, leaving no directory behind', async () => {
     const target = sandbox.path('missing/m.git');
     const error = await syncFailure(`file://${sandbox.path('no-such-repo')}`, target);
-    expect(error.reason).toBe('command_failed');
-    expect(error.message).toBe('Git 命令执行失败');
+    expect(error.reason).toBe('remote_not_found');
+    expect(error.message).toBe('仓库不存在或无权访问：请检查仓库地址（私有仓库的 https 地址需带上有读取权限的访问令牌）');
     expect(error.detail).toContain('no-such-repo');
     expect(readdirSync(sandbox.path('missing'))).toEqual([]);
+  });
+
+  it('says a host that does not answer cannot be reached', async () => {
+    // Port 9 (discard) on loopback: nothing listens there, the connection is refused at once.
+    const error = await syncFailure('https://127.0.0.1:9/team/app.git', sandbox.path('unreachable.git'));
+    expect(error.reason).toBe('remote_unreachable');
+    expect(error.message).toContain('无法连接仓库所在的主机');
+  });
+
+  it('tells a refused login from a missing repository by what git printed', () => {
+    expect(failureReason("fatal: could not read Username for 'https://git.example.com': terminal prompts disabled")).toBe('remote_refused');
+    expect(failureReason('git@git.example.com: Permission denied (publickey).\nfatal: Could not read from remote repository.')).toBe('remote_refused');
+    expect(failureReason("remote: Repository not found.\nfatal: repository 'https://github.com/a/b.git/' not found")).toBe('remote_not_found');
+    expect(failureReason('fatal: Could not resolve host: git.example.invalid')).toBe('remote_unreachable');
+    expect(failureReason('fatal: bad object HEAD')).toBe('command_failed');
   });
 
   it('never touches a non-empty directory that is not a bare repository', async () => {

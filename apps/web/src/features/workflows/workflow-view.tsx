@@ -30,6 +30,7 @@ function isSyncable(row: { contentType: string; repoType?: string | null }): boo
 
 /** What an empty list tells the user to do on this tab. */
 function emptyHintOf(row: WorkflowRow | null, canEdit: boolean): string {
+  if (row && isSyncable(row) && row.lastSyncError) return canEdit ? workflowsText.emptyHints.syncFailedEditor : workflowsText.emptyHints.syncFailed;
   if (row && isSyncable(row) && row.lastSyncTime === null) return canEdit ? workflowsText.emptyHints.neverSyncedEditor : workflowsText.emptyHints.neverSynced;
   if (row?.contentType === 'package') return workflowsText.emptyHints.package;
   return workflowsText.emptyHints.filtered;

@@ -25,6 +25,8 @@ export const workflowsText = {
   emptyHints: {
     neverSyncedEditor: '仓库还没有同步过：点击右上角的同步按钮拉取提交记录',
     neverSynced: '仓库还没有同步过，稍后再来看看',
+    syncFailedEditor: '仓库同步失败（原因见上方）：点击编辑按钮修改仓库地址，再点击同步按钮重试',
+    syncFailed: '仓库暂时无法同步，请联系该应用的编辑人员检查仓库地址',
     package: '该应用发布安装包后，版本会出现在这里',
     filtered: '试试把时间范围改为“全部”，或打开“显示过滤的日志”',
   },
