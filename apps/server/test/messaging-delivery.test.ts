@@ -167,6 +167,19 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     expect((await world.deliveries(res.body.data.deliveryIds))[0]).toMatchObject({ status: 'sent', attempts: 3 });
   });
 
+  it('two processes draining the same queue send every delivery exactly once', async () => {
+    // The bot's own 5-per-second limit is another test's subject.
+    world.lark.setRateLimit('bot.hook', null);
+    const sends = await Promise.all(Array.from({ length: 8 }, () => world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'commit', workflowId: workflow.id, commitId: itemId }, world.editor.token)));
+    const other = createJobQueue({ db: world.server.db, clock: world.server.clock, owner: 'process-b', concurrency: 2 });
+    other.register(world.server.built.services.deliveryJob);
+    const [mine, theirs] = await Promise.all([world.runJobs(), other.runDue()]);
+    expect(mine + theirs).toBe(8);
+    expect(world.lark.botMessages).toHaveLength(8);
+    const rows = await world.deliveries(sends.flatMap((s) => s.body.data.deliveryIds));
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual(Array.from({ length: 8 }, () => ['sent', 1]));
+  });
+
   it('shows the delivery log to admins only', async () => {
     const asEditor = await world.server.request('GET', '/api/deliveries', { token: world.editor.token });
     expect(asEditor.status).toBe(403);

@@ -113,6 +113,22 @@ describe.each(testDialects())('pushes to Lark on %s', (dialect) => {
     expect(world.lark.requests.filter((r) => r.path.includes('/bot/') || r.path.includes('/im/'))).toEqual([]);
   });
 
+  it('sends to the app’s test group when it is a Lark bot, and tells why a user outside the app’s availability got nothing', async () => {
+    const group = world.lark.addBot();
+    await world.server.db.updateTable('apps').set({ dev_wecom_url: `${world.lark.url}/open-apis/bot/v2/hook/${group.token}` }).where('id', '=', world.appId).execute();
+    const chat = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'chat', chatEnv: 'DevTest', commitId: itemIds[0] }, world.editor.token);
+    expect(chat.body.code).toBe(200);
+    const blocked = world.lark.state.users.get(world.viewer.openId);
+    if (blocked) blocked.canUseApp = false;
+    const viewers = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'view_app', commitId: itemIds[0] }, world.editor.token);
+    await world.runJobs();
+    if (blocked) blocked.canUseApp = true;
+    expect(world.lark.botMessages.map((m) => m.botToken)).toEqual([group.token]);
+    const [row] = await world.deliveries(viewers.body.data.deliveryIds);
+    expect(row).toMatchObject({ status: 'failed', receiverCode: 230013, attempts: 1 });
+    await world.server.db.updateTable('apps').set({ dev_wecom_url: null }).where('id', '=', world.appId).execute();
+  });
+
   it('cuts a long list to the 20 KB webhook cap with a "N more" line and a link, never refused', async () => {
     const big = await world.createWorkflow({ tabName: '大仓库', robotUrl: workflow.robotUrl, robotSecret: secret });
     const base = world.server.clock.now() - 86_400_000;
