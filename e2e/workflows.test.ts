@@ -74,6 +74,8 @@ describe('an editor follows a git repository in the workflow view', () => {
     const today = localDate();
     const cell = page.locator(`[data-testid=calendar-day][data-date="${today}"]`);
     await expect.poll(() => cell.getAttribute('data-count')).toBe('2');
+    // The month is the calendar's time window: the list's time filter is not offered here.
+    expect(await page.getByTestId('filter-time').count()).toBe(0);
     await page.screenshot({ path: path.join(shots, 'e2e-workflow-calendar.png') });
     // A day without items warns instead of opening an empty drawer.
     const empty = page.locator(`[data-testid=calendar-day]:not([data-date="${today}"])`).first();

@@ -65,6 +65,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
         committers={users.data ?? []}
         projects={projects}
         branches={branches}
+        showTime={view === 'list'}
       />
       {view === 'list' ? (
         <CommitList pages={pages} items={items} emptyHint={emptyHint} groupByProject={mode === 'trend' && filter.groupByProject} maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'} {...shared} />

@@ -15,6 +15,8 @@ interface FilterBarProps {
   committers: string[];
   projects: string[];
   branches: string[];
+  /** The calendar's month or year is its time window: the time filter is not offered there. */
+  showTime?: boolean;
 }
 
 function Labelled({ label, children }: { label: string; children: ReactNode }) {
@@ -27,7 +29,7 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** SPEC §2 filter bar: display categories, committer or project, 显示过滤的日志, 按项目分组, time window. */
-export function FilterBar({ filter, onChange, mode, committers, projects, branches }: FilterBarProps) {
+export function FilterBar({ filter, onChange, mode, committers, projects, branches, showTime = true }: FilterBarProps) {
   const set = (patch: Partial<CommitFilter>): void => onChange({ ...filter, ...patch });
   const chooseTime = (key: TimeRangeKey): void => {
     // A custom window waits for its dates; until then the list keeps showing everything.
@@ -87,32 +89,36 @@ export function FilterBar({ filter, onChange, mode, committers, projects, branch
           <Switch size="small" checked={filter.groupByProject} onChange={(groupByProject) => set({ groupByProject })} data-testid="filter-group-by-project" />
         </Labelled>
       ) : null}
-      <Dropdown
-        trigger={['click']}
-        menu={{
-          selectable: true,
-          selectedKeys: [filter.timeKey],
-          items: timeRangeKeys.map((key) => ({ key, label: text.time[key] })),
-          onClick: ({ key }) => {
-            const chosen = timeRangeKeys.find((candidate) => candidate === key);
-            if (chosen) chooseTime(chosen);
-          },
-        }}
-      >
-        <Button icon={<ClockCircleOutlined />} data-testid="filter-time">
-          {text.time[filter.timeKey]} <DownOutlined />
-        </Button>
-      </Dropdown>
-      {filter.timeKey === 'custom' ? (
-        <DatePicker.RangePicker
-          value={customValue ? [customValue[0], customValue[1]] : null}
-          allowClear={false}
-          onChange={(dates) => {
-            const [start, end] = dates ?? [];
-            if (start && end) set({ range: timeRangeOf('custom', Date.now(), [start.valueOf(), end.valueOf()]) });
-          }}
-          data-testid="filter-range"
-        />
+      {showTime ? (
+        <>
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              selectable: true,
+              selectedKeys: [filter.timeKey],
+              items: timeRangeKeys.map((key) => ({ key, label: text.time[key] })),
+              onClick: ({ key }) => {
+                const chosen = timeRangeKeys.find((candidate) => candidate === key);
+                if (chosen) chooseTime(chosen);
+              },
+            }}
+          >
+            <Button icon={<ClockCircleOutlined />} data-testid="filter-time">
+              {text.time[filter.timeKey]} <DownOutlined />
+            </Button>
+          </Dropdown>
+          {filter.timeKey === 'custom' ? (
+            <DatePicker.RangePicker
+              value={customValue ? [customValue[0], customValue[1]] : null}
+              allowClear={false}
+              onChange={(dates) => {
+                const [start, end] = dates ?? [];
+                if (start && end) set({ range: timeRangeOf('custom', Date.now(), [start.valueOf(), end.valueOf()]) });
+              }}
+              data-testid="filter-range"
+            />
+          ) : null}
+        </>
       ) : null}
     </div>
   );
