@@ -13,6 +13,8 @@ import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovisi
 import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
 import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
+import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
+import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -166,5 +168,40 @@ describe('a corrupted page is caught', () => {
     directory.data.writeUInt8(directory.data.readUInt8(directory.data.length - 1) ^ 0x01, directory.data.length - 1);
     const reread = readEmbeddedSignature(bytes, slice!);
     expect(verifyCodeDirectoryCms(signature.cms, reread?.codeDirectories ?? []).failures).toEqual(['messageDigest', 'cdHashes']);
+  });
+});
+
+/** Every file of the bundle at `root` (relative paths), read from the ipa. */
+async function bundleFiles(zip: ZipIndex, root: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of zip.entries.values()) {
+    if (!entry.isDirectory && entry.name.startsWith(root)) files.set(entry.name.slice(root.length), await zip.readEntry(entry.name));
+  }
+  return files;
+}
+
+describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
+  it('every sealed file matches, none is missing, none is unsealed; a changed resource is caught', async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
+    try {
+      const seals = [...zip.entries.keys()].filter((name) => name.endsWith('/_CodeSignature/CodeResources')).sort();
+      expect(seals.length).toBeGreaterThan(0);
+      for (const seal of seals) {
+        const root = seal.slice(0, -'_CodeSignature/CodeResources'.length);
+        const resources = parseCodeResources(await zip.readEntry(seal));
+        if (!resources) throw new Error(`${seal} is not a plist`);
+        const files = await bundleFiles(zip, root);
+        const info = parsePlistDict(files.get('Info.plist') ?? Buffer.alloc(0));
+        const executable = info ? plistString(info, 'CFBundleExecutable') : null;
+        expect([seal, checkSealedFiles(resources, files, executable)]).toEqual([seal, { mismatched: [], missing: [], unsealed: [], nested: [] }]);
+        const [first] = [...resources.files2.keys()].filter((path) => files.has(path));
+        if (first) {
+          files.set(first, Buffer.concat([files.get(first) ?? Buffer.alloc(0), Buffer.from('x')]));
+          expect(checkSealedFiles(resources, files, executable).mismatched).toEqual([first]);
+        }
+      }
+    } finally {
+      await zip.close();
+    }
   });
 });
