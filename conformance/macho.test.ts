@@ -2,7 +2,8 @@
  * Conformance of the Mach-O and code-signature readers (apps/server/src/signing) against the signed binaries
  * inside the fixture ipas: architectures, CodeDirectories (SHA-1 + SHA-256 alternates), page hashes, special
  * slots against the bundle's Info.plist and CodeResources, entitlements (XML and DER), the CMS certificates,
- * the CMS signature over the primary CodeDirectory with Apple's cdhash attributes, and that the signer is the
+ * the designated requirement (decoded, and rebuilt byte for byte), the CMS signature over the primary
+ * CodeDirectory with Apple's cdhash attributes, and that the signer is the
  * certificate the embedded profile lists. Expected values from fixtures/SOURCES.md.
  */
 import { createHash, X509Certificate } from 'node:crypto';
@@ -13,6 +14,7 @@ import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovisi
 import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
 import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
+import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
@@ -121,6 +123,11 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
             expect([binary.path, slice.arch, mismatchedSpecialSlots(directory, slots)]).toEqual([binary.path, slice.arch, []]);
           }
           expect(signature.requirements.map((r) => r.type)).toEqual([3]);
+          // Xcode's designated requirement, which the signer rebuilds byte for byte.
+          const designated = `identifier "${binary.identifier}" and anchor apple generic and certificate leaf[subject.CN] = "${binary.signer}" and certificate 1[field.1.2.840.113635.100.6.2.1] exists`;
+          expect(decodeRequirement(signature.requirements[0]?.data ?? Buffer.alloc(0))).toBe(designated);
+          const rebuilt = requirementSet([{ type: 3, blob: designatedRequirement(binary.identifier, binary.signer) }]);
+          expect(rebuilt.equals(blobOfSlot(signature, CSSLOT.requirements) ?? Buffer.alloc(0))).toBe(true);
           expect(signature.derEntitlements !== null).toBe(binary.derEntitlements);
           expect(signature.entitlements?.['application-identifier'] ?? null).toBe(slice.fileType === 2 ? `${binary.teamId}.${binary.identifier}` : null);
           const [leaf, ...chain] = signature.certificates;
