@@ -2,6 +2,7 @@ import type { ApiTokenListParams } from './api-tokens.api.ts';
 import type { AppListFilter } from './apps.api.ts';
 import type { DeviceListParams } from './devices.api.ts';
 import type { NotificationStateFilter } from './messages.api.ts';
+import type { TaskListParams } from './tasks.api.ts';
 import type { UserListParams } from './users.api.ts';
 import type { VersionListParams } from './versions.api.ts';
 
@@ -31,4 +32,10 @@ export const queryKeys = {
   certificates: ['certificates'] as const,
   devices: ['devices'] as const,
   deviceList: (params: DeviceListParams) => ['devices', params] as const,
+  taskView: (appId: number) => ['task-view', appId] as const,
+  tasks: (appId: number) => ['tasks', appId] as const,
+  taskList: (params: TaskListParams) => ['tasks', params.appId, params] as const,
+  taskFields: (appId: number) => ['task-fields', appId] as const,
+  assignableUsers: ['assignable-users'] as const,
+  taskComments: (taskGuid: string) => ['task-comments', taskGuid] as const,
 };

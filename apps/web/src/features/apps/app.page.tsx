@@ -6,6 +6,9 @@ import { AppMessages } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { AppPackagesCard } from '../versions/app-packages.card.tsx';
 import { WorkflowView } from '../workflows/workflow-view.tsx';
+import { AppViewBar } from '../tasks/app-view-bar.tsx';
+import { TaskView } from '../tasks/task-view.tsx';
+import { useAppView } from '../tasks/use-app-view.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { useAddAppModal } from './add-app.modal.tsx';
 import { AppEmpty } from './app-empty.tsx';
@@ -31,6 +34,7 @@ export function AppPage() {
   const detail = useAppDetail(appId);
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const [addAppModal, openAddApp] = useAddAppModal();
+  const view = useAppView(appId);
 
   useEffect(() => {
     if (workflowId) cacheWorkflowId(path, workflowId);
@@ -63,8 +67,15 @@ export function AppPage() {
   return (
     <Flex vertical gap={16} data-testid="app-page">
       <AppHeaderCard app={detail.data} onOpenSettings={() => setIsSettingsOpen(true)} />
-      <WorkflowView key={detail.data.appId} app={detail.data} appPath={path} />
-      <AppPackagesCard key={detail.data.appId} app={detail.data} />
+      <AppViewBar view={view} />
+      {view.mode === 'task' ? (
+        <TaskView key={detail.data.appId} app={detail.data} setting={view.setting} />
+      ) : (
+        <>
+          <WorkflowView key={detail.data.appId} app={detail.data} appPath={path} />
+          <AppPackagesCard key={detail.data.appId} app={detail.data} />
+        </>
+      )}
       <AppFormModal open={isSettingsOpen} app={detail.data} onClose={() => setIsSettingsOpen(false)} onSaved={(saved) => void settingsSaved(saved)} />
     </Flex>
   );

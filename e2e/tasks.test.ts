@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi } from './helpers/api.ts';
+import { launchBrowser, newPage } from './helpers/browser.ts';
+import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { signIn } from './helpers/workflow-world.ts';
+
+const EDITOR = { username: 'editor', password: 'editor-pass-1' };
+const APP_PATH = 'task';
+const SEEDED = 21;
+
+async function toastText(page: Page): Promise<string> {
+  return page.locator('.ant-message').innerText().catch(() => '');
+}
+
+async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
+  return page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').getAttribute('title').catch(() => '');
+}
+
+/** Picks an option of an antd Select by its text. */
+async function pick(page: Page, testId: string, text: string): Promise<void> {
+  await page.getByTestId('task-drawer').getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: true }).click();
+}
+
+/** Types both ends of the RangePicker and confirms each. */
+async function chooseRange(page: Page, start: string, end: string): Promise<void> {
+  const inputs = page.getByTestId('task-drawer').locator('.ant-picker-range input');
+  await inputs.nth(0).click();
+  await inputs.nth(0).fill(start);
+  await inputs.nth(0).press('Enter');
+  await inputs.nth(1).fill(end);
+  await inputs.nth(1).press('Enter');
+  await expect.poll(() => inputs.nth(1).inputValue()).toBe(end);
+}
+
+/** How many text lines a textarea shows (its inner height over its line height). */
+async function textRows(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((el) => {
+    const style = getComputedStyle(el);
+    return Math.round((el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight));
+  });
+}
+
+async function drawerErrors(page: Page): Promise<string[]> {
+  return page.getByTestId('task-drawer').locator('.ant-form-item-explain-error').allInnerTexts();
+}
+
+describe('the task view of an app, without Lark', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  const shots = path.resolve(import.meta.dirname, '../.tmp');
+
+  beforeAll(async () => {
+    fs.mkdirSync(shots, { recursive: true });
+    server = await startServerProcess();
+    const api = createApi(server.url);
+    const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
+    const appId = await api.createApp(admin, { appName: '任务应用', path: APP_PATH, editUserIds: [editorId] });
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    const start = Date.now();
+    for (let i = 1; i <= SEEDED; i += 1) {
+      await api.call('POST', '/api/create_task', editor, { appId, recordType: 'task', summary: `预置任务 ${String(i).padStart(2, '0')}`, assigneeIds: [editorId], startAt: start, due: start + 86_400_000 });
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('an admin turns the task view on, creates a task and a bug through the drawer, comments and pages past 20', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+    await page.goto(`/home/app/${APP_PATH}`);
+    // Off by default: the workflow view, and no toggle until the admin turns it on.
+    await page.getByTestId('task-view-switch').click();
+    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await page.getByTestId('task-view').waitFor();
+    expect(await page.getByTestId('app-view-mode').innerText()).toContain('任务视图');
+    await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED));
+    expect(await badge(page, 'bug')).toBe('0');
+    expect(await page.getByTestId('task-tab-task').innerText()).toContain('任务清单');
+    expect(await page.getByTestId('task-tab-bug').innerText()).toContain('多维表格');
+
+    // Without Lark the Lark buttons are there but disabled.
+    for (const id of ['task-lark-table', 'task-lark-task-list']) expect(await page.getByTestId(id).isDisabled()).toBe(true);
+    expect(await page.getByTestId('task-lark-table').innerText()).toBe('创建多维表格');
+    expect(await page.getByTestId('task-lark-task-list').innerText()).toBe('创建任务清单');
+
+    // 20 a page, 'N items in total', and the 21st on page 2.
+    const rows = page.getByTestId('task-table').locator('tbody tr.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(20);
+    expect(await page.getByTestId('task-view').locator('.ant-pagination-total-text').innerText()).toBe(`共 ${SEEDED} 条`);
+    await page.getByTestId('task-view').locator('.ant-pagination-item-2').click();
+    await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining('预置任务 01')]);
+    await page.getByTestId('task-view').locator('.ant-pagination-item-1').click();
+
+    // A task: every message on an empty submit, then created not_started / high.
+    await page.getByTestId('task-create').click();
+    const drawer = page.getByTestId('task-drawer');
+    await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('创建任务');
+    expect(await drawer.getByTestId('task-status').count()).toBe(0);
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择负责人!', '请选择开始和结束时间!']);
+    await drawer.getByTestId('task-summary').fill('新的登录页');
+    await pick(page, 'task-assignees', 'editor');
+    await page.keyboard.press('Escape');
+    await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
+    await expect.poll(() => drawerErrors(page)).toEqual([]);
+    await page.getByTestId('task-submit').dblclick();
+    await expect.poll(() => toastText(page)).toContain('创建成功');
+    await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
+    const created = rows.filter({ hasText: '新的登录页' });
+    await expect.poll(() => created.count()).toBe(1);
+    expect(await created.innerText()).toMatch(/editor[\s\S]*未开始[\s\S]*高/);
+
+    // A bug on the 多维表格 tab: 指派给 instead of 负责人.
+    await page.getByTestId('task-tab-bug').click();
+    await page.getByTestId('task-create').click();
+    await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('创建缺陷');
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择指派给!', '请选择开始和结束时间!']);
+    await drawer.getByTestId('task-summary').fill('进入关卡闪退');
+    await pick(page, 'task-assignees', 'editor');
+    await page.keyboard.press('Escape');
+    await chooseRange(page, '2026-12-01 09:00', '2026-12-02 09:00');
+    await pick(page, 'task-bug-severity', '致命');
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => toastText(page)).toContain('创建成功');
+    await expect.poll(() => badge(page, 'bug')).toBe('1');
+    const bug = rows.filter({ hasText: '进入关卡闪退' });
+    await expect.poll(() => bug.innerText()).toMatch(/新建[\s\S]*致命/);
+
+    // Comments in the edit drawer: empty, add, edit, delete.
+    await bug.getByTestId('task-row-title').click();
+    await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('编辑缺陷');
+    await drawer.getByTestId('task-bug-status').waitFor();
+    await drawer.getByTestId('task-comment-submit').click();
+    await expect.poll(() => drawer.getByTestId('task-comments').locator('.ant-form-item-explain-error').allInnerTexts()).toEqual(['请输入评论']);
+    const commentBox = drawer.getByTestId('task-comment-input');
+    // SPEC §9: the comment box is 3 rows high and grows to 10 at most.
+    expect(await textRows(page, 'task-comment-input')).toBe(3);
+    await commentBox.fill(Array.from({ length: 14 }, (_, i) => `第 ${i + 1} 行`).join('\n'));
+    await expect.poll(() => textRows(page, 'task-comment-input')).toBe(10);
+    await commentBox.fill('iPhone 12 上必现');
+    await drawer.getByTestId('task-comment-submit').click();
+    await expect.poll(() => toastText(page)).toContain('评论成功');
+    const comment = drawer.getByTestId('task-comment');
+    await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 上必现']);
+    await comment.getByTestId('task-comment-edit').click();
+    await drawer.getByTestId('task-comment-edit-input').fill('iPhone 12 与 13 上必现');
+    await drawer.getByTestId('task-comment-save').click();
+    await expect.poll(() => toastText(page)).toContain('修改成功');
+    await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 与 13 上必现']);
+    await comment.getByTestId('task-comment-delete').click();
+    await expect.poll(() => page.locator('.ant-popconfirm:visible').innerText()).toContain('请确认是否删除该评论?');
+    await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
+    await expect.poll(() => toastText(page)).toContain('删除成功');
+    await expect.poll(() => comment.count()).toBe(0);
+    expect(await drawer.getByTestId('task-comments').innerText()).toContain('暂无评论');
+
+    // Any status may be chosen when editing.
+    await pick(page, 'task-bug-status', '无法复现');
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await expect.poll(() => bug.innerText()).toContain('无法复现');
+    await page.screenshot({ path: path.join(shots, 'e2e-tasks.png') });
+    await context.close();
+  });
+
+  it('an editor at 768 px switches to the task view and opens the drawer without sideways scrolling', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1000 });
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${APP_PATH}`);
+    await page.getByTestId('app-view-mode').getByText('任务视图').click();
+    await page.getByTestId('task-view').waitFor();
+    expect(await page.getByTestId('task-view-switch').count()).toBe(0);
+    await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByTestId('task-create').click();
+    const drawer = page.getByTestId('task-drawer');
+    await drawer.getByTestId('task-summary').waitFor();
+    // Once slid in, the drawer takes the whole width of a phone, no more.
+    const edges = async () => {
+      const box = await drawer.boundingBox();
+      return [Math.round(box?.x ?? -1), Math.round((box?.x ?? 0) + (box?.width ?? 0))];
+    };
+    await expect.poll(edges).toEqual([0, 768]);
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择负责人!', '请选择开始和结束时间!']);
+    await page.screenshot({ path: path.join(shots, 'e2e-tasks-768.png') });
+    await context.close();
+  });
+});
