@@ -96,7 +96,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await expect.poll(() => options.allInnerTexts()).toEqual(['x:lvl-2 第二章关卡难度']);
     await options.first().click();
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第一章关卡');
-    expect(await page.getByTestId('message-preview').innerText()).toContain('共 2 条');
+    await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('共 2 条');
     await page.screenshot({ path: '.tmp/e2e-send-logs.png' });
     await page.getByTestId('send-logs-ok').click();
     await expect.poll(() => lark.botMessages.length).toBe(2);

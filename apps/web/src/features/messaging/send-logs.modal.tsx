@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Form, Modal, Radio, Select, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
 import type { CommitLogItem, SendResult } from '@release/contract';
+import { commitKeys, fetchCommitPage } from '../../api/commit-logs.api.ts';
 import { sendMultiCommits, sendTodayLogs } from '../../api/messaging.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { useIsAdmin } from '../../app/session.store.ts';
@@ -12,6 +14,8 @@ import { messagingText } from './messaging.strings.ts';
 import { endChoices, itemsBetween, itemsOfDay, type RangeMode } from './send-range.ts';
 
 const text = messagingText.logs;
+/** The most items the modal reads for its choices and preview (the server sends the whole range anyway). */
+const RANGE_PAGE_SIZE = 200;
 
 type Destination = 'commit' | 'chatDev' | 'chatProd';
 const DESTINATIONS: Record<Destination, { receiveType: 'commit' | 'chat'; chatEnv?: 'DevTest' | 'PreFavTest' }> = {
@@ -23,13 +27,11 @@ const DESTINATIONS: Record<Destination, { receiveType: 'commit' | 'chat'; chatEn
 interface SendLogsModalProps {
   /** The item whose 批量发送通知 was chosen (the custom range starts there); null when closed. */
   start: CommitLogItem | null;
-  /** The tab's loaded items, newest first (the end choices and the preview come from them). */
-  items: CommitLogItem[];
   onClose: () => void;
 }
 
 /** SPEC §2/§4 send-logs modal: today's logs, or a custom range from the chosen item to an end item after it. */
-export function SendLogsModal({ start, items, onClose }: SendLogsModalProps) {
+export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
   const isAdmin = useIsAdmin();
   const [mode, setMode] = useState<RangeMode>('day');
   const [endId, setEndId] = useState<number | null>(null);
@@ -37,6 +39,14 @@ export function SendLogsModal({ start, items, onClose }: SendLogsModalProps) {
   const [sending, setSending] = useState(false);
   const dayStart = dayjs().startOf('day').valueOf();
   const dayEnd = dayjs(dayStart).add(1, 'day').valueOf();
+  // The items from the start (or today) on, read for the modal: the list may not hold them (calendar view).
+  const from = start ? Math.min(start.commitTime, dayStart) : dayStart;
+  const range = useQuery({
+    queryKey: [...commitKeys.all, 'send-range', start?.workflowId ?? 0, start?.branch ?? null, from],
+    queryFn: ({ signal }) => fetchCommitPage({ kind: 'workflows', workflowIds: String(start?.workflowId ?? 0) }, { onlyCliff: true, startTime: from, ...(start?.branch ? { branch: start.branch } : {}) }, { pageNo: 1, pageSize: RANGE_PAGE_SIZE, signal, silent: true }),
+    enabled: start !== null,
+  });
+  const items = useMemo(() => range.data?.list ?? [], [range.data]);
   const choices = useMemo(() => (start ? endChoices(items, start) : []), [items, start]);
   const end = choices.find((c) => c.id === endId) ?? null;
   const preview = useMemo(() => {
@@ -104,6 +114,7 @@ export function SendLogsModal({ start, items, onClose }: SendLogsModalProps) {
                 value={endId}
                 onChange={setEndId}
                 placeholder={text.endPlaceholder}
+                loading={range.isPending}
                 notFoundContent={text.noLaterCommits}
                 options={choices.map((c) => ({ value: c.id, label: `${shortCommitId(c.commitId)} ${parseCommitMessage(c.commitMessage).subject}` }))}
               />
