@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
+import { gradientPng } from './helpers/png.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { signIn } from './helpers/workflow-world.ts';
 
@@ -111,12 +112,22 @@ describe('the task view of an app, without Lark', () => {
     await page.keyboard.press('Escape');
     await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
     await expect.poll(() => drawerErrors(page)).toEqual([]);
+    // An attachment goes through the upload flow before the record is saved.
+    await drawer.locator('input[type=file]').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: gradientPng(16, 16) });
+    await expect.poll(() => drawer.locator('.ant-upload-list-item-done').innerText()).toContain('design.png');
     await page.getByTestId('task-submit').dblclick();
     await expect.poll(() => toastText(page)).toContain('创建成功');
     await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
     const created = rows.filter({ hasText: '新的登录页' });
     await expect.poll(() => created.count()).toBe(1);
     expect(await created.innerText()).toMatch(/editor[\s\S]*未开始[\s\S]*高/);
+    await created.getByTestId('task-row-title').click();
+    const attachment = drawer.locator('.ant-upload-list-item-done a', { hasText: 'design.png' });
+    const href = (await attachment.getAttribute('href')) ?? '';
+    const download = await page.request.get(href);
+    expect([download.status(), (await download.body()).equals(gradientPng(16, 16))]).toEqual([200, true]);
+    await page.getByTestId('task-drawer').getByRole('button', { name: '取 消' }).click();
+    await drawer.waitFor({ state: 'hidden' });
 
     // A bug on the 多维表格 tab: 指派给 instead of 负责人.
     await page.getByTestId('task-tab-bug').click();
