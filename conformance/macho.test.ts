@@ -15,6 +15,7 @@ import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-inde
 import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
+import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
@@ -30,18 +31,19 @@ interface BinaryExpectation {
   identifier: string;
   teamId: string;
   signer: string;
-  derEntitlements: boolean;
+  /** The DER entitlements form: Xcode 12's bare SET, the current [APPLICATION 16] document, or none. */
+  derEntitlements: 'xcode12' | 'current' | null;
 }
 
 const expectations: Record<string, BinaryExpectation[]> = {
   'appinfo-iphone.ipa': [
-    { path: 'Payload/AppInfoDemo.app/AppInfoDemo', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.AppInfoDemo', teamId: '5PJA6N5A3B', signer: 'iPhone Developer: Yi Xiao (54P9L43M84)', derEntitlements: false },
+    { path: 'Payload/AppInfoDemo.app/AppInfoDemo', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.AppInfoDemo', teamId: '5PJA6N5A3B', signer: 'iPhone Developer: Yi Xiao (54P9L43M84)', derEntitlements: null },
   ],
   'appinfo-ipad.ipa': [
-    { path: 'Payload/bundle.app/bundle', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.bundle', teamId: '5PJA6N5A3B', signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)', derEntitlements: false },
+    { path: 'Payload/bundle.app/bundle', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.bundle', teamId: '5PJA6N5A3B', signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)', derEntitlements: null },
   ],
   'appinfo-embedded.ipa': [
-    { path: 'Payload/Demo.app/Demo', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.icyleaf.test.Demo', teamId: '72LA85G59H', signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.', derEntitlements: true },
+    { path: 'Payload/Demo.app/Demo', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.icyleaf.test.Demo', teamId: '72LA85G59H', signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.', derEntitlements: 'xcode12' },
     {
       path: 'Payload/Demo.app/PlugIns/Notification.appex/Notification',
       archs: ['arm64'],
@@ -49,20 +51,20 @@ const expectations: Record<string, BinaryExpectation[]> = {
       identifier: 'com.icyleaf.test.Demo.Notification',
       teamId: '72LA85G59H',
       signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.',
-      derEntitlements: true,
+      derEntitlements: 'xcode12',
     },
   ],
   'appinfo-apple-tv.ipa': [
-    { path: 'Payload/BilibiliLive.app/BilibiliLive', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.etan.tv.BilibiliLive.tvOS', teamId: '3WJ3AZZMPP', signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)', derEntitlements: true },
+    { path: 'Payload/BilibiliLive.app/BilibiliLive', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.etan.tv.BilibiliLive.tvOS', teamId: '3WJ3AZZMPP', signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)', derEntitlements: 'current' },
   ],
   'isign-Test.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
   ],
   'isign-isignTestApp.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
   ],
   'isign-isignFrameworksTestApp.ipa': [
-    { path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.isignFrameworksTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: false },
+    { path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.isignFrameworksTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
     {
       path: 'Payload/isignFrameworksTestApp.app/Frameworks/FontAwesome_swift.framework/FontAwesome_swift',
       archs: ['arm64'],
@@ -70,7 +72,7 @@ const expectations: Record<string, BinaryExpectation[]> = {
       identifier: 'org.cocoapods.FontAwesome-swift',
       teamId: 'L37S4Z6BE9',
       signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
-      derEntitlements: false,
+      derEntitlements: null,
     },
   ],
 };
@@ -128,7 +130,13 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
           expect(decodeRequirement(signature.requirements[0]?.data ?? Buffer.alloc(0))).toBe(designated);
           const rebuilt = requirementSet([{ type: 3, blob: designatedRequirement(binary.identifier, binary.signer) }]);
           expect(rebuilt.equals(blobOfSlot(signature, CSSLOT.requirements) ?? Buffer.alloc(0))).toBe(true);
-          expect(signature.derEntitlements !== null).toBe(binary.derEntitlements);
+          const derForm = signature.derEntitlements ? (signature.derEntitlements[0] === 0x70 ? 'current' : 'xcode12') : null;
+          expect(derForm).toBe(binary.derEntitlements);
+          if (signature.derEntitlements && signature.entitlements) {
+            // Both forms say the same; the current form is what the signer writes, byte for byte.
+            expect(decodeDerEntitlements(signature.derEntitlements)).toEqual(signature.entitlements);
+            if (derForm === 'current') expect(encodeDerEntitlements(signature.entitlements).equals(signature.derEntitlements)).toBe(true);
+          }
           expect(signature.entitlements?.['application-identifier'] ?? null).toBe(slice.fileType === 2 ? `${binary.teamId}.${binary.identifier}` : null);
           const [leaf, ...chain] = signature.certificates;
           expect(leaf && commonName(leaf)).toBe(binary.signer);
