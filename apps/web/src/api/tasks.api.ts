@@ -25,8 +25,9 @@ export interface TaskPage {
   extraInfo: TasksExtraInfo;
 }
 
+/** Silent: an app the page cannot show is told once by the page itself; without the setting there is no task view. */
 export async function fetchTaskView(appId: number, signal?: AbortSignal): Promise<TaskViewSetting> {
-  return (await api.get<TaskViewSetting>('/api/task_view', { appId }, { signal })).data;
+  return (await api.get<TaskViewSetting>('/api/task_view', { appId }, { signal, silent: true })).data;
 }
 
 /** Admins turn the task view of an app on or off. */
