@@ -16,6 +16,7 @@ import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbedd
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
 import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
+import { buildCodeDirectory } from '../apps/server/src/signing/code-directory.ts';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
@@ -123,6 +124,23 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
             expect([binary.path, slice.arch, directory.slot, directory.identifier, directory.teamId]).toEqual([binary.path, slice.arch, directory.slot, binary.identifier, binary.teamId]);
             expect([binary.path, slice.arch, mismatchedPages(code, directory)]).toEqual([binary.path, slice.arch, []]);
             expect([binary.path, slice.arch, mismatchedSpecialSlots(directory, slots)]).toEqual([binary.path, slice.arch, []]);
+            // The signer's CodeDirectory builder lays it out as Xcode did, byte for byte.
+            const rebuilt = buildCodeDirectory({
+              version: directory.version as 0x20200 | 0x20400,
+              flags: directory.flags,
+              hashType: directory.hashType,
+              identifier: directory.identifier,
+              teamId: directory.teamId,
+              code: code.subarray(0, directory.codeLimit),
+              pageSizeLog2: Math.log2(directory.pageSize),
+              specialSlots: directory.specialSlots,
+              specialSlotCount: directory.specialSlots.size,
+              platform: directory.platform,
+              execSegBase: directory.execSegBase ?? undefined,
+              execSegLimit: directory.execSegLimit ?? undefined,
+              execSegFlags: directory.execSegFlags ?? undefined,
+            });
+            expect([binary.path, slice.arch, directory.slot, rebuilt.equals(directory.data)]).toEqual([binary.path, slice.arch, directory.slot, true]);
           }
           expect(signature.requirements.map((r) => r.type)).toEqual([3]);
           // Xcode's designated requirement, which the signer rebuilds byte for byte.
