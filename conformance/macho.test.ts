@@ -17,6 +17,9 @@ import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
 import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
 import { buildCodeDirectory } from '../apps/server/src/signing/code-directory.ts';
+import { signCodeDirectories } from '../apps/server/src/signing/cms-sign.ts';
+import { openP12 } from '../apps/server/src/inspect/p12.ts';
+import { readFileSync } from 'node:fs';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
@@ -236,5 +239,21 @@ describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
     } finally {
       await zip.close();
     }
+  });
+});
+
+describe('the isign test identity signs a fixture binary', () => {
+  it("its CMS over isign-Test.ipa's CodeDirectory carries Apple's attributes and verifies", async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', 'isign-Test.ipa'));
+    const bytes = await zip.readEntry('Payload/IsignTestApp.app/IsignTestApp');
+    await zip.close();
+    const slice = parseMachO(bytes).slices[0];
+    const directories = slice ? (readEmbeddedSignature(bytes, slice)?.codeDirectories ?? []) : [];
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
+    const cms = signCodeDirectories({ codeDirectories: directories, certificate: identity.certificate.der, chain: identity.chain, privateKey: identity.privateKey, signingTime: new Date('2017-01-01T00:00:00Z') });
+    const result = verifyCodeDirectoryCms(cms, directories);
+    expect(result.failures).toEqual([]);
+    expect(result.signerCertificate?.equals(identity.certificate.der)).toBe(true);
+    expect(result.cdHashes).toEqual(directories.map((cd) => cd.cdhash.toString('hex')));
   });
 });
