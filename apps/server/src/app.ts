@@ -48,6 +48,7 @@ import { messagingRoutes } from './modules/messaging/messaging.routes.ts';
 import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
 import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';
 import { registerTasks } from './modules/tasks/tasks.module.ts';
+import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-sync.module.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
@@ -172,7 +173,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     // New items must never fail because autoPush could not be queued (as for every other source).
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
   });
-  await registerTasks(app, { db: deps.db, clock: deps.clock ?? systemClock, policy: services.appsPolicy, uploads: services.uploads, larkEnabled: Boolean(deps.lark), ...links });
+  // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
+  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy });
+  await registerTasks(app, {
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    policy: services.appsPolicy,
+    uploads: services.uploads,
+    larkEnabled: Boolean(deps.lark),
+    ...links,
+    fieldOptions: tasksSync?.fieldOptions,
+    // A change is saved whatever happens to its push; a push that could not be queued is retried by the next pull.
+    onChange: tasksSync ? (record, change) => tasksSync.onChange(record, change).catch((err: unknown) => app.log.error({ err }, 'queueing a Lark push failed')) : undefined,
+  });
+  await registerTasksSync(app, tasksSync);
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
   await registerWebApp(app, deps.webDistDir);

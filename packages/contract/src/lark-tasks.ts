@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { idParam } from './common.ts';
+
 /** Chinese messages of the Lark side of tasks and bugs (task list, multi-dimensional table, sync). */
 export const LarkTaskMessages = {
   notConfigured: '未配置飞书应用：请管理员设置 LARK_APP_ID 与 LARK_APP_SECRET',
@@ -31,3 +34,23 @@ export const LarkTaskMessages = {
     1254103: '飞书多维表格的记录已达上限（20,000 条）',
   } as Record<number, string>,
 } as const;
+
+/** POST /api/lark_auth, create_task_list, create_bitable, lark_refresh: the app. */
+export const larkAppBody = z.object({ appId: idParam });
+
+/** POST /api/sync_comments: a task's comments both ways now. */
+export const syncCommentsBody = z.object({ taskGuid: z.string().min(1).max(64), syncType: z.literal('comment').default('comment') });
+
+/** What /api/lark_auth answers: whether Lark is configured and reachable, and the app's links. */
+export const larkAuthStatus = z.object({
+  larkEnabled: z.boolean(),
+  larkTaskListUrl: z.string().nullable(),
+  larkTableUrl: z.string().nullable(),
+  /** Why Lark cannot be used now (a missing grant, bad credentials …), null when it can. */
+  problem: z.string().nullable(),
+});
+export type LarkAuthStatus = z.infer<typeof larkAuthStatus>;
+
+/** What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments moved either way. */
+export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number() });
+export type LarkSyncCounts = z.infer<typeof larkSyncCounts>;

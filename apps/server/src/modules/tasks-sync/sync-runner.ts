@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../lib/clock.ts';
+import type { LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import { LarkApiError } from '../../integrations/lark/lark-client.ts';
+import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
+import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import { createBugSide, type BugSide } from './bug-side.ts';
+import { createCommentSync } from './comment-sync.ts';
+import type { SyncedColumns, SyncEngine } from './sync-engine.ts';
+import { createTaskSide, type TaskSide } from './task-side.ts';
+import type { TasksSyncRepository } from './tasks-sync.repository.ts';
+
+export interface SyncCounts {
+  pushed: number;
+  pulled: number;
+  imported: number;
+  comments: number;
+}
+
+export interface SyncRunnerDeps {
+  tasks: TasksRepository;
+  sync: TasksSyncRepository;
+  engine: SyncEngine;
+  taskClient: LarkTaskClient;
+  bitableClient: LarkBitableClient;
+  clock: Clock;
+  larkAppId: string;
+}
+
+const missing = (error: unknown) => error instanceof LarkApiError && (error.code === 1470404 || error.code === 1254043);
+
+/** Runs the sync of one record (a push job) or of a whole app (the scheduled pull and refresh). */
+export function createSyncRunner(deps: SyncRunnerDeps) {
+  const syncComments = createCommentSync({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, larkAppId: deps.larkAppId });
+
+  async function sidesOf(appId: number): Promise<{ task: TaskSide | null; bug: BugSide | null }> {
+    const s = await deps.sync.settings(appId);
+    return {
+      task: s?.lark_task_list_guid ? createTaskSide({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, tasklistGuid: s.lark_task_list_guid }) : null,
+      bug: s?.lark_app_token && s.lark_table_id ? createBugSide({ client: deps.bitableClient, sync: deps.sync, clock: deps.clock, appToken: s.lark_app_token, tableId: s.lark_table_id }) : null,
+    };
+  }
+
+  /** A record made in Lark: a new local record whose first version is already in step. */
+  async function importRecord(appId: number, type: 'task' | 'bug', columns: SyncedColumns, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number, creatorId: number | null): Promise<void> {
+    const now = deps.clock.now();
+    await deps.tasks.insert(
+      {
+        guid: randomUUID(), app_id: appId, record_type: type, ...columns, creator_id: creatorId, attach_files: '[]', client_token: null,
+        lark_guid: link.lark_guid ?? null, lark_record_id: link.lark_record_id ?? null, lark_synced_version: 1, lark_updated_at: larkUpdatedAt, updated_by: null, create_time: now, update_time: now,
+      },
+      [{ actor_id: null, source: 'lark', field: 'created', old_value: null, new_value: columns.summary, create_time: now, comment_id: null }],
+    );
+  }
+
+  async function pullTasks(appId: number, side: TaskSide, counts: SyncCounts, withComments: boolean) {
+    const remoteList = await deps.taskClient.listTasklistTasks((await deps.sync.settings(appId))?.lark_task_list_guid ?? '');
+    const records = await deps.sync.recordsOf(appId, 'task');
+    const byGuid = new Map(records.filter((r) => r.lark_guid).map((r) => [r.lark_guid as string, r]));
+    for (const summary of remoteList) {
+      const remote = await deps.taskClient.getTask(summary.guid);
+      const record = byGuid.get(remote.guid);
+      if (!record) {
+        await importRecord(appId, 'task', await side.importColumns(remote), { lark_guid: remote.guid }, Number(remote.updated_at), await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }));
+        counts.imported += 1;
+      } else {
+        count(counts, await deps.engine.reconcile(side.side, record, remote));
+      }
+    }
+    for (const record of records.filter((r) => !r.lark_guid)) count(counts, await deps.engine.reconcile(side.side, record, null));
+    if (!withComments) return;
+    for (const record of await deps.sync.recordsOf(appId, 'task')) {
+      if (!record.lark_guid) continue;
+      const c = await syncComments(record, record.lark_guid);
+      counts.comments += c.pushed + c.pulled;
+    }
+  }
+
+  async function pullBugs(appId: number, side: BugSide, counts: SyncCounts) {
+    const s = await deps.sync.settings(appId);
+    const remote = await deps.bitableClient.searchAll(s?.lark_app_token ?? '', s?.lark_table_id ?? '');
+    const records = await deps.sync.recordsOf(appId, 'bug');
+    const byRecordId = new Map(records.filter((r) => r.lark_record_id).map((r) => [r.lark_record_id as string, r]));
+    const byGuid = new Map(records.map((r) => [r.guid, r]));
+    const seen = new Set<number>();
+    for (const item of remote) {
+      const localId = side.localIdOf(item);
+      const record = byRecordId.get(item.record_id) ?? (localId ? byGuid.get(localId) : undefined);
+      if (!record) {
+        await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
+        counts.imported += 1;
+        continue;
+      }
+      seen.add(Number(record.id));
+      // A record created by a push whose answer was lost: link it before comparing.
+      const linked = record.lark_record_id ? record : { ...record, lark_record_id: item.record_id };
+      count(counts, await deps.engine.reconcile(side.side, linked, item));
+    }
+    for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) count(counts, await deps.engine.reconcile(side.side, record, null));
+  }
+
+  function count(counts: SyncCounts, outcome: 'none' | 'pushed' | 'pulled') {
+    if (outcome === 'pushed') counts.pushed += 1;
+    if (outcome === 'pulled') counts.pulled += 1;
+  }
+
+  return {
+    sidesOf,
+    syncComments,
+
+    /** One record against Lark (a local change's push job); comments too for tasks when asked. */
+    async syncRecord(record: TaskRecordRow, withComments: boolean): Promise<SyncCounts> {
+      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0 };
+      const sides = await sidesOf(Number(record.app_id));
+      if (record.record_type === 'task' && sides.task) {
+        const remote = record.lark_guid ? await deps.taskClient.getTask(record.lark_guid).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
+        if (record.lark_guid && remote === null) throw new LarkApiError(404, 1470404, '飞书中的任务已被删除');
+        count(counts, await deps.engine.reconcile(sides.task.side, record, remote));
+        const fresh = await deps.sync.findById(Number(record.id));
+        if (withComments && fresh?.lark_guid) {
+          const c = await syncComments(fresh, fresh.lark_guid);
+          counts.comments += c.pushed + c.pulled;
+        }
+      } else if (record.record_type === 'bug' && sides.bug) {
+        const s = await deps.sync.settings(Number(record.app_id));
+        const remote = record.lark_record_id ? await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
+        if (record.lark_record_id && remote === null) throw new LarkApiError(200, 1254043, '飞书多维表格中的记录已被删除');
+        count(counts, await deps.engine.reconcile(sides.bug.side, record, remote));
+      }
+      return counts;
+    },
+
+    /** Every task and bug of the app against its task list and table: Lark's changes in, local ones out, new ones both ways. */
+    async syncApp(appId: number, withComments = true): Promise<SyncCounts> {
+      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0 };
+      const sides = await sidesOf(appId);
+      if (sides.task) await pullTasks(appId, sides.task, counts, withComments);
+      if (sides.bug) await pullBugs(appId, sides.bug, counts);
+      return counts;
+    },
+  };
+}
+export type SyncRunner = ReturnType<typeof createSyncRunner>;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { LarkApiError } from '../../integrations/lark/lark-client.ts';
+import { isRetryableLarkError, larkTaskErrorMessage } from '../../integrations/lark/lark-task-errors.ts';
+import type { SyncRunner } from './sync-runner.ts';
+import type { TasksSyncRepository } from './tasks-sync.repository.ts';
+
+/** How often each linked app's task list and table are read for changes made in Lark. */
+export const PULL_INTERVAL_MS = 5 * 60_000;
+
+function failureOf(error: unknown): JobFailure {
+  const message = larkTaskErrorMessage(error);
+  const code = error instanceof LarkApiError ? error.code : null;
+  if (isRetryableLarkError(error)) return JobFailure.retry(message, { code, retryAfterMs: error instanceof LarkApiError ? error.retryAfterMs : null });
+  return JobFailure.permanent(message, code);
+}
+
+/** A local change (or comment) of one record to Lark; retried with backoff, a refusal written to the record's history. */
+export function createPushJob(deps: { runner: SyncRunner; sync: TasksSyncRepository; clock: Clock }) {
+  return defineJob({
+    kind: 'tasks-sync.push',
+    payload: z.object({ recordId: z.number().int(), comments: z.boolean().default(false) }),
+    maxAttempts: 8,
+    async run(payload) {
+      const record = await deps.sync.findById(payload.recordId);
+      if (!record) return { skipped: 'gone' };
+      try {
+        return await deps.runner.syncRecord(record, payload.comments);
+      } catch (error) {
+        throw failureOf(error);
+      }
+    },
+    async settle(trx, payload, outcome) {
+      if (outcome.status !== 'failed') return;
+      const record = await deps.sync.findById(payload.recordId, trx);
+      // The drawer's history shows why Lark did not take the change (in the job's own transaction).
+      if (record) await deps.sync.note(record, [{ actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: outcome.failure.message, create_time: deps.clock.now(), comment_id: null }], trx);
+    },
+  });
+}
+
+/** Reads one app's task list and table for Lark's changes, then books its next run (the schedule). */
+export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncRepository; clock: Clock; jobs: () => JobQueue }) {
+  const job = defineJob({
+    kind: 'tasks-sync.pull',
+    payload: z.object({ appId: z.number().int() }),
+    maxAttempts: 3,
+    async run(payload) {
+      const settings = await deps.sync.settings(payload.appId);
+      if (!settings?.lark_task_list_guid && !settings?.lark_app_token) return { skipped: 'not linked' };
+      try {
+        return await deps.runner.syncApp(payload.appId);
+      } catch (error) {
+        throw failureOf(error);
+      } finally {
+        await schedule(payload.appId, deps.clock.now() + PULL_INTERVAL_MS);
+      }
+    },
+  });
+  /** One pull per app and interval slot, however often it is asked for. */
+  async function schedule(appId: number, runAt: number) {
+    await deps.jobs().enqueue(job, { appId }, { runAt, dedupeKey: `tasks-sync:pull:${appId}:${Math.floor(runAt / PULL_INTERVAL_MS)}` });
+  }
+  return { job, schedule };
+}

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { NewTaskHistory, TaskRecordRow } from '../tasks/tasks.repository.ts';
+
+export type LinkKind = 'taskList' | 'table';
+
+/** The statements of the Lark sync beside the tracker's own repository (links, identities, sync marks). */
+export function createTasksSyncRepository(db: Kysely<Database>) {
+  return {
+    async settings(appId: number) {
+      return db.selectFrom('app_task_settings').selectAll().where('app_id', '=', appId).executeTakeFirst();
+    },
+
+    async appName(appId: number): Promise<string | null> {
+      const row = await db.selectFrom('apps').select('app_name').where('id', '=', appId).executeTakeFirst();
+      return row?.app_name ?? null;
+    },
+
+    /** Stores a new link unless one is there already (two clicks at once: the first wins); answers whether it did. */
+    async saveLink(appId: number, link: { lark_task_list_guid: string; lark_task_list_url: string } | { lark_app_token: string; lark_table_id: string; lark_table_url: string }, now: number): Promise<boolean> {
+      await db.insertInto('app_task_settings').values({ app_id: appId, task_view_enabled: 0, update_time: now }).onConflict((oc) => oc.column('app_id').doNothing()).execute();
+      const unset = 'lark_task_list_guid' in link ? 'lark_task_list_guid' : 'lark_app_token';
+      const result = await db.updateTable('app_task_settings').set({ ...link, update_time: now }).where('app_id', '=', appId).where(unset, 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Apps linked to a task list or a table (the schedule's pulls). */
+    async linkedApps(): Promise<number[]> {
+      const rows = await db.selectFrom('app_task_settings').select('app_id').where((eb) => eb.or([eb('lark_task_list_guid', 'is not', null), eb('lark_app_token', 'is not', null)])).execute();
+      return rows.map((r) => Number(r.app_id));
+    },
+
+    async recordsOf(appId: number, recordType: 'task' | 'bug'): Promise<TaskRecordRow[]> {
+      return db.selectFrom('task_records').selectAll().where('app_id', '=', appId).where('record_type', '=', recordType).orderBy('id').execute();
+    },
+
+    async findByGuid(guid: string): Promise<TaskRecordRow | undefined> {
+      return db.selectFrom('task_records').selectAll().where('guid', '=', guid).executeTakeFirst();
+    },
+
+    async findById(id: number, executor: Kysely<Database> = db): Promise<TaskRecordRow | undefined> {
+      return executor.selectFrom('task_records').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Lark open_ids of local users (their Lark sign-in identities). */
+    async openIdsOf(userIds: number[]): Promise<Map<number, string>> {
+      if (!userIds.length) return new Map();
+      const rows = await db.selectFrom('user_identities').select(['user_id', 'subject']).where('provider', '=', 'lark').where('user_id', 'in', userIds).execute();
+      return new Map(rows.map((r) => [Number(r.user_id), r.subject]));
+    },
+
+    /** Local users of Lark open_ids; an open_id without a local account is left out. */
+    async usersOfOpenIds(openIds: string[]): Promise<Map<string, number>> {
+      if (!openIds.length) return new Map();
+      const rows = await db.selectFrom('user_identities').select(['user_id', 'subject']).where('provider', '=', 'lark').where('subject', 'in', openIds).execute();
+      return new Map(rows.map((r) => [r.subject, Number(r.user_id)]));
+    },
+
+    /** Edit users of the app with a Lark identity (they may edit the task list in Lark). */
+    async editorOpenIds(appId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('app_users as m')
+        .innerJoin('user_identities as i', 'i.user_id', 'm.user_id')
+        .select('i.subject')
+        .where('m.app_id', '=', appId)
+        .where('m.permit', '=', 'edit')
+        .where('i.provider', '=', 'lark')
+        .execute();
+      return [...new Set(rows.map((r) => r.subject))];
+    },
+
+    /**
+     * Records what Lark holds after a push or pull: the link, Lark's modified time, and — only if the record is still
+     * at `version` — that this version is in step (a newer local edit keeps its own pending push).
+     */
+    async markSynced(id: number, version: number, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number): Promise<void> {
+      await db.updateTable('task_records').set({ ...link, lark_updated_at: larkUpdatedAt }).where('id', '=', id).execute();
+      await db.updateTable('task_records').set({ lark_synced_version: version }).where('id', '=', id).where('record_version', '=', version).execute();
+    },
+
+    /** History rows at the record's current version (conflict notes, sync failures) without changing the record. */
+    async note(record: TaskRecordRow, rows: NewTaskHistory[], executor: Kysely<Database> = db): Promise<void> {
+      if (!rows.length) return;
+      await executor
+        .insertInto('task_history')
+        .values(rows.map((r) => ({ ...r, record_id: Number(record.id), record_version: Number(record.record_version) })))
+        .execute();
+    },
+
+    async commentsOf(recordId: number) {
+      return db.selectFrom('task_comments').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
+    },
+
+    async markCommentSynced(id: number, larkCommentId: string | null, version: number): Promise<void> {
+      await db.updateTable('task_comments').set({ lark_comment_id: larkCommentId, lark_synced_version: version }).where('id', '=', id).where('comment_version', '=', version).execute();
+    },
+
+    /** A comment written in Lark, stored locally as in step; bumps the record's comment count. */
+    async insertRemoteComment(recordId: number, larkCommentId: string, content: string, creatorId: number | null, time: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('task_comments').values({ record_id: recordId, content, creator_id: creatorId, comment_version: 1, lark_comment_id: larkCommentId, lark_synced_version: 1, create_time: time, update_time: time, deleted_time: null }).execute();
+        const count = await trx.selectFrom('task_comments').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', recordId).where('deleted_time', 'is', null).executeTakeFirstOrThrow();
+        await trx.updateTable('task_records').set({ comment_count: Number(count.n) }).where('id', '=', recordId).execute();
+      });
+    },
+
+    /** A Lark edit (content) or deletion (content null) of a comment that has no local change pending. */
+    async applyRemoteComment(id: number, recordId: number, expectedVersion: number, content: string | null, time: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const change = content === null ? { deleted_time: time } : { content, update_time: time };
+        const result = await trx
+          .updateTable('task_comments')
+          .set({ ...change, comment_version: expectedVersion + 1, lark_synced_version: expectedVersion + 1 })
+          .where('id', '=', id)
+          .where('comment_version', '=', expectedVersion)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        const count = await trx.selectFrom('task_comments').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', recordId).where('deleted_time', 'is', null).executeTakeFirstOrThrow();
+        await trx.updateTable('task_records').set({ comment_count: Number(count.n) }).where('id', '=', recordId).execute();
+        return true;
+      });
+    },
+  };
+}
+export type TasksSyncRepository = ReturnType<typeof createTasksSyncRepository>;

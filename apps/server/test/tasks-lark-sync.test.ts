@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LarkTaskMessages, ResultCode, type FieldGroups, type LarkAuthStatus, type LarkSyncCounts, type TaskComment, type TaskHistoryEntry, type TaskRecord } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect) => {
+  let world: MessagingWorld;
+  let appToken: string;
+  let tableId: string;
+  const start = Date.UTC(2026, 11, 1, 1);
+
+  beforeAll(async () => {
+    world = await startMessagingWorld(dialect);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const call = <T>(path: string, body: unknown, token = world.editor.token) => world.server.request<T>('POST', path, { token, body });
+  const get = <T>(path: string, token = world.editor.token) => world.server.request<T>('GET', path, { token });
+  const createTask = async (summary: string) => {
+    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'task', summary, description: '说明', assigneeIds: [world.editor.userId], startAt: start, due: start + 2 * DAY });
+    expect(res.body.code).toBe(200);
+    await world.runJobs();
+    return (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
+  };
+  const update = (record: TaskRecord, change: Record<string, unknown>) =>
+    call<TaskRecord>('/api/update_task', { appId: world.appId, recordType: record.recordType, guid: record.guid, summary: record.summary, description: record.description, assigneeIds: record.assigneeIds, startAt: record.startAt, due: record.due, ...change });
+  const larkTask = (record: TaskRecord) => world.lark.tasks.tasks.get(record.larkGuid ?? '');
+  const history = async (record: TaskRecord) => (await get<TaskHistoryEntry[]>(`/api/task_history?taskGuid=${record.guid}`)).body.data;
+  const table = () => world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.table_id === tableId);
+  const cells = (recordId: string | null) => {
+    const t = table();
+    const record = t?.records.find((r) => r.record_id === recordId);
+    return Object.fromEntries((t?.fields ?? []).map((f) => [f.field_name, record?.cells.get(f.field_id)]));
+  };
+
+  it('links the app to a new task list and Bitable (edit permit), once each', async () => {
+    const refused = await call('/api/create_task_list', { appId: world.appId }, world.viewer.token);
+    expect(refused.body.code).toBe(ResultCode.noPermission);
+    const linked = await call<LarkAuthStatus>('/api/create_task_list', { appId: world.appId });
+    expect(linked.body.data.larkTaskListUrl).toContain('/client/todo/task_list?guid=');
+    const list = [...world.lark.tasks.tasklists.values()][0];
+    expect(list).toMatchObject({ name: '星际战舰 任务', owner: { type: 'app' } });
+    expect(list?.members.map((m) => m.id)).toContain(world.editor.openId);
+    expect([...world.lark.tasks.customFields.values()].map((f) => [f.name, f.options.map((o) => o.name)])).toEqual([
+      ['状态', ['未开始', '进行中', '已完成', '已停止']],
+      ['优先级', ['高', '中', '低']],
+    ]);
+    expect((await call('/api/create_task_list', { appId: world.appId })).body.msg).toBe(LarkTaskMessages.taskListExists);
+
+    const base = await call<LarkAuthStatus>('/api/create_bitable', { appId: world.appId });
+    expect(base.body.data.larkTableUrl).toMatch(/\/base\/\w{27}\?table=tbl/);
+    appToken = [...world.lark.bitable.apps.keys()][0] ?? '';
+    tableId = world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.name === '缺陷')?.table_id ?? '';
+    expect(table()?.fields.map((f) => f.field_name)).toEqual(['标题', '描述', '缺陷状态', '严重程度', '缺陷优先级', '缺陷类型', '模块', '指派给', '开始时间', '截止时间', '备注', '本地ID']);
+    const auth = await call<LarkAuthStatus>('/api/lark_auth', { appId: world.appId }, world.viewer.token);
+    expect(auth.body.data).toMatchObject({ larkEnabled: true, problem: null, larkTaskListUrl: linked.body.data.larkTaskListUrl, larkTableUrl: base.body.data.larkTableUrl });
+  });
+
+  it('puts a task created here into the Lark task list, with its assignee, times and priority', async () => {
+    const record = await createTask('登录页改版');
+    expect(record.larkGuid).toMatch(/^[0-9a-f-]{36}$/);
+    const task = larkTask(record);
+    expect(task).toMatchObject({ summary: '登录页改版', description: '说明', start: { timestamp: String(start) }, due: { timestamp: String(start + 2 * DAY) }, completed_at: '0' });
+    expect(task?.members).toEqual([{ id: world.editor.openId, type: 'user', role: 'assignee' }]);
+    const priority = [...world.lark.tasks.customFields.values()].find((f) => f.name === '优先级');
+    expect(task?.custom_fields).toContainEqual({ guid: priority?.guid, single_select_value: priority?.options[0]?.guid });
+    // The job ran once; running the queue again sends nothing more.
+    const patches = world.lark.requests.filter((r) => r.route === 'task.create').length;
+    await world.runJobs();
+    expect(world.lark.requests.filter((r) => r.route === 'task.create')).toHaveLength(patches);
+  });
+
+  it('shows an edit made in Lark after a refresh, with source lark in the history; and takes in tasks made in Lark', async () => {
+    const record = await createTask('关卡编辑器');
+    await world.advance(1000);
+    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '关卡编辑器（飞书里改）', completed_at: String(world.lark.clock.now()) }, updateFields: ['summary', 'completed_at'] });
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ summary: '飞书里新建的任务', tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }], members: [{ id: world.editor.openId, role: 'assignee' }] }) });
+    const refreshed = await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }, world.viewer.token);
+    expect(refreshed.body.data).toMatchObject({ pulled: 1, imported: 1 });
+    const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    expect(after).toMatchObject({ summary: '关卡编辑器（飞书里改）', status: 'completed', recordVersion: record.recordVersion + 1 });
+    expect(await history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '关卡编辑器', newValue: '关卡编辑器（飞书里改）' }));
+    const listed = await call<TaskRecord[]>('/api/tasks', { appId: world.appId, recordType: 'task', pageNo: 1, pageSize: 50 });
+    expect(listed.body.data.find((r) => r.summary === '飞书里新建的任务')).toMatchObject({ assigneeIds: [world.editor.userId], creatorId: world.editor.userId, status: 'not_started' });
+  });
+
+  it('keeps the newer side when both were edited, and the older one in the history', async () => {
+    const record = await createTask('双方修改');
+    await world.advance(1000);
+    expect((await update(record, { summary: '本地先改' })).body.code).toBe(200);
+    await world.advance(1000);
+    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '飞书后改' }, updateFields: ['summary'] });
+    await world.runJobs();
+    const lark = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    expect(lark.summary).toBe('飞书后改');
+    expect(await history(record)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '本地先改', newValue: '飞书后改' }),
+      expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留飞书中较新的修改' }),
+    ]));
+
+    await world.advance(1000);
+    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '飞书先改' }, updateFields: ['summary'] });
+    await world.advance(1000);
+    expect((await update(lark, { summary: '本地后改' })).body.code).toBe(200);
+    await world.runJobs();
+    expect(larkTask(record)?.summary).toBe('本地后改');
+    expect(await history(record)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '飞书先改', newValue: '本地后改' }),
+      expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留本地较新的修改' }),
+    ]));
+  });
+
+  it('moves comments both ways: added, edited and deleted here; written in Lark', async () => {
+    const record = await createTask('评论同步');
+    const created = await call<{ id: number }>('/api/create_comment', { taskGuid: record.guid, content: '本地评论' });
+    await world.runJobs();
+    const inLark = () => world.lark.tasks.commentsOf(record.larkGuid ?? '').map((c) => c.content);
+    expect(inLark()).toEqual(['本地评论']);
+    await call('/api/update_comment', { id: created.body.data.id, content: '本地评论（改）' });
+    await world.runJobs();
+    expect(inLark()).toEqual(['本地评论（改）']);
+    world.lark.work.commentOnTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', content: '飞书里的评论' });
+    expect((await call<LarkSyncCounts>('/api/sync_comments', { taskGuid: record.guid, syncType: 'comment' })).body.data.comments).toBe(1);
+    const comments = (await get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data;
+    expect(comments.map((c) => [c.content, c.creatorName])).toEqual([['本地评论（改）', 'editor'], ['飞书里的评论', 'editor']]);
+    await call('/api/delete_comment', { id: created.body.data.id });
+    await world.runJobs();
+    expect(inLark()).toEqual(['飞书里的评论']);
+  });
+
+  it('puts a bug into the Bitable, takes a Lark edit with a new option, and field_list offers that option', async () => {
+    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'bug', summary: '闪退', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY, bugSeverity: 'fatal', bugType: 'functional', moduleName: '登录' });
+    await world.runJobs();
+    const bug = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
+    expect(bug.larkRecordId).toMatch(/^rec/);
+    expect(cells(bug.larkRecordId)).toMatchObject({ 标题: '闪退', 本地ID: bug.guid, 开始时间: start, 指派给: [world.editor.openId] });
+    world.lark.work.shareBase({ appToken, id: world.editor.openId });
+    await world.advance(1000);
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken, tableId, recordId: bug.larkRecordId ?? '', fields: { 缺陷状态: '待验证', 严重程度: '一般' } });
+    await call('/api/lark_refresh', { appId: world.appId });
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({ bugStatus: '待验证', bugSeverity: 'medium' });
+    const groups = (await get<FieldGroups>(`/api/field_list?appId=${world.appId}`)).body.data;
+    expect(groups.bugStatus).toContainEqual({ value: '待验证', label: '待验证' });
+    expect(groups.bugStatus).toContainEqual({ value: 'new', label: '新建' });
+    expect(groups.moduleName).toEqual([{ value: '登录', label: '登录' }]);
+  });
+
+  it('waits out a rate limit with the job backoff, and renews an expired tenant token', async () => {
+    const record = await createTask('限流');
+    world.lark.injectError({ route: 'task.patch', status: 429, body: { code: 99991400, msg: 'request trigger frequency limit' }, headers: { 'x-ogw-ratelimit-reset': '40' } });
+    await update(record, { summary: '限流后改' });
+    await world.runJobs();
+    expect(larkTask(record)?.summary).toBe('限流');
+    const job = await world.server.db.selectFrom('jobs').select(['status', 'last_error', 'run_at']).where('kind', '=', 'tasks-sync.push').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'pending', last_error: LarkTaskMessages.rateLimited });
+    await world.advance(40_000);
+    await world.runJobs();
+    expect(larkTask(record)?.summary).toBe('限流后改');
+
+    for (const token of world.lark.state.tenantTokens) world.lark.expireToken(token.token);
+    const fresh = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    await update(fresh, { summary: '换了凭证' });
+    await world.runJobs();
+    expect(larkTask(record)?.summary).toBe('换了凭证');
+  });
+
+  it('tells in the history what to grant when Lark refuses (the app removed from the base)', async () => {
+    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'bug', summary: '无权限', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY });
+    await world.runJobs();
+    world.lark.work.shareBase({ appToken, id: world.lark.app.appId, remove: true });
+    const bug = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
+    await update(bug, { summary: '无权限（改）' });
+    await world.runJobs();
+    expect(await history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'larkSyncFailed', newValue: LarkTaskMessages.larkCodes[1254701] }));
+    const refresh = await call('/api/lark_refresh', { appId: world.appId });
+    expect(refresh.body.msg).toBe(LarkTaskMessages.larkCodes[1254701]);
+  });
+});
