@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MessagingMessages, ResultCode, type WorkflowRow } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
+import { grantApp } from './helpers/factories.ts';
 import { insertItems, startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
 
 type Card = { schema: string; header: { title: { content: string } }; body: { elements: Array<{ tag: string; content: string }> } };
@@ -87,6 +88,17 @@ describe.each(testDialects())('pushes to Lark on %s', (dialect) => {
     expect(received).toEqual([world.editor.openId, world.viewer.openId, world.subscriber.openId, world.viewer.openId, world.subscriber.openId].sort());
     const content = JSON.parse(world.lark.imMessages[0]?.content ?? '{}') as Card;
     expect(content.header.title.content).toBe('星际战舰 · 客户端 更新日志');
+    expect(viewers.body.data.skipped).toEqual([]);
+
+    // A viewer who never signed in with Lark cannot be reached: the sender hears who was left out.
+    const offline = await world.server.createUser({ username: 'offline', roleLevel: 20 });
+    await grantApp(world.server.db, world.appId, offline.userId, 'view');
+    const again = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'view_app', commitId: itemIds[0] }, world.editor.token);
+    expect(again.body.data).toMatchObject({ skipped: ['offline'] });
+    expect(again.body.data.deliveries.map((d) => d.target)).toEqual(['飞书用户 viewer']);
+    await world.runJobs();
+    await world.server.db.deleteFrom('app_users').where('user_id', '=', offline.userId).execute();
+
     const rows = await world.deliveries([...self.body.data.deliveryIds, ...chosen.body.data.deliveryIds]);
     expect(rows.map((r) => [r.receiverKind, r.status])).toEqual([
       ['lark-im', 'sent'],

@@ -143,7 +143,12 @@ export const deliveryRow = z.object({
 });
 export type DeliveryRow = z.infer<typeof deliveryRow>;
 
-export const sendResult = z.object({ deliveryIds: z.array(z.number()), deliveries: z.array(deliveryRow) });
+export const sendResult = z.object({
+  deliveryIds: z.array(z.number()),
+  deliveries: z.array(deliveryRow),
+  /** People in the scope who cannot be reached (no Lark account linked): nothing was queued for them. */
+  skipped: z.array(z.string()),
+});
 export type SendResult = z.infer<typeof sendResult>;
 
 export const deliveryListQuery = z.object({

@@ -45,9 +45,9 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
   ): Promise<SendResult> {
     const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
     const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl });
-    const ids = await queue.queue({ appId: input.app.id, workflowId: input.workflow?.id ?? null, requestedBy: user.userId, content, receivers: planned });
+    const ids = await queue.queue({ appId: input.app.id, workflowId: input.workflow?.id ?? null, requestedBy: user.userId, content, receivers: planned.receivers });
     const deliveries = await deps.log.byIds(ids);
-    return { deliveryIds: ids, deliveries };
+    return { deliveryIds: ids, deliveries, skipped: planned.skipped };
   }
 
   function scopeOf(body: { receiveType?: Scope['receiveType']; chatEnv?: Scope['chatEnv']; userIds?: number[] }): Scope {

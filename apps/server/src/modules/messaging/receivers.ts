@@ -8,6 +8,12 @@ import type { MessagingRepository } from './messaging.repository.ts';
 type AppRow = NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;
 type WorkflowRow = NonNullable<Awaited<ReturnType<MessagingRepository['workflow']>>>;
 
+/** The receivers of a push, and the people it cannot reach (no Lark account linked). */
+export interface Resolved {
+  receivers: PlannedDelivery[];
+  skipped: string[];
+}
+
 /** Which service a call addresses: the Lark or WeCom endpoint, or either (batch sends follow the robot). */
 export type Channel = 'lark' | 'wecom' | 'any';
 
@@ -34,39 +40,43 @@ export function createReceiverResolver(deps: { messaging: MessagingRepository; h
     return { receiver, target: destination.masked };
   }
 
-  async function people(userIds: number[]): Promise<PlannedDelivery[]> {
+  async function people(userIds: number[]): Promise<Resolved> {
     if (!deps.larkEnabled) throw AppError.badRequest(MessagingMessages.larkNotConfigured);
     const rows = await messaging.larkRecipients([...new Set(userIds)]);
-    return rows.filter((r) => r.open_id).map((r) => ({ receiver: { kind: 'lark-im' as const, openId: r.open_id as string }, target: `飞书用户 ${r.username}` }));
+    return {
+      receivers: rows.filter((r) => r.open_id).map((r) => ({ receiver: { kind: 'lark-im' as const, openId: r.open_id as string }, target: `飞书用户 ${r.username}` })),
+      // People who never signed in with Lark cannot be reached; the sender is told who they are.
+      skipped: rows.filter((r) => !r.open_id).map((r) => r.username),
+    };
   }
 
   return {
-    async resolve(user: AuthUser, channel: Channel, app: AppRow, workflow: WorkflowRow | null, scope: Scope): Promise<PlannedDelivery[]> {
+    async resolve(user: AuthUser, channel: Channel, app: AppRow, workflow: WorkflowRow | null, scope: Scope): Promise<Resolved> {
       const type = scope.receiveType;
       if (type === 'subscribe' || type === 'user_ids') {
         if (!user.isAdmin) throw AppError.noPermission(MessagingMessages.scopeAdminOnly);
       }
       if (type === 'commit') {
         if (!workflow) throw AppError.badRequest('参数错误：workflowId 必填');
-        return [robot(workflow.robot_url, workflow.id)];
+        return { receivers: [robot(workflow.robot_url, workflow.id)], skipped: [] };
       }
       if (type === 'chat') {
         const release = scope.chatEnv === 'PreFavTest';
         if (release && !user.isAdmin) throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
-        return [robot(release ? app.prod_wecom_url : app.dev_wecom_url, null)];
+        return { receivers: [robot(release ? app.prod_wecom_url : app.dev_wecom_url, null)], skipped: [] };
       }
       if (channel === 'wecom') throw AppError.badRequest(MessagingMessages.wecomPersonal);
       let ids: number[];
       if (type === 'self') {
-        const [me] = await people([user.userId]);
-        if (!me) throw AppError.badRequest(MessagingMessages.larkNotBound);
-        return [me];
+        const me = await people([user.userId]);
+        if (!me.receivers.length) throw AppError.badRequest(MessagingMessages.larkNotBound);
+        return me;
       }
       if (type === 'view_app') ids = await messaging.viewerIds(app.id);
       else if (type === 'subscribe') ids = await messaging.subscriberIds(app.id);
       else ids = scope.userIds ?? [];
       const found = await people(ids);
-      if (!found.length) throw AppError.badRequest(MessagingMessages.noRecipients);
+      if (!found.receivers.length) throw AppError.badRequest(MessagingMessages.noRecipients);
       return found;
     },
   };

@@ -11,6 +11,7 @@ const FOLLOW_MS = 20_000;
  * receiver answered — the SPEC §8 success toast, or the receiver's reason when it refused.
  */
 export async function followDeliveries(result: SendResult): Promise<'sent' | 'failed' | 'pending'> {
+  if (result.skipped.length) toast.warning(messagingText.skipped(result.skipped));
   let rows = result.deliveries;
   const until = Date.now() + FOLLOW_MS;
   while (rows.some((d) => d.status === 'pending') && Date.now() < until) {

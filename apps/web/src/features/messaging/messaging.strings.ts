@@ -6,6 +6,7 @@ export const messagingText = {
   pushed: MessagingMessages.pushed,
   failed: (reason: string) => `推送失败：${reason}`,
   queued: '消息已加入发送队列，稍后自动重试',
+  skipped: (names: string[]) => `${names.join('、')} 未绑定飞书账号，未发送给${names.length > 1 ? '他们' : 'TA'}`,
   noEndPoint: MessagingMessages.noEndPoint,
   ok: '确定',
   cancel: '取消',
