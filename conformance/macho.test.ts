@@ -8,7 +8,6 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovision.ts';
 import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
@@ -16,70 +15,11 @@ import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbedd
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
 import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
+import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 import { buildCodeDirectory } from '../apps/server/src/signing/code-directory.ts';
-import { signCodeDirectories } from '../apps/server/src/signing/cms-sign.ts';
-import { openP12 } from '../apps/server/src/inspect/p12.ts';
-import { readFileSync } from 'node:fs';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
-
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
-
-interface BinaryExpectation {
-  path: string;
-  archs: string[];
-  /** Per slice: CodeDirectory slot and hash type (1 SHA-1, 2 SHA-256). */
-  directories: Array<[number, number]>;
-  identifier: string;
-  teamId: string;
-  signer: string;
-  /** The DER entitlements form: Xcode 12's bare SET, the current [APPLICATION 16] document, or none. */
-  derEntitlements: 'xcode12' | 'current' | null;
-}
-
-const expectations: Record<string, BinaryExpectation[]> = {
-  'appinfo-iphone.ipa': [
-    { path: 'Payload/AppInfoDemo.app/AppInfoDemo', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.AppInfoDemo', teamId: '5PJA6N5A3B', signer: 'iPhone Developer: Yi Xiao (54P9L43M84)', derEntitlements: null },
-  ],
-  'appinfo-ipad.ipa': [
-    { path: 'Payload/bundle.app/bundle', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.bundle', teamId: '5PJA6N5A3B', signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)', derEntitlements: null },
-  ],
-  'appinfo-embedded.ipa': [
-    { path: 'Payload/Demo.app/Demo', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.icyleaf.test.Demo', teamId: '72LA85G59H', signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.', derEntitlements: 'xcode12' },
-    {
-      path: 'Payload/Demo.app/PlugIns/Notification.appex/Notification',
-      archs: ['arm64'],
-      directories: [[0, 2]],
-      identifier: 'com.icyleaf.test.Demo.Notification',
-      teamId: '72LA85G59H',
-      signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.',
-      derEntitlements: 'xcode12',
-    },
-  ],
-  'appinfo-apple-tv.ipa': [
-    { path: 'Payload/BilibiliLive.app/BilibiliLive', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.etan.tv.BilibiliLive.tvOS', teamId: '3WJ3AZZMPP', signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)', derEntitlements: 'current' },
-  ],
-  'isign-Test.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
-  ],
-  'isign-isignTestApp.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
-  ],
-  'isign-isignFrameworksTestApp.ipa': [
-    { path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.isignFrameworksTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
-    {
-      path: 'Payload/isignFrameworksTestApp.app/Frameworks/FontAwesome_swift.framework/FontAwesome_swift',
-      archs: ['arm64'],
-      directories: [[0, 1], [0x1000, 2]],
-      identifier: 'org.cocoapods.FontAwesome-swift',
-      teamId: 'L37S4Z6BE9',
-      signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
-      derEntitlements: null,
-    },
-  ],
-};
 
 const commonName = (der: Buffer) => new X509Certificate(der).subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? null;
 const sha1 = (der: Buffer) => createHash('sha1').update(der).digest('hex').toUpperCase();
@@ -93,9 +33,6 @@ async function machOPaths(zip: ZipIndex): Promise<string[]> {
   return found.sort();
 }
 
-async function optional(zip: ZipIndex, name: string): Promise<Buffer | null> {
-  return zip.entries.has(name) ? zip.readEntry(name) : null;
-}
 
 describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
   const expected = expectations[ipa] ?? [];
@@ -239,21 +176,5 @@ describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
     } finally {
       await zip.close();
     }
-  });
-});
-
-describe('the isign test identity signs a fixture binary', () => {
-  it("its CMS over isign-Test.ipa's CodeDirectory carries Apple's attributes and verifies", async () => {
-    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', 'isign-Test.ipa'));
-    const bytes = await zip.readEntry('Payload/IsignTestApp.app/IsignTestApp');
-    await zip.close();
-    const slice = parseMachO(bytes).slices[0];
-    const directories = slice ? (readEmbeddedSignature(bytes, slice)?.codeDirectories ?? []) : [];
-    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
-    const cms = signCodeDirectories({ codeDirectories: directories, certificate: identity.certificate.der, chain: identity.chain, privateKey: identity.privateKey, signingTime: new Date('2017-01-01T00:00:00Z') });
-    const result = verifyCodeDirectoryCms(cms, directories);
-    expect(result.failures).toEqual([]);
-    expect(result.signerCertificate?.equals(identity.certificate.der)).toBe(true);
-    expect(result.cdHashes).toEqual(directories.map((cd) => cd.cdhash.toString('hex')));
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * The signer's pieces over the fixture binaries, with the isign test identity (a certificate, its key and a
+ * profile listing it): the CMS alone over a fixture CodeDirectory, then every signed binary of the fixture ipas
+ * (thin and FAT, apps, an app extension, a framework) re-signed, and both the original and the result passing
+ * the verifier. Installing needs an Apple-issued identity; this proves the format.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openP12 } from '../apps/server/src/inspect/p12.ts';
+import { openZipIndex } from '../apps/server/src/inspect/zip-index.ts';
+import { signCodeDirectories } from '../apps/server/src/signing/cms-sign.ts';
+import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
+import { readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
+import { encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
+import { parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
+import { signMachO } from '../apps/server/src/signing/macho-signer.ts';
+import { decodeRequirement } from '../apps/server/src/signing/requirements.ts';
+import { verifyMachO } from '../apps/server/src/signing/verify-macho.ts';
+import { expectations, fixturesDir, optional } from './macho-expectations.ts';
+
+describe('the isign test identity signs a fixture binary', () => {
+  it("its CMS over isign-Test.ipa's CodeDirectory carries Apple's attributes and verifies", async () => {
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', 'isign-Test.ipa'));
+    const bytes = await zip.readEntry('Payload/IsignTestApp.app/IsignTestApp');
+    await zip.close();
+    const slice = parseMachO(bytes).slices[0];
+    const directories = slice ? (readEmbeddedSignature(bytes, slice)?.codeDirectories ?? []) : [];
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
+    const cms = signCodeDirectories({ codeDirectories: directories, certificate: identity.certificate.der, chain: identity.chain, privateKey: identity.privateKey, signingTime: new Date('2017-01-01T00:00:00Z') });
+    const result = verifyCodeDirectoryCms(cms, directories);
+    expect(result.failures).toEqual([]);
+    expect(result.signerCertificate?.equals(identity.certificate.der)).toBe(true);
+    expect(result.cdHashes).toEqual(directories.map((cd) => cd.cdhash.toString('hex')));
+  });
+});
+
+describe.each(Object.keys(expectations))('re-signing the binaries of ipa/%s with the isign test identity', (ipa) => {
+  it('the original and the re-signed binaries both pass the verifier; the re-signed one names the new signer and team', async () => {
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
+    const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
+    try {
+      for (const binary of expectations[ipa] ?? []) {
+        const bytes = await zip.readEntry(binary.path);
+        const bundle = binary.path.slice(0, binary.path.lastIndexOf('/') + 1);
+        const context = { infoPlist: await optional(zip, `${bundle}Info.plist`), codeResources: await optional(zip, `${bundle}_CodeSignature/CodeResources`) };
+        expect([binary.path, verifyMachO(bytes, context)]).toEqual([binary.path, []]);
+        const first = parseMachO(bytes).slices[0];
+        const old = first ? readEmbeddedSignature(sliceBytes(bytes, first), first) : null;
+        if (!first || !old) throw new Error(`${binary.path} is not signed`);
+        const entitlements = old.entitlements;
+        const signed = signMachO(bytes, {
+          identifier: binary.identifier,
+          teamId: 'ISIGNTESTS',
+          certificate: identity.certificate.der,
+          chain: identity.chain,
+          privateKey: identity.privateKey,
+          // Slot 1 only for a bundle's main executable, as the original had it.
+          infoPlist: old.codeDirectories[0]?.specialSlots.get(1)?.some((byte) => byte !== 0) ? context.infoPlist : null,
+          codeResources: old.codeDirectories[0]?.specialSlots.get(3)?.some((byte) => byte !== 0) ? context.codeResources : null,
+          entitlementsXml: old.entitlementsXml,
+          entitlementsDer: entitlements ? encodeDerEntitlements(entitlements) : null,
+          isMainExecutable: first.fileType === 2,
+          getTaskAllow: entitlements?.['get-task-allow'] === true,
+          hashes: old.codeDirectories.length > 1 ? 'sha1+sha256' : 'sha256',
+          signingTime: new Date('2017-01-01T00:00:00Z'),
+        });
+        expect([binary.path, verifyMachO(signed, context)]).toEqual([binary.path, []]);
+        const file = parseMachO(signed);
+        expect(file.slices.map((slice) => slice.arch)).toEqual(binary.archs);
+        for (const slice of file.slices) {
+          const signature = readEmbeddedSignature(sliceBytes(signed, slice), slice);
+          expect(signature?.certificates[0]?.equals(identity.certificate.der)).toBe(true);
+          expect(signature?.codeDirectories.map((cd) => [cd.identifier, cd.teamId])).toEqual(binary.directories.map(() => [binary.identifier, 'ISIGNTESTS']));
+          expect(decodeRequirement(signature?.requirements[0]?.data ?? Buffer.alloc(0))).toBe(
+            `identifier "${binary.identifier}" and anchor apple generic and certificate leaf[subject.CN] = "isign_tests" and certificate 1[field.1.2.840.113635.100.6.2.1] exists`,
+          );
+        }
+      }
+    } finally {
+      await zip.close();
+    }
+  });
+});
