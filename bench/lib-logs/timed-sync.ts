@@ -1,8 +1,5 @@
-import { branchNames } from '@release/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
-import { readNewCommits, syncMirror } from '../../apps/server/src/integrations/git/git-mirror.ts';
-import { mirrorDirFor } from '../../apps/server/src/integrations/git/remote-url.ts';
 import { createAppMembersRepository } from '../../apps/server/src/modules/apps/app-members.repository.ts';
 import { createAppsPolicy } from '../../apps/server/src/modules/apps/apps.policy.ts';
 import { createCommitIngestService, type CommitIngestService } from '../../apps/server/src/modules/commit-logs/commit-ingest.service.ts';
@@ -17,7 +14,7 @@ export interface SyncPhases {
   mirror: number;
   /** logs.knownCommitIds: every commit id the workflow already has. */
   known: number;
-  /** readNewCommits: the streamed `git log` walk and its parsing, the tags, the files call. */
+  /** readNewCommits: the streamed `git log` walk and its parsing, the tags, the files calls (the gaps between the batches' ingests). */
   read: number;
   /** ingestCommits minus its inserts: building the rows (JSON.stringify of tags and files, the committer filter). */
   rows: number;
@@ -78,25 +75,6 @@ export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo
   const fresh = (): SyncPhases => ({ mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0 });
   return {
     workflows,
-    /**
-     * What syncGit does (mirror, known ids, readNewCommits, ingestCommits, sync time), with `maxCommits` instead of
-     * its MAX_COMMITS_PER_SYNC: the cost of one sync that reads the whole history at once.
-     */
-    async syncAtOnce(workflow: WorkflowRecord, maxCommits: number): Promise<SyncPhases & { result: SyncResult }> {
-      phases = fresh();
-      const started = now();
-      mark = started;
-      const remote = workflow.repo_path ?? '';
-      const mirror = mirrorDirFor(mirrorsDir, remote);
-      await syncMirror(remote, mirror, { allowFile: true });
-      const known = await logs.knownCommitIds(workflow.id);
-      const { commits } = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), { maxCommits });
-      const created = await ingest.ingestCommits(workflow, commits);
-      await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: null });
-      const ended = now();
-      phases.rest += ended - mark;
-      return { ...phases, created, total: ended - started, result: { created, error: null } };
-    },
     /** One syncOnce of the workflow, with its phases. */
     async syncOnce(workflow: WorkflowRecord): Promise<SyncPhases & { result: SyncResult }> {
       phases = fresh();

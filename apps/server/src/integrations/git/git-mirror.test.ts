@@ -154,6 +154,23 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(rest.commits.map((commit) => commit.commitId)).toEqual([ids.n1]);
     expect(byId(await readNewCommits(mirror, both, () => false).then((r) => r.commits)).get(ids.c2 ?? '')?.tags).toEqual([]);
   });
+
+  it('hands over batches complete with tags and files in one walk, and the same commits as a single read', async () => {
+    const whole = await readNewCommits(mirror, both, () => false);
+    const batches: SourceCommit[][] = [];
+    const read = await readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    expect(batches.every((batch) => batch.length === 2)).toBe(true);
+    expect(read.commits.length).toBe(whole.commits.length % 2);
+    // Batches come newest first, each oldest first like `commits`: reversed, they are the single read's order.
+    expect([...read.commits, ...batches.reverse().flat()]).toEqual(whole.commits);
+    expect(whole.commits.some((commit) => commit.tags.length > 0 && commit.files !== null)).toBe(true);
+  });
+
+  it('counts handed-over batches against maxCommits', async () => {
+    const batches: SourceCommit[][] = [];
+    const read = await readNewCommits(mirror, both, () => false, { maxCommits: 3, batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    expect([batches.flat().length, read.commits.length, read.truncated]).toEqual([2, 1, true]);
+  });
 });
 
 describe('a remote without commits yet', () => {

@@ -6,7 +6,7 @@ import { GitError, runGit, streamGit } from './git-command.ts';
 import { startCommitFiles, type CommitFilesReader } from './git-files.ts';
 import { clearStaleLocks } from './git-locks.ts';
 import { LOG_FORMAT, LogRecordParser } from './git-log-parser.ts';
-import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot } from './git-refs.ts';
+import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot, type TagRef } from './git-refs.ts';
 import { classifyGitRemote, type RemoteUrlOptions } from './remote-url.ts';
 
 export interface SyncMirrorOptions extends RemoteUrlOptions {
@@ -36,6 +36,7 @@ export interface SyncMirrorResult {
 const DEFAULT_SYNC_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_READ_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_COMMITS = 1000;
+const DEFAULT_BATCH_SIZE = 10_000;
 const STALE_LOCK_GRACE_MS = 60_000;
 
 /**
@@ -159,6 +160,13 @@ export interface ReadCommitsOptions {
   /** Read added/modified/removed files (one extra git call for the returned commits). Default true. */
   withFiles?: boolean;
   timeoutMs?: number;
+  /**
+   * Hands over every `batchSize` new commits (complete with tags and files) while the walk goes on, so a long
+   * history is walked once in bounded memory; the walk waits for the promise. Such commits are not in `commits`.
+   */
+  onBatch?: (commits: SourceCommit[]) => Promise<void>;
+  /** Commits per onBatch call. Default 10,000. */
+  batchSize?: number;
 }
 
 export interface ReadCommitsResult {
@@ -217,10 +225,28 @@ export async function readNewCommits(
   const input = [...result.tips, ...(options.knownTips ?? []).map((id) => `^${id}`)].join('\n');
   const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT];
   const parser = new LogRecordParser();
-  const found: SourceCommit[] = [];
+  let found: SourceCommit[] = [];
   // Started at the first new commit and fed while the walk goes on: git diffs on another core meanwhile.
   let files: CommitFilesReader | null = null;
   let stopped = false;
+  let delivered = 0;
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  let tagsByCommit: Map<string, TagRef[]> | null = null;
+  /** Tags and files onto the commits found so far (newest first), answered oldest first; a new files reader follows. */
+  const complete = async (): Promise<SourceCommit[]> => {
+    const [tags, filesById] = await Promise.all([tagsByCommit ?? listTags(mirrorDir).then(groupTagsByCommit), files?.finish() ?? null]);
+    tagsByCommit = tags;
+    files = null;
+    for (const commit of found) {
+      const commitTags = tags.get(commit.commitId) ?? [];
+      commit.tags = commitTags.map((tag) => tag.name);
+      commit.tagSummary = commitTags.map((tag) => tag.message ?? '');
+      commit.files = filesById?.get(commit.commitId) ?? null;
+    }
+    const done = found.reverse();
+    found = [];
+    return done;
+  };
   try {
     read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
       for (const record of parser.push(chunk)) {
@@ -232,7 +258,7 @@ export async function readNewCommits(
         // Awaited only when `seen` answers a promise: a microtask per commit adds up over a long history.
         const known = seen(record.id);
         if (typeof known === 'boolean' ? known : await known) continue;
-        if (found.length === maxCommits) {
+        if (delivered + found.length === maxCommits) {
           result.truncated = true;
           stopped = true;
           break read;
@@ -253,6 +279,11 @@ export async function readNewCommits(
           url: null,
           files: null,
         });
+        if (options.onBatch && found.length === batchSize) {
+          const batch = await complete();
+          delivered += batch.length;
+          await options.onBatch(batch);
+        }
       }
     }
     if (!stopped) parser.finish();
@@ -262,16 +293,7 @@ export async function readNewCommits(
     throw error;
   }
   if (found.length === 0) return result;
-
-  const [tags, filesById] = await Promise.all([listTags(mirrorDir), files?.finish() ?? null]);
-  const tagsByCommit = groupTagsByCommit(tags);
-  for (const commit of found) {
-    const commitTags = tagsByCommit.get(commit.commitId) ?? [];
-    commit.tags = commitTags.map((tag) => tag.name);
-    commit.tagSummary = commitTags.map((tag) => tag.message ?? '');
-    commit.files = filesById?.get(commit.commitId) ?? null;
-  }
-  result.commits = found.reverse();
+  result.commits = await complete();
   return result;
 }
 

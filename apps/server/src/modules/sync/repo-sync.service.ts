@@ -13,8 +13,13 @@ import type { CommitIngestService } from '../commit-logs/commit-ingest.service.t
 import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
 import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
 
-/** How many commits one sync stores at most; the next sync goes on from there. */
-const MAX_COMMITS_PER_SYNC = 20_000;
+/**
+ * How many commits one sync stores at most (the next sync goes on from there): a first import of a huge history
+ * is spread over polls, each well inside git's read timeout. Memory is bounded by the batch, not by this.
+ */
+const MAX_COMMITS_PER_SYNC = 100_000;
+/** New commits are stored every this many while the history is walked (one walk per sync). */
+const INGEST_BATCH = 10_000;
 
 export interface SyncResult {
   created: number;
@@ -34,8 +39,15 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
     const mirror = mirrorDirFor(deps.mirrorsDir, remote);
     await syncMirror(remote, mirror, { allowFile: deps.allowFileRemotes });
     const known = await logs.knownCommitIds(workflow.id);
-    const { commits } = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), { maxCommits: MAX_COMMITS_PER_SYNC });
-    return ingest.ingestCommits(workflow, commits);
+    let created = 0;
+    const { commits } = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), {
+      maxCommits: MAX_COMMITS_PER_SYNC,
+      batchSize: INGEST_BATCH,
+      onBatch: async (batch) => {
+        created += await ingest.ingestCommits(workflow, batch);
+      },
+    });
+    return created + (await ingest.ingestCommits(workflow, commits));
   }
 
   async function syncSvn(workflow: WorkflowRecord): Promise<number> {
