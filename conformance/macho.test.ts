@@ -18,6 +18,7 @@ import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src
 import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 import { buildCodeDirectory } from '../apps/server/src/signing/code-directory.ts';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
+import { buildCodeResources } from '../apps/server/src/signing/code-resources-builder.ts';
 import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 
@@ -153,6 +154,9 @@ async function bundleFiles(zip: ZipIndex, root: string): Promise<Map<string, Buf
   return files;
 }
 
+/** Seals written by 2016 Xcode (rules2 with `^` and nested-code rules, `hash` beside `hash2`). */
+const OLDER_XCODE_SEALS = new Set(['Payload/AppInfoDemo.app/_CodeSignature/CodeResources', 'Payload/bundle.app/_CodeSignature/CodeResources']);
+
 describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
   it('every sealed file matches, none is missing, none is unsealed; a changed resource is caught', async () => {
     const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
@@ -167,6 +171,13 @@ describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
         const info = parsePlistDict(files.get('Info.plist') ?? Buffer.alloc(0));
         const executable = info ? plistString(info, 'CFBundleExecutable') : null;
         expect([seal, checkSealedFiles(resources, files, executable)]).toEqual([seal, { mismatched: [], missing: [], unsealed: [], nested: [] }]);
+        // The signer's seal of the same files: byte for byte what current Xcode wrote; 2016 Xcode used other rules.
+        const binary = files.get(executable ?? '') ?? Buffer.alloc(0);
+        const firstSlice = parseMachO(binary).slices[0];
+        const withSha1 = firstSlice ? (readEmbeddedSignature(sliceBytes(binary, firstSlice), firstSlice)?.codeDirectories.length ?? 0) > 1 : false;
+        const rebuilt = buildCodeResources(files, executable, { withSha1 });
+        expect([seal, checkSealedFiles(parseCodeResources(rebuilt)!, files, executable)]).toEqual([seal, { mismatched: [], missing: [], unsealed: [], nested: [] }]);
+        expect([seal, rebuilt.equals(await zip.readEntry(seal))]).toEqual([seal, !OLDER_XCODE_SEALS.has(seal)]);
         const [first] = [...resources.files2.keys()].filter((path) => files.has(path));
         if (first) {
           files.set(first, Buffer.concat([files.get(first) ?? Buffer.alloc(0), Buffer.from('x')]));
