@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
   });
   // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
-  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy });
+  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy, blobs: deps.blobs });
   await registerTasks(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

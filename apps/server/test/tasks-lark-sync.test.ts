@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LarkTaskMessages, ResultCode, type FieldGroups, type LarkAuthStatus, type LarkSyncCounts, type TaskComment, type TaskHistoryEntry, type TaskRecord } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+import { transferFile } from './helpers/upload-client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -13,6 +14,9 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
 
   beforeAll(async () => {
     world = await startMessagingWorld(dialect);
+    // Every pull reads each task (GET /tasks/:guid, 10 a second) while the fake's clock stands still between the
+    // test's own steps; the rate-limit path itself is proved below with a 429 whose reset outlasts the in-place wait.
+    world.lark.setRateLimit('task.get', null);
   });
   afterAll(async () => {
     await world?.close();
@@ -87,6 +91,17 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     expect(await history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '关卡编辑器', newValue: '关卡编辑器（飞书里改）' }));
     const listed = await call<TaskRecord[]>('/api/tasks', { appId: world.appId, recordType: 'task', pageNo: 1, pageSize: 50 });
     expect(listed.body.data.find((r) => r.summary === '飞书里新建的任务')).toMatchObject({ assigneeIds: [world.editor.userId], creatorId: world.editor.userId, status: 'not_started' });
+  });
+
+  it('reads Lark again on its own every 5 minutes', async () => {
+    const record = await createTask('定时读取');
+    await world.advance(1000);
+    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { description: '飞书里补充的说明' }, updateFields: ['description'] });
+    await world.runJobs();
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data.description).toBe('说明');
+    await world.advance(5 * 60_000);
+    await world.runJobs();
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data.description).toBe('飞书里补充的说明');
   });
 
   it('keeps the newer side when both were edited, and the older one in the history', async () => {
@@ -167,6 +182,33 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await update(fresh, { summary: '换了凭证' });
     await world.runJobs();
     expect(larkTask(record)?.summary).toBe('换了凭证');
+  });
+
+  it('moves attachments both ways: uploaded to Lark, downloaded from Lark, removed here → removed in Lark', async () => {
+    const bytes = Buffer.from([137, 80, 78, 71, 0, 255, 1]);
+    const key = await transferFile(world.server, world.editor.token, '截图 1.PNG', bytes, 'lark_attachment');
+    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'task', summary: '附件同步', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY, attachFiles: [{ s3Key: key, fileName: '截图 1.PNG' }] });
+    await world.runJobs();
+    const record = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
+    const inLark = () => [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid);
+    expect(inLark().map((a) => [a.name, a.data])).toEqual([['截图 1.PNG', bytes]]);
+    expect(record.attachFiles).toMatchObject([{ s3Key: key, fileToken: inLark()[0]?.guid }]);
+
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    const form = new FormData();
+    form.set('resource_type', 'task');
+    form.set('resource_id', record.larkGuid ?? '');
+    form.set('file', new Blob([new TextEncoder().encode('飞书里的日志')]), 'crash.log');
+    expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+    expect((await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId })).body.data.attachments).toBe(1);
+    const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    const pulled = after.attachFiles.find((f) => f.fileName === 'crash.log');
+    expect(pulled?.s3Key).toMatch(/^lark_attachment\/[A-Za-z0-9]{16}\.log$/);
+    expect(await (await fetch(pulled?.url ?? '')).text()).toBe('飞书里的日志');
+
+    await update(after, { attachFiles: [{ s3Key: pulled?.s3Key, fileName: 'crash.log' }] });
+    await world.runJobs();
+    expect(inLark().map((a) => a.name)).toEqual(['crash.log']);
   });
 
   it('tells in the history what to grant when Lark refuses (the app removed from the base)', async () => {

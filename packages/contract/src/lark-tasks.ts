@@ -51,6 +51,6 @@ export const larkAuthStatus = z.object({
 });
 export type LarkAuthStatus = z.infer<typeof larkAuthStatus>;
 
-/** What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments moved either way. */
-export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number() });
+/** What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments and attachments moved either way. */
+export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number(), attachments: z.number() });
 export type LarkSyncCounts = z.infer<typeof larkSyncCounts>;

@@ -45,6 +45,7 @@ export interface LarkUserInfo {
 }
 
 const TIMEOUT_MS = 10_000;
+const UPLOAD_TIMEOUT_MS = 60_000;
 /** Tokens and tickets are renewed this long before Lark says they expire (the SDK uses 180 s too). */
 const RENEW_BEFORE_MS = 180_000;
 /** Lark's codes for a tenant token that is no longer valid: fetch a new one and try once more. */
@@ -108,11 +109,13 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
   }
 
   async function send(method: LarkMethod, url: string, body: unknown, token: string): Promise<{ status: number; json: Json; resetMs: number | null }> {
+    // A FormData body (attachments) goes as multipart/form-data with its own boundary.
+    const form = body instanceof FormData;
     const response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined || form ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(form ? UPLOAD_TIMEOUT_MS : TIMEOUT_MS),
     });
     const reset = Number(response.headers.get('x-ogw-ratelimit-reset'));
     return { status: response.status, json: await readJson(response), resetMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : null };

@@ -187,6 +187,29 @@ export function createLarkTaskClient(lark: LarkClient) {
       await lark.request('DELETE', `${base}/comments/${encodeURIComponent(id)}`);
     },
 
+    /** POST /attachments/upload (multipart, one file): answers the attachment with its guid. */
+    async uploadAttachment(taskGuid: string, name: string, data: Buffer): Promise<LarkTaskAttachment> {
+      const form = new FormData();
+      form.set('resource_type', 'task');
+      form.set('resource_id', taskGuid);
+      form.set('file', new Blob([new Uint8Array(data)]), name);
+      const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as LarkTaskAttachment[] | undefined;
+      const item = items?.[0];
+      if (!item) throw new Error('飞书未返回上传的附件');
+      return item;
+    },
+
+    /** The bytes behind an attachment's download link (links are pre-signed: no token). */
+    async download(url: string): Promise<Buffer> {
+      const response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+      if (!response.ok) throw new Error(`下载飞书附件失败（HTTP ${response.status}）`);
+      return Buffer.from(await response.arrayBuffer());
+    },
+
+    async deleteAttachment(guid: string): Promise<void> {
+      await lark.request('DELETE', `${base}/attachments/${encodeURIComponent(guid)}`);
+    },
+
     /** A task's attachments, each with a download link (valid 3 minutes, 3 downloads). */
     listAttachments(taskGuid: string): Promise<LarkTaskAttachment[]> {
       return allPages(`${base}/attachments`, { resource_type: 'task', resource_id: taskGuid });

@@ -4,6 +4,8 @@ import type { LarkBitableClient } from '../../integrations/lark/lark-bitable.ts'
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
+import { createAttachmentSync } from './attachment-sync.ts';
 import { createBugSide, type BugSide } from './bug-side.ts';
 import { createCommentSync } from './comment-sync.ts';
 import type { SyncedColumns, SyncEngine } from './sync-engine.ts';
@@ -15,6 +17,7 @@ export interface SyncCounts {
   pulled: number;
   imported: number;
   comments: number;
+  attachments: number;
 }
 
 export interface SyncRunnerDeps {
@@ -25,6 +28,7 @@ export interface SyncRunnerDeps {
   bitableClient: LarkBitableClient;
   clock: Clock;
   larkAppId: string;
+  blobs: BlobStore;
 }
 
 const missing = (error: unknown) => error instanceof LarkApiError && (error.code === 1470404 || error.code === 1254043);
@@ -32,6 +36,16 @@ const missing = (error: unknown) => error instanceof LarkApiError && (error.code
 /** Runs the sync of one record (a push job) or of a whole app (the scheduled pull and refresh). */
 export function createSyncRunner(deps: SyncRunnerDeps) {
   const syncComments = createCommentSync({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, larkAppId: deps.larkAppId });
+  const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock });
+
+  /** Comments and attachments of a linked task, both ways. */
+  async function extras(record: TaskRecordRow, counts: SyncCounts) {
+    if (!record.lark_guid) return;
+    const c = await syncComments(record, record.lark_guid);
+    const a = await syncAttachments(record, record.lark_guid);
+    counts.comments += c.pushed + c.pulled;
+    counts.attachments += a.pushed + a.pulled;
+  }
 
   async function sidesOf(appId: number): Promise<{ task: TaskSide | null; bug: BugSide | null }> {
     const s = await deps.sync.settings(appId);
@@ -69,11 +83,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     }
     for (const record of records.filter((r) => !r.lark_guid)) count(counts, await deps.engine.reconcile(side.side, record, null));
     if (!withComments) return;
-    for (const record of await deps.sync.recordsOf(appId, 'task')) {
-      if (!record.lark_guid) continue;
-      const c = await syncComments(record, record.lark_guid);
-      counts.comments += c.pushed + c.pulled;
-    }
+    for (const record of await deps.sync.recordsOf(appId, 'task')) await extras(record, counts);
   }
 
   async function pullBugs(appId: number, side: BugSide, counts: SyncCounts) {
@@ -110,17 +120,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
 
     /** One record against Lark (a local change's push job); comments too for tasks when asked. */
     async syncRecord(record: TaskRecordRow, withComments: boolean): Promise<SyncCounts> {
-      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0 };
+      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
       const sides = await sidesOf(Number(record.app_id));
       if (record.record_type === 'task' && sides.task) {
         const remote = record.lark_guid ? await deps.taskClient.getTask(record.lark_guid).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
         if (record.lark_guid && remote === null) throw new LarkApiError(404, 1470404, '飞书中的任务已被删除');
         count(counts, await deps.engine.reconcile(sides.task.side, record, remote));
         const fresh = await deps.sync.findById(Number(record.id));
-        if (withComments && fresh?.lark_guid) {
-          const c = await syncComments(fresh, fresh.lark_guid);
-          counts.comments += c.pushed + c.pulled;
-        }
+        if (withComments && fresh) await extras(fresh, counts);
       } else if (record.record_type === 'bug' && sides.bug) {
         const s = await deps.sync.settings(Number(record.app_id));
         const remote = record.lark_record_id ? await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
@@ -132,7 +139,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
 
     /** Every task and bug of the app against its task list and table: Lark's changes in, local ones out, new ones both ways. */
     async syncApp(appId: number, withComments = true): Promise<SyncCounts> {
-      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0 };
+      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
       const sides = await sidesOf(appId);
       if (sides.task) await pullTasks(appId, sides.task, counts, withComments);
       if (sides.bug) await pullBugs(appId, sides.bug, counts);

@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { createLarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import type { LarkClient } from '../../integrations/lark/lark-client.ts';
 import { createLarkTaskClient } from '../../integrations/lark/lark-task.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import { createTasksRepository } from '../tasks/tasks.repository.ts';
 import { createSyncEngine } from './sync-engine.ts';
@@ -19,13 +20,13 @@ import { createTasksSyncService, type TasksSyncService } from './tasks-sync.serv
  * The Lark sync of tasks and bugs, when a Lark app is configured: its jobs on the queue, its routes, and the hooks
  * the tracker calls (`fieldOptions`, `onChange`). Null without Lark (the tracker works alone).
  */
-export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark: LarkClient | null; jobs: JobQueue; policy: AppsPolicy }): TasksSyncService | null {
+export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark: LarkClient | null; jobs: JobQueue; policy: AppsPolicy; blobs: BlobStore }): TasksSyncService | null {
   if (!deps.lark) return null;
   const sync = createTasksSyncRepository(deps.db);
   const taskClient = createLarkTaskClient(deps.lark);
   const bitableClient = createLarkBitableClient(deps.lark);
   const engine = createSyncEngine({ tasks: createTasksRepository(deps.db), sync, clock: deps.clock });
-  const runner = createSyncRunner({ tasks: createTasksRepository(deps.db), sync, engine, taskClient, bitableClient, clock: deps.clock, larkAppId: deps.lark.config.appId });
+  const runner = createSyncRunner({ tasks: createTasksRepository(deps.db), sync, engine, taskClient, bitableClient, clock: deps.clock, larkAppId: deps.lark.config.appId, blobs: deps.blobs });
   const pushJob = createPushJob({ runner, sync, clock: deps.clock });
   const pull = createPullJob({ runner, sync, clock: deps.clock, jobs: () => deps.jobs });
   deps.jobs.register(pushJob);

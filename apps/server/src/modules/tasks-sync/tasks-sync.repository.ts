@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { NewTaskHistory, TaskRecordRow } from '../tasks/tasks.repository.ts';
 
 export type LinkKind = 'taskList' | 'table';
@@ -85,6 +86,35 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
         .insertInto('task_history')
         .values(rows.map((r) => ({ ...r, record_id: Number(record.id), record_version: Number(record.record_version) })))
         .execute();
+    },
+
+    /** Lark tokens that were ever on this record's files (task_history of attachFiles): a token gone from the record was removed here. */
+    async attachmentTokensEverSeen(recordId: number): Promise<Set<string>> {
+      const rows = await db.selectFrom('task_history').select(['old_value', 'new_value']).where('record_id', '=', recordId).where('field', '=', 'attachFiles').execute();
+      const tokens = new Set<string>();
+      for (const r of rows) for (const v of [r.old_value, r.new_value]) for (const f of parseFiles(v ?? '[]')) if (f.fileToken) tokens.add(f.fileToken);
+      return tokens;
+    },
+
+    /**
+     * Writes Lark tokens onto uploaded files (by blob key) and appends files downloaded from Lark, against the
+     * latest attach_files (compare-and-set, retried when a local edit lands meanwhile); history source lark.
+     */
+    async mergeFiles(recordId: number, tokens: Map<string, string>, added: StoredTaskFile[], now: number): Promise<void> {
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const row = await db.selectFrom('task_records').select(['attach_files', 'record_version']).where('id', '=', recordId).executeTakeFirst();
+        if (!row) return;
+        const files = parseFiles(row.attach_files).map((f) => (f.fileToken ? f : { ...f, fileToken: tokens.get(f.s3Key) ?? null }));
+        const known = new Set(files.map((f) => f.fileToken));
+        const next = JSON.stringify([...files, ...added.filter((f) => !known.has(f.fileToken))]);
+        const saved = await db.transaction().execute(async (trx) => {
+          const result = await trx.updateTable('task_records').set({ attach_files: next }).where('id', '=', recordId).where('attach_files', '=', row.attach_files).executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== 1) return false;
+          await trx.insertInto('task_history').values({ record_id: recordId, record_version: Number(row.record_version), actor_id: null, source: 'lark', field: 'attachFiles', old_value: row.attach_files, new_value: next, create_time: now, comment_id: null }).execute();
+          return true;
+        });
+        if (saved) return;
+      }
     },
 
     async commentsOf(recordId: number) {

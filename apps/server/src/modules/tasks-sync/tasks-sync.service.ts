@@ -88,7 +88,7 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
         if (record.record_type === 'task') await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true });
         return;
       }
-      await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: change === 'created' }, { dedupeKey: `tasks-sync:push:${Number(record.id)}:${Number(record.record_version)}` });
+      await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true }, { dedupeKey: `tasks-sync:push:${Number(record.id)}:${Number(record.record_version)}` });
     },
 
     /** Whether our Lark app answers (its credentials), and the app's links. */
@@ -145,9 +145,9 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
     async syncComments(user: AuthUser, taskGuid: string): Promise<LarkSyncCounts> {
       const record = await sync.findByGuid(taskGuid);
       if (!record || !(await deps.policy.accessOf(user, Number(record.app_id)))) throw AppError.notFound(TaskMessages.recordNotFound);
-      if (record.record_type !== 'task' || !record.lark_guid) return { pushed: 0, pulled: 0, imported: 0, comments: 0 };
+      if (record.record_type !== 'task' || !record.lark_guid) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
       const moved = await lark(() => deps.runner.syncComments(record, record.lark_guid as string));
-      return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled };
+      return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled, attachments: 0 };
     },
   };
 }

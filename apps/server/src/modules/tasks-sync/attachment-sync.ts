@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { TASK_ATTACHMENT_PREFIX } from '@release/contract';
+import type { Clock } from '../../lib/clock.ts';
+import { LarkApiError } from '../../integrations/lark/lark-client.ts';
+import type { LarkTaskClient } from '../../integrations/lark/lark-task.ts';
+import type { BlobStore } from '../../storage/blob-store.ts';
+import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
+import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
+import type { TasksSyncRepository } from './tasks-sync.repository.ts';
+
+/** SPEC §7/§9: attachment work runs a few at a time, and downloads from Lark are spaced 1 s apart. */
+const UPLOAD_CONCURRENCY = 3;
+export const DOWNLOAD_SPACING_MS = 1_000;
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** SPEC §7: task attachments are stored under lark_attachment/ + 16 random characters + the extension. */
+export function attachmentKey(fileName: string): string {
+  const bytes = randomBytes(16);
+  const id = [...bytes].map((b) => ALNUM[b % ALNUM.length]).join('');
+  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
+  return `${TASK_ATTACHMENT_PREFIX}${id}${ext}`;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, answers in order. */
+export async function limited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A task's attachments both ways. Local files without a Lark token are uploaded; Lark attachments no local file
+ * names are downloaded into the blob store — unless the record's history shows that token on a file removed here,
+ * in which case the Lark attachment is deleted instead. Tokens are written back by compare-and-set on attach_files.
+ */
+export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; sleep?: (ms: number) => Promise<void> }) {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let lastDownload = Number.NEGATIVE_INFINITY;
+  async function spaced<T>(run: () => Promise<T>): Promise<T> {
+    const wait = lastDownload + DOWNLOAD_SPACING_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastDownload = Date.now();
+    return run();
+  }
+
+  return async function syncAttachments(record: TaskRecordRow, taskGuid: string): Promise<{ pushed: number; pulled: number }> {
+    const files = parseFiles(record.attach_files);
+    const remote = await deps.client.listAttachments(taskGuid);
+    const uploads = await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f) => {
+      const data = await bytesOf(await deps.blobs.read(f.s3Key));
+      return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, f.fileName, data)).guid] as const;
+    });
+    const current = new Set(files.map((f) => f.fileToken).filter(Boolean));
+    const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
+    const added: StoredTaskFile[] = [];
+    let deleted = 0;
+    for (const att of remote) {
+      if (current.has(att.guid)) continue;
+      if (removedHere.has(att.guid)) {
+        await deps.client.deleteAttachment(att.guid).catch((e: unknown) => (e instanceof LarkApiError && e.code === 1470404 ? undefined : Promise.reject(e)));
+        deleted += 1;
+        continue;
+      }
+      if (!att.url) continue;
+      const data = await spaced(() => deps.client.download(att.url as string));
+      const key = attachmentKey(att.name);
+      await deps.blobs.put(key, data, { contentType: 'application/octet-stream' });
+      added.push({ s3Key: key, fileName: att.name, fileToken: att.guid });
+    }
+    if (uploads.length || added.length) await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now());
+    return { pushed: uploads.length + deleted, pulled: added.length };
+  };
+}
