@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
 import * as m002 from './migrations/2026-11-22-002-versions-uploads.ts';
@@ -75,7 +76,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       options: `-c search_path="${schema}"`,
       types: pgTypes,
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
