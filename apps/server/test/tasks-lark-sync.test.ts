@@ -219,7 +219,12 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await update(bug, { summary: '无权限（改）' });
     await world.runJobs();
     expect(await history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'larkSyncFailed', newValue: LarkTaskMessages.larkCodes[1254701] }));
+    // The base refuses; the task list still syncs in the same refresh.
+    const task = await createTask('表格无权限时的任务');
+    await world.advance(1000);
+    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: task.larkGuid ?? '', task: { summary: '任务照常同步' }, updateFields: ['summary'] });
     const refresh = await call('/api/lark_refresh', { appId: world.appId });
     expect(refresh.body.msg).toBe(LarkTaskMessages.larkCodes[1254701]);
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${task.guid}`)).body.data.summary).toBe('任务照常同步');
   });
 });

@@ -141,8 +141,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     async syncApp(appId: number, withComments = true): Promise<SyncCounts> {
       const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
       const sides = await sidesOf(appId);
-      if (sides.task) await pullTasks(appId, sides.task, counts, withComments);
-      if (sides.bug) await pullBugs(appId, sides.bug, counts);
+      // A refusal on one side (say the base) does not hold up the other; the first one is reported.
+      let failure: unknown = null;
+      if (sides.task) await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
+      if (sides.bug) await pullBugs(appId, sides.bug, counts).catch((e: unknown) => void (failure ??= e));
+      if (failure) throw failure;
       return counts;
     },
   };
