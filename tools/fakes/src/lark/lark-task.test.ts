@@ -144,4 +144,15 @@ describe('Lark fake: Task v2', () => {
     for (let i = 0; i < 3; i++) expect(Buffer.from(await (await fetch(url)).arrayBuffer())).toEqual(bytes);
     expect((await fetch(url)).status).toBe(403);
   });
+  it('lets an out-of-process test edit a task as a Lark user and read it in /__fake/state', async () => {
+    const list = await newList();
+    const task = (await api('/tasks', { body: { summary: 'a', tasklists: [{ tasklist_guid: list.guid }] } })).body.data.task;
+    const edited = await call(`${fake.url}/__fake/work/tasks/edit`, { body: { openId: zhang.openId, taskGuid: task.guid, task: { summary: '控制接口改的' }, updateFields: ['summary'] } });
+    expect(edited.body).toMatchObject({ summary: '控制接口改的' });
+    const refused = await call(`${fake.url}/__fake/work/tasks/edit`, { body: { openId: zhang.openId, taskGuid: task.guid, task: {}, updateFields: ['members'] } });
+    expect(refused.status).toBe(400);
+    expect(String(refused.body.error)).toContain('1470400');
+    const state = await call<{ tasks: Array<{ summary: string }> }>(`${fake.url}/__fake/state`);
+    expect(state.body.tasks.map((t) => t.summary)).toEqual(['控制接口改的']);
+  });
 });

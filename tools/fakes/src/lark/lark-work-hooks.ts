@@ -2,13 +2,13 @@ import { controlRoute, requireString } from '../shared/control.ts';
 import type { FakeResponse, RouteDef } from '../shared/http-server.ts';
 import type { Principal } from './auth.ts';
 import { BitableError, presentRecord } from './bitable-cells.ts';
-import type { BitableApp, BitableTable } from './bitable-state.ts';
+import type { BitableApp, BitableStore, BitableTable } from './bitable-state.ts';
 import type { LarkContext } from './lark-context.ts';
 import { addRecord, findRecord, writeFields } from './routes/bitable-records.routes.ts';
 import { addComment, ownComment } from './routes/task-comments.routes.ts';
 import { patchTask } from './routes/task.routes.ts';
 import { presentTask, TaskError } from './task-common.ts';
-import type { FakeTaskComment } from './task-state.ts';
+import type { FakeTaskComment, TaskStore } from './task-state.ts';
 
 /** What a Lark user does in the Task and Bitable apps, for tests (checked like the API: access, values). */
 export interface LarkWorkHooks {
@@ -139,4 +139,27 @@ export function larkWorkControlRoutes(hooks: LarkWorkHooks): RouteDef[] {
     controlRoute('POST', '/work/fields/option', (i) => hooks.addSelectOption(as(i, 'appToken', 'tableId', 'fieldName', 'name'))),
     controlRoute('POST', '/work/bases/share', (i) => hooks.shareBase(as(i, 'appToken', 'id'))),
   ];
+}
+
+/** Task v2 and Bitable as plain JSON for `GET /__fake/state` (records as field name → stored value; files without bytes). */
+export function workSnapshot(tasks: TaskStore, bitable: BitableStore): Record<string, unknown> {
+  return {
+    tasklists: [...tasks.tasklists.values()],
+    tasks: [...tasks.tasks.values()],
+    customFields: [...tasks.customFields.values()],
+    taskComments: [...tasks.comments.values()],
+    taskAttachments: [...tasks.attachments.values()].map(({ data: _data, links: _links, ...a }) => a),
+    bitableApps: [...bitable.apps.values()].map((app) => ({
+      app_token: app.app_token,
+      name: app.name,
+      url: app.url,
+      collaborators: [...app.collaborators],
+      tables: app.tables.map((t) => ({
+        table_id: t.table_id,
+        name: t.name,
+        fields: t.fields,
+        records: t.records.map((r) => ({ record_id: r.record_id, last_modified_time: r.last_modified_time, fields: Object.fromEntries(t.fields.filter((f) => r.cells.has(f.field_id)).map((f) => [f.field_name, r.cells.get(f.field_id)])) })),
+      })),
+    })),
+  };
 }

@@ -2,6 +2,7 @@ import { controlRoute, requireNumber, requireString, type ControlInput } from '.
 import type { ErrorInjection, RouteDef } from '../../shared/http-server.ts';
 import type { RateLimit } from '../../shared/rate-limiter.ts';
 import type { PushEventInput } from '../event-pusher.ts';
+import { workSnapshot } from '../lark-work-hooks.ts';
 import type { JsapiSignatureCheck, LarkFake } from '../lark-fake.ts';
 import type { BotSeed, DriveFileSeed, LarkChatSeed, WikiNodeSeed, WikiSpaceSeed } from '../lark-seed.ts';
 import type { LarkAppSeed, LarkUserSeed, LoginChoice } from '../lark-state.ts';
@@ -27,6 +28,7 @@ function snapshot(fake: LarkFake): Record<string, unknown> {
     subscriptions: s.subscriptions,
     deliveries: s.deliveries,
     jsTicketCalls: s.jsTicketCalls,
+    ...workSnapshot(fake.tasks, fake.bitable),
   };
 }
 
