@@ -148,3 +148,11 @@ export const WIKI_EVENT_LABELS: Record<string, string> = {
 export function gameplayLabel(gameplay: string | null | undefined): string {
   return (gameplay && GAMEPLAY_LABELS[gameplay]) || '未知玩法';
 }
+
+/**
+ * SPEC §9: commit ids are shown by their first 7 characters. Items pushed by other systems and Lark documents
+ * (ids `x:…`) have no id a reader could use, so they show none.
+ */
+export function shortCommitId(commitId: string): string | null {
+  return commitId.startsWith('x:') ? null : commitId.slice(0, 7);
+}

@@ -22,9 +22,11 @@ function link(label: string, url: string | null): string {
 }
 
 function commitLine(c: MessageCommit): string {
-  const id = c.url ? link(c.shortId, c.url) : c.shortId;
+  // An item pushed by another system has no id: its link (if any) is labelled 详情 after the subject.
+  const id = c.shortId === null ? '' : c.url ? `${link(c.shortId, c.url)} ` : `${c.shortId} `;
+  const details = c.shortId === null && c.url ? ` ${link('详情', c.url)}` : '';
   const type = c.typeLabel ? `【${text(c.typeLabel)}】` : '';
-  return `- ${id} ${type}${text(c.subject)} — ${text(c.author)}`;
+  return `- ${id}${type}${text(c.subject)}${details} — ${text(c.author)}`;
 }
 
 function markdown(content: MessageContent, shown: number): string {

@@ -1,4 +1,4 @@
-import { COMMIT_TYPE_LABELS } from '@release/contract';
+import { COMMIT_TYPE_LABELS, shortCommitId } from '@release/contract';
 
 /** What a push says, before it is rendered for Lark or WeCom: plain values, already cut to display lengths. */
 export interface MessageContent {
@@ -28,7 +28,8 @@ export interface MessageVersion {
 }
 
 export interface MessageCommit {
-  shortId: string;
+  /** null: an item pushed by another system, which has no id worth showing. */
+  shortId: string | null;
   typeLabel: string | null;
   subject: string;
   author: string;
@@ -68,10 +69,8 @@ export function describeCommit(message: string, isPackage: boolean): { typeLabel
   return { typeLabel: isPackage ? null : COMMIT_TYPE_LABELS.other ?? null, subject: first };
 }
 
-/** SPEC §9: commit ids are shown by their first 7 characters. */
-export function shortId(commitId: string): string {
-  return commitId.slice(0, 7);
-}
+/** SPEC §9: 7 characters of a commit id; none for items pushed by other systems. */
+export const shortId = shortCommitId;
 
 export function versionLabel(v: MessageVersion): string {
   return [v.appVersion ?? `#${v.indexNo}`, v.build ? `(${v.build})` : ''].filter(Boolean).join(' ');

@@ -45,6 +45,14 @@ describe('robot addresses', () => {
 });
 
 describe('message formats', () => {
+  it('names items pushed by other systems by their subject, with a 详情 link instead of an id', () => {
+    const pushed = { ...content(0), commits: [{ shortId: null, typeLabel: '新增/变更', subject: '第一章关卡', author: '策划小李', time: 1, url: 'https://release.example.com/commit?id=9' }], totalCommits: 1 };
+    const lark = JSON.stringify(larkWebhookBody(pushed));
+    expect(lark).toContain('- 【新增/变更】第一章关卡 [详情](https://release.example.com/commit?id=9) — 策划小李');
+    expect(lark).not.toContain('null');
+    const wecom = wecomMarkdown(pushed).markdown.content;
+    expect(wecom).toContain('> <font color="info">新增/变更</font> 第一章关卡 [详情](https://release.example.com/commit?id=9) <font color="comment">策划小李</font>');
+  });
   it('signs a Lark bot request as the contract’s test vector', () => {
     expect(larkBotSign(1599360473, 'demo')).toBe('l1N0gAcBjdwBvGm1xMjOF0XSyaLRpR7tuO5dHfhAYc8=');
   });

@@ -21,8 +21,10 @@ function link(label: string, url: string | null): string {
 
 function commitLine(c: MessageCommit): string {
   const type = c.typeLabel ? `<font color="info">${text(c.typeLabel)}</font> ` : '';
-  const id = c.url ? link(c.shortId, c.url) : `\`${c.shortId}\``;
-  return `> ${id} ${type}${text(c.subject)} <font color="comment">${text(c.author)}</font>`;
+  // An item pushed by another system has no id: its link (if any) is labelled 详情 after the subject.
+  const id = c.shortId === null ? '' : c.url ? `${link(c.shortId, c.url)} ` : `\`${c.shortId}\` `;
+  const details = c.shortId === null && c.url ? ` ${link('详情', c.url)}` : '';
+  return `> ${id}${type}${text(c.subject)}${details} <font color="comment">${text(c.author)}</font>`;
 }
 
 function markdown(content: MessageContent, shown: number): string {

@@ -23,6 +23,8 @@ describe('commit messages', () => {
 
   it('shows 7 characters of a commit id', () => {
     expect(shortCommitId('0123456789abcdef')).toBe('0123456');
+    // Items pushed by JPS or made from Lark document events have no id worth showing.
+    expect(shortCommitId('x:lark:0f3c9a')).toBeNull();
   });
 });
 

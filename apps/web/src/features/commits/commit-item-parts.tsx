@@ -81,7 +81,7 @@ export function CommitMeta({ item, showSource, isPackage }: CommitMetaProps) {
           {item.appName} / {item.tabName}
         </Tag>
       ) : null}
-      {!isPackage ? (
+      {!isPackage && shortCommitId(item.commitId) !== null ? (
         <Typography.Text code copyable={{ text: item.commitId, tooltips: [text.copyId, text.copied] }} data-testid="commit-id">
           {shortCommitId(item.commitId)}
         </Typography.Text>

@@ -53,7 +53,4 @@ export function displayType(parsed: ParsedCommitMessage, isPackage: boolean): Co
   return parsed.type ?? (isPackage ? null : 'other');
 }
 
-/** SPEC §9: commit ids are shown by their first 7 characters. */
-export function shortCommitId(commitId: string): string {
-  return commitId.slice(0, 7);
-}
+export { shortCommitId } from '@release/contract';

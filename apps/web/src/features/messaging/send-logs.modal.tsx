@@ -106,7 +106,9 @@ export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
         {mode === 'custom' && start ? (
           <>
             <Form.Item label={text.start}>
-              <Typography.Text code data-testid="send-logs-start">{shortCommitId(start.commitId)}</Typography.Text> {parseCommitMessage(start.commitMessage).subject}
+              <span data-testid="send-logs-start">
+                {shortCommitId(start.commitId) !== null ? <Typography.Text code>{shortCommitId(start.commitId)}</Typography.Text> : null} {parseCommitMessage(start.commitMessage).subject}
+              </span>
             </Form.Item>
             <Form.Item label={text.end}>
               <Select
@@ -116,7 +118,7 @@ export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
                 placeholder={text.endPlaceholder}
                 loading={range.isPending}
                 notFoundContent={text.noLaterCommits}
-                options={choices.map((c) => ({ value: c.id, label: `${shortCommitId(c.commitId)} ${parseCommitMessage(c.commitMessage).subject}` }))}
+                options={choices.map((c) => ({ value: c.id, label: [shortCommitId(c.commitId), parseCommitMessage(c.commitMessage).subject].filter(Boolean).join(' ') }))}
               />
             </Form.Item>
           </>
