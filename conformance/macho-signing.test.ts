@@ -2,7 +2,8 @@
  * The signer's pieces over the fixture binaries, with the isign test identity (a certificate, its key and a
  * profile listing it): the CMS alone over a fixture CodeDirectory, then every signed binary of the fixture ipas
  * (thin and FAT, apps, an app extension, a framework) re-signed, and both the original and the result passing
- * the verifier. Installing needs an Apple-issued identity; this proves the format.
+ * the verifier; then each whole app re-signed (nested bundles first, profile per bundle, CodeResources) and
+ * verified. Installing needs an Apple-issued identity; this proves the format.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,6 +18,8 @@ import { parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 import { signMachO } from '../apps/server/src/signing/macho-signer.ts';
 import { decodeRequirement } from '../apps/server/src/signing/requirements.ts';
 import { verifyMachO } from '../apps/server/src/signing/verify-macho.ts';
+import { resignApp } from '../apps/server/src/signing/bundle-signer.ts';
+import { verifyApp } from '../apps/server/src/signing/verify-app.ts';
 import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 
 describe('the isign test identity signs a fixture binary', () => {
@@ -80,5 +83,41 @@ describe.each(Object.keys(expectations))('re-signing the binaries of ipa/%s with
     } finally {
       await zip.close();
     }
+  });
+});
+
+/** Every file of an ipa by archive path. */
+async function ipaFiles(ipa: string): Promise<Map<string, Buffer>> {
+  const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
+  try {
+    const files = new Map<string, Buffer>();
+    for (const entry of zip.entries.values()) if (!entry.isDirectory) files.set(entry.name, await zip.readEntry(entry.name));
+    return files;
+  } finally {
+    await zip.close();
+  }
+}
+
+describe.each(Object.keys(expectations))('the whole app of ipa/%s', (ipa) => {
+  it('passes the verifier as Xcode signed it, and again re-signed with the isign identity and profile; a changed file fails it', async () => {
+    const files = await ipaFiles(ipa);
+    expect(verifyApp(files)).toEqual([]);
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
+    const profile = readFileSync(resolve(fixturesDir, 'other', 'isign-credentials', 'test.mobileprovision'));
+    const signed = resignApp(files, {
+      certificate: identity.certificate.der,
+      chain: identity.chain,
+      privateKey: identity.privateKey,
+      profiles: [{ uuid: 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', appId: 'ISIGNTESTS.*', content: profile }],
+      signingTime: new Date('2017-01-01T00:00:00Z'),
+    });
+    expect(signed.map((bundle) => [bundle.bundleId, bundle.profileUuid !== null])).toEqual(
+      [...(expectations[ipa] ?? [])].reverse().map((binary) => [binary.identifier, !binary.path.includes('.framework/')]),
+    );
+    expect(verifyApp(files)).toEqual([]);
+    const [main] = signed.slice(-1);
+    const resource = [...files.keys()].find((name) => main && name.startsWith(main.path) && name.endsWith('.png')) ?? `${main?.path}embedded.mobileprovision`;
+    files.set(resource, Buffer.concat([files.get(resource) ?? Buffer.alloc(0), Buffer.from('!')]));
+    expect(verifyApp(files).length).toBeGreaterThan(0);
   });
 });

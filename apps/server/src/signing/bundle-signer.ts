@@ -1,0 +1,162 @@
+import type { KeyObject } from 'node:crypto';
+import { build as buildPlist } from 'plist';
+import { parsePlistDict, plistString, type PlistDict } from '../inspect/plist.ts';
+import { buildCodeResources } from './code-resources-builder.ts';
+import { readEmbeddedSignature } from './code-signature.ts';
+import { encodeDerEntitlements } from './der-entitlements.ts';
+import { entitlementsFor, profileEntitlements, profileFor } from './entitlements.ts';
+import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
+import { signMachO, type MachOSigningInput } from './macho-signer.ts';
+
+/**
+ * Re-signs an app held as a map of archive paths to bytes (`Payload/X.app/...`): nested bundles first
+ * (frameworks, extensions, watch apps), each app or extension with the profile for its bundle id, then the
+ * main app. Zip in and out, jobs and versions sit above this.
+ */
+export interface BundleProfile {
+  uuid: string;
+  appId: string;
+  content: Buffer;
+}
+
+export interface BundleSigningInput {
+  certificate: Buffer;
+  chain: Buffer[];
+  privateKey: KeyObject;
+  profiles: BundleProfile[];
+  signingTime: Date;
+}
+
+export interface SignedBundle {
+  path: string;
+  bundleId: string;
+  /** UUID of the embedded profile; null for a framework. */
+  profileUuid: string | null;
+}
+
+export class BundleSigningError extends Error {
+  readonly reason: 'noApp' | 'noProfile' | 'badBundle';
+  readonly bundleId: string | null;
+  constructor(reason: 'noApp' | 'noProfile' | 'badBundle', detail: string, bundleId: string | null = null) {
+    super(detail);
+    this.name = 'BundleSigningError';
+    this.reason = reason;
+    this.bundleId = bundleId;
+  }
+}
+
+const BUNDLE = /\.(app|appex|framework)\/$/;
+
+/** The main app directory: the shortest `Payload/*.app/` holding an Info.plist (as the inspector chooses). */
+export function mainAppRoot(files: Map<string, Buffer>): string | null {
+  const roots = [...files.keys()].filter((name) => /^Payload\/[^/]+\.app\/Info\.plist$/.test(name)).map((name) => name.slice(0, -'Info.plist'.length));
+  return roots.sort((a, b) => a.length - b.length)[0] ?? null;
+}
+
+/** Every bundle under the app (the app included), deepest first, so inner bundles are sealed before outer ones. */
+export function bundlesOf(files: Map<string, Buffer>, root: string): string[] {
+  const roots = new Set<string>([root]);
+  for (const name of files.keys()) {
+    if (!name.startsWith(root) || !name.endsWith('/Info.plist')) continue;
+    const dir = name.slice(0, -'Info.plist'.length);
+    if (BUNDLE.test(dir)) roots.add(dir);
+  }
+  return [...roots].sort((a, b) => b.split('/').length - a.split('/').length || a.localeCompare(b));
+}
+
+/** Files of one bundle, relative to it, including nested bundles' files. */
+function filesUnder(files: Map<string, Buffer>, bundle: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [name, bytes] of files) if (name.startsWith(bundle) && !name.endsWith('/')) out.set(name.slice(bundle.length), bytes);
+  return out;
+}
+
+function hashesOf(binary: Buffer): MachOSigningInput['hashes'] {
+  const slice = parseMachO(binary).slices[0];
+  const signature = slice ? readEmbeddedSignature(sliceBytes(binary, slice), slice) : null;
+  return (signature?.codeDirectories.length ?? 0) > 1 ? 'sha1+sha256' : 'sha256';
+}
+
+function oldEntitlements(binary: Buffer): PlistDict | null {
+  const slice = parseMachO(binary).slices[0];
+  return slice ? (readEmbeddedSignature(sliceBytes(binary, slice), slice)?.entitlements ?? null) : null;
+}
+
+/** Signs loose dylibs of a bundle (not another bundle's executable) as libraries. */
+function signLooseDylibs(files: Map<string, Buffer>, bundle: string, bundles: string[], base: Omit<MachOSigningInput, 'identifier' | 'hashes'>): void {
+  for (const [name, bytes] of files) {
+    if (!name.startsWith(bundle) || !name.endsWith('.dylib')) continue;
+    if (bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other))) continue;
+    if (!looksLikeMachO(bytes)) continue;
+    const identifier = name.slice(name.lastIndexOf('/') + 1).replace(/\.dylib$/, '');
+    files.set(name, signMachO(bytes, { ...base, identifier, hashes: hashesOf(bytes) }));
+  }
+}
+
+/** Re-signs every bundle of the app in `files` (changed in place); returns what was signed with which profile. */
+export function resignApp(files: Map<string, Buffer>, input: BundleSigningInput): SignedBundle[] {
+  const root = mainAppRoot(files);
+  if (!root) throw new BundleSigningError('noApp', 'no Payload/*.app with an Info.plist');
+  const bundles = bundlesOf(files, root);
+  // The main app's profile decides the team that frameworks and dylibs are signed for.
+  const mainInfo = parsePlistDict(files.get(`${root}Info.plist`) ?? Buffer.alloc(0));
+  const mainBundleId = mainInfo ? plistString(mainInfo, 'CFBundleIdentifier') : null;
+  const mainProfile = mainBundleId ? profileFor(input.profiles, mainBundleId) : null;
+  if (!mainProfile) throw new BundleSigningError('noProfile', `no profile covers ${mainBundleId ?? root}`, mainBundleId);
+  const appTeam = mainProfile.appId.slice(0, mainProfile.appId.indexOf('.'));
+  const signed: SignedBundle[] = [];
+  const library = {
+    teamId: appTeam as string | null,
+    certificate: input.certificate,
+    chain: input.chain,
+    privateKey: input.privateKey,
+    infoPlist: null,
+    codeResources: null,
+    entitlementsXml: null,
+    entitlementsDer: null,
+    isMainExecutable: false,
+    getTaskAllow: false,
+    signingTime: input.signingTime,
+  };
+  for (const bundle of bundles) {
+    const infoPlist = files.get(`${bundle}Info.plist`);
+    const info = infoPlist ? parsePlistDict(infoPlist) : null;
+    const bundleId = info ? plistString(info, 'CFBundleIdentifier') : null;
+    const executable = info ? plistString(info, 'CFBundleExecutable') : null;
+    if (!infoPlist || !bundleId || !executable) throw new BundleSigningError('badBundle', `${bundle} has no bundle id or executable`);
+    const binaryPath = `${bundle}${executable}`;
+    const binary = files.get(binaryPath);
+    if (!binary || !looksLikeMachO(binary)) throw new BundleSigningError('badBundle', `${binaryPath} is not a Mach-O`, bundleId);
+    const isFramework = bundle.endsWith('.framework/');
+    const profile = isFramework ? null : profileFor(input.profiles, bundleId);
+    if (!isFramework && !profile) throw new BundleSigningError('noProfile', `no profile covers ${bundleId}`, bundleId);
+    const teamId = profile ? profile.appId.slice(0, profile.appId.indexOf('.')) : appTeam;
+    signLooseDylibs(files, bundle, bundles, library);
+
+    let entitlements: PlistDict | null = null;
+    if (profile) {
+      files.set(`${bundle}embedded.mobileprovision`, profile.content);
+      entitlements = entitlementsFor({ bundleId, appId: profile.appId, profile: profileEntitlements(profile.content), app: oldEntitlements(binary) });
+    }
+    const hashes = hashesOf(binary);
+    const codeResources = buildCodeResources(filesUnder(files, bundle), executable, { withSha1: hashes === 'sha1+sha256' });
+    files.set(`${bundle}_CodeSignature/CodeResources`, codeResources);
+    files.set(
+      binaryPath,
+      signMachO(binary, {
+        ...library,
+        identifier: bundleId,
+        teamId,
+        infoPlist,
+        codeResources,
+        entitlementsXml: entitlements ? Buffer.from(buildPlist(entitlements), 'utf8') : null,
+        entitlementsDer: entitlements ? encodeDerEntitlements(entitlements) : null,
+        isMainExecutable: !isFramework,
+        getTaskAllow: entitlements?.['get-task-allow'] === true,
+        hashes,
+      }),
+    );
+    signed.push({ path: bundle, bundleId, profileUuid: profile?.uuid ?? null });
+  }
+  return signed;
+}
