@@ -41,7 +41,9 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     return Object.fromEntries((t?.fields ?? []).map((f) => [f.field_name, record?.cells.get(f.field_id)]));
   };
 
-  it('links the app to a new task list and Bitable (edit permit), once each', async () => {
+  it('links the app to a new task list and Bitable (edit permit), once each; earlier tasks follow', async () => {
+    const earlier = await createTask('关联前的任务');
+    expect(earlier.larkGuid).toBeNull();
     const refused = await call('/api/create_task_list', { appId: world.appId }, world.viewer.token);
     expect(refused.body.code).toBe(ResultCode.noPermission);
     const linked = await call<LarkAuthStatus>('/api/create_task_list', { appId: world.appId });
@@ -54,6 +56,9 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
       ['优先级', ['高', '中', '低']],
     ]);
     expect((await call('/api/create_task_list', { appId: world.appId })).body.msg).toBe(LarkTaskMessages.taskListExists);
+    await world.runJobs();
+    const linkedEarlier = (await get<TaskRecord>(`/api/task?taskGuid=${earlier.guid}`)).body.data;
+    expect(larkTask(linkedEarlier)).toMatchObject({ summary: '关联前的任务', tasklists: [{ tasklist_guid: list?.guid }] });
 
     const base = await call<LarkAuthStatus>('/api/create_bitable', { appId: world.appId });
     expect(base.body.data.larkTableUrl).toMatch(/\/base\/\w{27}\?table=tbl/);
