@@ -20,6 +20,8 @@ import { decodeRequirement } from '../apps/server/src/signing/requirements.ts';
 import { verifyMachO } from '../apps/server/src/signing/verify-macho.ts';
 import { resignApp } from '../apps/server/src/signing/bundle-signer.ts';
 import { verifyApp } from '../apps/server/src/signing/verify-app.ts';
+import { makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
+import { makeIdentity } from '../apps/server/src/inspect/testing/signing.ts';
 import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 
 describe('the isign test identity signs a fixture binary', () => {
@@ -119,5 +121,30 @@ describe.each(Object.keys(expectations))('the whole app of ipa/%s', (ipa) => {
     const resource = [...files.keys()].find((name) => main && name.startsWith(main.path) && name.endsWith('.png')) ?? `${main?.path}embedded.mobileprovision`;
     files.set(resource, Buffer.concat([files.get(resource) ?? Buffer.alloc(0), Buffer.from('!')]));
     expect(verifyApp(files).length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['rcodesign-self-signed-rsa-apple-development.p12', 'rcodesign-self-signed-rsa-apple-distribution.p12'])('re-signing every fixture app with %s', (p12) => {
+  it('passes the verifier, with a profile made for that certificate (team "test")', async () => {
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', p12)), 'password');
+    // No profile in the fixtures lists these certificates; one is made here, signed by a throwaway "Apple".
+    const profile = makeSignedProfile([{ der: identity.certificate.der }], makeIdentity('Test Provisioning Profile Signing'), {
+      Name: 'rcodesign test',
+      UUID: '0a0b0c0d-0000-4000-8000-000000000001',
+      TeamIdentifier: ['test'],
+      ExpirationDate: new Date('2037-01-01T00:00:00Z'),
+      Entitlements: { 'application-identifier': 'test.*', 'com.apple.developer.team-identifier': 'test', 'get-task-allow': true, 'keychain-access-groups': ['test.*'] },
+    });
+    for (const ipa of Object.keys(expectations)) {
+      const files = await ipaFiles(ipa);
+      resignApp(files, {
+        certificate: identity.certificate.der,
+        chain: identity.chain,
+        privateKey: identity.privateKey,
+        profiles: [{ uuid: '0a0b0c0d-0000-4000-8000-000000000001', appId: 'test.*', content: profile }],
+        signingTime: new Date('2026-11-23T00:00:00Z'),
+      });
+      expect([ipa, verifyApp(files)]).toEqual([ipa, []]);
+    }
   });
 });

@@ -78,7 +78,7 @@ export function makeP12(identity: TestIdentity, password: string, kind: P12Kind 
  * A signed profile listing `listed`, signed by `signer` (Apple signs real ones; any CMS signer reads the same).
  * An override of `undefined` removes that key (an App Store profile has no ProvisionedDevices).
  */
-export function makeSignedProfile(listed: TestIdentity[], signer: TestIdentity, overrides: Record<string, PlistValue | undefined> = {}): Buffer {
+export function makeSignedProfile(listed: Array<Pick<TestIdentity, 'der'>>, signer: TestIdentity, overrides: Record<string, PlistValue | undefined> = {}): Buffer {
   const dict: Dict = profileDict(
     listed.map((identity) => identity.der),
     { CreationDate: new Date('2026-01-02T03:04:05Z'), ExpirationDate: new Date('2027-01-02T03:04:05Z') },
