@@ -109,6 +109,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) count(counts, await deps.engine.reconcile(side.side, record, null));
   }
 
+  const running = new Map<number, Promise<unknown>>();
+
   function count(counts: SyncCounts, outcome: 'none' | 'pushed' | 'pulled') {
     if (outcome === 'pushed') counts.pushed += 1;
     if (outcome === 'pulled') counts.pulled += 1;
@@ -137,17 +139,32 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       return counts;
     },
 
-    /** Every task and bug of the app against its task list and table: Lark's changes in, local ones out, new ones both ways. */
-    async syncApp(appId: number, withComments = true): Promise<SyncCounts> {
-      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
-      const sides = await sidesOf(appId);
-      // A refusal on one side (say the base) does not hold up the other; the first one is reported.
-      let failure: unknown = null;
-      if (sides.task) await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
-      if (sides.bug) await pullBugs(appId, sides.bug, counts).catch((e: unknown) => void (failure ??= e));
-      if (failure) throw failure;
-      return counts;
+    /**
+     * Every task and bug of the app against its task list and table: Lark's changes in, local ones out, new ones both
+     * ways. One run per app at a time in this process (a refresh during the scheduled pull waits for it), so a task
+     * made in Lark is taken in once.
+     */
+    syncApp(appId: number, withComments = true): Promise<SyncCounts> {
+      const previous = running.get(appId) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(() => syncAppNow(appId, withComments));
+      const tail = run.catch(() => undefined);
+      running.set(appId, tail);
+      void tail.then(() => {
+        if (running.get(appId) === tail) running.delete(appId);
+      });
+      return run;
     },
   };
+
+  async function syncAppNow(appId: number, withComments: boolean): Promise<SyncCounts> {
+    const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+    const sides = await sidesOf(appId);
+    // A refusal on one side (say the base) does not hold up the other; the first one is reported.
+    let failure: unknown = null;
+    if (sides.task) await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
+    if (sides.bug) await pullBugs(appId, sides.bug, counts).catch((e: unknown) => void (failure ??= e));
+    if (failure) throw failure;
+    return counts;
+  }
 }
 export type SyncRunner = ReturnType<typeof createSyncRunner>;
