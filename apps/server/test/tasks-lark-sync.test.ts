@@ -98,6 +98,15 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     expect(listed.body.data.find((r) => r.summary === '飞书里新建的任务')).toMatchObject({ assigneeIds: [world.editor.userId], creatorId: world.editor.userId, status: 'not_started' });
   });
 
+  it('takes a task made in Lark in once when two refreshes run at the same time', async () => {
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ summary: '同时刷新', tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }] }) });
+    const both = await Promise.all([call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }), call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }, world.viewer.token)]);
+    expect(both.map((r) => r.body.data.imported).sort()).toEqual([0, 1]);
+    const listed = await call<TaskRecord[]>('/api/tasks', { appId: world.appId, recordType: 'task', keyword: '同时刷新', pageNo: 1, pageSize: 20 });
+    expect(listed.body.data).toHaveLength(1);
+  });
+
   it('reads Lark again on its own every 5 minutes', async () => {
     const record = await createTask('定时读取');
     await world.advance(1000);
