@@ -82,6 +82,11 @@ describe('Lark fake: Task v2', () => {
     expect(wrong.body.code).toBe(1470400);
     const listed = await api(`/custom_fields?resource_type=tasklist&resource_id=${list.guid}`);
     expect(listed.body.data.items.map((f: { name: string }) => f.name)).toEqual(['优先级']);
+    const renamed = await api(`/custom_fields/${field.guid}`, { method: 'PATCH', body: { custom_field: { name: '重要程度', single_select_setting: { options: [{ guid: high, name: '很高' }, { name: '中' }] } }, update_fields: ['name', 'single_select_setting'] } });
+    expect(renamed.body.data.custom_field).toMatchObject({ name: '重要程度', single_select_setting: { options: [{ guid: high, name: '很高' }, { name: '低' }, { name: '中' }] } });
+    const other = await newList('另一个清单');
+    expect((await api(`/custom_fields/${field.guid}/add`, { body: { resource_type: 'tasklist', resource_id: other.guid } })).body.code).toBe(0);
+    expect((await api('/tasks', { body: { summary: 'c', tasklists: [{ tasklist_guid: other.guid }], custom_fields: [{ guid: field.guid, single_select_value: high }] } })).body.code).toBe(0);
   });
 
   it('pages a tasklist with opaque tokens and takes user tokens only on GET /tasks', async () => {

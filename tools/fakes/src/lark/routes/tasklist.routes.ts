@@ -179,6 +179,45 @@ function addOption(ctx: LarkContext, req: FakeRequest): FakeResponse {
   return ok({ option });
 }
 
+/** PATCH /custom_fields/:guid — `name` (and select options by guid: renamed, hidden; new ones without a guid). */
+function patchField(ctx: LarkContext, req: FakeRequest): FakeResponse {
+  const field = findField(ctx, req, true);
+  const body = bodyOf(req);
+  const fields = body.update_fields;
+  const change = isRecord(body.custom_field) ? body.custom_field : {};
+  if (!Array.isArray(fields) || !fields.length) throw new TaskError(taskBad('update_fields is required'));
+  for (const name of fields) {
+    if (name === 'name') {
+      if (typeof change.name !== 'string' || !change.name || [...change.name].length > 50) throw new TaskError(taskBad('name is required (at most 50 characters)'));
+      field.name = change.name;
+    } else if (name === `${field.type}_setting` && (field.type === 'single_select' || field.type === 'multi_select')) {
+      const raw = isRecord(change[name]) && Array.isArray((change[name] as Record<string, unknown>).options) ? ((change[name] as Record<string, unknown>).options as unknown[]) : [];
+      const fresh = readOptions({ options: raw.filter((o) => !(isRecord(o) && typeof o.guid === 'string')) }, ctx);
+      for (const o of raw) {
+        if (!isRecord(o) || typeof o.guid !== 'string') continue;
+        const known = field.options.find((x) => x.guid === o.guid);
+        if (!known) throw new TaskError(taskBad(`unknown option ${o.guid}`));
+        if (typeof o.name === 'string' && o.name) known.name = o.name;
+        if (typeof o.is_hidden === 'boolean') known.is_hidden = o.is_hidden;
+      }
+      field.options.push(...fresh);
+    } else throw new TaskError(taskBad(`update_fields: ${String(name)} cannot be updated`));
+  }
+  field.updated_at = String(ctx.clock.now());
+  return ok({ custom_field: presentField(ctx, idTypeOf(req), field) });
+}
+
+/** POST /custom_fields/:guid/add and /remove — attaches the field to (or detaches it from) another tasklist. */
+function attachField(ctx: LarkContext, req: FakeRequest, add: boolean): FakeResponse {
+  const field = findField(ctx, req, true);
+  const body = bodyOf(req);
+  if (body.resource_type !== 'tasklist' || typeof body.resource_id !== 'string') throw new TaskError(taskBad('resource_type must be tasklist with a resource_id'));
+  findTasklist(ctx, body.resource_id, actorOf(taskAuth(ctx, req)), true);
+  const others = field.tasklists.filter((g) => g !== body.resource_id);
+  field.tasklists = add ? [...others, body.resource_id] : others;
+  return ok({});
+}
+
 export function tasklistRoutes(ctx: LarkContext): RouteDef[] {
   const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({ name, method, path, handler: (req) => guarded(() => run(req)) });
   const base = '/open-apis/task/v2';
@@ -192,6 +231,9 @@ export function tasklistRoutes(ctx: LarkContext): RouteDef[] {
     route('task.custom_field.create', 'POST', `${base}/custom_fields`, (req) => createField(ctx, req)),
     route('task.custom_field.list', 'GET', `${base}/custom_fields`, (req) => listFields(ctx, req)),
     route('task.custom_field.get', 'GET', `${base}/custom_fields/:guid`, (req) => ok({ custom_field: presentField(ctx, idTypeOf(req), findField(ctx, req, false)) })),
+    route('task.custom_field.patch', 'PATCH', `${base}/custom_fields/:guid`, (req) => patchField(ctx, req)),
+    route('task.custom_field.add', 'POST', `${base}/custom_fields/:guid/add`, (req) => attachField(ctx, req, true)),
+    route('task.custom_field.remove', 'POST', `${base}/custom_fields/:guid/remove`, (req) => attachField(ctx, req, false)),
     route('task.custom_field.option.create', 'POST', `${base}/custom_fields/:guid/options`, (req) => addOption(ctx, req)),
   ];
 }
