@@ -166,6 +166,22 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(whole.commits.some((commit) => commit.tags.length > 0 && commit.files !== null)).toBe(true);
   });
 
+  it('hands over one batch at a time, in order, and fails the read when storing a batch failed', async () => {
+    const order: string[] = [];
+    let inFlight = 0;
+    const slow = async (batch: SourceCommit[]) => {
+      inFlight += 1;
+      order.push(`start ${batch.length} ${inFlight}`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+    };
+    await readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: slow });
+    expect(order.every((line) => line.endsWith(' 1'))).toBe(true);
+    expect(inFlight).toBe(0);
+    const failing = readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: () => Promise.reject(new Error('database is gone')) });
+    await expect(failing).rejects.toThrow('database is gone');
+  });
+
   it('counts handed-over batches against maxCommits', async () => {
     const batches: SourceCommit[][] = [];
     const read = await readNewCommits(mirror, both, () => false, { maxCommits: 3, batchSize: 2, onBatch: async (batch) => void batches.push(batch) });

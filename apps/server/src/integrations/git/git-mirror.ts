@@ -162,7 +162,9 @@ export interface ReadCommitsOptions {
   timeoutMs?: number;
   /**
    * Hands over every `batchSize` new commits (complete with tags and files) while the walk goes on, so a long
-   * history is walked once in bounded memory; the walk waits for the promise. Such commits are not in `commits`.
+   * history is walked once in bounded memory. One call at a time, in order: the walk goes on while a batch is
+   * handled (git and the database work meanwhile) and waits before handing over the next. The read answers after
+   * the last call is done, and fails if one failed. Such commits are not in `commits`.
    */
   onBatch?: (commits: SourceCommit[]) => Promise<void>;
   /** Commits per onBatch call. Default 10,000. */
@@ -230,6 +232,7 @@ export async function readNewCommits(
   let files: CommitFilesReader | null = null;
   let stopped = false;
   let delivered = 0;
+  let handing: Promise<void> = Promise.resolve();
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
   let tagsByCommit: Map<string, TagRef[]> | null = null;
   /** Tags and files onto the commits found so far (newest first), answered oldest first; a new files reader follows. */
@@ -282,13 +285,23 @@ export async function readNewCommits(
         if (options.onBatch && found.length === batchSize) {
           const batch = await complete();
           delivered += batch.length;
-          await options.onBatch(batch);
+          await handing;
+          handing = options.onBatch(batch);
+          // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
+          handing.catch(() => undefined);
         }
       }
     }
     if (!stopped) parser.finish();
   } catch (error) {
-    // The files reader ends with what it was given; its answer no longer matters.
+    // The files reader ends with what it was given; its answer no longer matters. A batch being stored finishes.
+    await files?.finish().catch(() => undefined);
+    await handing.catch(() => undefined);
+    throw error;
+  }
+  try {
+    await handing;
+  } catch (error) {
     await files?.finish().catch(() => undefined);
     throw error;
   }
