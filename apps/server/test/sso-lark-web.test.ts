@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SignInMessages } from '@release/contract';
+import { sha256Hex } from '../src/lib/crypto.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { approve, startSignInWorld, TestBrowser, visit, type SignInWorld } from './helpers/sign-in-fakes.ts';
 
@@ -157,6 +158,14 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     expect(taken.body.msg).toBe(SignInMessages.identityTaken);
   });
 
+  /** What an admin does in 用户管理: sets the account's password. */
+  async function givePassword(userId: number, username: string, password: string) {
+    const admin = await world.server.adminToken();
+    const row = await world.server.db.selectFrom('users').select('role_id').where('id', '=', userId).executeTakeFirstOrThrow();
+    const saved = await world.server.request('POST', '/api/user', { token: admin, body: { userId, username, roleId: row.role_id, password: sha256Hex(password) } });
+    expect(saved.body.code).toBe(200);
+  }
+
   it("lets only an admin unbind someone else's account", async () => {
     const user = world.lark.addUser({ name: '被解绑' });
     const login = (await signInAs(new TestBrowser(world.server), user.openId)).login.body.data;
@@ -164,7 +173,25 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     const denied = await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, { token: other.token });
     expect(denied.status).toBe(403);
     const admin = await world.server.adminToken();
+    await givePassword(login.userId, login.username, 'a-new-pass-1');
     expect((await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, { token: admin })).body.code).toBe(200);
-    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: login.token })).body.data).toEqual([]);
+    // (A new password ended the user's other sessions.)
+    const again = await world.server.login(login.username, 'a-new-pass-1');
+    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: again })).body.data).toEqual([]);
+  });
+
+  it('keeps the only way into an account made by Lark until it has a password', async () => {
+    const user = world.lark.addUser({ name: '唯一入口' });
+    const login = (await signInAs(new TestBrowser(world.server), user.openId)).login.body.data;
+    // The account has no password: nothing typed on the login page opens it.
+    await expect(world.server.login(login.username, '')).rejects.toThrow(/login .* failed/);
+    const refused = await world.server.request('DELETE', '/api/user/identity?provider=lark', { token: login.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe(SignInMessages.lastSignInMethod);
+    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: login.token })).body.data).toHaveLength(1);
+
+    await givePassword(login.userId, login.username, 'a-new-pass-1');
+    const withPassword = await world.server.login(login.username, 'a-new-pass-1');
+    expect((await world.server.request('DELETE', '/api/user/identity?provider=lark', { token: withPassword })).body.code).toBe(200);
   });
 });

@@ -67,6 +67,7 @@ export const SignInMessages = {
   wecomCodeRejected: '企业微信授权码无效或已使用，请重新登录',
   denied: '你已取消授权，未能登录',
   identityTaken: '该账号已绑定其他用户',
+  lastSignInMethod: '这是该用户唯一的登录方式：请先设置密码或绑定其他账号，再解除绑定',
   providerUnavailable: '暂时无法连接到飞书，请稍后再试',
   wecomUnavailable: '暂时无法连接到企业微信，请稍后再试',
   wecomMisconfigured: '企业微信应用配置有误（企业 ID、应用 ID 或 Secret 错误），请联系管理员',

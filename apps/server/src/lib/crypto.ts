@@ -12,6 +12,8 @@ export async function hashPassword(digest: string): Promise<string> {
 }
 
 export async function verifyPassword(digest: string, stored: string): Promise<boolean> {
+  // An account without a password spends the same time as any refused one.
+  if (!hasUsablePassword(stored)) return verifyPassword(digest, DUMMY_PASSWORD_HASH).then(() => false);
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
@@ -22,6 +24,13 @@ export async function verifyPassword(digest: string, stored: string): Promise<bo
     maxmem: 64 * 1024 * 1024,
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Stored for accounts made by a Lark / WeCom sign-in: no password until an admin or the user sets one. */
+export const NO_PASSWORD_HASH = '!no-password';
+
+export function hasUsablePassword(stored: string): boolean {
+  return !stored.startsWith('!');
 }
 
 /** A password hash that no digest matches, to spend the same time on unknown users. */

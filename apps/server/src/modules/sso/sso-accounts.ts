@@ -2,7 +2,7 @@ import { ADMIN_ROLE_LEVEL, SignInMessages } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword, randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { NO_PASSWORD_HASH, randomToken } from '../../lib/crypto.ts';
 import type { RolesRepository } from '../roles/roles.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
@@ -68,7 +68,7 @@ export function createSsoAccounts(deps: { identities: IdentitiesRepository; user
     for (let attempt = 0; ; attempt += 1) {
       try {
         // No usable password: this account signs in through Lark / WeCom until an admin sets one.
-        return await users.insert({ username: await freeUsername(profile.name), password_hash: await hashPassword(sha256Hex(randomToken())), role_id: roleId, phone: null, private_url: null, create_time: now, update_time: now });
+        return await users.insert({ username: await freeUsername(profile.name), password_hash: NO_PASSWORD_HASH, role_id: roleId, phone: null, private_url: null, create_time: now, update_time: now });
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 3) throw error;
       }

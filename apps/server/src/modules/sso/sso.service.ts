@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error.ts';
 import { LarkApiError, type LarkClient } from '../../integrations/lark/lark-client.ts';
 import { WecomApiError, type WecomClient } from '../../integrations/wecom/wecom-client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { randomToken } from '../../lib/crypto.ts';
+import { hasUsablePassword, randomToken } from '../../lib/crypto.ts';
 import type { SessionService } from '../auth/session.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
@@ -194,7 +194,13 @@ export function createSsoService(deps: SsoServiceDeps) {
       return rows.map((row) => ({ provider: row.provider, displayName: row.display_name, avatarUrl: row.avatar_url, createTime: row.create_time }));
     },
 
+    /** Refused when it would leave an account without a password and without any linked account. */
     async unbind(userId: number, provider: 'lark' | 'wecom') {
+      const user = await deps.users.findById(userId);
+      const full = user ? await deps.users.findByUsername(user.username) : undefined;
+      const linked = await deps.identities.listOf(userId);
+      const others = linked.filter((row) => row.provider !== provider);
+      if (full && !hasUsablePassword(full.passwordHash) && others.length === 0 && linked.length > others.length) throw AppError.badRequest(SignInMessages.lastSignInMethod);
       await deps.identities.remove(userId, provider);
     },
 
