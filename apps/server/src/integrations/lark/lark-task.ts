@@ -1,4 +1,4 @@
-import type { LarkClient } from './lark-client.ts';
+import { LarkApiError, type LarkClient } from './lark-client.ts';
 
 /** Lark Task v2 (contract §D) over the tenant token of lark-client.ts: renewal, rate-limit waits and errors there. */
 export interface LarkTime {
@@ -195,14 +195,14 @@ export function createLarkTaskClient(lark: LarkClient) {
       form.set('file', new Blob([new Uint8Array(data)]), name);
       const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as LarkTaskAttachment[] | undefined;
       const item = items?.[0];
-      if (!item) throw new Error('飞书未返回上传的附件');
+      if (!item) throw new LarkApiError(200, -1, '飞书未返回上传的附件');
       return item;
     },
 
     /** The bytes behind an attachment's download link (links are pre-signed: no token). */
     async download(url: string): Promise<Buffer> {
       const response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-      if (!response.ok) throw new Error(`下载飞书附件失败（HTTP ${response.status}）`);
+      if (!response.ok) throw new LarkApiError(response.status, -1, `下载飞书附件失败（HTTP ${response.status}）`);
       return Buffer.from(await response.arrayBuffer());
     },
 
