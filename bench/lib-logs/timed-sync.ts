@@ -14,7 +14,7 @@ export interface SyncPhases {
   mirror: number;
   /** logs.knownCommitIds: every commit id the workflow already has. */
   known: number;
-  /** readNewCommits: the streamed `git log` walk and its parsing, the tags, the files calls (the gaps between the batches' ingests). */
+  /** readNewCommits: the streamed `git log` walk and its parsing, the tags, the files calls (the gaps between the batches' ingests; the walk also goes on while a batch is stored, so phases overlap). */
   read: number;
   /** ingestCommits minus its inserts: building the rows (JSON.stringify of tags and files, the committer filter). */
   rows: number;
