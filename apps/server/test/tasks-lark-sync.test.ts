@@ -160,6 +160,13 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await call('/api/delete_comment', { id: created.body.data.id });
     await world.runJobs();
     expect(inLark()).toEqual(['飞书里的评论']);
+    // Lark lets only the author edit: an admin's edit of the Lark user's comment stays here, and is not undone by a sync.
+    const theirs = comments.find((c) => c.content === '飞书里的评论');
+    expect((await call('/api/update_comment', { id: theirs?.id, content: '管理员改过' }, world.admin)).body.code).toBe(200);
+    await world.runJobs();
+    await call('/api/sync_comments', { taskGuid: record.guid, syncType: 'comment' });
+    expect(inLark()).toEqual(['飞书里的评论']);
+    expect((await get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content)).toEqual(['管理员改过']);
   });
 
   it('puts a bug into the Bitable, takes a Lark edit with a new option, and field_list offers that option', async () => {

@@ -49,9 +49,12 @@ export function createCommentSync(deps: { client: LarkTaskClient; sync: TasksSyn
         continue;
       }
       if (pending) {
-        if (theirs.content !== c.content) await deps.client.updateComment(theirs.id, c.content).catch((e: unknown) => (notAuthor(e) ? undefined : Promise.reject(e)));
-        await deps.sync.markCommentSynced(Number(c.id), theirs.id, version);
-        pushed += 1;
+        // Someone else's Lark comment edited here stays pending: Lark keeps theirs, ours is never overwritten by it.
+        const taken = theirs.content === c.content || (await deps.client.updateComment(theirs.id, c.content).then(() => true, (e: unknown) => (notAuthor(e) ? false : Promise.reject(e))));
+        if (taken) {
+          await deps.sync.markCommentSynced(Number(c.id), theirs.id, version);
+          pushed += 1;
+        }
       } else if (theirs.content !== c.content) {
         if (await deps.sync.applyRemoteComment(Number(c.id), Number(record.id), version, theirs.content, Number(theirs.updated_at) || now)) pulled += 1;
       }
