@@ -231,13 +231,8 @@ export const zh = {
     deleteConfirm: '确定删除该角色吗？',
   },
   placeholders: {
-    udid: { title: '设备ID', content: '这里管理用于 iOS 内测安装的设备 UDID，支持导入与导出。管理员开启设备管理功能后即可使用。' },
     distributeUser: { title: '分发用户', content: '这里管理可以下载安装包的分发用户。管理员开启分发功能后即可使用。' },
-    certification: { title: '证书管理', content: '这里上传和管理用于 iOS 重签名的证书与描述文件。管理员开启证书功能后即可使用。' },
     appleAccount: { title: '苹果账号', content: '这里绑定 App Store Connect 账号，用于同步设备与证书。管理员开启苹果账号功能后即可使用。' },
-    trend: { title: (user: string) => `${user} 的提交动态`, content: '这里按时间展示该成员的提交日志与更新记录。当有提交记录时会显示在这里。' },
-    commit: { title: '提交详情', content: '这里展示单条提交日志的详情、截图与视频。当有提交记录时会显示在这里。' },
-    calendar: { title: '日历', content: '日历按天展示各应用、工作流的提交数量。当有提交记录时会显示在这里。' },
   },
   forbidden: { title: '403', content: '您没有权限访问' },
   apiTokens: {
