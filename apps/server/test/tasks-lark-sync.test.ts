@@ -83,6 +83,21 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     expect(world.lark.requests.filter((r) => r.route === 'task.create')).toHaveLength(patches);
   });
 
+  it('completes and reopens the Lark task with the status chosen here', async () => {
+    const record = await createTask('完成状态');
+    const statusField = [...world.lark.tasks.customFields.values()].find((f) => f.name === '状态');
+    const statusOf = () => statusField?.options.find((o) => o.guid === larkTask(record)?.custom_fields.find((v) => v.guid === statusField.guid)?.single_select_value)?.name;
+    expect((await update(record, { status: 'completed' })).body.code).toBe(200);
+    await world.runJobs();
+    expect(larkTask(record)?.completed_at).not.toBe('0');
+    expect(statusOf()).toBe('已完成');
+    const done = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    expect((await update(done, { status: 'stopped' })).body.code).toBe(200);
+    await world.runJobs();
+    expect(larkTask(record)?.completed_at).toBe('0');
+    expect(statusOf()).toBe('已停止');
+  });
+
   it('shows an edit made in Lark after a refresh, with source lark in the history; and takes in tasks made in Lark', async () => {
     const record = await createTask('关卡编辑器');
     await world.advance(1000);
