@@ -3,6 +3,7 @@ import type {
   CreateTaskBody,
   FieldGroups,
   GetSignedUrlResult,
+  LarkSyncCounts,
   RecordType,
   TaskComment,
   TaskRecord,
@@ -79,6 +80,11 @@ export async function issueAttachmentKey(fileName: string, signal: AbortSignal):
   const key = result.attachFiles[0]?.fileKey;
   if (!key) throw new Error('no file key');
   return key;
+}
+
+/** POST /api/lark_refresh: syncs a linked app's tasks and bugs with Lark now, both ways. */
+export async function refreshFromLark(appId: number): Promise<LarkSyncCounts> {
+  return (await api.post<LarkSyncCounts>('/api/lark_refresh', { appId }, { timeoutMs: 60_000 })).data;
 }
 
 /** Links the app to a new Lark task list or multi-dimensional table (the Lark sync answers these). */

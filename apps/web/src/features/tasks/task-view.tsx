@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Badge, Card, Flex, Table, Tabs } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BADGE_OVERFLOW, DEFAULT_TABLE_PAGE_SIZE, recordTypes, type AppDetail, type RecordType, type TaskViewSetting } from '@release/contract';
-import { fetchTasks, type TaskListParams } from '../../api/tasks.api.ts';
+import { fetchTasks, refreshFromLark, type TaskListParams } from '../../api/tasks.api.ts';
+import { toast } from '../../app/feedback.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { tablePagination } from '../../app/components/table-pagination.ts';
@@ -23,6 +24,23 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
   const tasks = useQuery({ queryKey: queryKeys.taskList(params), queryFn: ({ signal }) => fetchTasks(params, signal), placeholderData: keepPreviousData });
   const counts = tasks.data?.extraInfo ?? { taskCount: 0, bugCount: 0 };
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.tasks(app.appId) }), queryClient.invalidateQueries({ queryKey: queryKeys.taskFields(app.appId) })]);
+  // A linked app asks Lark first (both ways), then reads the list again; a refusal was toasted by the client.
+  const isLinked = Boolean(setting?.larkEnabled && (setting.larkTaskListUrl || setting.larkTableUrl));
+  const [syncing, setSyncing] = useState(false);
+  const refreshAll = async () => {
+    if (isLinked) {
+      setSyncing(true);
+      try {
+        await refreshFromLark(app.appId);
+        toast.success(t.refreshed);
+      } catch {
+        // The API client has shown Lark's reason; the local list is still read again below.
+      } finally {
+        setSyncing(false);
+      }
+    }
+    await refresh();
+  };
 
   const countOf: Record<RecordType, number> = { task: counts.taskCount, bug: counts.bugCount };
   const tabItems = recordTypes.map((type) => ({
@@ -46,9 +64,9 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
         appId={app.appId}
         setting={setting}
         canEdit={canEdit}
-        isRefreshing={tasks.isFetching}
+        isRefreshing={tasks.isFetching || syncing}
         onCreate={() => setDrawer({ mode: 'create', recordType: params.recordType })}
-        onRefresh={() => void refresh()}
+        onRefresh={() => void refreshAll()}
       />
       <Table
         data-testid="task-table"
