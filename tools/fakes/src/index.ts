@@ -1,4 +1,4 @@
-/** Loopback fakes of the Lark Open Platform and WeCom (see README.md). */
+/** Loopback fakes of the Lark Open Platform, WeCom and the App Store Connect API (see README.md). */
 export { FakeClock, type FakeClockOptions } from './shared/clock.ts';
 export type { ErrorInjection, RecordedRequest } from './shared/http-server.ts';
 export type { RateLimit } from './shared/rate-limiter.ts';
@@ -16,3 +16,8 @@ export { LOGIN_HINT_DENY, LOGIN_HINT_USER } from './lark/routes/oauth-authorize.
 export { startWecomFake, type WecomAppCredentials, type WecomFake, type WecomFakeOptions } from './wecom/wecom-fake.ts';
 export type { RobotMessage, RobotRejection, WecomCorpSeed, WecomMember, WecomMemberSeed, WecomRobot, WecomRobotSeed } from './wecom/wecom-state.ts';
 export { LOGIN_HINT_USER as WECOM_LOGIN_HINT_USER } from './wecom/routes/sso.routes.ts';
+
+export { startAppleFake, type AppleApiKey, type AppleFake, type AppleFakeOptions } from './apple/apple-fake.ts';
+export { ASC_AUDIENCE, generateAscKey, signAscToken, verifyAscToken } from './apple/apple-jwt.ts';
+export { readProfilePlist } from './apple/apple-profile.ts';
+export type { AscBundleId, AscCertificate, AscDevice, AscProfile, DeviceSeed } from './apple/apple-state.ts';
