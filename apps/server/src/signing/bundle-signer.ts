@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { build as buildPlist } from 'plist';
 import { parsePlistDict, plistString, type PlistDict } from '../inspect/plist.ts';
+import { bytesAt, isBytes, type AppFile, type AppFiles } from './app-files.ts';
 import { buildCodeResources } from './code-resources-builder.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
@@ -9,7 +10,8 @@ import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
 import { signMachO, type MachOSigningInput } from './macho-signer.ts';
 
 /**
- * Re-signs an app held as a map of archive paths to bytes (`Payload/X.app/...`): nested bundles first
+ * Re-signs an app held as a map of archive paths to files (`Payload/X.app/...`; resources may be held as their
+ * digests only, binaries and plists as bytes): nested bundles first
  * (frameworks, extensions, watch apps), each app or extension with the profile for its bundle id, then the
  * main app. Zip in and out, jobs and versions sit above this.
  */
@@ -48,13 +50,13 @@ export class BundleSigningError extends Error {
 const BUNDLE = /\.(app|appex|framework)\/$/;
 
 /** The main app directory: the shortest `Payload/*.app/` holding an Info.plist (as the inspector chooses). */
-export function mainAppRoot(files: Map<string, Buffer>): string | null {
+export function mainAppRoot(files: ReadonlyMap<string, unknown>): string | null {
   const roots = [...files.keys()].filter((name) => /^Payload\/[^/]+\.app\/Info\.plist$/.test(name)).map((name) => name.slice(0, -'Info.plist'.length));
   return roots.sort((a, b) => a.length - b.length)[0] ?? null;
 }
 
 /** Every bundle under the app (the app included), deepest first, so inner bundles are sealed before outer ones. */
-export function bundlesOf(files: Map<string, Buffer>, root: string): string[] {
+export function bundlesOf(files: ReadonlyMap<string, unknown>, root: string): string[] {
   const roots = new Set<string>([root]);
   for (const name of files.keys()) {
     if (!name.startsWith(root) || !name.endsWith('/Info.plist')) continue;
@@ -65,8 +67,8 @@ export function bundlesOf(files: Map<string, Buffer>, root: string): string[] {
 }
 
 /** Files of one bundle, relative to it, including nested bundles' files. */
-function filesUnder(files: Map<string, Buffer>, bundle: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
+export function filesUnder(files: ReadonlyMap<string, AppFile>, bundle: string): Map<string, AppFile> {
+  const out = new Map<string, AppFile>();
   for (const [name, bytes] of files) if (name.startsWith(bundle) && !name.endsWith('/')) out.set(name.slice(bundle.length), bytes);
   return out;
 }
@@ -83,23 +85,23 @@ function oldEntitlements(binary: Buffer): PlistDict | null {
 }
 
 /** Signs loose dylibs of a bundle (not another bundle's executable) as libraries. */
-function signLooseDylibs(files: Map<string, Buffer>, bundle: string, bundles: string[], base: Omit<MachOSigningInput, 'identifier' | 'hashes'>): void {
+function signLooseDylibs(files: AppFiles, bundle: string, bundles: string[], base: Omit<MachOSigningInput, 'identifier' | 'hashes'>): void {
   for (const [name, bytes] of files) {
     if (!name.startsWith(bundle) || !name.endsWith('.dylib')) continue;
     if (bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other))) continue;
-    if (!looksLikeMachO(bytes)) continue;
+    if (!isBytes(bytes) || !looksLikeMachO(bytes)) continue;
     const identifier = name.slice(name.lastIndexOf('/') + 1).replace(/\.dylib$/, '');
     files.set(name, signMachO(bytes, { ...base, identifier, hashes: hashesOf(bytes) }));
   }
 }
 
 /** Re-signs every bundle of the app in `files` (changed in place); returns what was signed with which profile. */
-export function resignApp(files: Map<string, Buffer>, input: BundleSigningInput): SignedBundle[] {
+export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBundle[] {
   const root = mainAppRoot(files);
   if (!root) throw new BundleSigningError('noApp', 'no Payload/*.app with an Info.plist');
   const bundles = bundlesOf(files, root);
   // The main app's profile decides the team that frameworks and dylibs are signed for.
-  const mainInfo = parsePlistDict(files.get(`${root}Info.plist`) ?? Buffer.alloc(0));
+  const mainInfo = parsePlistDict(bytesAt(files, `${root}Info.plist`) ?? Buffer.alloc(0));
   const mainBundleId = mainInfo ? plistString(mainInfo, 'CFBundleIdentifier') : null;
   const mainProfile = mainBundleId ? profileFor(input.profiles, mainBundleId) : null;
   if (!mainProfile) throw new BundleSigningError('noProfile', `no profile covers ${mainBundleId ?? root}`, mainBundleId);
@@ -119,13 +121,13 @@ export function resignApp(files: Map<string, Buffer>, input: BundleSigningInput)
     signingTime: input.signingTime,
   };
   for (const bundle of bundles) {
-    const infoPlist = files.get(`${bundle}Info.plist`);
+    const infoPlist = bytesAt(files, `${bundle}Info.plist`);
     const info = infoPlist ? parsePlistDict(infoPlist) : null;
     const bundleId = info ? plistString(info, 'CFBundleIdentifier') : null;
     const executable = info ? plistString(info, 'CFBundleExecutable') : null;
     if (!infoPlist || !bundleId || !executable) throw new BundleSigningError('badBundle', `${bundle} has no bundle id or executable`);
     const binaryPath = `${bundle}${executable}`;
-    const binary = files.get(binaryPath);
+    const binary = bytesAt(files, binaryPath);
     if (!binary || !looksLikeMachO(binary)) throw new BundleSigningError('badBundle', `${binaryPath} is not a Mach-O`, bundleId);
     const isFramework = bundle.endsWith('.framework/');
     const profile = isFramework ? null : profileFor(input.profiles, bundleId);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Of, sha256Of, type AppFile } from './app-files.ts';
 import { ruleFor, type ResourceRule } from './code-resources.ts';
 
 /**
@@ -69,23 +69,23 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * `withSha1` also puts the SHA-1 `hash` in `files2`, as Xcode does for code that still supports systems needing
  * SHA-1 (the binaries signed with a SHA-1 primary CodeDirectory).
  */
-export function buildCodeResources(files: Map<string, Buffer>, mainExecutable: string | null, options: { withSha1?: boolean } = {}): Buffer {
+export function buildCodeResources(files: ReadonlyMap<string, AppFile>, mainExecutable: string | null, options: { withSha1?: boolean } = {}): Buffer {
   const paths = [...files.keys()].filter((path) => path !== mainExecutable && !path.startsWith('_CodeSignature/')).sort(byKey);
   let filesXml = '';
   let files2Xml = '';
   for (const path of paths) {
-    const bytes = files.get(path) as Buffer;
+    const bytes = files.get(path) as AppFile;
     const rule = ruleFor(RULES_COMPILED, path);
     if (rule && !rule.omit) {
-      const sha1 = createHash('sha1').update(bytes).digest();
+      const sha1 = sha1Of(bytes);
       filesXml += key(path, 2);
       filesXml += rule.optional ? `${tabs(2)}<dict>\n${key('hash', 3)}${data(sha1, 3)}${key('optional', 3)}${tabs(3)}<true/>\n${tabs(2)}</dict>\n` : data(sha1, 2);
     }
     const rule2 = ruleFor(RULES2_COMPILED, path);
     if (rule2 && !rule2.omit) {
-      const sha256 = createHash('sha256').update(bytes).digest();
+      const sha256 = sha256Of(bytes);
       files2Xml += `${key(path, 2)}${tabs(2)}<dict>\n`;
-      if (options.withSha1) files2Xml += `${key('hash', 3)}${data(createHash('sha1').update(bytes).digest(), 3)}`;
+      if (options.withSha1) files2Xml += `${key('hash', 3)}${data(sha1Of(bytes), 3)}`;
       files2Xml += `${key('hash2', 3)}${data(sha256, 3)}`;
       if (rule2.optional) files2Xml += `${key('optional', 3)}${tabs(3)}<true/>\n`;
       files2Xml += `${tabs(2)}</dict>\n`;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha1Of, sha256Of, type AppFile } from './app-files.ts';
 import { isPlistDict, parsePlistDict, type PlistDict, type PlistValue } from '../inspect/plist.ts';
 
 /**
@@ -110,7 +110,7 @@ export function ruleFor(rules: ResourceRule[], path: string): ResourceRule | nul
  * Checks a bundle's files (path relative to the bundle → bytes) against its `files2` seal. The main
  * executable and `_CodeSignature/` are sealed by the CodeDirectory, not here.
  */
-export function checkSealedFiles(resources: CodeResources, files: Map<string, Buffer>, mainExecutable: string | null): SealCheck {
+export function checkSealedFiles(resources: CodeResources, files: ReadonlyMap<string, AppFile>, mainExecutable: string | null): SealCheck {
   const result: SealCheck = { mismatched: [], missing: [], unsealed: [], nested: [] };
   for (const [path, seal] of resources.files2) {
     if (seal.symlink !== null) continue;
@@ -124,9 +124,9 @@ export function checkSealedFiles(resources: CodeResources, files: Map<string, Bu
       continue;
     }
     const matches = seal.hash2
-      ? createHash('sha256').update(bytes).digest().equals(seal.hash2)
+      ? sha256Of(bytes).equals(seal.hash2)
       : seal.hash
-        ? createHash('sha1').update(bytes).digest().equals(seal.hash)
+        ? sha1Of(bytes).equals(seal.hash)
         : false;
     if (!matches) result.mismatched.push(path);
   }

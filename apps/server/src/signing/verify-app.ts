@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { inspectMobileprovision } from '../inspect/mobileprovision.ts';
 import { parsePlistDict, plistString } from '../inspect/plist.ts';
-import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
+import { bytesAt, isBytes, type AppFile } from './app-files.ts';
+import { bundlesOf, filesUnder, mainAppRoot } from './bundle-signer.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { checkSealedFiles, parseCodeResources } from './code-resources.ts';
 import { appIdCovers, entitlementsOutsideProfile, profileEntitlements } from './entitlements.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
 import { verifyMachO } from './verify-macho.ts';
 
-function filesUnder(files: Map<string, Buffer>, bundle: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const [name, bytes] of files) if (name.startsWith(bundle) && !name.endsWith('/')) out.set(name.slice(bundle.length), bytes);
-  return out;
-}
 
 /**
  * The built-in verifier over a whole app (archive path → bytes): every bundle's executable and loose dylibs
@@ -20,23 +16,23 @@ function filesUnder(files: Map<string, Buffer>, bundle: string): Map<string, Buf
  * present, covering the bundle id, listing the signing certificate, and allowing every signed entitlement.
  * Returns what failed, each prefixed by the bundle; empty means the app is consistently signed.
  */
-export function verifyApp(files: Map<string, Buffer>): string[] {
+export function verifyApp(files: ReadonlyMap<string, AppFile>): string[] {
   const root = mainAppRoot(files);
   if (!root) return ['no Payload/*.app'];
   const failures: string[] = [];
   const bundles = bundlesOf(files, root);
   for (const bundle of bundles) {
     const say = (text: string) => failures.push(`${bundle}: ${text}`);
-    const infoPlist = files.get(`${bundle}Info.plist`) ?? null;
+    const infoPlist = bytesAt(files, `${bundle}Info.plist`) ?? null;
     const info = infoPlist ? parsePlistDict(infoPlist) : null;
     const bundleId = info ? plistString(info, 'CFBundleIdentifier') : null;
     const executable = info ? plistString(info, 'CFBundleExecutable') : null;
-    const binary = executable ? files.get(`${bundle}${executable}`) : undefined;
+    const binary = executable ? bytesAt(files, `${bundle}${executable}`) : undefined;
     if (!bundleId || !executable || !binary) {
       say('no bundle id or executable');
       continue;
     }
-    const sealBytes = files.get(`${bundle}_CodeSignature/CodeResources`) ?? null;
+    const sealBytes = bytesAt(files, `${bundle}_CodeSignature/CodeResources`) ?? null;
     for (const failure of verifyMachO(binary, { infoPlist, codeResources: sealBytes })) say(failure);
     const seal = sealBytes ? parseCodeResources(sealBytes) : null;
     if (!seal) say('no CodeResources');
@@ -48,7 +44,7 @@ export function verifyApp(files: Map<string, Buffer>): string[] {
     }
     for (const [name, bytes] of files) {
       const inNested = bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other));
-      if (name.startsWith(bundle) && name.endsWith('.dylib') && !inNested && looksLikeMachO(bytes)) {
+      if (name.startsWith(bundle) && name.endsWith('.dylib') && !inNested && isBytes(bytes) && looksLikeMachO(bytes)) {
         for (const failure of verifyMachO(bytes, { infoPlist: null, codeResources: null })) say(`${name.slice(bundle.length)}: ${failure}`);
       }
     }
@@ -57,7 +53,7 @@ export function verifyApp(files: Map<string, Buffer>): string[] {
     const identifier = signature?.codeDirectories[0]?.identifier;
     if (identifier !== bundleId) say(`signed as ${identifier ?? 'nothing'}, bundle id is ${bundleId}`);
     if (bundle.endsWith('.framework/')) continue;
-    const profileBytes = files.get(`${bundle}embedded.mobileprovision`);
+    const profileBytes = bytesAt(files, `${bundle}embedded.mobileprovision`);
     if (!profileBytes) {
       say('no embedded.mobileprovision');
       continue;

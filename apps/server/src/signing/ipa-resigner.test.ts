@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bytesAt } from './app-files.ts';
+import { BundleSigningError } from './bundle-signer.ts';
+import { loadAppFiles, openIpa } from './ipa-archive.ts';
+import { resignIpa, type ResignStage } from './ipa-resigner.ts';
+import { sampleSignedIpa, sampleSigningSet } from './testing/ipa-builder.ts';
+import { verifyApp } from './verify-app.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resign-ipa-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const set = sampleSigningSet();
+
+function write(name: string, bytes: Buffer): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+async function filesOf(file: string) {
+  const archive = await openIpa(file);
+  try {
+    return await loadAppFiles(archive);
+  } finally {
+    archive.close();
+  }
+}
+
+describe('resignIpa', () => {
+  it('re-signs an ipa file into a new one that the verifier passes, keeping every entry, reporting progress up to 100', async () => {
+    const source = write('in.ipa', sampleSignedIpa());
+    const output = path.join(dir, 'out.ipa');
+    const progress: Array<[ResignStage, number]> = [];
+    const result = await resignIpa(source, output, set.input(), (stage, percent) => progress.push([stage, percent]));
+    expect(result.signed.map((bundle) => bundle.bundleId)).toEqual(['com.example.Kit', 'com.example.demo.widget', 'com.example.demo']);
+    const files = await filesOf(output);
+    expect(verifyApp(files)).toEqual([]);
+    expect(bytesAt(files, 'Payload/Demo.app/embedded.mobileprovision')?.equals(set.mainProfile)).toBe(true);
+    expect(bytesAt(files, 'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision')?.equals(set.wildcardProfile)).toBe(true);
+    // Resources were not held: they are digests, and they come out unchanged.
+    const before = await filesOf(source);
+    expect(files.get('Payload/Demo.app/Assets.car')).toEqual(before.get('Payload/Demo.app/Assets.car'));
+    expect([...files.keys()].sort()).toEqual([...new Set([...before.keys(), 'Payload/Demo.app/_CodeSignature/CodeResources', 'Payload/Demo.app/PlugIns/Widget.appex/_CodeSignature/CodeResources', 'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision', 'Payload/Demo.app/Frameworks/Kit.framework/_CodeSignature/CodeResources'])].sort());
+    const percents = progress.map(([, percent]) => percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(progress.at(-1)).toEqual(['verify', 100]);
+    expect(new Set(progress.map(([stage]) => stage))).toEqual(new Set(['read', 'sign', 'write', 'verify']));
+  });
+
+  it('refuses an App Store-encrypted binary and a signing set with no profile for a bundle, writing nothing usable', async () => {
+    const encrypted = write('encrypted.ipa', sampleSignedIpa({ encrypted: true }));
+    await expect(resignIpa(encrypted, path.join(dir, 'x.ipa'), set.input())).rejects.toMatchObject({ name: 'SigningError', reason: 'encrypted' });
+    const plain = write('plain.ipa', sampleSignedIpa());
+    const error = await resignIpa(plain, path.join(dir, 'y.ipa'), set.input(['main'])).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BundleSigningError);
+    expect(error).toMatchObject({ reason: 'noProfile', bundleId: 'com.example.demo.widget' });
+  });
+});
