@@ -162,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
+  // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
+  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });
   await registerLarkDocs(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,
@@ -172,9 +174,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     workflows: services.workflowsRepo,
     // New items must never fail because autoPush could not be queued (as for every other source).
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
+    // A bug table edited in Lark is pulled now; the schedule still comes if this cannot be queued.
+    onBaseChanged: tasksSync ? (appToken, eventId) => tasksSync.baseChanged(appToken, eventId).catch((err: unknown) => app.log.error({ err }, 'queueing a Lark pull failed')) : undefined,
   });
-  // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
-  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy, blobs: deps.blobs });
   await registerTasks(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

@@ -34,7 +34,7 @@ async function linkLark(server: TestServer, userId: number, openId: string, name
   await server.db.insertInto('user_identities').values({ user_id: userId, provider: 'lark', subject: openId, union_id: null, display_name: name, avatar_url: null, create_time: server.clock.now(), last_login_time: null }).execute();
 }
 
-export async function startMessagingWorld(dialect: DialectName, options: { publicUrl?: string } = {}): Promise<MessagingWorld> {
+export async function startMessagingWorld(dialect: DialectName, options: { publicUrl?: string; larkEvents?: boolean } = {}): Promise<MessagingWorld> {
   const start = createTestClock().now();
   const lark = await startLarkFake({ clock: new FakeClock({ frozen: true, start }) });
   const wecom = await startWecomFake({ clock: new FakeClock({ frozen: true, start }) });
@@ -42,6 +42,7 @@ export async function startMessagingWorld(dialect: DialectName, options: { publi
     publicUrl: options.publicUrl,
     lark: { appId: lark.app.appId, appSecret: lark.app.appSecret, openBaseUrl: lark.url, accountsBaseUrl: lark.url, passportBaseUrl: lark.url },
     wecom: { corpId: wecom.corp.corpId, agentId: wecom.corp.agentId, secret: wecom.corp.secret, baseUrl: wecom.url, loginBaseUrl: wecom.url },
+    ...(options.larkEvents ? { larkEvents: { verificationToken: lark.app.verificationToken, encryptKey: null } } : {}),
   });
   if (server.clock.now() !== start) throw new Error('the server clock and the fakes must start together');
   const admin = await server.adminToken();

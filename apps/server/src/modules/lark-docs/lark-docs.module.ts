@@ -26,6 +26,7 @@ export interface LarkDocsDeps {
   policy: AppsPolicy;
   workflows: WorkflowsRepository;
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
+  onBaseChanged?: (appToken: string, eventId: string) => Promise<unknown>;
 }
 
 /** Wires the wiki page, followed documents and Lark's document events, and registers their routes. */
@@ -33,7 +34,7 @@ export async function registerLarkDocs(app: FastifyInstance, deps: LarkDocsDeps)
   const repo = createLarkDocsRepository(deps.db);
   const docs = deps.lark ? createLarkDocsClient(deps.lark) : null;
   const docsBaseUrl = deps.docsBaseUrl.replace(/\/+$/, '');
-  const events = createLarkEventsService({ repo, workflows: deps.workflows, identities: createIdentitiesRepository(deps.db), docs, docsBaseUrl, clock: deps.clock, onNewItems: deps.onNewItems, log: (message) => app.log.warn(message) });
+  const events = createLarkEventsService({ repo, workflows: deps.workflows, identities: createIdentitiesRepository(deps.db), docs, docsBaseUrl, clock: deps.clock, onNewItems: deps.onNewItems, onBaseChanged: deps.onBaseChanged, log: (message) => app.log.warn(message) });
   const follows = createLarkDocFollowsService({ repo, workflows: deps.workflows, policy: deps.policy, docs, docsBaseUrl, clock: deps.clock });
   await app.register(larkEventRoutes({ keys: deps.eventKeys, events }));
   await app.register(larkDocsRoutes({ wiki: createWikiService({ docs, docsBaseUrl }), follows }));

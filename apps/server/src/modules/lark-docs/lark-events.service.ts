@@ -22,6 +22,7 @@ const SPEC_EVENT = {
   'drive.file.bitable_field_changed_v1': 'drive.file.bitable_field_changed_v1',
 } as const;
 type LarkEventType = keyof typeof SPEC_EVENT;
+const BITABLE_EVENTS = new Set<string>(['drive.file.bitable_record_changed_v1', 'drive.file.bitable_field_changed_v1']);
 type SpecEvent = (typeof SPEC_EVENT)[LarkEventType];
 
 /** Wiki-event metadata keeps at most this much text per side (the contract schema's limit). */
@@ -69,6 +70,8 @@ export function createLarkEventsService(deps: {
   clock: Clock;
   /** Told which workflows just got new items (autoPush sends them). */
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
+  /** Told that a Bitable base changed (the task sync pulls the apps whose bug table it is). */
+  onBaseChanged?: (appToken: string, eventId: string) => Promise<unknown>;
   log?: (message: string) => void;
 }) {
   const { repo, docs, clock } = deps;
@@ -158,6 +161,8 @@ export function createLarkEventsService(deps: {
   return {
     async handle(incoming: IncomingEvent): Promise<EventOutcome> {
       if (await repo.hasEvent(incoming.eventId)) return { status: 'duplicate' };
+      // A bug table of the task sync: its app is pulled now (whether or not a wiki workflow follows it too).
+      if (BITABLE_EVENTS.has(incoming.eventType) && typeof incoming.event.file_token === 'string') await deps.onBaseChanged?.(incoming.event.file_token, incoming.eventId);
       const now = clock.now();
       const time = incoming.createTime > 0 ? incoming.createTime : now;
       const change = incoming.eventType in SPEC_EVENT ? await changeOf(incoming.eventType as LarkEventType, incoming.event, time) : 'event type not handled';

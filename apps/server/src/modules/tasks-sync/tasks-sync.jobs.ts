@@ -63,5 +63,9 @@ export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
   async function schedule(appId: number, runAt: number) {
     await deps.jobs().enqueue(job, { appId }, { runAt, dedupeKey: `tasks-sync:pull:${appId}:${Math.floor(runAt / PULL_INTERVAL_MS)}` });
   }
-  return { job, schedule };
+  /** One pull now for a change Lark told us of (its event id: a redelivered event queues nothing more). */
+  async function onEvent(appId: number, eventId: string) {
+    await deps.jobs().enqueue(job, { appId }, { runAt: deps.clock.now(), dedupeKey: `tasks-sync:pull:${appId}:event:${eventId}` });
+  }
+  return { job, schedule, onEvent };
 }

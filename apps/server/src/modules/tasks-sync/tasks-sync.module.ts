@@ -5,6 +5,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createLarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import type { LarkClient } from '../../integrations/lark/lark-client.ts';
+import { createLarkDocsClient } from '../../integrations/lark/lark-docs-client.ts';
 import { createLarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
@@ -20,7 +21,7 @@ import { createTasksSyncService, type TasksSyncService } from './tasks-sync.serv
  * The Lark sync of tasks and bugs, when a Lark app is configured: its jobs on the queue, its routes, and the hooks
  * the tracker calls (`fieldOptions`, `onChange`). Null without Lark (the tracker works alone).
  */
-export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark: LarkClient | null; jobs: JobQueue; policy: AppsPolicy; blobs: BlobStore }): TasksSyncService | null {
+export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark: LarkClient | null; jobs: JobQueue; policy: AppsPolicy; blobs: BlobStore; log?: (message: string) => void }): TasksSyncService | null {
   if (!deps.lark) return null;
   const sync = createTasksSyncRepository(deps.db);
   const taskClient = createLarkTaskClient(deps.lark);
@@ -31,7 +32,9 @@ export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark
   const pull = createPullJob({ runner, sync, clock: deps.clock, jobs: () => deps.jobs });
   deps.jobs.register(pushJob);
   deps.jobs.register(pull.job);
-  return createTasksSyncService({ lark: deps.lark, taskClient, bitableClient, sync, runner, policy: deps.policy, jobs: deps.jobs, pushJob, pull, clock: deps.clock });
+  const docs = createLarkDocsClient(deps.lark.config);
+  const subscribeBase = (appToken: string) => docs.subscribe(appToken, 'bitable');
+  return createTasksSyncService({ lark: deps.lark, taskClient, bitableClient, sync, runner, policy: deps.policy, jobs: deps.jobs, pushJob, pull, clock: deps.clock, subscribeBase, log: deps.log });
 }
 
 export async function registerTasksSync(app: FastifyInstance, service: TasksSyncService | null): Promise<void> {

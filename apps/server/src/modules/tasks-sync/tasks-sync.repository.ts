@@ -25,6 +25,12 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Apps whose bug table lives in this Bitable base. */
+    async appsOfBase(appToken: string): Promise<number[]> {
+      const rows = await db.selectFrom('app_task_settings').select('app_id').where('lark_app_token', '=', appToken).execute();
+      return rows.map((r) => Number(r.app_id));
+    },
+
     /** Apps linked to a task list or a table (the schedule's pulls). */
     async linkedApps(): Promise<number[]> {
       const rows = await db.selectFrom('app_task_settings').select('app_id').where((eb) => eb.or([eb('lark_task_list_guid', 'is not', null), eb('lark_app_token', 'is not', null)])).execute();

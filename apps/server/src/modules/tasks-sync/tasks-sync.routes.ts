@@ -13,7 +13,7 @@ export function tasksSyncRoutes(configured: TasksSyncService | null): FastifyPlu
   const off = () => {
     throw AppError.badRequest(LarkTaskMessages.notConfigured);
   };
-  const service: TasksSyncService = configured ?? { fieldOptions: async () => null, onChange: async () => undefined, larkAuth: off, createTaskList: off, createBitable: off, refresh: off, syncComments: off };
+  const service: TasksSyncService = configured ?? { fieldOptions: async () => null, onChange: async () => undefined, larkAuth: off, createTaskList: off, createBitable: off, refresh: off, syncComments: off, baseChanged: async () => 0 };
   return async (app) => {
     app.post(
       '/api/lark_auth',

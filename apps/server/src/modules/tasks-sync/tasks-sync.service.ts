@@ -29,6 +29,9 @@ export interface TasksSyncServiceDeps {
   pushJob: ReturnType<typeof createPushJob>;
   pull: ReturnType<typeof createPullJob>;
   clock: Clock;
+  /** Asks Lark for the base's change events (drive subscribe), so an edit there is pulled at once. */
+  subscribeBase?: (appToken: string) => Promise<void>;
+  log?: (message: string) => void;
 }
 
 /** Lark failures in a call the user made: told in Chinese (what to grant, when it is a permission). */
@@ -128,8 +131,17 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
       const tableId = await lark(() => deps.bitableClient.createTable(base.appToken, '缺陷', bugTableFields()));
       if (!(await sync.saveLink(appId, { lark_app_token: base.appToken, lark_table_id: tableId, lark_table_url: `${base.url}?table=${tableId}` }, clock.now()))) throw AppError.badRequest(LarkTaskMessages.tableExists);
       optionCache.delete(appId);
+      // Without the subscription the 5-minute schedule still brings Lark's edits; so a refusal only gets logged.
+      await deps.subscribeBase?.(base.appToken).catch((error: unknown) => deps.log?.(`subscribing to the bug table's changes failed: ${String(error)}`));
       await deps.pull.schedule(appId, clock.now());
       return status(appId, null);
+    },
+
+    /** A change event of a Bitable base: the apps whose bug table it holds are pulled now, not at their next slot. */
+    async baseChanged(appToken: string, eventId: string): Promise<number> {
+      const apps = await sync.appsOfBase(appToken);
+      for (const appId of apps) await deps.pull.onEvent(appId, eventId);
+      return apps.length;
     },
 
     /** Refresh: the app's task list and table now, both ways (what the schedule does every few minutes). */

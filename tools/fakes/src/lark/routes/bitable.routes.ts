@@ -5,6 +5,7 @@ import { BitableError, bitableFail } from '../bitable-cells.ts';
 import { UI_TYPES, type BitableApp, type BitableField, type BitableTable } from '../bitable-state.ts';
 import { isRecord, ok } from '../envelope.ts';
 import type { LarkContext } from '../lark-context.ts';
+import { buildDriveFile } from '../lark-seed.ts';
 
 const PRIMARY_TYPES = new Set([1, 2, 5, 13, 15, 20, 22]);
 const MAX_TABLES = 100;
@@ -102,6 +103,8 @@ function createApp(ctx: LarkContext, req: FakeRequest): FakeResponse {
     collaborators: new Set([principalId(principal)]), tables: [table],
   };
   ctx.bitable.apps.set(token, app);
+  // A base is a drive file too: the app that made it may subscribe to its change events (contract §F).
+  ctx.state.driveFiles.set(token, buildDriveFile({ token, type: 'bitable', appCanManage: principal.kind === 'tenant' }));
   return ok({ app: { app_token: token, name, folder_token: folder, url: app.url, default_table_id: table.table_id, time_zone: app.time_zone } });
 }
 
