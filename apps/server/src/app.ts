@@ -41,6 +41,8 @@ import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { certificatesRoutes } from './modules/certificates/certificates.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { registerDeviceEnroll } from './modules/device-enroll/device-enroll.module.ts';
+import type { ProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import type { LarkConfig } from './integrations/lark/lark-client.ts';
 import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
 import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destination.ts';
@@ -81,6 +83,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** DOWNLOAD_BASE_URL: a CDN or download host for package and media links. */
   downloadBaseUrl?: string;
+  /** MOBILECONFIG_SIGN_CERT/KEY: signs the device registration profile; unsigned without it. */
+  mobileconfigSigner?: ProfileSigner | null;
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: boolean;
@@ -161,6 +165,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(apiTokensRoutes(services.apiTokens));
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
+  await registerDeviceEnroll(app, {
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    secret: deps.secret,
+    publicUrl: deps.publicUrl,
+    isInstallTokenValid: services.install.isPageTokenValid,
+    profileSigner: deps.mobileconfigSigner ?? null,
+  });
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
   // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
   const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });

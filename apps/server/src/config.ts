@@ -63,6 +63,9 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** PEM certificate (then its chain) and RSA key files that sign the device registration .mobileconfig. */
+  MOBILECONFIG_SIGN_CERT: z.string().optional(),
+  MOBILECONFIG_SIGN_KEY: z.string().optional(),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'DATA_DIR'> & { DATA_DIR: string };
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
+  if (Boolean(cfg.MOBILECONFIG_SIGN_CERT) !== Boolean(cfg.MOBILECONFIG_SIGN_KEY)) throw new Error('Invalid configuration:\n  MOBILECONFIG_SIGN_CERT, MOBILECONFIG_SIGN_KEY: set both or neither');
   if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET) throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
   for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'LARK_DOCS_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
     cfg[key] = cfg[key].replace(/\/+$/, '');

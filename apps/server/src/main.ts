@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
@@ -10,11 +11,17 @@ import { createSettingsRepository } from './modules/settings/settings.repository
 import { createSettingsService } from './modules/settings/settings.service.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
+import { loadProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadConfig();
+  // Read before anything else starts, so a bad signing pair stops the server with its reason.
+  const mobileconfigSigner =
+    config.MOBILECONFIG_SIGN_CERT && config.MOBILECONFIG_SIGN_KEY
+      ? loadProfileSigner(readFileSync(config.MOBILECONFIG_SIGN_CERT, 'utf8'), readFileSync(config.MOBILECONFIG_SIGN_KEY, 'utf8'))
+      : null;
   const here = path.dirname(fileURLToPath(import.meta.url));
   const handle = await openDatabase({
     url: config.DATABASE_URL,
@@ -48,6 +55,7 @@ async function main() {
     robotHosts: { larkOpenBaseUrl: config.LARK_OPEN_BASE_URL, wecomBaseUrl: config.WECOM_BASE_URL },
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
     trustProxy: config.TRUST_PROXY,
+    mobileconfigSigner,
     logger: {
       level: config.LOG_LEVEL,
       ...(config.NODE_ENV === 'development' ? { transport: { target: 'pino-pretty' } } : {}),

@@ -42,6 +42,9 @@ const INSTALL_PASSWORD = ['GET /api/app_version'];
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
 // Lark's event push: the verification token, AES and X-Lark-Signature (lark-doc-events.test.ts).
 const LARK_EVENTS = ['POST /api/lark/event'];
+// Self-service device registration (device-enroll.test.ts): the install page token to start, then a
+// single-use challenge (the profile link, the device's signed answer) and the server's signed result link.
+const DEVICE_ENROLL = ['POST /api/device_enroll/install', 'GET /api/device_enroll/profile.mobileconfig', 'POST /api/device_enroll/callback', 'GET /api/device_enroll/result'];
 // Sign-in through Lark and WeCom: a single-use state, bound to the browser that started it (sso.test.ts).
 const SIGN_IN = [
   'GET /api/user/lark_login_url',
@@ -74,7 +77,7 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN, ...LARK_EVENTS].sort());
+    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN, ...LARK_EVENTS, ...DEVICE_ENROLL].sort());
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {

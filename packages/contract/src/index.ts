@@ -24,3 +24,4 @@ export * from './devices.ts';
 export * from './lark-docs.ts';
 export * from './tasks.ts';
 export * from './lark-tasks.ts';
+export * from './device-enroll.ts';

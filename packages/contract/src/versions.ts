@@ -59,6 +59,8 @@ export const installPageQuery = z.object({
   packId: intFromQuery.min(1).optional(),
   /** Signed-in editors preview the page without the password. */
   preview: z.enum(['true', 'false', '1', '0']).optional(),
+  /** This phone's UDID when it registered itself before: each version then says whether its profile lists it. */
+  udid: z.string().trim().max(64).optional(),
 });
 export type InstallPageQuery = z.infer<typeof installPageQuery>;
 
@@ -82,6 +84,8 @@ export const installVersion = z.object({
   installUrl: z.string().nullable(),
   /** iOS profile type and provisioned device count, for "register this device" hints. */
   profileType: z.string().nullable(),
+  /** Ad-hoc/development only, when the page was asked with `udid`: whether the profile lists that device. */
+  deviceIncluded: z.boolean().nullable(),
   minimumOs: z.string().nullable(),
   attachFiles: z.array(z.object({ fileName: z.string(), url: z.string() })),
 });

@@ -330,6 +330,23 @@ export interface DevicesTable {
   update_time: number;
 }
 
+/** A self-service device registration (Profile Service); see modules/device-enroll. */
+export interface DeviceEnrollmentsTable {
+  id: Generated<number>;
+  challenge_hash: string;
+  user_id: number | null;
+  app_id: number | null;
+  version_id: number | null;
+  create_time: number;
+  expire_time: number;
+  used_time: number | null;
+  udid: string | null;
+  product: string | null;
+  os_version: string | null;
+  serial: string | null;
+  outcome: 'registered' | 'known' | null;
+}
+
 export interface LarkEventsTable {
   event_id: string;
   event_type: string;
@@ -455,6 +472,7 @@ export interface Database {
   certificates: CertificatesTable;
   certificate_profiles: CertificateProfilesTable;
   devices: DevicesTable;
+  device_enrollments: DeviceEnrollmentsTable;
   lark_events: LarkEventsTable;
   lark_doc_follows: LarkDocFollowsTable;
   app_task_settings: AppTaskSettingsTable;

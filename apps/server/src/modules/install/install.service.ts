@@ -1,4 +1,4 @@
-import { InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
+import { normalizeUdid, InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -14,6 +14,12 @@ import { itmsServicesLink } from './ota-manifest.ts';
 const PAGE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECENT_VERSIONS = 20;
 export const MANIFEST_PATH = '/api/app_version/manifest.plist';
+
+/** Whether an ad-hoc/development profile lists the visitor's device (UDIDs compare case-insensitively); null when unknown or not such a profile. */
+function deviceIncluded(profile: { type?: string; provisionedDevices?: string[] } | null | undefined, udid: string | null): boolean | null {
+  if (!udid || (profile?.type !== 'ad-hoc' && profile?.type !== 'development')) return null;
+  return (profile.provisionedDevices ?? []).some((listed) => listed.toLowerCase() === udid.toLowerCase());
+}
 
 export interface InstallDeps {
   apps: AppsRepository;
@@ -56,8 +62,8 @@ export function createInstallService(deps: InstallDeps) {
     return present.apiUrl(`${MANIFEST_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['manifest', versionId, expires])}`);
   }
 
-  async function toInstallVersion(v: VersionRecord, present: VersionPresenter): Promise<InstallVersion> {
-    const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
+  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null): Promise<InstallVersion> {
+    const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
     return {
       id: v.id,
       indexNo: v.index_no,
@@ -75,6 +81,7 @@ export function createInstallService(deps: InstallDeps) {
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
       installUrl: v.native_package_type === 'ios' ? itmsServicesLink(manifestUrl(present, v.id)) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
+      deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs: metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null),
       attachFiles: await present.attachments(v.attach_files),
     };
@@ -91,7 +98,7 @@ export function createInstallService(deps: InstallDeps) {
       const ordered = first && first.app_id === app.id ? [first, ...recent.filter((v) => v.id !== first.id)] : recent;
       return {
         app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: app.path },
-        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present))),
+        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null))),
         token: pageToken(app.id),
         secure: context.secure,
       };
@@ -102,6 +109,9 @@ export function createInstallService(deps: InstallDeps) {
     },
 
     findVersion: (id: number) => versions.findById(id),
+
+    /** Whether an install page token opens this app's page (the visitor knows its password). */
+    isPageTokenValid,
   };
 }
 export type InstallService = ReturnType<typeof createInstallService>;
