@@ -18,6 +18,7 @@ const CalendarDemoPage = lazyPage(commitPages, 'CalendarDemoPage');
 const CommitDetailPage = lazyPage(commitPages, 'CommitDetailPage');
 const TrendPage = lazyPage(commitPages, 'TrendPage');
 const NotificationPage = lazyPage(() => import('../features/notifications/notification.page.tsx'), 'NotificationPage');
+const DeviceEnrollResultPage = lazyPage(() => import('../features/device-enroll/device-enroll-result.page.tsx'), 'DeviceEnrollResultPage');
 const PackageDownloadPage = lazyPage(() => import('../features/packages/package-download.page.tsx'), 'PackageDownloadPage');
 const publishPages = () => import('../features/publish/publish.page.tsx');
 const PublishPage = lazyPage(publishPages, 'PublishPage');
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
   { path: '/package/:path', element: <PackageDownloadPage /> },
   { path: '/ios/:path', element: <PackageDownloadPage /> },
   { path: '/android/:path', element: <PackageDownloadPage /> },
+  { path: '/device-enroll/result', element: <DeviceEnrollResultPage /> },
   {
     element: <RequireSession />,
     children: [

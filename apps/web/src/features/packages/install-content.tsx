@@ -45,7 +45,7 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
       {platform === 'ios' && !page.secure && (
         <Alert type="warning" showIcon title={installText.httpsTitle} description={installText.httpsContent} data-testid="install-https-alert" />
       )}
-      {latest ? <LatestVersion version={latest} now={now} /> : <Empty description={installText.noPlatformVersions(installText.platforms[platform])} />}
+      {latest ? <LatestVersion version={latest} now={now} appPath={page.app.path} /> : <Empty description={installText.noPlatformVersions(installText.platforms[platform])} />}
       {older.length > 0 && (
         <div>
           <Divider titlePlacement="start" style={{ margin: '8px 0' }}>

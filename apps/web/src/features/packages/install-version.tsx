@@ -4,6 +4,7 @@ import { isPackageExpired, type InstallVersion } from '@release/contract';
 import { PackageTypeIcon, PackageTypeTag } from '../versions/package-type.tsx';
 import { ExpiredTag } from '../versions/version-columns.tsx';
 import { formatSize, formatVersionTime, isHtmlPackage, versionTitle } from '../versions/version-format.ts';
+import { RegisterDevice } from '../device-enroll/register-device.tsx';
 import { installText } from './install.strings.ts';
 
 /** The right action per package: 安装 (iOS, itms-services), 下载安装 (Android), 打开 (html), else 下载. */
@@ -59,7 +60,7 @@ function Note({ text, rows }: { text: string; rows: number }) {
 }
 
 /** The newest package of the chosen platform, with its big action button. */
-export function LatestVersion({ version, now }: { version: InstallVersion; now: number }) {
+export function LatestVersion({ version, now, appPath }: { version: InstallVersion; now: number; appPath: string }) {
   const expired = isPackageExpired(version.expireDate, now);
   const hint = version.nativePackageType === 'ios' && version.profileType ? installText.profileHints[version.profileType] : undefined;
   return (
@@ -84,6 +85,7 @@ export function LatestVersion({ version, now }: { version: InstallVersion; now: 
       </Flex>
       {expired && <Alert type="warning" showIcon title={installText.expired} description={installText.expiredHint} data-testid="install-expired" />}
       <InstallAction version={version} large />
+      <RegisterDevice version={version} appPath={appPath} />
       {hint && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {hint}

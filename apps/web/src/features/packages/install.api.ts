@@ -1,6 +1,7 @@
 import { installPage, ResultCode, type InstallPage } from '@release/contract';
 import { isEnvelope } from '../../api/api-error.ts';
 import { zh } from '../../locales/zh-CN.ts';
+import { rememberedUdid } from '../device-enroll/device-enroll.api.ts';
 
 /**
  * GET /api/app_version for the public install page. A plain fetch on purpose: the page has no
@@ -11,7 +12,8 @@ export type InstallAnswer = { ok: true; page: InstallPage } | { ok: false; code:
 
 const tokenKey = (path: string): string => `app-version-token:${path}`;
 
-function readToken(path: string): string | null {
+/** The kept install page token of this app (also sent when registering this device). */
+export function readInstallToken(path: string): string | null {
   try {
     return localStorage.getItem(tokenKey(path));
   } catch {
@@ -32,7 +34,9 @@ export async function fetchInstallPage(path: string, options: { password?: strin
   const query = new URLSearchParams({ url: path });
   if (options.password) query.set('password', options.password);
   if (options.id) query.set('id', String(options.id));
-  const token = readToken(path);
+  const token = readInstallToken(path);
+  const udid = rememberedUdid();
+  if (udid) query.set('udid', udid);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token && !options.password) headers['app-version-token'] = token;
   let body: unknown;
