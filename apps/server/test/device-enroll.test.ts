@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEVICE_ENROLL_PER_APP_HOUR, DEVICE_ENROLL_TTL_MS, DeviceEnrollMessages, type DeviceEnrollLink, type DeviceEnrollResult, type DeviceRow, type InstallPage } from '@release/contract';
+import forge from 'node-forge';
+import { cmsCertificates, cmsSignedContent } from '../src/inspect/der.ts';
 import { parsePlistDict } from '../src/inspect/plist.ts';
+import { makeIdentity } from '../src/inspect/testing/signing.ts';
+import { createAppsRepository } from '../src/modules/apps/apps.repository.ts';
+import { createDevicesRepository } from '../src/modules/devices/devices.repository.ts';
+import { createDeviceEnrollRepository } from '../src/modules/device-enroll/device-enroll.repository.ts';
+import { createDeviceEnrollService } from '../src/modules/device-enroll/device-enroll.service.ts';
+import { loadProfileSigner } from '../src/modules/device-enroll/mobileconfig.ts';
+import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
 import { challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
 import { testDialects } from './helpers/dialects.ts';
@@ -136,6 +145,24 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const withUdid = (udid: string) => server.request<InstallPage>('GET', `/api/app_version?url=demo&udid=${udid}`, { headers: { 'app-version-token': token } });
     expect((await withUdid(NEW_PHONE)).body.data.versions[0]?.deviceIncluded).toBe(false);
     expect((await withUdid(LISTED_PHONE.toLowerCase())).body.data.versions[0]?.deviceIncluded).toBe(true);
+  });
+
+  it('signs the profile with the configured server identity', async () => {
+    const identity = makeIdentity('dist.example.com');
+    const enroll = createDeviceEnrollService({
+      enrollments: createDeviceEnrollRepository(server.db),
+      devices: createDevicesRepository(server.db),
+      apps: createAppsRepository(server.db),
+      isInstallTokenValid: () => false,
+      signer: createUrlSigner('s'.repeat(32)),
+      clock: server.clock,
+      profileSigner: loadProfileSigner(forge.pki.certificateToPem(identity.certificate), forge.pki.privateKeyToPem(identity.key)),
+    });
+    const link = await enroll.startForUser({ userId: 1 } as never, 'https://dist.example.com');
+    const profile = await enroll.profile(new URL(link.profileUrl).searchParams.get('c') ?? '', 'https://dist.example.com');
+    expect(profile.signed).toBe(true);
+    expect(cmsCertificates(profile.body).signers).toEqual([identity.der]);
+    expect(parsePlistDict(cmsSignedContent(profile.body) ?? Buffer.alloc(0))).toMatchObject({ PayloadType: 'Profile Service', PayloadContent: { URL: 'https://dist.example.com/api/device_enroll/callback' } });
   });
 
   it('bounds the registrations one install page may start per hour', async () => {

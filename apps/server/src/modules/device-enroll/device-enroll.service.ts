@@ -52,6 +52,8 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
     const challenge = randomBytes(24).toString('base64url');
     const now = clock.now();
     const expireTime = now + DEVICE_ENROLL_TTL_MS;
+    // Housekeeping on the way: links never used and expired for a day are of no use to anyone.
+    await enrollments.deleteStale(now - 24 * HOUR_MS);
     await enrollments.insert({ challenge_hash: hashChallenge(challenge), user_id: owner.userId, app_id: owner.appId, version_id: owner.versionId, create_time: now, expire_time: expireTime });
     return { profileUrl: `${base}${PROFILE_PATH}?c=${challenge}`, expireTime };
   }
@@ -144,8 +146,6 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
         versionId: row.version_id,
       };
     },
-
-    purgeStale: () => enrollments.deleteStale(clock.now() - 24 * HOUR_MS),
   };
 }
 export type DeviceEnrollService = ReturnType<typeof createDeviceEnrollService>;
