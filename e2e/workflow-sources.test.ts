@@ -108,7 +108,8 @@ describe('a long git history and pushed custom items in the browser', () => {
     await page.getByTestId('workflow-save').click();
     await expect.poll(() => modal.innerText()).toContain('请选择上传包类型!');
     await modal.getByTestId('workflow-package-type').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('APK', { exact: true }).click();
+    // Clicked once the list has finished its entrance motion (a click during it can be lost on a loaded machine).
+    await page.locator('.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"])').getByText('APK', { exact: true }).click();
     await page.getByTestId('workflow-save').click();
     const item = page.getByTestId('commit-item');
     await expect.poll(() => item.count()).toBe(1);

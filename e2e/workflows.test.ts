@@ -6,6 +6,8 @@ import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { EDITOR, VIEWER, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
 
+/** A popup that has finished its entrance motion: a click during it can be lost on a loaded machine. */
+const SETTLED = ':visible:not([class*="-appear"]):not([class*="-enter"])';
 const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 
 function localDate(date = new Date()): string {
@@ -91,7 +93,7 @@ describe('an editor follows a git repository in the workflow view', () => {
 
     const item = drawer.getByTestId('commit-item').filter({ hasText: '修复启动崩溃' });
     await item.getByTestId('commit-item-menu').click();
-    await page.getByTestId('commit-menu-edit').click();
+    await page.locator(`.ant-dropdown${SETTLED}`).getByTestId('commit-menu-edit').click();
     const snapshot = page.getByTestId('snapshot-drawer');
     await snapshot.waitFor();
     await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
@@ -106,8 +108,10 @@ describe('an editor follows a git repository in the workflow view', () => {
     await snapshot.getByTestId('snapshot-version-check-apk').click();
     await expect.poll(() => snapshot.locator('.ant-select-disabled').count()).toBe(0);
     await apkPicker.click();
-    await page.locator('.ant-select-dropdown:visible').getByText(world.apk.appVersion, { exact: false }).click();
-    await page.keyboard.press('Escape');
+    await page.locator(`.ant-select-dropdown${SETTLED} .ant-select-item-option`).filter({ hasText: world.apk.appVersion }).click();
+    // The chosen version shows in the picker before the drawer is saved.
+    await expect.poll(() => apkPicker.locator('.ant-select-selection-item').allInnerTexts()).toEqual([expect.stringContaining(world.apk.appVersion)]);
+    await snapshot.getByTestId('snapshot-description').click();
     await page.getByTestId('snapshot-save').click();
     await expect.poll(() => page.locator('.ant-message').innerText()).toContain('保存成功');
 
