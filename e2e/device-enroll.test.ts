@@ -15,6 +15,17 @@ async function openInstallPage(page: Page, appPath: string) {
   await page.getByTestId('install-version').first().waitFor();
 }
 
+async function deviceAnswers(serverUrl: string, profileUrl: string, udid: string) {
+  const mobileconfig = await (await fetch(profileUrl)).text();
+  const answer = await fetch(`${serverUrl}/api/device_enroll/callback`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/pkcs7-signature' },
+    body: new Uint8Array(fakeDeviceAnswer({ udid, challenge: challengeOf(mobileconfig), product: 'iPhone14,5' })),
+    redirect: 'manual',
+  });
+  return answer.headers.get('location') ?? '';
+}
+
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('self-service device registration from the install page', () => {
@@ -30,6 +41,7 @@ describe('self-service device registration from the install page', () => {
     api = createApi(server.url);
     admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const appId = await api.createApp(admin, { appName: '内测应用', path: appPath, appType: 'native' });
+    await api.createUser(admin, 'tester', 'tester-pass-1', 20);
     await api.publishPackage(admin, appId, 'adhoc.ipa', sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }));
   });
   afterAll(async () => {
@@ -85,6 +97,27 @@ describe('self-service device registration from the install page', () => {
 
     const devices = await api.call<Array<{ udid: string; model: string | null }>>('GET', '/api/udids?pageNo=1&pageSize=20', admin);
     expect(devices).toEqual([expect.objectContaining({ udid: PHONE_UDID, model: 'iPhone15,2' })]);
+    await context.close();
+  });
+
+  it('a signed-in tester registers their own iPhone from the user menu', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 375, height: 812 });
+    await page.goto('/login');
+    await page.getByTestId('login-username').fill('tester');
+    await page.getByTestId('login-password').fill('tester-pass-1');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/home\/app/);
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-device').click();
+    const link = page.getByTestId('my-device-link');
+    await link.waitFor();
+    expect(await page.getByTestId('my-device-qr').isVisible()).toBe(true);
+    const location = await deviceAnswers(server.url, (await link.getAttribute('href')) ?? '', '00008110-0011223344556677');
+    await page.goto(location);
+    await page.getByTestId('enroll-udid').waitFor();
+    expect(await page.getByTestId('enroll-udid').innerText()).toBe('00008110-0011223344556677');
+    const devices = await api.call<Array<{ udid: string; deviceName: string; createBy: string | null }>>('GET', '/api/udids?pageNo=1&pageSize=20&keyword=0011223344556677', admin);
+    expect(devices).toEqual([expect.objectContaining({ deviceName: 'tester 的 iPhone14,5', createBy: 'tester' })]);
     await context.close();
   });
 });

@@ -1,22 +1,25 @@
 import { useState } from 'react';
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { DownOutlined, KeyOutlined, LinkOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, KeyOutlined, LinkOutlined, LogoutOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { logout } from '../../api/auth.api.ts';
 import { LinkedAccountsModal } from '../../features/auth/linked-accounts.modal.tsx';
+import { MyDeviceModal } from '../../features/device-enroll/my-device.modal.tsx';
+import { enrollText } from '../../features/device-enroll/device-enroll.strings.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { TOKENS_PATH } from '../paths.ts';
 import { queryClient } from '../query-client.ts';
 import { clearSession, useSession } from '../session.store.ts';
 import { useIsMobile } from '../use-is-mobile.ts';
 
-/** User dropdown: API 令牌, 账号绑定 (Lark / WeCom accounts), and 退出登录 (ends the server session, forgets it here, goes to /login). */
+/** User dropdown: API 令牌, 账号绑定 (Lark / WeCom accounts), 注册我的设备 (this user's iPhone UDID), and 退出登录 (ends the server session, forgets it here, goes to /login). */
 export function UserMenu() {
   const session = useSession();
   const isMobile = useIsMobile();
   const navigate = useNavigate();
   const [isLinkedOpen, setIsLinkedOpen] = useState(false);
+  const [isDeviceOpen, setIsDeviceOpen] = useState(false);
 
   const signOut = async (): Promise<void> => {
     try {
@@ -45,6 +48,12 @@ export function UserMenu() {
       onClick: () => setIsLinkedOpen(true),
     },
     {
+      key: 'device',
+      icon: <MobileOutlined />,
+      label: <span data-testid="user-menu-device">{enrollText.mine}</span>,
+      onClick: () => setIsDeviceOpen(true),
+    },
+    {
       key: 'logout',
       icon: <LogoutOutlined />,
       label: <span data-testid="logout">{zh.header.logout}</span>,
@@ -61,6 +70,7 @@ export function UserMenu() {
         </Button>
       </Dropdown>
       <LinkedAccountsModal open={isLinkedOpen} onClose={() => setIsLinkedOpen(false)} />
+      <MyDeviceModal open={isDeviceOpen} onClose={() => setIsDeviceOpen(false)} />
     </>
   );
 }

@@ -21,4 +21,8 @@ export const enrollText = {
   copied: '已复制',
   backToInstall: (appName: string) => `返回「${appName}」安装页`,
   resultFailed: '无法读取注册结果',
+  mine: '注册我的设备',
+  mineIntro: '用 iPhone 相机扫码（或在 iPhone 的 Safari 中点击下方按钮）下载描述文件，本设备的 UDID 会登记到你的名下：',
+  mineOpen: '在本机下载描述文件',
+  mineExpires: (time: string) => `链接仅可使用一次，${time} 前有效`,
 } as const;
