@@ -41,6 +41,8 @@ import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { certificatesRoutes } from './modules/certificates/certificates.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { registerAppleAccounts } from './modules/apple-accounts/apple-accounts.module.ts';
+import { DEFAULT_APPLE_API_BASE_URL } from './integrations/apple/asc-client.ts';
 import { registerDeviceEnroll } from './modules/device-enroll/device-enroll.module.ts';
 import type { ProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import type { LarkConfig } from './integrations/lark/lark-client.ts';
@@ -75,6 +77,8 @@ export interface AppDeps {
   larkEvents?: LarkEventKeys | null;
   /** LARK_DOCS_BASE_URL: the tenant's document host, for links that open a document in Lark. */
   larkDocsBaseUrl?: string;
+  /** APPLE_API_BASE_URL: the App Store Connect API (the fake in tests). */
+  appleApiBaseUrl?: string;
   /** Server secret for sealed values and signed URLs. */
   secret: string;
   /** Where robot webhooks may point; by default the Lark/WeCom hosts configured above (or the real ones). */
@@ -165,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(apiTokensRoutes(services.apiTokens));
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
+  await registerAppleAccounts(app, { db: deps.db, box: services.box, clock: deps.clock ?? systemClock, baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL });
   await registerDeviceEnroll(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

@@ -38,6 +38,8 @@ const schema = z.object({
   WECOM_CORP_ID: z.string().optional(),
   WECOM_AGENT_ID: z.string().optional(),
   WECOM_SECRET: z.string().optional(),
+  /** The App Store Connect API (Apple accounts); tests point it at the fake of tools/fakes. */
+  APPLE_API_BASE_URL: z.string().url().default('https://api.appstoreconnect.apple.com'),
   /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
   SECRET_KEY: z.string().min(32).optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),

@@ -48,6 +48,7 @@ async function main() {
         : null,
     larkEvents: config.LARK_VERIFICATION_TOKEN || config.LARK_ENCRYPT_KEY ? { verificationToken: config.LARK_VERIFICATION_TOKEN ?? null, encryptKey: config.LARK_ENCRYPT_KEY ?? null } : null,
     larkDocsBaseUrl: config.LARK_DOCS_BASE_URL,
+    appleApiBaseUrl: config.APPLE_API_BASE_URL,
     wecom:
       config.WECOM_CORP_ID && config.WECOM_AGENT_ID && config.WECOM_SECRET
         ? { corpId: config.WECOM_CORP_ID, agentId: config.WECOM_AGENT_ID, secret: config.WECOM_SECRET, baseUrl: config.WECOM_BASE_URL, loginBaseUrl: config.WECOM_LOGIN_BASE_URL }

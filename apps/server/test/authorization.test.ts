@@ -31,6 +31,14 @@ const ADMIN_ONLY = [
   'DELETE /api/udid',
   'GET /api/udid/export',
   'POST /api/udid/import',
+  'GET /api/apple_accounts',
+  'POST /api/apple_account',
+  'POST /api/apple_account/update',
+  'POST /api/apple_account/bind',
+  'DELETE /api/apple_account',
+  'POST /api/apple_account/sync',
+  'POST /api/apple_account/register_devices',
+  'POST /api/apple_account/profile',
   'POST /api/task_view',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];

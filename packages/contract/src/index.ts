@@ -21,6 +21,7 @@ export * from './sso.ts';
 export * from './messaging.ts';
 export * from './certificates.ts';
 export * from './devices.ts';
+export * from './apple-accounts.ts';
 export * from './lark-docs.ts';
 export * from './tasks.ts';
 export * from './lark-tasks.ts';

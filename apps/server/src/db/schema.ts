@@ -274,6 +274,67 @@ export interface DeliveriesTable {
   sent_time: number | null;
 }
 
+/** An App Store Connect API key (modules/apple-accounts); the .p8 is sealed with the server secret. */
+export interface AppleAccountsTable {
+  id: Generated<number>;
+  name: string;
+  issuer_id: string;
+  key_id: string;
+  private_key_sealed: string;
+  /** The team, learnt from the account's bundle ids or certificates at sync. */
+  team_id: string | null;
+  remark: string;
+  /** JSON AppleSyncResult of the last sync. */
+  last_sync: string | null;
+  last_sync_time: number | null;
+  create_by: number | null;
+  create_time: number;
+  update_time: number;
+}
+
+/** What an account is bound to: apps and uploaded certificates (one account per target). */
+export interface AppleAccountBindingsTable {
+  account_id: number;
+  target_type: 'app' | 'certificate';
+  target_id: number;
+}
+
+/** The account's devices as Apple listed them at the last sync (or as registered since). */
+export interface AppleDevicesTable {
+  id: Generated<number>;
+  account_id: number;
+  apple_id: string;
+  udid: string;
+  name: string;
+  platform: string;
+  device_class: string;
+  status: string;
+  model: string | null;
+}
+
+export interface AppleCertificatesTable {
+  id: Generated<number>;
+  account_id: number;
+  apple_id: string;
+  name: string;
+  certificate_type: string;
+  display_name: string;
+  serial_number: string;
+  expire_time: number;
+  /** Upper-case hex SHA-1 of the DER, to match an uploaded certificate. */
+  sha1: string;
+}
+
+export interface AppleBundleIdsTable {
+  id: Generated<number>;
+  account_id: number;
+  apple_id: string;
+  identifier: string;
+  name: string;
+  platform: string;
+  seed_id: string | null;
+}
+
 export interface CertificatesTable {
   id: Generated<number>;
   group_id: string;
@@ -460,6 +521,11 @@ export interface Database {
   notifications: NotificationsTable;
   upload_sessions: UploadSessionsTable;
   app_versions: AppVersionsTable;
+  apple_accounts: AppleAccountsTable;
+  apple_account_bindings: AppleAccountBindingsTable;
+  apple_devices: AppleDevicesTable;
+  apple_certificates: AppleCertificatesTable;
+  apple_bundle_ids: AppleBundleIdsTable;
   workflows: WorkflowsTable;
   commit_logs: CommitLogsTable;
   commit_log_versions: CommitLogVersionsTable;

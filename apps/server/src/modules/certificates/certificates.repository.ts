@@ -62,6 +62,22 @@ export function createCertificatesRepository(db: Kysely<Database>) {
         return id;
       });
     },
+    /**
+     * Puts a profile made at Apple on a certificate: it replaces the certificate's profiles of the same
+     * bundle id and type (a regenerated profile supersedes the old one). Returns the new row's id.
+     */
+    async replaceProfile(certificateId: number, profile: Omit<Insertable<CertificateProfilesTable>, 'certificate_id'>): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('certificate_profiles')
+          .where('certificate_id', '=', certificateId)
+          .where('bundle_id', '=', profile.bundle_id)
+          .where('profile_type', '=', profile.profile_type)
+          .execute();
+        const row = await trx.insertInto('certificate_profiles').values({ ...profile, certificate_id: certificateId }).returning('id').executeTakeFirstOrThrow();
+        return Number(row.id);
+      });
+    },
     async delete(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('certificate_profiles').where('certificate_id', '=', id).execute();

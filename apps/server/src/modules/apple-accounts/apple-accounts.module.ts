@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { createCertificatesRepository } from '../certificates/certificates.repository.ts';
+import { createAppleAccountsRepository } from './apple-accounts.repository.ts';
+import { appleAccountsRoutes } from './apple-accounts.routes.ts';
+import { createAppleAccountsService } from './apple-accounts.service.ts';
+import { createAppleProvisioningService } from './apple-provisioning.service.ts';
+
+/** Wires Apple accounts (App Store Connect API keys) and registers their routes. */
+export async function registerAppleAccounts(app: FastifyInstance, deps: { db: Kysely<Database>; box: SecretBox; clock: Clock; baseUrl: string }) {
+  const base = { accounts: createAppleAccountsRepository(deps.db), box: deps.box, clock: deps.clock, baseUrl: deps.baseUrl };
+  const accounts = createAppleAccountsService(base);
+  const provisioning = createAppleProvisioningService({ ...base, certificates: createCertificatesRepository(deps.db) });
+  await app.register(appleAccountsRoutes({ accounts, provisioning }));
+  return { accounts, provisioning };
+}
