@@ -41,6 +41,7 @@ import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { certificatesRoutes } from './modules/certificates/certificates.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { registerZsign } from './modules/zsign/zsign.module.ts';
 import { registerAppleAccounts } from './modules/apple-accounts/apple-accounts.module.ts';
 import { DEFAULT_APPLE_API_BASE_URL } from './integrations/apple/asc-client.ts';
 import { registerDeviceEnroll } from './modules/device-enroll/device-enroll.module.ts';
@@ -90,6 +91,8 @@ export interface AppDeps {
   /** MOBILECONFIG_SIGN_CERT/KEY: signs the device registration profile; unsigned without it. */
   mobileconfigSigner?: ProfileSigner | null;
   webDistDir?: string;
+  /** How long `/api/zsign` waits for the re-signing before answering with the job to poll (default 50 s). */
+  zsignWaitMs?: number;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: boolean;
 }
@@ -169,6 +172,17 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(apiTokensRoutes(services.apiTokens));
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
+  await registerZsign(app, {
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    jobs: services.jobs,
+    policy: services.appsPolicy,
+    certificates: services.certificates,
+    registration: services.registration,
+    waitMs: deps.zsignWaitMs,
+    logger: app.log,
+    ...links,
+  });
   await registerAppleAccounts(app, { db: deps.db, box: services.box, clock: deps.clock ?? systemClock, baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL });
   await registerDeviceEnroll(app, {
     db: deps.db,

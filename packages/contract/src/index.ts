@@ -26,3 +26,4 @@ export * from './lark-docs.ts';
 export * from './tasks.ts';
 export * from './lark-tasks.ts';
 export * from './device-enroll.ts';
+export * from './zsign.ts';

@@ -17,6 +17,7 @@ import * as m009 from './migrations/2026-11-23-009-jobs-deliveries.ts';
 import * as m010 from './migrations/2026-11-23-010-certificates-devices.ts';
 import * as m011 from './migrations/2026-11-23-011-lark-events.ts';
 import * as m014 from './migrations/2026-11-23-014-tasks.ts';
+import * as m016 from './migrations/2026-11-23-016-resign-jobs.ts';
 import * as m017 from './migrations/2026-11-23-017-apple-accounts.ts';
 import * as m018 from './migrations/2026-11-23-018-device-enroll.ts';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-010-certificates-devices': m010,
   '2026-11-23-011-lark-events': m011,
   '2026-11-23-014-tasks': m014,
+  '2026-11-23-016-resign-jobs': m016,
   '2026-11-23-017-apple-accounts': m017,
   '2026-11-23-018-device-enroll': m018,
 };

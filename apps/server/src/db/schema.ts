@@ -408,6 +408,24 @@ export interface DeviceEnrollmentsTable {
   outcome: 'registered' | 'known' | null;
 }
 
+/** One `/api/zsign` re-signing; the job `zsign.resign` runs it (modules/zsign). */
+export interface ResignJobsTable {
+  id: Generated<number>;
+  app_id: number;
+  source_version_id: number;
+  certificate_id: number;
+  certificate_name: string;
+  user_id: number;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  /** 0–100. */
+  progress: number;
+  stage: 'queued' | 'read' | 'sign' | 'write' | 'verify' | 'store' | 'done';
+  error: string | null;
+  result_version_id: number | null;
+  create_time: number;
+  update_time: number;
+}
+
 export interface LarkEventsTable {
   event_id: string;
   event_type: string;
@@ -539,6 +557,7 @@ export interface Database {
   certificate_profiles: CertificateProfilesTable;
   devices: DevicesTable;
   device_enrollments: DeviceEnrollmentsTable;
+  resign_jobs: ResignJobsTable;
   lark_events: LarkEventsTable;
   lark_doc_follows: LarkDocFollowsTable;
   app_task_settings: AppTaskSettingsTable;

@@ -65,7 +65,71 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     return withLocalFile(blobs, fileKey, (filePath) => inspectPackage(filePath, { declaredName: fileName }));
   }
 
-  async function notifySubscribers(actor: AuthUser, appId: number, appName: string, description: string) {
+  type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findById']>>>;
+  interface StoredFile {
+    fileKey: string;
+    fileName: string;
+    fileSize: number;
+    description: string;
+    attachments: StoredAttachment[];
+    chatEnv: string | null;
+  }
+
+  /** The version row of an inspected package file (icon stored, next index number); `raced` when another call stored the same file first. */
+  async function storeVersion(actor: Pick<AuthUser, 'userId'>, app: AppRow, inspection: PackageInspection, file: StoredFile): Promise<{ version: VersionRecord; raced: boolean }> {
+    const appId = app.id;
+    const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
+    const label = versionLabel(inspection);
+    // Without a readable icon the version still gets one of its own, and the warning says why.
+    const iconKey = icon
+      ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png')
+      : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
+    const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
+    const now = clock.now();
+    const row = {
+      app_id: appId,
+      native_package_type: nativeTypeOf(inspection),
+      file_key: file.fileKey,
+      file_name: file.fileName,
+      app_size: file.fileSize,
+      app_version: label.version,
+      build: label.build,
+      bundle_id: label.bundleId,
+      display_name: label.name,
+      icon_key: iconKey,
+      description: file.description,
+      attach_files: JSON.stringify(file.attachments),
+      metadata: JSON.stringify(inspectionMetadata(inspection)),
+      warnings: JSON.stringify(inspection.warnings),
+      expire_date: profile?.expiresAt ? profile.expiresAt.getTime() : null,
+      chat_env: file.chatEnv,
+      upload_by: actor.userId,
+      create_time: now,
+      update_time: now,
+    };
+    let id: number | undefined;
+    // Two uploads to one app at once may race for the next index number: the unique index decides, retry.
+    for (let attempt = 0; id === undefined; attempt += 1) {
+      try {
+        id = await versions.transaction(async (trx) => {
+          const inserted = await versions.insertNext(trx, row);
+          await apps.update(trx, appId, {
+            update_time: now,
+            ...(app.app_icon || !icon ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
+            ...(app.bundle_id || !label.bundleId ? {} : { bundle_id: label.bundleId }),
+          });
+          return inserted.id;
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= 5) throw error;
+        const winner = await versions.findByFileKey(file.fileKey);
+        if (winner) return { version: winner, raced: true };
+      }
+    }
+    return { version: (await versions.findById(id)) as VersionRecord, raced: false };
+  }
+
+  async function notifySubscribers(actor: Pick<AuthUser, 'userId' | 'username'>, appId: number, appName: string, description: string) {
     const subscribers = (await members.subscribers(appId)).filter((id) => id !== actor.userId);
     const messageInfo = JSON.stringify({ username: actor.username, appId, appName, description });
     await notifications.insertMany(subscribers.map((userId) => ({ userId, appId, messageInfo, now: clock.now() })));
@@ -109,61 +173,41 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         }
         throw error;
       }
-      const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
-      const label = versionLabel(inspection);
-      // Without a readable icon the version still gets one of its own, and the warning says why.
-      const iconKey = icon
-        ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png')
-        : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
-      const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
-      const now = clock.now();
-      const row = {
-        app_id: body.appId,
-        native_package_type: nativeTypeOf(inspection),
-        file_key: session.file_key,
-        file_name: session.file_name,
-        app_size: session.file_size ?? inspection.fileSize,
-        app_version: label.version,
-        build: label.build,
-        bundle_id: label.bundleId,
-        display_name: label.name,
-        icon_key: iconKey,
+      const stored = await storeVersion(actor, app, inspection, {
+        fileKey: session.file_key,
+        fileName: session.file_name,
+        fileSize: session.file_size ?? inspection.fileSize,
         description: body.description,
-        attach_files: JSON.stringify(attachments),
-        metadata: JSON.stringify(inspectionMetadata(inspection)),
-        warnings: JSON.stringify(inspection.warnings),
-        expire_date: profile?.expiresAt ? profile.expiresAt.getTime() : null,
-        chat_env: body.chatEnv ?? null,
-        upload_by: actor.userId,
-        create_time: now,
-        update_time: now,
-      };
-
-      let id: number | undefined;
-      // Two uploads to one app at once may race for the next index number: the unique index decides, retry.
-      for (let attempt = 0; id === undefined; attempt += 1) {
-        try {
-          id = await versions.transaction(async (trx) => {
-            const inserted = await versions.insertNext(trx, row);
-            await apps.update(trx, body.appId, {
-              update_time: now,
-              ...(app.app_icon || !icon ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
-              ...(app.bundle_id || !label.bundleId ? {} : { bundle_id: label.bundleId }),
-            });
-            return inserted.id;
-          });
-        } catch (error) {
-          if (!isUniqueViolation(error) || attempt >= 5) throw error;
-          const winner = await versions.findByFileKey(session.file_key);
-          if (winner) return winner;
-        }
-      }
+        attachments,
+        chatEnv: body.chatEnv ?? null,
+      });
+      if (stored.raced) return stored.version;
+      const id = stored.version.id;
+      const label = versionLabel(inspection);
       await uploads.markRegistered(session.id);
       await ingest.recordVersion(id);
       for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       await notifySubscribers(actor, body.appId, app.app_name, body.description || `${label.version ?? session.file_name} 已发布`);
       if (body.chatEnv && deps.announce) await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
       return (await versions.findById(id)) as VersionRecord;
+    },
+
+    /**
+     * A package file the server wrote itself (a re-signed ipa) becomes a version of `appId`, inspected like any
+     * upload; subscribers are told. Calling it again for the same file answers the version already made.
+     */
+    async registerStoredPackage(actor: Pick<AuthUser, 'userId' | 'username'>, input: { appId: number; fileKey: string; fileName: string; description: string }): Promise<VersionRecord> {
+      const already = await versions.findByFileKey(input.fileKey);
+      if (already) return already;
+      const app = await apps.findById(input.appId);
+      if (!app) throw AppError.notFound(AppMessages.appNotFound);
+      const inspection = await inspect(input.fileKey, input.fileName);
+      const size = (await blobs.stat(input.fileKey))?.size ?? inspection.fileSize;
+      const stored = await storeVersion(actor, app, inspection, { fileKey: input.fileKey, fileName: input.fileName, fileSize: size, description: input.description, attachments: [], chatEnv: null });
+      if (stored.raced) return stored.version;
+      await ingest.recordVersion(stored.version.id);
+      await notifySubscribers(actor, input.appId, app.app_name, input.description);
+      return stored.version;
     },
   };
 }

@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { ZsignMessages } from '@release/contract';
+import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
+import { AppError } from '../../http/app-error.ts';
+import { PackageInspectionError } from '../../inspect/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { BundleSigningError } from '../../signing/bundle-signer.ts';
+import { IpaArchiveError } from '../../signing/ipa-archive.ts';
+import { resignIpa, VerificationError } from '../../signing/ipa-resigner.ts';
+import { MachOError } from '../../signing/macho.ts';
+import { SigningError } from '../../signing/macho-signer.ts';
+import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
+import { withLocalFile } from '../../storage/local-copy.ts';
+import type { CertificatesService } from '../certificates/certificates.service.ts';
+import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
+import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { UsersLookup } from './zsign.service.ts';
+import type { ZsignRepository } from './zsign.repository.ts';
+
+export interface ZsignJobDeps {
+  resigns: ZsignRepository;
+  versions: VersionsRepository;
+  certificates: CertificatesService;
+  registration: PackageRegistrationService;
+  users: UsersLookup;
+  blobs: ConfiguredBlobStore;
+  clock: Clock;
+  /** Told whenever a re-signing moves (progress, end), so a waiting request answers at once. */
+  notify(id: number): void;
+  logger?: { error(obj: unknown, msg: string): void };
+}
+
+/** `Demo 1.0.ipa` → `Demo 1.0-resigned.ipa` (the download name); the blob key keeps to safe characters. */
+export function resignedFileName(fileName: string): string {
+  const base = fileName.replace(/\.ipa$/i, '');
+  return `${base}-resigned.ipa`;
+}
+export const resignedKey = (id: number) => `packages/resigned/${id}/resigned.ipa`;
+
+/** What the user is told when re-signing cannot succeed, however often it is tried. */
+function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailure | null {
+  if (error instanceof BundleSigningError) {
+    if (error.reason === 'noProfile') return JobFailure.permanent(ZsignMessages.noProfile(error.bundleId ?? '主应用'));
+    return JobFailure.permanent(ZsignMessages.badPackage(error.reason === 'noApp' ? '没有找到 Payload/*.app' : error.message));
+  }
+  if (error instanceof SigningError) return JobFailure.permanent(error.reason === 'encrypted' ? ZsignMessages.encrypted : ZsignMessages.badPackage(error.message));
+  if (error instanceof MachOError) return JobFailure.permanent(ZsignMessages.badPackage(error.message));
+  if (error instanceof IpaArchiveError || error instanceof PackageInspectionError) return JobFailure.permanent(ZsignMessages.badPackage(error.message));
+  if (error instanceof VerificationError) {
+    log?.error({ failures: error.failures }, 're-signed ipa failed verification');
+    return JobFailure.permanent(ZsignMessages.verifyFailed);
+  }
+  if (error instanceof AppError && error.status === 404) return JobFailure.permanent(error.message);
+  return null;
+}
+
+export function createZsignJob(deps: ZsignJobDeps) {
+  const { resigns, versions, clock } = deps;
+
+  async function resign(id: number): Promise<{ versionId: number }> {
+    const row = await resigns.find(id);
+    if (!row) throw JobFailure.permanent(ZsignMessages.jobNotFound);
+    const key = resignedKey(id);
+    // A run that stored and registered the version before its process died is finished, not redone.
+    const made = await versions.findByFileKey(key);
+    if (made) return { versionId: made.id };
+    const source = await versions.findById(row.source_version_id);
+    if (!source || source.app_id !== row.app_id) throw JobFailure.permanent(ZsignMessages.versionNotFound);
+    await resigns.update(id, { status: 'running', stage: 'read', progress: 0, error: null, update_time: clock.now() });
+    deps.notify(id);
+    const identity = await deps.certificates.loadSigningIdentity(row.certificate_id);
+    let writes = Promise.resolve();
+    const progress = (stage: 'read' | 'sign' | 'write' | 'verify' | 'store', percent: number) => {
+      writes = writes.then(() => resigns.progress(id, stage, Math.min(percent, 99), clock.now())).then(() => deps.notify(id), () => undefined);
+    };
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'release-resign-'));
+    try {
+      const output = path.join(dir, 'resigned.ipa');
+      await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
+        resignIpa(sourcePath, output, { certificate: identity.certificateDer, chain: identity.chain, privateKey: identity.privateKey, profiles: identity.profiles, signingTime: new Date(clock.now()) }, progress),
+      );
+      progress('store', 99);
+      await writes;
+      await deps.blobs.put(key, fs.createReadStream(output), { contentType: 'application/octet-stream' });
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+    const label = [source.app_version, source.build ? `(${source.build})` : null].filter(Boolean).join(' ') || `#${source.index_no}`;
+    const user = await deps.users.findById(row.user_id);
+    const version = await deps.registration.registerStoredPackage(
+      { userId: row.user_id, username: user?.username ?? '' },
+      { appId: row.app_id, fileKey: key, fileName: resignedFileName(source.file_name), description: ZsignMessages.note(`#${source.index_no} ${label}`, row.certificate_name) },
+    );
+    return { versionId: version.id };
+  }
+
+  return defineJob({
+    kind: 'zsign.resign',
+    payload: z.object({ resignId: z.number().int() }),
+    maxAttempts: 3,
+    async run(payload) {
+      try {
+        return await resign(payload.resignId);
+      } catch (error) {
+        if (error instanceof JobFailure) throw error;
+        throw permanentFailure(error, deps.logger) ?? error;
+      }
+    },
+    async settle(trx, payload, outcome) {
+      const now = clock.now();
+      if (outcome.status === 'done') {
+        await resigns.update(payload.resignId, { status: 'done', stage: 'done', progress: 100, error: null, result_version_id: outcome.result.versionId, update_time: now }, trx);
+      } else if (outcome.status === 'retry') {
+        // Tried again later from the start; nothing of this run was kept as a version.
+        await resigns.update(payload.resignId, { status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, update_time: now }, trx);
+      } else {
+        await resigns.update(payload.resignId, { status: 'failed', error: outcome.failure.retryable ? ZsignMessages.failed : outcome.failure.message, update_time: now }, trx);
+      }
+      // After the commit: the waiting request reads the outcome.
+      setImmediate(() => deps.notify(payload.resignId));
+    },
+  });
+}
+export type ZsignJob = ReturnType<typeof createZsignJob>;

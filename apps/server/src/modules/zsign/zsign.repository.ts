@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Updateable } from 'kysely';
+import type { Database, Insertable, ResignJobsTable } from '../../db/schema.ts';
+
+/** Every statement on `resign_jobs`. */
+export function createZsignRepository(db: Kysely<Database>) {
+  return {
+    async insert(row: Insertable<ResignJobsTable>): Promise<number> {
+      const inserted = await db.insertInto('resign_jobs').values(row).returning('id').executeTakeFirstOrThrow();
+      return Number(inserted.id);
+    },
+    async find(id: number, executor: Kysely<Database> = db) {
+      return executor.selectFrom('resign_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async update(id: number, changes: Updateable<ResignJobsTable>, executor: Kysely<Database> = db) {
+      await executor.updateTable('resign_jobs').set(changes).where('id', '=', id).execute();
+    },
+    /** Progress only moves forward while the run is on (a late write from an earlier attempt cannot undo a result). */
+    async progress(id: number, stage: ResignJobsTable['stage'], progress: number, now: number) {
+      await db.updateTable('resign_jobs').set({ stage, progress, update_time: now }).where('id', '=', id).where('status', '=', 'running').where('progress', '<=', progress).execute();
+    },
+  };
+}
+export type ZsignRepository = ReturnType<typeof createZsignRepository>;
+export type ResignJobRecord = NonNullable<Awaited<ReturnType<ZsignRepository['find']>>>;

@@ -1,0 +1,137 @@
+import { CertMessages, ZsignMessages, type AppVersionRow, type ZsignBody, type ZsignCertificate, type ZsignJob as ZsignJobView } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { CertificatesService } from '../certificates/certificates.service.ts';
+import type { VersionPresenter } from '../versions/version-presenter.ts';
+import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { ZsignJob } from './zsign.job.ts';
+import type { ResignJobRecord, ZsignRepository } from './zsign.repository.ts';
+
+export interface UsersLookup {
+  findById(id: number): Promise<{ username: string } | undefined>;
+}
+
+export interface ZsignServiceDeps {
+  resigns: ZsignRepository;
+  versions: VersionsRepository;
+  certificates: CertificatesService;
+  policy: AppsPolicy;
+  jobs: JobQueue;
+  job: () => ZsignJob;
+  clock: Clock;
+  /** How long `/api/zsign` waits for the result before answering with the job (inside the web's 60 s). */
+  waitMs: number;
+}
+
+/** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */
+export const isIpa = (version: { file_name: string; file_key: string }) => /\.ipa$/i.test(version.file_name) || version.file_key.toLowerCase().includes('.ipa');
+
+/** `/api/zsign`: a re-signing is recorded, run as a durable job, and waited for up to `waitMs`. */
+export function createZsignService(deps: ZsignServiceDeps) {
+  const { resigns, versions, policy, clock } = deps;
+  const waiters = new Map<number, Set<() => void>>();
+
+  function notify(id: number) {
+    for (const wake of waiters.get(id) ?? []) wake();
+  }
+
+  /** Until the run ends or `ms` pass (real time: the job runs in real time), re-reading on every notice and each second (other processes). */
+  async function waitFor(id: number, ms: number): Promise<ResignJobRecord | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const row = await resigns.find(id);
+      const left = deadline - Date.now();
+      // A run that ended in a retry answers too: the web polls the job from there.
+      const ended = row && (row.status === 'done' || row.status === 'failed' || (row.status === 'pending' && row.error !== null));
+      if (!row || ended || left <= 0) return row;
+      await new Promise<void>((resolve) => {
+        const set = waiters.get(id) ?? new Set();
+        waiters.set(id, set);
+        const timer = setTimeout(wake, Math.min(left, 1000));
+        function wake() {
+          clearTimeout(timer);
+          set.delete(wake);
+          if (set.size === 0) waiters.delete(id);
+          resolve();
+        }
+        set.add(wake);
+      });
+    }
+  }
+
+  async function view(row: ResignJobRecord, present: VersionPresenter): Promise<ZsignJobView> {
+    let version: AppVersionRow | null = null;
+    if (row.result_version_id !== null) {
+      const record = await versions.findById(row.result_version_id);
+      if (record) version = await present.row(record);
+    }
+    return {
+      id: row.id,
+      appId: row.app_id,
+      appVersionId: row.source_version_id,
+      certId: row.certificate_id,
+      status: row.status,
+      progress: row.progress,
+      stage: row.stage,
+      error: row.error,
+      version,
+    };
+  }
+
+  return {
+    notify,
+
+    async start(actor: AuthUser, body: ZsignBody, present: VersionPresenter): Promise<ZsignJobView> {
+      const source = await versions.findById(body.appVersionId);
+      if (!source) throw AppError.notFound(ZsignMessages.versionNotFound);
+      await policy.assertCanEdit(actor, source.app_id);
+      if (!isIpa(source)) throw AppError.badRequest(ZsignMessages.onlyIpa);
+      const certificate = (await deps.certificates.list()).find((row) => row.id === body.certId);
+      if (!certificate) throw AppError.notFound(CertMessages.certificateNotFound);
+      const now = clock.now();
+      const id = await resigns.insert({
+        app_id: source.app_id,
+        source_version_id: source.id,
+        certificate_id: certificate.id,
+        certificate_name: certificate.name,
+        user_id: actor.userId,
+        status: 'pending',
+        progress: 0,
+        stage: 'queued',
+        error: null,
+        result_version_id: null,
+        create_time: now,
+        update_time: now,
+      });
+      await deps.jobs.enqueue(deps.job(), { resignId: id }, { dedupeKey: `zsign:${id}` });
+      // Run it now in this process (the runner may be asleep, or not started at all); the queue keeps it durable.
+      void deps.jobs.runDue().catch(() => undefined);
+      const row = await waitFor(id, deps.waitMs);
+      if (!row) throw AppError.notFound(ZsignMessages.jobNotFound);
+      return view(row, present);
+    },
+
+    async status(actor: AuthUser, id: number, present: VersionPresenter): Promise<ZsignJobView> {
+      const row = await resigns.find(id);
+      if (!row) throw AppError.notFound(ZsignMessages.jobNotFound);
+      await policy.assertCanEdit(actor, row.app_id);
+      return view(row, present);
+    },
+
+    /** The certificates the re-sign modal offers: no secrets, no devices. */
+    async certificates(): Promise<ZsignCertificate[]> {
+      return (await deps.certificates.list()).map((row) => ({
+        id: row.id,
+        name: row.name,
+        teamId: row.teamId,
+        mainBundleId: row.mainBundleId,
+        expireTime: row.expireTime,
+        appIds: row.profiles.map((profile) => profile.appId),
+      }));
+    },
+  };
+}
+export type ZsignService = ReturnType<typeof createZsignService>;

@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppMessages, CertMessages, ZsignMessages, type AppVersionRow, type CertificateRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
+import { makeP12 } from '../src/inspect/testing/identities.ts';
+import { buildZip } from '../src/inspect/testing/zip-writer.ts';
+import { loadAppFiles, openIpa } from '../src/signing/ipa-archive.ts';
+import { readEmbeddedSignature } from '../src/signing/code-signature.ts';
+import { parseMachO } from '../src/signing/macho.ts';
+import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-builder.ts';
+import { verifyApp } from '../src/signing/verify-app.ts';
+import { bytesAt } from '../src/signing/app-files.ts';
+import { createLocalBlobStore } from '../src/storage/local-blob-store.ts';
+import { createUrlSigner } from '../src/storage/url-signer.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { grantApp, insertApp } from './helpers/factories.ts';
+import { startTestServer, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
+import { transferFile } from './helpers/upload-client.ts';
+
+const set = sampleSigningSet();
+const PASSWORD = 'p12-pass';
+
+describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (dialect) => {
+  let server: TestServer;
+  let admin: string;
+  let editor: { userId: number; token: string };
+  let appId: number;
+  let otherAppId: number;
+  let certId: number;
+  let ipaVersion: AppVersionRow;
+  const blobRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'zsign-blobs-'));
+  // The store refuses the first write of a re-signed ipa when asked: a run that dies before the version exists.
+  let failNextResignedPut = false;
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect, {
+      blobs: (clock) => {
+        const store = createLocalBlobStore({ root: blobRoot, signer: createUrlSigner(TEST_SECRET), clock });
+        const put = store.put.bind(store);
+        store.put = async (key, body, options) => {
+          if (failNextResignedPut && key.startsWith('packages/resigned/')) {
+            failNextResignedPut = false;
+            if (typeof (body as NodeJS.ReadableStream).resume === 'function') (body as NodeJS.ReadableStream).resume();
+            throw new Error('storage went away');
+          }
+          return put(key, body, options);
+        };
+        return store;
+      },
+    });
+    admin = await server.adminToken();
+    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
+    appId = await insertApp(server.db, { app_name: '演示' });
+    otherAppId = await insertApp(server.db, { app_name: '别的应用' });
+    await grantApp(server.db, appId, editor.userId, 'edit');
+    ipaVersion = await publish(appId, 'Demo.ipa', sampleSignedIpa());
+    const form = new FormData();
+    form.append('password', PASSWORD);
+    form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
+    form.append('profiles', new Blob([new Uint8Array(set.mainProfile)]), 'main.mobileprovision');
+    form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
+    const uploaded = await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form });
+    const body = (await uploaded.json()) as { code: number; msg: string; data: CertificateRow };
+    expect([body.code, body.msg]).toEqual([200, 'success']);
+    certId = body.data.id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(blobRoot, { recursive: true, force: true });
+  });
+
+  async function publish(app: number, fileName: string, bytes: Buffer): Promise<AppVersionRow> {
+    const fileKey = await transferFile(server, editor.token, fileName, bytes);
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId: app, description: '首个版本', s3Url: fileKey } });
+    expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
+    return res.body.data;
+  }
+  const zsign = (body: unknown, token = editor.token) => server.request<ZsignJob>('POST', '/api/zsign', { token, body });
+  const versionsOf = async (app: number) => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${app}&pageNo=1&pageSize=50`, { token: admin })).body.data;
+
+  async function filesOfDownload(url: string) {
+    const file = path.join(blobRoot, `download-${Math.random().toString(36).slice(2)}.ipa`);
+    fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
+    const archive = await openIpa(file);
+    try {
+      return await loadAppFiles(archive);
+    } finally {
+      archive.close();
+      fs.rmSync(file);
+    }
+  }
+
+  it('offers editors the certificates to choose from, without secrets', async () => {
+    const res = await server.request<ZsignCertificate[]>('GET', '/api/zsign/certs', { token: editor.token });
+    expect(res.body.data).toEqual([{ id: certId, name: 'Apple Development: 韩梅梅 (NEWTEAM001)', teamId: 'NEWTEAM001', mainBundleId: 'com.example.demo', expireTime: expect.any(Number), appIds: ['NEWTEAM001.com.example.demo', 'NEWTEAM001.*'] }]);
+  });
+
+  it('an editor re-signs an ipa version: a new version of the same app, noted, inspected, downloadable, passing the verifier with the new certificate', async () => {
+    const res = await zsign({ certId, appVersionId: ipaVersion.id });
+    expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
+    expect(res.body.data).toMatchObject({ status: 'done', progress: 100, stage: 'done', error: null, appVersionId: ipaVersion.id, certId });
+    const made = res.body.data.version!;
+    expect(made).toMatchObject({
+      appId,
+      indexNo: ipaVersion.indexNo + 1,
+      nativePackageType: 'ios',
+      fileName: 'Demo-resigned.ipa',
+      appVersion: '1.2.3',
+      build: '45',
+      bundleId: 'com.example.demo',
+      uploadBy: 'editor',
+      description: ZsignMessages.note(`#${ipaVersion.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)'),
+    });
+    // Inspected like any upload: the new embedded profile is what the inspector read.
+    expect(made.metadata).toMatchObject({ provisioningProfile: expect.objectContaining({ name: 'Demo Dev', teamId: 'NEWTEAM001' }) });
+    expect((await versionsOf(appId)).map((v) => v.id)).toContain(made.id);
+    const files = await filesOfDownload(made.cdnUrl);
+    expect(verifyApp(files)).toEqual([]);
+    const binary = bytesAt(files, 'Payload/Demo.app/Demo')!;
+    const signature = readEmbeddedSignature(binary, parseMachO(binary).slices[0]!)!;
+    expect(signature.certificates[0]?.equals(set.identity.der)).toBe(true);
+    expect(signature.codeDirectories[0]?.teamId).toBe('NEWTEAM001');
+    // The job can be read back by its id.
+    const job = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${res.body.data.id}`, { token: editor.token });
+    expect(job.body.data).toMatchObject({ status: 'done', version: { id: made.id } });
+  });
+
+  it('refuses what cannot be re-signed with clear messages, and never makes a version', async () => {
+    const before = (await versionsOf(appId)).length;
+    const apk = await publish(appId, 'shop.apk', buildZip([{ name: 'AndroidManifest.xml', data: 'x' }])).catch(() => null);
+    expect(apk).toBeNull();
+    const zipVersion = await publish(appId, 'web.zip', buildZip([{ name: 'index.html', data: '<title>站点</title>' }]));
+    const wrongType = await zsign({ certId, appVersionId: zipVersion.id });
+    expect([wrongType.status, wrongType.body.msg]).toEqual([400, ZsignMessages.onlyIpa]);
+    const missingCert = await zsign({ certId: 999_999, appVersionId: ipaVersion.id });
+    expect([missingCert.status, missingCert.body.msg]).toEqual([404, CertMessages.certificateNotFound]);
+    const other = await publish(otherAppId, 'Other.ipa', sampleSignedIpa()).catch(() => null);
+    expect(other).toBeNull();
+    const otherByAdmin = await (async () => {
+      const fileKey = await transferFile(server, admin, 'Other.ipa', sampleSignedIpa());
+      return (await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: admin, body: { appId: otherAppId, s3Url: fileKey } })).body.data;
+    })();
+    // Another app's version: the editor has no permit there (and is not told it exists).
+    const foreign = await zsign({ certId, appVersionId: otherByAdmin.id });
+    expect([foreign.status, foreign.body.msg]).toEqual([404, AppMessages.appNotFound]);
+    const missingVersion = await zsign({ certId, appVersionId: 999_999 });
+    expect([missingVersion.status, missingVersion.body.msg]).toEqual([404, ZsignMessages.versionNotFound]);
+    const encrypted = await publish(appId, 'Store.ipa', sampleSignedIpa({ encrypted: true }));
+    const refusedEncrypted = await zsign({ certId, appVersionId: encrypted.id });
+    expect(refusedEncrypted.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.encrypted, version: null });
+    // A certificate whose only profile is the app's: the widget extension has none.
+    const narrow = sampleSigningSet('NARROWTEAM');
+    const form = new FormData();
+    form.append('password', PASSWORD);
+    form.append('p12', new Blob([new Uint8Array(makeP12(narrow.identity, PASSWORD))]), 'narrow.p12');
+    form.append('profiles', new Blob([new Uint8Array(narrow.mainProfile)]), 'main.mobileprovision');
+    const narrowCert = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { data: CertificateRow };
+    const noProfile = await zsign({ certId: narrowCert.data.id, appVersionId: ipaVersion.id });
+    expect(noProfile.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.noProfile('com.example.demo.widget'), version: null });
+    // Only the zip and the encrypted ipa were published here; no re-signing made a version.
+    expect((await versionsOf(appId)).length).toBe(before + 2);
+  });
+
+  it('a run that dies before its version exists leaves no version; the job runs again and makes exactly one', async () => {
+    const before = (await versionsOf(appId)).length;
+    failNextResignedPut = true;
+    const first = await zsign({ certId, appVersionId: ipaVersion.id });
+    expect(first.body.data).toMatchObject({ status: 'pending', progress: 0, stage: 'queued', error: ZsignMessages.retrying, version: null });
+    expect((await versionsOf(appId)).length).toBe(before);
+    server.clock.advance(60_000);
+    await server.built.services.jobs.runDue();
+    const again = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${first.body.data.id}`, { token: editor.token });
+    expect(again.body.data).toMatchObject({ status: 'done', progress: 100 });
+    const after = await versionsOf(appId);
+    expect(after.length).toBe(before + 1);
+    expect(after[0]?.id).toBe(again.body.data.version?.id);
+  });
+});
+
+describe.each(testDialects())('a long re-signing answers with the job to poll on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(dialect, { zsignWaitMs: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers at once with a pending job, which the web polls to the new version', async () => {
+    const admin = await server.adminToken();
+    const appId = await insertApp(server.db);
+    const fileKey = await transferFile(server, admin, 'Demo.ipa', sampleSignedIpa());
+    const version = (await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey } })).body.data;
+    const form = new FormData();
+    form.append('password', PASSWORD);
+    form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
+    form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
+    const cert = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { data: CertificateRow };
+    const res = await server.request<ZsignJob>('POST', '/api/zsign', { token: admin, body: { certId: cert.data.id, appVersionId: version.id } });
+    expect(res.body.data.status).not.toBe('done');
+    expect(res.body.data.version).toBeNull();
+    await server.built.services.jobs.runDue();
+    const polled = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${res.body.data.id}`, { token: admin });
+    expect(polled.body.data).toMatchObject({ status: 'done', progress: 100, version: { appId, indexNo: 2, fileName: 'Demo-resigned.ipa' } });
+  });
+});
