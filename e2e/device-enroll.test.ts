@@ -87,6 +87,7 @@ describe('self-service device registration from the install page', () => {
     expect(await page.getByTestId('enroll-outcome').innerText()).toBe('设备注册成功');
     expect(await page.getByTestId('enroll-result-page').innerText()).toContain('iPhone15,2');
     expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: '.tmp/e2e-device-enroll-result.png', fullPage: true });
 
     await page.getByTestId('enroll-back').click();
     await page.getByTestId('device-registered').waitFor();
@@ -95,9 +96,21 @@ describe('self-service device registration from the install page', () => {
     expect(notice).toContain('重新签名');
     await page.screenshot({ path: '.tmp/e2e-device-enroll-mobile.png', fullPage: true });
 
-    const devices = await api.call<Array<{ udid: string; model: string | null }>>('GET', '/api/udids?pageNo=1&pageSize=20', admin);
-    expect(devices).toEqual([expect.objectContaining({ udid: PHONE_UDID, model: 'iPhone15,2' })]);
     await context.close();
+
+    // The admin sees the visitor's device in the device list, marked for confirmation.
+    const desk = await newPage(browser, server.url);
+    await desk.page.goto('/login');
+    await desk.page.getByTestId('login-username').fill(E2E_ADMIN.username);
+    await desk.page.getByTestId('login-password').fill(E2E_ADMIN.password);
+    await desk.page.getByTestId('login-submit').click();
+    await desk.page.waitForURL(/\/home\/app/);
+    await desk.page.goto('/home/setting/udid');
+    const row = desk.page.getByTestId('device-table').locator('tr', { hasText: PHONE_UDID });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('iPhone15,2');
+    expect(await row.innerText()).toContain('待管理员确认');
+    await desk.context.close();
   });
 
   it('a signed-in tester registers their own iPhone from the user menu', async () => {

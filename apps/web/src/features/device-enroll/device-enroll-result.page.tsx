@@ -58,21 +58,22 @@ export function DeviceEnrollResultPage() {
     const { result } = state;
     const back = result.app ? `/package/${encodeURIComponent(result.app.path)}${result.versionId ? `?id=${result.versionId}` : ''}` : null;
     body = (
-      <Result
-        status={result.outcome === 'registered' ? 'success' : 'info'}
-        title={<span data-testid="enroll-outcome">{result.outcome === 'registered' ? enrollText.registered : enrollText.known}</span>}
-        subTitle={enrollText.resubmitHint}
-        extra={
-          back && result.app ? (
-            <Button type="primary" href={back} data-testid="enroll-back">
-              {enrollText.backToInstall(result.app.appName)}
-            </Button>
-          ) : undefined
-        }
-        style={{ padding: '16px 0' }}
-      >
+      <>
+        <Result
+          status={result.outcome === 'registered' ? 'success' : 'info'}
+          title={<span data-testid="enroll-outcome">{result.outcome === 'registered' ? enrollText.registered : enrollText.known}</span>}
+          subTitle={enrollText.resubmitHint}
+          extra={
+            back && result.app ? (
+              <Button type="primary" href={back} data-testid="enroll-back">
+                {enrollText.backToInstall(result.app.appName)}
+              </Button>
+            ) : undefined
+          }
+          style={{ padding: '16px 0' }}
+        />
         <Details result={result} />
-      </Result>
+      </>
     );
   }
 
