@@ -30,6 +30,7 @@ describe('pushing update items and packages to group robots from the browser', (
   let custom: WorkflowRow;
   let unsigned: WorkflowRow;
   let packages: WorkflowRow;
+  let appId: number;
   const appPath = 'fleet';
 
   beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('pushing update items and packages to group robots from the browser', (
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
-    const appId = await api.createApp(admin, { appName: '星际舰队', path: appPath, editUserIds: [editorId] });
+    appId = await api.createApp(admin, { appName: '星际舰队', path: appPath, editUserIds: [editorId] });
     const hook = (token: string) => `${lark.url}/open-apis/bot/v2/hook/${token}`;
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '策划', contentType: 'custom', manageType: 'JPS', enterpriseName: '星辰工作室', robotUrl: hook(botToken), robotSecret: 'bot-signing-secret' });
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '未签名', contentType: 'custom', manageType: 'other', robotUrl: hook(unsignedBotToken) });
@@ -146,5 +147,28 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('19021');
     await admin.page.screenshot({ path: '.tmp/e2e-delivery-log.png' });
     await admin.context.close();
+  });
+
+  it('removes a stored Lark bot signing secret from the workflow modal (清除已保存的密钥, confirmed, then saved)', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
+    await page.getByTestId('workflow-edit').click();
+    const modal = page.getByTestId('workflow-modal');
+    await modal.getByTestId('workflow-robot-secret-clear').click();
+    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: '清除密钥' }).click();
+    await expect.poll(() => modal.getByTestId('workflow-robot-secret-clearing').innerText()).toContain('保存后将清除已保存的密钥');
+    await page.getByTestId('workflow-save').click();
+    await expect.poll(() => toastText(page)).toContain('保存成功');
+
+    const api = createApi(server.url);
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    const rows = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, editor);
+    expect(rows.find((w) => w.id === custom.id)).toMatchObject({ hasRobotSecret: false, robotUrl: custom.robotUrl });
+    // Opened again, the modal says no secret is stored and offers no removal.
+    await page.getByTestId('workflow-edit').click();
+    await expect.poll(() => modal.innerText()).toContain('只用于飞书自定义机器人，保存后不再显示');
+    expect(await modal.getByTestId('workflow-robot-secret-clear').count()).toBe(0);
+    await context.close();
   });
 });

@@ -1,4 +1,4 @@
-import { Form, Input, Modal, Radio, Select, Switch, Typography } from 'antd';
+import { Form, Input, Modal, Popconfirm, Radio, Select, Space, Switch, Typography } from 'antd';
 import { contentTypes, WorkflowMessages, type AppType, type WorkflowRow } from '@release/contract';
 import { createWorkflow, updateWorkflow, type WorkflowInput } from '../../api/workflows.api.ts';
 import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
@@ -22,12 +22,33 @@ interface WorkflowFormModalProps {
   onSaved: (id: number, body: WorkflowInput) => void;
 }
 
+/** Under a stored signing secret: 清除已保存的密钥 (confirmed, done by the save), or the pending removal with 撤销. */
+function StoredSecretExtra({ clearing, onClear }: { clearing: boolean; onClear: (clear: boolean) => void }) {
+  if (clearing) {
+    return (
+      <Space size={8} data-testid="workflow-robot-secret-clearing">
+        <span>{text.robotSecretClearing}</span>
+        <Typography.Link onClick={() => onClear(false)}>{text.robotSecretClearUndo}</Typography.Link>
+      </Space>
+    );
+  }
+  return (
+    <Space size={8} wrap>
+      <span>{text.robotSecretKept}</span>
+      <Popconfirm title={text.robotSecretClearConfirm} description={text.robotSecretClearHint} okText={text.robotSecretClearOk} onConfirm={() => onClear(true)} okButtonProps={{ danger: true }}>
+        <Typography.Link data-testid="workflow-robot-secret-clear">{text.robotSecretClear}</Typography.Link>
+      </Popconfirm>
+    </Space>
+  );
+}
+
 /** 添加工作流 / 编辑工作流 with the validation messages of SPEC §5. */
 export function WorkflowFormModal({ open, appId, appType, record, onClose, onSaved }: WorkflowFormModalProps) {
   const [form] = Form.useForm<WorkflowFormValues>();
   useResetOnOpen(form, open, record, workflowValuesOf, createWorkflowValues);
   // Listed rows tell editors whether a signing secret is stored, never the secret itself.
   const hasRobotSecret = Boolean((record as { hasRobotSecret?: boolean } | null)?.hasRobotSecret);
+  const clearRobotSecret = Form.useWatch('clearRobotSecret', { form, preserve: true }) === true;
   const contentType = Form.useWatch('contentType', form) ?? 'default';
   const repoType = Form.useWatch('repoType', form) ?? null;
   const manageType = Form.useWatch('manageType', form) ?? null;
@@ -116,7 +137,7 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
         <Form.Item name="robotUrl" label={text.robotUrl} rules={[{ type: 'url', message: text.robotUrlInvalid }]}>
           <Input maxLength={1024} placeholder={text.robotUrlPlaceholder} autoComplete="off" data-testid="workflow-robot-url" />
         </Form.Item>
-        <Form.Item name="robotSecret" label={text.robotSecret} extra={hasRobotSecret ? text.robotSecretKept : text.robotSecretHint}>
+        <Form.Item name="robotSecret" label={text.robotSecret} extra={hasRobotSecret ? <StoredSecretExtra clearing={clearRobotSecret} onClear={(clear) => form.setFieldValue('clearRobotSecret', clear)} /> : text.robotSecretHint}>
           <Input.Password maxLength={128} placeholder={hasRobotSecret ? text.robotSecretSet : text.robotSecretPlaceholder} autoComplete="new-password" data-testid="workflow-robot-secret" />
         </Form.Item>
         <Form.Item name="autoPush" label={text.autoPush} valuePropName="checked" extra={text.autoPushHint}>

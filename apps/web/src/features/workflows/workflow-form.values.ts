@@ -16,6 +16,8 @@ export interface WorkflowFormValues {
   robotUrl: string;
   /** The Lark bot's signing secret: write-only, blank keeps the stored one. */
   robotSecret: string;
+  /** 清除已保存的密钥 was confirmed: the save removes the stored secret (a new one typed wins). */
+  clearRobotSecret: boolean;
   autoPush: boolean;
   packageType: string | null;
   /** The log source of a custom workflow (JPS enterprise, knowledge space); stored as enterpriseName. */
@@ -33,6 +35,7 @@ export function createWorkflowValues(): WorkflowFormValues {
     committers: [],
     robotUrl: '',
     robotSecret: '',
+    clearRobotSecret: false,
     autoPush: false,
     packageType: null,
     enterpriseName: '',
@@ -50,6 +53,7 @@ export function workflowValuesOf(row: WorkflowRow): WorkflowFormValues {
     committers: row.committers,
     robotUrl: row.robotUrl ?? '',
     robotSecret: '',
+    clearRobotSecret: false,
     autoPush: row.autoPush,
     packageType: row.packageType,
     enterpriseName: row.enterpriseName ?? '',
@@ -94,7 +98,8 @@ export function toWorkflowBody(values: WorkflowFormValues, appId: number): Workf
     defaultBranch: repository ? toStoredBranches(values.defaultBranch) : null,
     committers: [...new Set(values.committers.map((name) => name.trim()).filter(Boolean))],
     robotUrl: blankToNull(values.robotUrl),
-    ...(values.robotSecret.trim() ? { robotSecret: values.robotSecret.trim() } : {}),
+    // Write-only: a new secret replaces the stored one, '' removes it, nothing keeps it.
+    ...(values.robotSecret.trim() ? { robotSecret: values.robotSecret.trim() } : values.clearRobotSecret ? { robotSecret: '' } : {}),
     autoPush: values.autoPush,
     packageType: values.contentType === 'package' ? oneOf(packageTypes, values.packageType) : null,
     enterpriseName: needsSource(values) ? blankToNull(values.enterpriseName) : null,

@@ -62,6 +62,14 @@ describe('workflow form values', () => {
     expect(pkg).toMatchObject({ repoType: null, repoPath: null, defaultBranch: null, packageType: 'unity', manageType: null });
   });
 
+  it('keeps the signing secret write-only: blank keeps it, a new one replaces it, a confirmed removal sends empty', () => {
+    const values = { ...createWorkflowValues(), tabName: 'a', repoPath: 'x' };
+    expect(toWorkflowBody(values, 7)).not.toHaveProperty('robotSecret');
+    expect(toWorkflowBody({ ...values, robotSecret: ' s3 ' }, 7).robotSecret).toBe('s3');
+    expect(toWorkflowBody({ ...values, clearRobotSecret: true }, 7).robotSecret).toBe('');
+    expect(toWorkflowBody({ ...values, clearRobotSecret: true, robotSecret: 'new' }, 7).robotSecret).toBe('new');
+  });
+
   it('reads a stored row back into the form', () => {
     const values = workflowValuesOf(row(1, 1, 'git', { defaultBranch: 'refs/heads/main,refs/heads/release/1.x', repoPath: 'x' }));
     expect(values.defaultBranch).toBe('main,release/1.x');
