@@ -119,7 +119,7 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   const reference = median(references);
   log(`  git log --all --date-order -z <our format> > /dev/null, before each sync: median ${s(reference)} of ${references.length} (${s(Math.min(...references))} to ${s(Math.max(...references))}); with --name-status (the diffs the files need): ${s(median(withFiles))}`);
   log(`  readNewCommits alone, all ${all.commits.length.toLocaleString('en')} commits in one call: ${s(walk.plain)} without files, ${s(walk.files)} with files`);
-  log(`  re-poll of the fully stored repository (fetch, known ids, a walk of ${all.scanned.toLocaleString('en')} commits, nothing new): ${s(passes[0]?.rePoll ?? NaN)}`);
+  log(`  re-poll of the fully stored repository (fetch, known ids, a walk from the tips the last sync walked, nothing new): ${s(passes[0]?.rePoll ?? NaN)}`);
   for (const pass of passes) {
     const withoutClone = pass.total - pass.clone;
     const ratio = withoutClone / reference;

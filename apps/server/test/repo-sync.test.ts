@@ -111,4 +111,23 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     expect(new Set(list.map((i) => i.commitId)).size).toBe(list.length);
     expect((await fetch(`${server.url}/api/workflow/webhook/unknown-token`, { method: 'POST', body: '{}', headers: { 'x-github-event': 'push' } })).status).toBe(404);
   });
+
+  it('after a force-push and a deleted branch, a poll stores only the rewritten commit, loses nothing, and later polls only what came after', async () => {
+    const flow = await workflow({ tabName: '强推', repoType: 'git', repoPath: repo.url });
+    const sync = async () => (await server.request<{ created: number; error: string | null }>('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin })).body.data;
+    expect((await sync()).error).toBeNull();
+    const before = (await items(flow.id)).map((i) => i.commitId);
+    repo.checkout('main');
+    repo.git(['reset', '--hard', 'HEAD~1']);
+    const rewritten = repo.commit({ message: 'fix: 强推后的提交', author: alice, time: t0 + 300 });
+    repo.git(['branch', '-D', 'dev']);
+    expect(await sync()).toEqual({ created: 1, error: null });
+    const after = (await items(flow.id)).map((i) => i.commitId);
+    expect(after).toHaveLength(before.length + 1);
+    expect(after).toEqual(expect.arrayContaining([...before, rewritten]));
+    expect(await sync()).toEqual({ created: 0, error: null });
+    const next = repo.commit({ message: 'feat: 之后的提交', author: alice, time: t0 + 360 });
+    expect(await sync()).toEqual({ created: 1, error: null });
+    expect((await items(flow.id)).map((i) => i.commitId)).toContain(next);
+  });
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { branchNames } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
@@ -39,15 +41,22 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
     const mirror = mirrorDirFor(deps.mirrorsDir, remote);
     await syncMirror(remote, mirror, { allowFile: deps.allowFileRemotes });
     const known = await logs.knownCommitIds(workflow.id);
+    // Trusted only while every tip is a stored item (a workflow id used again, or a restored database, walks all).
+    const saved = await readWalkedTips(deps.mirrorsDir, workflow);
+    const walked = saved.every((tip) => known.has(tip)) ? saved : [];
     let created = 0;
-    const { commits } = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), {
+    const read = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), {
       maxCommits: MAX_COMMITS_PER_SYNC,
       batchSize: INGEST_BATCH,
+      knownTips: walked,
       onBatch: async (batch) => {
         created += await ingest.ingestCommits(workflow, batch);
       },
     });
-    return created + (await ingest.ingestCommits(workflow, commits));
+    created += await ingest.ingestCommits(workflow, read.commits);
+    // Everything reachable from these tips is stored now: the next poll walks only what came after them.
+    await writeWalkedTips(deps.mirrorsDir, workflow, read.truncated ? null : read.tips);
+    return created;
   }
 
   async function syncSvn(workflow: WorkflowRecord): Promise<number> {
@@ -104,6 +113,53 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
   };
 }
 export type RepoSyncService = ReturnType<typeof createRepoSyncService>;
+
+/**
+ * The branch tips a workflow's last complete sync walked, beside the mirrors (`sync-state/<id>.json`), kept with
+ * the remote and branch filter they were read with: another remote or filter, or a truncated read, walks the whole
+ * history again, and so does a tip that is not a stored item. Lost or unreadable state only costs a full walk; the
+ * stored commit ids still decide what is new.
+ */
+interface WalkedTips {
+  remote: string;
+  branches: string;
+  tips: string[];
+}
+
+function walkedTipsFile(mirrorsDir: string, workflowId: number): string {
+  return path.join(mirrorsDir, 'sync-state', `${workflowId}.json`);
+}
+
+async function readWalkedTips(mirrorsDir: string, workflow: WorkflowRecord): Promise<string[]> {
+  try {
+    const state = JSON.parse(await fs.readFile(walkedTipsFile(mirrorsDir, workflow.id), 'utf8')) as Partial<WalkedTips>;
+    const same = state.remote === (workflow.repo_path ?? '') && state.branches === (workflow.default_branch ?? '');
+    return same && Array.isArray(state.tips) ? state.tips.filter((tip) => typeof tip === 'string' && /^[0-9a-f]{40,64}$/.test(tip)) : [];
+  } catch {
+    return [];
+  }
+}
+
+async function writeWalkedTips(mirrorsDir: string, workflow: WorkflowRecord, tips: string[] | null): Promise<void> {
+  const file = walkedTipsFile(mirrorsDir, workflow.id);
+  try {
+    if (tips === null) {
+      await fs.rm(file, { force: true });
+      return;
+    }
+    const state: WalkedTips = { remote: workflow.repo_path ?? '', branches: workflow.default_branch ?? '', tips };
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Written aside and renamed (per process: two servers may sync at once), so no reader sees half a file.
+    const aside = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    await fs.writeFile(aside, JSON.stringify(state));
+    await fs.rename(aside, file).catch(async (error: unknown) => {
+      await fs.rm(aside, { force: true });
+      throw error;
+    });
+  } catch {
+    // Only a shortcut: without it the next poll walks the whole history.
+  }
+}
 
 export function defaultMirrorsDir(dataDir: string): string {
   return path.join(dataDir, 'mirrors');
