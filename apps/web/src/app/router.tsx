@@ -25,7 +25,7 @@ const PublishPage = lazyPage(publishPages, 'PublishPage');
 const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
 const RoleManagePage = lazyPage(() => import('../features/settings/role-manage.page.tsx'), 'RoleManagePage');
 const settingPlaceholders = () => import('../features/settings/setting-placeholders.page.tsx');
-const AppleAccountPage = lazyPage(settingPlaceholders, 'AppleAccountPage');
+const AppleAccountPage = lazyPage(() => import('../features/apple-accounts/apple-account.page.tsx'), 'AppleAccountPage');
 const CertificationPage = lazyPage(() => import('../features/certificates/certification.page.tsx'), 'CertificationPage');
 const DistributeUserPage = lazyPage(settingPlaceholders, 'DistributeUserPage');
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');

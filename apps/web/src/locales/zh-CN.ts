@@ -232,7 +232,6 @@ export const zh = {
   },
   placeholders: {
     distributeUser: { title: '分发用户', content: '这里管理可以下载安装包的分发用户。管理员开启分发功能后即可使用。' },
-    appleAccount: { title: '苹果账号', content: '这里绑定 App Store Connect 账号，用于同步设备与证书。管理员开启苹果账号功能后即可使用。' },
   },
   forbidden: { title: '403', content: '您没有权限访问' },
   apiTokens: {

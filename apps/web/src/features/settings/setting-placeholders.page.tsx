@@ -5,7 +5,3 @@ import { zh } from '../../locales/zh-CN.ts';
 export function DistributeUserPage() {
   return <FeatureEmpty title={zh.placeholders.distributeUser.title} content={zh.placeholders.distributeUser.content} />;
 }
-
-export function AppleAccountPage() {
-  return <FeatureEmpty title={zh.placeholders.appleAccount.title} content={zh.placeholders.appleAccount.content} />;
-}
