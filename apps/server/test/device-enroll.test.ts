@@ -147,6 +147,22 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     expect((await withUdid(LISTED_PHONE.toLowerCase())).body.data.versions[0]?.deviceIncluded).toBe(true);
   });
 
+  it('builds the profile\'s callback and the 301 target from PUBLIC_URL', async () => {
+    const behindProxy = await startTestServer(dialect, { publicUrl: 'https://dist.example.com/' });
+    try {
+      const token = (await behindProxy.createUser({ username: 'proxied', roleLevel: 30 })).token;
+      const link = (await behindProxy.request<DeviceEnrollLink>('POST', '/api/device_enroll', { token, body: {} })).body.data.profileUrl;
+      expect(link).toMatch(/^https:\/\/dist\.example\.com\/api\/device_enroll\/profile\.mobileconfig\?c=/);
+      const profile = await (await fetch(link.replace('https://dist.example.com', behindProxy.url))).text();
+      expect(profile).toContain('<string>https://dist.example.com/api/device_enroll/callback</string>');
+      const answer = await fetch(`${behindProxy.url}/api/device_enroll/callback`, { method: 'POST', headers: { 'content-type': CMS }, body: new Uint8Array(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile) })), redirect: 'manual' });
+      expect(answer.status).toBe(301);
+      expect(answer.headers.get('location')).toMatch(/^https:\/\/dist\.example\.com\/device-enroll\/result\?id=\d+&sig=[\w-]+$/);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('signs the profile with the configured server identity', async () => {
     const identity = makeIdentity('dist.example.com');
     const enroll = createDeviceEnrollService({
