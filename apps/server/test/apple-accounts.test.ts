@@ -164,12 +164,23 @@ describe.each(testDialects())('Apple accounts on %s', (dialect) => {
     expect(apple.state.profiles.map((p) => p.name)).toEqual([res.body.data.profile.name]);
     expect(apple.requests.filter((r) => r.method === 'DELETE').map((r) => r.status)).toEqual([204]);
 
+    // Apple may hold a deleted profile's name for a while: the new one gets a dated name instead of failing.
+    apple.setProfileNameHold(60_000);
+    const held = await api<RegenerateAppleProfileResult>('POST', '/api/apple_account/profile', { id: account?.id, bundleId: 'com.example.demo', profileType: 'ad-hoc' });
+    expect(held.body.data.profile.name).toBe(`${res.body.data.profile.name} 2026-11-22 08:00`);
+    expect(apple.state.profiles.map((p) => p.name)).toEqual([held.body.data.profile.name]);
+
     expectRefused(await api('POST', '/api/apple_account/profile', { id: account?.id, bundleId: 'com.example.nothere' }), AppleAccountMessages.bundleIdNotFound('com.example.nothere'));
     expectRefused(await api('POST', '/api/apple_account/profile', { id: account?.id, bundleId: 'com.example.demo', profileType: 'development' }), AppleAccountMessages.noCertificate('开发'));
   });
 
   it('turns an expired agreement, a revoked key and the rate limit into clear messages', async () => {
     const [account] = await listAccounts();
+    // One spurious 401 (Apple sends them now and then) is retried with a fresh token and goes unnoticed.
+    apple.injectError({ route: 'certificates.list', status: 401, body: { errors: [{ status: '401', code: 'NOT_AUTHORIZED', title: 'Authentication credentials are missing or invalid.', detail: '' }] } });
+    expect((await api<AppleSyncResult>('POST', '/api/apple_account/sync', { id: account?.id })).body.code).toBe(200);
+    expect(apple.requests.filter((r) => r.path === '/v1/certificates').map((r) => r.status)).toEqual([401, 200]);
+    apple.reset();
     apple.setAgreementExpired(true);
     expectRefused(await api('POST', '/api/apple_account/sync', { id: account?.id }), AppleAccountMessages.agreementExpired);
     await api('POST', '/api/udid', { udid: '00008140-0011223344556600', deviceName: '协议过期时', platform: 'ios' });

@@ -156,6 +156,14 @@ describe('App Store Connect fake', () => {
       expect(removed.status).toBe(204);
       expect((await get<Errors>(`/v1/profiles/${created.body.data.id}`)).status).toBe(404);
       expect((await post('/v1/profiles', body('Demo AdHoc', 'IOS_APP_ADHOC', dist.id))).status).toBe(201);
+
+      // With a hold, the deleted name stays taken until the hold is over.
+      apple.setProfileNameHold(5_000);
+      const held = apple.state.profiles.find((p) => p.name === 'Demo AdHoc')?.id ?? '';
+      expect((await call(`${apple.url}/v1/profiles/${held}`, { method: 'DELETE', headers: bearer(token()) })).status).toBe(204);
+      expect((await post<Errors>('/v1/profiles', body('Demo AdHoc', 'IOS_APP_ADHOC', dist.id))).body.errors[0]?.detail).toContain("Multiple profiles found with the name 'Demo AdHoc'.");
+      await apple.advance(5_001);
+      expect((await post('/v1/profiles', body('Demo AdHoc', 'IOS_APP_ADHOC', dist.id))).status).toBe(201);
     });
   });
 

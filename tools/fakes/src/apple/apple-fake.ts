@@ -40,6 +40,8 @@ export interface AppleFake {
   setAgreementExpired(expired: boolean): void;
   setDeviceLimit(limit: number): void;
   setHourlyLimit(limit: number): void;
+  /** Keeps a deleted profile's name taken for this long (Apple's lag after a delete); 0 releases at once. */
+  setProfileNameHold(ms: number): void;
   injectError(injection: ErrorInjection): void;
   clearInjectedErrors(): void;
   advance(ms: number): Promise<void>;
@@ -93,6 +95,9 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
     setHourlyLimit(limit) {
       state.hourlyLimit = limit;
     },
+    setProfileNameHold(ms) {
+      state.profileNameHoldMs = ms;
+    },
     injectError: (injection) => server.injectError(injection),
     clearInjectedErrors: () => server.clearInjectedErrors(),
     advance: (ms) => clock.advance(ms),
@@ -103,6 +108,8 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
       state.agreementExpired = false;
       state.deviceLimit = 100;
       state.hourlyLimit = 3500;
+      state.profileNameHoldMs = 0;
+      state.heldProfileNames.clear();
       ctx.lastAuthFailure = null;
     },
     async close() {
@@ -129,6 +136,7 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
     controlRoute('POST', '/agreement', (input) => fake.setAgreementExpired(input.expired === true)),
     controlRoute('POST', '/device-limit', (input) => fake.setDeviceLimit(requireNumber(input, 'limit'))),
     controlRoute('POST', '/rate-limit', (input) => fake.setHourlyLimit(requireNumber(input, 'limit'))),
+    controlRoute('POST', '/profile-name-hold', (input) => fake.setProfileNameHold(requireNumber(input, 'ms'))),
   ];
 
   const server: FakeHttpServer = new FakeHttpServer({

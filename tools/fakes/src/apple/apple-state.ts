@@ -103,6 +103,10 @@ export class AppleState {
   deviceLimit = 100;
   /** Requests per key per rolling hour (contract F2: 3500). */
   hourlyLimit = 3500;
+  /** Contract F6: right after a delete Apple may still hold the name for a while (0 = released at once). */
+  profileNameHoldMs = 0;
+  /** Names of deleted profiles still held, with when they are released. */
+  readonly heldProfileNames = new Map<string, number>();
   /** Request times per key id, for the rolling hour. */
   readonly hits = new Map<string, number[]>();
 

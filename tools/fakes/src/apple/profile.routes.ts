@@ -124,7 +124,8 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
     route('profiles.delete', 'DELETE', '/v1/profiles/:id', (req) => {
       const at = state.profiles.findIndex((p) => p.id === req.params.id);
       if (at < 0) return notFound('profiles', req.params.id ?? '');
-      state.profiles.splice(at, 1);
+      const [removed] = state.profiles.splice(at, 1);
+      if (removed && state.profileNameHoldMs > 0) state.heldProfileNames.set(removed.name, ctx.clock.now() + state.profileNameHoldMs);
       return { status: 204, text: '' };
     }),
     route('profiles.create', 'POST', '/v1/profiles', (req) => {
@@ -151,7 +152,7 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
       const missingDevice = deviceIds.find((_id, i) => !devices[i]);
       if (missingDevice) return entityError(`There is no device with ID '${missingDevice}' on this team.`);
       if (devices.some((d) => d && !deviceClassFits(profileType, d.deviceClass))) return entityError('Invalid deviceClass for profile type.');
-      if (state.profiles.some((p) => p.name === name)) return entityError(`Multiple profiles found with the name '${name}'.  Please remove the duplicate profiles and try again.`);
+      if (state.profiles.some((p) => p.name === name) || (state.heldProfileNames.get(name) ?? 0) > ctx.clock.now()) return entityError(`Multiple profiles found with the name '${name}'.  Please remove the duplicate profiles and try again.`);
       const now = ctx.clock.now();
       const certExpiry = Math.min(...certificates.map((c) => Date.parse(c?.expirationDate ?? '') || Number.POSITIVE_INFINITY));
       const expires = Math.min(now + PROFILE_LIFETIME_MS, certExpiry);
