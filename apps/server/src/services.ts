@@ -58,6 +58,7 @@ import { createJobQueue, type JobLogger } from './jobs/queue.ts';
 import { createAutoPushJob } from './modules/messaging/auto-push.job.ts';
 import { createDeliveriesRepository } from './modules/messaging/deliveries.repository.ts';
 import { createDeliveryJob } from './modules/messaging/delivery.job.ts';
+import { createLarkIcons } from './modules/messaging/lark-icon.ts';
 import { createDeliveryLogService } from './modules/messaging/delivery-log.service.ts';
 import { createDeliveryQueue } from './modules/messaging/delivery-queue.ts';
 import type { RobotHosts } from './modules/messaging/destination.ts';
@@ -102,7 +103,8 @@ export function createServices(deps: ServiceDeps) {
   const deliveriesRepo = createDeliveriesRepository(db);
   const box = createSecretBox(deps.secret);
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
-  const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock });
+  const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, warn: (reason, err) => deps.logger?.warn({ err }, reason) });
+  const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock, icons: larkIcons });
   const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
   const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock });
   jobs.register(deliveryJob);

@@ -63,7 +63,7 @@ const lines = [
   `  Lark bot webhooks: ${[...lark.state.bots.values()].map((b) => `${lark.url}/open-apis/bot/v2/hook/${b.token}${b.secret ? ` (secret ${b.secret})` : ''}`).join('\n                     ')}`,
   `  WeCom members: ${[...wecom.state.members.values()].map((m) => `${m.name} (${m.userId})`).join(', ')}`,
   `  WeCom robots: ${[...wecom.state.robots.values()].map((r) => wecom.robotUrl(r.key)).join('\n                ')}`,
-  `  Apple API key (设置 → Apple 账号): issuer ${appleKey.issuerId}, key id ${appleKey.keyId}, .p8:`,
+  `  Apple API key (设置 → 苹果账号): issuer ${appleKey.issuerId}, key id ${appleKey.keyId}, .p8:`,
   appleKey.p8.trim(),
   '',
   `What they received: GET ${lark.url}/__fake/state, ${wecom.url}/__fake/state and ${apple.url}/__fake/state (see tools/fakes/README.md).`,

@@ -433,6 +433,15 @@ export interface LarkEventsTable {
   create_time: number;
 }
 
+/** One image uploaded to Lark (im/v1/images) per Lark app and content, for card icons. */
+export interface LarkImageKeysTable {
+  lark_app_id: string;
+  content_sha256: string;
+  image_key: string;
+  size: number;
+  create_time: number;
+}
+
 export interface LarkDocFollowsTable {
   id: Generated<number>;
   workflow_id: number;
@@ -560,6 +569,7 @@ export interface Database {
   resign_jobs: ResignJobsTable;
   lark_events: LarkEventsTable;
   lark_doc_follows: LarkDocFollowsTable;
+  lark_image_keys: LarkImageKeysTable;
   app_task_settings: AppTaskSettingsTable;
   task_records: TaskRecordsTable;
   task_comments: TaskCommentsTable;

@@ -147,7 +147,12 @@ export interface ImMessage {
 export interface ImImage {
   imageKey: string;
   appId: string;
+  imageType: 'message' | 'avatar';
+  /** Told by content: jpeg, png, webp, gif, tiff, bmp or ico. */
+  format: string;
   size: number;
+  /** Hex SHA-256 of the uploaded bytes, so a test can tell which image a key stands for. */
+  sha256: string;
   at: number;
 }
 

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { DeliveriesRepository } from './deliveries.repository.ts';
 import { parseRobotUrl, type RobotHosts } from './destination.ts';
 import { larkImContent, larkWebhookBody } from './lark-card.ts';
+import type { LarkIcons } from './lark-icon.ts';
 import type { MessageContent } from './message-content.ts';
 import type { MessagingRepository } from './messaging.repository.ts';
 import { mayHaveArrived, sendLarkBot, sendLarkIm, sendWecomRobot, type SendReceipt } from './senders.ts';
@@ -34,6 +35,8 @@ export interface DeliveryJobDeps {
   lark: LarkClient | null;
   hosts: RobotHosts;
   clock: Clock;
+  /** The app icon's Lark image_key for card headers (null: the card goes without it). */
+  icons: LarkIcons;
 }
 
 /**
@@ -45,12 +48,14 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
   const { deliveries, clock } = deps;
 
   /** Everything that can be refused before anything leaves: address (SSRF, again), secret, credentials. */
-  async function prepare(p: DeliveryPayload): Promise<() => Promise<SendReceipt>> {
+  async function prepare(p: DeliveryPayload, appId: number): Promise<() => Promise<SendReceipt>> {
     const r = p.receiver;
+    // The icon as it is now (a changed icon is a new upload); its lack never holds the message back.
+    const iconKey = async () => deps.icons.forIcon((await deps.messaging.app(appId))?.app_icon ?? null);
     if (r.kind === 'lark-im') {
       const lark = deps.lark;
       if (!lark) throw JobFailure.permanent(MessagingMessages.larkNotConfigured);
-      const content = larkImContent(p.content);
+      const content = larkImContent(p.content, await iconKey());
       return () => sendLarkIm(lark, r.openId, content, `delivery-${p.deliveryId}`);
     }
     const destination = parseRobotUrl(r.url, deps.hosts);
@@ -61,7 +66,7 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
     }
     const sealed = r.kind === 'lark-bot' && r.secretWorkflowId ? (await deps.messaging.workflow(r.secretWorkflowId))?.robot_secret : null;
     const secret = sealed ? deps.box.open(sealed) : null;
-    const body = larkWebhookBody(p.content);
+    const body = larkWebhookBody(p.content, await iconKey());
     return () => sendLarkBot(destination.url, body, secret, clock.now());
   }
 
@@ -76,7 +81,7 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
         const idempotent = p.receiver.kind === 'lark-im' && clock.now() - delivery.sending_since < IM_UUID_WINDOW_MS;
         if (!idempotent) throw JobFailure.permanent(MessagingMessages.interrupted);
       }
-      const send = await prepare(p);
+      const send = await prepare(p, delivery.app_id);
       await deliveries.markSending(p.deliveryId, clock.now());
       try {
         return await send();

@@ -48,25 +48,32 @@ function markdown(content: MessageContent, shown: number): string {
   return lines.join('\n');
 }
 
-/** A JSON 2.0 card: header with the title, one markdown element with the app, version and commit list. */
-export function larkCard(content: MessageContent, shown = content.commits.length) {
+/**
+ * A JSON 2.0 card: header with the title (and the app icon as its `custom_icon` when Lark gave us an
+ * image_key for it), one markdown element with the app, version and commit list.
+ */
+export function larkCard(content: MessageContent, shown = content.commits.length, iconKey: string | null = null) {
   return {
     schema: '2.0',
     config: { update_multi: true },
-    header: { title: { tag: 'plain_text', content: clip(content.title, 100) }, template: content.version && !content.commits.length ? 'green' : 'blue' },
+    header: {
+      title: { tag: 'plain_text', content: clip(content.title, 100) },
+      template: content.version && !content.commits.length ? 'green' : 'blue',
+      ...(iconKey ? { icon: { tag: 'custom_icon', img_key: iconKey } } : {}),
+    },
     body: { elements: [{ tag: 'markdown', content: markdown(content, shown) }] },
   };
 }
 
 /** The custom-bot webhook body (without timestamp/sign), cut to fit 20 KB with room for the signature. */
-export function larkWebhookBody(content: MessageContent) {
-  const body = (n: number) => ({ msg_type: 'interactive', card: larkCard(content, n) });
+export function larkWebhookBody(content: MessageContent, iconKey: string | null = null) {
+  const body = (n: number) => ({ msg_type: 'interactive', card: larkCard(content, n, iconKey) });
   const n = fitCount(content.commits.length, LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) => Buffer.byteLength(JSON.stringify(body(k))));
   return body(n);
 }
 
 /** The im/v1 `content` string of an interactive message, cut to fit 30 KB. */
-export function larkImContent(content: MessageContent): string {
-  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) => Buffer.byteLength(JSON.stringify(larkCard(content, k))));
-  return JSON.stringify(larkCard(content, n));
+export function larkImContent(content: MessageContent, iconKey: string | null = null): string {
+  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) => Buffer.byteLength(JSON.stringify(larkCard(content, k, iconKey))));
+  return JSON.stringify(larkCard(content, n, iconKey));
 }

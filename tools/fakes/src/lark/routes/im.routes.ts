@@ -163,17 +163,36 @@ function patch(ctx: LarkContext, req: FakeRequest): FakeResponse {
   return ok({});
 }
 
+/** Formats im/v1/images takes (JPEG, PNG, WEBP, GIF, TIFF, BMP, ICO), told by content as Lark does, not by name or part type. */
+export function imageFormat(data: Buffer): string | null {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => data[i] === b);
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (data.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return 'tiff';
+  if (starts(0x42, 0x4d)) return 'bmp';
+  if (starts(0x00, 0x00, 0x01, 0x00)) return 'ico';
+  return null;
+}
+
+/** POST im/v1/images: multipart `image_type` (message | avatar) and `image`, at most 10 MB, a real image. */
 function uploadImage(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = authenticate(ctx, req, ['tenant']);
   if (!isPrincipal(principal)) return principal;
+  if (!ctx.state.apps.get(principal.appId)?.botEnabled) return imFail(234007, 'App does not enable bot feature');
   const form = req.multipart;
   if (!form) return imFail(234001, 'Invalid request param: multipart/form-data expected');
   if (form.fields.image_type !== 'message' && form.fields.image_type !== 'avatar') return imFail(234001, 'Invalid request param: image_type must be message or avatar');
   const image = form.files.find((f) => f.field === 'image');
-  if (!image || image.data.length === 0) return imFail(234001, 'Invalid request param: image is required');
+  if (!image) return imFail(234001, 'Invalid request param: image is required');
+  if (image.data.length === 0) return imFail(234010, "File's size can't be 0");
   if (image.data.length > IMAGE_LIMIT_BYTES) return imFail(234006, 'The file size exceeds the limit (10 MB)');
+  const format = imageFormat(image.data);
+  if (!format) return imFail(234011, "Can't recognize the image format");
   const imageKey = `img_v3_${randomChars(28, true)}`;
-  ctx.state.imImages.push({ imageKey, appId: principal.appId, size: image.data.length, at: ctx.clock.now() });
+  const sha256 = createHash('sha256').update(image.data).digest('hex');
+  ctx.state.imImages.push({ imageKey, appId: principal.appId, imageType: form.fields.image_type, format, size: image.data.length, sha256, at: ctx.clock.now() });
   return ok({ image_key: imageKey });
 }
 

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowRow } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { insertItems, startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+
+type Card = { header: { title: { content: string }; icon?: { tag: string; img_key: string } } };
+
+/** A PNG as the icon upload takes it (told by its signature), made distinct by its filler. */
+const png = (fill: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, fill)]);
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) => {
+  let world: MessagingWorld;
+  let workflow: WorkflowRow;
+  let itemId: number;
+
+  /** The admin uploads an icon (POST /api/upload) and makes it the app's icon. */
+  async function setIcon(data: Buffer) {
+    const body = new FormData();
+    body.append('type', 'app');
+    body.append('file', new Blob([data], { type: 'image/png' }), 'icon.png');
+    const res = await fetch(`${world.server.url}/api/upload`, { method: 'POST', headers: { token: world.admin }, body });
+    const json = (await res.json()) as { code: number; data: { url: string } };
+    expect(json.code).toBe(200);
+    await world.server.db.updateTable('apps').set({ app_icon: json.data.url }).where('id', '=', world.appId).execute();
+  }
+
+  /** Pushes the item to the workflow's robot and to the editor through the app bot; answers both cards. */
+  async function pushBoth(): Promise<{ robot: Card; im: Card; statuses: string[] }> {
+    // A second apart: Lark takes at most 5 messages a second to one user.
+    await world.advance(1000);
+    const robotCount = world.lark.botMessages.length;
+    const imCount = world.lark.imMessages.length;
+    const toRobot = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'commit', workflowId: workflow.id, commitId: itemId }, world.editor.token);
+    const toSelf = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'self', workflowId: workflow.id, commitId: itemId }, world.editor.token);
+    await world.runJobs();
+    const rows = await world.deliveries([...toRobot.body.data.deliveryIds, ...toSelf.body.data.deliveryIds], world.editor.token);
+    expect(world.lark.botMessages).toHaveLength(robotCount + 1);
+    expect(world.lark.imMessages).toHaveLength(imCount + 1);
+    return {
+      robot: world.lark.botMessages.at(-1)?.card as Card,
+      im: JSON.parse(world.lark.imMessages.at(-1)?.content ?? '{}') as Card,
+      statuses: rows.map((r) => r.status),
+    };
+  }
+
+  beforeAll(async () => {
+    world = await startMessagingWorld(dialect);
+    const bot = world.lark.addBot({});
+    workflow = await world.createWorkflow({ tabName: '客户端', robotUrl: `${world.lark.url}/open-apis/bot/v2/hook/${bot.token}` });
+    [itemId] = (await insertItems(world.server, { id: workflow.id, appId: world.appId }, [
+      { commitId: 'c0ffee00c0ffee00', message: 'feat: 新的关卡', author: '张三', time: world.server.clock.now() - 60_000 },
+    ])) as [number];
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('uploads the icon once and shows it in robot and app-bot cards; a new icon gets a new key', async () => {
+    const first = png(1);
+    await setIcon(first);
+    const one = await pushBoth();
+    expect(one.statuses).toEqual(['sent', 'sent']);
+    // The fake issued one key, for exactly these bytes, as a message image of our app.
+    expect(world.lark.state.imImages).toHaveLength(1);
+    const issued = world.lark.state.imImages[0];
+    expect(issued).toMatchObject({ sha256: sha256(first), imageType: 'message', format: 'png', appId: world.lark.app.appId });
+    expect(one.robot.header).toMatchObject({ title: { content: '星际战舰 · 客户端 更新日志' }, icon: { tag: 'custom_icon', img_key: issued?.imageKey } });
+    expect(one.im.header.icon).toEqual({ tag: 'custom_icon', img_key: issued?.imageKey });
+
+    // A second push reuses the key: still one upload.
+    const two = await pushBoth();
+    expect(two.robot.header.icon?.img_key).toBe(issued?.imageKey);
+    expect(two.im.header.icon?.img_key).toBe(issued?.imageKey);
+    expect(world.lark.state.imImages).toHaveLength(1);
+
+    // The admin changes the icon: the next card shows a new key issued for the new bytes.
+    const second = png(2);
+    await setIcon(second);
+    const three = await pushBoth();
+    expect(world.lark.state.imImages).toHaveLength(2);
+    const renewed = world.lark.state.imImages[1];
+    expect(renewed?.sha256).toBe(sha256(second));
+    expect(renewed?.imageKey).not.toBe(issued?.imageKey);
+    expect(three.robot.header.icon?.img_key).toBe(renewed?.imageKey);
+    expect(three.im.header.icon?.img_key).toBe(renewed?.imageKey);
+  });
+
+  it('sends the card without an icon when Lark refuses the upload, and uploads at the next push', async () => {
+    const icon = png(3);
+    await setIcon(icon);
+    const before = world.lark.state.imImages.length;
+    world.lark.injectError({ route: 'im.image.create', status: 400, body: { code: 234011, msg: "Can't recognize the image format" }, times: 100 });
+    const refused = await pushBoth();
+    expect(refused.statuses).toEqual(['sent', 'sent']);
+    expect(refused.robot.header.icon).toBeUndefined();
+    expect(refused.im.header.icon).toBeUndefined();
+    expect(world.lark.state.imImages).toHaveLength(before);
+
+    // Lark takes images again (the fake forgets the injected errors and what it recorded).
+    world.lark.reset();
+    const later = await pushBoth();
+    expect(world.lark.state.imImages).toHaveLength(1);
+    const issued = world.lark.state.imImages[0];
+    expect(issued?.sha256).toBe(sha256(icon));
+    expect(later.robot.header.icon?.img_key).toBe(issued?.imageKey);
+  });
+
+  it('leaves the icon out when the app has none of ours (no icon, or an address elsewhere)', async () => {
+    for (const appIcon of [null, 'https://cdn.example.com/api/media/media/2026/11/00000000-0000-0000-0000-000000000000.png']) {
+      await world.server.db.updateTable('apps').set({ app_icon: appIcon }).where('id', '=', world.appId).execute();
+      const before = world.lark.state.imImages.length;
+      const sent = await pushBoth();
+      expect(sent.statuses).toEqual(['sent', 'sent']);
+      expect(sent.robot.header.icon).toBeUndefined();
+      expect(sent.im.header.icon).toBeUndefined();
+      expect(world.lark.state.imImages).toHaveLength(before);
+    }
+  });
+});
