@@ -8,6 +8,7 @@ import { fetchAppVersions, type VersionListParams } from '../../api/versions.api
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { EditNoteModal } from './edit-note.modal.tsx';
+import { ResignModal } from './resign.modal.tsx';
 import { versionColumns } from './version-columns.tsx';
 import { packageTypeLabels } from './version-format.ts';
 import { versionsText } from './versions.strings.ts';
@@ -26,6 +27,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [type, setType] = useState<TypeFilter>('all');
   const [page, setPage] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE });
   const [editing, setEditing] = useState<AppVersionRow | null>(null);
+  const [resigning, setResigning] = useState<AppVersionRow | null>(null);
   const params: VersionListParams = { appId: app.appId, ...page, ...(type === 'all' ? {} : { nativePackageType: type }) };
   const versions = useQuery({
     queryKey: queryKeys.versionList(params),
@@ -36,7 +38,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
   const isMobile = useIsMobile();
-  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing });
+  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing, onResign: setResigning });
 
   return (
     <Card
@@ -90,6 +92,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
           void refresh();
         }}
       />
+      <ResignModal version={resigning} onClose={() => setResigning(null)} onDone={() => void refresh()} />
     </Card>
   );
 }

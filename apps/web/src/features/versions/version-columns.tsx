@@ -13,6 +13,7 @@ interface ColumnOptions {
   compact: boolean;
   now: number;
   onEditNote: (version: AppVersionRow) => void;
+  onResign: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -82,7 +83,7 @@ function NoteCell({ version }: { version: AppVersionRow }) {
   );
 }
 
-function ActionsCell({ version, canEdit, onEditNote }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote'>) {
+function ActionsCell({ version, canEdit, onEditNote, onResign }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign'>) {
   return (
     <Flex vertical align="flex-start">
       <Button type="link" size="small" icon={<DownloadOutlined />} href={version.cdnUrl} download={version.fileName} data-testid="version-download">
@@ -93,20 +94,18 @@ function ActionsCell({ version, canEdit, onEditNote }: { version: AppVersionRow 
           {versionsText.editNote}
         </Button>
       )}
-      {isIpaPackage(version) && (
-        // Re-signing needs certificates, which arrive with the certificate settings.
-        <Tooltip title={versionsText.resignUnavailable}>
-          <Button type="link" size="small" icon={<SafetyCertificateOutlined />} disabled data-testid="version-resign">
-            {versionsText.resign}
-          </Button>
-        </Tooltip>
+      {canEdit && isIpaPackage(version) && (
+        // SPEC §5: only packages whose url contains .ipa.
+        <Button type="link" size="small" icon={<SafetyCertificateOutlined />} onClick={() => onResign(version)} data-testid="version-resign">
+          {versionsText.resign}
+        </Button>
       )}
     </Flex>
   );
 }
 
 /** Columns of the package list (SPEC §2/§3): index, icon, version with type and expiry, size, uploader, time, note, actions. */
-export function versionColumns({ canEdit, compact, now, onEditNote }: ColumnOptions): TableColumnsType<AppVersionRow> {
+export function versionColumns({ canEdit, compact, now, onEditNote, onResign }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [{ title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` }];
   const details: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.size, dataIndex: 'appSize', width: 96, render: (size: number) => formatSize(size) },
@@ -132,7 +131,7 @@ export function versionColumns({ canEdit, compact, now, onEditNote }: ColumnOpti
       key: 'operation',
       width: compact ? 96 : 120,
       fixed: compact ? undefined : 'right',
-      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} />,
+      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} onResign={onResign} />,
     },
   ];
 }
