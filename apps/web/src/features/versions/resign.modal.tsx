@@ -67,7 +67,6 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
       setError(job.error ?? ZsignMessages.failed);
     }
     // Only the end of a job matters here.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [job?.status]);
 
   const start = async (): Promise<void> => {
