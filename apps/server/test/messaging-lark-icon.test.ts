@@ -107,6 +107,17 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
     expect(later.robot.header.icon?.img_key).toBe(issued?.imageKey);
   });
 
+  it('sends the card without an icon over Lark’s 10 MB, without trying to upload it', async () => {
+    await setIcon(Buffer.concat([png(4), Buffer.alloc(10 * 1024 * 1024, 4)]));
+    const uploads = () => world.lark.requests.filter((r) => r.route === 'im.image.create').length;
+    const before = uploads();
+    const sent = await pushBoth();
+    expect(sent.statuses).toEqual(['sent', 'sent']);
+    expect(sent.robot.header.icon).toBeUndefined();
+    expect(sent.im.header.icon).toBeUndefined();
+    expect(uploads()).toBe(before);
+  });
+
   it('leaves the icon out when the app has none of ours (no icon, or an address elsewhere)', async () => {
     for (const appIcon of [null, 'https://cdn.example.com/api/media/media/2026/11/00000000-0000-0000-0000-000000000000.png']) {
       await world.server.db.updateTable('apps').set({ app_icon: appIcon }).where('id', '=', world.appId).execute();

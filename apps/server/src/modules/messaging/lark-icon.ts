@@ -8,8 +8,9 @@ import { MEDIA_ROUTE } from '../media/media.service.ts';
 
 /** im/v1/images takes at most 10 MB; a bigger icon is not sent at all. */
 export const LARK_IMAGE_CAP_BYTES = 10 * 1024 * 1024;
-const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg)$/;
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg' };
+/** Stored media images Lark's im/v1/images also takes (videos are not icons). */
+const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp)$/;
+const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 
 /** The blob key of an icon we store (`/api/media/<key>`, relative or absolute); null for anything else. */
 export function storedIconKey(appIcon: string | null): string | null {
