@@ -85,6 +85,9 @@ export function createZsignJob(deps: ZsignJobDeps) {
       );
       progress('store', 99);
       await writes;
+      // Another process that took the run over (a lease outlived) may have finished first: its version stands.
+      const finished = await versions.findByFileKey(key);
+      if (finished) return { versionId: finished.id };
       await deps.blobs.put(key, fs.createReadStream(output), { contentType: 'application/octet-stream' });
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
