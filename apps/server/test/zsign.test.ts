@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJob } from '../src/jobs/job-definition.ts';
+import { LEASE_MS } from '../src/jobs/queue.ts';
 import { AppMessages, CertMessages, ZsignMessages, type AppVersionRow, type CertificateRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
 import { makeP12 } from '../src/inspect/testing/identities.ts';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
@@ -203,5 +206,25 @@ describe.each(testDialects())('a long re-signing answers with the job to poll on
     await server.built.services.jobs.runDue();
     const polled = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${res.body.data.id}`, { token: admin });
     expect(polled.body.data).toMatchObject({ status: 'done', progress: 100, version: { appId, indexNo: 2, fileName: 'Demo-resigned.ipa' } });
+  });
+
+  it('a run longer than the lease keeps it by renewing (as a large re-signing does), so no other process takes it over', async () => {
+    const jobs = server.built.services.jobs;
+    let lease: number | null = null;
+    const long = defineJob({
+      kind: 'test.long-run',
+      payload: z.object({}),
+      maxAttempts: 1,
+      async run(_, job) {
+        server.clock.advance(LEASE_MS - 1_000);
+        expect(await job.renewLease?.()).toBe(true);
+        lease = (await jobs.repository.findById(job.id))?.lease_expire_time ?? null;
+        return null;
+      },
+    });
+    jobs.register(long);
+    await jobs.enqueue(long, {});
+    await jobs.runDue();
+    expect(lease).toBe(server.clock.now() + LEASE_MS);
   });
 });

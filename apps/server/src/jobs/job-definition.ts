@@ -34,6 +34,8 @@ export interface JobRun {
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
+  /** Long runs call this now and then: the lease is extended, so no other process takes the run over. */
+  renewLease?(): Promise<boolean>;
 }
 
 /** A declared job: its name, payload schema, retries and handler (STYLE §9). */

@@ -96,6 +96,18 @@ export function createJobRepository(db: Kysely<Database>, dialect: 'sqlite' | 'p
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Keeps a long run's lease while this process still holds it; answers whether it does. */
+    async renewLease(job: { id: number; owner: string }, until: number, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('jobs')
+        .set({ lease_expire_time: until, update_time: now })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('lease_owner', '=', job.owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     /** A failed job runs again from its first attempt (an admin's retry). */
     async reset(executor: Kysely<Database>, id: number, now: number): Promise<boolean> {
       const result = await executor

@@ -64,7 +64,12 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
 
   async function runOne(record: JobRecord): Promise<void> {
     const definition = definitions.get(record.kind);
-    const run: JobRun = { id: record.id, attempt: record.attempts, maxAttempts: record.max_attempts };
+    const run: JobRun = {
+      id: record.id,
+      attempt: record.attempts,
+      maxAttempts: record.max_attempts,
+      renewLease: () => jobs.renewLease({ id: record.id, owner }, clock.now() + LEASE_MS, clock.now()),
+    };
     let payload: unknown = null;
     let outcome: JobOutcome<unknown>;
     try {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ZsignMessages } from '@release/contract';
-import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
+import { defineJob, JobFailure, type JobRun } from '../../jobs/job-definition.ts';
 import { AppError } from '../../http/app-error.ts';
 import { PackageInspectionError } from '../../inspect/index.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -40,6 +40,8 @@ export function resignedFileName(fileName: string): string {
   return `${base}-resigned.ipa`;
 }
 export const resignedKey = (id: number) => `packages/resigned/${id}/resigned.ipa`;
+/** How often a running re-signing renews its lease (the lease is 2 min). */
+const LEASE_RENEW_MS = 30_000;
 
 /** What the user is told when re-signing cannot succeed, however often it is tried. */
 function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailure | null {
@@ -61,7 +63,7 @@ function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailu
 export function createZsignJob(deps: ZsignJobDeps) {
   const { resigns, versions, clock } = deps;
 
-  async function resign(id: number): Promise<{ versionId: number }> {
+  async function resign(id: number, run: JobRun): Promise<{ versionId: number }> {
     const row = await resigns.find(id);
     if (!row) throw JobFailure.permanent(ZsignMessages.jobNotFound);
     const key = resignedKey(id);
@@ -74,8 +76,14 @@ export function createZsignJob(deps: ZsignJobDeps) {
     deps.notify(id);
     const identity = await deps.certificates.loadSigningIdentity(row.certificate_id);
     let writes = Promise.resolve();
+    let renewedAt = Date.now();
     const progress = (stage: 'read' | 'sign' | 'write' | 'verify' | 'store', percent: number) => {
       writes = writes.then(() => resigns.progress(id, stage, Math.min(percent, 99), clock.now())).then(() => deps.notify(id), () => undefined);
+      // A large ipa takes longer than the queue's lease: keep it, so no other process starts the same run.
+      if (Date.now() - renewedAt >= LEASE_RENEW_MS) {
+        renewedAt = Date.now();
+        writes = writes.then(() => run.renewLease?.()).then(() => undefined, () => undefined);
+      }
     };
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'release-resign-'));
     try {
@@ -105,9 +113,9 @@ export function createZsignJob(deps: ZsignJobDeps) {
     kind: 'zsign.resign',
     payload: z.object({ resignId: z.number().int() }),
     maxAttempts: 3,
-    async run(payload) {
+    async run(payload, job) {
       try {
-        return await resign(payload.resignId);
+        return await resign(payload.resignId, job);
       } catch (error) {
         if (error instanceof JobFailure) throw error;
         throw permanentFailure(error, deps.logger) ?? error;
