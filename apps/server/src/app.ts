@@ -172,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(apiTokensRoutes(services.apiTokens));
   await app.register(certificatesRoutes(services.certificates));
   await app.register(devicesRoutes(services.devices));
-  await registerZsign(app, {
+  const zsign = await registerZsign(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,
     jobs: services.jobs,
@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: app.log,
     ...links,
   });
-  await registerAppleAccounts(app, { db: deps.db, box: services.box, clock: deps.clock ?? systemClock, baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL });
+  await registerAppleAccounts(app, { db: deps.db, box: services.box, clock: deps.clock ?? systemClock, baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL, zsign, ...links });
   await registerDeviceEnroll(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppVersionRow, AppleAccountRow, CertificateRow, RegenerateAppleProfileResult, RegisterAppleDevicesResult, ZsignJob } from '@release/contract';
+import { AppleAccountMessages, type AddDeviceToBuildResult, type AppVersionRow, type AppleAccountRow, type CertificateRow, type RegenerateAppleProfileResult, type RegisterAppleDevicesResult, type ZsignJob } from '@release/contract';
 import { FakeClock, startAppleFake, type AppleFake } from '@release/fakes';
 import { inspectMobileprovision } from '../src/inspect/mobileprovision.ts';
 import { makeP12 } from '../src/inspect/testing/identities.ts';
@@ -25,6 +25,8 @@ describe.each(testDialects())("adding a tester's phone to a build through Apple 
   let server: TestServer;
   let apple: AppleFake;
   let admin: string;
+  let appId: number;
+  let version: AppVersionRow;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apple-resign-'));
   const api = <T>(method: string, url: string, body?: unknown) => server.request<T>(method, url, { token: admin, body });
 
@@ -49,9 +51,9 @@ describe.each(testDialects())("adding a tester's phone to a build through Apple 
     form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
     const cert = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { code: number; data: CertificateRow };
     expect(cert.code).toBe(200);
-    const appId = await insertApp(server.db, { app_name: '演示' });
+    appId = await insertApp(server.db, { app_name: '演示' });
     const fileKey = await transferFile(server, admin, 'Demo.ipa', sampleSignedIpa());
-    const version = (await api<AppVersionRow>('POST', '/api/v2/upload_app', { appId, description: '首个版本', s3Url: fileKey })).body.data;
+    version = (await api<AppVersionRow>('POST', '/api/v2/upload_app', { appId, description: '首个版本', s3Url: fileKey })).body.data;
 
     const key = apple.addKey();
     const account = (await api<AppleAccountRow>('POST', '/api/apple_account', { name: '新团队', issuerId: key.issuerId, keyId: key.keyId, privateKey: key.p8 })).body.data;
@@ -66,13 +68,35 @@ describe.each(testDialects())("adding a tester's phone to a build through Apple 
 
     const resigned = await api<ZsignJob>('POST', '/api/zsign', { certId: cert.data.id, appVersionId: version.id });
     expect([resigned.body.code, resigned.body.data.status]).toEqual([200, 'done']);
-    const file = path.join(tmp, 'resigned.ipa');
-    fs.writeFileSync(file, Buffer.from(await (await fetch(resigned.body.data.version?.cdnUrl ?? '')).arrayBuffer()));
-    const archive = await openIpa(file);
-    const files = await loadAppFiles(archive).finally(() => archive.close());
-    expect(verifyApp(files)).toEqual([]);
-    const embedded = inspectMobileprovision(bytesAt(files, 'Payload/Demo.app/embedded.mobileprovision') ?? Buffer.alloc(0));
+    const embedded = await embeddedProfile(resigned.body.data.version?.cdnUrl ?? '');
     expect(embedded.uuid).toBe(regenerated.body.data.profile.uuid);
     expect(embedded.provisionedDevices).toContain(NEW_PHONE);
   });
+
+  it('does it all with one button (add_device_to_build) for the next phone', async () => {
+    const phone = await api<{ id: number }>('POST', '/api/udid', { udid: '00008130-00AABBCCDDEEFF00', deviceName: '测试组的 iPhone', platform: 'ios' });
+    const res = await api<AddDeviceToBuildResult>('POST', '/api/apple_account/add_device_to_build', { appVersionId: version.id, deviceId: phone.body.data.id });
+    expect([res.body.code, res.body.msg, res.body.data.job.status]).toEqual([200, 'success', 'done']);
+    expect(res.body.data.profile.devices).toEqual(expect.arrayContaining([NEW_PHONE, '00008130-00AABBCCDDEEFF00']));
+    expect(apple.state.devices.map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
+    const embedded = await embeddedProfile(res.body.data.job.version?.cdnUrl ?? '');
+    expect(embedded.uuid).toBe(res.body.data.profile.uuid);
+    expect(embedded.provisionedDevices).toContain('00008130-00AABBCCDDEEFF00');
+
+    // An app no account is bound to says so.
+    const otherApp = await insertApp(server.db, { app_name: '别的应用' });
+    const otherKey = await transferFile(server, admin, 'Other.ipa', sampleSignedIpa());
+    const other = (await api<AppVersionRow>('POST', '/api/v2/upload_app', { appId: otherApp, description: '别的', s3Url: otherKey })).body.data;
+    const refused = await api('POST', '/api/apple_account/add_device_to_build', { appVersionId: other.id, deviceId: phone.body.data.id });
+    expect([refused.status, refused.body.msg]).toEqual([400, AppleAccountMessages.appNotBound]);
+  });
+
+  async function embeddedProfile(url: string) {
+    const file = path.join(tmp, `resigned-${Math.random().toString(36).slice(2)}.ipa`);
+    fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
+    const archive = await openIpa(file);
+    const files = await loadAppFiles(archive).finally(() => archive.close());
+    expect(verifyApp(files)).toEqual([]);
+    return inspectMobileprovision(bytesAt(files, 'Payload/Demo.app/embedded.mobileprovision') ?? Buffer.alloc(0));
+  }
 });

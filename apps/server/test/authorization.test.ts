@@ -39,6 +39,7 @@ const ADMIN_ONLY = [
   'POST /api/apple_account/sync',
   'POST /api/apple_account/register_devices',
   'POST /api/apple_account/profile',
+  'POST /api/apple_account/add_device_to_build',
   'POST /api/task_view',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];

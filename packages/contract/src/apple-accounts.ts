@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { certificateProfile } from './certificates.ts';
 import { idParam, intFromQuery } from './common.ts';
+import { zsignJob } from './zsign.ts';
 
 /** App Store Connect API keys (issuer id, key id, .p8) and what was read from Apple with them. */
 export const APPLE_KEY_ID_PATTERN = /^[A-Z0-9]{10}$/;
@@ -120,6 +121,12 @@ export type RegenerateAppleProfileBody = z.input<typeof regenerateAppleProfileBo
 export const regenerateAppleProfileResult = z.object({ certificateId: z.number(), profile: certificateProfile });
 export type RegenerateAppleProfileResult = z.infer<typeof regenerateAppleProfileResult>;
 
+/** One button: register a local device at Apple, regenerate the build's profile with it, re-sign the build. */
+export const addDeviceToBuildBody = z.object({ appVersionId: intFromQuery.min(1), deviceId: intFromQuery.min(1) });
+export type AddDeviceToBuildBody = z.input<typeof addDeviceToBuildBody>;
+export const addDeviceToBuildResult = z.object({ accountId: z.number(), certificateId: z.number(), profile: certificateProfile, job: zsignJob });
+export type AddDeviceToBuildResult = z.infer<typeof addDeviceToBuildResult>;
+
 export const AppleAccountMessages = {
   accountNotFound: 'Apple 账号不存在',
   keyIdExists: (keyId: string) => `密钥 ID ${keyId} 已添加过`,
@@ -143,4 +150,8 @@ export const AppleAccountMessages = {
   appNotFound: (id: number) => `应用 ${id} 不存在`,
   certificateNotFound: (id: number) => `证书 ${id} 不存在`,
   profileUnreadable: 'Apple 返回的描述文件无法读取',
+  versionNotFound: '安装包版本不存在',
+  versionWithoutBundleId: '该版本没有 Bundle ID，只能为 iOS 安装包（.ipa）添加设备',
+  appNotBound: '该应用还没有绑定苹果账号：请在“苹果账号”中把应用绑定到账号',
+  localDeviceNotFound: '设备不存在',
 } as const;

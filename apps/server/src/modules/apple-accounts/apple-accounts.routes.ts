@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   addAppleAccountBody,
+  addDeviceToBuildBody,
+  addDeviceToBuildResult,
   appleAccountIdBody,
   appleAccountIdQuery,
   appleAccountRow,
@@ -17,13 +19,15 @@ import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
 import type { AppleAccountsService } from './apple-accounts.service.ts';
 import type { AppleProvisioningService } from './apple-provisioning.service.ts';
+import type { AppleBuildDeviceService } from './apple-build-device.service.ts';
+import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
 
 const tags = ['apple-accounts'];
 const admin = { access: 'admin' as const };
 
 /** SPEC §7 Apple accounts, plus sync, device registration and profile regeneration; admins only. */
-export function appleAccountsRoutes(deps: { accounts: AppleAccountsService; provisioning: AppleProvisioningService }): FastifyPluginAsyncZod {
-  const { accounts, provisioning } = deps;
+export function appleAccountsRoutes(deps: { accounts: AppleAccountsService; provisioning: AppleProvisioningService; buildDevice: AppleBuildDeviceService } & LinkDeps): FastifyPluginAsyncZod {
+  const { accounts, provisioning, buildDevice } = deps;
   return async (app) => {
     app.get('/api/apple_accounts', { config: admin, schema: { tags, description: 'Every account with what the last sync read; never the key.', response: { 200: envelopeSchema(z.array(appleAccountRow)) } } }, async () =>
       ok(await accounts.list()),
@@ -76,6 +80,21 @@ export function appleAccountsRoutes(deps: { accounts: AppleAccountsService; prov
         },
       },
       async (req) => ok(await provisioning.regenerateProfile(req.body)),
+    );
+
+    app.post(
+      '/api/apple_account/add_device_to_build',
+      {
+        config: admin,
+        schema: {
+          tags,
+          description:
+            "One button for \"add this tester's phone to the build\": the app's bound Apple account registers the device, regenerates the build's profile with it onto the account's certificate, and the build is re-signed (`job` as /api/zsign answers it).",
+          body: addDeviceToBuildBody,
+          response: { 200: envelopeSchema(addDeviceToBuildResult) },
+        },
+      },
+      async (req) => ok(await buildDevice.addDeviceToBuild(currentUser(req), req.body, presenterFor(req, deps))),
     );
   };
 }
