@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
+import { sampleSignedIpa } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -25,6 +26,7 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
   let browser: Browser;
   let apple: AppleFake;
   let key: AppleApiKey;
+  let appId: number;
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'release-e2e-apple-'));
 
   beforeAll(async () => {
@@ -59,6 +61,9 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
       await fetch(`${server.url}/api/udid`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ udid: '00008120-0011223344556677', deviceName: '新同事的 iPhone', platform: 'ios' }) })
     ).json()) as { code: number };
     expect(added.code).toBe(200);
+    // An app with a build of that bundle id, for the one-button scenario.
+    appId = await api.createApp(token, { appName: '测试应用', path: 'tstr', appType: 'native' });
+    await api.publishPackage(token, appId, 'Tester.ipa', sampleSignedIpa({ bundleId: 'com.studio.tester', noExtension: true }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -111,6 +116,35 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     const regenerated = apple.state.profiles[0];
     expect(regenerated?.deviceIds).toHaveLength(2);
     await expect.poll(() => page.getByTestId('cert-details').innerText()).toContain(regenerated?.uuid ?? 'missing');
+    await context.close();
+  });
+
+  it("binds the app and adds another tester's phone to its build with one button: the build is re-signed", async () => {
+    const api = createApi(server.url);
+    const token = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    await fetch(`${server.url}/api/udid`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ udid: '00008130-00AABBCCDDEEFF00', deviceName: '测试组的 iPhone', platform: 'ios' }) });
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1000 });
+    await signIn(page);
+    await page.goto('/home/setting/apple_account');
+    const row = page.getByTestId('apple-account-table').locator('tbody tr').filter({ hasText: '测试团队' });
+    await row.getByTestId('apple-account-bind').click();
+    await page.getByTestId('apple-bind-modal').locator('.ant-select').first().click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '测试应用' }).click();
+    await page.getByTestId('apple-bind-submit').click();
+    await page.getByText('绑定成功').waitFor();
+    await expect.poll(() => row.getByTestId('apple-account-bound').innerText()).toContain('应用 1');
+
+    await row.getByTestId('apple-account-build-device').click();
+    const modal = page.getByTestId('apple-build-device-modal');
+    await modal.getByTestId('apple-build-device-version').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '#1' }).click();
+    await modal.getByTestId('apple-build-device-device').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '测试组的 iPhone' }).click();
+    await page.getByTestId('apple-build-device-submit').click();
+    await page.getByText('1.2.3 重签名成功').waitFor({ timeout: 60_000 });
+    expect(apple.state.devices.map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
+    const newest = apple.state.profiles.at(-1);
+    expect(apple.state.devices.filter((d) => newest?.deviceIds.includes(d.id)).map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
     await context.close();
   });
 });

@@ -11,6 +11,9 @@ import { operationColumn, RowActions } from '../../app/components/row-actions.ts
 import { toast } from '../../app/feedback.ts';
 import { AppleBindModal, AppleProfileModal, AppleRegisterDevicesModal } from './apple-account-actions.modals.tsx';
 import { AppleAccountEditModal } from './apple-account-edit.modal.tsx';
+import { AppleBuildDeviceModal } from './apple-build-device.modal.tsx';
+import { fetchAppList } from '../../api/apps.api.ts';
+import { defaultAppFilter } from '../apps/app-filter.context.tsx';
 import { appleAccountText as t } from './apple-account.strings.ts';
 
 const ACCOUNTS_KEY = ['apple-accounts'] as const;
@@ -51,6 +54,9 @@ export function AppleAccountPage() {
   const [registering, setRegistering] = useState<AppleAccountRow | null>(null);
   const [profiling, setProfiling] = useState<AppleAccountRow | null>(null);
   const [binding, setBinding] = useState<AppleAccountRow | null>(null);
+  const [buildDevice, setBuildDevice] = useState<AppleAccountRow | null>(null);
+  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal) });
+  const appNames = new Map((apps.data?.apps ?? []).map((a) => [a.appId, a.appName]));
   const [syncing, setSyncing] = useState<number | null>(null);
   const accounts = useQuery({ queryKey: ACCOUNTS_KEY, queryFn: ({ signal }) => fetchAppleAccounts(signal) });
   const refresh = async (): Promise<void> => {
@@ -101,11 +107,20 @@ export function AppleAccountPage() {
           <Typography.Text type="secondary">{t.neverSynced}</Typography.Text>
         ),
     },
-    { title: t.bind, key: 'bind', width: 130, render: (_, row) => t.boundCount(row.appIds.length, row.certificateIds.length) },
+    {
+      title: t.bind,
+      key: 'bind',
+      width: 150,
+      render: (_, row) => (
+        <span data-testid="apple-account-bound" title={row.appIds.map((id) => appNames.get(id) ?? `#${id}`).join('、')}>
+          {t.boundCount(row.appIds.length, row.certificateIds.length)}
+        </span>
+      ),
+    },
     {
       title: '',
       key: 'actions',
-      width: 320,
+      width: 340,
       render: (_, row) => (
         <Flex gap={4} wrap>
           <Button size="small" type="primary" loading={syncing === row.id} data-testid="apple-account-sync" onClick={() => void sync(row)}>
@@ -119,6 +134,9 @@ export function AppleAccountPage() {
           </Button>
           <Button size="small" data-testid="apple-account-bind" onClick={() => setBinding(row)}>
             {t.bind}
+          </Button>
+          <Button size="small" data-testid="apple-account-build-device" disabled={!row.lastSyncTime || row.appIds.length === 0} onClick={() => setBuildDevice(row)}>
+            {t.buildDevice}
           </Button>
         </Flex>
       ),
@@ -148,7 +166,7 @@ export function AppleAccountPage() {
         columns={columns}
         dataSource={accounts.data ?? []}
         loading={accounts.isFetching}
-        scroll={{ x: 1150 }}
+        scroll={{ x: 1170 }}
         pagination={false}
         expandable={{ expandedRowRender: (row) => <AccountDetails row={row} /> }}
         locale={{ emptyText: <FeatureEmpty title={t.empty} content={t.emptyContent} /> }}
@@ -157,6 +175,7 @@ export function AppleAccountPage() {
       <AppleRegisterDevicesModal account={registering} onClose={() => setRegistering(null)} onDone={() => void refresh()} />
       <AppleProfileModal account={profiling} onClose={() => setProfiling(null)} onDone={done(() => setProfiling(null))} />
       <AppleBindModal account={binding} onClose={() => setBinding(null)} onDone={done(() => setBinding(null))} />
+      <AppleBuildDeviceModal account={buildDevice} appNames={appNames} onClose={() => setBuildDevice(null)} onDone={done(() => setBuildDevice(null))} />
     </Flex>
   );
 }
