@@ -22,6 +22,8 @@ export const queryKeys = {
   users: ['users'] as const,
   userList: (params: UserListParams) => ['users', params] as const,
   userBriefs: ['users', 'briefs'] as const,
+  userApps: ['user-apps'] as const,
+  userAppsOf: (userId: number) => ['user-apps', userId] as const,
   roles: ['roles'] as const,
   roleList: (pageNo: number, pageSize: number) => ['roles', pageNo, pageSize] as const,
   categories: ['categories'] as const,
