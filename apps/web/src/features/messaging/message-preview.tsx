@@ -17,7 +17,7 @@ export function MessagePreview({ title, items }: { title: string; items: CommitL
         const type = displayType(parsed, item.nativePackageType !== null);
         return (
           <div key={item.id} style={{ fontSize: 13, lineHeight: '22px', wordBreak: 'break-all' }}>
-            {shortCommitId(item.commitId) !== null ? <Typography.Text code>{shortCommitId(item.commitId)}</Typography.Text> : null} {type ? `【${commitTypes[type].label}】` : ''}
+            {shortCommitId(item.commitId) !== null ? <><Typography.Text code>{shortCommitId(item.commitId)}</Typography.Text> </> : null}{type ? `【${commitTypes[type].label}】` : ''}
             {parsed.subject} — {item.remark || item.uploadBy || ''}
           </div>
         );

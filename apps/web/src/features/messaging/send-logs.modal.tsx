@@ -107,7 +107,7 @@ export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
           <>
             <Form.Item label={text.start}>
               <span data-testid="send-logs-start">
-                {shortCommitId(start.commitId) !== null ? <Typography.Text code>{shortCommitId(start.commitId)}</Typography.Text> : null} {parseCommitMessage(start.commitMessage).subject}
+                {shortCommitId(start.commitId) !== null ? <><Typography.Text code>{shortCommitId(start.commitId)}</Typography.Text> </> : null}{parseCommitMessage(start.commitMessage).subject}
               </span>
             </Form.Item>
             <Form.Item label={text.end}>
