@@ -45,7 +45,8 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await page.getByRole('link', { name: '拒绝授权' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await expect.poll(() => page.getByTestId('login-sign-in-error').innerText()).toContain('你已取消飞书授权，未能登录');
-    expect(await page.getByTestId('login-feishu').isVisible()).toBe(true);
+    // The button shows once the login options are read, which may be after the reason is shown.
+    await expect.poll(() => page.getByTestId('login-feishu').isVisible()).toBe(true);
     await page.screenshot({ path: '.tmp/e2e-login-lark-denied-768.png' });
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeFalsy();
     await context.close();
