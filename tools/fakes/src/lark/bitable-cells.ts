@@ -65,9 +65,13 @@ export function writeCell(ctx: LarkContext, table: BitableTable, field: BitableF
     case 15:
       if (!isRecord(value) || typeof value.link !== 'string') throw conv(1254060);
       return { text: typeof value.text === 'string' ? value.text : value.link, link: value.link };
-    case 17:
-      if (!Array.isArray(value) || !value.every((v) => isRecord(v) && typeof v.file_token === 'string')) throw conv(1254060);
-      return value.map((v) => ({ file_token: (v as { file_token: string }).file_token, name: String((v as { name?: unknown }).name ?? (v as { file_token: string }).file_token) }));
+    case 17: {
+      // Only files uploaded to this base through drive media (parent_node = its app_token): else AttachFieldConvFail.
+      const base = [...ctx.bitable.apps.values()].find((a) => a.tables.includes(table));
+      const mediaOf = (v: unknown) => (isRecord(v) && typeof v.file_token === 'string' ? ctx.bitable.media.get(v.file_token) : undefined);
+      if (!Array.isArray(value) || !value.every((v) => mediaOf(v)?.parent_node === base?.app_token)) throw conv(1254069);
+      return value.map((v) => ({ file_token: (v as { file_token: string }).file_token, name: mediaOf(v)?.name ?? '' }));
+    }
     case 18:
     case 21:
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && table.records.some((r) => r.record_id === v))) throw conv(1254067);
@@ -110,7 +114,7 @@ export function readCell(ctx: LarkContext, table: BitableTable, field: BitableFi
     case 11:
       return (value as string[]).map((id) => userCell(ctx, id, idType));
     case 17:
-      return (value as Array<{ file_token: string; name: string }>).map((a) => ({ ...a, size: 0, type: 'application/octet-stream', url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/${a.file_token}/download`, tmp_url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/batch_get_tmp_download_url?file_tokens=${a.file_token}` }));
+      return (value as Array<{ file_token: string; name: string }>).map((a) => ({ ...a, size: ctx.bitable.media.get(a.file_token)?.size ?? 0, type: ctx.bitable.media.get(a.file_token)?.mime ?? 'application/octet-stream', url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/${a.file_token}/download`, tmp_url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/batch_get_tmp_download_url?file_tokens=${a.file_token}` }));
     case 18:
     case 21:
       return { link_record_ids: value };

@@ -48,8 +48,24 @@ export const UI_TYPES: Record<number, string> = {
   1003: 'CreatedUser', 1004: 'ModifiedUser', 1005: 'AutoNumber',
 };
 
+/** A file uploaded through drive media (upload_all) to a base, for its attachment cells. */
+export interface DriveMedia {
+  file_token: string;
+  name: string;
+  size: number;
+  mime: string;
+  data: Buffer;
+  parent_type: string;
+  /** The base's app_token the file belongs to. */
+  parent_node: string;
+  uploader: string;
+  uploaded_at: number;
+}
+
 export class BitableStore {
   apps = new Map<string, BitableApp>();
+  /** Drive media by file_token (the files behind attachment cells). */
+  media = new Map<string, DriveMedia>();
   /** client_token (per base and route) → the request it answered and the answer. */
   clientTokens = new Map<string, { request: string; data: unknown }>();
 
@@ -72,8 +88,13 @@ export class BitableStore {
     return `opt${randomChars(10)}`;
   }
 
+  newMediaToken(): string {
+    return `boxcn${randomChars(22)}`;
+  }
+
   reset(): void {
     this.apps.clear();
+    this.media.clear();
     this.clientTokens.clear();
   }
 }

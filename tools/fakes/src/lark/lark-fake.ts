@@ -12,6 +12,7 @@ import { buildApp, buildUser, LarkState, type BotHook, type DriveFile, type Even
 import { botHookRoutes } from './routes/bot-hooks.routes.ts';
 import { larkControlRoutes } from './routes/control.routes.ts';
 import { driveEventRoutes, emitDriveEvent, type EmitDriveEventInput } from './routes/drive-events.routes.ts';
+import { driveMediaRoutes } from './routes/drive-media.routes.ts';
 import { imRoutes } from './routes/im.routes.ts';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize.routes.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.routes.ts';
@@ -264,6 +265,7 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     ...botHookRoutes(ctx),
     ...imRoutes(ctx),
     ...driveEventRoutes(ctx),
+    ...driveMediaRoutes(ctx),
     ...wikiRoutes(ctx),
     ...taskRoutes(ctx),
     ...tasklistRoutes(ctx),

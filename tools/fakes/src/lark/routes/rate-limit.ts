@@ -14,6 +14,9 @@ export const DEFAULT_LARK_LIMITS: Readonly<Record<string, RateLimit>> = {
   'drive.subscribe': { perMinute: 1000, perSecond: 50 },
   'drive.get_subscribe': { perMinute: 10 },
   'drive.delete_subscribe': { perMinute: 10 },
+  // Drive media: "not for high concurrency, at most 5 QPS".
+  'drive.media.upload_all': { perSecond: 5 },
+  'drive.media.download': { perSecond: 5 },
   'wiki.space.list': { perMinute: 100 },
   'wiki.node.list': { perMinute: 100 },
   'task.create': { perSecond: 10 },
