@@ -93,6 +93,10 @@ export interface AppDeps {
   webDistDir?: string;
   /** How long `/api/zsign` waits for the re-signing before answering with the job to poll (default 50 s). */
   zsignWaitMs?: number;
+  /** Whether `/api/zsign` runs the job queue in this process at once (default true; off, the started runners take it). */
+  zsignRunOnRequest?: boolean;
+  /** Where re-signing writes its working copies (the system temp folder by default). */
+  zsignWorkDir?: string;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: boolean;
 }
@@ -180,6 +184,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     certificates: services.certificates,
     registration: services.registration,
     waitMs: deps.zsignWaitMs,
+    runOnRequest: deps.zsignRunOnRequest,
+    workDir: deps.zsignWorkDir,
     logger: app.log,
     ...links,
   });

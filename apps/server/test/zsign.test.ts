@@ -8,7 +8,6 @@ import { LEASE_MS } from '../src/jobs/queue.ts';
 import { AppMessages, CertMessages, ZsignMessages, type AppVersionRow, type CertificateRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
 import { makeP12 } from '../src/inspect/testing/identities.ts';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
-import { loadAppFiles, openIpa } from '../src/signing/ipa-archive.ts';
 import { readEmbeddedSignature } from '../src/signing/code-signature.ts';
 import { parseMachO } from '../src/signing/macho.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-builder.ts';
@@ -20,6 +19,7 @@ import { testDialects } from './helpers/dialects.ts';
 import { grantApp, insertApp } from './helpers/factories.ts';
 import { startTestServer, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
+import { filesOfDownload } from './helpers/resign-world.ts';
 
 const set = sampleSigningSet();
 const PASSWORD = 'p12-pass';
@@ -81,18 +81,6 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
   }
   const zsign = (body: unknown, token = editor.token) => server.request<ZsignJob>('POST', '/api/zsign', { token, body });
   const versionsOf = async (app: number) => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${app}&pageNo=1&pageSize=50`, { token: admin })).body.data;
-
-  async function filesOfDownload(url: string) {
-    const file = path.join(blobRoot, `download-${Math.random().toString(36).slice(2)}.ipa`);
-    fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-    const archive = await openIpa(file);
-    try {
-      return await loadAppFiles(archive);
-    } finally {
-      archive.close();
-      fs.rmSync(file);
-    }
-  }
 
   it('offers editors the certificates to choose from, without secrets', async () => {
     const res = await server.request<ZsignCertificate[]>('GET', '/api/zsign/certs', { token: editor.token });

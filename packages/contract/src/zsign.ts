@@ -62,7 +62,7 @@ export const ZsignMessages = {
   noProfile: (bundleId: string) => `证书的描述文件不包含 ${bundleId}，请在证书管理中为该证书上传包含此 Bundle ID 的描述文件后重试`,
   badPackage: (detail: string) => `安装包无法重签名：${detail}`,
   verifyFailed: '重签名结果未通过签名校验，未生成新版本，请联系管理员查看服务器日志',
-  failed: '重签名失败，请稍后重试',
+  failed: '重签名多次尝试均未成功，未生成新版本，请稍后重试',
   retrying: '重签名中断，稍后将自动重试',
   note: (fromLabel: string, certName: string) => `由版本 ${fromLabel} 使用证书「${certName}」重签名`,
   success: (version: string) => `${version} 重签名成功`,

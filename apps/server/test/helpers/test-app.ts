@@ -65,6 +65,10 @@ export interface TestServerOptions {
   appleApiBaseUrl?: string;
   /** How long `/api/zsign` waits before answering with the job to poll. */
   zsignWaitMs?: number;
+  /** Off: `/api/zsign` only queues the job, and the test runs the queue itself. */
+  zsignRunOnRequest?: boolean;
+  /** Where re-signing writes its working copies. */
+  zsignWorkDir?: string;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -80,7 +84,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

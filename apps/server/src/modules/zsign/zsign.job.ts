@@ -32,6 +32,8 @@ export interface ZsignJobDeps {
   /** Told whenever a re-signing moves (progress, end), so a waiting request answers at once. */
   notify(id: number): void;
   logger?: { error(obj: unknown, msg: string): void };
+  /** Where a run writes its working copy of the re-signed ipa (the system temp folder by default). */
+  workDir?: string;
 }
 
 /** `Demo 1.0.ipa` → `Demo 1.0-resigned.ipa` (the download name); the blob key keeps to safe characters. */
@@ -85,7 +87,7 @@ export function createZsignJob(deps: ZsignJobDeps) {
         writes = writes.then(() => run.renewLease?.()).then(() => undefined, () => undefined);
       }
     };
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'release-resign-'));
+    const dir = await fsp.mkdtemp(path.join(deps.workDir ?? os.tmpdir(), 'release-resign-'));
     try {
       const output = path.join(dir, 'resigned.ipa');
       await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
@@ -130,6 +132,11 @@ export function createZsignJob(deps: ZsignJobDeps) {
         await resigns.update(payload.resignId, { status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, update_time: now }, trx);
       } else {
         await resigns.update(payload.resignId, { status: 'failed', error: outcome.failure.retryable ? ZsignMessages.failed : outcome.failure.message, update_time: now }, trx);
+        // A run that stored the ipa and then failed (the store's answer lost, registration refused) leaves no orphan.
+        const key = resignedKey(payload.resignId);
+        if (!(await resigns.hasVersionWithFile(key, trx))) {
+          await deps.blobs.delete(key).catch((error: unknown) => deps.logger?.error({ err: error, key }, 'removing the file of a failed re-signing failed'));
+        }
       }
       // After the commit: the waiting request reads the outcome.
       setImmediate(() => deps.notify(payload.resignId));

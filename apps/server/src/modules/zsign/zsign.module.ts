@@ -25,6 +25,10 @@ export interface ZsignModuleDeps extends LinkDeps {
   registration: PackageRegistrationService;
   /** How long `/api/zsign` waits before answering with the job to poll. */
   waitMs?: number;
+  /** Whether `/api/zsign` runs the queue in this process at once (default); off, the job waits for a runner. */
+  runOnRequest?: boolean;
+  /** Where re-signing writes its working copies (the system temp folder by default). */
+  workDir?: string;
   logger?: { error(obj: unknown, msg: string): void };
 }
 
@@ -36,9 +40,9 @@ export async function registerZsign(app: FastifyInstance, deps: ZsignModuleDeps)
     findById: (id: number) => deps.db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst(),
   };
   let service: ZsignService | null = null;
-  const job = createZsignJob({ resigns, versions, certificates: deps.certificates, registration: deps.registration, users, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, notify: (id) => service?.notify(id) });
+  const job = createZsignJob({ resigns, versions, certificates: deps.certificates, registration: deps.registration, users, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, workDir: deps.workDir, notify: (id) => service?.notify(id) });
   deps.jobs.register(job);
-  service = createZsignService({ resigns, versions, certificates: deps.certificates, policy: deps.policy, jobs: deps.jobs, job: () => job, clock: deps.clock, waitMs: deps.waitMs ?? ZSIGN_SERVER_WAIT_MS });
+  service = createZsignService({ resigns, versions, certificates: deps.certificates, policy: deps.policy, jobs: deps.jobs, job: () => job, clock: deps.clock, waitMs: deps.waitMs ?? ZSIGN_SERVER_WAIT_MS, runOnRequest: deps.runOnRequest ?? true });
   await app.register(zsignRoutes({ service, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl }));
   return service;
 }

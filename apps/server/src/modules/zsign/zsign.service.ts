@@ -24,6 +24,8 @@ export interface ZsignServiceDeps {
   clock: Clock;
   /** How long `/api/zsign` waits for the result before answering with the job (inside the web's 60 s). */
   waitMs: number;
+  /** Whether a request runs the queue in this process at once (true), or leaves the job to the runners. */
+  runOnRequest: boolean;
 }
 
 /** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */
@@ -108,7 +110,7 @@ export function createZsignService(deps: ZsignServiceDeps) {
       });
       await deps.jobs.enqueue(deps.job(), { resignId: id }, { dedupeKey: `zsign:${id}` });
       // Run it now in this process (the runner may be asleep, or not started at all); the queue keeps it durable.
-      void deps.jobs.runDue().catch(() => undefined);
+      if (deps.runOnRequest) void deps.jobs.runDue().catch(() => undefined);
       const row = await waitFor(id, deps.waitMs);
       if (!row) throw AppError.notFound(ZsignMessages.jobNotFound);
       return view(row, present);
