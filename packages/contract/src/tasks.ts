@@ -102,6 +102,7 @@ export const TaskMessages = {
   badAttachment: '附件未上传完成或不属于您，请重新上传',
   attachmentKey: '附件不是任务附件，请通过任务附件上传',
   clientTokenReused: '该 clientToken 已用于另一条记录',
+  deletedInLark: '该记录已在飞书中删除，不能再修改',
 } as const;
 
 /** Field names as the form labels them, for messages. */

@@ -43,6 +43,8 @@ export interface TaskRecordsTable {
   lark_record_id: string | null;
   lark_synced_version: number | null;
   lark_updated_at: number | null;
+  /** Deleted in Lark: 'removed' (out of the list, kept for its history) or 'kept' (an unsynced local edit kept, unlinked). */
+  lark_deleted: 'removed' | 'kept' | null;
   updated_by: number | null;
   create_time: number;
   update_time: number;

@@ -8,7 +8,8 @@ import type { BlobStore } from '../../storage/blob-store.ts';
 import { createAttachmentSync } from './attachment-sync.ts';
 import { createBugSide, type BugSide } from './bug-side.ts';
 import { createCommentSync } from './comment-sync.ts';
-import type { SyncedColumns, SyncEngine } from './sync-engine.ts';
+import { createLarkDeletion } from './lark-deletion.ts';
+import type { LarkSide, SyncedColumns, SyncEngine, SyncOutcome } from './sync-engine.ts';
 import { createTaskSide, type TaskSide } from './task-side.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -37,6 +38,22 @@ const missing = (error: unknown) => error instanceof LarkApiError && (error.code
 export function createSyncRunner(deps: SyncRunnerDeps) {
   const syncComments = createCommentSync({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, larkAppId: deps.larkAppId });
   const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock });
+  const goneInLark = createLarkDeletion({ tasks: deps.tasks, sync: deps.sync, clock: deps.clock });
+
+  /** A linked record whose Lark item is gone: counted as a change pulled from Lark when it was marked. */
+  async function gone(record: TaskRecordRow, counts: SyncCounts): Promise<void> {
+    if ((await goneInLark(record)) !== 'none') counts.pulled += 1;
+  }
+
+  /** Reconciles a linked record; a push that finds the Lark item deleted meanwhile (not found) marks it gone. */
+  async function reconcileLinked<R>(side: LarkSide<R>, record: TaskRecordRow, remote: R, counts: SyncCounts): Promise<void> {
+    const outcome = await deps.engine.reconcile(side, record, remote).catch(async (e: unknown): Promise<SyncOutcome> => {
+      if (!missing(e)) throw e;
+      await gone(record, counts);
+      return 'none';
+    });
+    count(counts, outcome);
+  }
 
   /** Comments and attachments of a linked task, both ways. */
   async function extras(record: TaskRecordRow, counts: SyncCounts) {
@@ -78,8 +95,15 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         await importRecord(appId, 'task', await side.importColumns(remote), { lark_guid: remote.guid }, Number(remote.updated_at), await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }));
         counts.imported += 1;
       } else {
-        count(counts, await deps.engine.reconcile(side.side, record, remote));
+        await reconcileLinked(side.side, record, remote, counts);
       }
+    }
+    // Linked tasks the list no longer has: deleted in Lark when Lark says not found, else compared as usual.
+    const listed = new Set(remoteList.map((t) => t.guid));
+    for (const record of records.filter((r) => r.lark_guid && !listed.has(r.lark_guid))) {
+      const remote = await deps.taskClient.getTask(record.lark_guid as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+      if (remote === null) await gone(record, counts);
+      else await reconcileLinked(side.side, record, remote, counts);
     }
     for (const record of records.filter((r) => !r.lark_guid)) count(counts, await deps.engine.reconcile(side.side, record, null));
     if (!withComments) return;
@@ -104,7 +128,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       seen.add(Number(record.id));
       // A record created by a push whose answer was lost: link it before comparing.
       const linked = record.lark_record_id ? record : { ...record, lark_record_id: item.record_id };
-      count(counts, await deps.engine.reconcile(side.side, linked, item));
+      await reconcileLinked(side.side, linked, item, counts);
+    }
+    // Linked bugs the table no longer has: deleted in Lark when Lark says not found (1254043).
+    const inTable = new Set(remote.map((item) => item.record_id));
+    for (const record of records.filter((r) => r.lark_record_id && !inTable.has(r.lark_record_id) && !seen.has(Number(r.id)))) {
+      const item = await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+      if (item === null) await gone(record, counts);
+      else await reconcileLinked(side.side, record, item, counts);
     }
     for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) count(counts, await deps.engine.reconcile(side.side, record, null));
   }
@@ -123,18 +154,22 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     /** One record against Lark (a local change's push job); comments too for tasks when asked. */
     async syncRecord(record: TaskRecordRow, withComments: boolean): Promise<SyncCounts> {
       const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+      // Deleted in Lark (removed, or kept here with its unsynced edit): never pushed or re-created.
+      if (record.lark_deleted) return counts;
       const sides = await sidesOf(Number(record.app_id));
       if (record.record_type === 'task' && sides.task) {
         const remote = record.lark_guid ? await deps.taskClient.getTask(record.lark_guid).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
-        if (record.lark_guid && remote === null) throw new LarkApiError(404, 1470404, '飞书中的任务已被删除');
-        count(counts, await deps.engine.reconcile(sides.task.side, record, remote));
+        if (record.lark_guid && remote === null) await gone(record, counts);
+        else if (remote) await reconcileLinked(sides.task.side, record, remote, counts);
+        else count(counts, await deps.engine.reconcile(sides.task.side, record, null));
         const fresh = await deps.sync.findById(Number(record.id));
-        if (withComments && fresh) await extras(fresh, counts);
+        if (withComments && fresh && !fresh.lark_deleted) await extras(fresh, counts);
       } else if (record.record_type === 'bug' && sides.bug) {
         const s = await deps.sync.settings(Number(record.app_id));
         const remote = record.lark_record_id ? await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
-        if (record.lark_record_id && remote === null) throw new LarkApiError(200, 1254043, '飞书多维表格中的记录已被删除');
-        count(counts, await deps.engine.reconcile(sides.bug.side, record, remote));
+        if (record.lark_record_id && remote === null) await gone(record, counts);
+        else if (remote) await reconcileLinked(sides.bug.side, record, remote, counts);
+        else count(counts, await deps.engine.reconcile(sides.bug.side, record, null));
       }
       return counts;
     },

@@ -38,7 +38,8 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
     },
 
     async recordsOf(appId: number, recordType: 'task' | 'bug'): Promise<TaskRecordRow[]> {
-      return db.selectFrom('task_records').selectAll().where('app_id', '=', appId).where('record_type', '=', recordType).orderBy('id').execute();
+      // Records deleted in Lark are out of the sync for good.
+      return db.selectFrom('task_records').selectAll().where('app_id', '=', appId).where('record_type', '=', recordType).where('lark_deleted', 'is', null).orderBy('id').execute();
     },
 
     async findByGuid(guid: string): Promise<TaskRecordRow | undefined> {

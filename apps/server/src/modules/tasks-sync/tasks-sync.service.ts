@@ -86,7 +86,7 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
     async onChange(record: TaskRecordRow, change: TaskChange): Promise<void> {
       const s = await sync.settings(Number(record.app_id));
       const linked = record.record_type === 'task' ? Boolean(s?.lark_task_list_guid) : Boolean(s?.lark_app_token);
-      if (!linked) return;
+      if (!linked || record.lark_deleted) return;
       if (change === 'comment') {
         if (record.record_type === 'task') await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true });
         return;
@@ -157,7 +157,7 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
     async syncComments(user: AuthUser, taskGuid: string): Promise<LarkSyncCounts> {
       const record = await sync.findByGuid(taskGuid);
       if (!record || !(await deps.policy.accessOf(user, Number(record.app_id)))) throw AppError.notFound(TaskMessages.recordNotFound);
-      if (record.record_type !== 'task' || !record.lark_guid) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+      if (record.record_type !== 'task' || !record.lark_guid || record.lark_deleted) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
       const moved = await lark(() => deps.runner.syncComments(record, record.lark_guid as string));
       return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled, attachments: 0 };
     },

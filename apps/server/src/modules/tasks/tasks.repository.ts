@@ -15,12 +15,15 @@ export interface TaskFilter {
   keyword?: string;
 }
 
+/** Records deleted in Lark ('removed') leave the list; their rows stay for the history. */
+const listed = sql<boolean>`coalesce(lark_deleted, '') <> 'removed'`;
+
 const escapeLike = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Every SQL statement of the tracker: records, comments, history and the per-app settings. */
 export function createTasksRepository(db: Kysely<Database>) {
   const filtered = (filter: TaskFilter) => {
-    let query = db.selectFrom('task_records as t').where('t.app_id', '=', filter.appId);
+    let query = db.selectFrom('task_records as t').where('t.app_id', '=', filter.appId).where(listed);
     if (filter.recordType) query = query.where('t.record_type', '=', filter.recordType);
     if (filter.status) {
       const status = filter.status;
@@ -61,7 +64,7 @@ export function createTasksRepository(db: Kysely<Database>) {
     },
     /** How many tasks and bugs an app has (the tab badges). */
     async counts(appId: number): Promise<{ taskCount: number; bugCount: number }> {
-      const rows = await db.selectFrom('task_records').select(['record_type', (eb) => eb.fn.countAll<number>().as('n')]).where('app_id', '=', appId).groupBy('record_type').execute();
+      const rows = await db.selectFrom('task_records').select(['record_type', (eb) => eb.fn.countAll<number>().as('n')]).where('app_id', '=', appId).where(listed).groupBy('record_type').execute();
       const of = (type: RecordType) => Number(rows.find((r) => r.record_type === type)?.n ?? 0);
       return { taskCount: of('task'), bugCount: of('bug') };
     },
@@ -83,6 +86,7 @@ export function createTasksRepository(db: Kysely<Database>) {
         .where('app_id', '=', appId)
         .where('module_name', 'is not', null)
         .where('module_name', '!=', '')
+        .where(listed)
         .orderBy('module_name')
         .limit(500)
         .execute();

@@ -99,6 +99,8 @@ export function createTasksService(deps: TasksServiceDeps) {
     const access = await policy.accessOf(user, Number(record.app_id));
     if (!access) throw AppError.notFound(TaskMessages.recordNotFound);
     if (need === 'edit' && access === 'view') throw AppError.noPermission();
+    // Deleted in Lark: still readable (its history and comments), no longer editable.
+    if (need === 'edit' && record.lark_deleted === 'removed') throw AppError.badRequest(TaskMessages.deletedInLark);
     return record;
   }
 
