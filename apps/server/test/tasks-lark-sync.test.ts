@@ -255,6 +255,8 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await update(bug, { summary: '无权限（改）' });
     await world.runJobs();
     expect(await history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'larkSyncFailed', newValue: LarkTaskMessages.larkCodes[1254701] }));
+    // The refused version is newer than the one last in step with Lark (the drawer shows the failure until one gets through).
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({ recordVersion: 2, larkSyncedVersion: 1 });
     // The base refuses; the task list still syncs in the same refresh.
     const task = await createTask('表格无权限时的任务');
     await world.advance(1000);

@@ -86,7 +86,7 @@ describe.each(testDialects())('the task and bug tracker on %s', (dialect) => {
   it('creates a task not_started with priority high and a bug new, whatever status is sent', async () => {
     const task = await create(taskForm({ status: 'completed' }));
     expect(task.body.code).toBe(200);
-    expect(task.body.data).toMatchObject({ recordType: 'task', summary: '登录页改版', status: 'not_started', priority: 'high', assigneeIds: [editor.userId], assignees: [{ userId: editor.userId, name: 'editor' }], creatorId: editor.userId, creatorName: 'editor', startAt: start, due: start + 3 * DAY, recordVersion: 1, commentCount: 0, larkGuid: null, larkRecordId: null, completedAt: null });
+    expect(task.body.data).toMatchObject({ recordType: 'task', summary: '登录页改版', status: 'not_started', priority: 'high', assigneeIds: [editor.userId], assignees: [{ userId: editor.userId, name: 'editor' }], creatorId: editor.userId, creatorName: 'editor', startAt: start, due: start + 3 * DAY, recordVersion: 1, commentCount: 0, larkGuid: null, larkRecordId: null, larkSyncedVersion: null, completedAt: null });
     const bug = await create(bugForm({ bugStatus: 'closed' }));
     expect(bug.body.data).toMatchObject({ recordType: 'bug', bugStatus: 'new', bugSeverity: 'fatal', bugPriority: 'urgent', bugType: 'functional', moduleName: '登录', status: null, priority: null });
     const lowTask = await create(taskForm({ summary: '低优先级', priority: 'low' }));

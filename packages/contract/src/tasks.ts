@@ -217,6 +217,8 @@ export const taskRecord = z.object({
   recordVersion: z.number(),
   larkGuid: z.string().nullable(),
   larkRecordId: z.string().nullable(),
+  /** The recordVersion last in step with Lark (null before the first sync): a newer larkSyncFailed in the history is still unresolved. */
+  larkSyncedVersion: z.number().nullable(),
   clientToken: z.string().nullable(),
   createTime: z.number(),
   updateTime: z.number(),

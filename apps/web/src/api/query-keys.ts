@@ -40,4 +40,6 @@ export const queryKeys = {
   taskFields: (appId: number) => ['task-fields', appId] as const,
   assignableUsers: ['assignable-users'] as const,
   taskComments: (taskGuid: string) => ['task-comments', taskGuid] as const,
+  taskHistories: ['task-history'] as const,
+  taskHistory: (taskGuid: string) => ['task-history', taskGuid] as const,
 };

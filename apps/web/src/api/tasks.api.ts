@@ -6,6 +6,7 @@ import type {
   LarkSyncCounts,
   RecordType,
   TaskComment,
+  TaskHistoryEntry,
   TaskRecord,
   TasksExtraInfo,
   TaskViewSetting,
@@ -56,6 +57,11 @@ export async function fetchFieldGroups(appId: number, signal?: AbortSignal): Pro
 
 export async function fetchAssignableUsers(signal?: AbortSignal): Promise<AssignableUser[]> {
   return (await api.get<AssignableUser[]>('/api/all_users', undefined, { signal })).data;
+}
+
+/** A record's history; silent (the drawer only reads it for a Lark sync failure to show). */
+export async function fetchTaskHistory(taskGuid: string, signal?: AbortSignal): Promise<TaskHistoryEntry[]> {
+  return (await api.get<TaskHistoryEntry[]>('/api/task_history', { taskGuid }, { signal, silent: true })).data;
 }
 
 export async function fetchComments(taskGuid: string, signal?: AbortSignal): Promise<TaskComment[]> {

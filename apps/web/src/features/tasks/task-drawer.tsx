@@ -8,6 +8,7 @@ import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { attachmentItems, storedFiles } from './task-attachments.tsx';
 import { TaskComments } from './task-comments.tsx';
 import { TaskFormFields, type TaskFormValues } from './task-form-fields.tsx';
+import { TaskSyncAlert } from './task-sync-alert.tsx';
 import type { TaskOptions } from './use-task-options.ts';
 import { tasksText as t } from './tasks.strings.ts';
 
@@ -139,6 +140,7 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
         ) : null
       }
     >
+      {state?.mode === 'edit' ? <TaskSyncAlert record={state.record} /> : null}
       <Form form={form} layout="vertical" disabled={!editable} data-testid="task-form" data-mode={mode} data-record-type={recordType}>
         <TaskFormFields recordType={recordType} mode={mode} options={options} />
       </Form>

@@ -23,7 +23,13 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
   const options = useTaskOptions(app.appId);
   const tasks = useQuery({ queryKey: queryKeys.taskList(params), queryFn: ({ signal }) => fetchTasks(params, signal), placeholderData: keepPreviousData });
   const counts = tasks.data?.extraInfo ?? { taskCount: 0, bugCount: 0 };
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.tasks(app.appId) }), queryClient.invalidateQueries({ queryKey: queryKeys.taskFields(app.appId) })]);
+  // A record's history grows with each sync (and tells a failed one), so a drawer opened after a refresh reads it again.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.tasks(app.appId) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.taskFields(app.appId) }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.taskHistories }),
+    ]);
   // A linked app asks Lark first (both ways), then reads the list again; a refusal was toasted by the client.
   const isLinked = Boolean(setting?.larkEnabled && (setting.larkTaskListUrl || setting.larkTableUrl));
   const [syncing, setSyncing] = useState(false);

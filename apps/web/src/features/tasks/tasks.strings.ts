@@ -75,6 +75,10 @@ export const tasksText = {
     empty: '暂无评论',
     edited: '已编辑',
   },
+  larkSync: {
+    failed: '未能同步到飞书',
+    hint: '本地已保存。按上面的提示处理后，点击“刷新任务列表”即可重新同步到飞书。',
+  },
   empty: { task: '暂无任务', bug: '暂无缺陷' } satisfies Record<RecordType, string>,
   emptyContent: { editor: '点击“创建任务”添加第一条记录', viewer: '有编辑权限的成员创建后会显示在这里' },
   operation: '操作',
