@@ -6,35 +6,15 @@ import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { chooseRange, pick, toastText } from './helpers/task-view.ts';
 import { signIn } from './helpers/workflow-world.ts';
 
 const EDITOR = { username: 'editor', password: 'editor-pass-1' };
 const APP_PATH = 'task';
 const SEEDED = 21;
 
-async function toastText(page: Page): Promise<string> {
-  return page.locator('.ant-message').innerText().catch(() => '');
-}
-
 async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
   return page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').getAttribute('title').catch(() => '');
-}
-
-/** Picks an option of an antd Select by its text. */
-async function pick(page: Page, testId: string, text: string): Promise<void> {
-  await page.getByTestId('task-drawer').getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: true }).click();
-}
-
-/** Types both ends of the RangePicker and confirms each. */
-async function chooseRange(page: Page, start: string, end: string): Promise<void> {
-  const inputs = page.getByTestId('task-drawer').locator('.ant-picker-range input');
-  await inputs.nth(0).click();
-  await inputs.nth(0).fill(start);
-  await inputs.nth(0).press('Enter');
-  await inputs.nth(1).fill(end);
-  await inputs.nth(1).press('Enter');
-  await expect.poll(() => inputs.nth(1).inputValue()).toBe(end);
 }
 
 /** How many text lines a textarea shows (its inner height over its line height). */
