@@ -80,7 +80,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const shown = await result(answer.location ?? '');
     expect(shown.body.data).toEqual({ udid: NEW_PHONE.toUpperCase(), product: 'iPhone15,3', osVersion: '22B83', serial: 'F2LXK0AAAAAA', outcome: 'registered', app: null, versionId: null });
     expect(await devices()).toEqual([
-      expect.objectContaining({ udid: NEW_PHONE.toUpperCase(), deviceName: 'tester 的 iPhone15,3', model: 'iPhone15,3', platform: 'ios', remark: '自助注册', createBy: 'tester' }),
+      expect.objectContaining({ udid: NEW_PHONE.toUpperCase(), deviceName: 'tester 的 iPhone15,3', model: 'iPhone15,3', platform: 'ios', remark: '自助注册', reviewStatus: 'confirmed', createBy: 'tester' }),
     ]);
 
     // The same device again, through a new link: already known, nothing added.
@@ -140,7 +140,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const profile = await download(link.body.data.profileUrl);
     const answer = await post(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text), product: 'iPhone16,1' }));
     expect((await result(answer.location ?? '')).body.data).toMatchObject({ outcome: 'registered', app: { appName: '演示', path: 'demo' }, versionId });
-    expect(await devices()).toEqual([expect.objectContaining({ udid: NEW_PHONE.toUpperCase(), deviceName: 'iPhone16,1（演示）', remark: '安装页自助注册（演示），待管理员确认', createBy: null })]);
+    expect(await devices()).toEqual([expect.objectContaining({ udid: NEW_PHONE.toUpperCase(), deviceName: 'iPhone16,1（演示）', remark: '安装页自助注册（演示）', reviewStatus: 'pending', createBy: null })]);
 
     const withUdid = (udid: string) => server.request<InstallPage>('GET', `/api/app_version?url=demo&udid=${udid}`, { headers: { 'app-version-token': token } });
     expect((await withUdid(NEW_PHONE)).body.data.versions[0]?.deviceIncluded).toBe(false);

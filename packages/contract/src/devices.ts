@@ -30,6 +30,21 @@ export function normalizeUdid(raw: string, platform: DevicePlatform): string | n
   return MAC_UUID.test(udid) || MODERN_UDID.test(udid) ? udid.toUpperCase() : null;
 }
 
+/** An admin's review of a device: install page registrations start pending; only confirmed ones go to Apple and exports. */
+export const deviceReviewStatuses = ['confirmed', 'pending', 'rejected'] as const;
+export type DeviceReviewStatus = (typeof deviceReviewStatuses)[number];
+export const deviceReviewLabels: Record<DeviceReviewStatus, string> = { confirmed: '已确认', pending: '待确认', rejected: '已拒绝' };
+
+/** Whether the device is in an Apple account's device list, as of that account's last sync. */
+export const deviceAppleRegistration = z.object({
+  accountId: z.number(),
+  accountName: z.string(),
+  registered: z.boolean(),
+  /** Apple's status of the registered device (ENABLED, DISABLED); null when not registered. */
+  status: z.string().nullable(),
+});
+export type DeviceAppleRegistration = z.infer<typeof deviceAppleRegistration>;
+
 export const deviceRow = z.object({
   id: z.number(),
   udid: z.string(),
@@ -37,6 +52,9 @@ export const deviceRow = z.object({
   platform: z.enum(devicePlatforms),
   model: z.string().nullable(),
   remark: z.string(),
+  reviewStatus: z.enum(deviceReviewStatuses),
+  /** One entry per synced Apple account. */
+  apple: z.array(deviceAppleRegistration),
   createTime: z.number(),
   updateTime: z.number(),
   createBy: z.string().nullable(),
@@ -48,6 +66,7 @@ export const deviceListQuery = pageQuery.extend({
   /** Part of a UDID, name or model, any letter case. */
   keyword: z.string().trim().max(64).optional(),
   platform: z.enum(devicePlatforms).optional(),
+  reviewStatus: z.enum(deviceReviewStatuses).optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
@@ -63,6 +82,9 @@ export type SaveDeviceBody = z.input<typeof saveDeviceBody>;
 export type SaveDeviceInput = z.infer<typeof saveDeviceBody>;
 
 export const deviceIdQuery = z.object({ id: idParam });
+/** An admin's 确认 (confirmed) or 拒绝 (rejected) of a device. */
+export const reviewDeviceBody = z.object({ id: intFromQuery.min(1), reviewStatus: z.enum(['confirmed', 'rejected']) });
+export type ReviewDeviceBody = z.input<typeof reviewDeviceBody>;
 export const deviceExportQuery = z.object({ format: z.enum(deviceExportFormats) });
 
 export const deviceImportError = z.object({ line: z.number(), message: z.string() });
@@ -92,6 +114,8 @@ export const DeviceMessages = {
   linePlatform: '平台只能是 ios 或 mac',
   lineDuplicate: (line: number) => `UDID 与第 ${line} 行重复`,
   importRace: '导入时有设备被同时添加，未导入任何设备，请重新导入',
+  notConfirmed: (name: string) => `设备「${name}」待管理员确认，确认后才能注册到 Apple`,
+  rejected: (name: string) => `设备「${name}」已被拒绝，不会注册到 Apple；如需使用请先确认该设备`,
   importFailed: (first: string, count: number) => `导入失败，未导入任何设备：${first}${count > 1 ? `（共 ${count} 处错误）` : ''}`,
 } as const;
 

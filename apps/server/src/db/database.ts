@@ -22,6 +22,7 @@ import * as m017 from './migrations/2026-11-23-017-apple-accounts.ts';
 import * as m018 from './migrations/2026-11-23-018-device-enroll.ts';
 import * as m019 from './migrations/2026-11-23-019-lark-image-keys.ts';
 import * as m020 from './migrations/2026-11-23-020-tasks-lark-deleted.ts';
+import * as m021 from './migrations/2026-11-23-021-device-review.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-018-device-enroll': m018,
   '2026-11-23-019-lark-image-keys': m019,
   '2026-11-23-020-tasks-lark-deleted': m020,
+  '2026-11-23-021-device-review': m021,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

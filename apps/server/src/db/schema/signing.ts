@@ -113,6 +113,8 @@ export interface DevicesTable {
   platform: 'ios' | 'mac';
   model: string | null;
   remark: Generated<string>;
+  /** An admin's review: install page registrations start pending; only confirmed devices go to Apple. */
+  review_status: Generated<'confirmed' | 'pending' | 'rejected'>;
   user_id: number | null;
   create_by: number | null;
   create_time: number;

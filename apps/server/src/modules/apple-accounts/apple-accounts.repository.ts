@@ -101,9 +101,9 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
       });
     },
 
-    /** Local devices (id, udid, name, platform). */
+    /** Local devices (id, udid, name, platform, an admin's review). */
     async localDevices() {
-      return db.selectFrom('devices').select(['id', 'udid', 'device_name', 'platform']).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+      return db.selectFrom('devices').select(['id', 'udid', 'device_name', 'platform', 'review_status']).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
     },
     /** Uploaded certificates by SHA-1 (for matching Apple's). */
     async localCertificates() {

@@ -109,7 +109,7 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
             localCertificateId: certBySha1.get(c.sha1) ?? null,
           })),
         bundleIds: bundleIds.filter((b) => b.account_id === row.id).map((b) => ({ appleId: b.apple_id, identifier: b.identifier, name: b.name, platform: b.platform })),
-        unregisteredDevices: locals.filter((d) => d.platform === 'ios' && !atApple.has(d.udid.toLowerCase())).map((d) => ({ id: d.id, udid: d.udid, deviceName: d.device_name })),
+        unregisteredDevices: locals.filter((d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase())).map((d) => ({ id: d.id, udid: d.udid, deviceName: d.device_name })),
       };
     });
   }

@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { VersionPresenter } from '../versions/version-presenter.ts';
 import type { ZsignService } from '../zsign/zsign.service.ts';
 import type { AppleAccountsRepository } from './apple-accounts.repository.ts';
+import { assertConfirmed } from './apple-errors.ts';
 import type { AppleProvisioningService } from './apple-provisioning.service.ts';
 
 const DEVELOPMENT_TYPES = ['DEVELOPMENT', 'IOS_DEVELOPMENT'];
@@ -32,6 +33,7 @@ export function createAppleBuildDeviceService(deps: { db: Kysely<Database>; acco
       const accountId = Number(binding.account_id);
       const device = (await accounts.localDevices()).find((d) => d.id === input.deviceId);
       if (!device) throw AppError.notFound(AppleAccountMessages.localDeviceNotFound);
+      assertConfirmed(device);
 
       const atApple = (await accounts.devicesOf([accountId])).some((d) => d.udid.toLowerCase() === device.udid.toLowerCase());
       if (!atApple) {

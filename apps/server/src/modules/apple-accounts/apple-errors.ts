@@ -1,4 +1,4 @@
-import { AppleAccountMessages } from '@release/contract';
+import { AppleAccountMessages, DeviceMessages, type DeviceReviewStatus } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { AscApiError, AscNetworkError } from '../../integrations/apple/asc-client.ts';
 
@@ -37,4 +37,10 @@ export async function callApple<T>(run: () => Promise<T>): Promise<T> {
 /** Whether a registration failure is about that one device (the others may still go through). */
 export function isPerDeviceError(error: unknown): error is AscApiError {
   return error instanceof AscApiError && (error.status === 409 || (error.status === 403 && /maximum number of registered/i.test(error.detail)));
+}
+
+/** Only devices an admin confirmed are registered at Apple or added to a build. */
+export function assertConfirmed(device: { device_name: string; review_status: DeviceReviewStatus }): void {
+  if (device.review_status === 'pending') throw AppError.badRequest(DeviceMessages.notConfirmed(device.device_name));
+  if (device.review_status === 'rejected') throw AppError.badRequest(DeviceMessages.rejected(device.device_name));
 }

@@ -12,7 +12,7 @@ import { AppError } from '../../http/app-error.ts';
 import { AscApiError, type AscClient, type AscResource } from '../../integrations/apple/asc-client.ts';
 import { inspectMobileprovision } from '../../inspect/mobileprovision.ts';
 import type { CertificatesRepository } from '../certificates/certificates.repository.ts';
-import { appleMessage, callApple, isPerDeviceError } from './apple-errors.ts';
+import { appleMessage, assertConfirmed, callApple, isPerDeviceError } from './apple-errors.ts';
 import type { AppleDeviceInput } from './apple-accounts.repository.ts';
 import { clientFor, findAccount, type AppleAccountsDeps } from './apple-accounts.service.ts';
 
@@ -129,11 +129,13 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       const account = await findAccount(deps, id);
       const locals = await accounts.localDevices();
       const atApple = new Set((await accounts.devicesOf([account.id])).map((d) => d.udid.toLowerCase()));
-      let chosen = locals.filter((d) => d.platform === 'ios' && !atApple.has(d.udid.toLowerCase()));
+      // Only devices an admin confirmed go to Apple (an install page visitor's wait for 确认).
+      let chosen = locals.filter((d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase()));
       if (deviceIds) {
         const missing = deviceIds.find((wanted) => !locals.some((d) => d.id === wanted));
         if (missing !== undefined) throw AppError.badRequest(AppleAccountMessages.deviceNotFound(missing));
         chosen = locals.filter((d) => deviceIds.includes(d.id));
+        for (const device of chosen) assertConfirmed(device);
       }
       if (chosen.length === 0) throw AppError.badRequest(AppleAccountMessages.nothingToRegister);
       const client = clientFor(deps, account);

@@ -117,7 +117,9 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
             device_name: cutName(owner ? `${owner} 的 ${product}` : app ? `${product}（${app.app_name}）` : product),
             platform: 'ios',
             model: answer.product,
-            remark: owner ? '自助注册' : `安装页自助注册${app ? `（${app.app_name}）` : ''}，待管理员确认`,
+            remark: owner ? '自助注册' : `安装页自助注册${app ? `（${app.app_name}）` : ''}`,
+            // A signed-in user's own phone is theirs; an install page visitor's waits for an admin's 确认.
+            review_status: owner ? 'confirmed' : 'pending',
             user_id: enrollment.user_id,
             create_by: enrollment.user_id,
             create_time: now,

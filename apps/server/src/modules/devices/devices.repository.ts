@@ -1,16 +1,18 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, DevicesTable } from '../../db/schema.ts';
-import type { DevicePlatform } from '@release/contract';
+import type { DevicePlatform, DeviceReviewStatus } from '@release/contract';
 
 export interface DeviceFilter {
   keyword?: string;
   platform?: DevicePlatform;
+  reviewStatus?: DeviceReviewStatus;
 }
 
 export function createDevicesRepository(db: Kysely<Database>) {
   const filtered = (filter: DeviceFilter) => {
     let query = db.selectFrom('devices as d');
     if (filter.platform) query = query.where('d.platform', '=', filter.platform);
+    if (filter.reviewStatus) query = query.where('d.review_status', '=', filter.reviewStatus);
     if (filter.keyword) {
       const like = `%${filter.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) =>
@@ -41,9 +43,23 @@ export function createDevicesRepository(db: Kysely<Database>) {
       ]);
       return { rows, total: Number(count?.n ?? 0) };
     },
-    /** Every device, oldest first (export order). */
-    async all() {
-      return db.selectFrom('devices').select(['udid', 'device_name', 'platform']).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+    /** Every confirmed device, oldest first (export order). */
+    async allConfirmed() {
+      return db.selectFrom('devices').select(['udid', 'device_name', 'platform']).where('review_status', '=', 'confirmed').orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+    },
+    /** The synced Apple accounts and which of these UDIDs each one's device list holds (UDIDs compared in any letter case). */
+    async appleRegistrations(udids: string[]) {
+      const accounts = await db.selectFrom('apple_accounts').select(['id', 'name']).where('last_sync_time', 'is not', null).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+      if (accounts.length === 0 || udids.length === 0) return { accounts, devices: [] };
+      const devices = await db
+        .selectFrom('apple_devices')
+        .select(['account_id', 'udid', 'status'])
+        .where(sql<string>`lower(udid)`, 'in', udids.map((udid) => udid.toLowerCase()))
+        .execute();
+      return { accounts, devices };
+    },
+    async setReviewStatus(id: number, status: DeviceReviewStatus, now: number): Promise<void> {
+      await db.updateTable('devices').set({ review_status: status, update_time: now }).where('id', '=', id).execute();
     },
     async findById(id: number) {
       return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();

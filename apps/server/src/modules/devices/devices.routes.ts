@@ -11,6 +11,7 @@ import {
   deviceImportResult,
   deviceListQuery,
   deviceRow,
+  reviewDeviceBody,
   saveDeviceBody,
 } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
@@ -35,6 +36,15 @@ export function devicesRoutes(service: DevicesService): FastifyPluginAsyncZod {
       async (req) => ok(await service.save(req.body, currentUser(req).userId)),
     );
 
+    app.post(
+      '/api/udid/review',
+      { config: { access: 'admin' }, schema: { tags, description: "确认 (`confirmed`) or 拒绝 (`rejected`) a device, e.g. one an install page visitor registered. Only confirmed devices are registered at Apple and exported.", body: reviewDeviceBody, response: { 200: emptyEnvelope } } },
+      async (req) => {
+        await service.review(req.body);
+        return ok(null);
+      },
+    );
+
     app.delete('/api/udid', { config: { access: 'admin' }, schema: { tags, querystring: deviceIdQuery, response: { 200: emptyEnvelope } } }, async (req) => {
       await service.remove(req.query.id);
       return ok(null);
@@ -44,7 +54,7 @@ export function devicesRoutes(service: DevicesService): FastifyPluginAsyncZod {
       '/api/udid/export',
       {
         config: { access: 'admin' },
-        schema: { tags, description: 'The device list as a file: `txt` (Apple\'s tab-separated upload format), `csv`, or `deviceids` (Apple\'s plist).', querystring: deviceExportQuery },
+        schema: { tags, description: 'The confirmed devices as a file: `txt` (Apple\'s tab-separated upload format), `csv`, or `deviceids` (Apple\'s plist).', querystring: deviceExportQuery },
       },
       async (req, reply) => {
         const file = await service.exportFile(req.query.format);

@@ -4,9 +4,11 @@ import {
   normalizeUdid,
   type DeviceExportFormat,
   type DeviceImportError,
+  type DeviceAppleRegistration,
   type DeviceImportResult,
   type DeviceListQuery,
   type DeviceRow,
+  type ReviewDeviceBody,
   type SaveDeviceInput,
 } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -17,7 +19,7 @@ import type { DevicesRepository } from './devices.repository.ts';
 
 type DeviceListRow = Awaited<ReturnType<DevicesRepository['list']>>['rows'][number];
 
-function present(row: DeviceListRow): DeviceRow {
+function present(row: DeviceListRow, apple: DeviceAppleRegistration[]): DeviceRow {
   return {
     id: row.id,
     udid: row.udid,
@@ -25,6 +27,8 @@ function present(row: DeviceListRow): DeviceRow {
     platform: row.platform,
     model: row.model,
     remark: row.remark,
+    reviewStatus: row.review_status,
+    apple,
     createTime: row.create_time,
     updateTime: row.update_time,
     createBy: row.createBy,
@@ -43,8 +47,20 @@ export function createDevicesService(deps: { devices: DevicesRepository; clock: 
 
   return {
     async list(query: DeviceListQuery): Promise<{ rows: DeviceRow[]; total: number }> {
-      const { rows, total } = await devices.list({ keyword: query.keyword || undefined, platform: query.platform }, (query.pageNo - 1) * query.pageSize, query.pageSize);
-      return { rows: rows.map(present), total };
+      const { rows, total } = await devices.list({ keyword: query.keyword || undefined, platform: query.platform, reviewStatus: query.reviewStatus }, (query.pageNo - 1) * query.pageSize, query.pageSize);
+      const apple = await devices.appleRegistrations(rows.map((row) => row.udid));
+      const appleOf = (udid: string): DeviceAppleRegistration[] =>
+        apple.accounts.map((account) => {
+          const found = apple.devices.find((d) => Number(d.account_id) === Number(account.id) && d.udid.toLowerCase() === udid.toLowerCase());
+          return { accountId: Number(account.id), accountName: account.name, registered: Boolean(found), status: found?.status ?? null };
+        });
+      return { rows: rows.map((row) => present(row, appleOf(row.udid))), total };
+    },
+
+    /** An admin's 确认 or 拒绝; a rejected device stays listed but never goes to Apple or into an export. */
+    async review(body: { id: number; reviewStatus: ReviewDeviceBody['reviewStatus'] }): Promise<void> {
+      if (!(await devices.findById(body.id))) throw AppError.notFound(DeviceMessages.deviceNotFound);
+      await devices.setReviewStatus(body.id, body.reviewStatus, clock.now());
     },
 
     /** Adds a device (no id) or edits one; the UDID is checked for its platform and must be unique. */
@@ -98,8 +114,9 @@ export function createDevicesService(deps: { devices: DevicesRepository; clock: 
       return { ok: true, result: { added: fresh.length, existing: parsed.devices.filter((d) => known.has(d.udid)).map((d) => ({ line: d.line, udid: d.udid })) } };
     },
 
+    /** Confirmed devices only: pending and rejected ones are not handed on to Apple. */
     async exportFile(format: DeviceExportFormat) {
-      const rows = await devices.all();
+      const rows = await devices.allConfirmed();
       return formatDeviceFile(rows.map((r) => ({ udid: r.udid, deviceName: r.device_name, platform: r.platform })), format);
     },
   };
