@@ -64,7 +64,7 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     expect(base.body.data.larkTableUrl).toMatch(/\/base\/\w{27}\?table=tbl/);
     appToken = [...world.lark.bitable.apps.keys()][0] ?? '';
     tableId = world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.name === '缺陷')?.table_id ?? '';
-    expect(table()?.fields.map((f) => f.field_name)).toEqual(['标题', '描述', '缺陷状态', '严重程度', '缺陷优先级', '缺陷类型', '模块', '指派给', '开始时间', '截止时间', '备注', '本地ID']);
+    expect(table()?.fields.map((f) => f.field_name)).toEqual(['标题', '描述', '缺陷状态', '严重程度', '缺陷优先级', '缺陷类型', '模块', '指派给', '开始时间', '截止时间', '备注', '本地ID', '附件']);
     const auth = await call<LarkAuthStatus>('/api/lark_auth', { appId: world.appId }, world.viewer.token);
     expect(auth.body.data).toMatchObject({ larkEnabled: true, problem: null, larkTaskListUrl: linked.body.data.larkTaskListUrl, larkTableUrl: base.body.data.larkTableUrl });
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LarkClient } from './lark-client.ts';
+import { LarkApiError, type LarkClient } from './lark-client.ts';
 
 /** Lark Bitable (contract §E) over the tenant token of lark-client.ts. Records are keyed by field name. */
 export interface BitableFieldSpec {
@@ -37,6 +37,15 @@ export function bitableText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((s) => (typeof s === 'object' && s !== null && 'text' in s ? String((s as { text: unknown }).text) : '')).join('');
   return '';
+}
+
+/** Lark's limit for one drive media upload (upload_all); larger files would need the multipart upload. */
+export const MEDIA_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+
+/** An attachment cell as read → its files (file_token and name). */
+export function bitableFiles(value: unknown): Array<{ file_token: string; name: string }> {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((f) => (typeof f === 'object' && f !== null && typeof (f as { file_token?: unknown }).file_token === 'string' ? [{ file_token: (f as { file_token: string }).file_token, name: String((f as { name?: unknown }).name ?? '') }] : []));
 }
 
 /** A person cell as read → the open_ids in it. */
@@ -101,6 +110,32 @@ export function createLarkBitableClient(lark: LarkClient) {
     async updateRecord(appToken: string, tableId: string, recordId: string, fields: Record<string, unknown>): Promise<BitableRecordRead> {
       const data = await lark.request('PUT', `${table(appToken, tableId)}/records/${encodeURIComponent(recordId)}`, { body: { fields } });
       return data.record as BitableRecordRead;
+    },
+
+    /** POST …/fields: a field added to an existing table (e.g. the attachment column of a table made before it). */
+    async createField(appToken: string, tableId: string, field: BitableFieldSpec): Promise<void> {
+      await lark.request('POST', `${table(appToken, tableId)}/fields`, { body: field });
+    },
+
+    /**
+     * POST /open-apis/drive/v1/medias/upload_all (multipart, ≤ 20 MB): a file for the base's attachment cells
+     * (parent_type bitable_image or bitable_file, parent_node the app_token); answers its file_token.
+     */
+    async uploadMedia(appToken: string, name: string, data: Buffer, image: boolean): Promise<string> {
+      const form = new FormData();
+      form.set('file_name', name);
+      form.set('parent_type', image ? 'bitable_image' : 'bitable_file');
+      form.set('parent_node', appToken);
+      form.set('size', String(data.length));
+      form.set('file', new Blob([new Uint8Array(data)]), name);
+      const token = (await lark.request('POST', '/open-apis/drive/v1/medias/upload_all', { body: form })).file_token;
+      if (typeof token !== 'string' || !token) throw new LarkApiError(200, -1, '飞书未返回上传素材的 file_token');
+      return token;
+    },
+
+    /** GET /open-apis/drive/v1/medias/:file_token/download: an attachment cell's file. */
+    downloadMedia(fileToken: string): Promise<Buffer> {
+      return lark.requestBytes(`/open-apis/drive/v1/medias/${encodeURIComponent(fileToken)}/download`);
     },
 
     async deleteRecord(appToken: string, tableId: string, recordId: string): Promise<void> {

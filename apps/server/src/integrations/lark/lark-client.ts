@@ -154,6 +154,34 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     }
   }
 
+  /**
+   * A file's bytes (GET, tenant token), e.g. drive media downloads. A stale token is renewed once; Lark's refusals
+   * (a JSON envelope with a non-zero code, also on HTTP 200) are thrown as LarkApiError.
+   */
+  async function requestBytes(path: string): Promise<Buffer> {
+    for (let renewed = false; ; renewed = true) {
+      const response = await fetch(`${config.openBaseUrl}${path}`, { headers: { authorization: `Bearer ${await tenantToken()}` }, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) });
+      const data = Buffer.from(await response.arrayBuffer());
+      let json: Json | null = null;
+      if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+        try {
+          const parsed = JSON.parse(data.toString('utf8')) as unknown;
+          json = typeof parsed === 'object' && parsed !== null && typeof (parsed as Json).code === 'number' && (parsed as Json).code !== 0 ? (parsed as Json) : null;
+        } catch {
+          json = null;
+        }
+      }
+      if (response.ok && !json) return data;
+      const refusal = json ?? { code: -1, msg: `HTTP ${response.status}` };
+      if (!renewed && STALE_TOKEN_CODES.has(refusal.code as number)) {
+        tenant = null;
+        continue;
+      }
+      const reset = Number(response.headers.get('x-ogw-ratelimit-reset'));
+      throw failure(response.status, refusal, Number.isFinite(reset) && reset > 0 ? reset * 1000 : null);
+    }
+  }
+
   /** POST with the tenant token (see `request`); a rate limit is thrown at once (message jobs back off themselves). */
   function withTenant(path: string, body: unknown): Promise<Json> {
     return request('POST', path, { body, waitInPlace: false });
@@ -204,6 +232,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     tenantToken,
     withTenant,
     request,
+    requestBytes,
   };
 }
 export type LarkClient = ReturnType<typeof createLarkClient>;

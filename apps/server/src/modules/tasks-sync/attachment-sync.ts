@@ -37,10 +37,22 @@ export async function limited<T, R>(items: T[], limit: number, work: (item: T) =
   return out;
 }
 
-async function bytesOf(stream: Readable): Promise<Buffer> {
+export async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
   return Buffer.concat(chunks);
+}
+
+/** Runs downloads from Lark one after another, at least DOWNLOAD_SPACING_MS apart (one spacer for tasks and bugs). */
+export type Spacer = <T>(run: () => Promise<T>) => Promise<T>;
+export function createSpacer(sleep: (ms: number) => Promise<void> = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))): Spacer {
+  let lastDownload = Number.NEGATIVE_INFINITY;
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    const wait = lastDownload + DOWNLOAD_SPACING_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastDownload = Date.now();
+    return run();
+  };
 }
 
 /**
@@ -48,16 +60,8 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
  * names are downloaded into the blob store — unless the record's history shows that token on a file removed here,
  * in which case the Lark attachment is deleted instead. Tokens are written back by compare-and-set on attach_files.
  */
-export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; sleep?: (ms: number) => Promise<void> }) {
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  let lastDownload = Number.NEGATIVE_INFINITY;
-  async function spaced<T>(run: () => Promise<T>): Promise<T> {
-    const wait = lastDownload + DOWNLOAD_SPACING_MS - Date.now();
-    if (wait > 0) await sleep(wait);
-    lastDownload = Date.now();
-    return run();
-  }
-
+export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; sleep?: (ms: number) => Promise<void>; spaced?: Spacer }) {
+  const spaced = deps.spaced ?? createSpacer(deps.sleep);
   return async function syncAttachments(record: TaskRecordRow, taskGuid: string): Promise<{ pushed: number; pulled: number }> {
     const files = parseFiles(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);

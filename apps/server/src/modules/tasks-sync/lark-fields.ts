@@ -18,6 +18,8 @@ export const BUG_COLUMNS = {
   due: '截止时间',
   bugRemark: '备注',
   localId: '本地ID',
+  /** Attachments (type 17): files uploaded through drive media to the base. */
+  attachments: '附件',
 } as const;
 
 /** Bug table select columns and the field_list group each one feeds. */
@@ -45,6 +47,7 @@ export function bugTableFields(): BitableFieldSpec[] {
     { field_name: BUG_COLUMNS.due, type: 5 },
     { field_name: BUG_COLUMNS.bugRemark, type: 1 },
     { field_name: BUG_COLUMNS.localId, type: 1 },
+    { field_name: BUG_COLUMNS.attachments, type: 17 },
   ];
 }
 

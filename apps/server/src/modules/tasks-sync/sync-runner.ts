@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../lib/clock.ts';
-import type { LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import type { BitableRecordRead, LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
+import { parseFiles } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import { createAttachmentSync } from './attachment-sync.ts';
+import { createAttachmentSync, createSpacer } from './attachment-sync.ts';
+import { createBugAttachmentSync } from './bug-attachment-sync.ts';
 import { createBugSide, type BugSide } from './bug-side.ts';
 import { createCommentSync } from './comment-sync.ts';
 import { createLarkDeletion } from './lark-deletion.ts';
@@ -37,7 +39,10 @@ const missing = (error: unknown) => error instanceof LarkApiError && (error.code
 /** Runs the sync of one record (a push job) or of a whole app (the scheduled pull and refresh). */
 export function createSyncRunner(deps: SyncRunnerDeps) {
   const syncComments = createCommentSync({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, larkAppId: deps.larkAppId });
-  const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock });
+  // Downloads from Lark, tasks' and bugs' alike, are spaced 1 s apart.
+  const spaced = createSpacer();
+  const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
+  const syncBugFiles = createBugAttachmentSync({ client: deps.bitableClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
   const goneInLark = createLarkDeletion({ tasks: deps.tasks, sync: deps.sync, clock: deps.clock });
 
   /** A linked record whose Lark item is gone: counted as a change pulled from Lark when it was marked. */
@@ -64,6 +69,18 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     counts.attachments += a.pushed + a.pulled;
   }
 
+  /** A linked bug's attachments against its record's 附件 cell (`remote` when just read, else read now). */
+  async function bugExtras(recordId: number, remote: BitableRecordRead | null, counts: SyncCounts) {
+    const record = await deps.sync.findById(recordId);
+    if (!record?.lark_record_id || record.lark_deleted) return;
+    if (!remote && parseFiles(record.attach_files).length === 0) return;
+    const s = await deps.sync.settings(Number(record.app_id));
+    if (!s?.lark_app_token || !s.lark_table_id) return;
+    const item = remote?.record_id === record.lark_record_id ? remote : await deps.bitableClient.getRecord(s.lark_app_token, s.lark_table_id, record.lark_record_id);
+    const moved = await syncBugFiles(record, item, s.lark_app_token, s.lark_table_id);
+    counts.attachments += moved.pushed + moved.pulled;
+  }
+
   async function sidesOf(appId: number): Promise<{ task: TaskSide | null; bug: BugSide | null }> {
     const s = await deps.sync.settings(appId);
     return {
@@ -73,9 +90,9 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   }
 
   /** A record made in Lark: a new local record whose first version is already in step. */
-  async function importRecord(appId: number, type: 'task' | 'bug', columns: SyncedColumns, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number, creatorId: number | null): Promise<void> {
+  async function importRecord(appId: number, type: 'task' | 'bug', columns: SyncedColumns, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number, creatorId: number | null): Promise<number> {
     const now = deps.clock.now();
-    await deps.tasks.insert(
+    return deps.tasks.insert(
       {
         guid: randomUUID(), app_id: appId, record_type: type, ...columns, creator_id: creatorId, attach_files: '[]', client_token: null,
         lark_guid: link.lark_guid ?? null, lark_record_id: link.lark_record_id ?? null, lark_synced_version: 1, lark_updated_at: larkUpdatedAt, updated_by: null, create_time: now, update_time: now,
@@ -121,14 +138,16 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       const localId = side.localIdOf(item);
       const record = byRecordId.get(item.record_id) ?? (localId ? byGuid.get(localId) : undefined);
       if (!record) {
-        await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
+        const id = await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
         counts.imported += 1;
+        await bugExtras(id, item, counts);
         continue;
       }
       seen.add(Number(record.id));
       // A record created by a push whose answer was lost: link it before comparing.
       const linked = record.lark_record_id ? record : { ...record, lark_record_id: item.record_id };
       await reconcileLinked(side.side, linked, item, counts);
+      await bugExtras(Number(record.id), item, counts);
     }
     // Linked bugs the table no longer has: deleted in Lark when Lark says not found (1254043).
     const inTable = new Set(remote.map((item) => item.record_id));
@@ -137,7 +156,10 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       if (item === null) await gone(record, counts);
       else await reconcileLinked(side.side, record, item, counts);
     }
-    for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) count(counts, await deps.engine.reconcile(side.side, record, null));
+    for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) {
+      count(counts, await deps.engine.reconcile(side.side, record, null));
+      await bugExtras(Number(record.id), null, counts);
+    }
   }
 
   const running = new Map<number, Promise<unknown>>();
@@ -170,6 +192,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         if (record.lark_record_id && remote === null) await gone(record, counts);
         else if (remote) await reconcileLinked(sides.bug.side, record, remote, counts);
         else count(counts, await deps.engine.reconcile(sides.bug.side, record, null));
+        await bugExtras(Number(record.id), remote, counts);
       }
       return counts;
     },

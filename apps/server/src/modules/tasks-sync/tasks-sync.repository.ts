@@ -107,11 +107,14 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
      * Writes Lark tokens onto uploaded files (by blob key) and appends files downloaded from Lark, against the
      * latest attach_files (compare-and-set, retried when a local edit lands meanwhile); history source lark.
      */
-    async mergeFiles(recordId: number, tokens: Map<string, string>, added: StoredTaskFile[], now: number): Promise<void> {
+    async mergeFiles(recordId: number, tokens: Map<string, string>, added: StoredTaskFile[], now: number, dropped: ReadonlySet<string> = new Set()): Promise<void> {
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const row = await db.selectFrom('task_records').select(['attach_files', 'record_version']).where('id', '=', recordId).executeTakeFirst();
         if (!row) return;
-        const files = parseFiles(row.attach_files).map((f) => (f.fileToken ? f : { ...f, fileToken: tokens.get(f.s3Key) ?? null }));
+        // Files removed in Lark (by token) go; the others get their new tokens.
+        const files = parseFiles(row.attach_files)
+          .filter((f) => !(f.fileToken && dropped.has(f.fileToken)))
+          .map((f) => (f.fileToken ? f : { ...f, fileToken: tokens.get(f.s3Key) ?? null }));
         const known = new Set(files.map((f) => f.fileToken));
         const next = JSON.stringify([...files, ...added.filter((f) => !known.has(f.fileToken))]);
         const saved = await db.transaction().execute(async (trx) => {
@@ -122,6 +125,17 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
         });
         if (saved) return;
       }
+    },
+
+    /** Lark's modified time after our own write of an item (nothing there to pull). */
+    async markLarkTime(id: number, larkUpdatedAt: number): Promise<void> {
+      await db.updateTable('task_records').set({ lark_updated_at: larkUpdatedAt }).where('id', '=', id).execute();
+    },
+
+    /** A history note at the record's current version unless the same note is there already. */
+    async noteOnce(record: TaskRecordRow, row: NewTaskHistory): Promise<void> {
+      const seen = await db.selectFrom('task_history').select('id').where('record_id', '=', Number(record.id)).where('field', '=', row.field).where('new_value', '=', row.new_value ?? '').executeTakeFirst();
+      if (!seen) await this.note(record, [row]);
     },
 
     async commentsOf(recordId: number) {

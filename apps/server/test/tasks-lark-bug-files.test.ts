@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TaskRecord } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+import { linkTasksToLark, type TasksLarkWorld } from './helpers/tasks-lark-world.ts';
+import { transferFile } from './helpers/upload-client.ts';
+
+describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) => {
+  let world: MessagingWorld;
+  let t: TasksLarkWorld;
+
+  beforeAll(async () => {
+    world = await startMessagingWorld(dialect);
+    t = await linkTasksToLark(world);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  /** The record's 附件 cell as stored in the fake: file tokens with the bytes behind them. */
+  const cellFiles = (recordId: string | null) => {
+    const table = t.table();
+    const field = table?.fields.find((f) => f.field_name === '附件');
+    const cell = (table?.records.find((r) => r.record_id === recordId)?.cells.get(field?.field_id ?? '') ?? []) as Array<{ file_token: string }>;
+    return cell.map((c) => world.lark.bitable.media.get(c.file_token)).map((m) => ({ token: m?.file_token, name: m?.name, text: m?.data.toString(), parentType: m?.parent_type }));
+  };
+  /** A Lark user adds a file to the record's 附件 cell: drive media upload, then the cell. */
+  const addInLark = async (bug: TaskRecord, name: string, text: string) => {
+    const form = new FormData();
+    const data = Buffer.from(text);
+    for (const [k, v] of Object.entries({ file_name: name, parent_type: 'bitable_file', parent_node: t.appToken, size: String(data.length) })) form.set(k, v);
+    form.set('file', new Blob([new Uint8Array(data)]), name);
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    const uploaded = (await (await fetch(`${world.lark.url}/open-apis/drive/v1/medias/upload_all`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).json()) as { code: number; data: { file_token: string } };
+    expect(uploaded.code).toBe(0);
+    await world.advance(1000);
+    const cell = cellFiles(bug.larkRecordId).map((f) => ({ file_token: f.token }));
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: [...cell, { file_token: uploaded.data.file_token }] } });
+    return uploaded.data.file_token;
+  };
+
+  it('puts a file attached here into the record’s 附件 cell, and brings a file added in Lark here after a refresh', async () => {
+    const png = Buffer.from([137, 80, 78, 71, 13, 10]);
+    const key = await transferFile(world.server, world.editor.token, '闪退截图.png', png, 'lark_attachment');
+    const bug = await t.create('bug', '附件缺陷', { bugFiles: [{ s3Key: key, fileName: '闪退截图.png' }] });
+    expect(bug.larkRecordId).toMatch(/^rec/);
+    const [pushed] = cellFiles(bug.larkRecordId);
+    expect(pushed).toMatchObject({ name: '闪退截图.png', text: png.toString(), parentType: 'bitable_image' });
+    expect(bug.bugAttachFiles).toMatchObject([{ s3Key: key, fileName: '闪退截图.png', fileToken: pushed?.token }]);
+    // In step: another run uploads nothing more.
+    const uploads = world.lark.requests.filter((r) => r.route === 'drive.media.upload_all').length;
+    await t.refresh();
+    expect(world.lark.requests.filter((r) => r.route === 'drive.media.upload_all')).toHaveLength(uploads);
+
+    const token = await addInLark(bug, 'crash.log', '飞书里加的日志');
+    const refreshed = await t.refresh();
+    expect(refreshed.data.attachments).toBe(1);
+    const after = await t.one(bug);
+    const pulled = after.bugAttachFiles.find((f) => f.fileName === 'crash.log');
+    expect(pulled).toMatchObject({ fileToken: token, s3Key: expect.stringMatching(/^lark_attachment\/[A-Za-z0-9]{16}\.log$/) });
+    expect(await (await fetch(pulled?.url ?? '')).text()).toBe('飞书里加的日志');
+    expect(world.lark.requests.filter((r) => r.route === 'drive.media.download')).toHaveLength(1);
+  });
+
+  it('a file removed here leaves the cell; a file removed from the cell in Lark goes here too', async () => {
+    const key = await transferFile(world.server, world.editor.token, '说明.txt', Buffer.from('本地说明'), 'lark_attachment');
+    const bug = await t.create('bug', '删附件的缺陷', { bugFiles: [{ s3Key: key, fileName: '说明.txt' }] });
+    await addInLark(bug, 'lark.txt', '飞书文件');
+    await t.refresh();
+    const both = await t.one(bug);
+    expect(both.bugAttachFiles.map((f) => f.fileName)).toEqual(['说明.txt', 'lark.txt']);
+
+    // Removed here: the edit's push takes it out of the cell, and it does not come back.
+    const larkFile = both.bugAttachFiles.find((f) => f.fileName === 'lark.txt');
+    expect((await t.update(both, { bugFiles: [{ s3Key: key, fileName: '说明.txt' }] })).body.code).toBe(200);
+    await world.runJobs();
+    expect(cellFiles(bug.larkRecordId).map((f) => f.name)).toEqual(['说明.txt']);
+    await t.refresh();
+    expect((await t.one(bug)).bugAttachFiles.map((f) => f.fileName)).toEqual(['说明.txt']);
+    expect(larkFile?.fileToken).toBeTruthy();
+
+    // Removed in Lark: the next refresh removes it here, with the change in the history.
+    await world.advance(1000);
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: null } });
+    await t.refresh();
+    expect((await t.one(bug)).bugAttachFiles).toEqual([]);
+    expect(await t.history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'attachFiles', newValue: '[]' }));
+  });
+
+  it('adds the 附件 column to a table made before it, then fills it', async () => {
+    const table = t.table();
+    const field = table?.fields.find((f) => f.field_name === '附件');
+    if (table && field) table.fields = table.fields.filter((f) => f !== field);
+    const key = await transferFile(world.server, world.editor.token, 'old.txt', Buffer.from('旧表'), 'lark_attachment');
+    const bug = await t.create('bug', '旧表的缺陷', { bugFiles: [{ s3Key: key, fileName: 'old.txt' }] });
+    expect(t.table()?.fields.filter((f) => f.field_name === '附件')).toHaveLength(1);
+    expect(cellFiles(bug.larkRecordId).map((f) => f.text)).toEqual(['旧表']);
+  });
+});
