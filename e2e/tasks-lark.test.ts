@@ -165,6 +165,12 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await page.getByTestId('task-refresh').click();
     await expect.poll(() => row.innerText()).toMatch(/待验证[\s\S]*一般/);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark.png') });
+    // Bitable has no record comments: the drawer says a linked bug's comments stay here.
+    const drawer = page.getByTestId('task-drawer');
+    await row.getByTestId('task-row-title').click();
+    expect(await drawer.getByTestId('task-comments-local-only').innerText()).toBe('缺陷评论仅保存在本系统，不会同步到飞书多维表格');
+    await drawer.getByRole('button', { name: '取 消' }).click();
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   it('a task Lark refuses keeps what the user typed; the drawer tells what to grant, and 刷新任务列表 sends it once that is done', async () => {

@@ -15,12 +15,14 @@ const COMMENT_ROWS = { minRows: 3, maxRows: 10 };
 interface TaskCommentsProps {
   taskGuid: string;
   canComment: boolean;
+  /** Comments that never reach Lark (a linked bug): said under the title, so nobody expects them in the table. */
+  localOnly?: boolean;
   /** After a comment is added or removed (the table's comment count). */
   onChanged: () => void;
 }
 
 /** Comments inside the drawer: add, edit and delete one's own (admins any), each with its toast. */
-export function TaskComments({ taskGuid, canComment, onChanged }: TaskCommentsProps) {
+export function TaskComments({ taskGuid, canComment, localOnly = false, onChanged }: TaskCommentsProps) {
   const queryClient = useQueryClient();
   const comments = useQuery({ queryKey: queryKeys.taskComments(taskGuid), queryFn: ({ signal }) => fetchComments(taskGuid, signal) });
   const [form] = Form.useForm<{ content: string }>();
@@ -55,6 +57,11 @@ export function TaskComments({ taskGuid, canComment, onChanged }: TaskCommentsPr
       <Typography.Title level={5} style={{ margin: 0 }}>
         {t.comments.title}
       </Typography.Title>
+      {localOnly ? (
+        <Typography.Text type="secondary" data-testid="task-comments-local-only">
+          {t.comments.localOnly}
+        </Typography.Text>
+      ) : null}
       {comments.isPending ? (
         <Spin />
       ) : (comments.data ?? []).length === 0 ? (

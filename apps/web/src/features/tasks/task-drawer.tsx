@@ -147,7 +147,7 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
       {state?.mode === 'edit' ? (
         <>
           <Divider />
-          <TaskComments taskGuid={state.record.guid} canComment={canEdit} onChanged={onChanged} />
+          <TaskComments taskGuid={state.record.guid} canComment={canEdit} localOnly={state.record.recordType === 'bug' && state.record.larkRecordId !== null} onChanged={onChanged} />
         </>
       ) : null}
     </Drawer>

@@ -74,6 +74,8 @@ export const tasksText = {
     cancel: '取消',
     empty: '暂无评论',
     edited: '已编辑',
+    /** Bitable has no record comments: a linked bug's comments stay here. */
+    localOnly: '缺陷评论仅保存在本系统，不会同步到飞书多维表格',
   },
   larkSync: {
     failed: '未能同步到飞书',
