@@ -30,7 +30,7 @@ describe('分发用户 settings page in a real browser', () => {
     api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     await api.createUser(admin, 'tester', 'tester-pass-1', 20);
-    for (const [appName, path] of [['星舰编辑', 'edit'], ['星舰下载', 'view'], ['星舰未分配', 'none']]) await api.createApp(admin, { appName, path });
+    for (const [appName, path] of [['星舰编辑', 'edit'], ['星舰下载', 'view'], ['星舰未分配', 'none']] as const) await api.createApp(admin, { appName, path });
   });
   afterAll(async () => {
     await browser?.close();

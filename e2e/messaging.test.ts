@@ -51,7 +51,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '未签名', contentType: 'custom', manageType: 'other', robotUrl: hook(unsignedBotToken) });
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '安装包', contentType: 'package', packageType: 'apk', robotUrl: wecom.robotUrl(robotKey) });
     const rows = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin);
-    [custom, unsigned, packages] = ['策划', '未签名', '安装包'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow);
+    [custom, unsigned, packages] = ['策划', '未签名', '安装包'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow) as [WorkflowRow, WorkflowRow, WorkflowRow];
     const now = Date.now();
     for (const [workflow, items] of [
       [custom, [{ id: 'lvl-1', time: now - 120_000, author: '策划小李', message: 'feat: 第一章关卡' }, { id: 'lvl-2', time: now - 60_000, author: '策划小王', message: 'fix: 第二章关卡难度' }]],

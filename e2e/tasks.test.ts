@@ -14,7 +14,7 @@ const APP_PATH = 'task';
 const SEEDED = 21;
 
 async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
-  return page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').getAttribute('title').catch(() => '');
+  return page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').getAttribute('title').then((title) => title ?? '', () => '');
 }
 
 /** How many text lines a textarea shows (its inner height over its line height). */

@@ -62,7 +62,7 @@ describe('two server processes on one PostgreSQL and one S3 store', () => {
     for (const part of start.uploadParamsList) {
       // Straight to S3: the bytes never pass through either server.
       expect(part.signedUrl.startsWith(s3.endpoint)).toBe(true);
-      const res = await fetch(part.signedUrl, { method: 'PUT', body: apk.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize) });
+      const res = await fetch(part.signedUrl, { method: 'PUT', body: new Uint8Array(apk.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize)) });
       tags.push({ partNo: part.partNo, etag: res.headers.get('etag') ?? '' });
     }
     // Finished and registered through the other process.

@@ -37,7 +37,7 @@ export function createApi(baseUrl: string) {
       });
       const tags = [];
       for (const part of start.uploadParamsList) {
-        const res = await fetch(part.signedUrl, { method: 'PUT', body: bytes.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize) });
+        const res = await fetch(part.signedUrl, { method: 'PUT', body: new Uint8Array(bytes.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize)) });
         if (!res.ok) throw new Error(`part ${part.partNo}: HTTP ${res.status}`);
         tags.push({ partNo: part.partNo, etag: res.headers.get('etag') ?? '' });
       }

@@ -50,7 +50,7 @@ export function createLarkIcons(deps: LarkIconDeps) {
     const extension = key.slice(key.lastIndexOf('.') + 1);
     const form = new FormData();
     form.set('image_type', 'message');
-    form.set('image', new Blob([bytes], { type: CONTENT_TYPES[extension] ?? 'application/octet-stream' }), `icon.${extension}`);
+    form.set('image', new Blob([new Uint8Array(bytes)], { type: CONTENT_TYPES[extension] ?? 'application/octet-stream' }), `icon.${extension}`);
     const data = await lark.request('POST', '/open-apis/im/v1/images', { body: form, waitInPlace: false });
     if (typeof data.image_key !== 'string' || !data.image_key) throw new Error('飞书未返回 image_key');
     return data.image_key;
