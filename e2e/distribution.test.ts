@@ -119,6 +119,31 @@ describe('distribution loop in a real browser', () => {
     await context.close();
   });
 
+  it('a tester who may only download is told on /publish to ask an admin for the edit permit (not to create an app)', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'tester', 'tester-pass-1');
+    await page.goto('/publish');
+    const empty = page.getByTestId('publish-no-apps');
+    await expect.poll(() => empty.innerText()).toContain('请联系管理员为您添加应用的编辑权限');
+    expect(await empty.innerText()).not.toContain('创建');
+    await context.close();
+  });
+
+  it('at 768 px the install page is one column: the password card and the packages card span the width, like the QR card under them', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
+    await page.goto(`/package/${appPath}`);
+    const widthOf = async (testId: string) => (await page.getByTestId(testId).boundingBox())?.width ?? 0;
+    await page.getByTestId('install-gate').waitFor();
+    expect(await widthOf('install-page')).toBe(768);
+    await expect.poll(() => widthOf('install-qr')).toBeGreaterThan(700);
+    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(await widthOf('install-qr'));
+    await page.getByTestId('install-password').fill(appPassword);
+    await page.getByTestId('install-submit').click();
+    await page.getByTestId('install-version').first().waitFor();
+    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(await widthOf('install-qr'));
+    await context.close();
+  });
+
   it('the subscriber sees the new versions in the bell badge', async () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, 'tester', 'tester-pass-1');

@@ -69,7 +69,7 @@ export function PublishPage() {
   let body: ReactNode;
   if (apps.isPending) body = <Spin style={{ display: 'block', margin: '48px auto' }} />;
   else if (apps.isError) body = <Alert type="error" showIcon title={publishText.appsError} description={apps.error.message} />;
-  else if (apps.data.length === 0) body = <FeatureEmpty title={publishText.noApps} content={publishText.noAppsContent} testId="publish-no-apps" />;
+  else if (apps.data.length === 0) body = <FeatureEmpty title={publishText.noApps} content={isAdmin ? publishText.noAppsContent.admin : publishText.noAppsContent.user} testId="publish-no-apps" />;
   else {
     body = (
       <Form<PublishValues>

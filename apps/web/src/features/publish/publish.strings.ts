@@ -5,7 +5,8 @@ export const publishText = {
   appPlaceholder: '请选择应用',
   appRequired: '请选择应用',
   noApps: '您还没有可以上传安装包的应用',
-  noAppsContent: '请联系管理员为您添加应用的编辑权限，或先创建一个应用',
+  /** Admins see every app, so theirs is empty only when there is none (SPEC §2 wording); others lack an edit permit. */
+  noAppsContent: { admin: '请先添加一个应用', user: '请联系管理员为您添加应用的编辑权限' },
   appsError: '应用列表加载失败',
   package: '安装包',
   packageRequired: '请选择要上传的安装包',
