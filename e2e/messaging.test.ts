@@ -146,6 +146,11 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(await admin.page.getByTestId('delivery-status-failed').count()).toBe(1);
     expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('19021');
     await admin.page.screenshot({ path: '.tmp/e2e-delivery-log.png' });
+    // No push is waiting: the pending filter says so and how to see the rest.
+    await admin.page.getByTestId('delivery-status-filter').click();
+    await admin.page.locator('.ant-select-dropdown:visible').getByText('待发送', { exact: true }).click();
+    await expect.poll(() => admin.page.getByTestId('delivery-log-page').innerText()).toContain('没有该状态的推送记录');
+    expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('选择“全部状态”查看全部推送记录');
     await admin.context.close();
   });
 

@@ -5,6 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import dayjs from 'dayjs';
 import { DEFAULT_TABLE_PAGE_SIZE, deliveryStatuses, type DeliveryRow, type DeliveryStatus } from '@release/contract';
 import { fetchDeliveries, messagingKeys, retryDelivery } from '../../api/messaging.api.ts';
+import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { toast } from '../../app/feedback.ts';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
@@ -97,6 +98,9 @@ export function DeliveryLogPage() {
         loading={list.isFetching}
         dataSource={list.data?.rows ?? []}
         columns={columns}
+        locale={{
+          emptyText: status ? <FeatureEmpty title={text.emptyFiltered} content={text.emptyFilteredContent} /> : <FeatureEmpty title={text.empty} content={text.emptyContent} />,
+        }}
         scroll={{ x: isMobile ? 760 : 1200 }}
         pagination={tablePagination({ total: list.data?.total ?? 0, ...page, onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) })}
       />

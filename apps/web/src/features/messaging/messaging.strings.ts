@@ -47,5 +47,9 @@ export const messagingText = {
     retry: '重试',
     retried: '已重新加入发送队列',
     refresh: '刷新',
+    empty: '还没有推送记录',
+    emptyContent: '在更新记录的菜单中选择“发送通知”，或为工作流开启自动推送后，每次推送和接收方的返回都会记录在这里。',
+    emptyFiltered: '没有该状态的推送记录',
+    emptyFilteredContent: '选择“全部状态”查看全部推送记录',
   },
 } as const;
