@@ -215,7 +215,7 @@ export const zh = {
   loginSetting: {
     title: '登录设置',
     label: '登录时需要手机验证码',
-    modes: { auto: '自动(有手机号且配置了短信服务时需要)', always: '总是需要', never: '不需要' },
+    modes: { auto: '自动（有手机号且配置了短信服务时需要）', always: '总是需要', never: '不需要' },
   },
   roleManage: {
     add: '新增角色',
