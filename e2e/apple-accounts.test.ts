@@ -1,25 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
 import { sampleSignedIpa } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const TEAM = 'APPL123456';
 const DAY = 24 * 60 * 60 * 1000;
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(E2E_ADMIN.username);
-  await page.getByTestId('login-password').fill(E2E_ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\/app/);
-}
 
 describe('Apple accounts in a real browser (App Store Connect on the loopback fake)', () => {
   let server: ServerProcess;

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(E2E_ADMIN.username);
-  await page.getByTestId('login-password').fill(E2E_ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\/app/);
-}
 
 describe('certificates and device IDs in a real browser', () => {
   let server: ServerProcess;

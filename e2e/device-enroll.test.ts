@@ -109,7 +109,7 @@ describe('self-service device registration from the install page', () => {
     const row = desk.page.getByTestId('device-table').locator('tr', { hasText: PHONE_UDID });
     await row.waitFor();
     expect(await row.innerText()).toContain('iPhone15,2');
-    expect(await row.innerText()).toContain('待管理员确认');
+    expect(await row.getByTestId('device-review-status').innerText()).toBe('待确认');
     await desk.context.close();
   });
 

@@ -1,18 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeP12 } from '../apps/server/src/inspect/testing/identities.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-
-async function signIn(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\/app/);
-}
 
 describe('re-signing an ipa version in a real browser', () => {
   let server: ServerProcess;

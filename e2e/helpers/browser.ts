@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { E2E_ADMIN } from './server-process.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -14,4 +15,13 @@ export async function newPage(browser: Browser, baseURL: string, viewport = { wi
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };
+}
+
+/** Signs in through the login page (the e2e admin unless told otherwise) and waits for the app list. */
+export async function signIn(page: Page, username = E2E_ADMIN.username, password = E2E_ADMIN.password): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(/\/home\/app/);
 }

@@ -12,6 +12,9 @@ import type {
 } from '@release/contract';
 import { api } from './client.ts';
 
+/** The cache key of /api/apple_accounts (the device list's registrations change with it). */
+export const APPLE_ACCOUNTS_KEY = ['apple-accounts'] as const;
+
 /** Calls that reach Apple may take a while (paging through devices, creating a profile). */
 const APPLE_TIMEOUT_MS = 60_000;
 

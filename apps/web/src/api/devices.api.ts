@@ -1,4 +1,4 @@
-import type { DeviceExportFormat, DeviceImportError, DeviceImportResult, DevicePlatform, DeviceRow, SaveDeviceBody } from '@release/contract';
+import type { DeviceExportFormat, DeviceImportError, DeviceImportResult, DevicePlatform, DeviceReviewStatus, DeviceRow, ReviewDeviceBody, SaveDeviceBody } from '@release/contract';
 import { toast } from '../app/feedback.ts';
 import { readSession } from '../app/session.store.ts';
 import { zh } from '../locales/zh-CN.ts';
@@ -10,12 +10,14 @@ export interface DeviceListParams {
   pageSize: number;
   keyword: string;
   platform: DevicePlatform | '';
+  /** Only devices in this review state (all when absent or empty). */
+  reviewStatus?: DeviceReviewStatus | '';
 }
 
 export async function fetchDevices(params: DeviceListParams, signal?: AbortSignal): Promise<{ rows: DeviceRow[]; total: number }> {
   const response = await api.get<DeviceRow[], { total?: number }>(
     '/api/udids',
-    { pageNo: params.pageNo, pageSize: params.pageSize, keyword: params.keyword || undefined, platform: params.platform || undefined },
+    { pageNo: params.pageNo, pageSize: params.pageSize, keyword: params.keyword || undefined, platform: params.platform || undefined, reviewStatus: params.reviewStatus || undefined },
     { signal },
   );
   return { rows: response.data, total: response.total ?? response.data.length };
@@ -23,6 +25,11 @@ export async function fetchDevices(params: DeviceListParams, signal?: AbortSigna
 
 export async function saveDevice(body: SaveDeviceBody): Promise<void> {
   await api.post<unknown>('/api/udid', body);
+}
+
+/** 确认 or 拒绝 a device (e.g. one an install page visitor registered). */
+export async function reviewDevice(body: ReviewDeviceBody): Promise<void> {
+  await api.post<unknown>('/api/udid/review', body);
 }
 
 export async function deleteDevice(id: number): Promise<void> {

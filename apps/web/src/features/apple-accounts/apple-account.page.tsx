@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { AppleAccountRow } from '@release/contract';
-import { deleteAppleAccount, fetchAppleAccounts, syncAppleAccount } from '../../api/apple-accounts.api.ts';
+import { APPLE_ACCOUNTS_KEY as ACCOUNTS_KEY, deleteAppleAccount, fetchAppleAccounts, syncAppleAccount } from '../../api/apple-accounts.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
@@ -15,8 +15,6 @@ import { AppleBuildDeviceModal } from './apple-build-device.modal.tsx';
 import { fetchAppList } from '../../api/apps.api.ts';
 import { defaultAppFilter } from '../apps/app-filter.context.tsx';
 import { appleAccountText as t } from './apple-account.strings.ts';
-
-const ACCOUNTS_KEY = ['apple-accounts'] as const;
 
 function AccountDetails({ row }: { row: AppleAccountRow }) {
   return (

@@ -14,7 +14,8 @@ interface BuildDeviceValues {
   deviceId: number;
 }
 
-const ALL_DEVICES = { pageNo: 1, pageSize: 1000, keyword: '', platform: 'ios' as const };
+// Only confirmed devices go to Apple (an install page visitor's wait for an admin's 确认).
+const ALL_DEVICES = { pageNo: 1, pageSize: 1000, keyword: '', platform: 'ios' as const, reviewStatus: 'confirmed' as const };
 
 /** 添加设备到安装包: register a tester's phone, regenerate the profile and re-sign the build, in one go. */
 export function AppleBuildDeviceModal({ account, appNames, onClose, onDone }: { account: AppleAccountRow | null; appNames: Map<number, string>; onClose: () => void; onDone: () => void }) {
