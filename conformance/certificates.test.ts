@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertMessages, type CertificateRow } from '@release/contract';
 import { openP12, P12Error } from '../apps/server/src/inspect/p12.ts';
 import { checkCertificateUpload } from '../apps/server/src/modules/certificates/certificate-check.ts';
+import { testDialects } from '../apps/server/test/helpers/dialects.ts';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-app.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -116,10 +117,10 @@ describe('the isign signing set passes the upload checks', () => {
   );
 });
 
-describe('/api/cert_upload with the real isign set', () => {
+describe.each(testDialects())('/api/cert_upload with the real isign set on %s', (dialect) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite');
+    server = await startTestServer(dialect);
   });
   afterAll(async () => {
     await server?.close();
