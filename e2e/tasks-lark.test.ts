@@ -208,6 +208,30 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await drawer.getByRole('button', { name: '取 消' }).click();
   });
 
+  it('a task deleted in Lark leaves the table after 刷新任务列表; one edited here meanwhile stays, its drawer saying it is no longer synced', async () => {
+    const { page } = editor;
+    const drawer = page.getByTestId('task-drawer');
+    await drawer.waitFor({ state: 'hidden' });
+    const guidOf = (summary: string) => larkTasks().find((task) => task.summary === summary)?.guid ?? '';
+    // Someone deletes both tasks in Lark; one of them is edited here before anything noticed.
+    lark.work.deleteTask({ openId: larkEditor.openId, taskGuid: guidOf('登录页改版（飞书里改）') });
+    lark.work.deleteTask({ openId: larkEditor.openId, taskGuid: guidOf('支付页埋点') });
+    await rows().filter({ hasText: '支付页埋点' }).getByTestId('task-row-title').click();
+    await drawer.getByTestId('task-summary').fill('支付页埋点（本地改）');
+    await page.getByTestId('task-submit').click();
+    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await drawer.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('task-refresh').click();
+    await expect.poll(() => rows().filter({ hasText: '登录页改版' }).count()).toBe(0);
+    await rows().filter({ hasText: '支付页埋点（本地改）' }).getByTestId('task-row-title').click();
+    await expect.poll(() => drawer.getByTestId('task-lark-deleted').innerText()).toContain('此后它只保存在本系统，不再与飞书同步');
+    expect(larkTasks().filter((task) => task.summary.startsWith('支付页埋点'))).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-deleted.png') });
+    await drawer.getByRole('button', { name: '取 消' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+  });
+
   it('at 768 px the linked task view fits the width, with both Lark links', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 768, height: 1000 });
     await signIn(page, EDITOR);

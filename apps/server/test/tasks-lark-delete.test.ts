@@ -37,6 +37,7 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     expect(await t.history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'deletedInLark', newValue: '已在飞书任务清单中删除' }));
     expect((await t.get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content)).toEqual(['删除前的评论']);
 
+    expect((await t.one(record)).larkDeleted).toBe('removed');
     const edit = await t.update(record, { summary: '删除后还想改' });
     expect(edit.body.msg).toBe(TaskMessages.deletedInLark);
     const creates = world.lark.requests.filter((r) => r.route === 'task.create').length;
@@ -55,7 +56,7 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     await world.runJobs();
 
     const kept = await t.one(record);
-    expect(kept).toMatchObject({ summary: '删除后本地改', larkGuid: null });
+    expect(kept).toMatchObject({ summary: '删除后本地改', larkGuid: null, larkDeleted: 'kept' });
     expect((await t.listed('task')).data.map((r) => r.guid)).toContain(record.guid);
     expect(await t.history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'conflict', oldValue: '已在飞书任务清单中删除', newValue: KEPT }));
     expect(await t.history(record)).not.toContainEqual(expect.objectContaining({ field: 'larkSyncFailed' }));

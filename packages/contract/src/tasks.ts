@@ -219,6 +219,8 @@ export const taskRecord = z.object({
   larkRecordId: z.string().nullable(),
   /** The recordVersion last in step with Lark (null before the first sync): a newer larkSyncFailed in the history is still unresolved. */
   larkSyncedVersion: z.number().nullable(),
+  /** Deleted in Lark: 'removed' (out of the list, read-only) or 'kept' (an unsynced local edit kept; no longer synced); null otherwise. */
+  larkDeleted: z.enum(['removed', 'kept']).nullable(),
   clientToken: z.string().nullable(),
   createTime: z.number(),
   updateTime: z.number(),

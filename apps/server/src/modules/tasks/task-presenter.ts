@@ -70,6 +70,7 @@ export async function presentRecords(rows: TaskRecordRow[], names: Map<number, s
         larkGuid: row.lark_guid,
         larkRecordId: row.lark_record_id,
         larkSyncedVersion: row.lark_synced_version === null ? null : Number(row.lark_synced_version),
+        larkDeleted: row.lark_deleted,
         clientToken: row.client_token,
         createTime: row.create_time,
         updateTime: row.update_time,

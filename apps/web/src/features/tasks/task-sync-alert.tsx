@@ -16,6 +16,8 @@ export function pendingSyncFailure(record: Pick<TaskRecord, 'larkSyncedVersion'>
 export function TaskSyncAlert({ record }: { record: TaskRecord }) {
   const history = useQuery({ queryKey: queryKeys.taskHistory(record.guid), queryFn: ({ signal }) => fetchTaskHistory(record.guid, signal) });
   const failure = history.data ? pendingSyncFailure(record, history.data) : null;
+  // Deleted in Lark: nothing more goes there, so an old refusal is no longer worth acting on.
+  if (record.larkDeleted) return <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t.larkSync.deleted[record.larkDeleted]} data-testid="task-lark-deleted" />;
   if (!failure) return null;
   return (
     <Alert

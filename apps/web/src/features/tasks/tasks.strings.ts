@@ -80,6 +80,10 @@ export const tasksText = {
   larkSync: {
     failed: '未能同步到飞书',
     hint: '本地已保存。按上面的提示处理后，点击“刷新任务列表”即可重新同步到飞书。',
+    deleted: {
+      removed: '该记录已在飞书中删除，仅保留历史记录，不能再修改',
+      kept: '该记录已在飞书中被删除。你在本系统中尚未同步的修改已保留，此后它只保存在本系统，不再与飞书同步',
+    },
   },
   empty: { task: '暂无任务', bug: '暂无缺陷' } satisfies Record<RecordType, string>,
   emptyContent: { editor: '点击“创建任务”添加第一条记录', viewer: '有编辑权限的成员创建后会显示在这里' },
