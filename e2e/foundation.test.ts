@@ -75,6 +75,18 @@ describe('foundation in a real browser', () => {
     await context.close();
   });
 
+  it('without Lark configured, 账号绑定 says why nothing can be bound instead of an empty list alone', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, NEW_USER.username, NEW_USER.password);
+    await page.getByTestId('user-menu').click();
+    await page.locator('.ant-dropdown:visible').getByText('账号绑定').click();
+    const modal = page.getByTestId('linked-accounts');
+    await expect.poll(() => modal.innerText()).toContain('本系统尚未接入飞书，暂时无法绑定');
+    expect(await modal.innerText()).toContain('尚未绑定飞书或企业微信账号');
+    expect(await page.getByTestId('bind-lark').count()).toBe(0);
+    await context.close();
+  });
+
   it('an expired or revoked token lands on /login?auto_login=1', async () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, NEW_USER.username, NEW_USER.password);

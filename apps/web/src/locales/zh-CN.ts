@@ -60,6 +60,7 @@ export const zh = {
     provider: { lark: '飞书', wecom: '企业微信' } as Record<'lark' | 'wecom', string>,
     boundAt: (time: string) => `绑定于 ${time}`,
     larkHint: '已绑定的飞书账号可以通过“飞书一键登录”或扫码登录此账号。',
+    larkOff: '本系统尚未接入飞书，暂时无法绑定。管理员配置飞书应用后，可以在这里绑定飞书账号。',
   },
   forget: {
     title: '忘记密码',

@@ -54,6 +54,11 @@ export function LinkedAccountsModal({ open, onClose }: { open: boolean; onClose:
           </Button>
         ) : null}
         {hasLark ? <Typography.Text type="secondary">{text.larkHint}</Typography.Text> : null}
+        {options.data && !options.data.larkEnabled && !hasLark ? (
+          <Typography.Text type="secondary" data-testid="bind-lark-off">
+            {text.larkOff}
+          </Typography.Text>
+        ) : null}
       </div>
     </Modal>
   );
