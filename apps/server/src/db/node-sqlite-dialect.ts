@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -41,7 +41,10 @@ class NodeSqliteDriver implements Driver {
 
   async init(): Promise<void> {
     this.db = new DatabaseSync(this.filename);
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    // temp_store = MEMORY: statement journals (a multi-row INSERT keeps one to undo itself) and sorts stay in memory
+    // instead of temp files; nothing durable lives there. A 100,000-commit git sync spent a fifth of its insert time
+    // writing statement journals to files.
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;');
     this.connection = new NodeSqliteConnection(this.db);
   }
 
@@ -71,12 +74,34 @@ class NodeSqliteDriver implements Driver {
   }
 }
 
+/** Prepared statements kept per connection, least recently used dropped first. */
+const STATEMENT_CACHE_SIZE = 100;
+
 class NodeSqliteConnection implements DatabaseConnection {
   release?: () => void;
+  private readonly statements = new Map<string, StatementSync>();
   constructor(private readonly db: DatabaseSync) {}
 
+  /**
+   * The same SQL text reuses its prepared statement (`run`/`all` reset it), as better-sqlite3 users keep theirs:
+   * a bulk insert sends one statement text many times (preparing a 1,500-row INSERT for every chunk cost 0.2–0.9 s
+   * per 100,000 rows). Streams prepare their own (an open iterator holds its statement).
+   */
+  private prepare(text: string): StatementSync {
+    const cached = this.statements.get(text);
+    if (cached) {
+      this.statements.delete(text);
+      this.statements.set(text, cached);
+      return cached;
+    }
+    const stmt = this.db.prepare(text);
+    this.statements.set(text, stmt);
+    if (this.statements.size > STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
+    return stmt;
+  }
+
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.db.prepare(compiled.sql);
+    const stmt = this.prepare(compiled.sql);
     const params = compiled.parameters.map(toSqliteValue);
     if (stmt.columns().length > 0) {
       return { rows: stmt.all(...params) as R[] };
