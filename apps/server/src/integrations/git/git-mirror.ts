@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
+import { matchesCommitter, trimMessageEnd, type BranchFilter, type CommitFiles, type SourceCommit } from '../source-commit.ts';
 import { GitError, runGit, streamGit } from './git-command.ts';
 import { startCommitFiles, type CommitFilesReader } from './git-files.ts';
 import { clearStaleLocks } from './git-locks.ts';
 import { LOG_FORMAT, LogRecordParser } from './git-log-parser.ts';
 import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot, type TagRef } from './git-refs.ts';
-import { classifyGitRemote, type RemoteUrlOptions } from './remote-url.ts';
+import { classifyGitRemote, refusedRemoteMessage, type RemoteUrlOptions } from './remote-url.ts';
 
 export interface SyncMirrorOptions extends RemoteUrlOptions {
   /** Limit for the clone or fetch. Default 10 minutes. */
@@ -37,6 +37,8 @@ const DEFAULT_SYNC_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_READ_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_COMMITS = 1000;
 const DEFAULT_BATCH_SIZE = 10_000;
+/** Handed-over batches the walk runs ahead of: one being stored, one waiting for its files. */
+const MAX_PENDING_BATCHES = 2;
 const STALE_LOCK_GRACE_MS = 60_000;
 
 /**
@@ -47,7 +49,7 @@ const STALE_LOCK_GRACE_MS = 60_000;
  */
 export async function syncMirror(remoteUrl: string, mirrorDir: string, options: SyncMirrorOptions = {}): Promise<SyncMirrorResult> {
   const kind = classifyGitRemote(remoteUrl, options);
-  if (kind === null) throw new GitError('invalid_remote', `refused remote ${remoteUrl}`);
+  if (kind === null) throw new GitError('invalid_remote', `refused remote ${remoteUrl}`, refusedRemoteMessage(remoteUrl, options));
   const run = { timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, allowFile: kind === 'file' };
   const state = await inspectMirrorDir(mirrorDir);
   if (state === 'foreign') throw new GitError('not_a_mirror', mirrorDir);
@@ -223,7 +225,7 @@ export async function readNewCommits(
     if (!tipIndex.has(tip)) tipIndex.set(tip, index);
   });
   // Best (lowest) branch index reaching each commit not printed yet; git prints every child first.
-  const pending = new Map<string, number>();
+  const branchOf = new Map<string, number>();
   const input = [...result.tips, ...(options.knownTips ?? []).map((id) => `^${id}`)].join('\n');
   const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT];
   const parser = new LogRecordParser();
@@ -232,31 +234,41 @@ export async function readNewCommits(
   let files: CommitFilesReader | null = null;
   let stopped = false;
   let delivered = 0;
-  let handing: Promise<void> = Promise.resolve();
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
-  let tagsByCommit: Map<string, TagRef[]> | null = null;
-  /** Tags and files onto the commits found so far (newest first), answered oldest first; a new files reader follows. */
-  const complete = async (): Promise<SourceCommit[]> => {
-    const [tags, filesById] = await Promise.all([tagsByCommit ?? listTags(mirrorDir).then(groupTagsByCommit), files?.finish() ?? null]);
-    tagsByCommit = tags;
+  let tags: Promise<Map<string, TagRef[]>> | null = null;
+  /** The commits found so far (newest first) with their files reader, which is told that no more commits come. */
+  const takeBatch = (): PendingBatch => {
+    const batch = { commits: found, files: files?.finish() ?? Promise.resolve(null) };
+    // Rejections are answered where the batch is completed; a batch behind a failed one never is.
+    batch.files.catch(() => undefined);
+    found = [];
     files = null;
-    for (const commit of found) {
-      const commitTags = tags.get(commit.commitId) ?? [];
+    return batch;
+  };
+  /** Tags and files onto a batch's commits, answered oldest first. */
+  const complete = async (batch: PendingBatch): Promise<SourceCommit[]> => {
+    tags ??= listTags(mirrorDir).then(groupTagsByCommit);
+    const [tagsByCommit, filesById] = await Promise.all([tags, batch.files]);
+    for (const commit of batch.commits) {
+      const commitTags = tagsByCommit.get(commit.commitId) ?? [];
       commit.tags = commitTags.map((tag) => tag.name);
       commit.tagSummary = commitTags.map((tag) => tag.message ?? '');
       commit.files = filesById?.get(commit.commitId) ?? null;
     }
-    const done = found.reverse();
-    found = [];
-    return done;
+    return batch.commits.reverse();
   };
+  // Handed-over batches, oldest first: each is completed and handed over after the one before it, while the walk
+  // goes on; the walk waits only when MAX_PENDING_BATCHES are pending. A failure stops the batches behind it.
+  const pending: Array<Promise<void>> = [];
+  let handing: Promise<void> = Promise.resolve();
+  const settlePending = () => Promise.allSettled(pending.splice(0));
   try {
     read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
       for (const record of parser.push(chunk)) {
         result.scanned += 1;
-        const index = Math.min(pending.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
-        pending.delete(record.id);
-        for (const parent of record.parents) pending.set(parent, Math.min(pending.get(parent) ?? Infinity, index));
+        const index = Math.min(branchOf.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
+        branchOf.delete(record.id);
+        for (const parent of record.parents) branchOf.set(parent, Math.min(branchOf.get(parent) ?? Infinity, index));
         if (!matchesCommitter(filter.committers, record.authorName, record.authorEmail)) continue;
         // Awaited only when `seen` answers a promise: a microtask per commit adds up over a long history.
         const known = seen(record.id);
@@ -283,31 +295,41 @@ export async function readNewCommits(
           files: null,
         });
         if (options.onBatch && found.length === batchSize) {
-          const batch = await complete();
-          delivered += batch.length;
-          await handing;
-          handing = options.onBatch(batch);
-          // Awaited before the next batch or at the end; until then a failure must not count as unhandled.
+          const onBatch = options.onBatch;
+          const batch = takeBatch();
+          delivered += batch.commits.length;
+          if (pending.length === MAX_PENDING_BATCHES) await pending.shift();
+          handing = handing.then(async () => onBatch(await complete(batch)));
+          // Awaited when the walk waits for it or at the end; until then a failure must not count as unhandled.
           handing.catch(() => undefined);
+          pending.push(handing);
         }
       }
     }
     if (!stopped) parser.finish();
   } catch (error) {
-    // The files reader ends with what it was given; its answer no longer matters. A batch being stored finishes.
-    await files?.finish().catch(() => undefined);
-    await handing.catch(() => undefined);
+    // The files reader ends with what it was given; its answer no longer matters. Batches being stored finish.
+    await takeBatch().files.catch(() => undefined);
+    await settlePending();
     throw error;
   }
   try {
     await handing;
   } catch (error) {
-    await files?.finish().catch(() => undefined);
+    await takeBatch().files.catch(() => undefined);
     throw error;
+  } finally {
+    await settlePending();
   }
   if (found.length === 0) return result;
-  result.commits = await complete();
+  result.commits = await complete(takeBatch());
   return result;
+}
+
+/** New commits taken from the walk, waiting for their files (and tags) before they are handed over. */
+interface PendingBatch {
+  commits: SourceCommit[];
+  files: Promise<Map<string, CommitFiles> | null>;
 }
 
 /** Without a branch filter: the default branch first, then the others by name. */
