@@ -24,8 +24,8 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     const cell = (table?.records.find((r) => r.record_id === recordId)?.cells.get(field?.field_id ?? '') ?? []) as Array<{ file_token: string }>;
     return cell.map((c) => world.lark.bitable.media.get(c.file_token)).map((m) => ({ token: m?.file_token, name: m?.name, text: m?.data.toString(), parentType: m?.parent_type }));
   };
-  /** A Lark user adds a file to the record's 附件 cell: drive media upload, then the cell. */
-  const addInLark = async (bug: TaskRecord, name: string, text: string) => {
+  /** A Lark user uploads a file to the base through drive media (one a second: Lark's 5 QPS). */
+  const uploadInLark = async (name: string, text: string) => {
     const form = new FormData();
     const data = Buffer.from(text);
     for (const [k, v] of Object.entries({ file_name: name, parent_type: 'bitable_file', parent_node: t.appToken, size: String(data.length) })) form.set(k, v);
@@ -34,9 +34,14 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     const uploaded = (await (await fetch(`${world.lark.url}/open-apis/drive/v1/medias/upload_all`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).json()) as { code: number; data: { file_token: string } };
     expect(uploaded.code).toBe(0);
     await world.advance(1000);
-    const cell = cellFiles(bug.larkRecordId).map((f) => ({ file_token: f.token }));
-    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: [...cell, { file_token: uploaded.data.file_token }] } });
     return uploaded.data.file_token;
+  };
+  /** A Lark user adds a file to the record's 附件 cell: drive media upload, then the cell. */
+  const addInLark = async (bug: TaskRecord, name: string, text: string) => {
+    const token = await uploadInLark(name, text);
+    const cell = cellFiles(bug.larkRecordId).map((f) => ({ file_token: f.token }));
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: [...cell, { file_token: token }] } });
+    return token;
   };
 
   it('puts a file attached here into the record’s 附件 cell, and brings a file added in Lark here after a refresh', async () => {
@@ -85,6 +90,31 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     await t.refresh();
     expect((await t.one(bug)).bugAttachFiles).toEqual([]);
     expect(await t.history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'attachFiles', newValue: '[]' }));
+  });
+
+  it('brings no more files from Lark than a bug may hold here (20), says so once, and the bug can still be edited', async () => {
+    const bug = await t.create('bug', '附件很多的缺陷');
+    const tokens: string[] = [];
+    for (let i = 1; i <= 21; i += 1) tokens.push(await uploadInLark(`log-${i}.txt`, `日志 ${i}`));
+    // 19 of them are already here and in step (set directly: pulling each would take a second).
+    const inStep = tokens.slice(0, 19).map((fileToken, i) => ({ s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`, fileName: `log-${i + 1}.txt`, fileToken }));
+    await world.server.db.updateTable('task_records').set({ attach_files: JSON.stringify(inStep) }).where('guid', '=', bug.guid).execute();
+    await world.advance(1000);
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: tokens.map((file_token) => ({ file_token })) } });
+
+    expect((await t.refresh()).data.attachments).toBe(1);
+    const after = await t.one(bug);
+    expect(after.bugAttachFiles.map((f) => f.fileToken)).toEqual(tokens.slice(0, 20));
+    // The 21st stays in Lark's cell, untouched.
+    expect(cellFiles(bug.larkRecordId).map((f) => f.token)).toEqual(tokens);
+    const note = '飞书中的附件超过 20 个，其余附件未同步到本系统';
+    await t.refresh();
+    expect((await t.history(bug)).filter((h) => h.newValue === note)).toHaveLength(1);
+    // The drawer sends every file with an edit: the bug stays editable.
+    const edited = await t.update(after, { bugStatus: 'fixing', bugFiles: after.bugAttachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) });
+    expect(edited.body).toMatchObject({ code: 200, data: { bugStatus: 'fixing' } });
+    await world.runJobs();
+    expect(cellFiles(bug.larkRecordId).map((f) => f.token)).toEqual(tokens);
   });
 
   it('adds the 附件 column to a table made before it, then fills it', async () => {

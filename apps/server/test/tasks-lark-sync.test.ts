@@ -247,6 +247,34 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     expect(inLark().map((a) => a.name)).toEqual(['crash.log']);
   });
 
+  it('brings no more attachments from Lark than a task may hold here (20), says so once, and the task can still be edited', async () => {
+    const record = await createTask('附件很多的任务');
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    for (let from = 1; from <= 21; from += 5) {
+      const form = new FormData();
+      form.set('resource_type', 'task');
+      form.set('resource_id', record.larkGuid ?? '');
+      for (let i = from; i < Math.min(from + 5, 22); i += 1) form.append('file', new Blob([new TextEncoder().encode(`日志 ${i}`)]), `log-${i}.txt`);
+      expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+    }
+    const inLark = [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid).map((a) => a.guid);
+    expect(inLark).toHaveLength(21);
+    // 19 of them are already here and in step (set directly: pulling each would take a second).
+    const inStep = inLark.slice(0, 19).map((fileToken, i) => ({ s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`, fileName: `log-${i + 1}.txt`, fileToken }));
+    await world.server.db.updateTable('task_records').set({ attach_files: JSON.stringify(inStep) }).where('guid', '=', record.guid).execute();
+
+    expect((await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId })).body.data.attachments).toBe(1);
+    const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
+    expect(after.attachFiles.map((f) => f.fileToken)).toEqual(inLark.slice(0, 20));
+    await call('/api/lark_refresh', { appId: world.appId });
+    expect((await history(record)).filter((h) => h.newValue === '飞书中的附件超过 20 个，其余附件未同步到本系统')).toHaveLength(1);
+    // The drawer sends every file with an edit: the task stays editable, and the 21st stays in Lark.
+    const edited = await update(after, { status: 'in_progress', attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) });
+    expect(edited.body).toMatchObject({ code: 200, data: { status: 'in_progress' } });
+    await world.runJobs();
+    expect([...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid)).toHaveLength(21);
+  });
+
   it('tells in the history what to grant when Lark refuses (the app removed from the base)', async () => {
     const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'bug', summary: '无权限', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY });
     await world.runJobs();

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { TASK_ATTACHMENT_PREFIX } from '@release/contract';
+import { TASK_ATTACHMENT_PREFIX, TASK_ATTACHMENTS_MAX } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkTaskClient } from '../../integrations/lark/lark-task.ts';
@@ -14,6 +14,14 @@ import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 const UPLOAD_CONCURRENCY = 3;
 export const DOWNLOAD_SPACING_MS = 1_000;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A record holds at most TASK_ATTACHMENTS_MAX files here (the drawer sends them all with every edit, and more are
+ * refused): files in Lark beyond that stay in Lark, and the history says so once.
+ */
+export const TOO_MANY_FILES_NOTE = `飞书中的附件超过 ${TASK_ATTACHMENTS_MAX} 个，其余附件未同步到本系统`;
+export const roomForFiles = (filesHere: number) => Math.max(0, TASK_ATTACHMENTS_MAX - filesHere);
+export const tooManyFilesNote = (now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: TOO_MANY_FILES_NOTE, create_time: now, comment_id: null });
 
 /** SPEC §7: task attachments are stored under lark_attachment/ + 16 random characters + the extension. */
 export function attachmentKey(fileName: string): string {
@@ -73,6 +81,7 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
     const added: StoredTaskFile[] = [];
     let deleted = 0;
+    let room = roomForFiles(files.length);
     for (const att of remote) {
       if (current.has(att.guid)) continue;
       if (removedHere.has(att.guid)) {
@@ -81,6 +90,11 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
         continue;
       }
       if (!att.url) continue;
+      if (room === 0) {
+        await deps.sync.noteOnce(record, tooManyFilesNote(deps.clock.now()));
+        continue;
+      }
+      room -= 1;
       const data = await spaced(() => deps.client.download(att.url as string));
       const key = attachmentKey(att.name);
       await deps.blobs.put(key, data, { contentType: 'application/octet-stream' });

@@ -4,7 +4,7 @@ import { bitableFiles, MEDIA_UPLOAD_MAX_BYTES, type BitableRecordRead, type Lark
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
-import { attachmentKey, bytesOf, limited, type Spacer } from './attachment-sync.ts';
+import { attachmentKey, bytesOf, limited, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
 import { BUG_COLUMNS } from './lark-fields.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -16,7 +16,8 @@ const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bm
  * parent_type bitable_image/bitable_file and parent_node = the base's app_token; the cell holds [{file_token}]).
  * - local files without a token are uploaded (3 at a time, ≤ 20 MB; a bigger one gets one history note) and added;
  * - files in the cell no local file names are downloaded (spaced 1 s, shared with tasks) — unless the record's history
- *   shows that token on a file removed here, in which case it is taken out of the cell;
+ *   shows that token on a file removed here, in which case it is taken out of the cell; past TASK_ATTACHMENTS_MAX files
+ *   here the rest stay only in Lark (one history note);
  * - a local file whose token left the cell was removed in Lark and goes here too (history source lark).
  * The cell is written before the tokens are stored here: a crash between them can duplicate a file, never lose one.
  */
@@ -44,7 +45,10 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
     const removedInLark = new Set(hasColumn ? outOfCell : []);
     const restored = hasColumn ? [] : outOfCell;
     const kept = cell.filter((f) => local.has(f.file_token) || !removedHere.has(f.file_token));
-    const fresh = kept.filter((f) => !local.has(f.file_token));
+    // Files new in the cell, as many as the bug may still hold here (the rest stay in Lark's cell).
+    const newInCell = kept.filter((f) => !local.has(f.file_token));
+    const fresh = newInCell.slice(0, roomForFiles(files.length - removedInLark.size));
+    if (fresh.length < newInCell.length) await deps.sync.noteOnce(record, tooManyFilesNote(deps.clock.now()));
 
     const uploads = (
       await limited(waiting, UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
