@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { matchesCommitter, trimMessageEnd, type BranchFilter, type CommitFiles, type SourceCommit } from '../source-commit.ts';
+import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
 import { GitError, runGit, streamGit } from './git-command.ts';
-import { startCommitFiles, type CommitFilesReader } from './git-files.ts';
 import { clearStaleLocks } from './git-locks.ts';
-import { LOG_FORMAT, LogRecordParser } from './git-log-parser.ts';
+import { FILES_ARGS, LOG_FORMAT, LogRecordParser, type LogRecord } from './git-log-parser.ts';
 import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot, type TagRef } from './git-refs.ts';
 import { classifyGitRemote, refusedRemoteMessage, type RemoteUrlOptions } from './remote-url.ts';
 
@@ -37,7 +36,7 @@ const DEFAULT_SYNC_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_READ_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_COMMITS = 1000;
 const DEFAULT_BATCH_SIZE = 10_000;
-/** Handed-over batches the walk runs ahead of: one being stored, one waiting for its files. */
+/** Handed-over batches the walk runs ahead of (one being stored, one waiting): memory stays bounded. */
 const MAX_PENDING_BATCHES = 2;
 const STALE_LOCK_GRACE_MS = 60_000;
 
@@ -159,14 +158,15 @@ export interface ReadCommitsOptions {
    * Drop them when the filter changes, or when that call was truncated and the older commits are still wanted.
    */
   knownTips?: readonly string[];
-  /** Read added/modified/removed files (one extra git call for the returned commits). Default true. */
+  /** Read added/modified/removed files (diffed in the same walk, for every commit walked). Default true. */
   withFiles?: boolean;
   timeoutMs?: number;
   /**
    * Hands over every `batchSize` new commits (complete with tags and files) while the walk goes on, so a long
    * history is walked once in bounded memory. One call at a time, in order: the walk goes on while a batch is
-   * handled (git and the database work meanwhile) and waits before handing over the next. The read answers after
-   * the last call is done, and fails if one failed. Such commits are not in `commits`.
+   * handled (git and the database work meanwhile) and waits when two batches are pending. The read answers after
+   * the last call is done, and fails if one failed (the batches behind it are not handed over). Such commits are
+   * not in `commits`.
    */
   onBatch?: (commits: SourceCommit[]) => Promise<void>;
   /** Commits per onBatch call. Default 10,000. */
@@ -227,44 +227,36 @@ export async function readNewCommits(
   // Best (lowest) branch index reaching each commit not printed yet; git prints every child first.
   const branchOf = new Map<string, number>();
   const input = [...result.tips, ...(options.knownTips ?? []).map((id) => `^${id}`)].join('\n');
-  const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT];
-  const parser = new LogRecordParser();
+  const withFiles = options.withFiles !== false;
+  const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT, ...(withFiles ? FILES_ARGS : [])];
+  const parser = new LogRecordParser(withFiles);
+  /** The records of each chunk of git's output, then the last one: a microtask per chunk, not per commit. */
+  async function* recordChunks(): AsyncGenerator<LogRecord[]> {
+    for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) yield parser.push(chunk);
+    yield parser.finish();
+  }
   let found: SourceCommit[] = [];
-  // Started at the first new commit and fed while the walk goes on: git diffs on another core meanwhile.
-  let files: CommitFilesReader | null = null;
-  let stopped = false;
   let delivered = 0;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
   let tags: Promise<Map<string, TagRef[]>> | null = null;
-  /** The commits found so far (newest first) with their files reader, which is told that no more commits come. */
-  const takeBatch = (): PendingBatch => {
-    const batch = { commits: found, files: files?.finish() ?? Promise.resolve(null) };
-    // Rejections are answered where the batch is completed; a batch behind a failed one never is.
-    batch.files.catch(() => undefined);
-    found = [];
-    files = null;
-    return batch;
-  };
-  /** Tags and files onto a batch's commits, answered oldest first. */
-  const complete = async (batch: PendingBatch): Promise<SourceCommit[]> => {
+  /** Tags onto the commits found so far (newest first), answered oldest first. */
+  const complete = async (commits: SourceCommit[]): Promise<SourceCommit[]> => {
     tags ??= listTags(mirrorDir).then(groupTagsByCommit);
-    const [tagsByCommit, filesById] = await Promise.all([tags, batch.files]);
-    for (const commit of batch.commits) {
+    const tagsByCommit = await tags;
+    for (const commit of commits) {
       const commitTags = tagsByCommit.get(commit.commitId) ?? [];
       commit.tags = commitTags.map((tag) => tag.name);
       commit.tagSummary = commitTags.map((tag) => tag.message ?? '');
-      commit.files = filesById?.get(commit.commitId) ?? null;
     }
-    return batch.commits.reverse();
+    return commits.reverse();
   };
-  // Handed-over batches, oldest first: each is completed and handed over after the one before it, while the walk
-  // goes on; the walk waits only when MAX_PENDING_BATCHES are pending. A failure stops the batches behind it.
+  // Handed-over batches, oldest first: each is handed over after the one before it while the walk goes on; the
+  // walk waits only when MAX_PENDING_BATCHES are pending. A failure stops the batches behind it.
   const pending: Array<Promise<void>> = [];
   let handing: Promise<void> = Promise.resolve();
-  const settlePending = () => Promise.allSettled(pending.splice(0));
   try {
-    read: for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) {
-      for (const record of parser.push(chunk)) {
+    read: for await (const records of recordChunks()) {
+      for (const record of records) {
         result.scanned += 1;
         const index = Math.min(branchOf.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
         branchOf.delete(record.id);
@@ -275,12 +267,7 @@ export async function readNewCommits(
         if (typeof known === 'boolean' ? known : await known) continue;
         if (delivered + found.length === maxCommits) {
           result.truncated = true;
-          stopped = true;
           break read;
-        }
-        if (options.withFiles !== false) {
-          files ??= startCommitFiles(mirrorDir, timeoutMs);
-          files.add(record.id, record.parents[0] ?? null);
         }
         found.push({
           commitId: record.id,
@@ -292,12 +279,12 @@ export async function readNewCommits(
           tags: [],
           tagSummary: [],
           url: null,
-          files: null,
+          files: record.files,
         });
         if (options.onBatch && found.length === batchSize) {
-          const onBatch = options.onBatch;
-          const batch = takeBatch();
-          delivered += batch.commits.length;
+          const [onBatch, batch] = [options.onBatch, found];
+          found = [];
+          delivered += batch.length;
           if (pending.length === MAX_PENDING_BATCHES) await pending.shift();
           handing = handing.then(async () => onBatch(await complete(batch)));
           // Awaited when the walk waits for it or at the end; until then a failure must not count as unhandled.
@@ -306,30 +293,14 @@ export async function readNewCommits(
         }
       }
     }
-    if (!stopped) parser.finish();
-  } catch (error) {
-    // The files reader ends with what it was given; its answer no longer matters. Batches being stored finish.
-    await takeBatch().files.catch(() => undefined);
-    await settlePending();
-    throw error;
-  }
-  try {
     await handing;
-  } catch (error) {
-    await takeBatch().files.catch(() => undefined);
-    throw error;
   } finally {
-    await settlePending();
+    // On a failure, batches already being stored finish before the read answers.
+    await Promise.allSettled(pending);
   }
   if (found.length === 0) return result;
-  result.commits = await complete(takeBatch());
+  result.commits = await complete(found);
   return result;
-}
-
-/** New commits taken from the walk, waiting for their files (and tags) before they are handed over. */
-interface PendingBatch {
-  commits: SourceCommit[];
-  files: Promise<Map<string, CommitFiles> | null>;
 }
 
 /** Without a branch filter: the default branch first, then the others by name. */
