@@ -97,7 +97,11 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     const tokens: string[] = [];
     for (let i = 1; i <= 21; i += 1) tokens.push(await uploadInLark(`log-${i}.txt`, `日志 ${i}`));
     // 19 of them are already here and in step (set directly: pulling each would take a second).
-    const inStep = tokens.slice(0, 19).map((fileToken, i) => ({ s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`, fileName: `log-${i + 1}.txt`, fileToken }));
+    const inStep = [];
+    for (const [i, fileToken] of tokens.slice(0, 19).entries()) {
+      const s3Key = await transferFile(world.server, world.editor.token, `log-${i + 1}.txt`, Buffer.from(`日志 ${i + 1}`), 'lark_attachment');
+      inStep.push({ s3Key, fileName: `log-${i + 1}.txt`, fileToken });
+    }
     await world.server.db.updateTable('task_records').set({ attach_files: JSON.stringify(inStep) }).where('guid', '=', bug.guid).execute();
     await world.advance(1000);
     world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: tokens.map((file_token) => ({ file_token })) } });
@@ -115,6 +119,28 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     expect(edited.body).toMatchObject({ code: 200, data: { bugStatus: 'fixing' } });
     await world.runJobs();
     expect(cellFiles(bug.larkRecordId).map((f) => f.token)).toEqual(tokens);
+  });
+
+  it('a 附件 column deleted in Lark comes back with every bug’s files, not only the first one synced', async () => {
+    const bugs: TaskRecord[] = [];
+    for (const name of ['一.txt', '二.txt']) {
+      const key = await transferFile(world.server, world.editor.token, name, Buffer.from(name), 'lark_attachment');
+      bugs.push(await t.create('bug', `列被删的缺陷 ${name}`, { bugFiles: [{ s3Key: key, fileName: name }] }));
+      await world.advance(1000);
+    }
+    const table = t.table();
+    if (table) table.fields = table.fields.filter((f) => f.field_name !== '附件');
+    // Every bug of this app uploads its files again in the one refresh while the fake's clock stands still.
+    world.lark.setRateLimit('drive.media.upload_all', null);
+    expect((await t.refresh()).code).toBe(200);
+    world.lark.setRateLimit('drive.media.upload_all', { perSecond: 5 });
+    await world.advance(1000);
+    for (const [i, bug] of bugs.entries()) {
+      const name = ['一.txt', '二.txt'][i];
+      expect((await t.one(bug)).bugAttachFiles.map((f) => f.fileName)).toEqual([name]);
+      expect(cellFiles(bug.larkRecordId).map((f) => f.text)).toEqual([name]);
+    }
+    expect(t.table()?.fields.filter((f) => f.field_name === '附件')).toHaveLength(1);
   });
 
   it('adds the 附件 column to a table made before it, then fills it', async () => {

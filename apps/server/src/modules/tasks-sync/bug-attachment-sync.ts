@@ -22,11 +22,15 @@ const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bm
  * The cell is written before the tokens are stored here: a crash between them can duplicate a file, never lose one.
  */
 export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; spaced: Spacer }) {
-  /** Whether the table has the attachment column; one made before it (or whose column was deleted) gets it now. */
-  async function ensureColumn(appToken: string, tableId: string): Promise<boolean> {
+  /**
+   * Whether the table has the attachment column; one made before it (or whose column was deleted) gets it now. The
+   * other bugs' files lost their cells with the old column: their tokens are forgotten, so they are uploaded again.
+   */
+  async function ensureColumn(record: TaskRecordRow, appToken: string, tableId: string): Promise<boolean> {
     const fields = await deps.client.listFields(appToken, tableId);
     if (fields.some((f) => f.field_name === BUG_COLUMNS.attachments)) return true;
     await deps.client.createField(appToken, tableId, { field_name: BUG_COLUMNS.attachments, type: 17 });
+    await deps.sync.forgetBugFileTokens(Number(record.app_id), Number(record.id));
     return false;
   }
 
@@ -41,7 +45,7 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
     const outOfCell = [...local].filter((t) => !inCell.has(t));
     // Out of the cell because someone removed them in Lark — unless the column itself was missing: then they go back.
-    const hasColumn = waiting.length || outOfCell.length ? await ensureColumn(appToken, tableId) : true;
+    const hasColumn = waiting.length || outOfCell.length ? await ensureColumn(record, appToken, tableId) : true;
     const removedInLark = new Set(hasColumn ? outOfCell : []);
     const restored = hasColumn ? [] : outOfCell;
     const kept = cell.filter((f) => local.has(f.file_token) || !removedHere.has(f.file_token));

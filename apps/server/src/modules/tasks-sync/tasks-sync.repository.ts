@@ -127,6 +127,25 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
       }
     },
 
+    /**
+     * Clears the Lark tokens on the files of an app's linked bugs but one (their attachment column was re-created in
+     * Lark, the old cells went with it): each bug's next sync uploads them again instead of reading them as removed
+     * in Lark. Compare-and-set on attach_files, read again when a local edit lands meanwhile.
+     */
+    async forgetBugFileTokens(appId: number, exceptId: number): Promise<void> {
+      const rows = await db.selectFrom('task_records').select('id').where('app_id', '=', appId).where('record_type', '=', 'bug').where('lark_deleted', 'is', null).where('id', '!=', exceptId).execute();
+      for (const { id } of rows) {
+        for (let attempt = 0; attempt < 5; attempt += 1) {
+          const row = await db.selectFrom('task_records').select('attach_files').where('id', '=', Number(id)).executeTakeFirst();
+          const files = parseFiles(row?.attach_files ?? '[]');
+          if (!row || !files.some((f) => f.fileToken)) break;
+          const next = JSON.stringify(files.map((f) => ({ ...f, fileToken: null })));
+          const result = await db.updateTable('task_records').set({ attach_files: next }).where('id', '=', Number(id)).where('attach_files', '=', row.attach_files).executeTakeFirst();
+          if (Number(result.numUpdatedRows) === 1) break;
+        }
+      }
+    },
+
     /** Lark's modified time after our own write of an item (nothing there to pull). */
     async markLarkTime(id: number, larkUpdatedAt: number): Promise<void> {
       await db.updateTable('task_records').set({ lark_updated_at: larkUpdatedAt }).where('id', '=', id).execute();
