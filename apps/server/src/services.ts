@@ -191,7 +191,7 @@ export function createServices(deps: ServiceDeps) {
     workflowsRepo,
     commitLogsRepo,
     sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),
-    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock, robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) } }),
+    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock, robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) }, allowFileRemotes: deps.allowFileRemotes }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale login failures. */
     async purgeExpired() {

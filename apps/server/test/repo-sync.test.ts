@@ -69,8 +69,9 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     const res = await server.request<{ created: number; error: string | null }>('POST', `/api/workflow/sync?id=${broken.id}`, { token: admin });
     expect(res.body.data.created).toBe(0);
     expect(res.body.data.error).toBeTruthy();
-    const refused = await workflow({ tabName: '危险', repoType: 'git', repoPath: 'ext::sh -c touch% /tmp/pwned' });
-    expect((await server.request<{ error: string | null }>('POST', `/api/workflow/sync?id=${refused.id}`, { token: admin })).body.data.error).toBeTruthy();
+    // An address git must never see is refused when the workflow is saved (it is never stored, never run).
+    const refused = await server.request('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'default', tabName: '危险', repoType: 'git', repoPath: 'ext::sh -c touch% /tmp/pwned' } });
+    expect([refused.status, refused.body.msg]).toEqual([400, '仓库地址不合法：仅支持 https://、ssh://、git@主机:路径 或 file:// 地址']);
   });
 
   it('polls an svn repository revision by revision', async () => {

@@ -17,16 +17,19 @@ const kinds: Record<ErrorKind, { status: number; code: number }> = {
 export class AppError extends Error {
   readonly status: number;
   readonly code: number;
+  /** The form field the message is about, answered as `data.field` so a form can show it under that field. */
+  readonly field: string | undefined;
 
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; field?: string }) {
     super(message, options);
     this.name = 'AppError';
     this.status = kinds[kind].status;
     this.code = kinds[kind].code;
+    this.field = options?.field;
   }
 
-  static badRequest(message: string) {
-    return new AppError('badRequest', message);
+  static badRequest(message: string, field?: string) {
+    return new AppError('badRequest', message, field === undefined ? undefined : { field });
   }
   static unauthorized(message: string = Messages.tokenExpired) {
     return new AppError('unauthorized', message);

@@ -17,12 +17,13 @@ export async function fetchWorkflows(appId: number, signal?: AbortSignal): Promi
   return [...rows].sort((a, b) => a.orderNo - b.orderNo || a.id - b.id);
 }
 
-export async function createWorkflow(body: WorkflowInput): Promise<{ id: number }> {
-  return (await api.post<{ id: number }>('/api/workflow', body)).data;
+/** silent: the caller tells the failure itself (the modal shows a refused 仓库地址 under its field). */
+export async function createWorkflow(body: WorkflowInput, silent = false): Promise<{ id: number }> {
+  return (await api.post<{ id: number }>('/api/workflow', body, { silent })).data;
 }
 
-export async function updateWorkflow(body: WorkflowInput & { id: number }): Promise<void> {
-  await api.post<unknown>('/api/workflow/update', body);
+export async function updateWorkflow(body: WorkflowInput & { id: number }, silent = false): Promise<void> {
+  await api.post<unknown>('/api/workflow/update', body, { silent });
 }
 
 /** POST /api/workflow/update_order: 1-based orderNo per stored tab (never the summary tab). */

@@ -33,8 +33,9 @@ export class GitError extends Error {
   readonly reason: GitErrorReason;
   readonly detail: string;
 
-  constructor(reason: GitErrorReason, detail = '') {
-    super(messages[reason]);
+  /** `message` replaces the reason's own (a refused remote says which forms this server accepts). */
+  constructor(reason: GitErrorReason, detail = '', message = messages[reason]) {
+    super(message);
     this.name = 'GitError';
     this.reason = reason;
     this.detail = redactSecrets(detail).slice(-4000);

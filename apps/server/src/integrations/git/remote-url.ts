@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { refusedRepoUrlMessage } from '../refused-repo-url.ts';
 
 export type RemoteKind = 'https' | 'ssh' | 'scp' | 'file';
 
@@ -41,6 +42,11 @@ export function classifyGitRemote(url: string, options: RemoteUrlOptions = {}): 
     default:
       return null;
   }
+}
+
+/** Why classifyGitRemote refused `url`, in Chinese: file:// switched off on this server is said as such. */
+export function refusedRemoteMessage(url: string, options: RemoteUrlOptions = {}): string {
+  return refusedRepoUrlMessage('git', url, options.allowFile !== false);
 }
 
 function classifyScpLike(url: string): RemoteKind | null {

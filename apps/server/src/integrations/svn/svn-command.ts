@@ -19,8 +19,9 @@ export class SvnError extends Error {
   readonly codes: string[];
   readonly detail: string;
 
-  constructor(reason: SvnErrorReason, detail = '') {
-    super(messages[reason]);
+  /** `message` replaces the reason's own (a refused URL says which forms this server accepts). */
+  constructor(reason: SvnErrorReason, detail = '', message = messages[reason]) {
+    super(message);
     this.name = 'SvnError';
     this.reason = reason;
     this.detail = redactSecrets(detail).slice(-4000);

@@ -1,4 +1,5 @@
 import { matchesFilter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
+import { refusedRepoUrlMessage } from '../refused-repo-url.ts';
 import { isAllowedSvnUrl, runSvn, SvnError, svnTarget, type SvnRunOptions } from './svn-command.ts';
 import { parseSvnInfoXml, parseSvnLogXml, type SvnChangedPath, type SvnInfo, type SvnLogEntry } from './svn-xml.ts';
 
@@ -28,7 +29,7 @@ const DEFAULT_LIMIT = 500;
 const NO_SUCH_REVISION = 'E160006';
 
 function assertUrl(repoUrl: string, options: SvnRunOptions): void {
-  if (!isAllowedSvnUrl(repoUrl, options)) throw new SvnError('invalid_url', `refused URL ${repoUrl}`);
+  if (!isAllowedSvnUrl(repoUrl, options)) throw new SvnError('invalid_url', `refused URL ${repoUrl}`, refusedRepoUrlMessage('svn', repoUrl, options.allowFile !== false));
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { assertRobotUrl, type RobotHosts } from '../messaging/destination.ts';
+import { assertRepoPath } from './repo-path.ts';
 import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
 
 type SaveWorkflowBody = SaveWorkflowWithRobotBody;
@@ -19,7 +20,16 @@ export interface WorkflowRobotDeps {
 
 export const WEBHOOK_PATH = '/api/workflow/webhook/';
 
-export function createWorkflowsService(deps: { workflows: WorkflowsRepository; policy: AppsPolicy; box: SecretBox; ingest: CommitIngestService; clock: Clock; robots: WorkflowRobotDeps }) {
+export function createWorkflowsService(deps: {
+  workflows: WorkflowsRepository;
+  policy: AppsPolicy;
+  box: SecretBox;
+  ingest: CommitIngestService;
+  clock: Clock;
+  robots: WorkflowRobotDeps;
+  /** ALLOW_FILE_REPOSITORIES: file:// git and svn addresses are accepted. */
+  allowFileRemotes: boolean;
+}) {
   const { workflows, policy, box, ingest, clock, robots } = deps;
 
   /** The signing secret is write-only: undefined keeps the stored one, '' or null removes it. */
@@ -65,11 +75,13 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
 
     async create(editor: AuthUser, body: SaveWorkflowBody): Promise<{ id: number }> {
       await policy.assertCanEdit(editor, body.appId);
+      const changes = fields(body);
+      assertRepoPath(changes, deps.allowFileRemotes);
       const existing = await workflows.listByApp(body.appId);
       const now = clock.now();
       const id = await workflows.insert({
         app_id: body.appId,
-        ...fields(body),
+        ...changes,
         ...robotSecret(body),
         order_no: nextOrderNo(existing.map((w) => w.order_no)),
         webhook_token: randomToken().slice(0, 32),
@@ -90,6 +102,8 @@ export function createWorkflowsService(deps: { workflows: WorkflowsRepository; p
       const changes = fields(body);
       // A new repository starts a new history: the sync state belongs to the old one.
       const moved = changes.repo_path !== workflow.repo_path || changes.repo_type !== workflow.repo_type;
+      // A stored address this server cannot read is told by the tab; a new one is refused before it is saved.
+      if (moved) assertRepoPath(changes, deps.allowFileRemotes);
       await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
       // Switched on (again): what came while it was off is history, not news.

@@ -1,7 +1,9 @@
 import { Form, Input, Modal, Popconfirm, Radio, Select, Space, Switch, Typography } from 'antd';
 import { contentTypes, WorkflowMessages, type AppType, type WorkflowRow } from '@release/contract';
+import { isApiError } from '../../api/api-error.ts';
 import { createWorkflow, updateWorkflow, type WorkflowInput } from '../../api/workflows.api.ts';
 import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
+import { toast } from '../../app/feedback.ts';
 import { useWorkflowUsers } from './use-workflows.ts';
 import { createWorkflowValues, needsRepoPath, needsSource, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf, type ContentType, type WorkflowFormValues } from './workflow-form.values.ts';
 import { WorkflowWebhook } from './workflow-webhook.tsx';
@@ -60,12 +62,18 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
       const values: WorkflowFormValues = { ...createWorkflowValues(), ...form.getFieldsValue(true) };
       const body = toWorkflowBody(values, appId);
       if (record) {
-        await updateWorkflow({ ...body, id: record.id });
+        await updateWorkflow({ ...body, id: record.id }, true);
         return { id: record.id, body };
       }
-      return { id: (await createWorkflow(body)).id, body };
+      return { id: (await createWorkflow(body, true)).id, body };
     },
     onSaved: (saved) => onSaved(saved.id, saved.body),
+    // A refused 仓库地址 (one this server cannot read) is shown under the field, as the form's own messages are.
+    onError: (error) => {
+      if (!isApiError(error) || error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled') return;
+      if ((error.body?.data as { field?: unknown } | null)?.field === 'repoPath') form.setFields([{ name: 'repoPath', errors: [error.message] }]);
+      else toast.error(error.message);
+    },
     successText: record ? workflowsText.saved : workflowsText.created,
   });
 
