@@ -97,7 +97,7 @@ describe('a long git history and pushed custom items in the browser', () => {
     await context.close();
   });
 
-  it('a package workflow lists the apk published before it existed, with its platform, uploader and download link', async () => {
+  it('a package workflow lists the apk published before it existed, with its version, platform, uploader and download link', async () => {
     const { context, page } = await newPage(browser, world.server.url);
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${world.appPath}`);
@@ -113,8 +113,12 @@ describe('a long git history and pushed custom items in the browser', () => {
     await page.getByTestId('workflow-save').click();
     const item = page.getByTestId('commit-item');
     await expect.poll(() => item.count()).toBe(1);
+    // Named by its version (build) and index number, as in the package list; the uploader is said once.
+    expect(await item.getByTestId('commit-package-version').innerText()).toBe('1.4.2 (302) #1');
     const row = item.getByTestId('commit-package');
     expect(await row.innerText()).toContain('上传人：editor');
+    expect((await item.innerText()).split('editor').length - 1).toBe(1);
+    expect(await item.getByTestId('commit-committer').count()).toBe(0);
     expect(await row.getByTestId('commit-package-download').getAttribute('href')).toMatch(/\/api\/blob\/file\?/);
     // A package item has no commit id to show.
     expect(await item.getByTestId('commit-id').count()).toBe(0);

@@ -87,6 +87,11 @@ describe.each(testDialects())('workflows of an app on %s', (dialect) => {
     const logs = await server.request<{ list: CommitLogItem[]; hasMore: boolean }>('GET', `/api/commit_log_list?workflowIds=${workflowId}`, { token: viewer.token });
     expect(logs.body.data.list.map((l) => l.commitMessage)).toEqual(['发布 1.1.0', '发布 1.0.0']);
     expect(logs.body.data.list[0]).toMatchObject({ nativePackageType: 'android', uploadBy: 'admin', remark: 'admin', tabName: '安装包' });
+    // Each item names its package as the package list does: version (build) and index number.
+    expect(logs.body.data.list.map((l) => l.packageVersion && [l.packageVersion.appVersion, l.packageVersion.build, l.packageVersion.indexNo])).toEqual([
+      ['1.1.0', '7', 2],
+      ['1.0.0', '7', 1],
+    ]);
     expect(logs.body.data.list[0]?.cdnUrl).toMatch(/\/api\/blob\/file\?/);
   });
 });

@@ -33,6 +33,8 @@ export const commitLogItem = z.object({
   nativePackageType: z.string().nullable(),
   cdnUrl: z.string().nullable(),
   bindVersions,
+  /** A package workflow's item: the package it is (version, build, index number); null for commits and pushes. */
+  packageVersion: boundVersion.nullable(),
   /** Hidden unless "show filtered logs" is on: committer filter misses and merge commits. */
   filtered: z.boolean(),
   hasMetadata: z.boolean(),

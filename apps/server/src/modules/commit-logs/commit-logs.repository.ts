@@ -69,7 +69,7 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         .leftJoin('users as u', 'u.id', 'v.upload_by')
         .where('c.id', 'in', db.selectFrom(page).select('page.id'))
         .selectAll('c')
-        .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'u.username as upload_by_name'])
+        .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'v.index_no as index_no', 'v.app_version as app_version', 'v.build as build', 'u.username as upload_by_name'])
         .orderBy('c.commit_time', 'desc')
         .orderBy('c.id', 'desc')
         .execute();

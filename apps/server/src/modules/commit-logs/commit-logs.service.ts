@@ -64,6 +64,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       nativePackageType: row.native_package_type,
       cdnUrl: row.file_key && row.file_name ? await present.fileUrl(row.file_key, row.file_name) : null,
       bindVersions: { ipa: pick((t) => t === 'ios'), apk: pick((t) => t === 'android'), zip: pick((t) => ZIP_TYPES.has(t)) },
+      packageVersion: row.app_version_id !== null && row.index_no !== null ? { appVersionId: row.app_version_id, indexNo: row.index_no, appVersion: row.app_version, build: row.build } : null,
       filtered: row.is_filtered === 1,
       hasMetadata: row.metadata !== null,
     };

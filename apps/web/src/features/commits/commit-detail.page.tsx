@@ -34,7 +34,7 @@ async function fetchFullCommit(commitId: string, workflowId: number, signal: Abo
   if (!listed) {
     const bare: CommitLogItem = {
       ...detail, appId: 0, workflowId, appName: '', tabName: '', repoPath: null, updateTime: detail.commitTime, branch: null, tagName: null, tagSummary: [],
-      uploadBy: null, nativePackageType: null, cdnUrl: null, bindVersions: { ipa: [], apk: [], zip: [] }, filtered: false, hasMetadata: false,
+      uploadBy: null, nativePackageType: null, cdnUrl: null, bindVersions: { ipa: [], apk: [], zip: [] }, packageVersion: null, filtered: false, hasMetadata: false,
     };
     return { item: bare };
   }

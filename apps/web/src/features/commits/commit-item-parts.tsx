@@ -47,10 +47,22 @@ function isNativePackageType(value: string | null): value is NativePackageType {
   return nativePackageTypes.some((type) => type === value);
 }
 
-/** A package workflow's item: the platform icon and a download link. */
+/** A package item's name: version (build) and its index number, as the package list shows them. */
+export function PackageVersionTitle({ item }: { item: CommitLogItem }) {
+  const version = item.packageVersion;
+  if (!version) return null;
+  return (
+    <Typography.Text strong className="commit-package-version" data-testid="commit-package-version">
+      {versionText(version)} <Typography.Text type="secondary">#{version.indexNo}</Typography.Text>
+    </Typography.Text>
+  );
+}
+
+/** A package workflow's item: the platform icon, a download link and who uploaded it (→ their trend). */
 export function PackageRow({ item }: { item: CommitLogItem }) {
   if (!item.cdnUrl && !item.nativePackageType) return null;
   const fileName = item.cdnUrl ? fileNameOf(item.cdnUrl) : '';
+  const uploader = item.uploadBy ?? (item.remark || null);
   return (
     <Flex gap={8} align="center" wrap data-testid="commit-package">
       {isNativePackageType(item.nativePackageType) ? <PackageTypeIcon version={{ nativePackageType: item.nativePackageType, fileName, cdnUrl: item.cdnUrl ?? undefined }} size={16} /> : null}
@@ -59,7 +71,12 @@ export function PackageRow({ item }: { item: CommitLogItem }) {
           <DownloadOutlined /> {text.download}
         </Typography.Link>
       ) : null}
-      {item.uploadBy ? <Typography.Text type="secondary">{text.uploadBy(item.uploadBy)}</Typography.Text> : null}
+      {uploader ? (
+        <Typography.Text type="secondary" data-testid="commit-uploader">
+          {text.uploadBy}
+          <Link to={`/trend/${encodeURIComponent(item.remark || uploader)}`}>{uploader}</Link>
+        </Typography.Text>
+      ) : null}
     </Flex>
   );
 }
@@ -103,7 +120,7 @@ export function CommitMeta({ item, showSource, isPackage }: CommitMetaProps) {
           {item.tagSummary.filter(Boolean)[0]}
         </Typography.Text>
       ) : null}
-      {item.remark ? (
+      {item.remark && !isPackage ? (
         <Link to={`/trend/${encodeURIComponent(item.remark)}`} data-testid="commit-committer">
           <UserOutlined /> {item.remark}
         </Link>

@@ -4,7 +4,7 @@ import type { CommitLogItem } from '@release/contract';
 import { MediaThumbs } from '../media/media-thumbs.tsx';
 import { shows, type DisplayCategory } from './commit-filter.ts';
 import { clockText } from './commit-format.ts';
-import { CommitMeta, BoundVersionTags, CommitTypeTag, PackageRow } from './commit-item-parts.tsx';
+import { CommitMeta, BoundVersionTags, CommitTypeTag, PackageRow, PackageVersionTitle } from './commit-item-parts.tsx';
 import { displayType, parseCommitMessage } from './commit-message.ts';
 import { CommitMetadataView } from './commit-metadata-view.tsx';
 import './commits.css';
@@ -33,6 +33,7 @@ export function CommitItem({ item, metadata, categories, showSource, menu, onOpe
       <Flex vertical gap={6} className="commit-item-body">
         <Flex gap={8} align="flex-start" justify="space-between">
           <Flex gap={6} align="baseline" wrap style={{ minWidth: 0 }}>
+            {isPackage ? <PackageVersionTitle item={item} /> : null}
             {type ? <CommitTypeTag type={type} /> : null}
             {parsed.scope ? <Typography.Text type="secondary">{parsed.scope}</Typography.Text> : null}
             <Typography.Text strong className="commit-subject" data-testid="commit-message">

@@ -19,7 +19,7 @@ export const commitsText = {
     copied: '已复制到剪切板',
     tag: '标签',
     download: '下载',
-    uploadBy: (name: string) => `上传人：${name}`,
+    uploadBy: '上传人：',
     description: '备注',
     boundVersions: '关联版本',
     files: { added: '新增', modified: '修改', removed: '删除' },
