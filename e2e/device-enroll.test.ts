@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { IPAD_UA, IPHONE_UA, launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const PHONE_UDID = '00008120-001C2D3E4F5A6B7C';
@@ -49,8 +49,8 @@ describe('self-service device registration from the install page', () => {
     await server?.stop();
   });
 
-  it('offers 注册此设备 for the ad-hoc build on a tablet-width screen', async () => {
-    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
+  it('offers 注册此设备 for the ad-hoc build on an iPad', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 }, IPAD_UA);
     await openInstallPage(page, appPath);
     const box = page.getByTestId('register-device-box');
     await box.waitFor();
@@ -61,7 +61,7 @@ describe('self-service device registration from the install page', () => {
   });
 
   it('on a phone: downloads the profile, and after the device answers the result page shows its UDID and the install page says it needs re-signing', async () => {
-    const { context, page } = await newPage(browser, server.url, { width: 375, height: 812 });
+    const { context, page } = await newPage(browser, server.url, { width: 375, height: 812 }, IPHONE_UA);
     await openInstallPage(page, appPath);
     expect(await page.getByTestId('register-device').innerText()).toContain('注册此设备');
     expect(await fitsWidth(page)).toBe(true);

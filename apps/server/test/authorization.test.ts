@@ -44,9 +44,9 @@ const ADMIN_ONLY = [
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
 // No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
-const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist'];
-// Behind the app's install password instead of a session (install.test.ts).
-const INSTALL_PASSWORD = ['GET /api/app_version'];
+const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist', 'GET /api/app_version/open'];
+// Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon only.
+const INSTALL_PASSWORD = ['GET /api/app_version', 'GET /api/app_version/app'];
 // Checked against the workflow's own secret (custom-push.test.ts).
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
 // Lark's event push: the verification token, AES and X-Lark-Signature (lark-doc-events.test.ts).

@@ -42,6 +42,14 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     expect((await page('url=nope&password=246810')).body.msg).toBe(InstallMessages.appMissing);
   });
 
+  it('names the app on the password gate without the password, and nothing more; an unknown path is not found', async () => {
+    const gate = await server.request<Record<string, unknown>>('GET', '/api/app_version/app?url=demo');
+    expect(gate.body.data).toMatchObject({ appName: '演示', path: 'demo' });
+    expect(Object.keys(gate.body.data).sort()).toEqual(['appIcon', 'appName', 'path']);
+    const missing = await server.request('GET', '/api/app_version/app?url=nope');
+    expect([missing.status, missing.body.msg]).toEqual([404, InstallMessages.appMissing]);
+  });
+
   it('shows the versions newest first with install and download links, and a token that spares the password', async () => {
     const res = await page('url=demo&password=246810');
     expect(res.body.code).toBe(200);

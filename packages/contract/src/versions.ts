@@ -82,6 +82,8 @@ export const installVersion = z.object({
   downloadUrl: z.string(),
   /** iOS only: `itms-services://?action=download-manifest&url=…` (needs HTTPS to work on a device). */
   installUrl: z.string().nullable(),
+  /** html packages only: a signed link that shows the page in the browser (sandboxed, its own opaque origin). */
+  openUrl: z.string().nullable(),
   /** iOS profile type and provisioned device count, for "register this device" hints. */
   profileType: z.string().nullable(),
   /** Ad-hoc/development only, when the page was asked with `udid`: whether the profile lists that device. */
@@ -101,6 +103,10 @@ export const installPage = z.object({
   secure: z.boolean(),
 });
 export type InstallPage = z.infer<typeof installPage>;
+
+/** GET /api/app_version/app: what the password gate shows before the password (name and icon only). */
+export const installAppBrief = z.object({ appName: z.string(), appIcon: z.string().nullable(), path: z.string() });
+export type InstallAppBrief = z.infer<typeof installAppBrief>;
 
 export const InstallMessages = {
   passwordRequired: '请输入安装密码',

@@ -21,8 +21,19 @@ export function parseByteRange(header: string | undefined, size: number): ByteRa
   return { start, end };
 }
 
-/** `attachment` with an ASCII fallback and the UTF-8 name (RFC 6266), safe for Chinese file names. */
-export function attachmentDisposition(fileName: string): string {
+/** `attachment` (or `inline`) with an ASCII fallback and the UTF-8 name (RFC 6266), safe for Chinese file names. */
+export function attachmentDisposition(fileName: string, kind: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
+
+/**
+ * Headers for files users uploaded, served from this origin: never sniffed into another type, and an
+ * html page shown runs sandboxed in an opaque origin (no allow-same-origin), so its scripts cannot read
+ * this site's storage (the sign-in token) or call the API as the visitor.
+ */
+export const UPLOADED_CONTENT_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox allow-scripts allow-forms allow-popups allow-modals',
+  'referrer-policy': 'no-referrer',
+} as const;

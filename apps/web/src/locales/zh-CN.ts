@@ -102,6 +102,7 @@ export const zh = {
     addBlankApp: '添加空白应用',
     needAppAdmin: '请先添加一个应用',
     needAppUser: '请联系管理员先创建一个应用',
+    needEditPermit: '您只有该应用的下载权限，请联系管理员为您添加应用的编辑权限',
     category: '分类管理',
     udid: '设备ID',
     searchPlaceholder: '搜索你的应用',

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
-import { attachmentDisposition, parseByteRange } from '../../http/byte-range.ts';
+import { attachmentDisposition, parseByteRange, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
 import { BlobError } from '../../storage/blob-store.ts';
 import { FileBody } from '../../storage/file-body.ts';
 import { LOCAL_DOWNLOAD_PATH, LOCAL_PART_PATH, type LocalBlobStore } from '../../storage/local-blob-store.ts';
@@ -12,7 +12,7 @@ const partQuery = z.object({
   expires: z.coerce.number().int(),
   sig: z.string().max(128),
 });
-const fileQuery = z.object({ key: z.string().max(512), expires: z.coerce.number().int(), name: z.string().max(255), type: z.string().max(128).regex(/^[\w.+-]+\/[\w.+-]+$/), sig: z.string().max(128) });
+const fileQuery = z.object({ key: z.string().max(512), expires: z.coerce.number().int(), name: z.string().max(255), type: z.string().max(128).regex(/^[\w.+-]+\/[\w.+-]+(; ?charset=[\w-]+)?$/), sig: z.string().max(128) });
 
 const linkExpired = '链接已过期或签名无效，请刷新页面后重试';
 
@@ -38,7 +38,8 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
       const stat = await store.stat(req.query.key);
       if (!stat) throw AppError.notFound('文件不存在或已被删除');
       const range = parseByteRange(req.headers.range, stat.size);
-      reply.header('accept-ranges', 'bytes').header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
+      // Always a download (打开 of an html package has its own route); sandboxed anyway should a browser show it.
+      reply.headers(UPLOADED_CONTENT_HEADERS).header('accept-ranges', 'bytes').header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
       if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${stat.size}`).send();
       const file = store.filePath(req.query.key);
       if (!range) return reply.header('content-length', stat.size).send(new FileBody(file, 0, stat.size));

@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { installPage, installPageQuery } from '@release/contract';
+import { installAppBrief, installPage, installPageQuery } from '@release/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
-import { MANIFEST_PATH, type InstallService } from './install.service.ts';
+import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
+import { contentTypeOf, isHtmlFile, presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
 
 const tags = ['install'];
+const briefQuery = installPageQuery.pick({ url: true });
 const manifestQuery = z.object({ id: z.coerce.number().int().min(1), expires: z.coerce.number().int(), sig: z.string().max(128) });
 
 export function installRoutes(deps: { install: InstallService } & LinkDeps): FastifyPluginAsyncZod {
@@ -31,6 +33,12 @@ export function installRoutes(deps: { install: InstallService } & LinkDeps): Fas
       },
     );
 
+    app.get(
+      '/api/app_version/app',
+      { config: { access: 'public' }, schema: { tags, description: 'The install password gate: app name and icon only.', querystring: briefQuery, response: { 200: envelopeSchema(installAppBrief) } } },
+      async (req) => ok(await install.brief(req.query.url)),
+    );
+
     // Fetched by the iOS installer itself, without cookies: the signature in the URL is the permission.
     app.get(MANIFEST_PATH, { config: { access: 'public' }, schema: { tags, querystring: manifestQuery } }, async (req, reply) => {
       if (!install.verifyManifest(req.query)) throw AppError.noPermission('链接已过期或签名无效，请刷新安装页面后重试');
@@ -45,6 +53,23 @@ export function installRoutes(deps: { install: InstallService } & LinkDeps): Fas
         title: version.display_name ?? version.file_name,
       });
       return reply.header('content-type', 'text/xml; charset=utf-8').header('cache-control', 'no-store').send(xml);
+    });
+
+    // 打开 of an html package, on either store: the page itself, inline but sandboxed in an opaque origin
+    // (UPLOADED_CONTENT_HEADERS), so it cannot read this site's sign-in token. Signed like the manifest.
+    app.get(OPEN_HTML_PATH, { config: { access: 'public' }, schema: { tags, querystring: manifestQuery } }, async (req, reply) => {
+      if (!install.verifyOpenHtml(req.query)) throw AppError.noPermission('链接已过期或签名无效，请刷新安装页面后重试');
+      const version = await install.findVersion(req.query.id);
+      if (!version || !isHtmlFile(version.file_name)) throw AppError.notFound('版本不存在');
+      const stat = await deps.blobs.stat(version.file_key);
+      if (!stat) throw AppError.notFound('文件不存在或已被删除');
+      return reply
+        .headers(UPLOADED_CONTENT_HEADERS)
+        .header('content-type', contentTypeOf(version.file_name))
+        .header('content-disposition', attachmentDisposition(version.file_name, 'inline'))
+        .header('content-length', stat.size)
+        .header('cache-control', 'private, no-store')
+        .send(await deps.blobs.read(version.file_key));
     });
   };
 }

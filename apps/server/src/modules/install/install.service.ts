@@ -1,4 +1,4 @@
-import { normalizeUdid, InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
+import { normalizeUdid, InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallAppBrief, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -7,13 +7,15 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { LoginGuardRepository } from '../auth/login-guard.repository.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
-import { DOWNLOAD_LINK_TTL_SEC, type VersionPresenter } from '../versions/version-presenter.ts';
+import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../versions/version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
 
 const PAGE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECENT_VERSIONS = 20;
 export const MANIFEST_PATH = '/api/app_version/manifest.plist';
+/** 打开 for an html package: the page itself, shown sandboxed (install.routes.ts). */
+export const OPEN_HTML_PATH = '/api/app_version/open';
 
 /** Whether an ad-hoc/development profile lists the visitor's device (UDIDs compare case-insensitively); null when unknown or not such a profile. */
 function deviceIncluded(profile: { type?: string; provisionedDevices?: string[] } | null | undefined, udid: string | null): boolean | null {
@@ -61,6 +63,10 @@ export function createInstallService(deps: InstallDeps) {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
     return present.apiUrl(`${MANIFEST_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['manifest', versionId, expires])}`);
   }
+  function openHtmlUrl(present: VersionPresenter, versionId: number): string {
+    const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
+    return present.apiUrl(`${OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['open-html', versionId, expires])}`);
+  }
 
   async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null): Promise<InstallVersion> {
     const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
@@ -80,6 +86,7 @@ export function createInstallService(deps: InstallDeps) {
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
       installUrl: v.native_package_type === 'ios' ? itmsServicesLink(manifestUrl(present, v.id)) : null,
+      openUrl: isHtmlFile(v.file_name) ? openHtmlUrl(present, v.id) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs: metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null),
@@ -106,6 +113,17 @@ export function createInstallService(deps: InstallDeps) {
 
     verifyManifest(query: { id: number; expires: number; sig: string }): boolean {
       return query.expires > clock.now() && signer.verify(['manifest', query.id, query.expires], query.sig);
+    },
+
+    /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
+    async brief(path: string): Promise<InstallAppBrief> {
+      const app = await apps.findByPath(path);
+      if (!app) throw AppError.notFound(InstallMessages.appMissing);
+      return { appName: app.app_name, appIcon: app.app_icon, path: app.path };
+    },
+
+    verifyOpenHtml(query: { id: number; expires: number; sig: string }): boolean {
+      return query.expires > clock.now() && signer.verify(['open-html', query.id, query.expires], query.sig);
     },
 
     findVersion: (id: number) => versions.findById(id),

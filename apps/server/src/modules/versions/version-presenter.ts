@@ -20,11 +20,17 @@ export const CONTENT_TYPES: Record<string, string> = {
   aab: 'application/octet-stream',
   zip: 'application/zip',
   html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
 };
 
 export function contentTypeOf(fileName: string): string {
   const ext = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** A single-page web package, opened in the browser by 打开 (a web zip is only downloaded). */
+export function isHtmlFile(fileName: string): boolean {
+  return contentTypeOf(fileName).startsWith('text/html');
 }
 
 /** SPEC §3: ios (ipa), android (apk, aab), web (zip, html), mac. */

@@ -4,6 +4,7 @@ import { RoutePath, type AppListItem } from '@release/contract';
 import { toast } from '../../app/feedback.ts';
 import { useIsAdmin } from '../../app/session.store.ts';
 import { zh } from '../../locales/zh-CN.ts';
+import { useAppDetail } from './use-app-detail.ts';
 
 interface PublishButtonProps {
   currentApp: AppListItem | null;
@@ -11,12 +12,21 @@ interface PublishButtonProps {
   onAddApp: () => void;
 }
 
-/** 发布/更新应用 (admins) or 更新应用: opens /publish in a new window for the current app. */
+/**
+ * 发布/更新应用 (admins) or 更新应用: opens /publish in a new window for the current app. Someone who may
+ * only download it is told so in place (the new window would have nothing to offer them).
+ */
 export function usePublish(currentApp: Pick<AppListItem, 'appId'> | null): { label: string; publish: () => void } {
   const isAdmin = useIsAdmin();
+  // The app page's own detail query (cached): its permit says whether this user may publish to it.
+  const detail = useAppDetail(isAdmin ? null : (currentApp?.appId ?? null));
   const publish = (): void => {
     if (!currentApp) {
       toast.warning(isAdmin ? zh.sider.needAppAdmin : zh.sider.needAppUser);
+      return;
+    }
+    if (detail.data?.appId === currentApp.appId && detail.data.permit === 'view') {
+      toast.warning(zh.sider.needEditPermit);
       return;
     }
     window.open(`${RoutePath.publish}?appId=${currentApp.appId}`, '_blank', 'noopener');

@@ -8,6 +8,8 @@ export const enrollText = {
   registeredTitle: '本设备已注册，但此版本尚未包含它',
   registeredContent: (udid: string) => `本设备（UDID ${udid}）已登记。此版本需要管理员重新签名（把本设备加入描述文件）后才能安装，请联系应用负责人。`,
   registerAgain: '重新注册',
+  onIphoneTitle: '请在 iPhone 上打开本页面',
+  onIphone: '内测版和开发版只能安装在已登记 UDID 的 iPhone 或 iPad 上。请用 iPhone 相机扫描本页的二维码，在 Safari 中打开本页面；设备尚未登记时，在那里点击“注册此设备”。',
   failed: '无法开始注册',
   resultTitle: '设备注册结果',
   registered: '设备注册成功',

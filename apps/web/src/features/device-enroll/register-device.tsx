@@ -3,6 +3,7 @@ import { Alert, Button, Flex, Typography } from 'antd';
 import { MobileOutlined } from '@ant-design/icons';
 import type { InstallVersion } from '@release/contract';
 import { readInstallToken } from '../packages/install.api.ts';
+import { detectDevicePlatform } from '../packages/install-env.ts';
 import { rememberedUdid, startInstallEnroll } from './device-enroll.api.ts';
 import { enrollText } from './device-enroll.strings.ts';
 
@@ -21,6 +22,10 @@ export function RegisterDevice({ version, appPath }: { version: InstallVersion; 
   const [error, setError] = useState<string | null>(null);
   const udid = rememberedUdid();
   if (!needsRegistration(version)) return null;
+  // Only an iPhone or iPad can send its UDID; anywhere else the steps would lead nowhere.
+  if (detectDevicePlatform(navigator.userAgent, navigator.maxTouchPoints) !== 'ios') {
+    return <Alert type="info" showIcon title={enrollText.onIphoneTitle} description={enrollText.onIphone} data-testid="register-on-iphone" />;
+  }
 
   const start = async () => {
     setBusy(true);

@@ -25,9 +25,10 @@ export function InstallAction({ version, large = false }: { version: InstallVers
         </Button>
       );
     default:
-      if (isHtmlPackage(version)) {
+      if (version.openUrl && isHtmlPackage(version)) {
+        // Shown by the server sandboxed in its own origin; the page cannot reach this site's sign-in.
         return (
-          <Button {...common} icon={<ChromeOutlined />} href={version.downloadUrl} target="_blank" rel="noreferrer">
+          <Button {...common} icon={<ChromeOutlined />} href={version.openUrl} target="_blank" rel="noreferrer">
             {installText.open}
           </Button>
         );

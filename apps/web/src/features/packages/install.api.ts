@@ -1,4 +1,4 @@
-import { installPage, ResultCode, type InstallPage } from '@release/contract';
+import { installAppBrief, installPage, ResultCode, type InstallAppBrief, type InstallPage } from '@release/contract';
 import { isEnvelope } from '../../api/api-error.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { rememberedUdid } from '../device-enroll/device-enroll.api.ts';
@@ -57,4 +57,17 @@ export async function fetchInstallPage(path: string, options: { password?: strin
   if (!parsed.success) return { ok: false, code: 0, message: zh.common.networkError };
   writeToken(path, parsed.data.token);
   return { ok: true, page: parsed.data };
+}
+
+/** GET /api/app_version/app: the app's name and icon for the password gate; null when unknown or unreachable. */
+export async function fetchInstallAppBrief(path: string, signal?: AbortSignal): Promise<InstallAppBrief | null> {
+  try {
+    const response = await fetch(`/api/app_version/app?${new URLSearchParams({ url: path }).toString()}`, { headers: { Accept: 'application/json' }, signal });
+    const body: unknown = await response.json();
+    if (!isEnvelope(body) || body.code !== ResultCode.ok) return null;
+    const parsed = installAppBrief.safeParse(body.data);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // The gate then shows no name; the password still opens the page.
+  }
 }

@@ -6,6 +6,7 @@ export const installText = {
   passwordHint: '安装密码由应用负责人提供',
   unlock: '确定',
   missingTitle: '下载地址不存在',
+  missingHint: '请向应用负责人索取最新的下载链接或二维码，再重新打开。',
   loadFailed: '加载失败',
   reload: '重新加载',
   noVersions: '暂无可安装的版本',

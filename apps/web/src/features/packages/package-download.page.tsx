@@ -1,13 +1,15 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Flex, Result, Spin, Typography } from 'antd';
 import { QRCodeSVG } from 'qrcode.react';
 import { useParams, useSearchParams } from 'react-router-dom';
+import type { InstallAppBrief } from '@release/contract';
 import { zh } from '../../locales/zh-CN.ts';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../apps/app.constants.ts';
 import { AppIcon } from '../apps/app-icon.tsx';
 import { InstallContent } from './install-content.tsx';
 import { detectDevicePlatform, detectInAppBrowser } from './install-env.ts';
 import { InstallGate } from './install-gate.tsx';
+import { fetchInstallAppBrief } from './install.api.ts';
 import { installText } from './install.strings.ts';
 import { useInstallPage, type InstallState } from './use-install-page.ts';
 import './install.css';
@@ -49,9 +51,11 @@ function colorSeed(path: string): number {
   return [...path].reduce((sum, char) => sum + char.charCodeAt(0), 0);
 }
 
-function AppHeading({ state }: { state: InstallState }) {
-  if (state.status !== 'ready') return null;
-  const { app } = state.page;
+/** The app's name and icon: from the page once open, from the gate's brief while the password is asked. */
+function AppHeading({ state, brief }: { state: InstallState; brief: InstallAppBrief | null }) {
+  const app = state.status === 'ready' ? state.page.app : state.status === 'locked' ? brief : null;
+  if (!app) return null;
+  const description = state.status === 'ready' ? state.page.app.description : '';
   return (
     <Flex gap={16} align="center" style={{ marginBottom: 16 }}>
       <AppIcon app={{ appId: colorSeed(app.path), appName: app.appName, appIcon: app.appIcon }} size={72} />
@@ -59,9 +63,9 @@ function AppHeading({ state }: { state: InstallState }) {
         <Typography.Title level={4} style={{ margin: 0 }} data-testid="install-app-name">
           {app.appName}
         </Typography.Title>
-        {app.description && (
+        {description && (
           <Typography.Paragraph type="secondary" style={{ margin: 0, whiteSpace: 'pre-wrap' }} ellipsis={{ rows: 3, expandable: 'collapsible' }}>
-            {app.description}
+            {description}
           </Typography.Paragraph>
         )}
       </Flex>
@@ -75,6 +79,16 @@ export function PackageDownloadPage() {
   const [searchParams] = useSearchParams();
   const versionId = Number(searchParams.get('id') ?? searchParams.get('packId')) || undefined;
   const { state, isUnlocking, unlock, reload } = useInstallPage(path, versionId);
+  const [brief, setBrief] = useState<InstallAppBrief | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setBrief(null);
+    void fetchInstallAppBrief(path, abort.signal).then((answer) => {
+      if (!abort.signal.aborted) setBrief(answer);
+    });
+    return () => abort.abort();
+  }, [path]);
 
   useEffect(() => {
     document.title = state.status === 'ready' ? `${state.page.app.appName} - ${zh.appTitle}` : zh.appTitle;
@@ -89,7 +103,19 @@ export function PackageDownloadPage() {
       body = <InstallGate error={state.error} answeredAt={state.answeredAt} isUnlocking={isUnlocking} onUnlock={(password) => void unlock(password)} />;
       break;
     case 'missing':
-      body = <Result status="404" title={installText.missingTitle} subTitle={state.message} data-testid="install-missing" />;
+      body = (
+        <Result
+          status="404"
+          title={installText.missingTitle}
+          subTitle={
+            <Flex vertical gap={4}>
+              <span>{state.message}</span>
+              <span>{installText.missingHint}</span>
+            </Flex>
+          }
+          data-testid="install-missing"
+        />
+      );
       break;
     case 'failed':
       body = (
@@ -112,10 +138,11 @@ export function PackageDownloadPage() {
       <InAppBanner />
       <div className="install-layout">
         <Card className="install-main">
-          <AppHeading state={state} />
+          <AppHeading state={state} brief={brief} />
           {body}
         </Card>
-        <PageQrCode />
+        {/* A QR code of a link that leads nowhere would only pass the dead end on. */}
+        {state.status !== 'missing' && <PageQrCode />}
       </div>
     </div>
   );
