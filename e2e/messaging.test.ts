@@ -30,6 +30,7 @@ describe('pushing update items and packages to group robots from the browser', (
   let custom: WorkflowRow;
   let unsigned: WorkflowRow;
   let packages: WorkflowRow;
+  let robotless: WorkflowRow;
   let appId: number;
   const appPath = 'fleet';
 
@@ -50,12 +51,14 @@ describe('pushing update items and packages to group robots from the browser', (
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '策划', contentType: 'custom', manageType: 'JPS', enterpriseName: '星辰工作室', robotUrl: hook(botToken), robotSecret: 'bot-signing-secret' });
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '未签名', contentType: 'custom', manageType: 'other', robotUrl: hook(unsignedBotToken) });
     await api.call('POST', '/api/workflow', admin, { appId, tabName: '安装包', contentType: 'package', packageType: 'apk', robotUrl: wecom.robotUrl(robotKey) });
+    await api.call('POST', '/api/workflow', admin, { appId, tabName: '无机器人', contentType: 'custom', manageType: 'other' });
     const rows = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin);
-    [custom, unsigned, packages] = ['策划', '未签名', '安装包'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow) as [WorkflowRow, WorkflowRow, WorkflowRow];
+    [custom, unsigned, packages, robotless] = ['策划', '未签名', '安装包', '无机器人'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow) as [WorkflowRow, WorkflowRow, WorkflowRow, WorkflowRow];
     const now = Date.now();
     for (const [workflow, items] of [
       [custom, [{ id: 'lvl-1', time: now - 120_000, author: '策划小李', message: 'feat: 第一章关卡' }, { id: 'lvl-2', time: now - 60_000, author: '策划小王', message: 'fix: 第二章关卡难度' }]],
       [unsigned, [{ id: 'doc-1', time: now - 30_000, author: '策划小李', message: 'docs: 世界观设定' }]],
+      [robotless, [{ id: 'note-1', time: now - 20_000, author: '策划小李', message: 'docs: 角色小传' }]],
     ] as const) {
       const res = await fetch(workflow.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${workflow.webhookSecret ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
       expect(res.status).toBe(200);
@@ -121,6 +124,28 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.getByTestId('send-message-ok').click();
     await expect.poll(() => toastText(page)).toContain('推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
     expect(lark.botMessages.filter((m) => m.botToken === unsignedBotToken)).toEqual([]);
+    await context.close();
+  });
+
+  it('a workflow without a robot does not offer it: the sender is the default, and a missing group robot says where to set it', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${robotless.id}`);
+    await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    const robot = page.getByRole('radio', { name: /工作流群机器人/ });
+    await expect.poll(() => robot.isDisabled()).toBe(true);
+    expect(await page.getByTestId('send-message-scope').innerText()).toContain('工作流群机器人（未设置，可在“编辑工作流 → 机器人地址”中填写）');
+    expect(await page.getByRole('radio', { name: '发给自己（飞书）' }).isChecked()).toBe(true);
+    await page.screenshot({ path: '.tmp/e2e-send-message-no-robot-768.png' });
+    await page.getByTestId('send-scope-chatDev').click();
+    await page.getByTestId('send-message-ok').click();
+    await expect.poll(() => toastText(page)).toContain('未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
+    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: /工作流群机器人/ }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: '测试群' }).isChecked()).toBe(true);
     await context.close();
   });
 

@@ -96,7 +96,13 @@ describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) =>
     expect([none.status, none.body.msg]).toEqual([404, MessagingMessages.commitNotFound]);
     await insertItems(world.server, { id: bare.id, appId: world.appId }, [{ commitId: '9999999', message: 'docs: 无处可发', author: '王五', time: world.server.clock.now() - hour }]);
     const noRobot = await world.send('/api/workflow/send_multi_commits', { appId: world.appId, workflowId: bare.id, startTime: 0, endTime: world.server.clock.now(), all: true }, world.editor.token);
-    expect([noRobot.status, noRobot.body.msg]).toEqual([400, MessagingMessages.noRobot]);
+    // Each says where the missing robot is set.
+    expect([noRobot.status, noRobot.body.msg]).toEqual([400, '未设置群机器人地址：请在“编辑工作流 → 机器人地址”中填写群机器人的 Webhook 地址后再发送']);
+    const devUrl = (await world.server.db.selectFrom('apps').select('dev_wecom_url').where('id', '=', world.appId).executeTakeFirstOrThrow()).dev_wecom_url;
+    await world.server.db.updateTable('apps').set({ dev_wecom_url: null }).where('id', '=', world.appId).execute();
+    const noGroup = await world.send('/api/send_wecom_message', { appId: world.appId, receiveType: 'chat', chatEnv: 'DevTest', commitId: itemIds[0] }, world.editor.token);
+    await world.server.db.updateTable('apps').set({ dev_wecom_url: devUrl }).where('id', '=', world.appId).execute();
+    expect([noGroup.status, noGroup.body.msg]).toEqual([400, '未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送']);
     expect(world.wecom.requests).toEqual([]);
   });
 

@@ -18,7 +18,10 @@ export const MessagingMessages = {
   nothingToSend: '请选择要推送的提交或安装包',
   noEndPoint: '请选择想要推送的日志截止点',
   noCommits: '所选范围内没有可推送的日志',
-  noRobot: '未设置群机器人地址',
+  /** Said with where the robot is set: the workflow's, or (chat scopes) the app's group robots. */
+  noRobot: '未设置群机器人地址：请在“编辑工作流 → 机器人地址”中填写群机器人的 Webhook 地址后再发送',
+  noDevChatRobot: '未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送',
+  noProdChatRobot: '未设置正式群机器人：请管理员在“应用设置 → 正式群机器人”中填写后再发送',
   releaseGroupAdminOnly: '只有管理员可以推送到发布群',
   scopeAdminOnly: '只有管理员可以推送给订阅者或指定用户',
   wecomPersonal: '企业微信群机器人只能推送到群，发给个人请使用飞书',

@@ -31,8 +31,9 @@ export interface Scope {
 export function createReceiverResolver(deps: { messaging: MessagingRepository; hosts: RobotHosts; larkEnabled: boolean }) {
   const { messaging, hosts } = deps;
 
-  function robot(raw: string | null, secretWorkflowId: number | null): PlannedDelivery {
-    if (!raw) throw AppError.badRequest(MessagingMessages.noRobot);
+  /** `missing`: what to tell when no address is set (it says where to set it). */
+  function robot(raw: string | null, secretWorkflowId: number | null, missing: string): PlannedDelivery {
+    if (!raw) throw AppError.badRequest(missing);
     // Checked again here: an address saved before the rule, or under another configuration, is never called.
     const destination = parseRobotUrl(raw, hosts);
     if (!destination) throw AppError.badRequest(MessagingMessages.robotUrlRefused);
@@ -58,12 +59,13 @@ export function createReceiverResolver(deps: { messaging: MessagingRepository; h
       }
       if (type === 'commit') {
         if (!workflow) throw AppError.badRequest('参数错误：workflowId 必填');
-        return { receivers: [robot(workflow.robot_url, workflow.id)], skipped: [] };
+        return { receivers: [robot(workflow.robot_url, workflow.id, MessagingMessages.noRobot)], skipped: [] };
       }
       if (type === 'chat') {
         const release = scope.chatEnv === 'PreFavTest';
         if (release && !user.isAdmin) throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
-        return { receivers: [robot(release ? app.prod_wecom_url : app.dev_wecom_url, null)], skipped: [] };
+        const [url, missing] = release ? [app.prod_wecom_url, MessagingMessages.noProdChatRobot] : [app.dev_wecom_url, MessagingMessages.noDevChatRobot];
+        return { receivers: [robot(url, null, missing)], skipped: [] };
       }
       if (channel === 'wecom') throw AppError.badRequest(MessagingMessages.wecomPersonal);
       let ids: number[];

@@ -78,7 +78,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
         />
       )}
       <SendMessageModal item={sending} workflowRobotUrl={robotUrl} onClose={() => setSending(null)} />
-      <SendLogsModal start={batchStart} onClose={() => setBatchStart(null)} />
+      <SendLogsModal start={batchStart} workflowRobotUrl={robotUrl} onClose={() => setBatchStart(null)} />
       <SnapshotDrawer
         item={editing}
         onClose={() => setEditing(null)}

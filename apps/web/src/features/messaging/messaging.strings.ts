@@ -24,6 +24,8 @@ export const messagingText = {
       userIds: '指定用户（飞书）',
     },
     chooseUsers: '请选择接收人',
+    /** Beside 工作流群机器人 when the workflow has none (the option is disabled). */
+    robotMissing: '（未设置，可在“编辑工作流 → 机器人地址”中填写）',
     adminOnly: '仅管理员',
   },
   logs: {

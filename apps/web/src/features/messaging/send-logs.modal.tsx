@@ -27,15 +27,19 @@ const DESTINATIONS: Record<Destination, { receiveType: 'commit' | 'chat'; chatEn
 interface SendLogsModalProps {
   /** The item whose 批量发送通知 was chosen (the custom range starts there); null when closed. */
   start: CommitLogItem | null;
+  /** The tab's robot address (editors see it); without one, 工作流群机器人 is disabled. */
+  workflowRobotUrl: string | null;
   onClose: () => void;
 }
 
 /** SPEC §2/§4 send-logs modal: today's logs, or a custom range from the chosen item to an end item after it. */
-export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
+export function SendLogsModal({ start, workflowRobotUrl, onClose }: SendLogsModalProps) {
   const isAdmin = useIsAdmin();
   const [mode, setMode] = useState<RangeMode>('day');
   const [endId, setEndId] = useState<number | null>(null);
-  const [destination, setDestination] = useState<Destination>('commit');
+  const [picked, setPicked] = useState<Destination>('commit');
+  const hasRobot = Boolean(workflowRobotUrl);
+  const destination: Destination = picked === 'commit' && !hasRobot ? 'chatDev' : picked;
   const [sending, setSending] = useState(false);
   const dayStart = dayjs().startOf('day').valueOf();
   const dayEnd = dayjs(dayStart).add(1, 'day').valueOf();
@@ -124,8 +128,11 @@ export function SendLogsModal({ start, onClose }: SendLogsModalProps) {
           </>
         ) : null}
         <Form.Item label={messagingText.send.receiver}>
-          <Radio.Group value={destination} onChange={(e) => setDestination(e.target.value as Destination)}>
-            <Radio value="commit">{messagingText.send.scopes.commit}</Radio>
+          <Radio.Group value={destination} onChange={(e) => setPicked(e.target.value as Destination)} data-testid="send-logs-destination">
+            <Radio value="commit" disabled={!hasRobot}>
+              {messagingText.send.scopes.commit}
+              {hasRobot ? null : <span style={{ color: 'rgba(0,0,0,0.45)' }}>{messagingText.send.robotMissing}</span>}
+            </Radio>
             <Radio value="chatDev">{messagingText.send.scopes.chatDev}</Radio>
             {isAdmin ? <Radio value="chatProd">{messagingText.send.scopes.chatProd}</Radio> : null}
           </Radio.Group>

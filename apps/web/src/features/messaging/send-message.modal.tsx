@@ -43,7 +43,10 @@ interface SendMessageModalProps {
 /** 发送通知: one update item (with its bound package) to a group robot or to people. */
 export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessageModalProps) {
   const isAdmin = useIsAdmin();
-  const [scope, setScope] = useState<ScopeKey>('commit');
+  const [picked, setPicked] = useState<ScopeKey>('commit');
+  // Without a robot on the workflow its option is disabled and the default is the sender themselves.
+  const hasRobot = Boolean(workflowRobotUrl);
+  const scope: ScopeKey = picked === 'commit' && !hasRobot ? 'self' : picked;
   const [sending, setSending] = useState(false);
   const [userIds, setUserIds] = useState<number[]>([]);
   const users = useQuery({ queryKey: queryKeys.userBriefs, queryFn: ({ signal }) => fetchUserBriefs(signal), enabled: isAdmin && item !== null });
@@ -83,11 +86,12 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
     >
       <Form layout="vertical">
         <Form.Item label={text.receiver}>
-          <Radio.Group value={scope} onChange={(e) => setScope(e.target.value as ScopeKey)} data-testid="send-message-scope">
+          <Radio.Group value={scope} onChange={(e) => setPicked(e.target.value as ScopeKey)} data-testid="send-message-scope">
             <Space direction="vertical">
               {SCOPES.filter((s) => isAdmin || !s.adminOnly).map((s) => (
-                <Radio key={s.key} value={s.key} data-testid={`send-scope-${s.key}`}>
+                <Radio key={s.key} value={s.key} disabled={s.key === 'commit' && !hasRobot} data-testid={`send-scope-${s.key}`}>
                   {text.scopes[s.key]}
+                  {s.key === 'commit' && !hasRobot ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>{text.robotMissing}</span> : null}
                   {s.adminOnly ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>（{text.adminOnly}）</span> : null}
                 </Radio>
               ))}
