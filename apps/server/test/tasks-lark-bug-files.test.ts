@@ -121,6 +121,20 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     expect(cellFiles(bug.larkRecordId).map((f) => f.token)).toEqual(tokens);
   });
 
+  it('sends no file over 20 MB to Lark (drive media upload_all takes up to 20 MB): the others go, the history says so once', async () => {
+    const small = await transferFile(world.server, world.editor.token, '小.txt', Buffer.from('小文件'), 'lark_attachment');
+    const big = await transferFile(world.server, world.editor.token, '录屏.mov', Buffer.alloc(20 * 1024 * 1024 + 1, 1), 'lark_attachment');
+    const uploads = world.lark.requests.filter((r) => r.route === 'drive.media.upload_all').length;
+    const bug = await t.create('bug', '大附件的缺陷', { bugFiles: [{ s3Key: big, fileName: '录屏.mov' }, { s3Key: small, fileName: '小.txt' }] });
+    expect(cellFiles(bug.larkRecordId).map((f) => f.name)).toEqual(['小.txt']);
+    expect(world.lark.requests.filter((r) => r.route === 'drive.media.upload_all')).toHaveLength(uploads + 1);
+    await world.advance(1000);
+    await t.refresh();
+    const after = await t.one(bug);
+    expect(after.bugAttachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([['录屏.mov', false], ['小.txt', true]]);
+    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['附件「录屏.mov」超过 20 MB，未同步到飞书多维表格']);
+  });
+
   it('a 附件 column deleted in Lark comes back with every bug’s files, not only the first one synced', async () => {
     const bugs: TaskRecord[] = [];
     for (const name of ['一.txt', '二.txt']) {

@@ -56,11 +56,13 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
 
     const uploads = (
       await limited(waiting, UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
-        const data = await bytesOf(await deps.blobs.read(f.s3Key));
-        if (data.length > MEDIA_UPLOAD_MAX_BYTES) {
+        // The size from the store first: a local attachment may be far larger than Lark takes (and than memory).
+        const size = (await deps.blobs.stat(f.s3Key))?.size ?? 0;
+        if (size > MEDIA_UPLOAD_MAX_BYTES) {
           await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: `附件「${f.fileName}」超过 20 MB，未同步到飞书多维表格`, create_time: deps.clock.now(), comment_id: null });
           return null;
         }
+        const data = await bytesOf(await deps.blobs.read(f.s3Key));
         return [f.s3Key, await deps.client.uploadMedia(appToken, f.fileName, data, IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
       })
     ).filter((u): u is [string, string] => u !== null);
