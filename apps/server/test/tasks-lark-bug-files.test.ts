@@ -157,6 +157,21 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     expect(t.table()?.fields.filter((f) => f.field_name === '附件')).toHaveLength(1);
   });
 
+  it('two bugs pushed at once after the 附件 column was deleted re-create it once, and neither push fails', async () => {
+    const bugs: TaskRecord[] = [];
+    for (const name of ['甲.txt', '乙.txt']) {
+      const key = await transferFile(world.server, world.editor.token, name, Buffer.from(name), 'lark_attachment');
+      bugs.push(await t.create('bug', `并发推送的缺陷 ${name}`, { bugFiles: [{ s3Key: key, fileName: name }] }));
+      await world.advance(1000);
+    }
+    const table = t.table();
+    if (table) table.fields = table.fields.filter((f) => f.field_name !== '附件');
+    for (const bug of bugs) expect((await t.update(bug, { bugSeverity: 'low' })).body.code).toBe(200);
+    await world.runJobs();
+    expect(t.table()?.fields.filter((f) => f.field_name === '附件')).toHaveLength(1);
+    for (const bug of bugs) expect((await t.history(bug)).filter((h) => h.field === 'larkSyncFailed')).toEqual([]);
+  });
+
   it('adds the 附件 column to a table made before it, then fills it', async () => {
     const table = t.table();
     const field = table?.fields.find((f) => f.field_name === '附件');

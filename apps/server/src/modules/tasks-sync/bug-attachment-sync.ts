@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Clock } from '../../lib/clock.ts';
 import { bitableFiles, MEDIA_UPLOAD_MAX_BYTES, type BitableRecordRead, type LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
@@ -27,9 +28,15 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
    * other bugs' files lost their cells with the old column: their tokens are forgotten, so they are uploaded again.
    */
   async function ensureColumn(record: TaskRecordRow, appToken: string, tableId: string): Promise<boolean> {
-    const fields = await deps.client.listFields(appToken, tableId);
-    if (fields.some((f) => f.field_name === BUG_COLUMNS.attachments)) return true;
-    await deps.client.createField(appToken, tableId, { field_name: BUG_COLUMNS.attachments, type: 17 });
+    const hasIt = async () => (await deps.client.listFields(appToken, tableId)).some((f) => f.field_name === BUG_COLUMNS.attachments);
+    if (await hasIt()) return true;
+    try {
+      await deps.client.createField(appToken, tableId, { field_name: BUG_COLUMNS.attachments, type: 17 });
+    } catch (error) {
+      // Another bug's sync running at the same time made it first (Lark refuses the second name): use that one.
+      if (error instanceof LarkApiError && (await hasIt())) return true;
+      throw error;
+    }
     await deps.sync.forgetBugFileTokens(Number(record.app_id), Number(record.id));
     return false;
   }
