@@ -8,7 +8,7 @@ import { SendLogsModal } from '../messaging/send-logs.modal.tsx';
 import { SendMessageModal } from '../messaging/send-message.modal.tsx';
 import { useWorkflowUsers } from '../workflows/use-workflows.ts';
 import { defaultCommitFilter, toCommitQuery, type CommitFilter } from './commit-filter.ts';
-import { commitPageSize } from './commit-format.ts';
+import { commitPageSize, sameCommitsTogether } from './commit-format.ts';
 import { CommitItemMenu } from './commit-item-menu.tsx';
 import { CommitItemsWithMetadata, CommitList } from './commit-list.tsx';
 import { FilterBar } from './filter-bar.tsx';
@@ -47,7 +47,8 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
   const pageSize = useMemo(() => commitPageSize(window.screen.height), []);
   const pages = useCommitPages(view === 'list' ? source : null, query, pageSize, refreshKey);
   const matchesProject = (item: CommitLogItem): boolean => filter.project === null || item.appName === filter.project;
-  const items = filter.project === null ? pages.items : pages.items.filter(matchesProject);
+  const shown = filter.project === null ? pages.items : pages.items.filter(matchesProject);
+  const items = useMemo(() => (mode === 'summary' ? sameCommitsTogether(shown) : shown), [mode, shown]);
   const projects = useMemo(() => [...new Set(pages.items.map((item) => item.appName))], [pages.items]);
   const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
 

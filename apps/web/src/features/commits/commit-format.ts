@@ -68,3 +68,21 @@ export function groupByProject<T extends { appName: string }>(items: readonly T[
   }
   return [...groups.values()];
 }
+
+/**
+ * The summary tab lists each workflow's own item (remarks and snapshots belong to it), so a commit of a repository
+ * two workflows follow comes twice. Commits made in the same second are ordered by item id, which would put one
+ * workflow's whole run before the other's: here every copy of a commit (same repository, id and time) follows the
+ * first one shown, each labelled with its tab.
+ */
+export function sameCommitsTogether<T extends { repoPath: string | null; commitId: string; commitTime: number }>(items: readonly T[]): T[] {
+  const keyOf = (item: T) => `${item.commitTime}\u0000${item.repoPath ?? ''}\u0000${item.commitId}`;
+  const copies = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const found = copies.get(key);
+    if (found) found.push(item);
+    else copies.set(key, [item]);
+  }
+  return [...copies.values()].flat();
+}

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { defaultCommitFilter, timeRangeOf, toCommitQuery } from './commit-filter.ts';
-import { commitPageSize, dateTimeText, groupByDay, groupByProject } from './commit-format.ts';
+import { commitPageSize, dateTimeText, groupByDay, groupByProject, sameCommitsTogether } from './commit-format.ts';
 import { commitTypes, displayType, parseCommitMessage, shortCommitId } from './commit-message.ts';
 
 const at = (text: string) => dayjs(text).valueOf();
@@ -76,5 +76,15 @@ describe('commit filter', () => {
   it('sends the committer, the branch and onlyCliff=false when filtered logs are shown', () => {
     const filter = { ...defaultCommitFilter(now), committer: 'alice', branch: 'main', showFiltered: true, timeKey: 'all' as const, range: {} };
     expect(toCommitQuery(filter)).toEqual({ onlyCliff: false, remark: 'alice', branch: 'main' });
+  });
+});
+
+describe('the summary of two workflows on one repository', () => {
+  it('puts the copies of a commit together, each workflow keeping its own item', () => {
+    const repo = 'https://git.example.com/shop.git';
+    const item = (id: number, tabName: string, commitId: string, commitTime = 1000) => ({ id, tabName, commitId, commitTime, repoPath: repo });
+    // As the server pages them: same-second commits by id, so 服务端's run comes before 客户端主干's.
+    const page = [item(6, '服务端', 'c3'), item(5, '服务端', 'c2'), item(4, '服务端', 'c1'), item(3, '客户端主干', 'c3'), item(2, '客户端主干', 'c2'), item(1, '客户端主干', 'c1'), item(0, '其他', 'c1', 900)];
+    expect(sameCommitsTogether(page).map((i) => `${i.commitId}/${i.tabName}`)).toEqual(['c3/服务端', 'c3/客户端主干', 'c2/服务端', 'c2/客户端主干', 'c1/服务端', 'c1/客户端主干', 'c1/其他']);
   });
 });
