@@ -45,8 +45,9 @@ function externalPackages() {
 }
 
 export async function buildServer({ log = console.log } = {}) {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const started = performance.now();
+  // esbuild's service process would otherwise live as long as the caller; it is not needed after the build.
   const result = await build({
     entryPoints: [path.join(serverDir, 'src/main.ts')],
     outfile: serverBundle,
@@ -61,7 +62,7 @@ export async function buildServer({ log = console.log } = {}) {
     sourcesContent: false,
     metafile: true,
     logLevel: 'warning',
-  });
+  }).finally(() => stop());
   // A package imported by the server but missing from its dependencies would end up bundled (and a native one broken).
   const bundled = Object.keys(result.metafile.inputs).filter((input) => input.split(/[\\/]/).includes('node_modules'));
   if (bundled.length > 0) {

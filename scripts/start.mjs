@@ -1,10 +1,11 @@
 // `npm start`: builds the web app and the server when they are missing or older than their sources, then runs
 // the compiled server (`node --enable-source-maps … apps/server/dist/main.mjs`). `npm run dev` runs the sources.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer, serverBundle, serverIsStale, serverNodeArgs } from './build-server.mjs';
+import { serverBundle, serverIsStale, serverNodeArgs } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'apps/web/dist/index.html');
@@ -25,21 +26,43 @@ function webIsStale() {
   return sources.some((p) => (fs.statSync(p).isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs) > built);
 }
 
+// Signals (Ctrl-C, `kill <pid>`, a container stop) reach whichever child is running and this script ends with it:
+// no build or server is left behind as an orphan. The `start` script runs this with `exec`, so npm's forwarded
+// SIGTERM lands here rather than on the shell npm starts (which would die alone).
+let current = null;
+let stopping = null;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopping = signal;
+    if (current) current.kill(signal);
+    else process.exit(128 + os.constants.signals[signal]);
+  });
+}
+
+/** Runs a child to its end; answers its exit code (128 + signal number when a signal ended it). */
+function run(command, args, options) {
+  return new Promise((resolve) => {
+    current = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    current.on('exit', (code, signal) => {
+      current = null;
+      resolve(code ?? 128 + (os.constants.signals[signal] ?? 0));
+    });
+  });
+}
+
+function exitIfStopped(code) {
+  if (stopping || code !== 0) process.exit(code || 128 + os.constants.signals[stopping]);
+}
+
 if (process.env.SKIP_WEB_BUILD !== '1' && webIsStale()) {
   console.log('Building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  exitIfStopped(await run('npm', ['run', 'build', '-w', 'apps/web']));
 }
 
 if (serverIsStale()) {
   console.log('Building the server…');
-  await buildServer();
+  // In a child of its own: esbuild's service process ends with the build, not with the server.
+  exitIfStopped(await run(process.execPath, [path.join(root, 'scripts/build-server.mjs')]));
 }
 
-const server = spawn(process.execPath, [...serverNodeArgs, serverBundle], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.exit(await run(process.execPath, [...serverNodeArgs, serverBundle], { env: { NODE_ENV: 'production', ...process.env } }));

@@ -8,6 +8,7 @@ import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-static.ts';
+import { RequestLog } from './http/request-log.ts';
 import type { Clock } from './lib/clock.ts';
 import { systemClock } from './lib/clock.ts';
 import { createServices, type Services } from './services.ts';
@@ -112,6 +113,8 @@ export interface BuiltApp {
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger: deps.logger ?? false,
+    // One debug line per request, not two info lines each (http/request-log.ts).
+    logController: new RequestLog(),
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },

@@ -65,10 +65,7 @@ async function main() {
 
   await services.roles.seedDefaults();
   const admin = await services.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () => randomToken().slice(0, 16));
-  if (admin.generatedPassword) {
-    // Printed once, on the console only: the operator must keep it.
-    process.stdout.write(`\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`);
-  } else if (admin.created) {
+  if (admin.created && !admin.generatedPassword) {
     app.log.info({ username: config.ADMIN_USERNAME }, 'first admin created from ADMIN_USERNAME / ADMIN_PASSWORD');
   }
 
@@ -99,12 +96,30 @@ async function main() {
     await handle.destroy();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Ctrl-C reaches the server twice under `npm start` (from the terminal and forwarded by scripts/start.mjs):
+  // the second must not cut the shutdown short.
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void shutdown(signal);
+    });
+  }
 
   const address = await app.listen({ host: config.HOST, port: config.PORT });
   const shown = config.PUBLIC_URL ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  // pino writes behind: let its start-up lines out first, so the lines below end the start-up output.
+  await new Promise<void>((resolve) => {
+    const log = app.log as { flush?: (done: () => void) => void };
+    if (log.flush) log.flush(() => resolve());
+    else resolve();
+  });
   process.stdout.write(`发布系统 is running at ${shown} (database: ${handle.dialect}, data: ${config.DATA_DIR})\n`);
+  if (admin.generatedPassword) {
+    // Printed once, on the console only, after the start-up lines so it is the last thing on screen: the operator must keep it.
+    process.stdout.write(`\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`);
+  }
 }
 
 main().catch((err: unknown) => {
