@@ -4,9 +4,8 @@ import type { AppVersionRow } from '@release/contract';
 import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
 import { infoPlist, ipaEntries, xmlPlist } from '../src/inspect/testing/packages.ts';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
-import { createS3BlobStore } from '../src/storage/s3-blob-store.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { S3_TEST_CREDENTIALS, startS3Server } from './helpers/s3-server.ts';
+import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
@@ -22,14 +21,9 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
   let closeS3: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    let blobs;
-    if (store === 's3') {
-      const s3 = await startS3Server();
-      closeS3 = s3.close;
-      const s3Store = createS3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS });
-      blobs = () => s3Store;
-    }
-    server = await startTestServer(dialect, { blobs });
+    const storage = await testStore(store);
+    closeS3 = storage.close;
+    server = await startTestServer(dialect, { blobs: storage.blobs });
     admin = await server.adminToken();
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, InstallPage } from '@release/contract';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
-import { createS3BlobStore } from '../src/storage/s3-blob-store.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { S3_TEST_CREDENTIALS, startS3Server } from './helpers/s3-server.ts';
+import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
@@ -20,14 +19,9 @@ describe.each(combos)('web packages on %s with the %s store: 打开 and 下载',
   let versions: InstallPage['versions'];
 
   beforeAll(async () => {
-    let blobs;
-    if (store === 's3') {
-      const s3 = await startS3Server();
-      closeS3 = s3.close;
-      const s3Store = createS3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS });
-      blobs = () => s3Store;
-    }
-    server = await startTestServer(dialect, { blobs });
+    const storage = await testStore(store);
+    closeS3 = storage.close;
+    server = await startTestServer(dialect, { blobs: storage.blobs });
     const admin = await server.adminToken();
     const user = await server.createUser({ username: 'editor', roleLevel: 30 });
     editor = user.token;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
+import { createS3BlobStore, type S3BlobStore } from '../../src/storage/s3-blob-store.ts';
 
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -19,4 +20,12 @@ export async function startS3Server(bucket = 'release-test') {
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** startTestServer's `blobs` for a store name: the default local store (undefined), or S3 on a fresh s3rver; `close` stops it. */
+export async function testStore(store: 'local' | 's3'): Promise<{ blobs: (() => S3BlobStore) | undefined; close: () => Promise<void> }> {
+  if (store === 'local') return { blobs: undefined, close: async () => {} };
+  const s3 = await startS3Server();
+  const s3Store = createS3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS });
+  return { blobs: () => s3Store, close: s3.close };
 }
