@@ -5,6 +5,7 @@ import type { DialectName } from '../apps/server/src/db/database.ts';
 import { readNewCommits } from '../apps/server/src/integrations/git/git-mirror.ts';
 import { mirrorDirFor } from '../apps/server/src/integrations/git/remote-url.ts';
 import { startProfile } from './lib-logs/cpu-profile.ts';
+import { ownCpu, startCpu, type CpuReading } from './lib-logs/cpu-time.ts';
 import type { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { buildHistory, countCommits, MAIN_COMMITS, RELEASE_COMMITS, timeGitLog } from './lib-logs/git-history.ts';
 import { percentile } from './lib-logs/measure.ts';
@@ -39,9 +40,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sign
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 const summary: string[] = [];
+const cpuSummary: string[] = [];
+
+type Phase = Exclude<keyof SyncPhases, 'mirroredCpu'>;
 
 function printSyncs(syncs: SyncPhases[]): void {
-  const columns: Array<keyof SyncPhases> = ['created', 'mirror', 'known', 'read', 'rows', 'insert', 'rest', 'total'];
+  const columns: Phase[] = ['created', 'mirror', 'known', 'read', 'rows', 'insert', 'rest', 'total'];
   log(`    sync | ${columns.map((c) => c.padStart(8)).join(' | ')}`);
   const line = (label: string, p: SyncPhases) => log(`    ${label.padEnd(4)} | ${columns.map((c) => (c === 'created' ? String(p[c]) : s(p[c])).padStart(8)).join(' | ')}`);
   syncs.forEach((p, i) => line(String(i + 1), p));
@@ -57,10 +61,20 @@ interface Pass {
   clone: number;
   rePoll: number;
   mirror: string;
+  /** CPU seconds of the syncs that stored something, from the mirror being up to date to the end of the sync. */
+  cpu: CpuReading;
 }
 
 /** `git log` over the source repository, measured before each sync so both sides see the same machine. */
 const references: number[] = [];
+/** The CPU seconds of each reference run (git's own: user + system). */
+const referenceCpu: number[] = [];
+
+function timeReference(gitDir: string): void {
+  const before = ownCpu().git;
+  references.push(timeGitLog(gitDir, false));
+  referenceCpu.push(ownCpu().git - before);
+}
 
 /** syncOnce (or one uncapped sync) until nothing is new, on a fresh database and a fresh mirror directory. */
 async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, variant: Variant): Promise<Pass> {
@@ -73,14 +87,18 @@ async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, 
   const sync = timedSync(db.handle.db, mirrorsDir);
   const profiler = variant === 'shipped, profiled' ? await startProfile() : null;
   const syncs: SyncPhases[] = [];
+  const cpu: CpuReading = { node: 0, git: 0, db: 0 };
   for (let round = 0; round < 50; round += 1) {
-    if (!profiler) references.push(timeGitLog(path.join(repo.dir, '.git'), false));
+    if (!profiler) timeReference(path.join(repo.dir, '.git'));
     const workflow = await sync.workflows.findById(workflowId);
     if (!workflow) throw new Error('workflow missing');
+    const reading = await startCpu(dialect === 'postgres' ? db.handle.db : null);
     const phases = await sync.syncOnce(workflow);
+    const used = await reading.stop(phases.mirroredCpu);
     if (phases.result.error) throw new Error(`sync failed: ${phases.result.error}`);
     syncs.push(phases);
     if (phases.created === 0) break;
+    for (const key of ['node', 'git', 'db'] as const) cpu[key] += used[key];
   }
   if (profiler) {
     const file = profileArg?.includes('=') ? profileArg.slice(profileArg.indexOf('=') + 1).replace('.cpuprofile', `-${dialect}.cpuprofile`) : undefined;
@@ -91,18 +109,19 @@ async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, 
   const stored = ingestSyncs.reduce((sum, p) => sum + p.created, 0);
   const rows = await db.handle.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (stored !== commits || Number(rows.n) !== commits) throw new Error(`stored ${stored} (table: ${rows.n}) of ${commits} commits`);
-  const sum = (key: keyof SyncPhases) => ingestSyncs.reduce((total, p) => total + p[key], 0);
+  const sum = (key: Phase) => ingestSyncs.reduce((total, p) => total + p[key], 0);
   const clone = ingestSyncs[0]?.mirror ?? 0;
   log(`  ${variant}: ${ingestSyncs.length} sync(s) stored ${stored.toLocaleString('en')} commits, then one found nothing new:`);
   printSyncs(syncs);
   log(`    summed: clone ${s(clone)}, later fetches ${s(sum('mirror') - clone)}, known ids ${s(sum('known'))}, read ${s(sum('read'))}, rows ${s(sum('rows'))}, insert ${s(sum('insert'))}, rest ${s(sum('rest'))}`);
   const rePoll = syncs.at(-1)?.created === 0 ? (syncs.at(-1)?.total ?? NaN) : NaN;
-  return { variant, total: sum('total'), clone, rePoll, mirror: mirrorDirFor(mirrorsDir, repo.url) };
+  return { variant, total: sum('total'), clone, rePoll, mirror: mirrorDirFor(mirrorsDir, repo.url), cpu };
 }
 
 async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number): Promise<void> {
   log(`\n== ${dialect}`);
   references.length = 0;
+  referenceCpu.length = 0;
   const passes: Pass[] = [];
   for (const variant of ['shipped'] as const) passes.push(await ingestPass(dialect, repo, commits, variant));
   // Apart from the measured passes: the sampling profiler slows every fork (a spawn of git took far longer under it).
@@ -120,7 +139,16 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   log(`  git log --all --date-order -z <our format> > /dev/null, before each sync: median ${s(reference)} of ${references.length} (${s(Math.min(...references))} to ${s(Math.max(...references))}); with --name-status (the diffs the files need): ${s(median(withFiles))}`);
   log(`  readNewCommits alone, all ${all.commits.length.toLocaleString('en')} commits in one call: ${s(walk.plain)} without files, ${s(walk.files)} with files`);
   log(`  re-poll of the fully stored repository (fetch, known ids, a walk from the tips the last sync walked, nothing new): ${s(passes[0]?.rePoll ?? NaN)}`);
+  const refCpu = median(referenceCpu);
   for (const pass of passes) {
+    const { node, git, db } = pass.cpu;
+    const total = node + git + db;
+    // On 2 idle cores the syncs take about the busiest process's CPU (node: all its threads) or half of all of it, whichever is more.
+    const bound = Math.max(node, git, db, total / 2);
+    log(`  CPU of the syncs after the clone: node ${node.toFixed(2)} s + git ${git.toFixed(2)} s${dialect === 'postgres' ? ` + PostgreSQL ${db.toFixed(2)} s` : ''} = ${total.toFixed(2)} s; git log ${refCpu.toFixed(2)} s of CPU (median)`);
+    cpuSummary.push(
+      `${`${dialect}, ${pass.variant}`.padEnd(38)} | node ${node.toFixed(2)} s, git ${git.toFixed(2)} s${dialect === 'postgres' ? `, PostgreSQL ${db.toFixed(2)} s` : ''} = ${(total / refCpu).toFixed(1)}x git log's ${refCpu.toFixed(2)} s | on 2 idle cores about ${(bound / refCpu).toFixed(1)}x at best`,
+    );
     const withoutClone = pass.total - pass.clone;
     const ratio = withoutClone / reference;
     summary.push(
@@ -147,4 +175,6 @@ try {
 }
 log(`\n${'database, variant'.padEnd(38)} | ours: syncs until everything is stored | reference | ratio | target | result`);
 for (const line of summary) log(line);
+log(`\n${'CPU seconds (load-independent)'.padEnd(38)} | ours, summed over processes | what 2 idle cores would allow at best`);
+for (const line of cpuSummary) log(line);
 log(`total ${s(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}`);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
+import { ownCpu } from './cpu-time.ts';
 import { createAppMembersRepository } from '../../apps/server/src/modules/apps/app-members.repository.ts';
 import { createAppsPolicy } from '../../apps/server/src/modules/apps/apps.policy.ts';
 import { createCommitIngestService, type CommitIngestService } from '../../apps/server/src/modules/commit-logs/commit-ingest.service.ts';
@@ -24,6 +25,8 @@ export interface SyncPhases {
   rest: number;
   created: number;
   total: number;
+  /** This process's and its finished children's CPU when the mirror was up to date (the clone or fetch done). */
+  mirroredCpu: { node: number; git: number };
 }
 
 const now = () => performance.now();
@@ -36,7 +39,8 @@ const now = () => performance.now();
  */
 export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo: CommitLogsRepository) => CommitLogsRepository = (repo) => repo) {
   const clock = { now: () => Date.now() };
-  let phases: SyncPhases = { mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0 };
+  const fresh = (): SyncPhases => ({ mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0, mirroredCpu: ownCpu() });
+  let phases = fresh();
   let mark = 0;
   const baseLogs = patch(createCommitLogsRepository(db));
   const logs: CommitLogsRepository = {
@@ -44,6 +48,7 @@ export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo
     async knownCommitIds(workflowId) {
       const started = now();
       phases.mirror += started - mark;
+      phases.mirroredCpu = ownCpu();
       const ids = await baseLogs.knownCommitIds(workflowId);
       mark = now();
       phases.known += mark - started;
@@ -72,7 +77,6 @@ export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo
   };
   const members = createAppMembersRepository(db);
   const sync = createRepoSyncService({ workflows, logs, ingest, policy: createAppsPolicy(members), mirrorsDir, clock, allowFileRemotes: true });
-  const fresh = (): SyncPhases => ({ mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0 });
   return {
     workflows,
     /** One syncOnce of the workflow, with its phases. */
