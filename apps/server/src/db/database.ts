@@ -23,6 +23,7 @@ import * as m018 from './migrations/2026-11-23-018-device-enroll.ts';
 import * as m019 from './migrations/2026-11-23-019-lark-image-keys.ts';
 import * as m020 from './migrations/2026-11-23-020-tasks-lark-deleted.ts';
 import * as m021 from './migrations/2026-11-23-021-device-review.ts';
+import * as m022 from './migrations/2026-11-23-022-device-remark-review.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-019-lark-image-keys': m019,
   '2026-11-23-020-tasks-lark-deleted': m020,
   '2026-11-23-021-device-review': m021,
+  '2026-11-23-022-device-remark-review': m022,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
@@ -115,6 +117,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/** Applies the migrations up to and including `name` (tests of a migration's data changes start there). */
+export async function migrateUpTo(handle: DatabaseHandle, name: string): Promise<void> {
+  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}) });
+  const { error, results } = await migrator.migrateTo(name);
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
 }
 
 /** Drops a PostgreSQL schema (tests isolate each run in one). */
