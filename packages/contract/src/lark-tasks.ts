@@ -13,6 +13,12 @@ export const LarkTaskMessages = {
   unreachable: '无法连接飞书，请稍后重试',
   badCredentials: '飞书应用凭证无效：请管理员检查 LARK_APP_ID 与 LARK_APP_SECRET',
   badRequest: (detail: string) => `飞书拒绝了这次修改：${detail}`,
+  /** A record a refresh could not sync (its history note); the others synced. */
+  recordFailed: (detail: string) => `与飞书同步失败：${detail}`,
+  /** What a refresh says when some records could not be synced. */
+  recordsFailed: (count: number) => `已刷新，但有 ${count} 条记录未能与飞书同步，原因见该记录的历史`,
+  /** A local attachment whose file is no longer in the store. */
+  fileMissing: (name: string) => `附件「${name}」在本系统的存储中找不到，请删除后重新上传`,
   /** What Lark's refusals mean for someone using the tracker, and what to grant. */
   larkCodes: {
     99991672: '飞书应用未开通任务或多维表格权限：请管理员在飞书开放平台为应用开通「任务」(task:task、task:tasklist、task:comment) 与「多维表格」(bitable:app) 权限并发布新版本',
@@ -51,6 +57,9 @@ export const larkAuthStatus = z.object({
 });
 export type LarkAuthStatus = z.infer<typeof larkAuthStatus>;
 
-/** What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments and attachments moved either way. */
-export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number(), attachments: z.number() });
+/**
+ * What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments and attachments moved either
+ * way, and records that could not be synced (each has a history note saying why).
+ */
+export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number(), attachments: z.number(), failed: z.number() });
 export type LarkSyncCounts = z.infer<typeof larkSyncCounts>;

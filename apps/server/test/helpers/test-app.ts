@@ -41,6 +41,8 @@ export interface TestServer {
   db: DatabaseHandle['db'];
   built: BuiltApp;
   clock: TestClock;
+  /** The server's file store (a test may take a file away, as a store losing it would). */
+  blobs: ConfiguredBlobStore;
   request<T = unknown>(method: string, urlPath: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   login(username: string, password: string, phoneCode?: string): Promise<string>;
   adminToken(): Promise<string>;
@@ -86,7 +88,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, blobs: options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+  const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock });
+  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -98,6 +101,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     db: handle.db,
     built,
     clock,
+    blobs,
     async request(method, urlPath, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.token) headers.token = opts.token;

@@ -21,3 +21,13 @@ export function isRetryableLarkError(error: unknown): boolean {
   if (!(error instanceof LarkApiError)) return true;
   return error.httpStatus === 429 || RATE_LIMIT_CODES.has(error.code) || UNAVAILABLE.has(error.code) || error.httpStatus >= 500 || error.httpStatus === 0 || error.code === -1;
 }
+
+/**
+ * Whether a sync failure is Lark's (a refusal, or Lark not reachable: a network error or a timeout) rather than one
+ * record's own trouble here (say its attachment is missing from the store), which only that record should suffer.
+ */
+export function isLarkFailure(error: unknown): boolean {
+  if (error instanceof LarkApiError) return true;
+  if (!(error instanceof Error)) return false;
+  return error.name === 'TimeoutError' || error.name === 'AbortError' || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
+}

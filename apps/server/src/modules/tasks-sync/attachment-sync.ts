@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { TASK_ATTACHMENT_PREFIX, TASK_ATTACHMENTS_MAX } from '@release/contract';
+import { LarkTaskMessages, TASK_ATTACHMENT_PREFIX, TASK_ATTACHMENTS_MAX } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkTaskClient } from '../../integrations/lark/lark-task.ts';
-import type { BlobStore } from '../../storage/blob-store.ts';
+import { BlobError, type BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
@@ -45,6 +45,16 @@ export async function limited<T, R>(items: T[], limit: number, work: (item: T) =
   return out;
 }
 
+/** A local attachment's file from the store; one gone from the store is said by its name (the record's history shows it). */
+export async function readStored(blobs: BlobStore, file: { s3Key: string; fileName: string }): Promise<Readable> {
+  try {
+    return await blobs.read(file.s3Key);
+  } catch (error) {
+    if (error instanceof BlobError && error.reason === 'not_found') throw new Error(LarkTaskMessages.fileMissing(file.fileName));
+    throw error;
+  }
+}
+
 export async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
@@ -74,7 +84,7 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
     const files = parseFiles(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);
     const uploads = await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f) => {
-      const data = await bytesOf(await deps.blobs.read(f.s3Key));
+      const data = await bytesOf(await readStored(deps.blobs, f));
       return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, f.fileName, data)).guid] as const;
     });
     const current = new Set(files.map((f) => f.fileToken).filter(Boolean));

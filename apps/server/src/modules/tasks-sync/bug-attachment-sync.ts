@@ -5,7 +5,7 @@ import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
-import { attachmentKey, bytesOf, limited, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
+import { attachmentKey, bytesOf, limited, readStored, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
 import { BUG_COLUMNS } from './lark-fields.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -69,7 +69,7 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
           await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: `附件「${f.fileName}」超过 20 MB，未同步到飞书多维表格`, create_time: deps.clock.now(), comment_id: null });
           return null;
         }
-        const data = await bytesOf(await deps.blobs.read(f.s3Key));
+        const data = await bytesOf(await readStored(deps.blobs, f));
         return [f.s3Key, await deps.client.uploadMedia(appToken, f.fileName, data, IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
       })
     ).filter((u): u is [string, string] => u !== null);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { LarkTaskMessages } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
 import type { BitableRecordRead, LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
+import { isLarkFailure } from '../../integrations/lark/lark-task-errors.ts';
 import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { parseFiles } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
@@ -21,7 +23,11 @@ export interface SyncCounts {
   imported: number;
   comments: number;
   attachments: number;
+  /** Records this run could not sync for a reason of their own (each noted in its history); the others went on. */
+  failed: number;
 }
+
+const noCounts = (): SyncCounts => ({ pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0, failed: 0 });
 
 export interface SyncRunnerDeps {
   tasks: TasksRepository;
@@ -32,6 +38,7 @@ export interface SyncRunnerDeps {
   clock: Clock;
   larkAppId: string;
   blobs: BlobStore;
+  log?: (message: string) => void;
 }
 
 const missing = (error: unknown) => error instanceof LarkApiError && (error.code === 1470404 || error.code === 1254043);
@@ -44,6 +51,25 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
   const syncBugFiles = createBugAttachmentSync({ client: deps.bitableClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
   const goneInLark = createLarkDeletion({ tasks: deps.tasks, sync: deps.sync, clock: deps.clock });
+
+  /**
+   * One record's part of an app's sync. Lark's failures (refusals, Lark not reachable) stop the run as before; any
+   * other error is this record's own (say an attachment missing from the store): it is counted and noted in the
+   * record's history (once per reason), and the other records still sync.
+   */
+  async function guarded<T>(recordId: number | null, counts: SyncCounts, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isLarkFailure(error)) throw error;
+      counts.failed += 1;
+      const record = recordId === null ? null : await deps.sync.findById(recordId);
+      const detail = error instanceof Error ? error.message : String(error);
+      if (record) await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: LarkTaskMessages.recordFailed(detail), create_time: deps.clock.now(), comment_id: null });
+      else deps.log?.(`a record from Lark could not be taken in: ${detail}`);
+      return undefined;
+    }
+  }
 
   /** A linked record whose Lark item is gone: counted as a change pulled from Lark when it was marked. */
   async function gone(record: TaskRecordRow, counts: SyncCounts): Promise<void> {
@@ -106,25 +132,30 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     const records = await deps.sync.recordsOf(appId, 'task');
     const byGuid = new Map(records.filter((r) => r.lark_guid).map((r) => [r.lark_guid as string, r]));
     for (const summary of remoteList) {
-      const remote = await deps.taskClient.getTask(summary.guid);
-      const record = byGuid.get(remote.guid);
-      if (!record) {
-        await importRecord(appId, 'task', await side.importColumns(remote), { lark_guid: remote.guid }, Number(remote.updated_at), await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }));
-        counts.imported += 1;
-      } else {
-        await reconcileLinked(side.side, record, remote, counts);
-      }
+      const known = byGuid.get(summary.guid);
+      await guarded(known ? Number(known.id) : null, counts, async () => {
+        const remote = await deps.taskClient.getTask(summary.guid);
+        const record = byGuid.get(remote.guid);
+        if (!record) {
+          await importRecord(appId, 'task', await side.importColumns(remote), { lark_guid: remote.guid }, Number(remote.updated_at), await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }));
+          counts.imported += 1;
+        } else {
+          await reconcileLinked(side.side, record, remote, counts);
+        }
+      });
     }
     // Linked tasks the list no longer has: deleted in Lark when Lark says not found, else compared as usual.
     const listed = new Set(remoteList.map((t) => t.guid));
     for (const record of records.filter((r) => r.lark_guid && !listed.has(r.lark_guid))) {
-      const remote = await deps.taskClient.getTask(record.lark_guid as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
-      if (remote === null) await gone(record, counts);
-      else await reconcileLinked(side.side, record, remote, counts);
+      await guarded(Number(record.id), counts, async () => {
+        const remote = await deps.taskClient.getTask(record.lark_guid as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+        if (remote === null) await gone(record, counts);
+        else await reconcileLinked(side.side, record, remote, counts);
+      });
     }
-    for (const record of records.filter((r) => !r.lark_guid)) count(counts, await deps.engine.reconcile(side.side, record, null));
+    for (const record of records.filter((r) => !r.lark_guid)) await guarded(Number(record.id), counts, async () => count(counts, await deps.engine.reconcile(side.side, record, null)));
     if (!withComments) return;
-    for (const record of await deps.sync.recordsOf(appId, 'task')) await extras(record, counts);
+    for (const record of await deps.sync.recordsOf(appId, 'task')) await guarded(Number(record.id), counts, () => extras(record, counts));
   }
 
   async function pullBugs(appId: number, side: BugSide, counts: SyncCounts) {
@@ -138,27 +169,36 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       const localId = side.localIdOf(item);
       const record = byRecordId.get(item.record_id) ?? (localId ? byGuid.get(localId) : undefined);
       if (!record) {
-        const id = await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
-        counts.imported += 1;
-        await bugExtras(id, item, counts);
+        const id = await guarded(null, counts, async () => {
+          const made = await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
+          counts.imported += 1;
+          return made;
+        });
+        if (id !== undefined) await guarded(id, counts, () => bugExtras(id, item, counts));
         continue;
       }
       seen.add(Number(record.id));
       // A record created by a push whose answer was lost: link it before comparing.
       const linked = record.lark_record_id ? record : { ...record, lark_record_id: item.record_id };
-      await reconcileLinked(side.side, linked, item, counts);
-      await bugExtras(Number(record.id), item, counts);
+      await guarded(Number(record.id), counts, async () => {
+        await reconcileLinked(side.side, linked, item, counts);
+        await bugExtras(Number(record.id), item, counts);
+      });
     }
     // Linked bugs the table no longer has: deleted in Lark when Lark says not found (1254043).
     const inTable = new Set(remote.map((item) => item.record_id));
     for (const record of records.filter((r) => r.lark_record_id && !inTable.has(r.lark_record_id) && !seen.has(Number(r.id)))) {
-      const item = await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
-      if (item === null) await gone(record, counts);
-      else await reconcileLinked(side.side, record, item, counts);
+      await guarded(Number(record.id), counts, async () => {
+        const item = await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+        if (item === null) await gone(record, counts);
+        else await reconcileLinked(side.side, record, item, counts);
+      });
     }
     for (const record of records.filter((r) => !r.lark_record_id && !seen.has(Number(r.id)))) {
-      count(counts, await deps.engine.reconcile(side.side, record, null));
-      await bugExtras(Number(record.id), null, counts);
+      await guarded(Number(record.id), counts, async () => {
+        count(counts, await deps.engine.reconcile(side.side, record, null));
+        await bugExtras(Number(record.id), null, counts);
+      });
     }
   }
 
@@ -175,7 +215,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
 
     /** One record against Lark (a local change's push job); comments too for tasks when asked. */
     async syncRecord(record: TaskRecordRow, withComments: boolean): Promise<SyncCounts> {
-      const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+      const counts = noCounts();
       // Deleted in Lark (removed, or kept here with its unsynced edit): never pushed or re-created.
       if (record.lark_deleted) return counts;
       const sides = await sidesOf(Number(record.app_id));
@@ -215,7 +255,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   };
 
   async function syncAppNow(appId: number, withComments: boolean): Promise<SyncCounts> {
-    const counts: SyncCounts = { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+    const counts = noCounts();
     const sides = await sidesOf(appId);
     // A refusal on one side (say the base) does not hold up the other; the first one is reported.
     let failure: unknown = null;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { LarkTaskMessages } from '@release/contract';
 import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
-import { isRetryableLarkError, larkTaskErrorMessage } from '../../integrations/lark/lark-task-errors.ts';
+import { isLarkFailure, isRetryableLarkError, larkTaskErrorMessage } from '../../integrations/lark/lark-task-errors.ts';
 import type { SyncRunner } from './sync-runner.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -11,7 +12,8 @@ import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 export const PULL_INTERVAL_MS = 5 * 60_000;
 
 function failureOf(error: unknown): JobFailure {
-  const message = larkTaskErrorMessage(error);
+  // Not Lark's failure (say an attachment gone from the store): the record's history says what it was.
+  const message = isLarkFailure(error) ? larkTaskErrorMessage(error) : LarkTaskMessages.recordFailed(error instanceof Error ? error.message : String(error));
   const code = error instanceof LarkApiError ? error.code : null;
   if (isRetryableLarkError(error)) return JobFailure.retry(message, { code, retryAfterMs: error instanceof LarkApiError ? error.retryAfterMs : null });
   return JobFailure.permanent(message, code);

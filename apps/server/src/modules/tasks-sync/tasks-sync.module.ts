@@ -27,7 +27,7 @@ export function createTasksSync(deps: { db: Kysely<Database>; clock: Clock; lark
   const taskClient = createLarkTaskClient(deps.lark);
   const bitableClient = createLarkBitableClient(deps.lark);
   const engine = createSyncEngine({ tasks: createTasksRepository(deps.db), sync, clock: deps.clock });
-  const runner = createSyncRunner({ tasks: createTasksRepository(deps.db), sync, engine, taskClient, bitableClient, clock: deps.clock, larkAppId: deps.lark.config.appId, blobs: deps.blobs });
+  const runner = createSyncRunner({ tasks: createTasksRepository(deps.db), sync, engine, taskClient, bitableClient, clock: deps.clock, larkAppId: deps.lark.config.appId, blobs: deps.blobs, log: deps.log });
   const pushJob = createPushJob({ runner, sync, clock: deps.clock });
   const pull = createPullJob({ runner, sync, clock: deps.clock, jobs: () => deps.jobs });
   deps.jobs.register(pushJob);

@@ -157,9 +157,9 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
     async syncComments(user: AuthUser, taskGuid: string): Promise<LarkSyncCounts> {
       const record = await sync.findByGuid(taskGuid);
       if (!record || !(await deps.policy.accessOf(user, Number(record.app_id)))) throw AppError.notFound(TaskMessages.recordNotFound);
-      if (record.record_type !== 'task' || !record.lark_guid || record.lark_deleted) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0 };
+      if (record.record_type !== 'task' || !record.lark_guid || record.lark_deleted) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0, failed: 0 };
       const moved = await lark(() => deps.runner.syncComments(record, record.lark_guid as string));
-      return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled, attachments: 0 };
+      return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled, attachments: 0, failed: 0 };
     },
   };
 }

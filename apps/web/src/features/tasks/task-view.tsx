@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge, Card, Flex, Table, Tabs } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BADGE_OVERFLOW, DEFAULT_TABLE_PAGE_SIZE, recordTypes, type AppDetail, type RecordType, type TaskViewSetting } from '@release/contract';
+import { BADGE_OVERFLOW, DEFAULT_TABLE_PAGE_SIZE, LarkTaskMessages, recordTypes, type AppDetail, type RecordType, type TaskViewSetting } from '@release/contract';
 import { fetchTasks, refreshFromLark, type TaskListParams } from '../../api/tasks.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -37,8 +37,10 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
     if (isLinked) {
       setSyncing(true);
       try {
-        await refreshFromLark(app.appId);
-        toast.success(t.refreshed);
+        const synced = await refreshFromLark(app.appId);
+        // Records that could not sync (an attachment lost here …) are counted; each one's history says why.
+        if (synced.failed) toast.warning(LarkTaskMessages.recordsFailed(synced.failed));
+        else toast.success(t.refreshed);
       } catch {
         // The API client has shown Lark's reason; the local list is still read again below.
       } finally {

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LarkTaskMessages } from '@release/contract';
+import { testDialects } from './helpers/dialects.ts';
+import { startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
+import { linkTasksToLark, type TasksLarkWorld } from './helpers/tasks-lark-world.ts';
+import { transferFile } from './helpers/upload-client.ts';
+
+describe.each(testDialects())('one record that cannot sync does not stop the others on %s', (dialect) => {
+  let world: MessagingWorld;
+  let t: TasksLarkWorld;
+
+  beforeAll(async () => {
+    world = await startMessagingWorld(dialect);
+    world.lark.setRateLimit('task.get', null);
+    t = await linkTasksToLark(world);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  /** A Lark user attaches a file to the task in Lark. */
+  const attachInLark = async (larkGuid: string, name: string, text: string) => {
+    const form = new FormData();
+    form.set('resource_type', 'task');
+    form.set('resource_id', larkGuid);
+    form.set('file', new Blob([new TextEncoder().encode(text)]), name);
+    const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
+    expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+  };
+
+  it('a task whose attachment is gone from the store gets a history note saying so; the refresh syncs the rest and counts it', async () => {
+    const bad = await t.create('task', '附件丢失的任务');
+    const good = await t.create('task', '正常的任务');
+    await attachInLark(good.larkGuid ?? '', 'crash.log', '飞书里的日志');
+    // An attachment added here whose file the store then lost (its push has not run yet).
+    const key = await transferFile(world.server, world.editor.token, '丢失.txt', Buffer.from('本地文件'), 'lark_attachment');
+    expect((await t.update(bad, { attachFiles: [{ s3Key: key, fileName: '丢失.txt' }] })).body.code).toBe(200);
+    await world.server.blobs.delete(key);
+
+    const refreshed = await t.refresh();
+    expect([refreshed.code, refreshed.msg]).toEqual([200, 'success']);
+    expect(refreshed.data).toMatchObject({ failed: 1, attachments: 1 });
+    // The task after it still took in the file added in Lark.
+    const goodAfter = await t.one(good);
+    expect(goodAfter.attachFiles.map((f) => f.fileName)).toEqual(['crash.log']);
+    expect(await (await fetch(goodAfter.attachFiles[0]?.url ?? '')).text()).toBe('飞书里的日志');
+    // The bad one says what failed, once however often it is refreshed.
+    const note = LarkTaskMessages.recordFailed(LarkTaskMessages.fileMissing('丢失.txt'));
+    expect((await t.history(bad)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual([note]);
+    expect((await t.refresh()).data).toMatchObject({ failed: 1 });
+    expect((await t.history(bad)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual([note]);
+
+    // Fixed by removing the lost file: the next refresh syncs it and reports nothing failed.
+    expect((await t.update(await t.one(bad), { attachFiles: [] })).body.code).toBe(200);
+    expect((await t.refresh()).data).toMatchObject({ failed: 0 });
+  });
+
+  it('Lark not reachable still says 无法连接飞书 (last: the fake is stopped)', async () => {
+    await world.lark.close();
+    expect((await t.refresh()).msg).toBe(LarkTaskMessages.unreachable);
+  });
+});
