@@ -12,6 +12,7 @@ import { createSecretBox } from './lib/secret-box.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUploadsService } from './modules/uploads/uploads.service.ts';
+import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
 import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
@@ -199,6 +200,7 @@ export function createServices(deps: ServiceDeps) {
       await sessionRepo.deleteExpired(now);
       await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
       await uploads.cleanUpAbandoned();
+      await removeFilesOfFailedResigns({ db, blobs: deps.blobs, clock });
       await sso.purgeExpired();
       await jobs.purgeDone();
     },

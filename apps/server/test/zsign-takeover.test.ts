@@ -9,6 +9,7 @@ import { LEASE_MS } from '../src/jobs/queue.ts';
 import { resignedKey } from '../src/modules/zsign/zsign.job.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-builder.ts';
 import { verifyApp } from '../src/signing/verify-app.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { createLocalBlobStore, type LocalBlobStore } from '../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { testDialects } from './helpers/dialects.ts';
@@ -44,6 +45,11 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zsign-takeover-work-'));
   // What the store does to the next writes of a re-signed ipa.
   const trouble: StoreTrouble[] = [];
+  // Each removal of a re-signed ipa, with the run's status another process saw at that moment (only committed rows).
+  let observer: DatabaseHandle | null = null;
+  const removals: Array<{ key: string; committedStatus: string | undefined }> = [];
+  // The store refuses removals (as after a crash, the removal never happens).
+  let refuseRemovals = false;
 
   beforeAll(async () => {
     server = await startTestServer(dialect, {
@@ -63,6 +69,14 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
             if (now === 'stored-answer-lost') throw new Error('socket hang up after the upload');
             return stored;
           },
+          async delete(key) {
+            if (key.startsWith('packages/resigned/') && observer) {
+              const runs = await observer.db.selectFrom('resign_jobs').select(['id', 'status']).execute();
+              removals.push({ key, committedStatus: runs.find((r) => resignedKey(Number(r.id)) === key)?.status });
+            }
+            if (refuseRemovals) throw new Error('the store is unreachable');
+            return store.delete(key);
+          },
         };
       },
     });
@@ -70,8 +84,10 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     appId = await insertApp(server.db, { app_name: '接管演示' });
     source = await publishPackage(server, admin, appId, 'Demo.ipa', sampleSignedIpa());
     certId = (await uploadSigningSet(server, admin, sampleSigningSet())).id;
+    observer = await server.openAnotherConnection();
   });
   afterAll(async () => {
+    await observer?.destroy();
     await server?.close();
     fs.rmSync(blobRoot, { recursive: true, force: true });
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -145,10 +161,31 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     expect(await jobView(id)).toMatchObject({ status: 'failed', error: ZsignMessages.failed, version: null });
     expect(await queuedJob(id)).toMatchObject({ status: 'failed', attempts: 3, last_error: 'socket hang up after the upload' });
     expect((await versionsOf()).length).toBe(before);
-    // The file the store kept on the last try is removed with the failure; nothing half-written stays.
+    // The file the store kept on the last try is removed with the failure, once the failure is committed (a removal
+    // inside the transaction could outlive a rollback); nothing half-written stays.
     expect(await store.stat(resignedKey(id))).toBeNull();
+    expect(removals).toEqual([{ key: resignedKey(id), committedStatus: 'failed' }]);
     expect(leftovers()).toEqual({ work: [], partial: [] });
     server.clock.advance(LEASE_MS + backoffMs(3));
     expect(await jobs().runDue()).toBe(0);
+  });
+
+  it('a failed run whose file was not removed then (the process died, the store refused) has it removed by housekeeping', async () => {
+    const id = await requestResign();
+    trouble.push('stored-answer-lost', 'stored-answer-lost', 'stored-answer-lost');
+    refuseRemovals = true;
+    expect(await jobs().runDue()).toBe(1);
+    server.clock.advance(backoffMs(1));
+    expect(await jobs().runDue()).toBe(1);
+    server.clock.advance(backoffMs(2));
+    expect(await jobs().runDue()).toBe(1);
+    expect(await jobView(id)).toMatchObject({ status: 'failed', version: null });
+    expect(await store.stat(resignedKey(id))).not.toBeNull();
+
+    refuseRemovals = false;
+    server.clock.advance(10 * 60_000);
+    await server.built.services.purgeExpired();
+    expect(await store.stat(resignedKey(id))).toBeNull();
+    expect(leftovers()).toEqual({ work: [], partial: [] });
   });
 });

@@ -46,6 +46,12 @@ export interface JobDefinition<P = unknown, R = unknown> {
   run(payload: P, job: JobRun): Promise<R>;
   /** Writes the outcome beside the job's own new state, atomically (the delivery log). */
   settle?(trx: Kysely<Database>, payload: P, outcome: JobOutcome<R>, job: JobRun): Promise<void>;
+  /**
+   * After that transaction committed (never when another process's record won): work outside the database, such as
+   * removing a stored file, that must not happen while the outcome could still be rolled back. A crash before it runs
+   * leaves that work undone (an orphan file at most), never a row pointing at a missing file.
+   */
+  afterCommit?(payload: P, outcome: JobOutcome<R>, job: JobRun): Promise<void>;
 }
 
 export function defineJob<P, R>(definition: JobDefinition<P, R>): JobDefinition<P, R> {

@@ -55,11 +55,13 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
         : outcome.status === 'retry'
           ? { status: 'pending' as const, runAt: outcome.runAt, error: outcome.failure.message }
           : { status: 'failed' as const, error: outcome.failure.message };
-    await db.transaction().execute(async (trx) => {
+    const recorded = await db.transaction().execute(async (trx) => {
       // Another process took the job over (our lease expired): what it records wins.
-      if (!(await jobs.finish(trx, { id: record.id, owner }, change, now))) return;
+      if (!(await jobs.finish(trx, { id: record.id, owner }, change, now))) return false;
       await definition?.settle?.(trx, payload, outcome, run);
+      return true;
     });
+    if (recorded) await definition?.afterCommit?.(payload, outcome, run).catch((error: unknown) => deps.logger?.error({ err: error, jobId: record.id }, 'the work after a job outcome failed'));
   }
 
   async function runOne(record: JobRecord): Promise<void> {

@@ -43,6 +43,8 @@ export interface TestServer {
   clock: TestClock;
   /** The server's file store (a test may take a file away, as a store losing it would). */
   blobs: ConfiguredBlobStore;
+  /** Another connection to the server's database, as another process has: it sees only what was committed. */
+  openAnotherConnection(): Promise<DatabaseHandle>;
   request<T = unknown>(method: string, urlPath: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   login(username: string, password: string, phoneCode?: string): Promise<string>;
   adminToken(): Promise<string>;
@@ -102,6 +104,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     built,
     clock,
     blobs,
+    openAnotherConnection: () => openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema, sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:' }),
     async request(method, urlPath, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.token) headers.token = opts.token;

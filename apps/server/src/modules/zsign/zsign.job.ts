@@ -132,14 +132,20 @@ export function createZsignJob(deps: ZsignJobDeps) {
         await resigns.update(payload.resignId, { status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, update_time: now }, trx);
       } else {
         await resigns.update(payload.resignId, { status: 'failed', error: outcome.failure.retryable ? ZsignMessages.failed : outcome.failure.message, update_time: now }, trx);
-        // A run that stored the ipa and then failed (the store's answer lost, registration refused) leaves no orphan.
+      }
+    },
+    async afterCommit(payload, outcome) {
+      // A run that stored the ipa and then failed (the store's answer lost, registration refused) leaves no orphan. Only
+      // once the failure is committed: a delete inside the transaction could outlive its rollback and leave a run that
+      // goes on (or a version) without its file; a crash here leaves only an unused file.
+      if (outcome.status === 'failed') {
         const key = resignedKey(payload.resignId);
-        if (!(await resigns.hasVersionWithFile(key, trx))) {
+        if (!(await resigns.hasVersionWithFile(key))) {
           await deps.blobs.delete(key).catch((error: unknown) => deps.logger?.error({ err: error, key }, 'removing the file of a failed re-signing failed'));
         }
       }
-      // After the commit: the waiting request reads the outcome.
-      setImmediate(() => deps.notify(payload.resignId));
+      // The waiting request reads the outcome.
+      deps.notify(payload.resignId);
     },
   });
 }
