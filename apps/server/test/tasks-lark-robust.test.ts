@@ -55,6 +55,33 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     expect((await t.refresh()).data).toMatchObject({ failed: 0 });
   });
 
+  it('files in Lark over 20 MB are not brought here (one history note each, not downloaded again); the rest are', async () => {
+    const task = await t.create('task', '大附件的任务');
+    const big = 20 * 1024 * 1024 + 1;
+    await attachInLark(task.larkGuid ?? '', 'small.txt', '小文件');
+    await attachInLark(task.larkGuid ?? '', 'huge.bin', 'x'.repeat(big));
+    await attachInLark(task.larkGuid ?? '', 'sneaky.bin', 'y'.repeat(big));
+    // Lark's list says this one is small: the bytes themselves are capped as they arrive.
+    const sneaky = [...world.lark.tasks.attachments.values()].find((a) => a.name === 'sneaky.bin');
+    if (sneaky) sneaky.size = 10;
+    const downloads = () => world.lark.requests.filter((r) => r.route === 'task.attachment.download').length;
+    const before = downloads();
+
+    const refreshed = await t.refresh();
+    expect([refreshed.code, refreshed.data.failed]).toEqual([200, 0]);
+    const after = await t.one(task);
+    expect(after.attachFiles.map((f) => f.fileName)).toEqual(['small.txt']);
+    expect(await (await fetch(after.attachFiles[0]?.url ?? '')).text()).toBe('小文件');
+    const notes = async () => (await t.history(task)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue).sort();
+    expect(await notes()).toEqual(['飞书中的附件「huge.bin」超过 20 MB，未同步到本系统', '飞书中的附件「sneaky.bin」超过 20 MB，未同步到本系统']);
+    // The honest one was never downloaded; the other was cut off at the cap.
+    expect(downloads() - before).toBe(2);
+
+    await t.refresh();
+    expect(await notes()).toHaveLength(2);
+    expect((await t.one(task)).attachFiles.map((f) => f.fileName)).toEqual(['small.txt']);
+  });
+
   it('Lark not reachable still says 无法连接飞书 (last: the fake is stopped)', async () => {
     await world.lark.close();
     expect((await t.refresh()).msg).toBe(LarkTaskMessages.unreachable);

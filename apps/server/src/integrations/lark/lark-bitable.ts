@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LarkApiError, type LarkClient } from './lark-client.ts';
+import { StreamedForm, type LarkDownload, type StreamedFile } from './lark-files.ts';
 
 /** Lark Bitable (contract §E) over the tenant token of lark-client.ts. Records are keyed by field name. */
 export interface BitableFieldSpec {
@@ -42,10 +43,14 @@ export function bitableText(value: unknown): string {
 /** Lark's limit for one drive media upload (upload_all); larger files would need the multipart upload. */
 export const MEDIA_UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 
-/** An attachment cell as read → its files (file_token and name). */
-export function bitableFiles(value: unknown): Array<{ file_token: string; name: string }> {
+/** An attachment cell as read → its files (file_token, name, and size when Lark says it). */
+export function bitableFiles(value: unknown): Array<{ file_token: string; name: string; size: number | null }> {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((f) => (typeof f === 'object' && f !== null && typeof (f as { file_token?: unknown }).file_token === 'string' ? [{ file_token: (f as { file_token: string }).file_token, name: String((f as { name?: unknown }).name ?? '') }] : []));
+  return value.flatMap((f) => {
+    if (typeof f !== 'object' || f === null || typeof (f as { file_token?: unknown }).file_token !== 'string') return [];
+    const cell = f as { file_token: string; name?: unknown; size?: unknown };
+    return [{ file_token: cell.file_token, name: String(cell.name ?? ''), size: typeof cell.size === 'number' ? cell.size : null }];
+  });
 }
 
 /** A person cell as read → the open_ids in it. */
@@ -121,21 +126,16 @@ export function createLarkBitableClient(lark: LarkClient) {
      * POST /open-apis/drive/v1/medias/upload_all (multipart, ≤ 20 MB): a file for the base's attachment cells
      * (parent_type bitable_image or bitable_file, parent_node the app_token); answers its file_token.
      */
-    async uploadMedia(appToken: string, name: string, data: Buffer, image: boolean): Promise<string> {
-      const form = new FormData();
-      form.set('file_name', name);
-      form.set('parent_type', image ? 'bitable_image' : 'bitable_file');
-      form.set('parent_node', appToken);
-      form.set('size', String(data.length));
-      form.set('file', new Blob([new Uint8Array(data)]), name);
+    async uploadMedia(appToken: string, file: StreamedFile, image: boolean): Promise<string> {
+      const form = new StreamedForm([['file_name', file.name], ['parent_type', image ? 'bitable_image' : 'bitable_file'], ['parent_node', appToken], ['size', String(file.size)]], 'file', file);
       const token = (await lark.request('POST', '/open-apis/drive/v1/medias/upload_all', { body: form })).file_token;
       if (typeof token !== 'string' || !token) throw new LarkApiError(200, -1, '飞书未返回上传素材的 file_token');
       return token;
     },
 
-    /** GET /open-apis/drive/v1/medias/:file_token/download: an attachment cell's file. */
-    downloadMedia(fileToken: string): Promise<Buffer> {
-      return lark.requestBytes(`/open-apis/drive/v1/medias/${encodeURIComponent(fileToken)}/download`);
+    /** GET /open-apis/drive/v1/medias/:file_token/download: an attachment cell's file, as a stream. */
+    downloadMedia(fileToken: string): Promise<LarkDownload> {
+      return lark.requestStream(`/open-apis/drive/v1/medias/${encodeURIComponent(fileToken)}/download`);
     },
 
     async deleteRecord(appToken: string, tableId: string, recordId: string): Promise<void> {

@@ -1,5 +1,7 @@
+import { Readable } from 'node:stream';
 import { LARK_LOGIN_SCOPES } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
+import { downloadOf, StreamedForm, type LarkDownload } from './lark-files.ts';
 
 /** Where our Lark app lives and how it signs in (config LARK_*). */
 export interface LarkConfig {
@@ -109,14 +111,20 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
   }
 
   async function send(method: LarkMethod, url: string, body: unknown, token: string): Promise<{ status: number; json: Json; resetMs: number | null }> {
-    // A FormData body (attachments) goes as multipart/form-data with its own boundary.
-    const form = body instanceof FormData;
+    // A FormData body goes as multipart/form-data with its own boundary; a StreamedForm (a file from the store) is
+    // streamed with its exact length, opened anew for each try.
+    const form = body instanceof FormData || body instanceof StreamedForm;
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (body instanceof StreamedForm) Object.assign(headers, { 'content-type': body.contentType, 'content-length': String(body.length) });
+    else if (body !== undefined && !form) headers['content-type'] = 'application/json; charset=utf-8';
+    const payload = body === undefined ? undefined : body instanceof StreamedForm ? await body.open() : body instanceof FormData ? body : JSON.stringify(body);
     const response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined || form ? {} : { 'content-type': 'application/json; charset=utf-8' }) },
-      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+      headers,
+      body: payload as RequestInit['body'],
+      ...(body instanceof StreamedForm ? { duplex: 'half' } : {}),
       signal: AbortSignal.timeout(form ? UPLOAD_TIMEOUT_MS : TIMEOUT_MS),
-    });
+    } as RequestInit);
     const reset = Number(response.headers.get('x-ogw-ratelimit-reset'));
     return { status: response.status, json: await readJson(response), resetMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : null };
   }
@@ -155,23 +163,27 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
   }
 
   /**
-   * A file's bytes (GET, tenant token), e.g. drive media downloads. A stale token is renewed once; Lark's refusals
-   * (a JSON envelope with a non-zero code, also on HTTP 200) are thrown as LarkApiError.
+   * A file's bytes as a stream (GET, tenant token), e.g. drive media downloads; the caller caps and stores them. A stale
+   * token is renewed once; Lark's refusals (a JSON envelope with a non-zero code, also on HTTP 200) are thrown as
+   * LarkApiError.
    */
-  async function requestBytes(path: string): Promise<Buffer> {
+  async function requestStream(path: string): Promise<LarkDownload> {
     for (let renewed = false; ; renewed = true) {
       const response = await fetch(`${config.openBaseUrl}${path}`, { headers: { authorization: `Bearer ${await tenantToken()}` }, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) });
-      const data = Buffer.from(await response.arrayBuffer());
       let json: Json | null = null;
-      if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+      // Only a JSON answer is read here (Lark's envelope is small); a file's bytes are left to the caller's stream.
+      const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
+      if (response.ok && !isJson) return downloadOf(response);
+      const text = await response.text();
+      if (isJson) {
         try {
-          const parsed = JSON.parse(data.toString('utf8')) as unknown;
+          const parsed = JSON.parse(text) as unknown;
           json = typeof parsed === 'object' && parsed !== null && typeof (parsed as Json).code === 'number' && (parsed as Json).code !== 0 ? (parsed as Json) : null;
         } catch {
           json = null;
         }
       }
-      if (response.ok && !json) return data;
+      if (response.ok && !json) return { body: Readable.from([Buffer.from(text)]), size: Buffer.byteLength(text) };
       const refusal = json ?? { code: -1, msg: `HTTP ${response.status}` };
       if (!renewed && STALE_TOKEN_CODES.has(refusal.code as number)) {
         tenant = null;
@@ -232,7 +244,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     tenantToken,
     withTenant,
     request,
-    requestBytes,
+    requestStream,
   };
 }
 export type LarkClient = ReturnType<typeof createLarkClient>;

@@ -1,4 +1,5 @@
 import { LarkApiError, type LarkClient } from './lark-client.ts';
+import { downloadOf, StreamedForm, type LarkDownload, type StreamedFile } from './lark-files.ts';
 
 /** Lark Task v2 (contract §D) over the tenant token of lark-client.ts: renewal, rate-limit waits and errors there. */
 export interface LarkTime {
@@ -188,22 +189,22 @@ export function createLarkTaskClient(lark: LarkClient) {
     },
 
     /** POST /attachments/upload (multipart, one file): answers the attachment with its guid. */
-    async uploadAttachment(taskGuid: string, name: string, data: Buffer): Promise<LarkTaskAttachment> {
-      const form = new FormData();
-      form.set('resource_type', 'task');
-      form.set('resource_id', taskGuid);
-      form.set('file', new Blob([new Uint8Array(data)]), name);
+    async uploadAttachment(taskGuid: string, file: StreamedFile): Promise<LarkTaskAttachment> {
+      const form = new StreamedForm([['resource_type', 'task'], ['resource_id', taskGuid]], 'file', file);
       const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as LarkTaskAttachment[] | undefined;
       const item = items?.[0];
       if (!item) throw new LarkApiError(200, -1, '飞书未返回上传的附件');
       return item;
     },
 
-    /** The bytes behind an attachment's download link (links are pre-signed: no token). */
-    async download(url: string): Promise<Buffer> {
+    /** The bytes behind an attachment's download link as a stream (links are pre-signed: no token). */
+    async download(url: string): Promise<LarkDownload> {
       const response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-      if (!response.ok) throw new LarkApiError(response.status, -1, `下载飞书附件失败（HTTP ${response.status}）`);
-      return Buffer.from(await response.arrayBuffer());
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new LarkApiError(response.status, -1, `下载飞书附件失败（HTTP ${response.status}）`);
+      }
+      return downloadOf(response);
     },
 
     async deleteAttachment(guid: string): Promise<void> {

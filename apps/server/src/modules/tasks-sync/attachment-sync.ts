@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { LarkTaskMessages, TASK_ATTACHMENT_PREFIX, TASK_ATTACHMENTS_MAX } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
+import { MEDIA_UPLOAD_MAX_BYTES } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
+import { capBytes, FileTooLargeError, type LarkDownload, type StreamedFile } from '../../integrations/lark/lark-files.ts';
 import type { LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { BlobError, type BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
@@ -21,6 +23,9 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  */
 export const TOO_MANY_FILES_NOTE = `飞书中的附件超过 ${TASK_ATTACHMENTS_MAX} 个，其余附件未同步到本系统`;
 export const roomForFiles = (filesHere: number) => Math.max(0, TASK_ATTACHMENTS_MAX - filesHere);
+/** Files from Lark larger than this are not brought here (the spec names no limit: Lark's own upload_all one). */
+export const LARK_FILE_MAX_BYTES = MEDIA_UPLOAD_MAX_BYTES;
+export const tooLargeFromLarkNote = (name: string, now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: `飞书中的附件「${name}」超过 ${LARK_FILE_MAX_BYTES / 1024 / 1024} MB，未同步到本系统`, create_time: now, comment_id: null });
 export const tooManyFilesNote = (now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: TOO_MANY_FILES_NOTE, create_time: now, comment_id: null });
 
 /** SPEC §7: task attachments are stored under lark_attachment/ + 16 random characters + the extension. */
@@ -55,10 +60,32 @@ export async function readStored(blobs: BlobStore, file: { s3Key: string; fileNa
   }
 }
 
-export async function bytesOf(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks);
+/** A local attachment to send to Lark: its size from the store, its bytes streamed from there on each try. */
+export async function storedFile(blobs: BlobStore, file: { s3Key: string; fileName: string }): Promise<StreamedFile> {
+  const stat = await blobs.stat(file.s3Key);
+  if (!stat) throw new Error(LarkTaskMessages.fileMissing(file.fileName));
+  return { name: file.fileName, size: stat.size, open: () => readStored(blobs, file) };
+}
+
+/**
+ * A file from Lark into the store under `key`, streamed and capped at LARK_FILE_MAX_BYTES (a larger one, by Lark's
+ * word or by its bytes, is not kept: false). Nothing of it stays in the store then.
+ */
+export async function storeDownload(blobs: BlobStore, key: string, download: LarkDownload): Promise<boolean> {
+  if (download.size !== null && download.size > LARK_FILE_MAX_BYTES) {
+    download.body.destroy();
+    return false;
+  }
+  const capped = capBytes(LARK_FILE_MAX_BYTES);
+  download.body.on('error', (error) => capped.destroy(error));
+  capped.on('error', () => download.body.destroy());
+  try {
+    await blobs.put(key, download.body.pipe(capped), { contentType: 'application/octet-stream' });
+    return true;
+  } catch (error) {
+    if (error instanceof FileTooLargeError) return false;
+    throw error;
+  }
 }
 
 /** Runs downloads from Lark one after another, at least DOWNLOAD_SPACING_MS apart (one spacer for tasks and bugs). */
@@ -84,8 +111,7 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
     const files = parseFiles(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);
     const uploads = await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f) => {
-      const data = await bytesOf(await readStored(deps.blobs, f));
-      return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, f.fileName, data)).guid] as const;
+      return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, await storedFile(deps.blobs, f))).guid] as const;
     });
     const current = new Set(files.map((f) => f.fileToken).filter(Boolean));
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
@@ -100,14 +126,21 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
         continue;
       }
       if (!att.url) continue;
+      if (att.size > LARK_FILE_MAX_BYTES) {
+        await deps.sync.noteOnce(record, tooLargeFromLarkNote(att.name, deps.clock.now()));
+        continue;
+      }
       if (room === 0) {
         await deps.sync.noteOnce(record, tooManyFilesNote(deps.clock.now()));
         continue;
       }
-      room -= 1;
-      const data = await spaced(() => deps.client.download(att.url as string));
+      const download = await spaced(() => deps.client.download(att.url as string));
       const key = attachmentKey(att.name);
-      await deps.blobs.put(key, data, { contentType: 'application/octet-stream' });
+      if (!(await storeDownload(deps.blobs, key, download))) {
+        await deps.sync.noteOnce(record, tooLargeFromLarkNote(att.name, deps.clock.now()));
+        continue;
+      }
+      room -= 1;
       added.push({ s3Key: key, fileName: att.name, fileToken: att.guid });
     }
     if (uploads.length || added.length) await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now());

@@ -5,7 +5,7 @@ import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
-import { attachmentKey, bytesOf, limited, readStored, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
+import { attachmentKey, LARK_FILE_MAX_BYTES, limited, storeDownload, storedFile, tooLargeFromLarkNote, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
 import { BUG_COLUMNS } from './lark-fields.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -69,8 +69,7 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
           await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: `附件「${f.fileName}」超过 20 MB，未同步到飞书多维表格`, create_time: deps.clock.now(), comment_id: null });
           return null;
         }
-        const data = await bytesOf(await readStored(deps.blobs, f));
-        return [f.s3Key, await deps.client.uploadMedia(appToken, f.fileName, data, IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
+        return [f.s3Key, await deps.client.uploadMedia(appToken, await storedFile(deps.blobs, f), IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
       })
     ).filter((u): u is [string, string] => u !== null);
 
@@ -83,9 +82,13 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
 
     const added: StoredTaskFile[] = [];
     for (const f of fresh) {
-      const data = await deps.spaced(() => deps.client.downloadMedia(f.file_token));
+      // Larger than kept here (by Lark's word, else by its bytes): it stays only in Lark's cell, said once.
+      const download = f.size !== null && f.size > LARK_FILE_MAX_BYTES ? null : await deps.spaced(() => deps.client.downloadMedia(f.file_token));
       const key = attachmentKey(f.name);
-      await deps.blobs.put(key, data, { contentType: 'application/octet-stream' });
+      if (!download || !(await storeDownload(deps.blobs, key, download))) {
+        await deps.sync.noteOnce(record, tooLargeFromLarkNote(f.name, deps.clock.now()));
+        continue;
+      }
       added.push({ s3Key: key, fileName: f.name, fileToken: f.file_token });
     }
     if (uploads.length || added.length || removedInLark.size) await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now(), removedInLark);
