@@ -82,6 +82,27 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     expect((await t.one(task)).attachFiles.map((f) => f.fileName)).toEqual(['small.txt']);
   });
 
+  it('a bug whose 附件 cell holds a file over 20 MB brings the others, not that one (one history note)', async () => {
+    const bug = await t.create('bug', '大附件的缺陷');
+    // Files past upload_all's 20 MB reach a cell through Lark's multipart upload, which the fake has no route for.
+    const media = (name: string, data: Buffer) => {
+      const token = world.lark.bitable.newMediaToken();
+      world.lark.bitable.media.set(token, { file_token: token, name, size: data.length, mime: 'application/octet-stream', data, parent_type: 'bitable_file', parent_node: t.appToken, uploader: world.editor.openId, uploaded_at: world.server.clock.now() });
+      return token;
+    };
+    const cell = [media('huge.zip', Buffer.alloc(20 * 1024 * 1024 + 1)), media('log.txt', Buffer.from('缺陷日志'))].map((file_token) => ({ file_token }));
+    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: cell } });
+    const downloads = () => world.lark.requests.filter((r) => r.route === 'drive.media.download').length;
+    const before = downloads();
+
+    expect((await t.refresh()).data).toMatchObject({ failed: 0 });
+    const after = await t.one(bug);
+    expect(after.bugAttachFiles.map((f) => f.fileName)).toEqual(['log.txt']);
+    expect(await (await fetch(after.bugAttachFiles[0]?.url ?? '')).text()).toBe('缺陷日志');
+    expect((await t.history(bug)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['飞书中的附件「huge.zip」超过 20 MB，未同步到本系统']);
+    expect(downloads() - before).toBe(1);
+  });
+
   it('Lark not reachable still says 无法连接飞书 (last: the fake is stopped)', async () => {
     await world.lark.close();
     expect((await t.refresh()).msg).toBe(LarkTaskMessages.unreachable);
