@@ -103,6 +103,19 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     expect(downloads() - before).toBe(1);
   });
 
+  it('a file sent again after Lark refused the first try (a stale token) arrives whole: each try streams it from the store anew', async () => {
+    const bytes = Buffer.from('截图的内容'.repeat(2000));
+    const key = await transferFile(world.server, world.editor.token, '截图.png', bytes, 'lark_attachment');
+    const uploads = () => world.lark.requests.filter((r) => r.route === 'task.attachment.upload').length;
+    const before = uploads();
+    world.lark.injectError({ route: 'task.attachment.upload', status: 400, body: { code: 99991663, msg: 'Invalid access token for authorization. Please make a request with token attached.' } });
+    const task = await t.create('task', '重试上传的任务', { attachFiles: [{ s3Key: key, fileName: '截图.png' }] });
+    const inLark = [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === task.larkGuid);
+    expect(inLark.map((a) => [a.name, a.size, a.data.equals(bytes)])).toEqual([['截图.png', bytes.length, true]]);
+    expect(task.attachFiles).toMatchObject([{ s3Key: key, fileToken: inLark[0]?.guid }]);
+    expect(uploads() - before).toBe(2);
+  });
+
   it('Lark not reachable still says 无法连接飞书 (last: the fake is stopped)', async () => {
     await world.lark.close();
     expect((await t.refresh()).msg).toBe(LarkTaskMessages.unreachable);
