@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASK_ATTACHMENTS_MAX } from '@release/contract';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
@@ -11,6 +12,8 @@ import { signIn } from './helpers/workflow-world.ts';
 
 const EDITOR = { username: 'editor', password: 'editor-pass-1' };
 const APP_PATH = 'task';
+/** A second app whose task view is on from the start, for tests that do not follow the first one. */
+const FILES_APP_PATH = 'task-files';
 const SEEDED = 21;
 
 async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
@@ -46,6 +49,8 @@ describe('the task view of an app, without Lark', () => {
     for (let i = 1; i <= SEEDED; i += 1) {
       await api.call('POST', '/api/create_task', editor, { appId, recordType: 'task', summary: `预置任务 ${String(i).padStart(2, '0')}`, assigneeIds: [editorId], startAt: start, due: start + 86_400_000 });
     }
+    const filesAppId = await api.createApp(admin, { appName: '附件应用', path: FILES_APP_PATH, editUserIds: [editorId] });
+    await api.call('POST', '/api/task_view', admin, { appId: filesAppId, taskViewEnabled: true });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -121,7 +126,8 @@ describe('the task view of an app, without Lark', () => {
     await chooseRange(page, '2026-12-01 09:00', '2026-12-02 09:00');
     await pick(page, 'task-bug-severity', '致命');
     await page.getByTestId('task-submit').click();
-    await expect.poll(() => toastText(page)).toContain('创建成功');
+    // Created: the drawer closes and the tab counts it (the task's 创建成功 toast may still be showing, so it proves nothing).
+    await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => badge(page, 'bug')).toBe('1');
     const bug = rows.filter({ hasText: '进入关卡闪退' });
     await expect.poll(() => bug.innerText()).toMatch(/新建[\s\S]*致命/);
@@ -162,6 +168,49 @@ describe('the task view of an app, without Lark', () => {
     await page.screenshot({ path: path.join(shots, 'e2e-tasks.png') });
     await context.close();
   });
+
+  it(`a drawer takes at most ${TASK_ATTACHMENTS_MAX} attachments: the rest of a selection is left out, the limit is said, and the save keeps ${TASK_ATTACHMENTS_MAX}`, async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${FILES_APP_PATH}`);
+    await page.getByTestId('app-view-mode').getByText('任务视图').click();
+    await page.getByTestId('task-create').click();
+    const drawer = page.getByTestId('task-drawer');
+    await drawer.getByTestId('task-summary').fill('附件很多的任务');
+    await pick(page, 'task-assignees', 'editor');
+    await page.keyboard.press('Escape');
+    await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
+    // 21 files at once: 20 are uploaded, the 21st is not added (create_task would refuse it: 参数错误：… <=20 项).
+    const files = Array.from({ length: TASK_ATTACHMENTS_MAX + 1 }, (_, i) => ({ name: `shot-${String(i + 1).padStart(2, '0')}.png`, mimeType: 'image/png', buffer: gradientPng(8, 8 + i) }));
+    await drawer.locator('input[type=file]').setInputFiles(files);
+    const done = drawer.locator('.ant-upload-list-item-done');
+    await expect.poll(() => done.count(), { timeout: 90_000 }).toBe(TASK_ATTACHMENTS_MAX);
+    expect(await drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(expect.stringContaining('shot-21.png'));
+    const full = drawer.getByTestId('task-attachments-full');
+    expect(await full.innerText()).toBe(`每条记录最多 ${TASK_ATTACHMENTS_MAX} 个附件，已达上限；如需添加，请先删除不需要的附件`);
+    expect(await drawer.getByTestId('task-attachment-button').isDisabled()).toBe(true);
+    // A file chosen once full is not added either.
+    await drawer.locator('input[type=file]').setInputFiles({ name: 'late.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
+    expect(await drawer.locator('.ant-upload-list-item').count()).toBe(TASK_ATTACHMENTS_MAX);
+
+    // Removing one makes room again.
+    await drawer.locator('.ant-upload-list-item', { hasText: 'shot-20.png' }).getByRole('button', { name: '删除文件' }).click();
+    await expect.poll(() => full.count()).toBe(0);
+    expect(await drawer.getByTestId('task-attachment-button').isEnabled()).toBe(true);
+    await drawer.locator('input[type=file]').setInputFiles({ name: 'last.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
+    await expect.poll(() => done.count()).toBe(TASK_ATTACHMENTS_MAX);
+    await page.getByTestId('task-submit').click();
+    await drawer.waitFor({ state: 'hidden' });
+
+    // Saved with its 20 files: the reopened drawer lists them, the last one added among them.
+    const row = page.getByTestId('task-table').locator('tbody tr.ant-table-row').filter({ hasText: '附件很多的任务' });
+    await row.getByTestId('task-row-title').click();
+    await expect.poll(() => drawer.locator('.ant-upload-list-item-done').count()).toBe(TASK_ATTACHMENTS_MAX);
+    expect(await drawer.locator('.ant-upload-list-item-done').allInnerTexts()).toContainEqual(expect.stringContaining('last.png'));
+    expect(await drawer.getByTestId('task-attachments-full').count()).toBe(1);
+    await context.close();
+    // 22 uploads of four requests each: longer than a usual scenario on a loaded machine.
+  }, 180_000);
 
   it('an editor at 768 px switches to the task view and opens the drawer without sideways scrolling', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 768, height: 1000 });

@@ -1,6 +1,6 @@
-import { Button, Upload, type UploadFile, type UploadProps } from 'antd';
+import { Button, Typography, Upload, type UploadFile, type UploadProps } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
-import type { TaskFile, UploadFile as StoredFile } from '@release/contract';
+import { TASK_ATTACHMENTS_MAX, type TaskFile, type UploadFile as StoredFile } from '@release/contract';
 import { finishMultipart, isTransientFailure, startMultipart } from '../../api/publish.api.ts';
 import { issueAttachmentKey } from '../../api/tasks.api.ts';
 import { toast } from '../../app/feedback.ts';
@@ -56,23 +56,49 @@ interface TaskAttachmentsProps {
   disabled?: boolean;
 }
 
+/**
+ * The files of a selection that still fit under TASK_ATTACHMENTS_MAX (create_task / update_task refuse a 21st);
+ * the rest are left out before any upload starts, and the user is told how many.
+ */
+function limitSelection(current: number): NonNullable<UploadProps['beforeUpload']> {
+  return (file, batch) => {
+    const room = Math.max(0, TASK_ATTACHMENTS_MAX - current);
+    const index = batch.indexOf(file);
+    if (index < room) return true;
+    if (index === room) toast.warning(t.upload.tooMany(batch.length - room));
+    return Upload.LIST_IGNORE;
+  };
+}
+
 /** Attachments of a task or bug, each with its own progress; removing one only drops it from the record. */
 export function TaskAttachments({ fileList, onChange, disabled }: TaskAttachmentsProps) {
+  const files = fileList ?? [];
+  const isFull = files.length >= TASK_ATTACHMENTS_MAX;
   return (
-    <Upload<{ s3Key: string }>
-      multiple
-      data-testid="task-attachments"
-      fileList={fileList ?? []}
-      disabled={disabled}
-      customRequest={uploadAttachment}
-      onChange={({ fileList: next }) => onChange?.(next.filter((f) => f.status !== 'error'))}
-      className="task-attachments"
-    >
-      {disabled ? null : (
-        <Button icon={<PaperClipOutlined />} data-testid="task-attachment-button">
-          {t.upload.button}
-        </Button>
-      )}
-    </Upload>
+    <>
+      <Upload<{ s3Key: string }>
+        multiple
+        data-testid="task-attachments"
+        fileList={files}
+        maxCount={TASK_ATTACHMENTS_MAX}
+        disabled={disabled}
+        openFileDialogOnClick={!isFull}
+        beforeUpload={limitSelection(files.length)}
+        customRequest={uploadAttachment}
+        onChange={({ fileList: next }) => onChange?.(next.filter((f) => f.status !== 'error'))}
+        className="task-attachments"
+      >
+        {disabled ? null : (
+          <Button icon={<PaperClipOutlined />} disabled={isFull} data-testid="task-attachment-button">
+            {t.upload.button}
+          </Button>
+        )}
+      </Upload>
+      {!disabled && isFull ? (
+        <Typography.Text type="secondary" data-testid="task-attachments-full">
+          {t.upload.full}
+        </Typography.Text>
+      ) : null}
+    </>
   );
 }

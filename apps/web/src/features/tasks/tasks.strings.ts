@@ -1,4 +1,4 @@
-import { TaskMessages, type RecordType } from '@release/contract';
+import { TASK_ATTACHMENTS_MAX, TaskMessages, type RecordType } from '@release/contract';
 
 /** Chinese strings of the app page's task view (SPEC §2, §5, §8); the spec's English words in the studio's Chinese. */
 export const tasksText = {
@@ -58,6 +58,8 @@ export const tasksText = {
     button: '上传附件',
     failed: '上传失败',
     uploading: '附件上传中，请稍候',
+    full: `每条记录最多 ${TASK_ATTACHMENTS_MAX} 个附件，已达上限；如需添加，请先删除不需要的附件`,
+    tooMany: (left: number) => `每条记录最多 ${TASK_ATTACHMENTS_MAX} 个附件，其余 ${left} 个文件未添加`,
   },
   comments: {
     title: '评论',
