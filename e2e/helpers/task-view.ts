@@ -6,10 +6,16 @@ export async function toastText(page: Page): Promise<string> {
   return page.locator('.ant-message').innerText().catch(() => '');
 }
 
-/** Picks an option of an antd Select in the task drawer by its text. */
+/**
+ * Picks an option of an antd Select in the task drawer by its text, once the dropdown has finished opening (a click
+ * while it still slides in can be lost on a loaded machine), and waits until the select shows the choice.
+ */
 export async function pick(page: Page, testId: string, text: string): Promise<void> {
-  await page.getByTestId('task-drawer').getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible').getByText(text, { exact: true }).click();
+  const select = page.getByTestId('task-drawer').getByTestId(testId);
+  await select.click();
+  const dropdown = page.locator('.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"])');
+  await dropdown.getByText(text, { exact: true }).click();
+  await expect.poll(() => select.innerText()).toContain(text);
 }
 
 /** Types both ends of the task drawer's RangePicker and confirms each. */
@@ -21,4 +27,19 @@ export async function chooseRange(page: Page, start: string, end: string): Promi
   await inputs.nth(1).fill(end);
   await inputs.nth(1).press('Enter');
   await expect.poll(() => inputs.nth(1).inputValue()).toBe(end);
+}
+
+/**
+ * Clicks 刷新任务列表 and waits until it is done as the user sees it: Lark has answered (/api/lark_refresh) and the
+ * list read after it is on screen. Opening a row before that would show the row as it was before the refresh.
+ */
+export async function refreshTasks(page: Page): Promise<void> {
+  let synced = false;
+  const listed = page.waitForResponse((res) => {
+    if (res.url().endsWith('/api/lark_refresh')) synced = true;
+    return synced && res.url().endsWith('/api/tasks');
+  });
+  await page.getByTestId('task-refresh').click();
+  await listed;
+  await expect.poll(() => page.getByTestId('task-table').locator('.ant-spin-spinning').count()).toBe(0);
 }
