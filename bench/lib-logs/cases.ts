@@ -51,9 +51,10 @@ function call(db: BenchDb, service: CommitLogsService, source: Source, extra: Pa
   return 'remark' in source.filter ? service.userList(db.viewer, { ...query, remark: source.filter.remark }, db.presenter) : service.list(db.viewer, { ...query, workflowIds: source.filter.workflowIds }, db.presenter);
 }
 
-/** Items the source lists with onlyCliff (its length in 30-item pages decides the middle and oldest page). */
-async function count(db: BenchDb, source: Source): Promise<number> {
-  let q = db.handle.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('is_filtered', '=', 0);
+/** Items the source lists, with onlyCliff unless told (its length in 30-item pages decides the middle and oldest page). */
+async function count(db: BenchDb, source: Source, onlyCliff = true): Promise<number> {
+  let q = db.handle.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (onlyCliff) q = q.where('is_filtered', '=', 0);
   if ('remark' in source.filter) q = q.where('remark', '=', source.filter.remark);
   else q = q.where('workflow_id', 'in', source.filter.workflowIds.split(',').map(Number));
   return Number((await q.executeTakeFirstOrThrow()).n);
@@ -110,6 +111,16 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
       cases.push({ name: `${source.label}: ${position.label}, cursor`, depth, informational: false, run: async (s) => (await call(db, s, source, cursor ? { cursor } : {})).list.map((item) => item.id) });
       cases.push({ name: `${source.label}: ${position.label}, pageNo (legacy)`, depth, informational: false, legacy: true, run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id) });
     }
+  }
+  // "Show filtered logs": hidden items too (merges, commits outside a committer filter), read as one range per
+  // is_filtered value, merged (no index leads with the source and commit_time alone).
+  for (const source of sources) {
+    const withHidden = { onlyCliff: false };
+    const pages = Math.max(1, Math.floor((await count(db, source, false)) / PAGE));
+    const pageNo = Math.floor(pages / 2) + 1;
+    const cursor = pageNo > 1 ? ((await call(db, real, source, { ...withHidden, pageNo: pageNo - 1 })).nextCursor ?? undefined) : undefined;
+    cases.push({ name: `${source.label}, hidden shown: newest page`, depth: 0, informational: false, run: async (s) => (await call(db, s, source, withHidden)).list.map((item) => item.id) });
+    cases.push({ name: `${source.label}, hidden shown: middle, cursor`, depth: (pageNo - 1) * PAGE, informational: false, run: async (s) => (await call(db, s, source, { ...withHidden, ...(cursor ? { cursor } : {}) })).list.map((item) => item.id) });
   }
   // A committer with 0.1% of the items (at 1k that is one item or none, so the small side passes the top committer).
   cases.push({ name: `${rare.label}: newest page`, depth: 0, informational: false, run: async (s) => (await call(db, s, rare, {})).list.map((item) => item.id) });

@@ -109,6 +109,25 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     }
   });
 
+  it('lists one workflow or a committer with hidden items too: merges and shown commits interleaved in time order, by cursor and by pageNo', async () => {
+    for (const [path, query] of [
+      ['/api/commit_log_list', `workflowIds=${workflowIds[0]}`],
+      ['/api/user_commit_log_list', 'remark=bob'],
+    ] as const) {
+      const shown = (await get(path, `${query}&pageSize=200`)).list;
+      const whole = (await get(path, `${query}&onlyCliff=false&pageSize=200`)).list;
+      const hidden = whole.filter((l) => !shown.some((s) => s.id === l.id));
+      expect(hidden.length).toBeGreaterThan(0);
+      expect(whole.map((l) => l.id)).toEqual([...whole].sort(newestFirst).map((l) => l.id));
+      // A hidden item sits between shown ones, not after all of them.
+      expect(whole.findIndex((l) => hidden.includes(l))).toBeLessThan(whole.length - hidden.length);
+      for (const size of [1, 4]) {
+        expect((await walk(path, `${query}&onlyCliff=false`, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
+        expect((await byPageNo(path, `${query}&onlyCliff=false`, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
+      }
+    }
+  });
+
   it('merges in groups when there are more sources than one compound select should hold', async () => {
     for (const filter of [
       { workflowIds, onlyCliff: true, offset: 0, limit: 9 },

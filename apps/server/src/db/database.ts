@@ -24,6 +24,7 @@ import * as m019 from './migrations/2026-11-23-019-lark-image-keys.ts';
 import * as m020 from './migrations/2026-11-23-020-tasks-lark-deleted.ts';
 import * as m021 from './migrations/2026-11-23-021-device-review.ts';
 import * as m022 from './migrations/2026-11-23-022-device-remark-review.ts';
+import * as m023 from './migrations/2026-11-26-023-commit-log-index-trim.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-020-tasks-lark-deleted': m020,
   '2026-11-23-021-device-review': m021,
   '2026-11-23-022-device-remark-review': m022,
+  '2026-11-26-023-commit-log-index-trim': m023,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

@@ -43,8 +43,10 @@ class NodeSqliteDriver implements Driver {
     this.db = new DatabaseSync(this.filename);
     // temp_store = MEMORY: statement journals (a multi-row INSERT keeps one to undo itself) and sorts stay in memory
     // instead of temp files; nothing durable lives there. A 100,000-commit git sync spent a fifth of its insert time
-    // writing statement journals to files.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;');
+    // writing statement journals to files. cache_size = 16 MiB (the default is 2 MiB), filled only as pages are read:
+    // an ingest inserts into indexes keyed by commit sha and committer, all over their b-trees; with 2 MiB each
+    // insert evicted and re-read pages (100,000 items: 0.9 s of inserts instead of 1.2 s, bench/git-ingest.ts).
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384;');
     this.connection = new NodeSqliteConnection(this.db);
   }
 

@@ -166,6 +166,14 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(whole.commits.some((commit) => commit.tags.length > 0 && commit.files !== null)).toBe(true);
   });
 
+  it('hands over a smaller first batch when asked, then full ones, losing and repeating nothing', async () => {
+    const whole = await readNewCommits(mirror, both, () => false);
+    const batches: SourceCommit[][] = [];
+    const read = await readNewCommits(mirror, both, () => false, { firstBatchSize: 1, batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    expect(batches.map((batch) => batch.length)).toEqual([1, ...Array<number>(batches.length - 1).fill(2)]);
+    expect([...read.commits, ...batches.reverse().flat()]).toEqual(whole.commits);
+  });
+
   it('hands over one batch at a time, in order, and fails the read when storing a batch failed', async () => {
     const order: string[] = [];
     let inFlight = 0;

@@ -171,6 +171,8 @@ export interface ReadCommitsOptions {
   onBatch?: (commits: SourceCommit[]) => Promise<void>;
   /** Commits per onBatch call. Default 10,000. */
   batchSize?: number;
+  /** Commits in the first onBatch call (default batchSize): a small one lets the store start while git walks on. */
+  firstBatchSize?: number;
 }
 
 export interface ReadCommitsResult {
@@ -238,6 +240,7 @@ export async function readNewCommits(
   let found: SourceCommit[] = [];
   let delivered = 0;
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  const firstBatchSize = Math.max(1, options.firstBatchSize ?? batchSize);
   let tags: Promise<Map<string, TagRef[]>> | null = null;
   /** Tags onto the commits found so far (newest first), answered oldest first. */
   const complete = async (commits: SourceCommit[]): Promise<SourceCommit[]> => {
@@ -281,7 +284,7 @@ export async function readNewCommits(
           url: null,
           files: record.files,
         });
-        if (options.onBatch && found.length === batchSize) {
+        if (options.onBatch && found.length === (delivered === 0 ? firstBatchSize : batchSize)) {
           const [onBatch, batch] = [options.onBatch, found];
           found = [];
           delivered += batch.length;

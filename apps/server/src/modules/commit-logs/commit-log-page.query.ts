@@ -24,8 +24,12 @@ interface Ordered {
 /** Above this many sources one UNION ALL is split into merged groups (SQLite allows 500 terms in a compound select). */
 const MERGE_FAN_IN = 64;
 
-/** One source of a merge: a single workflow, or a single app of a committer's trend. */
-type Source = { workflowId?: number; appId?: number };
+/**
+ * One source of a merge: a single workflow, or a single app of a committer's trend; with hidden items shown, each of
+ * them once for shown (0) and once for hidden (1) items, so that every read is one range of a (…, is_filtered,
+ * commit_time, id) index.
+ */
+type Source = { workflowId?: number; appId?: number; isFiltered?: 0 | 1 };
 
 /**
  * The filter as index conditions. The cursor is a row-value comparison, `(commit_time, id) < (T, I)`: both planners
@@ -40,7 +44,8 @@ function conditions(eb: ExpressionBuilder<Database, 'commit_logs'>, filter: Page
   if (source.appId !== undefined) terms.push(eb('app_id', '=', source.appId));
   else if (filter.appIds) terms.push(eb('app_id', 'in', filter.appIds.length ? filter.appIds : [0]));
   if (filter.remark) terms.push(eb('remark', '=', filter.remark));
-  if (filter.onlyCliff) terms.push(eb('is_filtered', '=', 0));
+  if (source.isFiltered !== undefined) terms.push(eb('is_filtered', '=', source.isFiltered));
+  else if (filter.onlyCliff) terms.push(eb('is_filtered', '=', 0));
   if (filter.branch) terms.push(eb('branch', '=', filter.branch.replace(/^refs\/heads\//, '')));
   if (filter.startTime !== undefined) terms.push(eb('commit_time', '>=', filter.startTime));
   const { before, endTime } = filter;
@@ -80,18 +85,20 @@ function merge(db: Kysely<Database>, parts: Ordered[], take: number, skip: numbe
 /**
  * The ids of one page, newest first (`limit + 1` of them: one more tells whether there is more), chosen from the
  * indexes alone, so a deep `offset` steps over index entries, never over joined rows.
- *  - one workflow, or a committer: one range read in (commit_time, id) order;
- *  - several workflows (the summary tab), or a committer's trend over a viewer's apps: one limited ordered read per
- *    workflow or app, merged. A page then costs about k × page, not a sort of every item of the k sources. With an
- *    offset (the legacy pageNo) each read is limited to offset + page: never more than the single read would sort.
+ *  - one workflow, or a committer, shown items only (the default): one range read in (commit_time, id) order;
+ *  - several workflows (the summary tab), a committer's trend over a viewer's apps, or hidden items shown too: one
+ *    limited ordered read per workflow or app (and per is_filtered value), merged. A page then costs about k × page,
+ *    not a sort of every item of the k sources. With an offset (the legacy pageNo) each read is limited to offset +
+ *    page: never more than the single read would sort.
  */
 export function pageIds(db: Kysely<Database>, filter: PageFilter, fanIn = MERGE_FAN_IN): AliasedSelectQueryBuilder<Row, 'page'> {
   const take = filter.limit + 1;
   const distinct = (ids: number[] | undefined) => (ids && new Set(ids).size > 1 ? [...new Set(ids)] : null);
   const workflows = distinct(filter.workflowIds);
   const apps = !workflows && filter.remark ? distinct(filter.appIds) : null;
-  const sources: Source[] | null = workflows ? workflows.map((workflowId) => ({ workflowId })) : apps ? apps.map((appId) => ({ appId })) : null;
-  if (!sources) return newest(db, filter, {}, take, filter.offset).as('page');
+  const scopes: Source[] = workflows ? workflows.map((workflowId) => ({ workflowId })) : apps ? apps.map((appId) => ({ appId })) : [{}];
+  const sources = filter.onlyCliff ? scopes : scopes.flatMap((scope) => [0, 1].map((isFiltered) => ({ ...scope, isFiltered: isFiltered as 0 | 1 })));
+  if (sources.length === 1) return newest(db, filter, sources[0] ?? {}, take, filter.offset).as('page');
   const reads = sources.map((source) => newest(db, filter, source, filter.offset + take));
   return merge(db, reads, take, filter.offset, fanIn).as('page');
 }

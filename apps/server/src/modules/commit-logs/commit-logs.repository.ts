@@ -166,7 +166,10 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     },
     /** The newest svn revision stored for a workflow (`r123` → 123). */
     async lastSvnRevision(workflowId: number): Promise<number | null> {
-      const rows = await db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).where('commit_id', 'like', 'r%').orderBy('commit_time', 'desc').limit(50).execute();
+      // The newest 50 shown and the newest 50 hidden items: each one range of (workflow_id, is_filtered, commit_time, id).
+      const newest = (isFiltered: 0 | 1) =>
+        db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).where('is_filtered', '=', isFiltered).where('commit_id', 'like', 'r%').orderBy('commit_time', 'desc').limit(50).execute();
+      const rows = (await Promise.all([newest(0), newest(1)])).flat();
       const revisions = rows.map((r) => Number(r.commit_id.slice(1))).filter(Number.isFinite);
       return revisions.length ? Math.max(...revisions) : null;
     },

@@ -22,6 +22,8 @@ import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows
 const MAX_COMMITS_PER_SYNC = 100_000;
 /** New commits are stored every this many while the history is walked (one walk per sync). */
 const INGEST_BATCH = 10_000;
+/** The first store starts after this many, not after a whole batch: the database works while git walks on. */
+const FIRST_INGEST_BATCH = 1_000;
 
 export interface SyncResult {
   created: number;
@@ -48,6 +50,7 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
     const read = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), {
       maxCommits: MAX_COMMITS_PER_SYNC,
       batchSize: INGEST_BATCH,
+      firstBatchSize: FIRST_INGEST_BATCH,
       knownTips: walked,
       onBatch: async (batch) => {
         created += await ingest.ingestCommits(workflow, batch);
