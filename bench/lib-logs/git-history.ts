@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { LOG_FORMAT } from '../../apps/server/src/integrations/git/git-log-parser.ts';
+import { FILES_ARGS, LOG_FORMAT } from '../../apps/server/src/integrations/git/git-log-parser.ts';
 import { fastImportLinearHistory, GitRepo } from '../../apps/server/src/integrations/git/testing/git-fixture.ts';
 
 /**
@@ -35,9 +35,12 @@ export function buildHistory(dir: string, main = MAIN_COMMITS, release = RELEASE
   return repo;
 }
 
-/** The reference: `git log` over every ref of the (bare) repository, our format, written to /dev/null. */
+/**
+ * The reference: `git log` over every ref of the repository, our format, written to /dev/null; withFiles adds the
+ * ingest's FILES_ARGS, so git prints exactly what the ingest reads and stores (each commit's changed files).
+ */
 export function timeGitLog(gitDir: string, withFiles: boolean): number {
-  const args = [`--git-dir=${gitDir}`, 'log', '--all', '--date-order', '-z', withFiles ? '--format=%x1e%H' : LOG_FORMAT, ...(withFiles ? ['--name-status', '--no-renames', '--diff-merges=first-parent'] : [])];
+  const args = [`--git-dir=${gitDir}`, 'log', '--all', '--date-order', '-z', LOG_FORMAT, ...(withFiles ? FILES_ARGS : [])];
   const devNull = fs.openSync('/dev/null', 'w');
   try {
     const started = performance.now();
