@@ -133,7 +133,8 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
 
   it('retries a refused part 3 times, and exits 6 when the storage keeps refusing it', async () => {
     const apk = file('flaky.apk', sampleApk({ versionName: '4.0.0', extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) } }));
-    const env = (url: string) => ({ HOME: path.join(tmp, 'home'), RELEASE_SERVER: url, RELEASE_TOKEN: editorToken });
+    // The pause before a retry (500 ms × attempt by default) shortened: the attempts are what is checked.
+    const env = (url: string) => ({ HOME: path.join(tmp, 'home'), RELEASE_SERVER: url, RELEASE_TOKEN: editorToken, RELEASE_RETRY_DELAY_MS: '20' });
     const before = await versionCount();
 
     const flaky = await startFlakyProxy(server.url, (partNo, attempt) => (partNo === 1 && attempt <= 3 ? 503 : null));
@@ -154,6 +155,9 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     expect((await cli(['upload', path.join(tmp, 'missing.apk'), '--app', 'shop'])).code).toBe(2);
     expect((await cli(['latest', '--app', 'shop', '--platform', 'windows'])).code).toBe(2);
     expect((await cli(['publish'])).code).toBe(2);
+    const apk = file('delay.apk', sampleApk({ versionName: '4.1.0' }));
+    const badDelay = await runCli(['upload', apk, '--app', 'shop'], { HOME: path.join(tmp, 'home'), RELEASE_SERVER: server.url, RELEASE_TOKEN: editorToken, RELEASE_RETRY_DELAY_MS: 'soon' });
+    expect([badDelay.code, badDelay.stderr]).toEqual([2, expect.stringContaining('RELEASE_RETRY_DELAY_MS must be a whole number of ms')]);
   });
 
   it('logs in once and then works without RELEASE_TOKEN, keeping the token private', async () => {

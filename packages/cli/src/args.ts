@@ -34,6 +34,7 @@ Options:
 Environment:
   RELEASE_SERVER      the release system's URL, e.g. https://release.example.com
   RELEASE_TOKEN       an API token (rst_…), created with POST /api/api_token (docs/ci-pipelines.md)
+  RELEASE_RETRY_DELAY_MS  pause before a refused part is sent again, in ms × the attempt (default 500)
   The login command stores both in ~/.config/release-cli/config.json (mode 0600); the
   environment wins over that file.
 

@@ -12,6 +12,8 @@ export type StoredConfig = z.infer<typeof storedConfig>;
 export interface CliEnv {
   RELEASE_SERVER?: string;
   RELEASE_TOKEN?: string;
+  /** The pause before a refused part's next attempt, in ms, times the attempt number (default 500). */
+  RELEASE_RETRY_DELAY_MS?: string;
   XDG_CONFIG_HOME?: string;
   HOME?: string;
 }
@@ -74,4 +76,13 @@ export function resolveConnection(flags: { server?: string }, env: CliEnv): Conn
   const token = env.RELEASE_TOKEN || stored.token;
   if (!token) throw new CliError(ExitCode.auth, 'no token: set RELEASE_TOKEN or run release-cli login --token <token>');
   return { server: normalizeServer(server), token: token.trim() };
+}
+
+/** RELEASE_RETRY_DELAY_MS as a number of ms, or undefined (the default) when unset; a bad value is a usage error. */
+export function retryDelayMs(env: CliEnv): number | undefined {
+  const raw = env.RELEASE_RETRY_DELAY_MS?.trim();
+  if (!raw) return undefined;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) throw new CliError(ExitCode.usage, `RELEASE_RETRY_DELAY_MS must be a whole number of ms from 0 to 60000: ${raw}`);
+  return ms;
 }

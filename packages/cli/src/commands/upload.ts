@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppVersionRow } from '@release/contract';
 import { createApiClient, type ApiClient } from '../api-client.ts';
 import type { Command } from '../args.ts';
-import { resolveConnection } from '../config.ts';
+import { resolveConnection, retryDelayMs } from '../config.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import type { Io, Output } from '../output.ts';
 import { readPackageVersion } from '../package-version.ts';
@@ -36,7 +36,7 @@ export async function findApp(api: ApiClient, appPath: string): Promise<{ appId:
 async function transfer(api: ApiClient, io: Io, file: string, fileKey: string): Promise<void> {
   const name = path.basename(file);
   const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
-  await uploadFile({ filePath: file, fileKey, api, onProgress: (loaded, total) => progress.update(loaded, total) });
+  await uploadFile({ filePath: file, fileKey, api, retryDelayMs: retryDelayMs(io.env), onProgress: (loaded, total) => progress.update(loaded, total) });
   progress.finish();
 }
 
