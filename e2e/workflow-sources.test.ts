@@ -1,11 +1,19 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { ALICE, EDITOR, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
+import { ALICE, EDITOR, signIn, startWorkflowWorld, todayAt, type WorkflowWorld } from './helpers/workflow-world.ts';
 
 const HISTORY = 75;
+const ZHAO = { name: '赵晨', email: 'zhao@studio.test' };
+
+/** Each update item as the user reads it: its message and where it comes from (app / tab). */
+function itemsOf(scope: Locator): Promise<string[]> {
+  return scope
+    .getByTestId('commit-item')
+    .evaluateAll((items) => items.map((el) => `${el.querySelector('[data-testid=commit-message]')?.textContent} · ${el.querySelector('[data-testid=commit-source]')?.textContent}`));
+}
 
 describe('a long git history and pushed custom items in the browser', () => {
   let world: WorkflowWorld;
@@ -122,6 +130,55 @@ describe('a long git history and pushed custom items in the browser', () => {
     expect(await row.getByTestId('commit-package-download').getAttribute('href')).toMatch(/\/api\/blob\/file\?/);
     // A package item has no commit id to show.
     expect(await item.getByTestId('commit-id').count()).toBe(0);
+    await context.close();
+  });
+
+  it('工作流汇总 of two branches of one repository: a calendar day lists the copies of a commit together as the list does, and counts each commit once', async () => {
+    const { api, adminToken } = world;
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    // Three commits of one scripted push (the same second) on main, then release branches off with one more.
+    const repo = GitRepo.init(`${world.client.dir}-branches`);
+    const pushed = todayAt(0);
+    for (const n of [1, 2, 3]) repo.commit({ message: `feat: 第 ${n} 个功能`, author: ZHAO, time: pushed });
+    repo.checkout('release', true);
+    repo.commit({ message: 'docs: 发布说明', author: ZHAO, time: pushed + 30 });
+    const appId = await api.createApp(adminToken, { appName: '晨曦', path: 'dawn', editUserIds: [world.editorId] });
+    for (const [tabName, branch, created] of [['主干', 'main', 3], ['发布', 'release', 4]] as const) {
+      const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName, contentType: 'default', repoType: 'git', repoPath: repo.url, defaultBranch: branch })).id;
+      expect(await api.call('POST', `/api/workflow/sync?id=${id}`, editor, {})).toEqual({ created, error: null });
+    }
+    // Each workflow keeps its own item of a commit on both branches; the list shows them one after the other.
+    const together = ['发布说明 · 晨曦 / 发布', ...[3, 2, 1].flatMap((n) => [`第 ${n} 个功能 · 晨曦 / 发布`, `第 ${n} 个功能 · 晨曦 / 主干`])];
+    const day = new Date(pushed * 1000).toLocaleDateString('sv-SE');
+
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
+    const cell = page.locator(`[data-testid=calendar-day][data-date="${day}"]`);
+    const chips = () => cell.locator('.calendar-count').evaluateAll((els) => els.map((el) => el.getAttribute('title')));
+
+    await page.goto('/home/app/dawn?workflowId=-1');
+    await expect.poll(() => itemsOf(page.getByTestId('commit-list'))).toEqual(together);
+    await page.getByTestId('view-toggle').getByText('日历').click();
+    // Four commits that day: 发布 got all four, 主干 three of them.
+    await expect.poll(() => cell.getAttribute('data-count')).toBe('4');
+    expect(await chips()).toEqual(['发布：4', '主干：3']);
+    await cell.click();
+    await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toContain(day);
+    await expect.poll(() => itemsOf(drawer)).toEqual(together);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByTestId('calendar-mode').getByText('年').click();
+    await expect.poll(() => page.locator(`[data-testid=calendar-month][data-month="${day.slice(0, 7)}"]`).innerText()).toContain('共 4 条');
+
+    // The committer's trend spans the same two workflows: its list, day and counts agree the same way.
+    await page.goto(`/trend/${encodeURIComponent(ZHAO.name)}`);
+    await expect.poll(() => itemsOf(page.getByTestId('commit-list'))).toEqual(together);
+    await page.getByTestId('view-toggle').getByText('日历').click();
+    await expect.poll(() => cell.getAttribute('data-count')).toBe('4');
+    expect(await chips()).toEqual(['晨曦：4']);
+    await cell.click();
+    await expect.poll(() => itemsOf(drawer)).toEqual(together);
     await context.close();
   });
 

@@ -18,7 +18,7 @@ export async function signIn(page: Page, user: { username: string; password: str
 }
 
 /** Epoch seconds inside today (local time) and not after now, so every item is 今天 and within a week. */
-function todayAt(offsetSec: number): number {
+export function todayAt(offsetSec: number): number {
   const startOfDay = new Date();
   startOfDay.setHours(0, 0, 0, 0);
   const base = Math.max(startOfDay.getTime() / 1000 + 60, Math.floor(Date.now() / 1000) - 600);

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { CALENDAR_PALETTE, assignColors, countBy, countKeyOf, dayOf, dayTitle, emptyDayText, monthGrid, monthOf, yearWindow } from './calendar-math.ts';
+import { commitCopyKey } from '../commits/commit-format.ts';
+import { CALENDAR_PALETTE, assignColors, countBy, countKeyOf, dayOf, dayTitle, emptyDayText, monthGrid, monthOf, totalBy, yearWindow } from './calendar-math.ts';
 
 const at = (text: string) => dayjs(text).valueOf();
 
@@ -54,6 +55,35 @@ describe('calendar counts and colours', () => {
     expect(byWorkflow.get('2026-11-18')?.find((c) => c.key === '客户端')?.count).toBe(2);
     expect(byWorkflow.get('2026-11-19')).toEqual([{ key: '客户端', count: 1 }]);
     expect(countBy(items, monthOf, () => 'all').get('2026-11')).toEqual([{ key: 'all', count: 5 }]);
+  });
+
+  it('counts a commit two workflows of one repository reached once a day: once per key and once in the total', () => {
+    const repo = 'https://git.example.com/shop.git';
+    const copy = (time: string, commitId: string, appName: string, tabName: string, repoPath: string | null = repo) => ({ ...item(time, appName, tabName), commitId, repoPath });
+    // 主干 and 发布 follow two branches of one repository: c1 and c2 are on both, r1 only on 发布.
+    const summary = [
+      copy('2026-11-18T09:00', 'c1', '商城', '主干'),
+      copy('2026-11-18T09:00', 'c1', '商城', '发布'),
+      copy('2026-11-18T09:00', 'c2', '商城', '主干'),
+      copy('2026-11-18T09:00', 'c2', '商城', '发布'),
+      copy('2026-11-18T10:00', 'r1', '商城', '发布'),
+      // The same id in another repository, or at another time, is another commit.
+      copy('2026-11-18T09:00', 'c1', '游戏', '服务端', 'https://git.example.com/game.git'),
+      copy('2026-11-19T09:00', 'c1', '商城', '主干'),
+    ];
+    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'workflow'), commitCopyKey).get('2026-11-18')).toEqual([
+      { key: '发布', count: 3 },
+      { key: '主干', count: 2 },
+      { key: '服务端', count: 1 },
+    ]);
+    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app'), commitCopyKey).get('2026-11-18')).toEqual([
+      { key: '商城', count: 3 },
+      { key: '游戏', count: 1 },
+    ]);
+    expect(totalBy(summary, dayOf, commitCopyKey)).toEqual(new Map([['2026-11-18', 4], ['2026-11-19', 1]]));
+    expect(totalBy(summary, monthOf, commitCopyKey)).toEqual(new Map([['2026-11', 5]]));
+    // Without an identity every item counts.
+    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app')).get('2026-11-18')?.[0]).toEqual({ key: '商城', count: 5 });
   });
 
   it('gives distinct keys the 16 palette colours in order and wraps after them', () => {

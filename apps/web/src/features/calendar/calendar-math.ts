@@ -79,24 +79,34 @@ export interface KeyCount {
   count: number;
 }
 
-/** Counts per key for each bucket (a day, or a month in the year view), keys by count then name. */
-export function countBy<T>(items: readonly T[], bucketOf: (item: T) => string, keyOf: (item: T) => string): Map<string, KeyCount[]> {
-  const buckets = new Map<string, Map<string, number>>();
-  for (const item of items) {
+/**
+ * Counts per key for each bucket (a day, or a month in the year view), keys by count then name. With identityOf,
+ * items of one identity (the copies of a commit several workflows reached) count once per key.
+ */
+export function countBy<T>(items: readonly T[], bucketOf: (item: T) => string, keyOf: (item: T) => string, identityOf?: (item: T) => string): Map<string, KeyCount[]> {
+  const buckets = new Map<string, Map<string, Set<string | number>>>();
+  items.forEach((item, index) => {
     const bucket = bucketOf(item);
-    const counts = buckets.get(bucket) ?? new Map<string, number>();
+    const keys = buckets.get(bucket) ?? new Map<string, Set<string | number>>();
     const key = keyOf(item);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    buckets.set(bucket, counts);
-  }
+    const seen = keys.get(key) ?? new Set<string | number>();
+    seen.add(identityOf ? identityOf(item) : index);
+    keys.set(key, seen);
+    buckets.set(bucket, keys);
+  });
   const out = new Map<string, KeyCount[]>();
-  for (const [bucket, counts] of buckets) {
+  for (const [bucket, keys] of buckets) {
     out.set(
       bucket,
-      [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+      [...keys].map(([key, seen]) => ({ key, count: seen.size })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
     );
   }
   return out;
+}
+
+/** How many items each bucket holds, items of one identity once: a commit two workflows reached is one commit. */
+export function totalBy<T>(items: readonly T[], bucketOf: (item: T) => string, identityOf: (item: T) => string): Map<string, number> {
+  return new Map([...countBy(items, bucketOf, () => '', identityOf)].map(([bucket, counts]) => [bucket, counts[0]?.count ?? 0]));
 }
 
 export function dayOf(item: { commitTime: number }): string {

@@ -7,6 +7,8 @@ interface CalendarMonthProps {
   /** Any day of the month shown; days outside it are dimmed. */
   month: number;
   counts: Map<string, KeyCount[]>;
+  /** Each day's items, a commit several workflows reached once. */
+  totals: Map<string, number>;
   colors: Map<string, string>;
   compact: boolean;
   onDayClick: (date: string) => void;
@@ -16,7 +18,7 @@ interface CalendarMonthProps {
 const SHOWN_KEYS = 3;
 
 /** The month grid: Monday-first weeks, per-day counts per app / workflow / package type in their colours. */
-export function CalendarMonth({ days, month, counts, colors, compact, onDayClick }: CalendarMonthProps) {
+export function CalendarMonth({ days, month, counts, totals, colors, compact, onDayClick }: CalendarMonthProps) {
   const current = dayjs(month).format('YYYY-MM');
   const today = dayjs().format(DATE_FORMAT);
   return (
@@ -28,7 +30,7 @@ export function CalendarMonth({ days, month, counts, colors, compact, onDayClick
       ))}
       {days.map((date) => {
         const dayCounts = counts.get(date) ?? [];
-        const total = dayCounts.reduce((sum, c) => sum + c.count, 0);
+        const total = totals.get(date) ?? 0;
         const classes = ['calendar-day', date.startsWith(current) ? '' : 'is-outside', date === today ? 'is-today' : '', total > 0 ? 'has-items' : ''].filter(Boolean).join(' ');
         return (
           <button key={date} type="button" className={classes} onClick={() => onDayClick(date)} data-testid="calendar-day" data-date={date} data-count={total}>

@@ -7,19 +7,21 @@ interface CalendarYearProps {
   yearStart: number;
   /** Counts per key for each month, keyed YYYY-MM. */
   counts: Map<string, KeyCount[]>;
+  /** Each month's items, a commit several workflows reached once; keyed YYYY-MM. */
+  totals: Map<string, number>;
   colors: Map<string, string>;
   onMonthClick: (month: number) => void;
 }
 
 /** The year view: twelve months with their totals and a bar per app / workflow / package type. */
-export function CalendarYear({ yearStart, counts, colors, onMonthClick }: CalendarYearProps) {
+export function CalendarYear({ yearStart, counts, totals, colors, onMonthClick }: CalendarYearProps) {
   const start = dayjs(yearStart);
   return (
     <div className="calendar-year">
       {Array.from({ length: 12 }, (_, index) => {
         const month = start.add(index, 'month');
         const monthCounts = counts.get(month.format('YYYY-MM')) ?? [];
-        const total = monthCounts.reduce((sum, c) => sum + c.count, 0);
+        const total = totals.get(month.format('YYYY-MM')) ?? 0;
         return (
           <button key={index} type="button" className="calendar-year-month" onClick={() => onMonthClick(month.valueOf())} data-testid="calendar-month" data-month={month.format('YYYY-MM')}>
             <span className="calendar-year-title">

@@ -6,7 +6,8 @@ import type { CommitLogItem } from '@release/contract';
 import type { CommitQuery, CommitSource } from '../../api/commit-logs.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
-import { assignColors, countBy, countKeyOf, dayOf, emptyDayText, monthGrid, monthOf, yearWindow, type CountBy } from './calendar-math.ts';
+import { commitCopyKey } from '../commits/commit-format.ts';
+import { assignColors, countBy, countKeyOf, dayOf, emptyDayText, monthGrid, monthOf, totalBy, yearWindow, type CountBy } from './calendar-math.ts';
 import { CalendarMonth } from './calendar-month.tsx';
 import { calendarText } from './calendar.strings.ts';
 import { CalendarYear } from './calendar-year.tsx';
@@ -21,7 +22,7 @@ interface CommitCalendarProps {
   query: Omit<CommitQuery, 'startTime' | 'endTime'>;
   /** Count per app (summary, trend) or per workflow; package items count per package type. */
   countPer: CountBy;
-  /** The day drawer's content: that day's items, newest first. */
+  /** The day drawer's content: that day's items, newest first (the copies of a commit are arranged by the caller, as its list does). */
   renderDayItems: (items: CommitLogItem[]) => ReactNode;
 }
 
@@ -36,7 +37,9 @@ export function CommitCalendar({ source, query, countPer, renderDayItems }: Comm
   const calendar = useCalendarItems(source, query, mode === 'month' ? grid : year);
   const items = useMemo(() => calendar.data ?? [], [calendar.data]);
   const colors = useMemo(() => assignColors(items.map((item) => countKeyOf(item, countPer))), [items, countPer]);
-  const counts = useMemo(() => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer)), [items, mode, countPer]);
+  // A commit several workflows reached (工作流汇总, trend) counts once a day: once per key, and once in the total.
+  const counts = useMemo(() => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey), [items, mode, countPer]);
+  const totals = useMemo(() => totalBy(items, mode === 'month' ? dayOf : monthOf, commitCopyKey), [items, mode]);
 
   const step = (delta: 1 | -1): void => setCursor((c) => dayjs(c).add(delta, mode).valueOf());
   const openDay = (date: string): void => {
@@ -81,11 +84,12 @@ export function CommitCalendar({ source, query, countPer, renderDayItems }: Comm
       ) : null}
       <Spin spinning={calendar.isFetching}>
         {mode === 'month' ? (
-          <CalendarMonth days={grid.days} month={cursor} counts={counts} colors={colors} compact={isMobile} onDayClick={openDay} />
+          <CalendarMonth days={grid.days} month={cursor} counts={counts} totals={totals} colors={colors} compact={isMobile} onDayClick={openDay} />
         ) : (
           <CalendarYear
             yearStart={year.startTime}
             counts={counts}
+            totals={totals}
             colors={colors}
             onMonthClick={(month) => {
               setCursor(month);

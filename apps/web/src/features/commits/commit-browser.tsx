@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CommitLogItem } from '@release/contract';
 import { commitKeys, type CommitSource } from '../../api/commit-logs.api.ts';
@@ -46,9 +46,13 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
   const query = useMemo(() => toCommitQuery({ ...filter, branch }), [filter, branch]);
   const pageSize = useMemo(() => commitPageSize(window.screen.height), []);
   const pages = useCommitPages(view === 'list' ? source : null, query, pageSize, refreshKey);
-  const matchesProject = (item: CommitLogItem): boolean => filter.project === null || item.appName === filter.project;
-  const shown = filter.project === null ? pages.items : pages.items.filter(matchesProject);
-  const items = useMemo(() => (mode === 'summary' ? sameCommitsTogether(shown) : shown), [mode, shown]);
+  // The list and a calendar day show items alike: the project filter's, the copies of a commit together (a no-op
+  // on one workflow's tab, where a commit comes once).
+  const present = useCallback(
+    (list: CommitLogItem[]) => sameCommitsTogether(filter.project === null ? list : list.filter((item) => item.appName === filter.project)),
+    [filter.project],
+  );
+  const items = useMemo(() => present(pages.items), [present, pages.items]);
   const projects = useMemo(() => [...new Set(pages.items.map((item) => item.appName))], [pages.items]);
   const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
 
@@ -75,7 +79,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
           source={source}
           query={calendarQuery}
           countPer={mode === 'trend' ? 'app' : 'workflow'}
-          renderDayItems={(dayItems) => <CommitItemsWithMetadata items={dayItems.filter(matchesProject)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
+          renderDayItems={(dayItems) => <CommitItemsWithMetadata items={present(dayItems)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
         />
       )}
       <SendMessageModal item={sending} workflowRobotUrl={robotUrl} onClose={() => setSending(null)} />

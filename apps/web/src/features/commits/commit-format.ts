@@ -69,17 +69,21 @@ export function groupByProject<T extends { appName: string }>(items: readonly T[
   return [...groups.values()];
 }
 
+/** What makes items copies of one commit, reached through several workflows: the same repository, id and time. */
+export function commitCopyKey(item: { repoPath: string | null; commitId: string; commitTime: number }): string {
+  return `${item.commitTime}\u0000${item.repoPath ?? ''}\u0000${item.commitId}`;
+}
+
 /**
- * The summary tab lists each workflow's own item (remarks and snapshots belong to it), so a commit of a repository
- * two workflows follow comes twice. Commits made in the same second are ordered by item id, which would put one
- * workflow's whole run before the other's: here every copy of a commit (same repository, id and time) follows the
- * first one shown, each labelled with its tab.
+ * The summary tab and the trend page list each workflow's own item (remarks and snapshots belong to it), so a commit
+ * of a repository two workflows follow comes twice. Commits made in the same second are ordered by item id, which
+ * would put one workflow's whole run before the other's: here every copy of a commit follows the first one shown,
+ * each labelled with its tab. The list and a calendar day both show their items this way.
  */
 export function sameCommitsTogether<T extends { repoPath: string | null; commitId: string; commitTime: number }>(items: readonly T[]): T[] {
-  const keyOf = (item: T) => `${item.commitTime}\u0000${item.repoPath ?? ''}\u0000${item.commitId}`;
   const copies = new Map<string, T[]>();
   for (const item of items) {
-    const key = keyOf(item);
+    const key = commitCopyKey(item);
     const found = copies.get(key);
     if (found) found.push(item);
     else copies.set(key, [item]);
