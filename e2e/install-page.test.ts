@@ -1,9 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import type { InstallPage } from '@release/contract';
+import { makeProfile, profileDict } from '../apps/server/src/inspect/testing/packages.ts';
+import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { makeIdentity } from '../apps/server/src/inspect/testing/signing.ts';
 import { buildZip } from '../apps/server/src/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
+import { IPHONE_UA, launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { toastText } from './helpers/task-view.ts';
 
@@ -15,14 +18,35 @@ const HTML_PAGE = `<!doctype html><meta charset="utf-8"><title>活动页</title>
   document.getElementById('probe').textContent = '脚本已运行：' + reached;
 </script>`;
 
-async function unlock(page: Page, appPath: string) {
-  await page.goto(`/package/${appPath}`);
+const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+// iPadOS Safari asks for desktop pages: it names itself a Mac, and only its touch points tell it apart.
+const IPADOS_DESKTOP_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const LARK_IPHONE_UA = `${IPHONE_UA} Lark/7.14.5 LarkLocale/zh_CN`;
+
+/** Opens the page (`/package/<path>` unless a route is given), enters the password, and answers what the page was sent. */
+async function unlock(page: Page, route: string): Promise<InstallPage> {
+  await page.goto(route.startsWith('/') ? route : `/package/${route}`);
   await page.getByTestId('install-password').fill('135790');
+  const answered = page.waitForResponse((r) => r.url().includes('/api/app_version?') && r.url().includes('password='));
   await page.getByTestId('install-submit').click();
+  const body = (await (await answered).json()) as { data: InstallPage };
   await page.getByTestId('install-version').first().waitFor();
+  return body.data;
 }
 
-describe('the install page for web packages, unknown links, desktops and download-only testers', () => {
+/** Each package's action as the user sees it: label and link, newest first. */
+async function actions(page: Page): Promise<Array<{ id: number; text: string; href: string | null }>> {
+  return page.getByTestId('install-version').evaluateAll((items) =>
+    items.map((item) => {
+      const action = item.querySelector<HTMLAnchorElement>('[data-testid="install-action"]');
+      return { id: Number(item.getAttribute('data-version-id')), text: action?.innerText.trim() ?? '', href: action?.getAttribute('href') ?? null };
+    }),
+  );
+}
+
+const downloadUrls = (data: InstallPage) => new Map(data.versions.map((v) => [v.id, v.downloadUrl]));
+
+describe('the install page for web packages, unknown links, packages for another device and download-only testers', () => {
   let server: ServerProcess;
   let browser: Browser;
   let api: ReturnType<typeof createApi>;
@@ -38,6 +62,12 @@ describe('the install page for web packages, unknown links, desktops and downloa
     await api.publishPackage(admin, webApp, '活动页.html', Buffer.from(HTML_PAGE));
     const iosApp = await api.createApp(admin, { appName: '内测应用', path: 'beta', appType: 'native' });
     await api.publishPackage(admin, iosApp, 'adhoc.ipa', sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }));
+    // Enterprise builds install on any iPhone: no device registration box beside the hint.
+    const enterprise = makeProfile(profileDict([], { ProvisionedDevices: [], ProvisionsAllDevices: true, ExpirationDate: new Date('2036-01-02T03:04:05Z') }), makeIdentity('Apple iPhone OS Provisioning Profile Signing'));
+    const bothApp = await api.createApp(admin, { appName: '双端应用', path: 'both', appType: 'native' });
+    await api.publishPackage(admin, bothApp, 'Both-3.0.ipa', sampleIpa({ name: '双端应用', version: '3.0.0', build: '300', extra: { 'embedded.mobileprovision': enterprise } }));
+    await api.publishPackage(admin, bothApp, 'Both-3.1.ipa', sampleIpa({ name: '双端应用', version: '3.1.0', build: '310', extra: { 'embedded.mobileprovision': enterprise } }));
+    await api.publishPackage(admin, bothApp, 'Both.apk', sampleApk({ label: '双端应用', packageName: 'com.example.both', versionName: '3.1.0', versionCode: 310 }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -96,6 +126,85 @@ describe('the install page for web packages, unknown links, desktops and downloa
     expect(await hint.innerText()).toContain('请用 iPhone 相机扫描本页的二维码');
     expect(await page.getByTestId('register-device').count()).toBe(0);
     expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
+    // The registration box says how to open the page there; the hint above it does not say it twice.
+    expect(await page.getByTestId('install-elsewhere').innerText()).toBe('请在 iPhone 或 iPad 上扫码安装');
+    expect((await actions(page)).map((a) => a.text)).toEqual(['下载 IPA']);
+    await context.close();
+  });
+
+  it('on a desktop an iOS package does not offer 安装: it says to scan the QR code on an iPhone or iPad, and 下载 IPA downloads the file', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    const data = await unlock(page, '/ios/both');
+    const hint = page.getByTestId('install-elsewhere');
+    await hint.waitFor();
+    expect(await hint.innerText()).toContain('请在 iPhone 或 iPad 上扫码安装');
+    expect(await hint.innerText()).toContain('用 iPhone 或 iPad 的相机扫描本页二维码，在 Safari 中打开本页后点击“安装”。');
+    expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
+    // Beside the QR code nothing needs scrolling to.
+    expect(await page.getByTestId('install-show-qr').isVisible()).toBe(false);
+    // Every iOS version, the older one too, links its own file and nothing links itms-services.
+    const urls = downloadUrls(data);
+    const shown = await actions(page);
+    expect(shown.map((a) => a.text)).toEqual(['下载 IPA', '下载 IPA']);
+    expect(shown.map((a) => a.href)).toEqual(shown.map((a) => urls.get(a.id)));
+    expect(await page.locator('a[href^="itms-services:"]').count()).toBe(0);
+    expect(await page.getByTestId('install-https-alert').isVisible()).toBe(true);
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-action').first().click()]);
+    expect(file.suggestedFilename()).toBe('Both-3.1.ipa');
+
+    // An apk can be installed from a computer (adb): its action stays 下载安装.
+    await page.getByTestId('install-platform').getByText('Android').click();
+    await expect.poll(async () => (await actions(page)).map((a) => a.text)).toEqual(['下载安装']);
+    expect(await hint.count()).toBe(0);
+    await context.close();
+  });
+
+  it('on an iPhone, an in-app browser and an iPad that calls itself a Mac the same package is 安装 (itms-services), with the HTTPS and in-app alerts', async () => {
+    for (const device of [
+      { userAgent: IPHONE_UA, viewport: { width: 375, height: 812 }, touchPoints: 5 },
+      { userAgent: LARK_IPHONE_UA, viewport: { width: 375, height: 812 }, touchPoints: 5 },
+      { userAgent: IPADOS_DESKTOP_UA, viewport: { width: 768, height: 1024 }, touchPoints: 5 },
+    ]) {
+      const { context, page } = await newPage(browser, server.url, device.viewport, device.userAgent);
+      await context.addInitScript((points) => Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => points }), device.touchPoints);
+      await unlock(page, '/ios/both');
+      const shown = await actions(page);
+      expect(shown.map((a) => a.text)).toEqual(['安装', '安装']);
+      for (const action of shown) expect(action.href).toMatch(/^itms-services:\/\/\?action=download-manifest&url=/);
+      expect(await page.getByTestId('install-elsewhere').count()).toBe(0);
+      expect(await page.getByTestId('install-https-alert').innerText()).toContain('iOS 只能通过 HTTPS 安装');
+      const inApp = device.userAgent === LARK_IPHONE_UA;
+      expect(await page.getByTestId('install-inapp-banner').count()).toBe(inApp ? 1 : 0);
+      if (inApp) expect(await page.getByTestId('install-inapp-banner').innerText()).toContain('选择“在 Safari 中打开”后再安装');
+      await context.close();
+    }
+  });
+
+  it('an Android package on an iPhone says it installs on Android and offers 下载 APK; an iOS package on an Android phone scrolls to the QR code', async () => {
+    const iphone = await newPage(browser, server.url, { width: 375, height: 812 }, IPHONE_UA);
+    const data = await unlock(iphone.page, '/android/both');
+    const hint = iphone.page.getByTestId('install-elsewhere');
+    await hint.waitFor();
+    expect(await hint.innerText()).toContain('请在 Android 手机上扫码安装');
+    expect(await hint.innerText()).toContain('用 Android 手机扫描本页二维码，在浏览器中打开本页后点击“下载安装”。');
+    const [apk] = await actions(iphone.page);
+    expect(apk).toEqual({ id: data.versions.find((v) => v.nativePackageType === 'android')?.id, text: '下载 APK', href: downloadUrls(data).get(apk?.id ?? 0) });
+    await iphone.context.close();
+
+    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 }, ANDROID_UA);
+    await unlock(page, '/ios/both');
+    await page.getByTestId('install-elsewhere').waitFor();
+    expect(await page.getByTestId('install-elsewhere').innerText()).toContain('请在 iPhone 或 iPad 上扫码安装');
+    expect((await actions(page)).map((a) => a.text)).toEqual(['下载 IPA', '下载 IPA']);
+    // One column: the QR code is under the packages until 查看二维码 brings it up.
+    const qrInView = () => page.getByTestId('install-qr').evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(await qrInView()).toBe(false);
+    await page.getByTestId('install-show-qr').click();
+    await expect.poll(qrInView).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choosePlatform, detectDevicePlatform, detectInAppBrowser, platformOfRoute } from './install-env.ts';
+import { choosePlatform, detectDevicePlatform, detectInAppBrowser, installsElsewhere, platformOfRoute } from './install-env.ts';
 
 const iphoneFeishu =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Lark/7.14.5 LarkLocale/zh_CN';
@@ -23,6 +23,17 @@ describe('install page environment', () => {
     expect(detectDevicePlatform(androidWechat)).toBe('android');
     expect(detectDevicePlatform(desktop)).toBeNull();
     expect(detectDevicePlatform(desktop, 5)).toBe('ios');
+  });
+
+  it('sends an ipa to an iPhone/iPad from anywhere else, and an apk away from an iPhone/iPad only', () => {
+    expect(installsElsewhere('ios', 'ios')).toBeNull();
+    expect(installsElsewhere('ios', null)).toBe('ios');
+    expect(installsElsewhere('ios', 'android')).toBe('ios');
+    expect(installsElsewhere('android', 'android')).toBeNull();
+    expect(installsElsewhere('android', null)).toBeNull();
+    expect(installsElsewhere('android', 'ios')).toBe('android');
+    expect(installsElsewhere('web', 'ios')).toBeNull();
+    expect(installsElsewhere('mac', null)).toBeNull();
   });
 
   it('prefers the route platform, then the device, then the newest package', () => {

@@ -18,6 +18,21 @@ export function detectDevicePlatform(userAgent: string, maxTouchPoints = 0): Nat
   return null;
 }
 
+/** This browser's platform, by the same rules (the page's components share it). */
+export function currentDevicePlatform(): NativePackageType | null {
+  return detectDevicePlatform(navigator.userAgent, navigator.maxTouchPoints);
+}
+
+/**
+ * The device a package must be installed on when this one cannot: an ipa only on an iPhone/iPad (itms-services),
+ * an apk not on an iPhone/iPad. A computer may still download an apk (adb install), so it keeps 下载安装 there.
+ */
+export function installsElsewhere(type: NativePackageType, device: NativePackageType | null): 'ios' | 'android' | null {
+  if (type === 'ios' && device !== 'ios') return 'ios';
+  if (type === 'android' && device === 'ios') return 'android';
+  return null;
+}
+
 /** /ios/:path and /android/:path preselect that platform; /package/:path lets the device decide. */
 export function platformOfRoute(pathname: string): NativePackageType | null {
   if (pathname.startsWith('/ios/')) return 'ios';

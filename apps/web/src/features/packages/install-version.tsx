@@ -1,16 +1,30 @@
 import { Alert, Avatar, Button, Flex, Typography } from 'antd';
-import { AndroidFilled, AppleFilled, ChromeOutlined, DownloadOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { AndroidFilled, AppleFilled, ChromeOutlined, DownloadOutlined, PaperClipOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { isPackageExpired, type InstallVersion } from '@release/contract';
 import { PackageTypeIcon, PackageTypeTag } from '../versions/package-type.tsx';
 import { ExpiredTag } from '../versions/version-columns.tsx';
 import { formatSize, formatVersionTime, isHtmlPackage, versionTitle } from '../versions/version-format.ts';
-import { RegisterDevice } from '../device-enroll/register-device.tsx';
+import { needsRegistration, RegisterDevice } from '../device-enroll/register-device.tsx';
+import { currentDevicePlatform, installsElsewhere } from './install-env.ts';
 import { installText } from './install.strings.ts';
 
-/** The right action per package: 安装 (iOS, itms-services), 下载安装 (Android), 打开 (html), else 下载. */
+/**
+ * The right action per package: 安装 (iOS, itms-services), 下载安装 (Android), 打开 (html), else 下载.
+ * A package this device cannot install (an ipa off an iPhone/iPad, an apk on one) offers its file only: 下载 IPA/APK.
+ */
 export function InstallAction({ version, large = false }: { version: InstallVersion; large?: boolean }) {
   // The newest package's button is the page's main action; older ones stay quiet.
   const common = { size: large ? ('large' as const) : ('middle' as const), block: large, type: large ? ('primary' as const) : ('default' as const), 'data-testid': 'install-action' };
+  const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
+  if (elsewhere) {
+    // The way to install is the hint above; the file is for Apple Configurator, adb or a colleague: a plain link.
+    const plain = large ? { type: 'link' as const, style: { paddingInline: 0 } } : {};
+    return (
+      <Button {...common} size="middle" type="default" block={false} {...plain} icon={<DownloadOutlined />} href={version.downloadUrl} download={version.fileName}>
+        {installText.downloadFile[elsewhere]}
+      </Button>
+    );
+  }
   switch (version.nativePackageType) {
     case 'ios':
       return (
@@ -60,9 +74,35 @@ function Note({ text, rows }: { text: string; rows: number }) {
   );
 }
 
+/** The id of the page's QR code card (package-download.page.tsx). */
+export const INSTALL_QR_ID = 'install-qr';
+
+function scrollToQrCode() {
+  document.getElementById(INSTALL_QR_ID)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+}
+
+/** In place of the install button, when the package installs on another kind of device: scan the page's QR code there. */
+function InstallElsewhere({ version, platform }: { version: InstallVersion; platform: 'ios' | 'android' }) {
+  // For ad-hoc/development builds the registration box under it already tells how to open the page on the iPhone.
+  const hint = needsRegistration(version) ? undefined : installText.elsewhereHint[platform];
+  return (
+    <Flex vertical gap={4}>
+      <Alert type="info" showIcon icon={<QrcodeOutlined />} title={installText.elsewhereTitle[platform]} description={hint} data-testid="install-elsewhere" />
+      <Flex gap={16} wrap>
+        <InstallAction version={version} large />
+        {/* In one column the QR code is under the packages, out of sight. */}
+        <Button type="link" icon={<QrcodeOutlined />} className="install-show-qr" style={{ paddingInline: 0 }} onClick={scrollToQrCode} data-testid="install-show-qr">
+          {installText.showQr}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
+
 /** The newest package of the chosen platform, with its big action button. */
 export function LatestVersion({ version, now, appPath }: { version: InstallVersion; now: number; appPath: string }) {
   const expired = isPackageExpired(version.expireDate, now);
+  const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
   const hint = version.nativePackageType === 'ios' && version.profileType ? installText.profileHints[version.profileType] : undefined;
   return (
     <Flex vertical gap={12} className="install-latest" data-testid="install-version" data-version-id={version.id}>
@@ -85,7 +125,7 @@ export function LatestVersion({ version, now, appPath }: { version: InstallVersi
         </Flex>
       </Flex>
       {expired && <Alert type="warning" showIcon title={installText.expired} description={installText.expiredHint} data-testid="install-expired" />}
-      <InstallAction version={version} large />
+      {elsewhere ? <InstallElsewhere version={version} platform={elsewhere} /> : <InstallAction version={version} large />}
       <RegisterDevice version={version} appPath={appPath} />
       {hint && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>

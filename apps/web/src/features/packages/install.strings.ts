@@ -32,6 +32,14 @@ export const installText = {
   inAppTitle: '请在浏览器中打开',
   inAppIos: '当前在应用内浏览器中，无法安装。请点击右上角“…”，选择“在 Safari 中打开”后再安装。',
   inAppOther: '当前在应用内浏览器中，可能无法下载。请点击右上角“…”，选择“在浏览器中打开”后再下载。',
+  /** An ipa seen off an iPhone/iPad, an apk seen on one: where it installs instead, and its file. */
+  elsewhereTitle: { ios: '请在 iPhone 或 iPad 上扫码安装', android: '请在 Android 手机上扫码安装' },
+  elsewhereHint: {
+    ios: '用 iPhone 或 iPad 的相机扫描本页二维码，在 Safari 中打开本页后点击“安装”。',
+    android: '用 Android 手机扫描本页二维码，在浏览器中打开本页后点击“下载安装”。',
+  },
+  downloadFile: { ios: '下载 IPA', android: '下载 APK' },
+  showQr: '查看二维码',
   scanTitle: '手机扫码安装',
   scanHint: '用手机相机或浏览器扫描二维码打开本页面',
   profileHints: {

@@ -9,6 +9,7 @@ import { AppIcon } from '../apps/app-icon.tsx';
 import { InstallContent } from './install-content.tsx';
 import { detectDevicePlatform, detectInAppBrowser } from './install-env.ts';
 import { InstallGate } from './install-gate.tsx';
+import { INSTALL_QR_ID } from './install-version.tsx';
 import { fetchInstallAppBrief } from './install.api.ts';
 import { installText } from './install.strings.ts';
 import { useInstallPage, type InstallState } from './use-install-page.ts';
@@ -34,7 +35,7 @@ function PageQrCode() {
   // The page itself, for desktop visitors to open it on a phone.
   const url = window.location.href;
   return (
-    <Card size="small" className="install-qr" data-testid="install-qr" data-qr-value={url}>
+    <Card size="small" className="install-qr" id={INSTALL_QR_ID} data-testid="install-qr" data-qr-value={url}>
       <Flex vertical align="center" gap={8}>
         <Typography.Text strong>{installText.scanTitle}</Typography.Text>
         <QRCodeSVG value={url} size={APP_QR_SIZE} level={APP_QR_LEVEL} marginSize={1} />
