@@ -1,13 +1,11 @@
 import type { Updateable } from 'kysely';
 import type { TaskRecordsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { NewTaskHistory, TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import { DELETED_IN_LARK, keptHere } from '../tasks/lark-deleted.ts';
+import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
 export type DeletionOutcome = 'removed' | 'kept' | 'none';
-
-/** What the history says when a record's Lark item turns out deleted. */
-export const DELETED_IN_LARK = { task: '已在飞书任务清单中删除', bug: '已在飞书多维表格中删除', keptEdit: '保留本地未同步的修改，不再与飞书同步' } as const;
 
 /**
  * A linked record whose Lark item is gone (not listed any more and Lark answers not found). Without a local edit
@@ -24,12 +22,9 @@ export function createLarkDeletion(deps: { tasks: TasksRepository; sync: TasksSy
       const now = deps.clock.now();
       const version = Number(current.record_version);
       const pending = version > Number(current.lark_synced_version ?? 0);
-      const where = DELETED_IN_LARK[current.record_type];
-      const row = (field: string, oldValue: string | null, newValue: string): NewTaskHistory => ({ actor_id: null, source: 'lark', field, old_value: oldValue, new_value: newValue, create_time: now, comment_id: null });
-      const changes: Updateable<TaskRecordsTable> = pending
-        ? { lark_deleted: 'kept', lark_guid: null, lark_record_id: null, lark_synced_version: null, lark_updated_at: null }
-        : { lark_deleted: 'removed' };
-      const history = pending ? [row('conflict', where, DELETED_IN_LARK.keptEdit)] : [row('deletedInLark', null, where)];
+      const kept = keptHere(current.record_type, now);
+      const changes: Updateable<TaskRecordsTable> = pending ? kept.changes : { lark_deleted: 'removed' };
+      const history = [pending ? kept.history : { actor_id: null, source: 'lark' as const, field: 'deletedInLark', old_value: null, new_value: DELETED_IN_LARK[current.record_type], create_time: now, comment_id: null }];
       if (await deps.tasks.update(Number(current.id), version, { ...changes, update_time: now, updated_by: null }, history)) return pending ? 'kept' : 'removed';
       current = await deps.sync.findById(Number(record.id));
     }

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, TaskCommentsTable, TaskHistoryTable, TaskRecordsTable } from '../../db/schema.ts';
 import type { RecordType } from '@release/contract';
+import { DELETED_IN_LARK } from './lark-deleted.ts';
 
 export type TaskRecordRow = Selectable<TaskRecordsTable>;
 export type TaskCommentRow = Selectable<TaskCommentsTable>;
@@ -117,6 +118,20 @@ export function createTasksRepository(db: Kysely<Database>) {
         await writeHistory(trx, id, expectedVersion + 1, history);
         return true;
       });
+    },
+
+    /** The record_version at which the sync marked the record deleted in Lark (removed, or kept with its unsynced edit). */
+    async larkDeletionVersion(recordId: number): Promise<number | null> {
+      const row = await db
+        .selectFrom('task_history')
+        .select('record_version')
+        .where('record_id', '=', recordId)
+        .where('source', '=', 'lark')
+        .where((eb) => eb.or([eb('field', '=', 'deletedInLark'), eb.and([eb('field', '=', 'conflict'), eb('new_value', '=', DELETED_IN_LARK.keptEdit)])]))
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? Number(row.record_version) : null;
     },
 
     async historyOf(recordId: number) {

@@ -31,6 +31,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import { keptHere } from './lark-deleted.ts';
 import { parseFiles, presentRecords, userIdsOf, type FileLinker, type StoredTaskFile } from './task-presenter.ts';
 import type { NewTaskHistory, TaskRecordRow, TasksRepository } from './tasks.repository.ts';
 
@@ -92,16 +93,38 @@ export function createTasksService(deps: TasksServiceDeps) {
     if (!(await tasks.appExists(appId))) throw AppError.notFound(AppMessages.appNotFound);
   }
 
-  async function recordFor(user: AuthUser, guid: string, need: 'view' | 'edit'): Promise<TaskRecordRow> {
+  /** The record if this user may read it (or edit it), whatever Lark did to it. */
+  async function permitted(user: AuthUser, guid: string, need: 'view' | 'edit'): Promise<TaskRecordRow> {
     const record = await tasks.findByGuid(guid);
     if (!record) throw AppError.notFound(TaskMessages.recordNotFound);
     // Someone without a permit on the app is told the record does not exist, as for the app itself.
     const access = await policy.accessOf(user, Number(record.app_id));
     if (!access) throw AppError.notFound(TaskMessages.recordNotFound);
     if (need === 'edit' && access === 'view') throw AppError.noPermission();
+    return record;
+  }
+
+  async function recordFor(user: AuthUser, guid: string, need: 'view' | 'edit'): Promise<TaskRecordRow> {
+    const record = await permitted(user, guid, need);
     // Deleted in Lark: still readable (its history and comments), no longer editable.
     if (need === 'edit' && record.lark_deleted === 'removed') throw AppError.badRequest(TaskMessages.deletedInLark);
     return record;
+  }
+
+  /**
+   * Whether an edit made on version `seen` may be saved on the record as it is now. An edit of what the user saw
+   * just before the sync marked the record deleted in Lark (that mark is the only change since) is one Lark never
+   * got: it is kept here as such edits are (decisions: "deleted in Lark"), whether the refresh that found the
+   * deletion ran just before the save or during it. Otherwise a record removed after a deletion in Lark is
+   * read-only, and any other change since `seen` makes the edit stale.
+   */
+  async function editBasis(record: TaskRecordRow, seen: number | undefined): Promise<'current' | 'beforeLarkDeletion'> {
+    const current = Number(record.record_version);
+    const markedAt = record.lark_deleted ? await tasks.larkDeletionVersion(Number(record.id)) : null;
+    if (markedAt === current && seen === current - 1) return 'beforeLarkDeletion';
+    if (record.lark_deleted === 'removed') throw AppError.badRequest(TaskMessages.deletedInLark);
+    if (seen !== undefined && seen !== current) throw AppError.conflict(TaskMessages.staleRecord);
+    return 'current';
   }
 
   async function present(rows: TaskRecordRow[], link: FileLinker): Promise<TaskRecord[]> {
@@ -165,6 +188,33 @@ export function createTasksService(deps: TasksServiceDeps) {
       if (oldValue !== newValue) rows.push({ actor_id: actorId, source: 'local', field, old_value: oldValue, new_value: newValue, create_time: now, comment_id: null });
     }
     return rows;
+  }
+
+  /** The record columns an edit sets (the form's fields; status only when chosen), completedAt following status. */
+  function formChanges(before: TaskRecordRow, body: z.infer<typeof updateTaskBody>, files: StoredTaskFile[], now: number): Updateable<TaskRecordsTable> {
+    const isTask = before.record_type === 'task';
+    const changes: Updateable<TaskRecordsTable> = {
+      summary: body.summary.trim(),
+      description: body.description,
+      assignee_ids: JSON.stringify(body.assigneeIds),
+      start_at: body.startAt ?? null,
+      due: body.due ?? null,
+      attach_files: JSON.stringify(files),
+    };
+    if (isTask) {
+      if (body.priority !== undefined) changes.priority = body.priority ?? NEW_TASK_PRIORITY;
+      if (body.status) changes.status = body.status;
+    } else {
+      if (body.moduleName !== undefined) changes.module_name = body.moduleName?.trim() || null;
+      if (body.bugStatus) changes.bug_status = body.bugStatus;
+      if (body.bugType !== undefined) changes.bug_type = body.bugType;
+      if (body.bugSeverity !== undefined) changes.bug_severity = body.bugSeverity;
+      if (body.bugPriority !== undefined) changes.bug_priority = body.bugPriority;
+      if (body.bugRemark !== undefined) changes.bug_remark = body.bugRemark;
+    }
+    const done = isTask ? (changes.status ?? before.status) === TASK_DONE_STATUS : (changes.bug_status ?? before.bug_status) === BUG_DONE_STATUS;
+    changes.completed_at = done ? (before.completed_at ?? now) : null;
+    return changes;
   }
 
   function notify(record: TaskRecordRow | undefined, change: TaskChange) {
@@ -266,44 +316,40 @@ export function createTasksService(deps: TasksServiceDeps) {
       return this.one(user, guid, link);
     },
 
-    /** Edits a record; any status may be chosen. With recordVersion, a record changed meanwhile is refused. */
+    /**
+     * Edits a record; any status may be chosen. With recordVersion, a record changed meanwhile is refused — except
+     * by the sync's mark of a deletion in Lark (see editBasis): then the edit is saved and the record kept here.
+     */
     async update(user: AuthUser, body: z.infer<typeof updateTaskBody>, link: FileLinker): Promise<TaskRecord> {
-      const before = await recordFor(user, body.guid, 'edit');
+      let before = await permitted(user, body.guid, 'edit');
       if (Number(before.app_id) !== body.appId || before.record_type !== body.recordType) throw AppError.notFound(TaskMessages.recordNotFound);
-      if (body.recordVersion !== undefined && body.recordVersion !== Number(before.record_version)) throw AppError.conflict(TaskMessages.staleRecord);
+      const seen = body.recordVersion ?? Number(before.record_version);
+      let basis = await editBasis(before, body.recordVersion);
       await checkForm(body);
-      const isTask = before.record_type === 'task';
-      const { files, claim } = await resolveFiles(user, isTask ? body.attachFiles : body.bugFiles, parseFiles(before.attach_files));
-      const now = clock.now();
-      const changes: Updateable<TaskRecordsTable> = {
-        summary: body.summary.trim(),
-        description: body.description,
-        assignee_ids: JSON.stringify(body.assigneeIds),
-        start_at: body.startAt ?? null,
-        due: body.due ?? null,
-        attach_files: JSON.stringify(files),
-      };
-      if (isTask) {
-        if (body.priority !== undefined) changes.priority = body.priority ?? NEW_TASK_PRIORITY;
-        if (body.status) changes.status = body.status;
-      } else {
-        if (body.moduleName !== undefined) changes.module_name = body.moduleName?.trim() || null;
-        if (body.bugStatus) changes.bug_status = body.bugStatus;
-        if (body.bugType !== undefined) changes.bug_type = body.bugType;
-        if (body.bugSeverity !== undefined) changes.bug_severity = body.bugSeverity;
-        if (body.bugPriority !== undefined) changes.bug_priority = body.bugPriority;
-        if (body.bugRemark !== undefined) changes.bug_remark = body.bugRemark;
+      for (let attempt = 0; ; attempt += 1) {
+        const { files, claim } = await resolveFiles(user, before.record_type === 'task' ? body.attachFiles : body.bugFiles, parseFiles(before.attach_files));
+        const now = clock.now();
+        const changes = formChanges(before, body, files, now);
+        const history = diff(before, changes, user.userId, now);
+        if (basis === 'beforeLarkDeletion' && before.lark_deleted === 'removed') {
+          // Nothing changed: nothing Lark never got, so the deletion holds.
+          if (history.length === 0) throw AppError.badRequest(TaskMessages.deletedInLark);
+          const kept = keptHere(before.record_type, now);
+          Object.assign(changes, kept.changes);
+          history.push(kept.history);
+        }
+        if (history.length === 0) return this.one(user, before.guid, link);
+        if (await tasks.update(Number(before.id), Number(before.record_version), { ...changes, updated_by: user.userId, update_time: now }, history)) {
+          for (const id of claim) await deps.uploads.markRegistered(id);
+          await notify(await tasks.findByGuid(before.guid), 'updated');
+          return this.one(user, before.guid, link);
+        }
+        // Changed meanwhile: saved anyway (once) only if that change was the sync's mark of a deletion in Lark.
+        const fresh = await tasks.findByGuid(before.guid);
+        if (!fresh || attempt > 0) throw AppError.conflict(TaskMessages.staleRecord);
+        basis = await editBasis(fresh, seen);
+        before = fresh;
       }
-      const done = isTask ? (changes.status ?? before.status) === TASK_DONE_STATUS : (changes.bug_status ?? before.bug_status) === BUG_DONE_STATUS;
-      changes.completed_at = done ? (before.completed_at ?? now) : null;
-      const history = diff(before, changes, user.userId, now);
-      if (history.length === 0) return this.one(user, before.guid, link);
-      const saved = await tasks.update(Number(before.id), Number(before.record_version), { ...changes, updated_by: user.userId, update_time: now }, history);
-      if (!saved) throw AppError.conflict(TaskMessages.staleRecord);
-      for (const id of claim) await deps.uploads.markRegistered(id);
-      const after = await tasks.findByGuid(before.guid);
-      await notify(after, 'updated');
-      return this.one(user, before.guid, link);
     },
 
     async history(user: AuthUser, guid: string): Promise<TaskHistoryEntry[]> {

@@ -106,8 +106,10 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
         await createTask({ ...body, clientToken: clientToken.current });
         toast.success(t.created);
       } else {
-        await updateTask({ ...body, guid: state.record.guid, recordVersion: state.record.recordVersion });
-        toast.success(t.saved);
+        const saved = await updateTask({ ...body, guid: state.record.guid, recordVersion: state.record.recordVersion });
+        // Deleted in Lark while the drawer was open: the edit is kept here, no longer synced — say so, not only 保存成功.
+        if (saved.larkDeleted === 'kept' && state.record.larkDeleted !== 'kept') toast.warning(`${t.saved}。${t.larkSync.deleted.kept}`);
+        else toast.success(t.saved);
       }
       onChanged();
       onClose();
