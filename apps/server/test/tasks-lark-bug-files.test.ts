@@ -121,18 +121,55 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     expect(cellFiles(bug.larkRecordId).map((f) => f.token)).toEqual(tokens);
   });
 
-  it('sends no file over 20 MB to Lark (drive media upload_all takes up to 20 MB): the others go, the history says so once', async () => {
+  it('sends a file over 20 MB through Lark’s multipart upload (prepare, 4 MB blocks in order with their checksums, finish): the cell holds it whole', async () => {
     const small = await transferFile(world.server, world.editor.token, '小.txt', Buffer.from('小文件'), 'lark_attachment');
-    const big = await transferFile(world.server, world.editor.token, '录屏.mov', Buffer.alloc(20 * 1024 * 1024 + 1, 1), 'lark_attachment');
-    const uploads = world.lark.requests.filter((r) => r.route === 'drive.media.upload_all').length;
+    const bytes = Buffer.alloc(20 * 1024 * 1024 + 1);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 256;
+    const big = await transferFile(world.server, world.editor.token, '录屏.mov', bytes, 'lark_attachment');
+    const since = world.lark.requests.length;
+    const routes = (name: string) => world.lark.requests.slice(since).filter((r) => r.route === name);
+    // Six blocks within the fakes' frozen second; Lark's 5 QPS is waited out in place on a real clock.
+    world.lark.setRateLimit('drive.media.upload_part', null);
     const bug = await t.create('bug', '大附件的缺陷', { bugFiles: [{ s3Key: big, fileName: '录屏.mov' }, { s3Key: small, fileName: '小.txt' }] });
-    expect(cellFiles(bug.larkRecordId).map((f) => f.name)).toEqual(['小.txt']);
-    expect(world.lark.requests.filter((r) => r.route === 'drive.media.upload_all')).toHaveLength(uploads + 1);
+    world.lark.setRateLimit('drive.media.upload_part', { perSecond: 5 });
+
+    const cell = t.table()?.records.find((r) => r.record_id === bug.larkRecordId);
+    const field = t.table()?.fields.find((f) => f.field_name === '附件');
+    const media = ((cell?.cells.get(field?.field_id ?? '') ?? []) as Array<{ file_token: string }>).map((c) => world.lark.bitable.media.get(c.file_token));
+    expect(media.map((m) => [m?.name, m?.size])).toEqual([['录屏.mov', bytes.length], ['小.txt', Buffer.byteLength('小文件')]]);
+    expect(media[0]?.data.equals(bytes)).toBe(true);
+    expect(routes('drive.media.upload_prepare').map((r) => r.body)).toEqual([{ file_name: '录屏.mov', parent_type: 'bitable_file', parent_node: t.appToken, size: bytes.length }]);
+    expect(routes('drive.media.upload_part').map((r) => [(r.body as { fields: Record<string, string> }).fields.seq, r.status])).toEqual(['0', '1', '2', '3', '4', '5'].map((seq) => [seq, 200]));
+    expect(routes('drive.media.upload_finish').map((r) => r.status)).toEqual([200]);
+    expect(routes('drive.media.upload_all')).toHaveLength(1);
+
     await world.advance(1000);
-    await t.refresh();
+    expect((await t.refresh()).data).toMatchObject({ failed: 0 });
     const after = await t.one(bug);
-    expect(after.bugAttachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([['录屏.mov', false], ['小.txt', true]]);
-    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['附件「录屏.mov」超过 20 MB，未同步到飞书多维表格']);
+    expect(after.bugAttachFiles.map((f) => [f.fileName, f.fileToken])).toEqual([['录屏.mov', media[0]?.file_token], ['小.txt', media[1]?.file_token]]);
+    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed')).toEqual([]);
+    // In step: nothing is uploaded again.
+    expect(routes('drive.media.upload_prepare')).toHaveLength(1);
+  });
+
+  it('a file Lark refuses as too large (1061043) stays here with one history note; the bug’s other files and fields still sync', async () => {
+    const small = await transferFile(world.server, world.editor.token, '说明.txt', Buffer.from('说明'), 'lark_attachment');
+    const big = await transferFile(world.server, world.editor.token, '整盘备份.zip', Buffer.alloc(20 * 1024 * 1024 + 1, 3), 'lark_attachment');
+    // Lark answers upload_prepare's documented "file size beyond limit" (the create's push, then the refresh).
+    world.lark.injectError({ route: 'drive.media.upload_prepare', status: 400, body: { code: 1061043, msg: 'file size beyond limit.' }, times: 2 });
+    const bug = await t.create('bug', '备份太大的缺陷', { bugSeverity: 'low', bugFiles: [{ s3Key: big, fileName: '整盘备份.zip' }, { s3Key: small, fileName: '说明.txt' }] });
+    expect(cellFiles(bug.larkRecordId).map((f) => f.name)).toEqual(['说明.txt']);
+    await world.advance(1000);
+    expect((await t.refresh()).data).toMatchObject({ failed: 0 });
+    world.lark.clearInjectedErrors();
+    const after = await t.one(bug);
+    expect(after.bugAttachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([['整盘备份.zip', false], ['说明.txt', true]]);
+    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['附件「整盘备份.zip」超过飞书允许的大小，未同步到飞书多维表格']);
+    expect((await t.update(after, { bugSeverity: 'high', bugFiles: after.bugAttachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) })).body.code).toBe(200);
+    await world.runJobs();
+    const severity = t.table()?.fields.find((f) => f.field_name === '严重程度');
+    const chosen = t.table()?.records.find((r) => r.record_id === bug.larkRecordId)?.cells.get(severity?.field_id ?? '');
+    expect((severity?.property?.options as Array<{ id: string; name: string }> | undefined)?.find((o) => o.id === chosen)?.name).toBe('严重');
   });
 
   it('a 附件 column deleted in Lark comes back with every bug’s files, not only the first one synced', async () => {
@@ -144,10 +181,10 @@ describe.each(testDialects())('bug attachments in the Bitable on %s', (dialect) 
     }
     const table = t.table();
     if (table) table.fields = table.fields.filter((f) => f.field_name !== '附件');
-    // Every bug of this app uploads its files again in the one refresh while the fake's clock stands still.
-    world.lark.setRateLimit('drive.media.upload_all', null);
+    // Every bug of this app uploads its files again in the one refresh (the big ones in blocks) while the fake's clock stands still.
+    for (const route of ['drive.media.upload_all', 'drive.media.upload_part']) world.lark.setRateLimit(route, null);
     expect((await t.refresh()).code).toBe(200);
-    world.lark.setRateLimit('drive.media.upload_all', { perSecond: 5 });
+    for (const route of ['drive.media.upload_all', 'drive.media.upload_part']) world.lark.setRateLimit(route, { perSecond: 5 });
     await world.advance(1000);
     for (const [i, bug] of bugs.entries()) {
       const name = ['一.txt', '二.txt'][i];

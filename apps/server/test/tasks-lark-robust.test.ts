@@ -55,6 +55,30 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     expect((await t.refresh()).data).toMatchObject({ failed: 0 });
   });
 
+  it('a task attachment over 50 MB (Lark takes task attachments up to 50 MB) stays here with one history note; the task and its other files still reach Lark', async () => {
+    const small = await transferFile(world.server, world.editor.token, '说明.txt', Buffer.from('小文件'), 'lark_attachment');
+    const big = await transferFile(world.server, world.editor.token, '录屏.mov', Buffer.alloc(50 * 1024 * 1024 + 1, 7), 'lark_attachment');
+    const uploads = () => world.lark.requests.filter((r) => r.route === 'task.attachment.upload');
+    const before = uploads().length;
+    const task = await t.create('task', '超大附件的任务', { attachFiles: [{ s3Key: big, fileName: '录屏.mov' }, { s3Key: small, fileName: '说明.txt' }] });
+    const inLark = () => [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === task.larkGuid).map((a) => [a.name, a.data.toString()]);
+    expect(task.larkGuid).toBeTruthy();
+    expect(inLark()).toEqual([['说明.txt', '小文件']]);
+
+    const refreshed = await t.refresh();
+    expect(refreshed).toMatchObject({ code: 200, data: { failed: 0 } });
+    const after = await t.one(task);
+    expect(after.attachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([['录屏.mov', false], ['说明.txt', true]]);
+    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['附件「录屏.mov」超过 50 MB，未同步到飞书任务']);
+    // Only the small file was ever sent (Lark would refuse the big one), and nothing was refused.
+    expect(uploads().slice(before).map((r) => r.status)).toEqual([200]);
+    expect(inLark()).toEqual([['说明.txt', '小文件']]);
+    // The drawer sends both files with an edit: the task stays editable and its fields reach Lark.
+    expect((await t.update(after, { summary: '超大附件的任务（改）', attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) })).body.code).toBe(200);
+    await world.runJobs();
+    expect(world.lark.tasks.tasks.get(task.larkGuid ?? '')?.summary).toBe('超大附件的任务（改）');
+  });
+
   it('files in Lark over 20 MB are not brought here (one history note each, not downloaded again); the rest are', async () => {
     const task = await t.create('task', '大附件的任务');
     const big = 20 * 1024 * 1024 + 1;

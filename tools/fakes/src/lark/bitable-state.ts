@@ -62,10 +62,27 @@ export interface DriveMedia {
   uploaded_at: number;
 }
 
+/** A multipart upload of drive media (upload_prepare → upload_part × block_num → upload_finish), for files over 20 MB. */
+export interface MediaUpload {
+  upload_id: string;
+  name: string;
+  parent_type: string;
+  parent_node: string;
+  size: number;
+  block_size: number;
+  block_num: number;
+  uploader: string;
+  prepared_at: number;
+  /** The blocks received, by seq (from 0). */
+  blocks: Map<number, Buffer>;
+}
+
 export class BitableStore {
   apps = new Map<string, BitableApp>();
   /** Drive media by file_token (the files behind attachment cells). */
   media = new Map<string, DriveMedia>();
+  /** Multipart media uploads in progress, by upload_id. */
+  mediaUploads = new Map<string, MediaUpload>();
   /** client_token (per base and route) → the request it answered and the answer. */
   clientTokens = new Map<string, { request: string; data: unknown }>();
 
@@ -91,10 +108,15 @@ export class BitableStore {
   newMediaToken(): string {
     return `boxcn${randomChars(22)}`;
   }
+  /** Lark's upload ids are 19 digits. */
+  newUploadId(): string {
+    return `7${Array.from({ length: 18 }, () => Math.floor(Math.random() * 10)).join('')}`;
+  }
 
   reset(): void {
     this.apps.clear();
     this.media.clear();
+    this.mediaUploads.clear();
     this.clientTokens.clear();
   }
 }

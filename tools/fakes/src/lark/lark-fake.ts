@@ -13,6 +13,7 @@ import { botHookRoutes } from './routes/bot-hooks.routes.ts';
 import { larkControlRoutes } from './routes/control.routes.ts';
 import { driveEventRoutes, emitDriveEvent, type EmitDriveEventInput } from './routes/drive-events.routes.ts';
 import { driveMediaRoutes } from './routes/drive-media.routes.ts';
+import { mediaMultipartRoutes } from './routes/drive-media-multipart.routes.ts';
 import { imRoutes } from './routes/im.routes.ts';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize.routes.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.routes.ts';
@@ -266,6 +267,7 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     ...imRoutes(ctx),
     ...driveEventRoutes(ctx),
     ...driveMediaRoutes(ctx),
+    ...mediaMultipartRoutes(ctx),
     ...wikiRoutes(ctx),
     ...taskRoutes(ctx),
     ...tasklistRoutes(ctx),

@@ -148,6 +148,11 @@ describe('Lark fake: Task v2', () => {
     const url = listed.body.data.items[0].url as string;
     for (let i = 0; i < 3; i++) expect(Buffer.from(await (await fetch(url)).arrayBuffer())).toEqual(bytes);
     expect((await fetch(url)).status).toBe(403);
+    // "每个附件尺寸不超过50MB": one byte more is refused, and nothing is attached.
+    const big = buildMultipart([{ name: 'resource_type', value: 'task' }, { name: 'resource_id', value: task.guid }, { name: 'file', filename: 'big.bin', value: Buffer.alloc(50 * 1024 * 1024 + 1) }]);
+    const refused = await call<Answer>(`${fake.url}/open-apis/task/v2/attachments/upload`, { raw: big.body, headers: { ...bearer(tenant), 'content-type': big.contentType } });
+    expect([refused.status, refused.body.code]).toEqual([400, 1470400]);
+    expect((await api(`/attachments?resource_type=task&resource_id=${task.guid}`)).body.data.items.map((a: { name: string }) => a.name)).toEqual(['log.bin']);
   });
   it('lets an out-of-process test edit a task as a Lark user and read it in /__fake/state', async () => {
     const list = await newList();

@@ -80,3 +80,41 @@ export class StreamedForm {
     return Readable.from(body());
   }
 }
+
+/** Adler-32 of the bytes, in decimal: the `checksum` of Lark's drive uploads. */
+export function adler32(data: Buffer): string {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < data.length; ) {
+    // The modulo once per few thousand bytes, as zlib does (the sums stay exact integers meanwhile).
+    const end = Math.min(i + 3800, data.length);
+    for (; i < end; i++) {
+      a += data[i] as number;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return String(((b << 16) | a) >>> 0);
+}
+
+/** A stream cut into consecutive blocks of `size` bytes (the last one shorter): one block in memory at a time. */
+export async function* blocksOf(source: Readable, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    let rest = chunk as Buffer;
+    while (length + rest.length >= size) {
+      const take = size - length;
+      yield Buffer.concat([...pending, rest.subarray(0, take)]);
+      rest = rest.subarray(take);
+      pending = [];
+      length = 0;
+    }
+    if (rest.length) {
+      pending.push(rest);
+      length += rest.length;
+    }
+  }
+  if (length) yield Buffer.concat(pending);
+}

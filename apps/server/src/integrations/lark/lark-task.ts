@@ -1,6 +1,9 @@
 import { LarkApiError, type LarkClient } from './lark-client.ts';
 import { downloadOf, StreamedForm, type LarkDownload, type StreamedFile } from './lark-files.ts';
 
+/** Task v2 attachments/upload: "每个附件尺寸不超过50MB" (the SDK's doc of the call); there is no multipart upload for them. */
+export const TASK_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
+
 /** Lark Task v2 (contract §D) over the tenant token of lark-client.ts: renewal, rate-limit waits and errors there. */
 export interface LarkTime {
   timestamp: string;
@@ -188,7 +191,7 @@ export function createLarkTaskClient(lark: LarkClient) {
       await lark.request('DELETE', `${base}/comments/${encodeURIComponent(id)}`);
     },
 
-    /** POST /attachments/upload (multipart, one file): answers the attachment with its guid. */
+    /** POST /attachments/upload (multipart, one file, at most TASK_ATTACHMENT_MAX_BYTES): answers the attachment with its guid. */
     async uploadAttachment(taskGuid: string, file: StreamedFile): Promise<LarkTaskAttachment> {
       const form = new StreamedForm([['resource_type', 'task'], ['resource_id', taskGuid]], 'file', file);
       const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as LarkTaskAttachment[] | undefined;

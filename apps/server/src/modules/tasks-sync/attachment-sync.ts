@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { MEDIA_UPLOAD_MAX_BYTES } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import { capBytes, FileTooLargeError, type LarkDownload, type StreamedFile } from '../../integrations/lark/lark-files.ts';
-import type { LarkTaskClient } from '../../integrations/lark/lark-task.ts';
+import { TASK_ATTACHMENT_MAX_BYTES, type LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { BlobError, type BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
@@ -26,6 +26,8 @@ export const roomForFiles = (filesHere: number) => Math.max(0, TASK_ATTACHMENTS_
 /** Files from Lark larger than this are not brought here (the spec names no limit: Lark's own upload_all one). */
 export const LARK_FILE_MAX_BYTES = MEDIA_UPLOAD_MAX_BYTES;
 export const tooLargeFromLarkNote = (name: string, now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: `飞书中的附件「${name}」超过 ${LARK_FILE_MAX_BYTES / 1024 / 1024} MB，未同步到本系统`, create_time: now, comment_id: null });
+/** A local attachment Lark does not take (too large): it stays here, and the history says so once. */
+export const tooLargeForLarkNote = (name: string, where: '飞书任务' | '飞书多维表格', limit?: string) => `附件「${name}」${limit ? `超过 ${limit}` : '超过飞书允许的大小'}，未同步到${where}`;
 export const tooManyFilesNote = (now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: TOO_MANY_FILES_NOTE, create_time: now, comment_id: null });
 
 /** SPEC §7: task attachments are stored under lark_attachment/ + 16 random characters + the extension. */
@@ -101,7 +103,8 @@ export function createSpacer(sleep: (ms: number) => Promise<void> = (ms) => new 
 }
 
 /**
- * A task's attachments both ways. Local files without a Lark token are uploaded; Lark attachments no local file
+ * A task's attachments both ways. Local files without a Lark token are uploaded (up to 50 MB, Lark's limit; a larger
+ * one stays here, noted once); Lark attachments no local file
  * names are downloaded into the blob store — unless the record's history shows that token on a file removed here,
  * in which case the Lark attachment is deleted instead. Tokens are written back by compare-and-set on attach_files.
  */
@@ -110,9 +113,17 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
   return async function syncAttachments(record: TaskRecordRow, taskGuid: string): Promise<{ pushed: number; pulled: number }> {
     const files = parseFiles(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);
-    const uploads = await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f) => {
-      return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, await storedFile(deps.blobs, f))).guid] as const;
-    });
+    const uploads = (
+      await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
+        const file = await storedFile(deps.blobs, f);
+        // Task attachments are at most 50 MB in Lark (there is no multipart upload for them): a larger one stays here.
+        if (file.size > TASK_ATTACHMENT_MAX_BYTES) {
+          await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: tooLargeForLarkNote(f.fileName, '飞书任务', `${TASK_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`), create_time: deps.clock.now(), comment_id: null });
+          return null;
+        }
+        return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, file)).guid];
+      })
+    ).filter((u): u is [string, string] => u !== null);
     const current = new Set(files.map((f) => f.fileToken).filter(Boolean));
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
     const added: StoredTaskFile[] = [];

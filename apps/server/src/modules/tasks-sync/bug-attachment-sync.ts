@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Clock } from '../../lib/clock.ts';
-import { bitableFiles, MEDIA_UPLOAD_MAX_BYTES, type BitableRecordRead, type LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import { bitableFiles, MEDIA_TOO_LARGE_CODE, type BitableRecordRead, type LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
-import { attachmentKey, LARK_FILE_MAX_BYTES, limited, storeDownload, storedFile, tooLargeFromLarkNote, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
+import { attachmentKey, LARK_FILE_MAX_BYTES, limited, storeDownload, storedFile, tooLargeForLarkNote, tooLargeFromLarkNote, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
 import { BUG_COLUMNS } from './lark-fields.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -15,7 +15,8 @@ const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bm
 /**
  * A bug's attachments ↔ the 附件 cell of its Bitable record (files go through drive media: upload_all with
  * parent_type bitable_image/bitable_file and parent_node = the base's app_token; the cell holds [{file_token}]).
- * - local files without a token are uploaded (3 at a time, ≤ 20 MB; a bigger one gets one history note) and added;
+ * - local files without a token are uploaded (3 at a time; over 20 MB through Lark's multipart upload; one Lark
+ *   refuses as too large stays here with one history note) and added;
  * - files in the cell no local file names are downloaded (spaced 1 s, shared with tasks) — unless the record's history
  *   shows that token on a file removed here, in which case it is taken out of the cell; past TASK_ATTACHMENTS_MAX files
  *   here the rest stay only in Lark (one history note);
@@ -63,13 +64,15 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
 
     const uploads = (
       await limited(waiting, UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
-        // The size from the store first: a local attachment may be far larger than Lark takes (and than memory).
-        const size = (await deps.blobs.stat(f.s3Key))?.size ?? 0;
-        if (size > MEDIA_UPLOAD_MAX_BYTES) {
-          await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: `附件「${f.fileName}」超过 20 MB，未同步到飞书多维表格`, create_time: deps.clock.now(), comment_id: null });
+        try {
+          // Over 20 MB it goes through Lark's multipart upload, a 4 MB block at a time from the store.
+          return [f.s3Key, await deps.client.uploadMedia(appToken, await storedFile(deps.blobs, f), IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
+        } catch (error) {
+          // Larger than Lark takes at all: this file stays here (said once), the bug's other files and fields still sync.
+          if (!(error instanceof LarkApiError && error.code === MEDIA_TOO_LARGE_CODE)) throw error;
+          await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: tooLargeForLarkNote(f.fileName, '飞书多维表格'), create_time: deps.clock.now(), comment_id: null });
           return null;
         }
-        return [f.s3Key, await deps.client.uploadMedia(appToken, await storedFile(deps.blobs, f), IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
       })
     ).filter((u): u is [string, string] => u !== null);
 

@@ -17,6 +17,9 @@ export const DEFAULT_LARK_LIMITS: Readonly<Record<string, RateLimit>> = {
   // Drive media: "not for high concurrency, at most 5 QPS".
   'drive.media.upload_all': { perSecond: 5 },
   'drive.media.download': { perSecond: 5 },
+  'drive.media.upload_prepare': { perSecond: 5 },
+  'drive.media.upload_part': { perSecond: 5 },
+  'drive.media.upload_finish': { perSecond: 5 },
   'wiki.space.list': { perMinute: 100 },
   'wiki.node.list': { perMinute: 100 },
   'task.create': { perSecond: 10 },

@@ -8,6 +8,8 @@ import { actorOf, bodyOf, findTask, guarded, idTypeOf, presentActor, taskAuth, t
 import type { FakeTaskAttachment, FakeTaskComment } from '../task-state.ts';
 
 const MAX_FILES = 5;
+/** "每个附件尺寸不超过50MB" (Task v2 attachments/upload). */
+export const TASK_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
 const LINK_TTL_MS = 3 * 60_000;
 const LINK_DOWNLOADS = 3;
 
@@ -113,6 +115,7 @@ function upload(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const task = findTask(ctx, form.fields.resource_id ?? '', actorOf(principal), true);
   const files = form.files.filter((f) => f.field === 'file');
   if (!files.length || files.length > MAX_FILES) throw new TaskError(taskBad(`between 1 and ${MAX_FILES} files`));
+  if (files.some((f) => f.data.length > TASK_ATTACHMENT_MAX_BYTES)) throw new TaskError(taskBad('file size exceeds the limit of 50MB'));
   const items = files.map((f) => {
     const a: FakeTaskAttachment = {
       guid: ctx.tasks.newGuid(), file_token: ctx.tasks.newFileToken(), name: f.filename, size: f.data.length, data: f.data, resource: { type: 'task', id: task.guid },
