@@ -1,6 +1,7 @@
 import { FakeClock } from '../shared/clock.ts';
 import { controlRoute, requireNumber, requireString } from '../shared/control.ts';
-import { FakeHttpServer, type ErrorInjection, type RecordedRequest, type RouteDef } from '../shared/http-server.ts';
+import { fakeHost, withFakeBase, type FakeBase } from '../shared/fake-base.ts';
+import type { RecordedRequest, RouteDef } from '../shared/http-server.ts';
 import { uuid } from '../shared/ids.ts';
 import type { AppleContext } from './apple-context.ts';
 import { ascError, methodNotAllowed, pathNotFound } from './apple-errors.ts';
@@ -24,11 +25,8 @@ export interface AppleFakeOptions {
 /** An API key as App Store Connect shows it once: issuer id, key id and the .p8. */
 export type AppleApiKey = Pick<AscKeyPair, 'issuerId' | 'keyId' | 'p8'>;
 
-export interface AppleFake {
-  readonly url: string;
-  readonly clock: FakeClock;
+export interface AppleFake extends FakeBase {
   readonly state: AppleState;
-  readonly requests: RecordedRequest[];
   /** Why the last refused bearer token was refused (Apple's body says only NOT_AUTHORIZED). */
   readonly lastAuthFailure: { reason: string } | null;
   /** Creates a team API key (a fresh EC P-256 key unless a .p8 is given). */
@@ -42,29 +40,27 @@ export interface AppleFake {
   setHourlyLimit(limit: number): void;
   /** Keeps a deleted profile's name taken for this long (Apple's lag after a delete); 0 releases at once. */
   setProfileNameHold(ms: number): void;
-  injectError(injection: ErrorInjection): void;
-  clearInjectedErrors(): void;
-  advance(ms: number): Promise<void>;
   /** Forgets requests, injected errors, rate windows and the agreement/limit switches; resources stay. */
   reset(): void;
-  close(): Promise<void>;
 }
 
 export async function startAppleFake(options: AppleFakeOptions = {}): Promise<AppleFake> {
   const clock = options.clock ?? new FakeClock();
   const state = new AppleState(options.teamId ?? 'T3AM5FAKE1', options.teamName ?? 'Example Co., Ltd.');
-  let baseUrl = '';
-  const ctx: AppleContext = { state, clock, signer: makeProfileSigner(), baseUrl: () => baseUrl, lastAuthFailure: null };
+  const ctx: AppleContext = { state, clock, signer: makeProfileSigner(), baseUrl: () => host.base.url, lastAuthFailure: null };
+  // Apple's reset leaves the clock's timers alone (a test may share one clock across fakes).
+  const host = fakeHost(clock, () => {
+    state.hits.clear();
+    state.agreementExpired = false;
+    state.deviceLimit = 100;
+    state.hourlyLimit = 3500;
+    state.profileNameHoldMs = 0;
+    state.heldProfileNames.clear();
+    ctx.lastAuthFailure = null;
+  });
 
-  const fake: AppleFake = {
-    get url() {
-      return baseUrl;
-    },
-    clock,
+  const fake = withFakeBase<AppleFake>(host.base, {
     state,
-    get requests() {
-      return server.requests;
-    },
     get lastAuthFailure() {
       return ctx.lastAuthFailure;
     },
@@ -98,25 +94,7 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
     setProfileNameHold(ms) {
       state.profileNameHoldMs = ms;
     },
-    injectError: (injection) => server.injectError(injection),
-    clearInjectedErrors: () => server.clearInjectedErrors(),
-    advance: (ms) => clock.advance(ms),
-    reset() {
-      server.clearRequests();
-      server.clearInjectedErrors();
-      state.hits.clear();
-      state.agreementExpired = false;
-      state.deviceLimit = 100;
-      state.hourlyLimit = 3500;
-      state.profileNameHoldMs = 0;
-      state.heldProfileNames.clear();
-      ctx.lastAuthFailure = null;
-    },
-    async close() {
-      clock.clearTimers();
-      await server.close();
-    },
-  };
+  });
 
   for (const seed of options.devices ?? []) fake.addDevice(seed);
   for (const seed of options.bundleIds ?? []) fake.addBundleId(seed);
@@ -139,13 +117,14 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
     controlRoute('POST', '/profile-name-hold', (input) => fake.setProfileNameHold(requireNumber(input, 'ms'))),
   ];
 
-  const server: FakeHttpServer = new FakeHttpServer({
-    clock,
-    routes: [...control, ...deviceRoutes(ctx), ...profileRoutes(ctx)],
-    notFound: (req) => pathNotFound(req.path),
-    methodNotAllowed: (req) => methodNotAllowed(req.method),
-    injectedBody: ascError(500, 'UNEXPECTED_ERROR', 'An unexpected error occurred.', 'An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.').body,
-  });
-  baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await host.listen(
+    {
+      routes: [...control, ...deviceRoutes(ctx), ...profileRoutes(ctx)],
+      notFound: (req) => pathNotFound(req.path),
+      methodNotAllowed: (req) => methodNotAllowed(req.method),
+      injectedBody: ascError(500, 'UNEXPECTED_ERROR', 'An unexpected error occurred.', 'An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.').body,
+    },
+    options,
+  );
   return fake;
 }

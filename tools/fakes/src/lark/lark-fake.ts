@@ -1,5 +1,5 @@
 import { FakeClock } from '../shared/clock.ts';
-import { FakeHttpServer, type ErrorInjection, type RecordedRequest } from '../shared/http-server.ts';
+import { fakeHost, storeBy, withFakeBase, type FakeBase } from '../shared/fake-base.ts';
 import { randomHex } from '../shared/ids.ts';
 import { SlidingWindowLimiter, type RateLimit } from '../shared/rate-limiter.ts';
 import { EventPusher, type PushEventInput, type UrlVerificationResult } from './event-pusher.ts';
@@ -55,15 +55,12 @@ export interface JsapiSignatureCheck {
   signature: string;
 }
 
-export interface LarkFake {
+export interface LarkFake extends FakeBase {
   /** Base URL for the open, accounts and passport hosts alike (no trailing slash). */
   readonly url: string;
-  readonly clock: FakeClock;
   /** The default app. */
   readonly app: LarkApp;
   readonly state: LarkState;
-  /** Every request to the faked API (control calls excluded), oldest first. */
-  readonly requests: RecordedRequest[];
   readonly botMessages: LarkState['botMessages'];
   readonly imMessages: LarkState['imMessages'];
   readonly subscriptions: LarkState['subscriptions'];
@@ -93,8 +90,6 @@ export interface LarkFake {
   expireToken(token: string): boolean;
   revokeToken(token: string): boolean;
 
-  injectError(injection: ErrorInjection): void;
-  clearInjectedErrors(): void;
   setRateLimit(route: string, limit: RateLimit | null): void;
 
   pushEvent(input: PushEventInput): Promise<EventDelivery>;
@@ -103,10 +98,8 @@ export interface LarkFake {
   /** Checks a page signature the way the client would, against a ticket this fake issued. */
   verifyJsapiSignature(input: JsapiSignatureCheck): { ok: boolean; expected: string; reason?: string };
 
-  advance(ms: number): Promise<void>;
   /** Forgets tokens, codes, messages, deliveries, tasks, bases, requests, injected errors and rate windows; seeds stay. */
   reset(): void;
-  close(): Promise<void>;
 }
 
 export async function startLarkFake(options: LarkFakeOptions = {}): Promise<LarkFake> {
@@ -115,7 +108,6 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
   const defaultApp = buildApp(options.app);
   state.apps.set(defaultApp.appId, defaultApp);
   const rateLimits = new Map<string, RateLimit>(Object.entries(DEFAULT_LARK_LIMITS));
-  let baseUrl = '';
   const ctx: LarkContext = {
     state,
     clock,
@@ -124,21 +116,21 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     events: new EventPusher(state, clock, () => defaultApp.appId),
     tasks: new TaskStore(),
     bitable: new BitableStore(),
-    baseUrl: () => baseUrl,
+    baseUrl: () => host.base.url,
   };
+  const host = fakeHost(clock, () => {
+    state.resetRuntime();
+    ctx.tasks.reset();
+    ctx.bitable.reset();
+    ctx.limiter.reset();
+    clock.clearTimers();
+  });
   const setRateLimit = (route: string, limit: RateLimit | null) => (limit ? rateLimits.set(route, limit) : rateLimits.delete(route));
   for (const [route, limit] of Object.entries(options.rateLimits ?? {})) setRateLimit(route, limit);
 
-  const fake: LarkFake = {
-    get url() {
-      return baseUrl;
-    },
-    clock,
+  const fake = withFakeBase<LarkFake>(host.base, {
     app: defaultApp,
     state,
-    get requests() {
-      return server.requests;
-    },
     get botMessages() {
       return state.botMessages;
     },
@@ -157,31 +149,11 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     tasks: ctx.tasks,
     bitable: ctx.bitable,
     work: larkWorkHooks(ctx, () => defaultApp.appId),
-    addApp(seed) {
-      const app = buildApp(seed);
-      state.apps.set(app.appId, app);
-      return app;
-    },
-    addUser(seed) {
-      const user = buildUser(seed);
-      state.users.set(user.openId, user);
-      return user;
-    },
-    addChat(seed) {
-      const chat = buildChat(seed);
-      state.chats.set(chat.chatId, chat);
-      return chat;
-    },
-    addBot(seed) {
-      const bot = buildBot(seed);
-      state.bots.set(bot.token, bot);
-      return bot;
-    },
-    addDriveFile(seed) {
-      const file = buildDriveFile(seed);
-      state.driveFiles.set(file.token, file);
-      return file;
-    },
+    addApp: (seed) => storeBy(state.apps, 'appId', buildApp(seed)),
+    addUser: (seed) => storeBy(state.users, 'openId', buildUser(seed)),
+    addChat: (seed) => storeBy(state.chats, 'chatId', buildChat(seed)),
+    addBot: (seed) => storeBy(state.bots, 'token', buildBot(seed)),
+    addDriveFile: (seed) => storeBy(state.driveFiles, 'token', buildDriveFile(seed)),
     addWikiSpace(seed) {
       const space = buildWikiSpace(seed);
       state.wikiSpaces.push(space);
@@ -221,8 +193,6 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
       if (target) target.revoked = true;
       return Boolean(target);
     },
-    injectError: (injection) => server.injectError(injection),
-    clearInjectedErrors: () => server.clearInjectedErrors(),
     setRateLimit: (route, limit) => void setRateLimit(route, limit),
     pushEvent: (input) => ctx.events.push(input),
     emitDriveEvent: (input) => emitDriveEvent(ctx, defaultApp.appId, input),
@@ -235,21 +205,7 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
       if (input.url.includes('#')) return { ok: false, expected, reason: 'url must not contain # or what follows' };
       return input.signature === expected ? { ok: true, expected } : { ok: false, expected, reason: 'signature mismatch' };
     },
-    advance: (ms) => clock.advance(ms),
-    reset() {
-      state.resetRuntime();
-      ctx.tasks.reset();
-      ctx.bitable.reset();
-      server.clearRequests();
-      server.clearInjectedErrors();
-      ctx.limiter.reset();
-      clock.clearTimers();
-    },
-    async close() {
-      clock.clearTimers();
-      await server.close();
-    },
-  };
+  });
 
   for (const seed of options.users ?? []) fake.addUser(seed);
   for (const seed of options.chats ?? []) fake.addChat(seed);
@@ -275,15 +231,16 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     ...bitableRoutes(ctx),
     ...bitableRecordRoutes(ctx),
   ]);
-  const server = new FakeHttpServer({
-    clock,
-    routes: [...larkControlRoutes(fake), ...larkWorkControlRoutes(fake.work), ...apiRoutes],
-    notFound: () => ({ status: 404, body: { code: 99991201, msg: 'path not found' } }),
-    methodNotAllowed: () => ({ status: 405, body: { code: 99991301, msg: 'http method not allowed' } }),
-    decorate: (res) => {
-      res.headers = { 'x-tt-logid': `${new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(13).toUpperCase()}`, ...res.headers };
+  await host.listen(
+    {
+      routes: [...larkControlRoutes(fake), ...larkWorkControlRoutes(fake.work), ...apiRoutes],
+      notFound: () => ({ status: 404, body: { code: 99991201, msg: 'path not found' } }),
+      methodNotAllowed: () => ({ status: 405, body: { code: 99991301, msg: 'http method not allowed' } }),
+      decorate: (res) => {
+        res.headers = { 'x-tt-logid': `${new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(13).toUpperCase()}`, ...res.headers };
+      },
     },
-  });
-  baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    options,
+  );
   return fake;
 }

@@ -1,5 +1,5 @@
 import { FakeClock } from '../shared/clock.ts';
-import { FakeHttpServer, type ErrorInjection, type RecordedRequest } from '../shared/http-server.ts';
+import { fakeHost, storeBy, withFakeBase, type FakeBase } from '../shared/fake-base.ts';
 import { SlidingWindowLimiter, type RateLimit } from '../shared/rate-limiter.ts';
 import { wecomControlRoutes } from './routes/control.routes.ts';
 import { ROBOT_RATE_LIMIT, robotRoutes } from './routes/robot.routes.ts';
@@ -29,14 +29,11 @@ export interface WecomAppCredentials {
   secret: string;
 }
 
-export interface WecomFake {
+export interface WecomFake extends FakeBase {
   /** Base URL for the qyapi and login hosts alike (no trailing slash). */
   readonly url: string;
-  readonly clock: FakeClock;
   readonly corp: WecomAppCredentials;
   readonly state: WecomState;
-  /** Every request to the faked API (control calls excluded), oldest first. */
-  readonly requests: RecordedRequest[];
   /** Accepted robot messages, oldest first. */
   readonly robotMessages: RobotMessage[];
 
@@ -52,13 +49,9 @@ export interface WecomFake {
   /** Makes an access token (or a login code) expire now; false when unknown. */
   expireToken(token: string): boolean;
   revokeToken(token: string): boolean;
-  injectError(injection: ErrorInjection): void;
-  clearInjectedErrors(): void;
   setRobotRateLimit(limit: RateLimit | null): void;
-  advance(ms: number): Promise<void>;
   /** Forgets tokens, codes, media, messages, requests, injected errors and rate windows; seeds stay. */
   reset(): void;
-  close(): Promise<void>;
 }
 
 export async function startWecomFake(options: WecomFakeOptions = {}): Promise<WecomFake> {
@@ -69,33 +62,22 @@ export async function startWecomFake(options: WecomFakeOptions = {}): Promise<We
   const agent = corp.agents[0];
   if (!agent) throw new Error('a WeCom corp needs an app');
   let robotLimit = options.robotRateLimit === undefined ? ROBOT_RATE_LIMIT : options.robotRateLimit;
-  let baseUrl = '';
-  const ctx: WecomContext = { state, clock, limiter: new SlidingWindowLimiter(clock), baseUrl: () => baseUrl };
+  const ctx: WecomContext = { state, clock, limiter: new SlidingWindowLimiter(clock), baseUrl: () => host.base.url };
+  const host = fakeHost(clock, () => {
+    state.resetRuntime();
+    ctx.limiter.reset();
+    clock.clearTimers();
+  });
 
-  const fake: WecomFake = {
-    get url() {
-      return baseUrl;
-    },
-    clock,
+  const fake = withFakeBase<WecomFake>(host.base, {
     corp: { corpId: corp.corpId, agentId: agent.agentId, secret: agent.secret },
     state,
-    get requests() {
-      return server.requests;
-    },
     get robotMessages() {
       return state.robotMessages;
     },
-    addMember(seed) {
-      const member = buildMember(seed);
-      state.members.set(member.userId, member);
-      return member;
-    },
-    addRobot(seed) {
-      const robot = buildRobot(seed);
-      state.robots.set(robot.key, robot);
-      return robot;
-    },
-    robotUrl: (key) => `${baseUrl}/cgi-bin/webhook/send?key=${encodeURIComponent(key)}`,
+    addMember: (seed) => storeBy(state.members, 'userId', buildMember(seed)),
+    addRobot: (seed) => storeBy(state.robots, 'key', buildRobot(seed)),
+    robotUrl: (key) => `${host.base.url}/cgi-bin/webhook/send?key=${encodeURIComponent(key)}`,
     setNextLogin(userId) {
       if (!state.members.has(userId)) throw new Error(`unknown member ${userId}`);
       state.nextLogins.push(userId);
@@ -115,35 +97,22 @@ export async function startWecomFake(options: WecomFakeOptions = {}): Promise<We
       if (target) target.revoked = true;
       return Boolean(target);
     },
-    injectError: (injection) => server.injectError(injection),
-    clearInjectedErrors: () => server.clearInjectedErrors(),
     setRobotRateLimit(limit) {
       robotLimit = limit;
     },
-    advance: (ms) => clock.advance(ms),
-    reset() {
-      state.resetRuntime();
-      server.clearRequests();
-      server.clearInjectedErrors();
-      ctx.limiter.reset();
-      clock.clearTimers();
-    },
-    async close() {
-      clock.clearTimers();
-      await server.close();
-    },
-  };
+  });
 
   for (const seed of options.members ?? []) fake.addMember(seed);
   for (const seed of options.robots ?? []) fake.addRobot(seed);
 
-  const server = new FakeHttpServer({
-    clock,
-    routes: [...wecomControlRoutes(fake), ...tokenRoutes(ctx), ...ssoRoutes(ctx), ...robotRoutes(ctx, () => robotLimit)],
-    notFound: () => ({ status: 404, text: '<html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' }),
-    methodNotAllowed: () => ({ status: 200, body: { errcode: 43001, errmsg: 'require GET method' } }),
-    injectedBody: { errcode: -1, errmsg: 'system busy' },
-  });
-  baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await host.listen(
+    {
+      routes: [...wecomControlRoutes(fake), ...tokenRoutes(ctx), ...ssoRoutes(ctx), ...robotRoutes(ctx, () => robotLimit)],
+      notFound: () => ({ status: 404, text: '<html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' }),
+      methodNotAllowed: () => ({ status: 200, body: { errcode: 43001, errmsg: 'require GET method' } }),
+      injectedBody: { errcode: -1, errmsg: 'system busy' },
+    },
+    options,
+  );
   return fake;
 }

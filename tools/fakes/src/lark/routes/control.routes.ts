@@ -1,5 +1,6 @@
-import { controlRoute, requireNumber, requireString, type ControlInput } from '../../shared/control.ts';
-import type { ErrorInjection, RouteDef } from '../../shared/http-server.ts';
+import { controlRoute, requireString, type ControlInput } from '../../shared/control.ts';
+import { baseControlRoutes } from '../../shared/fake-base.ts';
+import type { RouteDef } from '../../shared/http-server.ts';
 import type { RateLimit } from '../../shared/rate-limiter.ts';
 import type { PushEventInput } from '../event-pusher.ts';
 import { workSnapshot } from '../lark-work-hooks.ts';
@@ -39,12 +40,7 @@ const as = <T>(input: ControlInput): T => input as T;
 export function larkControlRoutes(fake: LarkFake): RouteDef[] {
   return [
     controlRoute('GET', '/state', () => snapshot(fake)),
-    controlRoute('GET', '/requests', () => fake.requests),
-    controlRoute('POST', '/reset', () => fake.reset()),
-    controlRoute('POST', '/clock/advance', async (input) => {
-      await fake.advance(requireNumber(input, 'ms'));
-      return { now: fake.clock.now() };
-    }),
+    ...baseControlRoutes(fake),
     controlRoute('POST', '/apps', (input) => fake.addApp(as<LarkAppSeed>(input))),
     controlRoute('POST', '/users', (input) => {
       requireString(input, 'name');
@@ -74,12 +70,6 @@ export function larkControlRoutes(fake: LarkFake): RouteDef[] {
     controlRoute('POST', '/tokens/user', (input) => fake.issueUserToken({ ...as<{ openId: string }>(input), openId: requireString(input, 'openId') })),
     controlRoute('POST', '/tokens/expire', (input) => ({ found: fake.expireToken(requireString(input, 'token')) })),
     controlRoute('POST', '/tokens/revoke', (input) => ({ found: fake.revokeToken(requireString(input, 'token')) })),
-    controlRoute('POST', '/errors', (input) => {
-      requireString(input, 'route');
-      requireNumber(input, 'status');
-      fake.injectError(as<ErrorInjection>(input));
-    }),
-    controlRoute('DELETE', '/errors', () => fake.clearInjectedErrors()),
     controlRoute('POST', '/rate-limits', (input) => fake.setRateLimit(requireString(input, 'route'), (input.limit as RateLimit | null | undefined) ?? null)),
     controlRoute('POST', '/events/push', (input) => {
       requireString(input, 'eventType');

@@ -1,5 +1,6 @@
-import { controlRoute, requireNumber, requireString, type ControlInput } from '../../shared/control.ts';
-import type { ErrorInjection, RouteDef } from '../../shared/http-server.ts';
+import { controlRoute, requireString, type ControlInput } from '../../shared/control.ts';
+import { baseControlRoutes } from '../../shared/fake-base.ts';
+import type { RouteDef } from '../../shared/http-server.ts';
 import type { WecomFake } from '../wecom-fake.ts';
 import type { WecomMemberSeed, WecomRobotSeed } from '../wecom-state.ts';
 
@@ -16,12 +17,7 @@ export function wecomControlRoutes(fake: WecomFake): RouteDef[] {
       robotMessages: fake.robotMessages,
       robotRejections: fake.state.robotRejections,
     })),
-    controlRoute('GET', '/requests', () => fake.requests),
-    controlRoute('POST', '/reset', () => fake.reset()),
-    controlRoute('POST', '/clock/advance', async (input) => {
-      await fake.advance(requireNumber(input, 'ms'));
-      return { now: fake.clock.now() };
-    }),
+    ...baseControlRoutes(fake),
     controlRoute('POST', '/members', (input) => {
       requireString(input, 'name');
       return fake.addMember(as<WecomMemberSeed>(input));
@@ -31,11 +27,5 @@ export function wecomControlRoutes(fake: WecomFake): RouteDef[] {
     controlRoute('POST', '/codes', (input) => ({ code: fake.mintCode(requireString(input, 'userId')) })),
     controlRoute('POST', '/tokens/expire', (input) => ({ found: fake.expireToken(requireString(input, 'token')) })),
     controlRoute('POST', '/tokens/revoke', (input) => ({ found: fake.revokeToken(requireString(input, 'token')) })),
-    controlRoute('POST', '/errors', (input) => {
-      requireString(input, 'route');
-      requireNumber(input, 'status');
-      fake.injectError(as<ErrorInjection>(input));
-    }),
-    controlRoute('DELETE', '/errors', () => fake.clearInjectedErrors()),
   ];
 }
