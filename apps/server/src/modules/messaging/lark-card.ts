@@ -1,4 +1,5 @@
-import { clip, fitCount, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+import { clip, fitCount, type MessageCommit, type MessageContent } from './message-content.ts';
+import { markdownLink as link, messageLines } from './message-markdown.ts';
 
 /** Lark's caps (contract §B, §C), taken as decimal kilobytes so either reading of "KB" holds. */
 export const LARK_WEBHOOK_BODY_CAP = 20_000;
@@ -11,16 +12,6 @@ function text(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Spaces and parentheses would end a markdown link early. */
-function safeUrl(url: string): string {
-  return url.replace(/[\s()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
-}
-
-function link(label: string, url: string | null): string {
-  // Brackets and parentheses in a URL would end the link early.
-  return url ? `[${label}](${safeUrl(url)})` : '';
-}
-
 function commitLine(c: MessageCommit): string {
   // An item pushed by another system has no id: its link (if any) is labelled 详情 after the subject.
   const id = c.shortId === null ? '' : c.url ? `${link(c.shortId, c.url)} ` : `${c.shortId} `;
@@ -30,22 +21,7 @@ function commitLine(c: MessageCommit): string {
 }
 
 function markdown(content: MessageContent, shown: number): string {
-  const lines: string[] = [];
-  const where = [content.workflowName ? text(content.workflowName) : null, content.branch ? `分支 ${text(content.branch)}` : null].filter(Boolean).join(' · ');
-  lines.push(`**应用**：${text(content.appName)}${where ? `　**工作流**：${where}` : ''}`);
-  const v = content.version;
-  if (v) {
-    lines.push(`**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`);
-    if (v.description) lines.push(text(v.description));
-    if (v.downloadUrl) lines.push(`${link('下载安装', v.downloadUrl)}　${link('扫码安装（二维码）', v.downloadUrl)}`);
-  }
-  if (content.commits.length) {
-    lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);
-    for (const c of content.commits.slice(0, shown)) lines.push(commitLine(c));
-    const rest = content.totalCommits - shown;
-    if (rest > 0) lines.push(`…还有 ${rest} 条${content.moreUrl ? `，${link('查看全部', content.moreUrl)}` : ''}`);
-  }
-  return lines.join('\n');
+  return messageLines(content, shown, { text, commitLine }).join('\n');
 }
 
 /**

@@ -1,4 +1,5 @@
 import { clip, clipBytes, fitCount, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+import { markdownLink as link, messageLines } from './message-markdown.ts';
 
 /** WeCom robot caps (contract §G), in UTF-8 bytes. */
 export const WECOM_MARKDOWN_CAP = 4096;
@@ -10,15 +11,6 @@ function text(value: string): string {
   return value.replace(/</g, '＜').replace(/>/g, '＞');
 }
 
-/** Spaces and parentheses would end a markdown link early. */
-function safeUrl(url: string): string {
-  return url.replace(/[\s()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`);
-}
-
-function link(label: string, url: string | null): string {
-  return url ? `[${label}](${safeUrl(url)})` : '';
-}
-
 function commitLine(c: MessageCommit): string {
   const type = c.typeLabel ? `<font color="info">${text(c.typeLabel)}</font> ` : '';
   // An item pushed by another system has no id: its link (if any) is labelled 详情 after the subject.
@@ -28,22 +20,7 @@ function commitLine(c: MessageCommit): string {
 }
 
 function markdown(content: MessageContent, shown: number): string {
-  const lines = [`### ${text(content.title)}`];
-  const where = [content.workflowName ? text(content.workflowName) : null, content.branch ? `分支 ${text(content.branch)}` : null].filter(Boolean).join(' · ');
-  lines.push(`**应用**：${text(content.appName)}${where ? `　**工作流**：${where}` : ''}`);
-  const v = content.version;
-  if (v) {
-    lines.push(`**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`);
-    if (v.description) lines.push(text(v.description));
-    if (v.downloadUrl) lines.push(`${link('下载安装', v.downloadUrl)}　${link('扫码安装（二维码）', v.downloadUrl)}`);
-  }
-  if (content.commits.length) {
-    lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);
-    for (const c of content.commits.slice(0, shown)) lines.push(commitLine(c));
-    const rest = content.totalCommits - shown;
-    if (rest > 0) lines.push(`…还有 ${rest} 条${content.moreUrl ? `，${link('查看全部', content.moreUrl)}` : ''}`);
-  }
-  return lines.join('\n');
+  return [`### ${text(content.title)}`, ...messageLines(content, shown, { text, commitLine })].join('\n');
 }
 
 /** A markdown message within 4096 bytes: commits are dropped from the end first, the rest is clipped last. */
