@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import type { AppleAccountRow } from '@release/contract';
 import { APPLE_ACCOUNTS_KEY as ACCOUNTS_KEY, deleteAppleAccount, fetchAppleAccounts, syncAppleAccount } from '../../api/apple-accounts.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
-import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { CatalogTable } from '../../app/components/catalog-table.tsx';
 import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
 import { toast } from '../../app/feedback.ts';
 import { AppleBindModal, AppleProfileModal, AppleRegisterDevicesModal } from './apple-account-actions.modals.tsx';
@@ -150,30 +150,21 @@ export function AppleAccountPage() {
   };
 
   return (
-    <Flex vertical gap={16} data-testid="apple-account-page">
-      <Flex justify="space-between" align="center" gap={8} wrap>
-        <Typography.Text type="secondary">{t.intro}</Typography.Text>
-        <Button type="primary" icon={<PlusOutlined />} data-testid="apple-account-add" onClick={() => setEditing(null)}>
-          {t.add}
-        </Button>
-      </Flex>
-      <Table<AppleAccountRow>
-        data-testid="apple-account-table"
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={accounts.data ?? []}
-        loading={accounts.isFetching}
-        scroll={{ x: 1170 }}
-        pagination={false}
-        expandable={{ expandedRowRender: (row) => <AccountDetails row={row} /> }}
-        locale={{ emptyText: <FeatureEmpty title={t.empty} content={t.emptyContent} /> }}
-      />
+    <CatalogTable<AppleAccountRow>
+      testIds={{ page: 'apple-account-page', table: 'apple-account-table' }}
+      intro={t.intro}
+      action={{ icon: <PlusOutlined />, testId: 'apple-account-add', label: t.add, onClick: () => setEditing(null) }}
+      rows={accounts}
+      columns={columns}
+      scrollX={1170}
+      details={(row) => <AccountDetails row={row} />}
+      empty={{ title: t.empty, content: t.emptyContent }}
+    >
       <AppleAccountEditModal open={editing !== undefined} account={editing ?? null} onClose={() => setEditing(undefined)} onSaved={done(() => setEditing(undefined))} />
       <AppleRegisterDevicesModal account={registering} onClose={() => setRegistering(null)} onDone={() => void refresh()} />
       <AppleProfileModal account={profiling} onClose={() => setProfiling(null)} onDone={done(() => setProfiling(null))} />
       <AppleBindModal account={binding} onClose={() => setBinding(null)} onDone={done(() => setBinding(null))} />
       <AppleBuildDeviceModal account={buildDevice} appNames={appNames} onClose={() => setBuildDevice(null)} onDone={done(() => setBuildDevice(null))} />
-    </Flex>
+    </CatalogTable>
   );
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Button, Descriptions, Flex, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Descriptions, Flex, Tag, Typography, type TableColumnsType } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { profileTypeLabels, type CertificateProfile, type CertificateRow } from '@release/contract';
 import { deleteCertificate, fetchCertificates } from '../../api/certificates.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
-import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { CatalogTable } from '../../app/components/catalog-table.tsx';
 import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
 import { CertificateExpiryTag } from './certificate-expiry.tsx';
 import { CertificateUploadModal } from './certificate-upload.modal.tsx';
@@ -92,25 +92,16 @@ export function CertificationPage() {
   ];
 
   return (
-    <Flex vertical gap={16} data-testid="certification-page">
-      <Flex justify="space-between" align="center" gap={8} wrap>
-        <Typography.Text type="secondary">{t.intro}</Typography.Text>
-        <Button type="primary" icon={<UploadOutlined />} data-testid="cert-upload" onClick={() => setUploading(true)}>
-          {t.upload}
-        </Button>
-      </Flex>
-      <Table<CertificateRow>
-        data-testid="cert-table"
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={certificates.data ?? []}
-        loading={certificates.isFetching}
-        scroll={{ x: 1300 }}
-        pagination={false}
-        expandable={{ expandedRowRender: (row) => <CertificateDetails row={row} /> }}
-        locale={{ emptyText: <FeatureEmpty title={t.empty} content={t.emptyContent} /> }}
-      />
+    <CatalogTable<CertificateRow>
+      testIds={{ page: 'certification-page', table: 'cert-table' }}
+      intro={t.intro}
+      action={{ icon: <UploadOutlined />, testId: 'cert-upload', label: t.upload, onClick: () => setUploading(true) }}
+      rows={certificates}
+      columns={columns}
+      scrollX={1300}
+      details={(row) => <CertificateDetails row={row} />}
+      empty={{ title: t.empty, content: t.emptyContent }}
+    >
       <CertificateUploadModal
         open={uploading}
         onClose={() => setUploading(false)}
@@ -119,6 +110,6 @@ export function CertificationPage() {
           void refresh();
         }}
       />
-    </Flex>
+    </CatalogTable>
   );
 }
