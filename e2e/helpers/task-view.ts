@@ -1,21 +1,15 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { pickOption, toasts } from './antd.ts';
 
-/** The text of the toasts on screen ('' when none). */
+/** The text of the toasts on screen ('' when none), at once (prefer expectToast from ./antd.ts). */
 export async function toastText(page: Page): Promise<string> {
-  return page.locator('.ant-message').innerText().catch(() => '');
+  return (await toasts(page)).join('\n');
 }
 
-/**
- * Picks an option of an antd Select in the task drawer by its text, once the dropdown has finished opening (a click
- * while it still slides in can be lost on a loaded machine), and waits until the select shows the choice.
- */
+/** Picks an option of an antd Select in the task drawer by its exact text (see pickOption). */
 export async function pick(page: Page, testId: string, text: string): Promise<void> {
-  const select = page.getByTestId('task-drawer').getByTestId(testId);
-  await select.click();
-  const dropdown = page.locator('.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"])');
-  await dropdown.getByText(text, { exact: true }).click();
-  await expect.poll(() => select.innerText()).toContain(text);
+  await pickOption(page, page.getByTestId('task-drawer').getByTestId(testId), text);
 }
 
 /** Types both ends of the task drawer's RangePicker and confirms each. */

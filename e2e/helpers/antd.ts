@@ -1,0 +1,49 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * An antd popup (Select dropdown, Dropdown menu, Popconfirm) on screen and at rest: a click while it still slides or
+ * zooms in (classes *-appear, *-enter) can be lost on a loaded machine, and one that is closing (*-leave) is not meant.
+ */
+export const SETTLED = ':visible:not([class*="-appear"]):not([class*="-enter"]):not([class*="-leave"])';
+
+/** The popup matched by `css` (e.g. '.ant-dropdown', '.ant-popconfirm') once it has opened. */
+export function settled(page: Page, css: string): Locator {
+  return page.locator(`${css}${SETTLED}`);
+}
+
+/**
+ * Opens the dropdown of an antd Select (unless it is open) and returns it once it has finished opening: the one holding
+ * the listbox the select's input controls, so a dropdown of another select that is still closing is never taken.
+ */
+export async function openDropdown(page: Page, select: Locator): Promise<Locator> {
+  const input = select.locator('input[role=combobox]');
+  if ((await input.getAttribute('aria-expanded')) !== 'true') await select.click();
+  await expect.poll(() => input.getAttribute('aria-controls')).toBeTruthy();
+  const listbox = (await input.getAttribute('aria-controls')) ?? '';
+  return settled(page, '.ant-select-dropdown').filter({ has: page.locator(`[id="${listbox}"]`) });
+}
+
+/**
+ * Picks the option of an antd Select (single or multiple) whose text is `text` (exactly, or containing it with
+ * exact: false) once its dropdown has opened, and waits until the select shows the choice (`shows`, or the text).
+ * A multiple select's dropdown stays open afterwards, as for a user.
+ */
+export async function pickOption(page: Page, select: Locator, text: string, options: { exact?: boolean; shows?: string } = {}): Promise<void> {
+  const dropdown = await openDropdown(page, select);
+  await dropdown.locator('.ant-select-item-option').filter({ has: page.getByText(text, { exact: options.exact ?? true }) }).click();
+  await expect.poll(() => select.innerText()).toContain(options.shows ?? text);
+}
+
+/** The texts of the toasts (antd message) on screen now, [] when none: answers at once, whether or not one shows. */
+export async function toasts(page: Page): Promise<string[]> {
+  return page.locator('.ant-message-notice').allInnerTexts();
+}
+
+/**
+ * Waits until a toast containing `text` is on screen. A toast proves only its wording: the same text is not shown twice
+ * within 3 s (SPEC §8), so one from an earlier action may answer; prove what an action did by what stays on screen.
+ */
+export async function expectToast(page: Page, text: string, options: { timeout?: number } = {}): Promise<void> {
+  await expect.poll(() => toasts(page), options).toContainEqual(expect.stringContaining(text));
+}
