@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
 import { sampleSignedIpa } from '../apps/server/src/signing/testing/ipa-builder.ts';
+import { expectToast, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -77,15 +78,16 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await modal.locator('input[type=file]').setInputFiles(path.join(files, `AuthKey_${key.keyId}.p8`));
     await page.getByTestId('apple-account-submit').click();
     // Apple refuses a key with the wrong issuer: the admin is told what to check.
-    await page.getByText('Apple 拒绝了此 API 密钥').waitFor();
+    await expectToast(page, 'Apple 拒绝了此 API 密钥');
     await modal.getByTestId('apple-account-issuer').fill(key.issuerId);
     await page.getByTestId('apple-account-submit').click();
-    await page.getByText('添加成功').waitFor();
+    await expectToast(page, '添加成功');
+    await modal.waitFor({ state: 'hidden' });
 
     const row = page.getByTestId('apple-account-table').locator('tbody tr').filter({ hasText: '测试团队' });
     await expect.poll(() => row.innerText()).toContain(TEAM);
     await row.getByTestId('apple-account-sync').click();
-    await page.getByText('同步完成：设备 1 台，证书 1 个，Bundle ID 1 个，新加入设备列表 1 台').waitFor();
+    await expectToast(page, '同步完成：设备 1 台，证书 1 个，Bundle ID 1 个，新加入设备列表 1 台');
     await expect.poll(() => row.getByTestId('apple-account-register').innerText()).toContain('（1）');
 
     await row.getByTestId('apple-account-register').click();
@@ -98,7 +100,8 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await row.getByTestId('apple-account-profile').click();
     await expect.poll(() => page.getByTestId('apple-profile-modal').innerText()).toContain('com.studio.tester');
     await page.getByTestId('apple-profile-submit').click();
-    await page.getByText('描述文件已生成，已保存到对应证书下').waitFor();
+    await expectToast(page, '描述文件已生成，已保存到对应证书下');
+    await page.getByTestId('apple-profile-modal').waitFor({ state: 'hidden' });
 
     await page.goto('/home/setting/certification');
     const cert = page.getByTestId('cert-table').locator('tbody tr').filter({ hasText: `Apple Distribution: 苹果测试团队 (${TEAM})` });
@@ -120,20 +123,19 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await page.goto('/home/setting/apple_account');
     const row = page.getByTestId('apple-account-table').locator('tbody tr').filter({ hasText: '测试团队' });
     await row.getByTestId('apple-account-bind').click();
-    await page.getByTestId('apple-bind-modal').locator('.ant-select').first().click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '测试应用' }).click();
+    await pickOption(page, page.getByTestId('apple-bind-modal').locator('.ant-select').first(), '测试应用');
     await page.getByTestId('apple-bind-submit').click();
-    await page.getByText('绑定成功').waitFor();
+    await expectToast(page, '绑定成功');
+    await page.getByTestId('apple-bind-modal').waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('apple-account-bound').innerText()).toContain('应用 1');
 
     await row.getByTestId('apple-account-build-device').click();
     const modal = page.getByTestId('apple-build-device-modal');
-    await modal.getByTestId('apple-build-device-version').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '#1' }).click();
-    await modal.getByTestId('apple-build-device-device').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '测试组的 iPhone' }).click();
+    await pickOption(page, modal.getByTestId('apple-build-device-version'), '#1', { exact: false });
+    await pickOption(page, modal.getByTestId('apple-build-device-device'), '测试组的 iPhone', { exact: false });
     await page.getByTestId('apple-build-device-submit').click();
-    await page.getByText('1.2.3 重签名成功').waitFor({ timeout: 60_000 });
+    await expectToast(page, '1.2.3 重签名成功', { timeout: 60_000 });
+    await modal.waitFor({ state: 'hidden' });
     expect(apple.state.devices.map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
     const newest = apple.state.profiles.at(-1);
     expect(apple.state.devices.filter((d) => newest?.deviceIds.includes(d.id)).map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');

@@ -4,6 +4,7 @@ import { AppleAccountMessages } from '@release/contract';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
+import { expectToast, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -76,27 +77,24 @@ describe('device review and Apple registration on the device list (768 px, Apple
     await expect.poll(() => rowOf('00008030-001A2B3C4D5E6F70').getByTestId('device-apple').innerText()).toMatch(/测试团队\s*已注册/);
 
     // Filter by state.
-    await page.getByTestId('device-review-filter').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '待确认' }).click();
+    await pickOption(page, page.getByTestId('device-review-filter'), '待确认');
     await expect.poll(() => table.locator('tbody tr.ant-table-row').allInnerTexts()).toEqual([expect.stringContaining(VISITOR_PHONE)]);
 
     // 拒绝 (asked first): shown as 已拒绝, gone from the 待确认 filter.
     await visitor.getByTestId('device-reject').click();
-    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定|OK/ }).click();
-    await page.getByText('已拒绝该设备').waitFor();
+    await settled(page, '.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expectToast(page, '已拒绝该设备');
     await expect.poll(() => table.locator('tbody tr.ant-table-row').count()).toBe(0);
-    await page.getByTestId('device-review-filter').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '已拒绝' }).click();
+    await pickOption(page, page.getByTestId('device-review-filter'), '已拒绝');
     await expect.poll(() => rowOf(VISITOR_PHONE).getByTestId('device-review-status').innerText()).toBe('已拒绝');
 
     // 确认 after all: now it can be registered with Apple from its row.
     await rowOf(VISITOR_PHONE).getByTestId('device-confirm').click();
-    await page.getByText('已确认该设备').waitFor();
-    await page.getByTestId('device-review-filter').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '全部状态' }).click();
+    await expectToast(page, '已确认该设备');
+    await pickOption(page, page.getByTestId('device-review-filter'), '全部状态');
     await expect.poll(() => rowOf(VISITOR_PHONE).getByTestId('device-review-status').innerText()).toBe('已确认');
     await rowOf(VISITOR_PHONE).getByTestId('device-apple-register').click();
-    await page.getByText('已注册到 Apple 账号「测试团队」').waitFor();
+    await expectToast(page, '已注册到 Apple 账号「测试团队」');
     await expect.poll(() => rowOf(VISITOR_PHONE).getByTestId('device-apple').innerText()).toMatch(/测试团队\s*已注册/);
     expect(apple.state.devices.map((d) => d.udid)).toContain(VISITOR_PHONE);
 
@@ -116,7 +114,7 @@ describe('device review and Apple registration on the device list (768 px, Apple
     await page.goto('/home/setting/udid');
     const row = page.getByTestId('device-table').locator('tbody tr', { hasText: LATE_PHONE });
     await row.getByTestId('device-apple-register').click();
-    await page.getByText(AppleAccountMessages.notAuthorized).waitFor();
+    await expectToast(page, AppleAccountMessages.notAuthorized);
     expect(await row.getByTestId('device-apple').innerText()).toMatch(/测试团队\s*未注册/);
     expect(apple.state.devices.map((d) => d.udid)).not.toContain(LATE_PHONE);
     await context.close();

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectToast, openDropdown, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -13,8 +14,7 @@ async function signIn(page: Page) {
 }
 
 async function pick(page: Page, select: string, appName: string) {
-  await page.getByTestId(select).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: appName }).click();
+  await pickOption(page, page.getByTestId(select), appName);
   await page.keyboard.press('Escape');
   await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
 }
@@ -62,13 +62,12 @@ describe('分发用户 settings page in a real browser', () => {
     await expect.poll(() => page.getByTestId('distribute-save').isEnabled()).toBe(true);
     await pick(page, 'distribute-edit-select', '星舰编辑');
     // An app picked as 可编辑 cannot also be 仅下载.
-    await page.getByTestId('distribute-view-select').click();
-    const taken = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '星舰编辑' });
+    const taken = (await openDropdown(page, page.getByTestId('distribute-view-select'))).locator('.ant-select-item-option').filter({ hasText: '星舰编辑' });
     await expect.poll(() => taken.getAttribute('aria-disabled')).toBe('true');
-    await page.keyboard.press('Escape');
     await pick(page, 'distribute-view-select', '星舰下载');
     await page.getByTestId('distribute-save').click();
-    await page.getByText('保存成功').waitFor();
+    await expectToast(page, '保存成功');
+    await page.getByTestId('distribute-modal').waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('distribute-edit-apps').innerText()).toBe('星舰编辑');
     await expect.poll(() => row.getByTestId('distribute-view-apps').innerText()).toBe('星舰下载');
     expect(await testerSees()).toEqual({ list: ['星舰下载', '星舰编辑'], permits: { 星舰编辑: 'edit', 星舰下载: 'view' } });

@@ -1,8 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import type { WorkflowRow } from '@release/contract';
 import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { expectToast, openDropdown, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv, wecomEnv } from './helpers/fakes.ts';
@@ -13,10 +14,6 @@ const PUSHED = '消息已推送到飞书/企业微信';
 
 function cardText(card: unknown): string {
   return JSON.stringify(card);
-}
-
-async function toastText(page: Page): Promise<string> {
-  return page.locator('.ant-message').innerText().catch(() => '');
 }
 
 describe('pushing update items and packages to group robots from the browser', () => {
@@ -79,27 +76,27 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
     const second = page.getByTestId('commit-item').filter({ hasText: '第二章关卡难度' });
     await second.getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第二章关卡难度');
     await page.getByTestId('send-message-ok').click();
-    await expect.poll(() => toastText(page)).toContain(PUSHED);
+    await expectToast(page, PUSHED);
     expect(lark.botMessages.map((m) => m.botToken)).toEqual([botToken]);
     expect(cardText(lark.botMessages[0]?.card)).toContain('星际舰队 · 策划 更新日志');
     expect(cardText(lark.botMessages[0]?.card)).toContain('第二章关卡难度 — 策划小王');
 
     const first = page.getByTestId('commit-item').filter({ hasText: '第一章关卡' });
     await first.getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
     await page.getByTestId('send-logs-custom').click();
     // Items pushed by another system (ids x:…) are named by their subject, without an id.
     expect((await page.getByTestId('send-logs-start').innerText()).trim()).toBe('第一章关卡');
     await page.getByTestId('send-logs-ok').click();
-    await expect.poll(() => toastText(page)).toContain('请选择想要推送的日志截止点');
-    await page.getByTestId('send-logs-end').click();
+    await expectToast(page, '请选择想要推送的日志截止点');
     // Only items after the start are offered as end points.
-    const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    const end = page.getByTestId('send-logs-end');
+    const options = (await openDropdown(page, end)).locator('.ant-select-item-option');
     await expect.poll(() => options.allInnerTexts()).toEqual(['第二章关卡难度']);
-    await options.first().click();
+    await pickOption(page, end, '第二章关卡难度');
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第一章关卡');
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('共 2 条');
     await page.screenshot({ path: '.tmp/e2e-send-logs.png' });
@@ -108,7 +105,7 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(cardText(lark.botMessages[1]?.card)).toContain('（共 2 条）');
     // Back in day mode after the send.
     await first.getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
     await expect.poll(() => page.getByRole('radio', { name: '今日日志' }).isChecked()).toBe(true);
     expect(lark.state.botRejections).toEqual([]);
     await context.close();
@@ -119,10 +116,10 @@ describe('pushing update items and packages to group robots from the browser', (
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${appPath}?workflowId=${unsigned.id}`);
     await page.getByTestId('commit-item').filter({ hasText: '世界观设定' }).getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await page.screenshot({ path: '.tmp/e2e-send-message-768.png' });
     await page.getByTestId('send-message-ok').click();
-    await expect.poll(() => toastText(page)).toContain('推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
+    await expectToast(page, '推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
     expect(lark.botMessages.filter((m) => m.botToken === unsignedBotToken)).toEqual([]);
     await context.close();
   });
@@ -132,7 +129,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${appPath}?workflowId=${robotless.id}`);
     await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     const robot = page.getByRole('radio', { name: /工作流群机器人/ });
     await expect.poll(() => robot.isDisabled()).toBe(true);
     expect(await page.getByTestId('send-message-scope').innerText()).toContain('工作流群机器人（未设置，可在“编辑工作流 → 机器人地址”中填写）');
@@ -140,10 +137,10 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.screenshot({ path: '.tmp/e2e-send-message-no-robot-768.png' });
     await page.getByTestId('send-scope-chatDev').click();
     await page.getByTestId('send-message-ok').click();
-    await expect.poll(() => toastText(page)).toContain('未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送');
+    await expectToast(page, '未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送');
     await page.keyboard.press('Escape');
     await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-batch').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
     expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: /工作流群机器人/ }).isDisabled()).toBe(true);
     expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: '测试群' }).isChecked()).toBe(true);
     await context.close();
@@ -154,9 +151,9 @@ describe('pushing update items and packages to group robots from the browser', (
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${appPath}?workflowId=${packages.id}`);
     await page.getByTestId('commit-item').first().getByTestId('commit-item-menu').click();
-    await page.locator('.ant-dropdown:visible').getByTestId('commit-menu-send').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await page.getByTestId('send-message-ok').click();
-    await expect.poll(() => toastText(page)).toContain(PUSHED);
+    await expectToast(page, PUSHED);
     const [message] = wecom.robotMessages;
     expect(message).toMatchObject({ key: robotKey, msgtype: 'news' });
     const body = JSON.stringify(message?.body);
@@ -172,8 +169,7 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('19021');
     await admin.page.screenshot({ path: '.tmp/e2e-delivery-log.png' });
     // No push is waiting: the pending filter says so and how to see the rest.
-    await admin.page.getByTestId('delivery-status-filter').click();
-    await admin.page.locator('.ant-select-dropdown:visible').getByText('待发送', { exact: true }).click();
+    await pickOption(admin.page, admin.page.getByTestId('delivery-status-filter'), '待发送');
     await expect.poll(() => admin.page.getByTestId('delivery-log-page').innerText()).toContain('没有该状态的推送记录');
     expect(await admin.page.getByTestId('delivery-log-page').innerText()).toContain('选择“全部状态”查看全部推送记录');
     await admin.context.close();
@@ -186,10 +182,11 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.getByTestId('workflow-edit').click();
     const modal = page.getByTestId('workflow-modal');
     await modal.getByTestId('workflow-robot-secret-clear').click();
-    await page.locator('.ant-popconfirm:visible').getByRole('button', { name: '清除密钥' }).click();
+    await settled(page, '.ant-popconfirm').getByRole('button', { name: '清除密钥' }).click();
     await expect.poll(() => modal.getByTestId('workflow-robot-secret-clearing').innerText()).toContain('保存后将清除已保存的密钥');
     await page.getByTestId('workflow-save').click();
-    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await expectToast(page, '保存成功');
+    await modal.waitFor({ state: 'hidden' });
 
     const api = createApi(server.url);
     const editor = await api.login(EDITOR.username, EDITOR.password);

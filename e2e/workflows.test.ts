@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectToast, pickOption, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { EDITOR, VIEWER, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
 
-/** A popup that has finished its entrance motion: a click during it can be lost on a loaded machine. */
-const SETTLED = ':visible:not([class*="-appear"]):not([class*="-enter"])';
 const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 
 function localDate(date = new Date()): string {
@@ -83,7 +82,7 @@ describe('an editor follows a git repository in the workflow view', () => {
     const empty = page.locator(`[data-testid=calendar-day]:not([data-date="${today}"])`).first();
     const emptyDate = (await empty.getAttribute('data-date')) ?? '';
     await empty.click();
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain(`${WEEKDAYS[new Date(`${emptyDate}T12:00:00`).getDay()]} ${emptyDate} 没有提交记录`);
+    await expectToast(page, `${WEEKDAYS[new Date(`${emptyDate}T12:00:00`).getDay()]} ${emptyDate} 没有提交记录`);
     expect(await page.getByTestId('day-drawer').count()).toBe(0);
     await cell.click();
 
@@ -93,11 +92,11 @@ describe('an editor follows a git repository in the workflow view', () => {
 
     const item = drawer.getByTestId('commit-item').filter({ hasText: '修复启动崩溃' });
     await item.getByTestId('commit-item-menu').click();
-    await page.locator(`.ant-dropdown${SETTLED}`).getByTestId('commit-menu-edit').click();
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-edit').click();
     const snapshot = page.getByTestId('snapshot-drawer');
     await snapshot.waitFor();
     await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('必须上传图片或视频类型的文件');
+    await expectToast(page, '必须上传图片或视频类型的文件');
     await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.png', mimeType: 'image/png', buffer: gradientPng(320, 200) });
     await snapshot.getByTestId('snapshot-media-item').waitFor();
     await snapshot.getByTestId('snapshot-description').fill('低内存机型复现截图');
@@ -107,13 +106,13 @@ describe('an editor follows a git repository in the workflow view', () => {
     expect(await snapshot.locator('.ant-select-disabled').count()).toBe(1);
     await snapshot.getByTestId('snapshot-version-check-apk').click();
     await expect.poll(() => snapshot.locator('.ant-select-disabled').count()).toBe(0);
-    await apkPicker.click();
-    await page.locator(`.ant-select-dropdown${SETTLED} .ant-select-item-option`).filter({ hasText: world.apk.appVersion }).click();
+    await pickOption(page, apkPicker, world.apk.appVersion, { exact: false });
     // The chosen version shows in the picker before the drawer is saved.
     await expect.poll(() => apkPicker.locator('.ant-select-selection-item').allInnerTexts()).toEqual([expect.stringContaining(world.apk.appVersion)]);
     await snapshot.getByTestId('snapshot-description').click();
     await page.getByTestId('snapshot-save').click();
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('保存成功');
+    await expectToast(page, '保存成功');
+    await snapshot.waitFor({ state: 'hidden' });
 
     // The day's item now carries the screenshot, the description and the bound version.
     await expect.poll(() => item.getByTestId('media-thumb').count()).toBe(1);
@@ -170,7 +169,7 @@ describe('an editor follows a git repository in the workflow view', () => {
     await page.mouse.move(to.x + 2, to.y + to.height / 2, { steps: 5 });
     await expect.poll(() => tabNames(page)).toEqual(['工作流汇总', '服务端', '客户端']);
     await page.mouse.up();
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('排序成功');
+    await expectToast(page, '排序成功');
     await page.reload();
     await expect.poll(() => tabNames(page)).toEqual(['工作流汇总', '服务端', '客户端']);
     await context.close();
