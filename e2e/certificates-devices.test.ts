@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
+import { expectToast } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -58,10 +59,11 @@ describe('certificates and device IDs in a real browser', () => {
     await modal.getByTestId('cert-password').fill('wrong-pass');
     await modal.locator('input[type=file][accept=".mobileprovision"]').setInputFiles(profileFile);
     await page.getByTestId('cert-upload-submit').click();
-    await page.getByText('证书密码错误').waitFor();
+    await expectToast(page, '证书密码错误');
     await modal.getByTestId('cert-password').fill('star-pass');
     await page.getByTestId('cert-upload-submit').click();
-    await page.getByText('上传成功').waitFor();
+    await expectToast(page, '上传成功');
+    await modal.waitFor({ state: 'hidden' });
 
     const row = page.getByTestId('cert-table').locator('tbody tr').filter({ hasText: 'Apple Development: 李雷 (STAR123456)' });
     await expect.poll(() => row.getByTestId('cert-team').innerText()).toBe('星际工作室\nSTAR123456');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -52,12 +53,10 @@ describe('distribution loop in a real browser', () => {
     appPassword = await modal.getByTestId('app-password').inputValue();
     expect(appPath).toMatch(/^[a-z]{4}$/);
     expect(appPassword).toMatch(/^\d{6}$/);
-    await modal.getByTestId('app-edit-users').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('editor', { exact: true }).click();
+    await pickOption(page, modal.getByTestId('app-edit-users'), 'editor');
     await page.keyboard.press('Escape');
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
-    await modal.getByTestId('app-view-users').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('tester', { exact: true }).click();
+    await pickOption(page, modal.getByTestId('app-view-users'), 'tester');
     await page.keyboard.press('Escape');
     await page.getByTestId('app-save').click();
     await page.waitForURL(new RegExp(`/home/app/${appPath}`));
@@ -97,7 +96,8 @@ describe('distribution loop in a real browser', () => {
     await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles(apkFile);
     await page.getByTestId('publish-submit').click();
     // The percent is seen at 100 before the page moves on, or the success page is already there.
-    await expect.poll(async () => (await page.getByTestId('publish-success').count()) > 0 || (await page.getByTestId('publish-progress').getAttribute('data-percent').catch(() => null)) === '100').toBe(true);
+    // count() answers at once: getAttribute would wait the page's whole timeout for a bar the success page has replaced.
+    await expect.poll(() => page.locator('[data-testid=publish-success], [data-testid=publish-progress][data-percent="100"]').count()).toBeGreaterThan(0);
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectToast, pickOption, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -45,8 +46,7 @@ describe('foundation in a real browser', () => {
     const modal = page.getByTestId('user-modal');
     await modal.getByTestId('user-username').fill(NEW_USER.username);
     await modal.getByTestId('user-password').fill(NEW_USER.password);
-    await modal.getByTestId('user-role').click();
-    await page.locator('.ant-select-dropdown:visible').getByText('测试（20）', { exact: true }).click();
+    await pickOption(page, modal.getByTestId('user-role'), '测试（20）');
     await page.locator('.ant-modal:visible .ant-btn-primary').click();
     await expect.poll(() => page.getByTestId('user-table').innerText()).toContain(NEW_USER.username);
     expect(await page.getByTestId('user-table').innerText()).toContain('测试');
@@ -65,7 +65,7 @@ describe('foundation in a real browser', () => {
     expect(await page.getByTestId('header-menu').innerText()).not.toContain('设置');
 
     await page.goto('/home/setting/user-manage');
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('您没有权限访问');
+    await expectToast(page, '您没有权限访问');
     await page.waitForURL(/\/home\/app/);
     expect(await page.getByTestId('user-table').count()).toBe(0);
 
@@ -79,7 +79,7 @@ describe('foundation in a real browser', () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, NEW_USER.username, NEW_USER.password);
     await page.getByTestId('user-menu').click();
-    await page.locator('.ant-dropdown:visible').getByText('账号绑定').click();
+    await settled(page, '.ant-dropdown').getByText('账号绑定').click();
     const modal = page.getByTestId('linked-accounts');
     await expect.poll(() => modal.innerText()).toContain('本系统尚未接入飞书，暂时无法绑定');
     expect(await modal.innerText()).toContain('尚未绑定飞书或企业微信账号');
@@ -101,7 +101,7 @@ describe('foundation in a real browser', () => {
     const logout = await fetch(`${server.url}/api/user/logout`, { method: 'POST', headers: { token: token ?? '' } });
     expect(logout.status).toBe(200);
     await page.reload();
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('账号登录信息已过期，即将跳转登录~');
+    await expectToast(page, '账号登录信息已过期，即将跳转登录~');
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('auto_login') === '1');
     await context.close();
   });

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
+import { settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv, wecomEnv } from './helpers/fakes.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -145,7 +146,7 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await other.context.close();
 
     await page.getByTestId('unbind-lark').click();
-    await page.locator('.ant-popconfirm .ant-btn-primary').click();
+    await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
     await expect.poll(() => page.getByTestId('linked-accounts').innerText()).toContain('尚未绑定飞书或企业微信账号');
     await context.close();
   });

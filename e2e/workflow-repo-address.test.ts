@@ -34,7 +34,7 @@ describe('the workflow modal on a server without file:// repositories', () => {
     await modal.getByTestId('workflow-repo-path').fill('file:///srv/git/shop.git');
     await page.getByTestId('workflow-save').click();
     const field = modal.locator('.ant-form-item').filter({ has: page.getByTestId('workflow-repo-path') });
-    await expect.poll(() => field.locator('.ant-form-item-explain').innerText().catch(() => '')).toBe(FILE_OFF);
+    await expect.poll(() => field.locator('.ant-form-item-explain').allInnerTexts()).toEqual([FILE_OFF]);
     await field.locator('.ant-form-item-explain-error').waitFor({ state: 'visible' });
     await page.screenshot({ path: '.tmp/e2e-workflow-file-off-768.png' });
     // allInnerTexts does not wait: no toast at all is the expected case.
