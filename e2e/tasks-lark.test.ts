@@ -4,11 +4,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, type LarkFake, type LarkUser } from '@release/fakes';
 import { LarkTaskMessages } from '@release/contract';
+import { expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv } from './helpers/fakes.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-import { chooseRange, pick, refreshTasks, toastText } from './helpers/task-view.ts';
+import { chooseRange, pick, refreshTasks } from './helpers/task-view.ts';
 import { signIn } from './helpers/workflow-world.ts';
 
 const EDITOR = { username: 'editor', password: 'editor-pass-1' };
@@ -86,7 +87,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await signIn(admin.page, E2E_ADMIN);
     await admin.page.goto(`/home/app/${APP_PATH}`);
     await admin.page.getByTestId('task-view-switch').click();
-    await expect.poll(() => toastText(admin.page)).toContain('保存成功');
+    await expectToast(admin.page, '保存成功');
     await admin.page.getByTestId('task-view').waitFor();
     await admin.context.close();
 
@@ -113,7 +114,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     // Lark refuses: the app lacks the Task scope. The user is told what the admin has to grant, and may try again.
     lark.injectError({ route: 'task.tasklist.create', status: 400, body: { code: 99991672, msg: 'Access denied. One of the following scopes is required: [task:tasklist:write]' } });
     await taskList.click();
-    await expect.poll(() => toastText(page)).toContain(LarkTaskMessages.larkCodes[99991672]);
+    await expectToast(page, LarkTaskMessages.larkCodes[99991672] ?? 'missing');
     expect(await taskList.innerText()).toBe('创建任务清单');
     expect(lark.tasks.tasklists.size).toBe(0);
 

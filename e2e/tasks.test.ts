@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_ATTACHMENTS_MAX } from '@release/contract';
+import { expectToast, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-import { chooseRange, pick, toastText } from './helpers/task-view.ts';
+import { chooseRange, pick } from './helpers/task-view.ts';
 import { signIn } from './helpers/workflow-world.ts';
 
 const EDITOR = { username: 'editor', password: 'editor-pass-1' };
@@ -16,8 +17,10 @@ const APP_PATH = 'task';
 const FILES_APP_PATH = 'task-files';
 const SEEDED = 21;
 
+/** The count on a tab's badge ('' while none shows), at once: getAttribute would wait the page's timeout for none. */
 async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
-  return page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').getAttribute('title').then((title) => title ?? '', () => '');
+  const titles = await page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
+  return titles.join(' ');
 }
 
 /** How many text lines a textarea shows (its inner height over its line height). */
@@ -64,7 +67,7 @@ describe('the task view of an app, without Lark', () => {
     await page.goto(`/home/app/${APP_PATH}`);
     // Off by default: the workflow view, and no toggle until the admin turns it on.
     await page.getByTestId('task-view-switch').click();
-    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await expectToast(page, '保存成功');
     await page.getByTestId('task-view').waitFor();
     expect(await page.getByTestId('app-view-mode').innerText()).toContain('任务视图');
     await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED));
@@ -101,7 +104,7 @@ describe('the task view of an app, without Lark', () => {
     await drawer.locator('input[type=file]').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: gradientPng(16, 16) });
     await expect.poll(() => drawer.locator('.ant-upload-list-item-done').innerText()).toContain('design.png');
     await page.getByTestId('task-submit').dblclick();
-    await expect.poll(() => toastText(page)).toContain('创建成功');
+    await expectToast(page, '创建成功');
     await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
     const created = rows.filter({ hasText: '新的登录页' });
     await expect.poll(() => created.count()).toBe(1);
@@ -145,25 +148,26 @@ describe('the task view of an app, without Lark', () => {
     await expect.poll(() => textRows(page, 'task-comment-input')).toBe(10);
     await commentBox.fill('iPhone 12 上必现');
     await drawer.getByTestId('task-comment-submit').click();
-    await expect.poll(() => toastText(page)).toContain('评论成功');
+    await expectToast(page, '评论成功');
     const comment = drawer.getByTestId('task-comment');
     await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 上必现']);
     await comment.getByTestId('task-comment-edit').click();
     await drawer.getByTestId('task-comment-edit-input').fill('iPhone 12 与 13 上必现');
     await drawer.getByTestId('task-comment-save').click();
-    await expect.poll(() => toastText(page)).toContain('修改成功');
+    await expectToast(page, '修改成功');
     await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 与 13 上必现']);
     await comment.getByTestId('task-comment-delete').click();
     await expect.poll(() => page.locator('.ant-popconfirm:visible').innerText()).toContain('请确认是否删除该评论?');
-    await page.locator('.ant-popconfirm:visible .ant-btn-primary').click();
-    await expect.poll(() => toastText(page)).toContain('删除成功');
+    await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
+    await expectToast(page, '删除成功');
     await expect.poll(() => comment.count()).toBe(0);
     expect(await drawer.getByTestId('task-comments').innerText()).toContain('暂无评论');
 
     // Any status may be chosen when editing.
     await pick(page, 'task-bug-status', '无法复现');
     await page.getByTestId('task-submit').click();
-    await expect.poll(() => toastText(page)).toContain('保存成功');
+    await expectToast(page, '保存成功');
+    await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => bug.innerText()).toContain('无法复现');
     await page.screenshot({ path: path.join(shots, 'e2e-tasks.png') });
     await context.close();
@@ -198,6 +202,10 @@ describe('the task view of an app, without Lark', () => {
     await expect.poll(() => full.count()).toBe(0);
     expect(await drawer.getByTestId('task-attachment-button').isEnabled()).toBe(true);
     await drawer.locator('input[type=file]').setInputFiles({ name: 'last.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
+    // All uploaded before the save (one still uploading is refused with 附件上传中): 20 done counts the removed
+    // shot-20.png too while it still fades out, so wait for last.png to be done and shot-20.png to be gone.
+    await expect.poll(() => done.allInnerTexts()).toContainEqual(expect.stringContaining('last.png'));
+    await expect.poll(() => drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(expect.stringContaining('shot-20.png'));
     await expect.poll(() => done.count()).toBe(TASK_ATTACHMENTS_MAX);
     await page.getByTestId('task-submit').click();
     await drawer.waitFor({ state: 'hidden' });
