@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
 import { sampleSignedIpa } from '../apps/server/src/signing/testing/ipa-builder.ts';
-import { expectToast, pickOption } from './helpers/antd.ts';
+import { clickAtRest, expectToast, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -76,11 +76,11 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await modal.getByTestId('apple-account-issuer').fill('11111111-2222-3333-4444-555555555555');
     await modal.getByTestId('apple-account-key-id').fill(key.keyId);
     await modal.locator('input[type=file]').setInputFiles(path.join(files, `AuthKey_${key.keyId}.p8`));
-    await page.getByTestId('apple-account-submit').click();
+    await clickAtRest(page.getByTestId('apple-account-submit'));
     // Apple refuses a key with the wrong issuer: the admin is told what to check.
     await expectToast(page, 'Apple 拒绝了此 API 密钥');
     await modal.getByTestId('apple-account-issuer').fill(key.issuerId);
-    await page.getByTestId('apple-account-submit').click();
+    await clickAtRest(page.getByTestId('apple-account-submit'));
     await expectToast(page, '添加成功');
     await modal.waitFor({ state: 'hidden' });
 
@@ -92,14 +92,14 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
 
     await row.getByTestId('apple-account-register').click();
     await expect.poll(() => page.getByTestId('apple-register-device').allInnerTexts()).toEqual(['新同事的 iPhone（00008120-0011223344556677）']);
-    await page.getByTestId('apple-register-submit').click();
+    await clickAtRest(page.getByTestId('apple-register-submit'));
     await page.getByTestId('apple-register-result').getByText('已注册 1 台设备').waitFor();
     expect(apple.state.devices.map((d) => d.udid)).toContain('00008120-0011223344556677');
-    await page.getByTestId('apple-register-submit').click();
+    await clickAtRest(page.getByTestId('apple-register-submit'));
 
     await row.getByTestId('apple-account-profile').click();
     await expect.poll(() => page.getByTestId('apple-profile-modal').innerText()).toContain('com.studio.tester');
-    await page.getByTestId('apple-profile-submit').click();
+    await clickAtRest(page.getByTestId('apple-profile-submit'));
     await expectToast(page, '描述文件已生成，已保存到对应证书下');
     await page.getByTestId('apple-profile-modal').waitFor({ state: 'hidden' });
 
@@ -124,7 +124,7 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     const row = page.getByTestId('apple-account-table').locator('tbody tr').filter({ hasText: '测试团队' });
     await row.getByTestId('apple-account-bind').click();
     await pickOption(page, page.getByTestId('apple-bind-modal').locator('.ant-select').first(), '测试应用');
-    await page.getByTestId('apple-bind-submit').click();
+    await clickAtRest(page.getByTestId('apple-bind-submit'));
     await expectToast(page, '绑定成功');
     await page.getByTestId('apple-bind-modal').waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('apple-account-bound').innerText()).toContain('应用 1');
@@ -133,7 +133,7 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     const modal = page.getByTestId('apple-build-device-modal');
     await pickOption(page, modal.getByTestId('apple-build-device-version'), '#1', { exact: false });
     await pickOption(page, modal.getByTestId('apple-build-device-device'), '测试组的 iPhone', { exact: false });
-    await page.getByTestId('apple-build-device-submit').click();
+    await clickAtRest(page.getByTestId('apple-build-device-submit'));
     await expectToast(page, '1.2.3 重签名成功', { timeout: 60_000 });
     await modal.waitFor({ state: 'hidden' });
     expect(apple.state.devices.map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');

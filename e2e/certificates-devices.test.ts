@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
-import { expectToast } from './helpers/antd.ts';
+import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -58,10 +58,10 @@ describe('certificates and device IDs in a real browser', () => {
     await modal.locator('input[type=file][accept=".p12,.pfx"]').setInputFiles(p12File);
     await modal.getByTestId('cert-password').fill('wrong-pass');
     await modal.locator('input[type=file][accept=".mobileprovision"]').setInputFiles(profileFile);
-    await page.getByTestId('cert-upload-submit').click();
+    await clickAtRest(page.getByTestId('cert-upload-submit'));
     await expectToast(page, '证书密码错误');
     await modal.getByTestId('cert-password').fill('star-pass');
-    await page.getByTestId('cert-upload-submit').click();
+    await clickAtRest(page.getByTestId('cert-upload-submit'));
     await expectToast(page, '上传成功');
     await modal.waitFor({ state: 'hidden' });
 

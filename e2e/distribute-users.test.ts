@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, openDropdown, pickOption } from './helpers/antd.ts';
+import { clickAtRest, expectToast, openDropdown, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -65,7 +65,7 @@ describe('分发用户 settings page in a real browser', () => {
     const taken = (await openDropdown(page, page.getByTestId('distribute-view-select'))).locator('.ant-select-item-option').filter({ hasText: '星舰编辑' });
     await expect.poll(() => taken.getAttribute('aria-disabled')).toBe('true');
     await pick(page, 'distribute-view-select', '星舰下载');
-    await page.getByTestId('distribute-save').click();
+    await clickAtRest(page.getByTestId('distribute-save'));
     await expectToast(page, '保存成功');
     await page.getByTestId('distribute-modal').waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('distribute-edit-apps').innerText()).toBe('星舰编辑');
@@ -78,9 +78,9 @@ describe('分发用户 settings page in a real browser', () => {
     await row.getByTestId('distribute-edit').click();
     const modal = page.getByTestId('distribute-modal');
     const viewTag = modal.getByTestId('distribute-view-select').locator('.ant-select-selection-item').filter({ hasText: '星舰下载' });
-    await viewTag.locator('.ant-select-selection-item-remove').click();
+    await clickAtRest(viewTag.locator('.ant-select-selection-item-remove'));
     await expect.poll(() => viewTag.count()).toBe(0);
-    await page.getByTestId('distribute-save').click();
+    await clickAtRest(page.getByTestId('distribute-save'));
     await expect.poll(() => row.getByTestId('distribute-view-apps').count()).toBe(0);
     await expect.poll(() => row.innerText()).toContain('未分配');
     expect(await testerSees()).toEqual({ list: ['星舰编辑'], permits: { 星舰编辑: 'edit' } });

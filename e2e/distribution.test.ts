@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { pickOption } from './helpers/antd.ts';
+import { clickAtRest, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -58,7 +58,7 @@ describe('distribution loop in a real browser', () => {
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
     await pickOption(page, modal.getByTestId('app-view-users'), 'tester');
     await page.keyboard.press('Escape');
-    await page.getByTestId('app-save').click();
+    await clickAtRest(page.getByTestId('app-save'));
     await page.waitForURL(new RegExp(`/home/app/${appPath}`));
     await expect.poll(() => page.getByTestId('app-list').innerText()).toContain('星际舰队');
     await context.close();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, pickOption, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast, pickOption, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -47,7 +47,7 @@ describe('foundation in a real browser', () => {
     await modal.getByTestId('user-username').fill(NEW_USER.username);
     await modal.getByTestId('user-password').fill(NEW_USER.password);
     await pickOption(page, modal.getByTestId('user-role'), '测试（20）');
-    await page.locator('.ant-modal:visible .ant-btn-primary').click();
+    await clickAtRest(page.locator('.ant-modal:visible .ant-btn-primary'));
     await expect.poll(() => page.getByTestId('user-table').innerText()).toContain(NEW_USER.username);
     expect(await page.getByTestId('user-table').innerText()).toContain('测试');
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import type { WorkflowRow } from '@release/contract';
 import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { expectToast, openDropdown, pickOption, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast, openDropdown, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv, wecomEnv } from './helpers/fakes.ts';
@@ -78,7 +78,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await second.getByTestId('commit-item-menu').click();
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第二章关卡难度');
-    await page.getByTestId('send-message-ok').click();
+    await clickAtRest(page.getByTestId('send-message-ok'));
     await expectToast(page, PUSHED);
     expect(lark.botMessages.map((m) => m.botToken)).toEqual([botToken]);
     expect(cardText(lark.botMessages[0]?.card)).toContain('星际舰队 · 策划 更新日志');
@@ -87,10 +87,10 @@ describe('pushing update items and packages to group robots from the browser', (
     const first = page.getByTestId('commit-item').filter({ hasText: '第一章关卡' });
     await first.getByTestId('commit-item-menu').click();
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
-    await page.getByTestId('send-logs-custom').click();
+    await clickAtRest(page.getByTestId('send-logs-custom'));
     // Items pushed by another system (ids x:…) are named by their subject, without an id.
     expect((await page.getByTestId('send-logs-start').innerText()).trim()).toBe('第一章关卡');
-    await page.getByTestId('send-logs-ok').click();
+    await clickAtRest(page.getByTestId('send-logs-ok'));
     await expectToast(page, '请选择想要推送的日志截止点');
     // Only items after the start are offered as end points.
     const end = page.getByTestId('send-logs-end');
@@ -100,7 +100,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('第一章关卡');
     await expect.poll(() => page.getByTestId('message-preview').innerText()).toContain('共 2 条');
     await page.screenshot({ path: '.tmp/e2e-send-logs.png' });
-    await page.getByTestId('send-logs-ok').click();
+    await clickAtRest(page.getByTestId('send-logs-ok'));
     await expect.poll(() => lark.botMessages.length).toBe(2);
     expect(cardText(lark.botMessages[1]?.card)).toContain('（共 2 条）');
     // Back in day mode after the send.
@@ -118,7 +118,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.getByTestId('commit-item').filter({ hasText: '世界观设定' }).getByTestId('commit-item-menu').click();
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await page.screenshot({ path: '.tmp/e2e-send-message-768.png' });
-    await page.getByTestId('send-message-ok').click();
+    await clickAtRest(page.getByTestId('send-message-ok'));
     await expectToast(page, '推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
     expect(lark.botMessages.filter((m) => m.botToken === unsignedBotToken)).toEqual([]);
     await context.close();
@@ -135,8 +135,8 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(await page.getByTestId('send-message-scope').innerText()).toContain('工作流群机器人（未设置，可在“编辑工作流 → 机器人地址”中填写）');
     expect(await page.getByRole('radio', { name: '发给自己（飞书）' }).isChecked()).toBe(true);
     await page.screenshot({ path: '.tmp/e2e-send-message-no-robot-768.png' });
-    await page.getByTestId('send-scope-chatDev').click();
-    await page.getByTestId('send-message-ok').click();
+    await clickAtRest(page.getByTestId('send-scope-chatDev'));
+    await clickAtRest(page.getByTestId('send-message-ok'));
     await expectToast(page, '未设置开发群机器人：请管理员在“应用设置 → 开发群机器人”中填写后再发送');
     await page.keyboard.press('Escape');
     await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
@@ -152,7 +152,7 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.goto(`/home/app/${appPath}?workflowId=${packages.id}`);
     await page.getByTestId('commit-item').first().getByTestId('commit-item-menu').click();
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
-    await page.getByTestId('send-message-ok').click();
+    await clickAtRest(page.getByTestId('send-message-ok'));
     await expectToast(page, PUSHED);
     const [message] = wecom.robotMessages;
     expect(message).toMatchObject({ key: robotKey, msgtype: 'news' });
@@ -181,10 +181,10 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
     await page.getByTestId('workflow-edit').click();
     const modal = page.getByTestId('workflow-modal');
-    await modal.getByTestId('workflow-robot-secret-clear').click();
+    await clickAtRest(modal.getByTestId('workflow-robot-secret-clear'));
     await settled(page, '.ant-popconfirm').getByRole('button', { name: '清除密钥' }).click();
     await expect.poll(() => modal.getByTestId('workflow-robot-secret-clearing').innerText()).toContain('保存后将清除已保存的密钥');
-    await page.getByTestId('workflow-save').click();
+    await clickAtRest(page.getByTestId('workflow-save'));
     await expectToast(page, '保存成功');
     await modal.waitFor({ state: 'hidden' });
 

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, type LarkFake, type LarkUser } from '@release/fakes';
 import { LarkTaskMessages } from '@release/contract';
-import { expectToast } from './helpers/antd.ts';
+import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv } from './helpers/fakes.ts';
@@ -58,7 +58,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
   const submitNew = async (page: Page) => {
     const drawer = page.getByTestId('task-drawer');
     const summary = await drawer.getByTestId('task-summary').inputValue();
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => rows().filter({ hasText: summary }).count()).toBe(1);
   };
@@ -179,7 +179,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     const drawer = page.getByTestId('task-drawer');
     await row.getByTestId('task-row-title').click();
     expect(await drawer.getByTestId('task-comments-local-only').innerText()).toBe('缺陷评论仅保存在本系统，不会同步到飞书多维表格');
-    await drawer.getByRole('button', { name: '取 消' }).click();
+    await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
   });
 
@@ -203,7 +203,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     expect(await drawer.getByTestId('task-sync-failed').innerText()).toContain('点击“刷新任务列表”即可重新同步到飞书');
     expect([await drawer.getByTestId('task-summary').inputValue(), await drawer.getByTestId('task-description').inputValue()]).toEqual(['支付页埋点', '下单、支付成功、支付失败三个事件']);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-refused.png') });
-    await drawer.getByRole('button', { name: '取 消' }).click();
+    await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
 
     // The app is a member again (the injected refusal was a single one): 刷新任务列表 sends the task as typed.
@@ -214,7 +214,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await history;
     await drawer.getByTestId('task-comments').getByText('暂无评论').waitFor();
     expect(await drawer.getByTestId('task-sync-failed').count()).toBe(0);
-    await drawer.getByRole('button', { name: '取 消' }).click();
+    await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
   });
 
   it('a task deleted in Lark leaves the table after 刷新任务列表; one edited here meanwhile stays, its drawer saying it is no longer synced', async () => {
@@ -227,7 +227,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     lark.work.deleteTask({ openId: larkEditor.openId, taskGuid: guidOf('支付页埋点') });
     await rows().filter({ hasText: '支付页埋点' }).getByTestId('task-row-title').click();
     await drawer.getByTestId('task-summary').fill('支付页埋点（本地改）');
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     // Saved: the drawer closes and the row shows the new title (a toast may be hidden by an identical one shortly before).
     await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => rows().filter({ hasText: '支付页埋点（本地改）' }).count()).toBe(1);
@@ -238,7 +238,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await expect.poll(() => drawer.getByTestId('task-lark-deleted').innerText()).toContain('此后它只保存在本系统，不再与飞书同步');
     expect(larkTasks().filter((task) => task.summary.startsWith('支付页埋点'))).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-deleted.png') });
-    await drawer.getByRole('button', { name: '取 消' }).click();
+    await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
   });
 

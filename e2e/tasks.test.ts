@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_ATTACHMENTS_MAX } from '@release/contract';
-import { expectToast, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
@@ -93,7 +93,7 @@ describe('the task view of an app, without Lark', () => {
     const drawer = page.getByTestId('task-drawer');
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('创建任务');
     expect(await drawer.getByTestId('task-status').count()).toBe(0);
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择负责人!', '请选择开始和结束时间!']);
     await drawer.getByTestId('task-summary').fill('新的登录页');
     await pick(page, 'task-assignees', 'editor');
@@ -114,21 +114,21 @@ describe('the task view of an app, without Lark', () => {
     const href = (await attachment.getAttribute('href')) ?? '';
     const download = await page.request.get(href);
     expect([download.status(), (await download.body()).equals(gradientPng(16, 16))]).toEqual([200, true]);
-    await page.getByTestId('task-drawer').getByRole('button', { name: '取 消' }).click();
+    await clickAtRest(page.getByTestId('task-drawer').getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
 
     // A bug on the 多维表格 tab: 指派给 instead of 负责人.
     await page.getByTestId('task-tab-bug').click();
     await page.getByTestId('task-create').click();
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('创建缺陷');
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择指派给!', '请选择开始和结束时间!']);
     await drawer.getByTestId('task-summary').fill('进入关卡闪退');
     await pick(page, 'task-assignees', 'editor');
     await page.keyboard.press('Escape');
     await chooseRange(page, '2026-12-01 09:00', '2026-12-02 09:00');
     await pick(page, 'task-bug-severity', '致命');
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     // Created: the drawer closes and the tab counts it (the task's 创建成功 toast may still be showing, so it proves nothing).
     await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => badge(page, 'bug')).toBe('1');
@@ -139,7 +139,7 @@ describe('the task view of an app, without Lark', () => {
     await bug.getByTestId('task-row-title').click();
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('编辑缺陷');
     await drawer.getByTestId('task-bug-status').waitFor();
-    await drawer.getByTestId('task-comment-submit').click();
+    await clickAtRest(drawer.getByTestId('task-comment-submit'));
     await expect.poll(() => drawer.getByTestId('task-comments').locator('.ant-form-item-explain-error').allInnerTexts()).toEqual(['请输入评论']);
     const commentBox = drawer.getByTestId('task-comment-input');
     // SPEC §9: the comment box is 3 rows high and grows to 10 at most.
@@ -147,13 +147,13 @@ describe('the task view of an app, without Lark', () => {
     await commentBox.fill(Array.from({ length: 14 }, (_, i) => `第 ${i + 1} 行`).join('\n'));
     await expect.poll(() => textRows(page, 'task-comment-input')).toBe(10);
     await commentBox.fill('iPhone 12 上必现');
-    await drawer.getByTestId('task-comment-submit').click();
+    await clickAtRest(drawer.getByTestId('task-comment-submit'));
     await expectToast(page, '评论成功');
     const comment = drawer.getByTestId('task-comment');
     await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 上必现']);
     await comment.getByTestId('task-comment-edit').click();
     await drawer.getByTestId('task-comment-edit-input').fill('iPhone 12 与 13 上必现');
-    await drawer.getByTestId('task-comment-save').click();
+    await clickAtRest(drawer.getByTestId('task-comment-save'));
     await expectToast(page, '修改成功');
     await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 与 13 上必现']);
     await comment.getByTestId('task-comment-delete').click();
@@ -165,7 +165,7 @@ describe('the task view of an app, without Lark', () => {
 
     // Any status may be chosen when editing.
     await pick(page, 'task-bug-status', '无法复现');
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await expectToast(page, '保存成功');
     await drawer.waitFor({ state: 'hidden' });
     await expect.poll(() => bug.innerText()).toContain('无法复现');
@@ -198,7 +198,7 @@ describe('the task view of an app, without Lark', () => {
     expect(await drawer.locator('.ant-upload-list-item').count()).toBe(TASK_ATTACHMENTS_MAX);
 
     // Removing one makes room again.
-    await drawer.locator('.ant-upload-list-item', { hasText: 'shot-20.png' }).getByRole('button', { name: '删除文件' }).click();
+    await clickAtRest(drawer.locator('.ant-upload-list-item', { hasText: 'shot-20.png' }).getByRole('button', { name: '删除文件' }));
     await expect.poll(() => full.count()).toBe(0);
     expect(await drawer.getByTestId('task-attachment-button').isEnabled()).toBe(true);
     await drawer.locator('input[type=file]').setInputFiles({ name: 'last.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
@@ -207,7 +207,7 @@ describe('the task view of an app, without Lark', () => {
     await expect.poll(() => done.allInnerTexts()).toContainEqual(expect.stringContaining('last.png'));
     await expect.poll(() => drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(expect.stringContaining('shot-20.png'));
     await expect.poll(() => done.count()).toBe(TASK_ATTACHMENTS_MAX);
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await drawer.waitFor({ state: 'hidden' });
 
     // Saved with its 20 files: the reopened drawer lists them, the last one added among them.
@@ -238,7 +238,7 @@ describe('the task view of an app, without Lark', () => {
       return [Math.round(box?.x ?? -1), Math.round((box?.x ?? 0) + (box?.width ?? 0))];
     };
     await expect.poll(edges).toEqual([0, 768]);
-    await page.getByTestId('task-submit').click();
+    await clickAtRest(page.getByTestId('task-submit'));
     await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择负责人!', '请选择开始和结束时间!']);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-768.png') });
     await context.close();

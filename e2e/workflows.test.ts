@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToast, pickOption, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast, pickOption, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { EDITOR, VIEWER, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
@@ -43,13 +43,13 @@ describe('an editor follows a git repository in the workflow view', () => {
     await page.goto(`/home/app/${world.appPath}`);
     await page.getByTestId('workflow-empty').getByTestId('workflow-add').click();
     const modal = page.getByTestId('workflow-modal');
-    await page.getByTestId('workflow-save').click();
+    await clickAtRest(page.getByTestId('workflow-save'));
     await expect.poll(() => modal.innerText()).toContain('请输入工作流名称!');
     await modal.getByTestId('workflow-name').fill('客户端');
     await expect.poll(() => modal.innerText()).toContain('请输入仓库地址!');
     await modal.getByTestId('workflow-repo-path').fill(world.client.url);
     await modal.getByTestId('workflow-branches').fill('main');
-    await page.getByTestId('workflow-save').click();
+    await clickAtRest(page.getByTestId('workflow-save'));
 
     const tab = page.getByTestId('workflow-tab').filter({ hasText: '客户端' });
     await tab.waitFor();
@@ -91,7 +91,7 @@ describe('an editor follows a git repository in the workflow view', () => {
     await expect.poll(() => messages(page, drawer)).toEqual(['修复启动崩溃', '一键登录']);
 
     const item = drawer.getByTestId('commit-item').filter({ hasText: '修复启动崩溃' });
-    await item.getByTestId('commit-item-menu').click();
+    await clickAtRest(item.getByTestId('commit-item-menu'));
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-edit').click();
     const snapshot = page.getByTestId('snapshot-drawer');
     await snapshot.waitFor();
@@ -104,13 +104,13 @@ describe('an editor follows a git repository in the workflow view', () => {
     expect(await snapshot.getByTestId('snapshot-version-check-ipa').count()).toBe(0);
     const apkPicker = snapshot.getByTestId('snapshot-version-apk');
     expect(await snapshot.locator('.ant-select-disabled').count()).toBe(1);
-    await snapshot.getByTestId('snapshot-version-check-apk').click();
+    await clickAtRest(snapshot.getByTestId('snapshot-version-check-apk'));
     await expect.poll(() => snapshot.locator('.ant-select-disabled').count()).toBe(0);
     await pickOption(page, apkPicker, world.apk.appVersion, { exact: false });
     // The chosen version shows in the picker before the drawer is saved.
     await expect.poll(() => apkPicker.locator('.ant-select-selection-item').allInnerTexts()).toEqual([expect.stringContaining(world.apk.appVersion)]);
-    await snapshot.getByTestId('snapshot-description').click();
-    await page.getByTestId('snapshot-save').click();
+    await clickAtRest(snapshot.getByTestId('snapshot-description'));
+    await clickAtRest(page.getByTestId('snapshot-save'));
     await expectToast(page, '保存成功');
     await snapshot.waitFor({ state: 'hidden' });
 
@@ -140,7 +140,7 @@ describe('an editor follows a git repository in the workflow view', () => {
     const modal = page.getByTestId('workflow-modal');
     await modal.getByTestId('workflow-name').fill('服务端');
     await modal.getByTestId('workflow-repo-path').fill(world.backend.url);
-    await page.getByTestId('workflow-save').click();
+    await clickAtRest(page.getByTestId('workflow-save'));
     await expect.poll(() => tabNames(page)).toEqual(['工作流汇总', '客户端', '服务端']);
     // The new tab is selected and synced.
     await expect.poll(() => messages(page)).toEqual(['订单接口']);

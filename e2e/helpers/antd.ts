@@ -13,12 +13,26 @@ export function settled(page: Page, css: string): Locator {
 }
 
 /**
+ * Waits until `target` is no longer inside something still moving in (a modal zooming in from the click, a drawer
+ * sliding in, a popup appearing): a click computed from a box that is still moving can land beside the target.
+ */
+async function atRest(target: Locator): Promise<void> {
+  await expect.poll(() => target.evaluate((el) => el.closest('[class*="-appear"], [class*="-enter"]') === null)).toBe(true);
+}
+
+/** Clicks `target` once it is at rest (see atRest). */
+export async function clickAtRest(target: Locator): Promise<void> {
+  await atRest(target);
+  await target.click();
+}
+
+/**
  * Opens the dropdown of an antd Select (unless it is open) and returns it once it has finished opening: the one holding
  * the listbox the select's input controls, so a dropdown of another select that is still closing is never taken.
  */
 export async function openDropdown(page: Page, select: Locator): Promise<Locator> {
   const input = select.locator('input[role=combobox]');
-  if ((await input.getAttribute('aria-expanded')) !== 'true') await select.click();
+  if ((await input.getAttribute('aria-expanded')) !== 'true') await clickAtRest(select);
   await expect.poll(() => input.getAttribute('aria-controls')).toBeTruthy();
   const listbox = (await input.getAttribute('aria-controls')) ?? '';
   return settled(page, '.ant-select-dropdown').filter({ has: page.locator(`[id="${listbox}"]`) });
