@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
+import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { IPAD_UA, IPHONE_UA, launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -121,7 +122,7 @@ describe('self-service device registration from the install page', () => {
     await page.getByTestId('login-submit').click();
     await page.waitForURL(/\/home\/app/);
     await page.getByTestId('user-menu').click();
-    await page.getByTestId('user-menu-device').click();
+    await clickAtRest(page.getByTestId('user-menu-device'));
     const link = page.getByTestId('my-device-link');
     await link.waitFor();
     expect(await page.getByTestId('my-device-qr').isVisible()).toBe(true);

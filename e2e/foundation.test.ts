@@ -16,7 +16,7 @@ async function signIn(page: Page, username: string, password: string) {
 
 async function signOut(page: Page) {
   await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
+  await clickAtRest(page.getByTestId('logout'));
   await page.waitForURL(/\/login/);
 }
 

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
-import { settled } from './helpers/antd.ts';
+import { clickAtRest, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv, wecomEnv } from './helpers/fakes.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -121,12 +121,12 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
 
     const openLinked = async () => {
       await page.getByTestId('user-menu').click();
-      await page.getByTestId('user-menu-linked').click();
+      await clickAtRest(page.getByTestId('user-menu-linked'));
       await page.getByTestId('linked-accounts').waitFor();
     };
     await openLinked();
     await expect.poll(() => page.getByTestId('linked-accounts').innerText()).toContain('尚未绑定飞书或企业微信账号');
-    await page.getByTestId('bind-lark').click();
+    await clickAtRest(page.getByTestId('bind-lark'));
     await page.waitForURL((url) => url.href.startsWith(lark.url));
     await page.getByRole('link', { name: '绑定孙八' }).click();
     await page.waitForURL(/\/home\/app/);
@@ -145,7 +145,7 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await expect.poll(() => other.page.getByTestId('user-menu').innerText()).toContain(E2E_ADMIN.username);
     await other.context.close();
 
-    await page.getByTestId('unbind-lark').click();
+    await clickAtRest(page.getByTestId('unbind-lark'));
     await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
     await expect.poll(() => page.getByTestId('linked-accounts').innerText()).toContain('尚未绑定飞书或企业微信账号');
     await context.close();

@@ -96,8 +96,8 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     const { page } = editor;
     await signIn(page, EDITOR);
     await page.getByTestId('user-menu').click();
-    await page.getByTestId('user-menu-linked').click();
-    await page.getByTestId('bind-lark').click();
+    await clickAtRest(page.getByTestId('user-menu-linked'));
+    await clickAtRest(page.getByTestId('bind-lark'));
     await page.waitForURL((url) => url.href.startsWith(lark.url));
     await page.getByRole('link', { name: '飞书编辑' }).click();
     await page.waitForURL(/\/home\/app/);
