@@ -70,12 +70,14 @@ export function createLarkIcons(deps: LarkIconDeps) {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const appId = lark.config.appId;
     const stored = () => db.selectFrom('lark_image_keys').select('image_key').where('lark_app_id', '=', appId).where('content_sha256', '=', sha256).executeTakeFirst();
-    const known = await stored();
-    if (known) return known.image_key;
+    // Joined before the stored key is looked up: a delivery that read "none" while another's upload was finishing
+    // would otherwise find nothing pending any more and upload the same icon again.
     const id = `${appId}|${sha256}`;
     let running = pending.get(id);
     if (!running) {
       running = (async () => {
+        const known = await stored();
+        if (known) return known.image_key;
         const uploaded = await upload(lark, bytes, key);
         await db
           .insertInto('lark_image_keys')
