@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickAtRest, expectToast, pickOption, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
-import { EDITOR, VIEWER, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
+import { BOB, EDITOR, VIEWER, signIn, startWorkflowWorld, todayAt, type WorkflowWorld } from './helpers/workflow-world.ts';
 
 const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 
@@ -224,6 +224,24 @@ describe('an editor follows a git repository in the workflow view', () => {
     expect(await page.getByTestId('commit-item-menu').count()).toBe(0);
     for (const button of ['workflow-add', 'workflow-edit', 'workflow-delete', 'workflow-sync']) expect(await page.getByTestId(button).count()).toBe(0);
     expect(await page.locator('[data-testid=workflow-tabs].is-sortable').count()).toBe(0);
+    await context.close();
+  });
+
+  it('显示过滤的日志 brings the hidden merge commit in among the others, newest first, and hides it again', async () => {
+    // dev is merged into main: its commit joins main's history, the merge itself is kept but hidden.
+    world.client.merge('dev', "Merge branch 'dev'", BOB, todayAt(120));
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${world.appPath}`);
+    await page.getByTestId('workflow-tab').filter({ hasText: '客户端' }).click();
+    await clickAtRest(page.getByTestId('workflow-sync'));
+    const shown = ['修复启动崩溃', 'dev 分支上的缓存', '一键登录'];
+    await expect.poll(() => messages(page)).toEqual(shown);
+    await page.getByTestId('filter-show-filtered').click();
+    await expect.poll(() => messages(page)).toEqual(["Merge branch 'dev'", ...shown]);
+    await expect(page.locator('.commit-item.is-filtered').getByTestId('commit-message').allInnerTexts()).resolves.toEqual(["Merge branch 'dev'"]);
+    await page.getByTestId('filter-show-filtered').click();
+    await expect.poll(() => messages(page)).toEqual(shown);
     await context.close();
   });
 });
