@@ -4,6 +4,7 @@ import { Kysely, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { registerPgCopier } from './pg-copy.ts';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
@@ -25,6 +26,7 @@ import * as m020 from './migrations/2026-11-23-020-tasks-lark-deleted.ts';
 import * as m021 from './migrations/2026-11-23-021-device-review.ts';
 import * as m022 from './migrations/2026-11-23-022-device-remark-review.ts';
 import * as m023 from './migrations/2026-11-26-023-commit-log-index-trim.ts';
+import * as m024 from './migrations/2026-11-26-024-commit-log-app-fk.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -66,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23-021-device-review': m021,
   '2026-11-23-022-device-remark-review': m022,
   '2026-11-26-023-commit-log-index-trim': m023,
+  '2026-11-26-024-commit-log-app-fk': m024,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
@@ -93,6 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       types: pgTypes,
     });
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
+    registerPgCopier(db, pool);
     return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
