@@ -2,17 +2,24 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
+import { clickAtRest, openDropdown, pickOption } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { ALICE, EDITOR, signIn, startWorkflowWorld, todayAt, type WorkflowWorld } from './helpers/workflow-world.ts';
+import { ALICE, EDITOR, signIn, startWorkflowWorld, todayAt, VIEWER, type WorkflowWorld } from './helpers/workflow-world.ts';
 
 const HISTORY = 75;
 const ZHAO = { name: '赵晨', email: 'zhao@studio.test' };
+const SUN = { name: '孙琪', email: 'sun@studio.test' };
 
 /** Each update item as the user reads it: its message and where it comes from (app / tab). */
 function itemsOf(scope: Locator): Promise<string[]> {
   return scope
     .getByTestId('commit-item')
     .evaluateAll((items) => items.map((el) => `${el.querySelector('[data-testid=commit-message]')?.textContent} · ${el.querySelector('[data-testid=commit-source]')?.textContent}`));
+}
+
+/** A calendar day's count per app / workflow as its chips say it ('晨曦：4'). */
+function chipsOf(day: Locator): Promise<Array<string | null>> {
+  return day.locator('.calendar-count').evaluateAll((els) => els.map((el) => el.getAttribute('title')));
 }
 
 describe('a long git history and pushed custom items in the browser', () => {
@@ -155,14 +162,13 @@ describe('a long git history and pushed custom items in the browser', () => {
     await signIn(page, EDITOR);
     const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
     const cell = page.locator(`[data-testid=calendar-day][data-date="${day}"]`);
-    const chips = () => cell.locator('.calendar-count').evaluateAll((els) => els.map((el) => el.getAttribute('title')));
 
     await page.goto('/home/app/dawn?workflowId=-1');
     await expect.poll(() => itemsOf(page.getByTestId('commit-list'))).toEqual(together);
     await page.getByTestId('view-toggle').getByText('日历').click();
     // Four commits that day: 发布 got all four, 主干 three of them.
     await expect.poll(() => cell.getAttribute('data-count')).toBe('4');
-    expect(await chips()).toEqual(['发布：4', '主干：3']);
+    expect(await chipsOf(cell)).toEqual(['发布：4', '主干：3']);
     await cell.click();
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toContain(day);
     await expect.poll(() => itemsOf(drawer)).toEqual(together);
@@ -176,10 +182,76 @@ describe('a long git history and pushed custom items in the browser', () => {
     await expect.poll(() => itemsOf(page.getByTestId('commit-list'))).toEqual(together);
     await page.getByTestId('view-toggle').getByText('日历').click();
     await expect.poll(() => cell.getAttribute('data-count')).toBe('4');
-    expect(await chips()).toEqual(['晨曦：4']);
+    expect(await chipsOf(cell)).toEqual(['晨曦：4']);
     await cell.click();
     await expect.poll(() => itemsOf(drawer)).toEqual(together);
     await context.close();
+  });
+
+  it('a committer in two projects: the project picked on the trend page filters the calendar counts as it does the list and the day', async () => {
+    const { api, adminToken } = world;
+    const editor = await api.login(EDITOR.username, EDITOR.password);
+    const pushed = todayAt(0);
+    // 北辰 (the editor's only) gets two of her commits today, 南风 (the viewer may see it too) three.
+    for (const [appName, path, features, viewUserIds] of [
+      ['北辰', 'north', ['登录页', '支付页'], []],
+      ['南风', 'south', ['关卡一', '关卡二', '关卡三'], [world.viewerId]],
+    ] as const) {
+      const repo = GitRepo.init(`${world.client.dir}-${path}`);
+      features.forEach((feature, n) => repo.commit({ message: `feat: ${feature}`, author: SUN, time: pushed + n }));
+      const appId = await api.createApp(adminToken, { appName, path, editUserIds: [world.editorId], viewUserIds: [...viewUserIds] });
+      const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '主干', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
+      expect(await api.call('POST', `/api/workflow/sync?id=${id}`, editor, {})).toEqual({ created: features.length, error: null });
+    }
+    const south = ['关卡三 · 南风 / 主干', '关卡二 · 南风 / 主干', '关卡一 · 南风 / 主干'];
+    const north = ['支付页 · 北辰 / 主干', '登录页 · 北辰 / 主干'];
+    const day = new Date(pushed * 1000).toLocaleDateString('sv-SE');
+
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    const list = page.getByTestId('commit-list');
+    const project = page.getByTestId('filter-project');
+    const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
+    const cell = page.locator(`[data-testid=calendar-day][data-date="${day}"]`);
+    const month = page.locator(`[data-testid=calendar-month][data-month="${day.slice(0, 7)}"]`);
+
+    await page.goto(`/trend/${encodeURIComponent(SUN.name)}`);
+    await expect.poll(() => itemsOf(list).then((items) => items.toSorted())).toEqual([...south, ...north].toSorted());
+    await pickOption(page, project, '南风');
+    await expect.poll(() => itemsOf(list)).toEqual(south);
+    await page.getByTestId('view-toggle').getByText('日历').click();
+    // The day counts what the list shows, not her five commits of both projects.
+    await expect.poll(() => cell.getAttribute('data-count')).toBe('3');
+    expect(await chipsOf(cell)).toEqual(['南风：3']);
+    await cell.click();
+    await expect.poll(() => itemsOf(drawer)).toEqual(south);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    // On the calendar the projects of its month are offered; another one counts only its own, month and year alike.
+    await pickOption(page, project, '北辰');
+    await expect.poll(() => cell.getAttribute('data-count')).toBe('2');
+    expect(await chipsOf(cell)).toEqual(['北辰：2']);
+    await clickAtRest(page.getByTestId('calendar-mode').getByText('年'));
+    await expect.poll(() => month.innerText()).toContain('共 2 条');
+    await page.getByTestId('view-toggle').getByText('列表').click();
+    await expect.poll(() => itemsOf(list)).toEqual(north);
+    await context.close();
+
+    // A viewer of 南风 alone counts only 南风: the filter narrows what the server lets them see, never widens it.
+    const viewer = await newPage(browser, world.server.url);
+    await signIn(viewer.page, VIEWER);
+    await viewer.page.goto(`/trend/${encodeURIComponent(SUN.name)}`);
+    await viewer.page.getByTestId('view-toggle').getByText('日历').click();
+    const viewerCell = viewer.page.locator(`[data-testid=calendar-day][data-date="${day}"]`);
+    await expect.poll(() => viewerCell.getAttribute('data-count')).toBe('3');
+    const viewerProject = viewer.page.getByTestId('filter-project');
+    const offered = (await openDropdown(viewer.page, viewerProject)).locator('.ant-select-item-option');
+    await expect.poll(() => offered.allInnerTexts()).toEqual(['南风']);
+    await pickOption(viewer.page, viewerProject, '南风');
+    expect(await viewerCell.getAttribute('data-count')).toBe('3');
+    expect(await chipsOf(viewerCell)).toEqual(['南风：3']);
+    await viewer.context.close();
   });
 
   it('a wrong repository address says why and what to do, and a sync after fixing it brings the commits', async () => {

@@ -30,6 +30,7 @@ export interface WorkflowWorld {
   api: ReturnType<typeof createApi>;
   adminToken: string;
   editorId: number;
+  viewerId: number;
   appId: number;
   appPath: string;
   /** The client repository (main with a tag, and a dev branch) and a second one for the server code. */
@@ -71,6 +72,7 @@ export async function startWorkflowWorld(): Promise<WorkflowWorld> {
     api,
     adminToken: admin,
     editorId,
+    viewerId,
     appId,
     appPath,
     client,

@@ -168,6 +168,23 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     expect((await walk('/api/user_commit_log_list', 'remark=bob&onlyCliff=false', 5, viewer.token)).map((l) => l.id)).toEqual(all.map((l) => l.id));
   });
 
+  it("gives the trend calendar a committer's items of its window in the apps the viewer can see, each app's count what the list shows for that project", async () => {
+    const from = base + 2 * MINUTE;
+    const to = base + 6 * MINUTE;
+    const perProject = (items: CommitLogItem[]) => items.reduce<Record<string, number>>((counts, l) => ({ ...counts, [l.appName]: (counts[l.appName] ?? 0) + 1 }), {});
+    for (const [token, expected] of [
+      [viewer.token, { game: 6, tool: 2 }],
+      [admin, { game: 6, tool: 2, hidden: 2 }],
+    ] as const) {
+      // The calendar follows nextCursor through its month (200 at a time; 3 here, so the cursor meets the window's end).
+      const calendar = await walk('/api/user_commit_log_list', `remark=bob&startTime=${from}&endTime=${to}`, 3, token);
+      const list = (await get('/api/user_commit_log_list', 'remark=bob&pageSize=200', token)).list;
+      expect(calendar.map((l) => l.id)).toEqual(list.filter((l) => l.commitTime >= from && l.commitTime < to).map((l) => l.id));
+      // bob's i = 15 and 20 of each workflow (i = 10 is a merge, hidden): the trend picks a project by appName.
+      expect(perProject(calendar)).toEqual(expected);
+    }
+  });
+
   it('names the committers of the apps the viewer can see', async () => {
     const names = await server.request<string[]>('GET', '/api/workflow/users', { token: viewer.token });
     expect(names.body.data).toEqual(['alice', 'bob']);

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Flex, Segmented, Spin, Tag, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -24,10 +24,14 @@ interface CommitCalendarProps {
   countPer: CountBy;
   /** The day drawer's content: that day's items, newest first (the copies of a commit are arranged by the caller, as its list does). */
   renderDayItems: (items: CommitLogItem[]) => ReactNode;
+  /** The caller's filter kept on the client (the trend's project): counts, legend and days show only the items it keeps. */
+  keep?: (item: CommitLogItem) => boolean;
+  /** Hears every item of the window shown (before `keep`), e.g. to offer their projects. */
+  onWindowItems?: (items: CommitLogItem[]) => void;
 }
 
 /** SPEC §2 calendar: month grid (compact on phones) and year view; a day opens its items in a drawer. */
-export function CommitCalendar({ source, query, countPer, renderDayItems }: CommitCalendarProps) {
+export function CommitCalendar({ source, query, countPer, renderDayItems, keep, onWindowItems }: CommitCalendarProps) {
   const isMobile = useIsMobile();
   const [mode, setMode] = useState<Mode>('month');
   const [cursor, setCursor] = useState(() => Date.now());
@@ -35,7 +39,9 @@ export function CommitCalendar({ source, query, countPer, renderDayItems }: Comm
   const grid = useMemo(() => monthGrid(cursor), [cursor]);
   const year = useMemo(() => yearWindow(cursor), [cursor]);
   const calendar = useCalendarItems(source, query, mode === 'month' ? grid : year);
-  const items = useMemo(() => calendar.data ?? [], [calendar.data]);
+  const fetched = useMemo(() => calendar.data ?? [], [calendar.data]);
+  useEffect(() => onWindowItems?.(fetched), [fetched, onWindowItems]);
+  const items = useMemo(() => (keep ? fetched.filter(keep) : fetched), [fetched, keep]);
   const colors = useMemo(() => assignColors(items.map((item) => countKeyOf(item, countPer))), [items, countPer]);
   // A commit several workflows reached (工作流汇总, trend) counts once a day: once per key, and once in the total.
   const counts = useMemo(() => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey), [items, mode, countPer]);

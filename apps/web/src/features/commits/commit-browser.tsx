@@ -7,7 +7,7 @@ import { CommitCalendar } from '../calendar/commit-calendar.tsx';
 import { SendLogsModal } from '../messaging/send-logs.modal.tsx';
 import { SendMessageModal } from '../messaging/send-message.modal.tsx';
 import { useWorkflowUsers } from '../workflows/use-workflows.ts';
-import { defaultCommitFilter, toCommitQuery, type CommitFilter } from './commit-filter.ts';
+import { defaultCommitFilter, inProject, projectOptions, toCommitQuery, type CommitFilter } from './commit-filter.ts';
 import { commitPageSize, sameCommitsTogether } from './commit-format.ts';
 import { CommitItemMenu } from './commit-item-menu.tsx';
 import { CommitItemsWithMetadata, CommitList } from './commit-list.tsx';
@@ -46,14 +46,15 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
   const query = useMemo(() => toCommitQuery({ ...filter, branch }), [filter, branch]);
   const pageSize = useMemo(() => commitPageSize(window.screen.height), []);
   const pages = useCommitPages(view === 'list' ? source : null, query, pageSize, refreshKey);
-  // The list and a calendar day show items alike: the project filter's, the copies of a commit together (a no-op
-  // on one workflow's tab, where a commit comes once).
-  const present = useCallback(
-    (list: CommitLogItem[]) => sameCommitsTogether(filter.project === null ? list : list.filter((item) => item.appName === filter.project)),
-    [filter.project],
-  );
+  // The list, the calendar's counts and a calendar day keep the same items: the project filter's (on the client, the
+  // server answers every app the viewer may see); list and day put the copies of a commit together (a no-op on one
+  // workflow's tab, where a commit comes once).
+  const keep = useMemo(() => inProject(filter.project), [filter.project]);
+  const present = useCallback((list: CommitLogItem[]) => sameCommitsTogether(list.filter(keep)), [keep]);
   const items = useMemo(() => present(pages.items), [present, pages.items]);
-  const projects = useMemo(() => [...new Set(pages.items.map((item) => item.appName))], [pages.items]);
+  // The projects offered are those of what is shown: the list's pages, or the calendar's month or year.
+  const [windowItems, setWindowItems] = useState<CommitLogItem[]>([]);
+  const projects = useMemo(() => projectOptions(view === 'list' ? pages.items : windowItems, filter.project), [view, pages.items, windowItems, filter.project]);
   const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
 
   const showSource = mode !== 'workflow';
@@ -79,6 +80,8 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
           source={source}
           query={calendarQuery}
           countPer={mode === 'trend' ? 'app' : 'workflow'}
+          keep={keep}
+          onWindowItems={setWindowItems}
           renderDayItems={(dayItems) => <CommitItemsWithMetadata items={present(dayItems)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
         />
       )}

@@ -73,6 +73,21 @@ export function toCommitQuery(filter: CommitFilter): CommitQuery {
   };
 }
 
+/**
+ * The trend's project filter (SPEC §2 filter bar): the server answers a committer's items of every app the viewer may
+ * see, and the list, the calendar's counts and its day drawer all keep only the chosen project's.
+ */
+export function inProject(project: string | null): (item: { appName: string }) => boolean {
+  return project === null ? () => true : (item) => item.appName === project;
+}
+
+/** The project choices: the apps of the items shown (the list's pages or the calendar's window), the chosen one kept. */
+export function projectOptions(items: readonly { appName: string }[], chosen: string | null): string[] {
+  const names = new Set(items.map((item) => item.appName));
+  if (chosen !== null) names.add(chosen);
+  return [...names];
+}
+
 export function shows(filter: Pick<CommitFilter, 'categories'>, category: DisplayCategory): boolean {
   return filter.categories.includes(category);
 }

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { defaultCommitFilter, timeRangeOf, toCommitQuery } from './commit-filter.ts';
+import { defaultCommitFilter, inProject, projectOptions, timeRangeOf, toCommitQuery } from './commit-filter.ts';
 import { commitPageSize, dateTimeText, groupByDay, groupByProject, sameCommitsTogether } from './commit-format.ts';
 import { commitTypes, displayType, parseCommitMessage, shortCommitId } from './commit-message.ts';
 
@@ -76,6 +76,15 @@ describe('commit filter', () => {
   it('sends the committer, the branch and onlyCliff=false when filtered logs are shown', () => {
     const filter = { ...defaultCommitFilter(now), committer: 'alice', branch: 'main', showFiltered: true, timeKey: 'all' as const, range: {} };
     expect(toCommitQuery(filter)).toEqual({ onlyCliff: false, remark: 'alice', branch: 'main' });
+  });
+
+  it("keeps the chosen project's items and offers the projects of what is shown, the chosen one always", () => {
+    const items = [{ appName: '晨曦' }, { appName: '月光' }, { appName: '晨曦' }];
+    expect(items.filter(inProject('月光'))).toEqual([{ appName: '月光' }]);
+    expect(items.filter(inProject(null))).toEqual(items);
+    expect(projectOptions(items, null)).toEqual(['晨曦', '月光']);
+    // A month without the chosen project's items still names it, so the select shows what filters the calendar.
+    expect(projectOptions([{ appName: '晨曦' }], '月光')).toEqual(['晨曦', '月光']);
   });
 });
 
