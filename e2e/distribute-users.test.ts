@@ -2,16 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickAtRest, expectToast, openDropdown, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(E2E_ADMIN.username);
-  await page.getByTestId('login-password').fill(E2E_ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\/app/);
-}
 
 async function pick(page: Page, select: string, appName: string) {
   await pickOption(page, page.getByTestId(select), appName);
