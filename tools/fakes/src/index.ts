@@ -1,6 +1,6 @@
 /** Loopback fakes of the Lark Open Platform, WeCom and the App Store Connect API (see README.md). */
 export { FakeClock, type FakeClockOptions } from './shared/clock.ts';
-export type { ErrorInjection, RecordedRequest } from './shared/http-server.ts';
+export type { ErrorInjection, HeldAnswer, RecordedRequest } from './shared/http-server.ts';
 export type { RateLimit } from './shared/rate-limiter.ts';
 export { buildMultipart } from './shared/multipart.ts';
 

@@ -47,4 +47,31 @@ describe('Lark fake: im/v1/images', () => {
     expect((await upload({ image_type: 'message' }, huge)).body.code).toBe(234006);
     expect(fake.state.imImages).toEqual([]);
   });
+
+  it('holds the answer to the next upload until the test releases it; the key is issued meanwhile, the next upload is not held', async () => {
+    const held = fake.hold('im.image.create');
+    let answered = false;
+    const first = upload({ image_type: 'message' }, PNG).then((res) => {
+      answered = true;
+      return res;
+    });
+    await held.reached;
+    // Lark has the image (its key is issued) but the caller has not heard back.
+    expect(fake.state.imImages).toHaveLength(1);
+    const second = await upload({ image_type: 'message' }, PNG);
+    expect(second.body.code).toBe(0);
+    expect(answered).toBe(false);
+    held.release();
+    expect((await first).body.data?.image_key).toBe(fake.state.imImages[0]?.imageKey);
+    expect(fake.state.imImages.map((i) => i.imageKey)).toEqual([(await first).body.data?.image_key, second.body.data?.image_key]);
+  });
+
+  it('sends what it holds on reset, so a failed test leaves no caller waiting', async () => {
+    // A hold names a route or, as here, a path.
+    const held = fake.hold('/open-apis/im/v1/images');
+    const first = upload({ image_type: 'message' }, PNG);
+    await held.reached;
+    fake.reset();
+    expect((await first).body.code).toBe(0);
+  });
 });

@@ -1,8 +1,8 @@
 import type { FakeClock } from './clock.ts';
 import { controlRoute, requireNumber, requireString } from './control.ts';
-import { FakeHttpServer, type ErrorInjection, type FakeHttpServerOptions, type RecordedRequest, type RouteDef } from './http-server.ts';
+import { FakeHttpServer, type ErrorInjection, type FakeHttpServerOptions, type HeldAnswer, type RecordedRequest, type RouteDef } from './http-server.ts';
 
-/** What every fake offers beside its own API: its address, clock, request log, error injection, reset and close. */
+/** What every fake offers beside its own API: its address, clock, request log, error injection, held answers, reset and close. */
 export interface FakeBase {
   /** Base URL (no trailing slash). */
   readonly url: string;
@@ -11,8 +11,10 @@ export interface FakeBase {
   readonly requests: RecordedRequest[];
   injectError(injection: ErrorInjection): void;
   clearInjectedErrors(): void;
+  /** Holds the answer to the next request of a route (e.g. `im.image.create`) until the test releases it. */
+  hold(route: string): HeldAnswer;
   advance(ms: number): Promise<void>;
-  /** Forgets the request log and injected errors, and what the fake's own reset forgets. */
+  /** Forgets the request log, injected errors and holds (sending what was held), and what the fake's own reset forgets. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -45,11 +47,13 @@ export function fakeHost(clock: FakeClock, resetOwn: () => void): FakeHost {
     },
     injectError: (injection) => running().injectError(injection),
     clearInjectedErrors: () => running().clearInjectedErrors(),
+    hold: (route) => running().hold(route),
     advance: (ms) => clock.advance(ms),
     reset() {
       resetOwn();
       running().clearRequests();
       running().clearInjectedErrors();
+      running().releaseHolds();
     },
     async close() {
       clock.clearTimers();

@@ -60,6 +60,22 @@ export interface ErrorInjection {
   times?: number;
 }
 
+/** A held answer (see `FakeHttpServer.hold`). */
+export interface HeldAnswer {
+  /** Settles once a matching request has been handled and its answer is being held back. */
+  readonly reached: Promise<void>;
+  /** Sends the held answer (or, when none came yet, lets the next one through at once). */
+  release(): void;
+}
+
+interface Hold {
+  route: string;
+  taken: boolean;
+  reached: () => void;
+  released: Promise<void>;
+  release: () => void;
+}
+
 export interface FakeHttpServerOptions {
   clock: FakeClock;
   routes: RouteDef[];
@@ -95,6 +111,7 @@ export function html(status: number, text: string): FakeResponse {
 export class FakeHttpServer {
   readonly requests: RecordedRequest[] = [];
   private injections: Array<Required<Pick<ErrorInjection, 'times'>> & ErrorInjection> = [];
+  private holds: Hold[] = [];
   private readonly routes: CompiledRoute[];
   private readonly server: http.Server;
   private nextId = 1;
@@ -114,6 +131,7 @@ export class FakeHttpServer {
   }
 
   async close(): Promise<void> {
+    this.releaseHolds();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -124,6 +142,26 @@ export class FakeHttpServer {
 
   clearInjectedErrors(): void {
     this.injections = [];
+  }
+
+  /**
+   * Holds the answer to the next request of a route (name or path, as for error injection) until `release`: the
+   * fake has done the work (issued the image key, stored the message) but the caller has not heard back yet, so a
+   * test can run something else in between, deterministically.
+   */
+  hold(route: string): HeldAnswer {
+    let reached!: () => void;
+    let release!: () => void;
+    const isReached = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ route, taken: false, reached, released, release });
+    return { reached: isReached, release };
+  }
+
+  /** Sends every held answer and forgets the holds not used yet. */
+  releaseHolds(): void {
+    for (const hold of this.holds) hold.release();
+    this.holds = [];
   }
 
   clearRequests(): void {
@@ -149,6 +187,13 @@ export class FakeHttpServer {
       answer = { status: 500, body: { code: 5000, msg: `fake internal error: ${error instanceof Error ? error.message : String(error)}` } };
     }
     record.status = answer.status;
+    const hold = this.holds.find((h) => !h.taken && (h.route === record.route || h.route === url.pathname));
+    if (hold) {
+      hold.taken = true;
+      hold.reached();
+      await hold.released;
+      this.holds = this.holds.filter((h) => h !== hold);
+    }
     this.options.decorate?.(answer);
     const headers: Record<string, string> = { ...answer.headers };
     let payload: string | Buffer = '';
