@@ -4,6 +4,7 @@ import type { InstallPage } from '@release/contract';
 import { makeProfile, profileDict } from '../apps/server/src/inspect/testing/packages.ts';
 import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { makeIdentity } from '../apps/server/src/inspect/testing/signing.ts';
+import { DAY_MS } from '../apps/server/src/inspect/testing/validity.ts';
 import { buildZip } from '../apps/server/src/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
 import { IPHONE_UA, launchBrowser, newPage, signIn } from './helpers/browser.ts';
@@ -62,11 +63,13 @@ describe('the install page for web packages, unknown links, packages for another
     await api.publishPackage(admin, webApp, '活动页.html', Buffer.from(HTML_PAGE));
     const iosApp = await api.createApp(admin, { appName: '内测应用', path: 'beta', appType: 'native' });
     await api.publishPackage(admin, iosApp, 'adhoc.ipa', sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }));
-    // Enterprise builds install on any iPhone: no device registration box beside the hint.
-    const enterprise = makeProfile(profileDict([], { ProvisionedDevices: [], ProvisionsAllDevices: true, ExpirationDate: new Date('2036-01-02T03:04:05Z') }), makeIdentity('Apple iPhone OS Provisioning Profile Signing'));
+    // Enterprise builds install on any iPhone: no device registration box beside the hint. 3.1's profile is
+    // current, as a typical build's is; 3.0's ran out yesterday.
+    const profileSigner = makeIdentity('Apple iPhone OS Provisioning Profile Signing');
+    const enterprise = (overrides: Parameters<typeof profileDict>[1] = {}) => makeProfile(profileDict([], { ProvisionedDevices: [], ProvisionsAllDevices: true, ...overrides }), profileSigner);
     const bothApp = await api.createApp(admin, { appName: '双端应用', path: 'both', appType: 'native' });
-    await api.publishPackage(admin, bothApp, 'Both-3.0.ipa', sampleIpa({ name: '双端应用', version: '3.0.0', build: '300', extra: { 'embedded.mobileprovision': enterprise } }));
-    await api.publishPackage(admin, bothApp, 'Both-3.1.ipa', sampleIpa({ name: '双端应用', version: '3.1.0', build: '310', extra: { 'embedded.mobileprovision': enterprise } }));
+    await api.publishPackage(admin, bothApp, 'Both-3.0.ipa', sampleIpa({ name: '双端应用', version: '3.0.0', build: '300', extra: { 'embedded.mobileprovision': enterprise({ ExpirationDate: new Date(Date.now() - DAY_MS) }) } }));
+    await api.publishPackage(admin, bothApp, 'Both-3.1.ipa', sampleIpa({ name: '双端应用', version: '3.1.0', build: '310', extra: { 'embedded.mobileprovision': enterprise() } }));
     await api.publishPackage(admin, bothApp, 'Both.apk', sampleApk({ label: '双端应用', packageName: 'com.example.both', versionName: '3.1.0', versionCode: 310 }));
   });
   afterAll(async () => {
@@ -148,6 +151,10 @@ describe('the install page for web packages, unknown links, packages for another
     expect(shown.map((a) => a.text)).toEqual(['下载 IPA', '下载 IPA']);
     expect(shown.map((a) => a.href)).toEqual(shown.map((a) => urls.get(a.id)));
     expect(await page.locator('a[href^="itms-services:"]').count()).toBe(0);
+    // The newest build is current and carries no warning; only the older one, whose profile ran out, says so.
+    expect(await page.getByTestId('install-expired').count()).toBe(0);
+    expect(await page.getByTestId('install-version').nth(1).getByTestId('version-expired').innerText()).toBe('证书已过期');
+    expect(await page.getByTestId('version-expired').count()).toBe(1);
     expect(await page.getByTestId('install-https-alert').isVisible()).toBe(true);
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-action').first().click()]);
     expect(file.suggestedFilename()).toBe('Both-3.1.ipa');

@@ -3,13 +3,13 @@ import { AppleAccountMessages, ResultCode, type AppleAccountRow, type AppleSyncR
 import { FakeClock, readProfilePlist, startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '../src/inspect/testing/identities.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 
-// The test clock stands at 2026-11-22 08:00; the identity is valid 2026-01-01 … 2027-06-30.
-const START = Date.UTC(2026, 10, 22, 8, 0, 0);
+// The test clock stands at 2026-11-22 08:00; the identity and its profile are current then.
+const START = TEST_CLOCK_START;
 const TEAM = 'ABCDE12345';
-const distribution = makeAppleIdentity({ teamId: TEAM, commonName: `Apple Distribution: 示例科技 (${TEAM})`, serial: '5d1e7a' });
-const profileSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE' });
+const distribution = makeAppleIdentity({ teamId: TEAM, commonName: `Apple Distribution: 示例科技 (${TEAM})`, serial: '5d1e7a', now: START });
+const profileSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE', now: START });
 const PASSWORD = 'p12-pass-2026';
 const uploadedProfile = makeSignedProfile([distribution], profileSigner, {
   Name: 'com.example.demo AdHoc',
@@ -17,7 +17,7 @@ const uploadedProfile = makeSignedProfile([distribution], profileSigner, {
   TeamIdentifier: [TEAM],
   ProvisionedDevices: ['00008030-001A2B3C4D5E6F70'],
   Entitlements: { 'application-identifier': `${TEAM}.com.example.demo`, 'get-task-allow': false },
-});
+}, START);
 
 describe.each(testDialects())('Apple accounts on %s', (dialect) => {
   let server: TestServer;

@@ -12,12 +12,12 @@ import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-bu
 import { verifyApp } from '../src/signing/verify-app.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { insertApp } from './helpers/factories.ts';
-import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 // Issue 7 "What proves it": the App Store Connect flow against the fake — a tester's phone registered, the
 // profile regenerated with it, the build re-signed, and the re-signed build's profile lists the new UDID.
-const set = sampleSigningSet();
+const set = sampleSigningSet('NEWTEAM001', { now: TEST_CLOCK_START });
 const PASSWORD = 'p12-pass';
 const NEW_PHONE = '00008120-0011223344556677';
 
@@ -31,7 +31,7 @@ describe.each(testDialects())("adding a tester's phone to a build through Apple 
   const api = <T>(method: string, url: string, body?: unknown) => server.request<T>(method, url, { token: admin, body });
 
   beforeAll(async () => {
-    apple = await startAppleFake({ clock: new FakeClock({ frozen: true, start: Date.UTC(2026, 10, 22, 8, 0, 0) }), teamId: 'NEWTEAM001', devices: [{ name: '老测试机', udid: '00008030-001A2B3C4D5E6F70' }] });
+    apple = await startAppleFake({ clock: new FakeClock({ frozen: true, start: TEST_CLOCK_START }), teamId: 'NEWTEAM001', devices: [{ name: '老测试机', udid: '00008030-001A2B3C4D5E6F70' }] });
     apple.addBundleId({ identifier: 'com.example.demo', name: 'Demo' });
     apple.addCertificate({ der: set.identity.der });
     server = await startTestServer(dialect, { appleApiBaseUrl: apple.url });

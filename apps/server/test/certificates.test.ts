@@ -4,46 +4,51 @@ import { CertMessages, ResultCode, type CertificateRow } from '@release/contract
 import { makeAppleIdentity, makeP12, makeSignedProfile, type P12Kind } from '../src/inspect/testing/identities.ts';
 import { xmlPlist, profileDict } from '../src/inspect/testing/packages.ts';
 import { toBerChunked, type TestIdentity } from '../src/inspect/testing/signing.ts';
+import { currentValidity } from '../src/inspect/testing/validity.ts';
 import forge from 'node-forge';
 import { testDialects } from './helpers/dialects.ts';
-import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 
-// The test clock stands at 2026-11-22; identities are valid 2026-01-01 … 2027-06-30, profiles to 2027-01-02.
-const apple = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技有限公司', commonName: 'Apple Development: 张三 (ABCDE12345)', serial: '7f01a2' });
-const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE' });
-const stranger = makeAppleIdentity({ teamId: 'ZZZZZ99999', commonName: 'Apple Distribution: Someone Else (ZZZZZ99999)' });
+// The test clock stands at 2026-11-22: identities and profiles are current then (a month old, a year to go),
+// the expired and not-yet-valid ones below say their dates.
+const NOW = TEST_CLOCK_START;
+const valid = currentValidity(NOW);
+const apple = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技有限公司', commonName: 'Apple Development: 张三 (ABCDE12345)', serial: '7f01a2', now: NOW });
+const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE', now: NOW });
+const stranger = makeAppleIdentity({ teamId: 'ZZZZZ99999', commonName: 'Apple Distribution: Someone Else (ZZZZZ99999)', now: NOW });
+const signedProfile = (listed: TestIdentity[], overrides: Parameters<typeof makeSignedProfile>[2] = {}) => makeSignedProfile(listed, appleSigner, overrides, NOW);
 const PASSWORD = 'p12-pass-2026';
 // Chinese passwords work in both forms (UTF-16 for the MAC and legacy ciphers, UTF-8 for OpenSSL 3's PBES2).
 const CHINESE_PASSWORD = '证书密码2026';
 
 const profiles = {
-  development: makeSignedProfile([apple], appleSigner, {
+  development: signedProfile([apple], {
     Name: 'Demo Development',
     UUID: '11111111-2222-3333-4444-555555555555',
     TeamIdentifier: ['ABCDE12345'],
     Entitlements: { 'application-identifier': 'ABCDE12345.com.example.demo', 'get-task-allow': true },
   }),
-  extension: makeSignedProfile([stranger, apple], appleSigner, {
+  extension: signedProfile([stranger, apple], {
     Name: 'Demo Widget Ad Hoc',
     UUID: '66666666-7777-8888-9999-000000000000',
     TeamIdentifier: ['ABCDE12345'],
     Entitlements: { 'application-identifier': 'ABCDE12345.com.example.demo.widget', 'get-task-allow': false },
   }),
-  enterprise: makeSignedProfile([apple], appleSigner, {
+  enterprise: signedProfile([apple], {
     Name: 'Demo In House',
     UUID: 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee',
     ProvisionedDevices: undefined,
     ProvisionsAllDevices: true,
     Entitlements: { 'application-identifier': 'ABCDE12345.*' },
   }),
-  appStore: makeSignedProfile([apple], appleSigner, {
+  appStore: signedProfile([apple], {
     Name: 'Demo App Store',
     UUID: 'ffffffff-0000-1111-2222-333333333333',
     ProvisionedDevices: undefined,
     Entitlements: { 'application-identifier': 'ABCDE12345.com.example.demo', 'beta-reports-active': true },
   }),
-  notListing: makeSignedProfile([stranger], appleSigner, { Name: 'Someone Else Profile', UUID: '99999999-0000-0000-0000-000000000001' }),
-  expired: makeSignedProfile([apple], appleSigner, { Name: 'Old Profile', UUID: '99999999-0000-0000-0000-000000000002', ExpirationDate: new Date('2026-11-01T00:00:00Z') }),
+  notListing: signedProfile([stranger], { Name: 'Someone Else Profile', UUID: '99999999-0000-0000-0000-000000000001' }),
+  expired: signedProfile([apple], { Name: 'Old Profile', UUID: '99999999-0000-0000-0000-000000000002', ExpirationDate: new Date('2026-11-01T00:00:00Z') }),
 };
 
 /** A p12 holding `keyOwner`'s private key but `certificateOwner`'s certificate. */
@@ -96,9 +101,9 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
       teamName: '示例科技有限公司',
       serialNumber: '7F01A2',
       sha1: apple.sha1,
-      validFrom: Date.UTC(2026, 0, 1),
-      validTo: Date.UTC(2027, 5, 30),
-      expireTime: Date.UTC(2027, 0, 2, 3, 4, 5),
+      validFrom: valid.from.getTime(),
+      validTo: valid.to.getTime(),
+      expireTime: valid.to.getTime(),
       uploadBy: 'admin',
     });
     expect(row.subject).toContain('OU=ABCDE12345');
@@ -113,7 +118,7 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
         bundleId: 'com.example.demo',
         devices: ['00008030-001A2B3C4D5E6F70', '00008101-000A1B2C3D4E5F60'],
         provisionsAllDevices: false,
-        expireTime: Date.UTC(2027, 0, 2, 3, 4, 5),
+        expireTime: valid.to.getTime(),
         listsCertificate: true,
       },
       expect.objectContaining({ name: 'Demo Widget Ad Hoc', type: 'ad-hoc', bundleId: 'com.example.demo.widget', listsCertificate: true }),
@@ -180,7 +185,7 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     expect(garbage.body.msg).toBe(CertMessages.profileUnreadable('broken.mobileprovision'));
     const bare = await upload([p12(), profile(xmlPlist(profileDict([apple.der])), 'bare.mobileprovision')]);
     expect(bare.body.msg).toBe(CertMessages.profileUnsigned('bare.mobileprovision'));
-    const mac = makeSignedProfile([apple], appleSigner, { Name: 'Mac Development', UUID: '99999999-0000-0000-0000-000000000003', Platform: ['OSX'] });
+    const mac = signedProfile([apple], { Name: 'Mac Development', UUID: '99999999-0000-0000-0000-000000000003', Platform: ['OSX'] });
     expect((await upload([p12(), profile(mac, 'mac.provisionprofile')])).body.msg).toBe(CertMessages.profileNotIos('Mac Development'));
     const tooMany = Array.from({ length: 21 }, (_, i) => profile(profiles.development, `p${i}.mobileprovision`));
     expect((await upload([p12(), ...tooMany])).body.msg).toBe(CertMessages.tooManyProfiles);
@@ -191,11 +196,11 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
 
   it('refuses an expired certificate and one not yet valid', async () => {
     const old = makeAppleIdentity({ notBefore: new Date('2024-01-01T00:00:00Z'), notAfter: new Date('2026-03-15T00:00:00Z') });
-    const oldProfile = makeSignedProfile([old], appleSigner);
+    const oldProfile = signedProfile([old]);
     const expired = await upload([p12('openssl-aes', old), profile(oldProfile)]);
     expect(expired).toMatchObject({ status: 400, body: { msg: '证书已过期（有效期至 2026-03-15），请上传有效的证书' } });
     const future = makeAppleIdentity({ notBefore: new Date('2027-01-01T00:00:00Z'), notAfter: new Date('2028-01-01T00:00:00Z') });
-    const early = await upload([p12('openssl-aes', future), profile(makeSignedProfile([future], appleSigner))]);
+    const early = await upload([p12('openssl-aes', future), profile(signedProfile([future]))]);
     expect(early.body.msg).toBe(CertMessages.certificateNotYetValid(Date.UTC(2027, 0, 1)));
   });
 

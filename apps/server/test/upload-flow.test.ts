@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow } from '@release/contract';
 import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
 import { infoPlist, ipaEntries, xmlPlist } from '../src/inspect/testing/packages.ts';
+import { DAY_MS } from '../src/inspect/testing/validity.ts';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { testStore } from './helpers/s3-server.ts';
@@ -54,14 +55,15 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
   });
 
   it('registering the same upload twice answers the same version', async () => {
-    const fileKey = await transferFile(server, editor.token, 'demo.ipa', sampleIpa());
+    const expiresAt = new Date(server.clock.now() + 200 * DAY_MS);
+    const fileKey = await transferFile(server, editor.token, 'demo.ipa', sampleIpa({ expiresAt }));
     const body = { appId, description: 'iOS 首发', s3Url: fileKey };
     const [first, second] = await Promise.all([
       server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body }),
       server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body }),
     ]);
     expect(first.body.data.id).toBe(second.body.data.id);
-    expect(first.body.data).toMatchObject({ indexNo: 2, nativePackageType: 'ios', appVersion: '1.2.3', build: '45', expireDate: Date.parse('2036-01-02T03:04:05Z') });
+    expect(first.body.data).toMatchObject({ indexNo: 2, nativePackageType: 'ios', appVersion: '1.2.3', build: '45', expireDate: expiresAt.getTime() });
     const list = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=20`, { token: viewer.token });
     expect(list.body.total).toBe(2);
     expect(list.body.data.map((v) => v.indexNo)).toEqual([2, 1]);

@@ -15,7 +15,7 @@ import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { insertApp } from './helpers/factories.ts';
 import { filesOfDownload, filesUnder, publishPackage, uploadSigningSet } from './helpers/resign-world.ts';
-import { startTestServer, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
 
 type StoreTrouble = 'none' | 'cut-midway' | 'stored-answer-lost';
 
@@ -83,7 +83,7 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     admin = await server.adminToken();
     appId = await insertApp(server.db, { app_name: '接管演示' });
     source = await publishPackage(server, admin, appId, 'Demo.ipa', sampleSignedIpa());
-    certId = (await uploadSigningSet(server, admin, sampleSigningSet())).id;
+    certId = (await uploadSigningSet(server, admin, sampleSigningSet('NEWTEAM001', { now: TEST_CLOCK_START }))).id;
     observer = await server.openAnotherConnection();
   });
   afterAll(async () => {

@@ -17,11 +17,11 @@ import { createLocalBlobStore } from '../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { grantApp, insertApp } from './helpers/factories.ts';
-import { startTestServer, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 import { filesOfDownload } from './helpers/resign-world.ts';
 
-const set = sampleSigningSet();
+const set = sampleSigningSet('NEWTEAM001', { now: TEST_CLOCK_START });
 const PASSWORD = 'p12-pass';
 
 describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (dialect) => {
@@ -141,7 +141,7 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const refusedEncrypted = await zsign({ certId, appVersionId: encrypted.id });
     expect(refusedEncrypted.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.encrypted, version: null });
     // A certificate whose only profile is the app's: the widget extension has none.
-    const narrow = sampleSigningSet('NARROWTEAM');
+    const narrow = sampleSigningSet('NARROWTEAM', { now: TEST_CLOCK_START });
     const form = new FormData();
     form.append('password', PASSWORD);
     form.append('p12', new Blob([new Uint8Array(makeP12(narrow.identity, PASSWORD))]), 'narrow.p12');

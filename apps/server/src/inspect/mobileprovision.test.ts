@@ -11,7 +11,8 @@ const development = makeIdentity('Apple Development: Jane Doe (ABCDE12345)', '0c
 
 describe('inspectMobileprovision', () => {
   it('reads a DER CMS profile: names, team, dates, devices and developer certificates', () => {
-    const profile = inspectMobileprovision(makeProfile(profileDict([distribution.der]), apple));
+    const dict = profileDict([distribution.der]);
+    const profile = inspectMobileprovision(makeProfile(dict, apple));
     expect(profile).toMatchObject({
       name: 'Demo Ad Hoc',
       uuid: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
@@ -22,12 +23,12 @@ describe('inspectMobileprovision', () => {
       provisionedDevices: ['00008030-001A2B3C4D5E6F70', '00008101-000A1B2C3D4E5F60'],
       isSigned: true,
     });
-    expect(profile.expiresAt?.toISOString()).toBe('2025-01-02T03:04:05.000Z');
+    expect([profile.createdAt, profile.expiresAt]).toEqual([dict.CreationDate, dict.ExpirationDate]);
     const [certificate] = profile.developerCertificates;
     expect(certificate?.commonName).toBe('Apple Distribution: Example Co., Ltd. (TEAM123456)');
     expect(certificate?.sha1).toBe(createHash('sha1').update(distribution.der).digest('hex').toUpperCase());
     expect(certificate?.serialNumber).toBe('0B');
-    expect(certificate?.validTo.toISOString()).toBe('2034-01-01T00:00:00.000Z');
+    expect([certificate?.validFrom, certificate?.validTo]).toEqual([distribution.certificate.validity.notBefore, distribution.certificate.validity.notAfter]);
   });
 
   it('reads a BER profile with indefinite lengths and the plist split into chunks', () => {

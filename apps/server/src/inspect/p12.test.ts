@@ -23,7 +23,7 @@ describe('openP12', () => {
     expect(opened.certificate.sha1).toBe(identity.sha1);
     expect(opened.certificate.commonName).toBe('Apple Development: 张三 (ABCDE12345)');
     expect(opened.certificate.serialNumber).toBe('5A3C01');
-    expect(opened.certificate.validTo.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+    expect([opened.certificate.validFrom, opened.certificate.validTo]).toEqual([identity.certificate.validity.notBefore, identity.certificate.validity.notAfter]);
     expect([opened.teamId, opened.teamName]).toEqual(['ABCDE12345', '示例科技']);
     expect(opened.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
     expect(opened.privateKey.asymmetricKeyType).toBe('rsa');

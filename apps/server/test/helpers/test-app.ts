@@ -18,8 +18,11 @@ import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
 
+/** Where a test server's clock starts (fixtures dated relative to it do not drift with the wall clock). */
+export const TEST_CLOCK_START = Date.UTC(2026, 10, 22, 8, 0, 0);
+
 /** A clock the test moves by hand. */
-export function createTestClock(start = Date.UTC(2026, 10, 22, 8, 0, 0)) {
+export function createTestClock(start = TEST_CLOCK_START) {
   let now = start;
   return {
     now: () => now,

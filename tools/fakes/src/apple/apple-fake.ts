@@ -47,7 +47,7 @@ export interface AppleFake extends FakeBase {
 export async function startAppleFake(options: AppleFakeOptions = {}): Promise<AppleFake> {
   const clock = options.clock ?? new FakeClock();
   const state = new AppleState(options.teamId ?? 'T3AM5FAKE1', options.teamName ?? 'Example Co., Ltd.');
-  const ctx: AppleContext = { state, clock, signer: makeProfileSigner(), baseUrl: () => host.base.url, lastAuthFailure: null };
+  const ctx: AppleContext = { state, clock, signer: makeProfileSigner(clock.now()), baseUrl: () => host.base.url, lastAuthFailure: null };
   // Apple's reset leaves the clock's timers alone (a test may share one clock across fakes).
   const host = fakeHost(clock, () => {
     state.hits.clear();

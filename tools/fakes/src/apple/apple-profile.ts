@@ -3,20 +3,23 @@ import forge from 'node-forge';
 import { build as buildPlist, parse as parsePlist, type PlistValue } from 'plist';
 import type { AscProfile } from './apple-state.ts';
 
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
 /** The key Apple signs profiles with, made once per fake (any CMS signer reads the same to a verifier). */
 export interface ProfileSigner {
   key: forge.pki.rsa.PrivateKey;
   certificate: forge.pki.Certificate;
 }
 
-export function makeProfileSigner(): ProfileSigner {
+/** Apple's signing certificate is long-lived: issued a year before the fake's `now`, good for ten years after it. */
+export function makeProfileSigner(now: number): ProfileSigner {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
   const certificate = forge.pki.createCertificate();
   certificate.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
   certificate.serialNumber = '0a51ce';
-  certificate.validity.notBefore = new Date('2020-01-01T00:00:00Z');
-  certificate.validity.notAfter = new Date('2040-01-01T00:00:00Z');
+  certificate.validity.notBefore = new Date(now - YEAR_MS);
+  certificate.validity.notAfter = new Date(now + 10 * YEAR_MS);
   const name = [{ name: 'commonName', value: 'Apple iPhone OS Provisioning Profile Signing (fake)' }, { name: 'organizationName', value: 'Apple Inc.' }];
   certificate.setSubject(name);
   certificate.setIssuer(name);

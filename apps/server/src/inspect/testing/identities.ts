@@ -7,14 +7,18 @@ import forge from 'node-forge';
 import type { PlistValue } from 'plist';
 import { makeProfile, profileDict, type Dict } from './packages.ts';
 import type { TestIdentity } from './signing.ts';
+import { currentValidity } from './validity.ts';
 
 /** Apple-style signing identities for tests: `Apple Development: Name (TEAMID)`, OU = team, O = team name. */
 export interface AppleIdentityOptions {
   commonName?: string;
   teamId?: string;
   teamName?: string;
+  /** Explicit validity; by default the certificate is current at `now` (see validity.ts). */
   notBefore?: Date;
   notAfter?: Date;
+  /** The moment the default validity is current at (default: the wall clock), e.g. a test server's fixed clock. */
+  now?: number;
   serial?: string;
 }
 
@@ -24,8 +28,9 @@ export function makeAppleIdentity(options: AppleIdentityOptions = {}): TestIdent
   const certificate = forge.pki.createCertificate();
   certificate.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
   certificate.serialNumber = options.serial ?? '5a3c01';
-  certificate.validity.notBefore = options.notBefore ?? new Date('2026-01-01T00:00:00Z');
-  certificate.validity.notAfter = options.notAfter ?? new Date('2027-06-30T00:00:00Z');
+  const validity = currentValidity(options.now);
+  certificate.validity.notBefore = options.notBefore ?? validity.from;
+  certificate.validity.notAfter = options.notAfter ?? validity.to;
   const teamId = options.teamId ?? 'TEAM123456';
   // UTF8String values: forge encodes them itself (team and developer names may be Chinese).
   const utf8 = (value: string) => ({ value, valueTagClass: forge.asn1.Type.UTF8 });
@@ -75,13 +80,15 @@ export function makeP12(identity: TestIdentity, password: string, kind: P12Kind 
 }
 
 /**
- * A signed profile listing `listed`, signed by `signer` (Apple signs real ones; any CMS signer reads the same).
- * An override of `undefined` removes that key (an App Store profile has no ProvisionedDevices).
+ * A signed profile listing `listed`, signed by `signer` (Apple signs real ones; any CMS signer reads the same),
+ * current at `now` unless the overrides date it. An override of `undefined` removes that key (an App Store
+ * profile has no ProvisionedDevices).
  */
-export function makeSignedProfile(listed: Array<Pick<TestIdentity, 'der'>>, signer: TestIdentity, overrides: Record<string, PlistValue | undefined> = {}): Buffer {
+export function makeSignedProfile(listed: Array<Pick<TestIdentity, 'der'>>, signer: TestIdentity, overrides: Record<string, PlistValue | undefined> = {}, now?: number): Buffer {
+  const validity = currentValidity(now);
   const dict: Dict = profileDict(
     listed.map((identity) => identity.der),
-    { CreationDate: new Date('2026-01-02T03:04:05Z'), ExpirationDate: new Date('2027-01-02T03:04:05Z') },
+    { CreationDate: validity.from, ExpirationDate: validity.to },
   );
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) delete dict[key];

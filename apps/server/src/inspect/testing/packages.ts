@@ -1,5 +1,6 @@
 import { build, buildBinary, type PlistValue } from 'plist';
 import { signCms, type TestIdentity } from './signing.ts';
+import { currentValidity } from './validity.ts';
 import type { ZipEntrySpec } from './zip-writer.ts';
 
 /** Builders of realistic package contents: Info.plist, provisioning profiles, APK signing blocks. */
@@ -28,7 +29,9 @@ export function infoPlist(overrides: Dict = {}): Dict {
   };
 }
 
+/** A current ad-hoc profile (see validity.ts); an expired one takes its `ExpirationDate` as an override. */
 export function profileDict(developerCertificates: Buffer[], overrides: Dict = {}): Dict {
+  const validity = currentValidity();
   return {
     Name: 'Demo Ad Hoc',
     UUID: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
@@ -36,8 +39,8 @@ export function profileDict(developerCertificates: Buffer[], overrides: Dict = {
     TeamIdentifier: ['TEAM123456'],
     TeamName: 'Example Co., Ltd.',
     Platform: ['iOS'],
-    CreationDate: new Date('2024-01-02T03:04:05Z'),
-    ExpirationDate: new Date('2025-01-02T03:04:05Z'),
+    CreationDate: validity.from,
+    ExpirationDate: validity.to,
     ProvisionedDevices: ['00008030-001A2B3C4D5E6F70', '00008101-000A1B2C3D4E5F60'],
     Entitlements: { 'application-identifier': 'TEAM123456.com.example.demo', 'get-task-allow': false },
     DeveloperCertificates: developerCertificates.map((der) => new Uint8Array(der)),

@@ -21,6 +21,7 @@ export interface SampleIpaOptions {
   name?: string;
   version?: string;
   build?: string;
+  /** The profile's expiry; by default it is current (see validity.ts). Pass a past date for an expired package. */
   expiresAt?: Date;
   /** Extra files, e.g. to make the package large or give it many entries. */
   extra?: Record<string, Buffer | string>;
@@ -35,7 +36,7 @@ export function sampleIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[]
     CFBundleVersion: options.build ?? '45',
     CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
   });
-  const profile = makeProfile(profileDict([signer().der], { ExpirationDate: options.expiresAt ?? new Date('2036-01-02T03:04:05Z') }), signer());
+  const profile = makeProfile(profileDict([signer().der], options.expiresAt ? { ExpirationDate: options.expiresAt } : {}), signer());
   return ipaEntries('Demo', xmlPlist(info), {
     'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
     'embedded.mobileprovision': profile,

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import forge from 'node-forge';
+import { currentValidity } from './validity.ts';
 
 /** Self-signed certificates and CMS SignedData for tests, built with node-forge (RSA only). */
 export interface TestIdentity {
@@ -9,6 +10,7 @@ export interface TestIdentity {
   sha256: string;
 }
 
+/** A current certificate (see validity.ts). */
 export function makeIdentity(commonName: string, serial = '01'): TestIdentity {
   // Node generates the key (fast); forge builds the certificate.
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -16,8 +18,9 @@ export function makeIdentity(commonName: string, serial = '01'): TestIdentity {
   const certificate = forge.pki.createCertificate();
   certificate.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
   certificate.serialNumber = serial;
-  certificate.validity.notBefore = new Date('2024-01-01T00:00:00Z');
-  certificate.validity.notAfter = new Date('2034-01-01T00:00:00Z');
+  const validity = currentValidity();
+  certificate.validity.notBefore = validity.from;
+  certificate.validity.notAfter = validity.to;
   const attributes = [{ name: 'commonName', value: commonName }, { name: 'organizationalUnitName', value: 'TEAM123456' }];
   certificate.setSubject(attributes);
   certificate.setIssuer(attributes);

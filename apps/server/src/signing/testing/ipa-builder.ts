@@ -63,16 +63,18 @@ export interface SampleSigningSet {
   input(profiles?: Array<'main' | 'wildcard'>): BundleSigningInput;
 }
 
-export function sampleSigningSet(teamId = 'NEWTEAM001', bundleId = 'com.example.demo'): SampleSigningSet {
-  const identity = makeAppleIdentity({ commonName: `Apple Development: 韩梅梅 (${teamId})`, teamId });
-  const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', serial: '0a0a' });
+/** The certificate and profiles are current at `now` (default: the wall clock; a test server's fixed clock for a server test). */
+export function sampleSigningSet(teamId = 'NEWTEAM001', options: { bundleId?: string; now?: number } = {}): SampleSigningSet {
+  const { bundleId = 'com.example.demo', now } = options;
+  const identity = makeAppleIdentity({ commonName: `Apple Development: 韩梅梅 (${teamId})`, teamId, now });
+  const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', serial: '0a0a', now });
   const profile = (name: string, uuid: string, appId: string) =>
     makeSignedProfile([identity], appleSigner, {
       Name: name,
       UUID: uuid,
       TeamIdentifier: [teamId],
       Entitlements: { 'application-identifier': appId, 'com.apple.developer.team-identifier': teamId, 'get-task-allow': true, 'keychain-access-groups': [`${teamId}.*`] },
-    } as never);
+    } as never, now);
   const mainProfile = profile('Demo Dev', '11111111-1111-1111-1111-111111111111', `${teamId}.${bundleId}`);
   const wildcardProfile = profile('Team Wildcard', '22222222-2222-2222-2222-222222222222', `${teamId}.*`);
   return {
