@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerNulGuard } from './http/nul-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-static.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  registerNulGuard(app);
 
   const services = createServices({
     db: deps.db,

@@ -8,6 +8,16 @@ import type { CommitLogsRepository } from './commit-logs.repository.ts';
 
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
 
+/**
+ * Text from git, svn, webhooks and Lark with any NUL character (U+0000) shown as U+FFFD: PostgreSQL cannot store NUL
+ * in text, and refusing would lose the whole push or poll. (JSON columns escape it themselves.)
+ */
+function text(value: string): string;
+function text(value: string | null): string | null;
+function text(value: string | null): string | null {
+  return value === null || !value.includes('\u0000') ? value : value.replaceAll('\u0000', '\uFFFD');
+}
+
 /** Turns what the sources report into update items, once per (workflow, commit). */
 export function createCommitIngestService(deps: {
   logs: CommitLogsRepository;
@@ -59,15 +69,15 @@ export function createCommitIngestService(deps: {
           workflow_id: workflow.id,
           commit_id: c.commitId,
           commit_time: c.commitTime,
-          branch: c.branch,
-          tag_name: c.tags[0] ?? null,
+          branch: text(c.branch),
+          tag_name: text(c.tags[0] ?? null),
           tag_summary: JSON.stringify(c.tagSummary.filter(Boolean)),
-          commit_message: c.message,
+          commit_message: text(c.message),
           description: '',
           file_urls: '[]',
-          remark: c.authorName,
-          author_email: c.authorEmail,
-          source_url: c.url,
+          remark: text(c.authorName),
+          author_email: text(c.authorEmail),
+          source_url: text(c.url),
           app_version_id: null,
           metadata: c.files ? JSON.stringify({ files: c.files }) : null,
           // Kept but hidden by default: commits outside the committer filter, and merge commits.
@@ -91,12 +101,12 @@ export function createCommitIngestService(deps: {
           branch: null,
           tag_name: null,
           tag_summary: '[]',
-          commit_message: item.message,
+          commit_message: text(item.message),
           description: '',
           file_urls: '[]',
-          remark: item.author,
+          remark: text(item.author),
           author_email: null,
-          source_url: item.url ?? null,
+          source_url: text(item.url ?? null),
           app_version_id: null,
           metadata: item.metadata ? JSON.stringify(item.metadata) : null,
           is_filtered: 0,
