@@ -3,7 +3,7 @@ import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { makeAppleIdentity, makeSignedProfile } from '../inspect/testing/identities.ts';
 import { infoPlist, xmlPlist } from '../inspect/testing/packages.ts';
-import { makeIdentity } from '../inspect/testing/signing.ts';
+import { makeIdentity, signingTimeWithin } from '../inspect/testing/signing.ts';
 import { BundleSigningError, resignApp, type BundleSigningInput } from './bundle-signer.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { parseMachO } from './macho.ts';
@@ -49,7 +49,7 @@ const input: BundleSigningInput = {
     { uuid: '11111111-1111-1111-1111-111111111111', appId: 'NEWTEAM001.com.example.demo', content: mainProfile },
     { uuid: '22222222-2222-2222-2222-222222222222', appId: 'NEWTEAM001.*', content: wildcardProfile },
   ],
-  signingTime: new Date('2026-11-22T08:00:00Z'),
+  signingTime: signingTimeWithin(signer.certificate),
 };
 
 const entitlementsOf = (binary: Buffer) => readEmbeddedSignature(binary, parseMachO(binary).slices[0]!)?.entitlements;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { makeAppleIdentity } from '../inspect/testing/identities.ts';
+import { signingTimeWithin } from '../inspect/testing/signing.ts';
 import { CS_HASHTYPE, readEmbeddedSignature } from './code-signature.ts';
 import { cdHashesPlist, signCodeDirectories } from './cms-sign.ts';
 import { verifyCodeDirectoryCms } from './cms-verify.ts';
@@ -38,11 +39,12 @@ function opensslVerifies(cms: Buffer, content: Buffer): boolean {
 describe('signCodeDirectories', () => {
   it("signs the primary CodeDirectory with Apple's cdhash attributes; our verifier and OpenSSL both accept it", () => {
     const cds = directories();
-    const cms = signCodeDirectories({ codeDirectories: cds, certificate: identity.der, chain: [intermediate.der], privateKey, signingTime: new Date('2026-11-22T08:00:00Z') });
+    const signedAt = signingTimeWithin(identity.certificate);
+    const cms = signCodeDirectories({ codeDirectories: cds, certificate: identity.der, chain: [intermediate.der], privateKey, signingTime: signedAt });
     const result = verifyCodeDirectoryCms(cms, cds);
     expect(result.failures).toEqual([]);
     expect(result.signerCertificate?.equals(identity.der)).toBe(true);
-    expect(result.signingTime?.toISOString()).toBe('2026-11-22T08:00:00.000Z');
+    expect(result.signingTime?.toISOString()).toBe(signedAt.toISOString());
     expect(result.cdHashes).toEqual(cds.map((cd) => cd.cdhash.toString('hex')));
     expect(result.cdHashes2?.map((pair) => pair.algorithm)).toEqual(['sha1', 'sha256']);
     expect(opensslVerifies(cms, cds[0]!.data)).toBe(true);

@@ -3,7 +3,7 @@ import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { makeAppleIdentity } from '../inspect/testing/identities.ts';
 import { xmlPlist } from '../inspect/testing/packages.ts';
-import { makeIdentity } from '../inspect/testing/signing.ts';
+import { makeIdentity, signingTimeWithin } from '../inspect/testing/signing.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
 import { parseMachO, sliceBytes } from './macho.ts';
@@ -31,7 +31,7 @@ const input: MachOSigningInput = {
   isMainExecutable: true,
   getTaskAllow: true,
   hashes: 'sha256',
-  signingTime: new Date('2026-11-22T08:00:00Z'),
+  signingTime: signingTimeWithin(newSigner.certificate),
 };
 
 describe('signMachO', () => {

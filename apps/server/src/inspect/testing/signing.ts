@@ -29,8 +29,21 @@ export function makeIdentity(commonName: string, serial = '01'): TestIdentity {
   return { certificate, key, der, sha256: createHash('sha256').update(der).digest('hex') };
 }
 
-/** CMS SignedData (DER) over `content`; detached for APK v1 signatures, attached for profiles. */
-export function signCms(content: Buffer, signer: TestIdentity, options: { detached?: boolean; extraCertificates?: TestIdentity[] } = {}): Buffer {
+/**
+ * A signing time a verifier would accept from `certificate`: `now` (whole seconds, as UTCTime keeps), moved
+ * inside the certificate's validity when it lies outside (an explicitly expired or not yet valid test certificate).
+ */
+export function signingTimeWithin(certificate: forge.pki.Certificate, now: number = Date.now()): Date {
+  const { notBefore, notAfter } = certificate.validity;
+  const at = Math.min(Math.max(now, notBefore.getTime()), notAfter.getTime());
+  return new Date(Math.floor(at / 1000) * 1000);
+}
+
+/**
+ * CMS SignedData (DER) over `content`; detached for APK v1 signatures, attached for profiles. Signed at
+ * `signingTime`, by default within the signer's validity (signingTimeWithin).
+ */
+export function signCms(content: Buffer, signer: TestIdentity, options: { detached?: boolean; extraCertificates?: TestIdentity[]; signingTime?: Date } = {}): Buffer {
   const p7 = forge.pkcs7.createSignedData();
   p7.content = forge.util.createBuffer(content.toString('binary'));
   for (const extra of options.extraCertificates ?? []) p7.addCertificate(extra.certificate);
@@ -42,7 +55,7 @@ export function signCms(content: Buffer, signer: TestIdentity, options: { detach
     authenticatedAttributes: [
       { type: forge.pki.oids.contentType as string, value: forge.pki.oids.data as string },
       { type: forge.pki.oids.messageDigest as string },
-      { type: forge.pki.oids.signingTime as string, value: new Date('2024-06-01T00:00:00Z').toISOString() },
+      { type: forge.pki.oids.signingTime as string, value: (options.signingTime ?? signingTimeWithin(signer.certificate)).toISOString() },
     ],
   });
   p7.sign({ detached: options.detached ?? false });

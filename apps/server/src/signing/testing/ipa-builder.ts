@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
 import { makeAppleIdentity, makeSignedProfile } from '../../inspect/testing/identities.ts';
 import { infoPlist, xmlPlist } from '../../inspect/testing/packages.ts';
-import { makeIdentity, type TestIdentity } from '../../inspect/testing/signing.ts';
+import { makeIdentity, signingTimeWithin, type TestIdentity } from '../../inspect/testing/signing.ts';
 import { buildZip, type ZipEntrySpec } from '../../inspect/testing/zip-writer.ts';
 import type { BundleSigningInput } from '../bundle-signer.ts';
 import { buildThinMachO } from './macho-builder.ts';
@@ -90,7 +90,7 @@ export function sampleSigningSet(teamId = 'NEWTEAM001', options: { bundleId?: st
         ...(which.includes('main') ? [{ uuid: '11111111-1111-1111-1111-111111111111', appId: `${teamId}.${bundleId}`, content: mainProfile }] : []),
         ...(which.includes('wildcard') ? [{ uuid: '22222222-2222-2222-2222-222222222222', appId: `${teamId}.*`, content: wildcardProfile }] : []),
       ],
-      signingTime: new Date('2026-11-22T08:00:00Z'),
+      signingTime: signingTimeWithin(identity.certificate, now),
     }),
   };
 }

@@ -23,6 +23,8 @@ export interface SignatureOptions {
   entitlementsXml?: Buffer;
   /** Signs with CMS; without it the signature is ad-hoc (empty wrapper). */
   signer?: TestIdentity;
+  /** The CMS signing time; by default inside the signer's validity (see signCms). */
+  signingTime?: Date;
 }
 
 export const CPU_ARM64 = { cpuType: 0x0100000c, cpuSubtype: 0 };
@@ -205,7 +207,7 @@ function buildSignature(code: Buffer, options: SignatureOptions, execSegLimit: n
   const entries: Array<[number, Buffer]> = [[CSSLOT.codeDirectory, primary], [CSSLOT.requirements, requirements]];
   if (entitlements) entries.push([CSSLOT.entitlements, entitlements]);
   if (primaryType === CS_HASHTYPE.sha1) entries.push([CSSLOT.alternateCodeDirectories, codeDirectory(code, CS_HASHTYPE.sha256, options, special, execSegLimit)]);
-  const cms = options.signer ? signCms(primary, options.signer, { detached: true }) : Buffer.alloc(0);
+  const cms = options.signer ? signCms(primary, options.signer, { detached: true, signingTime: options.signingTime }) : Buffer.alloc(0);
   entries.push([CSSLOT.signature, blob(CSMAGIC.blobWrapper, cms)]);
   const signature = superBlob(CSMAGIC.embeddedSignature, entries);
   if (signature.length > SIGNATURE_RESERVE) throw new Error('test signature larger than its reserve');
