@@ -9,12 +9,14 @@ import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv } from './helpers/fakes.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-import { chooseRange, pick, refreshTasks } from './helpers/task-view.ts';
+import { chooseRange, pick, refreshTasks, upcomingRange } from './helpers/task-view.ts';
 import { signIn } from './helpers/workflow-world.ts';
 
 const EDITOR = { username: 'editor', password: 'editor-pass-1' };
 const APP_PATH = 'lark-task';
 const APP_NAME = '星舰任务';
+/** Every new record's time range: ahead of the wall clock, as a new task's usually is. */
+const RANGE = upcomingRange();
 
 /** Fills the drawer of a new record: title, the editor as assignee, a time range. */
 async function fillNew(page: Page, summary: string): Promise<void> {
@@ -23,7 +25,7 @@ async function fillNew(page: Page, summary: string): Promise<void> {
   await drawer.getByTestId('task-summary').fill(summary);
   await pick(page, 'task-assignees', EDITOR.username);
   await page.keyboard.press('Escape');
-  await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
+  await chooseRange(page, RANGE.start, RANGE.end);
 }
 
 describe('the task view of an app linked to Lark, against the Lark fake', () => {
@@ -141,7 +143,7 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await expect.poll(() => larkTasks().find((task) => task.summary === '登录页改版')?.members).toEqual([{ id: larkEditor.openId, type: 'user', role: 'assignee' }]);
     const inLark = larkTasks().find((task) => task.summary === '登录页改版');
     expect(inLark?.tasklists.map((l) => l.tasklist_guid)).toEqual([[...lark.tasks.tasklists.keys()][0]]);
-    expect(inLark?.due?.timestamp).toBe(String(new Date('2026-12-05T18:00:00').getTime()));
+    expect([inLark?.start?.timestamp, inLark?.due?.timestamp]).toEqual([String(RANGE.startAt), String(RANGE.due)]);
 
     const row = rows().filter({ hasText: '登录页改版' });
     await expect.poll(() => row.innerText()).toMatch(/未开始/);

@@ -12,6 +12,27 @@ export async function pick(page: Page, testId: string, text: string): Promise<vo
   await pickOption(page, page.getByTestId('task-drawer').getByTestId(testId), text);
 }
 
+/** A task's time range as the drawer's RangePicker shows it (local time) and as the API carries it (ms). */
+export interface TaskRange {
+  start: string;
+  end: string;
+  startAt: number;
+  due: number;
+}
+
+/**
+ * A range ahead of the wall clock, as a new task's usually is: from 09:00 tomorrow to 18:00 four days after
+ * (the browser and the test share the machine's time zone).
+ */
+export function upcomingRange(now = new Date()): TaskRange {
+  const at = (days: number, hour: number) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, hour, 0, 0, 0);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const text = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const start = at(1, 9);
+  const due = at(5, 18);
+  return { start: text(start), end: text(due), startAt: start.getTime(), due: due.getTime() };
+}
+
 /** Types both ends of the task drawer's RangePicker and confirms each. */
 export async function chooseRange(page: Page, start: string, end: string): Promise<void> {
   const inputs = page.getByTestId('task-drawer').locator('.ant-picker-range input');

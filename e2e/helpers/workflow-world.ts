@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { sampleApk } from '../../apps/server/src/inspect/testing/sample-packages.ts';
 import { createSandbox, GitRepo } from '../../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { createApi } from './api.ts';
+import { signIn as signInAs } from './browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './server-process.ts';
 
 export const EDITOR = { username: 'editor', password: 'editor-pass-1' };
@@ -9,12 +10,9 @@ export const VIEWER = { username: 'viewer', password: 'viewer-pass-1' };
 export const ALICE = { name: 'alice', email: 'alice@studio.test' };
 export const BOB = { name: '王小明', email: 'bob@studio.test' };
 
-export async function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(user.username);
-  await page.getByTestId('login-password').fill(user.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/home\/app/);
+/** The shared signIn of browser.ts, for a user object (EDITOR, VIEWER, E2E_ADMIN). */
+export function signIn(page: Page, user: { username: string; password: string }): Promise<void> {
+  return signInAs(page, user.username, user.password);
 }
 
 /** Epoch seconds inside today (local time) and not after now, so every item is 今天 and within a week. */
