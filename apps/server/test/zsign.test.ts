@@ -31,6 +31,7 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
   let appId: number;
   let otherAppId: number;
   let certId: number;
+  let cert: CertificateRow;
   let ipaVersion: AppVersionRow;
   const blobRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'zsign-blobs-'));
   // The store refuses the first write of a re-signed ipa when asked: a run that dies before the version exists.
@@ -67,6 +68,7 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const body = (await uploaded.json()) as { code: number; msg: string; data: CertificateRow };
     expect([body.code, body.msg]).toEqual([200, 'success']);
     certId = body.data.id;
+    cert = body.data;
   });
   afterAll(async () => {
     await server?.close();
@@ -166,6 +168,18 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const after = await versionsOf(appId);
     expect(after.length).toBe(before + 1);
     expect(after[0]?.id).toBe(again.body.data.version?.id);
+  });
+
+  // Last: the clock goes past the certificate's end (sessions end too: the editor signs in again).
+  it('refuses a certificate that expired after its upload, saying until when it was valid, and makes no version', async () => {
+    const before = (await versionsOf(appId)).length;
+    server.clock.advance(cert.validTo - server.clock.now());
+    const token = await server.adminToken();
+    const expired = await zsign({ certId, appVersionId: ipaVersion.id }, token);
+    expect([expired.status, expired.body.msg]).toEqual([400, ZsignMessages.certificateExpired(cert.name, cert.validTo)]);
+    expect(expired.body.msg).toBe(`证书「${cert.name}」已过期（有效期至 ${new Date(cert.validTo).toISOString().slice(0, 10)}），请在证书管理中上传有效的证书后重试`);
+    const after = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token });
+    expect(after.body.data).toHaveLength(before);
   });
 });
 

@@ -70,7 +70,8 @@ export function certificateExpiry(expireTime: number, now: number): CertificateE
   return expireTime - now <= CERT_EXPIRING_DAYS * 24 * 60 * 60 * 1000 ? 'expiring' : 'valid';
 }
 
-const day = (time: number) => new Date(time).toISOString().slice(0, 10);
+/** YYYY-MM-DD (UTC) of a time, as messages about validity show it. */
+export const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 export const CertMessages = {
   notMultipart: '请使用 multipart/form-data 上传证书',

@@ -94,6 +94,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
       const certificate = (await deps.certificates.list()).find((row) => row.id === body.certId);
       if (!certificate) throw AppError.notFound(CertMessages.certificateNotFound);
       const now = clock.now();
+      // Checked at upload, but time goes on: a package signed with it now would not install.
+      if (certificate.validTo <= now) throw AppError.badRequest(ZsignMessages.certificateExpired(certificate.name, certificate.validTo));
       const id = await resigns.insert({
         app_id: source.app_id,
         source_version_id: source.id,
