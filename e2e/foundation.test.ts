@@ -81,8 +81,9 @@ describe('foundation in a real browser', () => {
     await page.getByTestId('user-menu').click();
     await settled(page, '.ant-dropdown').getByText('账号绑定').click();
     const modal = page.getByTestId('linked-accounts');
+    // The two come from two requests (the sign-in options, the bound accounts): either may answer first.
     await expect.poll(() => modal.innerText()).toContain('本系统尚未接入飞书，暂时无法绑定');
-    expect(await modal.innerText()).toContain('尚未绑定飞书或企业微信账号');
+    await expect.poll(() => modal.innerText()).toContain('尚未绑定飞书或企业微信账号');
     expect(await page.getByTestId('bind-lark').count()).toBe(0);
     await context.close();
   });
