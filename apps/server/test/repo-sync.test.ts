@@ -64,6 +64,30 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     repo.checkout('main');
   });
 
+  it('a changed committer filter hides and shows the items already stored, not only later ones', async () => {
+    const team = GitRepo.init(sandbox.path('team'));
+    team.commit({ message: 'feat: 首页', author: alice, time: t0, files: { 'a.txt': '1' } });
+    team.checkout('topic', true);
+    team.commit({ message: 'fix: 闪退', author: bob, time: t0 + 60, files: { 'b.txt': '1' } });
+    team.checkout('main');
+    team.merge('topic', "Merge branch 'topic'", alice, t0 + 120);
+    const body = { appId, contentType: 'default', tabName: '团队', repoType: 'git', repoPath: team.url, defaultBranch: 'main', committers: [] as string[] };
+    const flow = await workflow(body);
+    await server.request('POST', `/api/workflow/sync?id=${flow.id}`, { token: admin });
+    const shown = async () => (await items(flow.id)).map((i) => [i.commitMessage, i.filtered]);
+    const visible = async () => (await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${flow.id}`, { token: admin })).body.data.list.map((i) => i.commitMessage);
+    expect(await shown()).toEqual([["Merge branch 'topic'", true], ['fix: 闪退', false], ['feat: 首页', false]]);
+
+    // By email, in another case: only 王小明's commit stays shown; Alice's is kept, hidden; the merge stays hidden.
+    expect((await server.request('POST', '/api/workflow/update', { token: admin, body: { ...body, id: flow.id, committers: ['BOB@studio.test'] } })).body.msg).toBe('success');
+    expect(await shown()).toEqual([["Merge branch 'topic'", true], ['fix: 闪退', false], ['feat: 首页', true]]);
+    expect(await visible()).toEqual(['fix: 闪退']);
+
+    // Cleared again: everybody's, merges still hidden.
+    await server.request('POST', '/api/workflow/update', { token: admin, body: { ...body, id: flow.id, committers: [] } });
+    expect(await visible()).toEqual(['fix: 闪退', 'feat: 首页']);
+  });
+
   it('says why a repository cannot be read, on the workflow', async () => {
     const broken = await workflow({ tabName: '坏的', repoType: 'git', repoPath: `${repo.url}-missing` });
     const res = await server.request<{ created: number; error: string | null }>('POST', `/api/workflow/sync?id=${broken.id}`, { token: admin });

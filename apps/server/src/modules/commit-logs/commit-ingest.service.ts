@@ -8,6 +8,11 @@ import type { CommitLogsRepository } from './commit-logs.repository.ts';
 
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
 
+/** Kept but hidden by default: commits outside the workflow's committer filter, and merge commits. */
+function isFiltered(committers: readonly string[], authorName: string, authorEmail: string | null, message: string): 0 | 1 {
+  return matchesCommitter(committers, authorName, authorEmail) && !MERGE_MESSAGE.test(message) ? 0 : 1;
+}
+
 /**
  * Text from git, svn, webhooks and Lark with any NUL character (U+0000) shown as U+FFFD: PostgreSQL cannot store NUL
  * in text, and refusing would lose the whole push or poll. (JSON columns escape it themselves.)
@@ -80,8 +85,7 @@ export function createCommitIngestService(deps: {
           source_url: text(c.url),
           app_version_id: null,
           metadata: c.files ? JSON.stringify({ files: c.files }) : null,
-          // Kept but hidden by default: commits outside the committer filter, and merge commits.
-          is_filtered: matchesCommitter(committers, c.authorName, c.authorEmail) && !MERGE_MESSAGE.test(c.message) ? 0 : 1,
+          is_filtered: isFiltered(committers, c.authorName, c.authorEmail, c.message),
           create_time: now,
           update_time: now,
         })),
@@ -115,6 +119,21 @@ export function createCommitIngestService(deps: {
         })),
       );
       return stored([workflow], inserted);
+    },
+
+    /**
+     * After the committer filter of a repository workflow changed: its stored items are hidden or shown by the new
+     * one, as if they had arrived under it. Answers how many changed.
+     */
+    async refilter(workflow: WorkflowRecord): Promise<number> {
+      const committers = JSON.parse(workflow.committers) as string[];
+      const ids = { hide: [] as number[], show: [] as number[] };
+      for (const item of await logs.filterInputs(workflow.id)) {
+        const value = isFiltered(committers, item.remark, item.author_email, item.head);
+        if (value !== item.is_filtered) (value ? ids.hide : ids.show).push(item.id);
+      }
+      if (ids.hide.length + ids.show.length > 0) await logs.setFiltered(ids, clock.now());
+      return ids.hide.length + ids.show.length;
     },
 
     /** A new version appears in every package workflow of its app. */

@@ -64,6 +64,10 @@ function sqliteInsertSql(rows: number): string {
   return text;
 }
 
+/** How much of a message the filter reads (merge commits are told by their first words). */
+export const MESSAGE_HEAD = 64;
+/** Ids per `IN (…)` list: below SQLite's parameter limit. */
+const ID_CHUNK = 5_000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const UNIQUE_VIOLATION = '23505';
 
@@ -180,6 +184,24 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         )
         select distinct remark from r where remark is not null order by remark limit 2000`.execute(db);
       return result.rows.map((r) => r.remark);
+    },
+    /** What the committer filter reads of each item of a workflow: its author and the start of its message. */
+    async filterInputs(workflowId: number) {
+      return db
+        .selectFrom('commit_logs')
+        .select(['id', 'remark', 'author_email', sql<string>`substr(commit_message, 1, ${MESSAGE_HEAD})`.as('head'), 'is_filtered'])
+        .where('workflow_id', '=', workflowId)
+        .execute();
+    },
+    /** Hides (1) or shows (0) these items, in one transaction. */
+    async setFiltered(ids: { hide: number[]; show: number[] }, now: number) {
+      await db.transaction().execute(async (trx) => {
+        for (const [value, list] of [[1, ids.hide], [0, ids.show]] as const) {
+          for (let i = 0; i < list.length; i += ID_CHUNK) {
+            await trx.updateTable('commit_logs').set({ is_filtered: value, update_time: now }).where('id', 'in', list.slice(i, i + ID_CHUNK)).execute();
+          }
+        }
+      });
     },
     /** Every commit id a workflow already has (a git history of 100,000 commits is ~5 MB of ids). */
     async knownCommitIds(workflowId: number): Promise<Set<string>> {
