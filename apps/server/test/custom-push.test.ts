@@ -51,13 +51,44 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     expect(diff.body.data).toEqual([{ id: ids[0], objTitle: '第一章设计', url: edit.url, event: 'drive.file.edit_v1', beforeContent: '敌人 3 个\n', afterContent: '敌人 5 个\n' }]);
   });
 
+  it('keeps the first text when an id is pushed again with a new message', async () => {
+    const time = Date.UTC(2026, 10, 21, 11);
+    expect((await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '第一版说明' }] })).body.data).toEqual({ received: 1, created: 1 });
+    expect((await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '改过的说明' }] })).body.data).toEqual({ received: 1, created: 0 });
+    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
+    expect(page.body.data.list.filter((i) => i.commitTime === time).map((i) => i.commitMessage)).toEqual(['第一版说明']);
+  });
+
+  it('refuses a time in seconds, naming the field and the unit, and stores nothing of the push', async () => {
+    const seconds = Math.floor(Date.UTC(2026, 10, 21, 12) / 1000);
+    const refused = await push({ items: [{ id: 'jps-ms', time: Date.UTC(2026, 10, 21, 12), author: 'a', message: '毫秒' }, { id: 'jps-s', time: seconds, author: 'a', message: '秒' }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toBe('参数错误：items.1.time 应为毫秒时间戳（13 位数字）');
+    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}&startTime=0`, { token: admin });
+    expect(page.body.data.list.map((i) => i.commitMessage)).not.toContain('毫秒');
+    // 10^12 ms (2001-09-09) is the first time accepted.
+    expect((await push({ items: [{ id: 'jps-2001', time: 1_000_000_000_000, author: 'a', message: '2001' }] })).body.data).toEqual({ received: 1, created: 1 });
+  });
+
+  it('says in the API docs that time is in milliseconds and that a repeated id is not stored again', async () => {
+    const docs = (await (await fetch(`${server.url}/api/docs/json`)).json()) as {
+      paths: Record<string, { post?: { description?: string; requestBody?: { content: Record<string, { schema: { properties: { items: { items: { properties: Record<string, { description?: string }> } } } } }> } } }>;
+    };
+    const route = docs.paths['/api/workflow/push/{token}']?.post;
+    expect(route?.description).toContain('milliseconds');
+    expect(route?.description).toContain('keeps the first text');
+    const fields = route?.requestBody?.content['application/json']?.schema.properties.items.items.properties;
+    expect(fields?.time?.description).toContain('milliseconds');
+    expect(fields?.id?.description).toContain('`created`: 0');
+  });
+
   it('refuses a wrong secret, an unknown address and a malformed item', async () => {
-    const items = [{ id: 'x', time: 1, author: 'a', message: 'm' }];
+    const items = [{ id: 'x', time: Date.UTC(2026, 10, 21, 13), author: 'a', message: 'm' }];
     const wrong = await push({ items }, 'not-the-secret');
     expect(wrong.status).toBe(401);
     const unknown = await push({ items }, workflow.webhookSecret ?? '', `${server.url}/api/workflow/push/nope`);
     expect(unknown.body).toEqual(wrong.body);
-    const bad = await push({ items: [{ id: 'y', time: 1, author: 'a', message: 'm', metadata: { applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }] } }] });
+    const bad = await push({ items: [{ id: 'y', time: Date.UTC(2026, 10, 21, 13), author: 'a', message: 'm', metadata: { applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }] } }] });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toContain('items.0.metadata');
   });

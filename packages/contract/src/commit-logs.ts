@@ -120,14 +120,26 @@ export const wikiEventMetadata = z.object({
   afterContent: z.string().max(200_000).nullable().optional(),
 });
 
+/** The smallest pushed `time`: 10^12 ms is 2001-09-09; anything below is a Unix-seconds value sent by mistake. */
+const MIN_PUSH_TIME_MS = 1_000_000_000_000;
+
 /** POST /api/workflow/push/{token}: what JPS, JPS game or another system reports to a custom workflow. */
 export const customPushBody = z.object({
   items: z
     .array(
       z.object({
-        /** The sender's own id of the change; sending it again changes nothing. */
-        id: z.string().trim().min(1).max(128),
-        time: z.number().int().min(0),
+        id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(128)
+          .describe("The sender's own id of the change. An id already stored in this workflow is skipped (answered in `created`: 0) and keeps its first text; a push never changes a stored item."),
+        /** Milliseconds: a Unix-seconds value (below 10^12, before 2001-09-09 as ms) is refused, it would be stored in 1970. */
+        time: z
+          .number()
+          .int()
+          .min(MIN_PUSH_TIME_MS, '应为毫秒时间戳（13 位数字）')
+          .describe('When the change happened, in milliseconds since 1970-01-01 UTC (13 digits, e.g. `Date.now()` or `date +%s%3N`); seconds (`date +%s`) are refused.'),
         author: z.string().trim().min(1).max(128),
         message: z.string().max(20_000),
         url: z.string().max(2048).nullable().optional(),

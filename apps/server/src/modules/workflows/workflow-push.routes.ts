@@ -28,6 +28,8 @@ export function workflowPushRoutes(deps: { workflows: WorkflowsRepository; inges
         config: { access: 'public' },
         schema: {
           tags: ['workflows'],
+          description:
+            'Reports update items to a custom workflow, with `Authorization: Bearer <secret>` (both shown in the workflow modal). `items[].time` is in milliseconds (13 digits); seconds are refused with 400. An item whose `id` is already stored is skipped: `created` counts only new ids, and a second push with the same id and a new message keeps the first text.',
           params: z.object({ token: z.string().max(64) }),
           body: customPushBody,
           response: { 200: envelopeSchema(z.object({ received: z.number(), created: z.number() })) },

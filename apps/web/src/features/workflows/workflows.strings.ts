@@ -77,7 +77,7 @@ export const workflowsText = {
     copied: '已复制到剪切板',
     copyFailed: '复制失败，请手动复制',
     hint: '在代码托管平台添加 Push 事件的 Webhook，填写上面的地址和密钥：GitLab 把密钥填在 Secret token（请求头 X-Gitlab-Token）；GitHub、Gitea 把密钥填在 Secret（用于签名请求头 X-Hub-Signature-256 / X-Gitea-Signature）。',
-    pushHint: '其他系统用 POST 把更新记录推送到上面的地址，请求头带 Authorization: Bearer <密钥>；同一条记录重复推送不会重复保存。',
+    pushHint: '其他系统用 POST 把更新记录推送到上面的地址，请求头带 Authorization: Bearer <密钥>；time 为毫秒时间戳（13 位数字，如 Date.now()），秒级时间戳会被拒绝；同一条记录（id 相同）重复推送不会重复保存，也不会更新已保存的内容。完整说明见 /api/docs。',
     afterSave: '保存后会生成 Webhook 地址和密钥',
   },
 } as const;
