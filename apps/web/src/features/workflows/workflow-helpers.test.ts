@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { createWorkflowValues, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf } from './workflow-form.values.ts';
+import type { WorkflowInput } from '../../api/workflows.api.ts';
+import { syncAfterSave } from './workflow-sync.ts';
 import { buildTabs, moveItem, orderPayload, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 
 function row(id: number, orderNo: number, repoType: string | null, extra: Partial<WorkflowRow> = {}): WorkflowRow {
@@ -79,5 +81,23 @@ describe('workflow form values', () => {
   it('offers every package type to unity apps, three to the others', () => {
     expect(packageTypeChoices('unity')).toHaveLength(6);
     expect(packageTypeChoices('native')).toEqual(['unity', 'native', 'webZip']);
+  });
+});
+
+describe('syncing after a save', () => {
+  const stored = row(1, 1, 'git', { repoPath: 'https://git.example.test/a.git', defaultBranch: 'refs/heads/main,refs/heads/dev', committers: ['Alice'] });
+  const saved: WorkflowInput = { appId: 1, tabName: 'tab1', contentType: 'default', repoType: 'git', repoPath: 'https://git.example.test/a.git', defaultBranch: 'dev, main', committers: ['Alice'], autoPush: false };
+
+  it('syncs a new repository workflow, and one whose address, kind or branches changed', () => {
+    expect(syncAfterSave(null, saved)).toBe(true);
+    expect(syncAfterSave(stored, { ...saved, repoPath: 'https://git.example.test/b.git' })).toBe(true);
+    expect(syncAfterSave(stored, { ...saved, repoType: 'svn' })).toBe(true);
+    expect(syncAfterSave(stored, { ...saved, defaultBranch: 'main' })).toBe(true);
+  });
+
+  it('does not sync for a name, committers or the same branches in another order, nor for other kinds of workflow', () => {
+    expect(syncAfterSave(stored, { ...saved, tabName: '客户端', committers: ['Bob'] })).toBe(false);
+    expect(syncAfterSave(null, { ...saved, contentType: 'custom', repoType: null, repoPath: null })).toBe(false);
+    expect(syncAfterSave(null, { ...saved, repoType: 'other', repoPath: null })).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { branchNames, SUMMARY_TAB_ID, type AppDetail, type WorkflowRow } from '@release/contract';
+import { commitKeys } from '../../api/commit-logs.api.ts';
 import { workflowKeys } from '../../api/workflows.api.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { useEditing } from '../../app/components/use-editing.ts';
@@ -14,6 +15,7 @@ import { useWorkflowMutations, useWorkflows } from './use-workflows.ts';
 import { WorkflowFormModal } from './workflow-form.modal.tsx';
 import { WorkflowTabBar } from './workflow-tab-bar.tsx';
 import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
+import { isSyncable, syncAfterSave } from './workflow-sync.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
 import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
@@ -21,11 +23,6 @@ import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
 /** Custom workflows of type 知识库 follow Lark documents. */
 function isWikiWorkflow(row: { contentType: string; manageType?: string | null; repoType?: string | null }): boolean {
   return row.manageType === 'wiki' || row.repoType === 'wiki';
-}
-
-/** git and svn repository workflows are polled; editors can also sync them now. */
-function isSyncable(row: { contentType: string; repoType?: string | null }): boolean {
-  return row.contentType === 'default' && (row.repoType === 'git' || row.repoType === 'svn');
 }
 
 /** What an empty list tells the user to do on this tab. */
@@ -51,6 +48,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const workflows = useWorkflows(app.appId);
   const { reorder, remove, sync } = useWorkflowMutations(app.appId);
   const tabs = useMemo(() => buildTabs(workflows.data ?? []), [workflows.data]);
+  const workflowOrder = useMemo(() => tabs.filter((tab) => tab.row !== null).map((tab) => tab.tabName), [tabs]);
   const [chosenId, setChosenId] = useState<number | null>(null);
   const [view, setView] = useState<CommitView>('list');
   // Bumped after a sync so the open list starts again from its newest page.
@@ -96,12 +94,14 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
       record={editing.record}
       onClose={editing.close}
       onSaved={(id, body) => {
-        const isNew = editing.record === null;
+        const before = editing.record;
         editing.close();
         void queryClient.invalidateQueries({ queryKey: workflowKeys.list(app.appId) });
         select(id);
-        // A new repository shows its history at once instead of at the next scheduled poll.
-        if (isNew && isSyncable(body)) syncNow(id);
+        // A new or moved repository shows its history at once instead of at the next scheduled poll.
+        if (syncAfterSave(before, body)) syncNow(id);
+        // Another committer filter hides and shows stored items: the open list starts again.
+        else if (before !== null) void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
       }}
     />
   );
@@ -156,6 +156,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
           refreshKey={refreshKey}
           emptyHint={emptyHintOf(active.row, canEdit)}
           robotUrl={active.row?.robotUrl ?? null}
+          workflowOrder={workflowOrder}
         />
       ) : null}
       {modal}
