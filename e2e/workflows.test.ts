@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickAtRest, expectToast, pickOption, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast, pickOption, settled, toasts } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
 import { BOB, EDITOR, VIEWER, signIn, startWorkflowWorld, todayAt, type WorkflowWorld } from './helpers/workflow-world.ts';
@@ -95,6 +95,15 @@ describe('an editor follows a git repository in the workflow view', () => {
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-edit').click();
     const snapshot = page.getByTestId('snapshot-drawer');
     await snapshot.waitFor();
+    // A text file renamed .png passes the page's check; the server refuses it by content and that is the one toast.
+    const before = await toasts(page);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/api/upload'));
+    await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash-log.png', mimeType: 'image/png', buffer: Buffer.from('not an image, a text log') });
+    expect((await refused).status()).toBe(400);
+    await expect.poll(() => snapshot.getByTestId('snapshot-upload').locator('.ant-btn-loading').count()).toBe(0);
+    expect((await toasts(page)).filter((toast) => !before.includes(toast))).toEqual(['必须上传图片或视频类型的文件']);
+    expect(await snapshot.getByTestId('snapshot-media-item').count()).toBe(0);
+    // A .txt is refused by the page itself, in the same words.
     await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
     await expectToast(page, '必须上传图片或视频类型的文件');
     await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.png', mimeType: 'image/png', buffer: gradientPng(320, 200) });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
@@ -12,11 +13,11 @@ function form(fields: Record<string, string>, file: { name: string; type: string
 }
 
 // Upload of icons and snapshot media; storage itself is proved by blob-store.test.ts on disk and S3.
-describe('icon and media upload (POST /api/upload)', () => {
+describe.each(testDialects())('icon and media upload (POST /api/upload) on %s', (dialect) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    server = await startTestServer('sqlite');
+    server = await startTestServer(dialect);
     token = await server.adminToken();
   });
   afterAll(async () => {
@@ -51,7 +52,11 @@ describe('icon and media upload (POST /api/upload)', () => {
     expect(video.body.code).toBe(200);
     expect(video.body.data.key).toMatch(/\.mp4$/);
     const text = await upload({ type: 'media' }, { name: 'notes.txt', type: 'text/plain', data: Buffer.from('hello hello hello hello') });
-    expect(text.body.msg).toBe('Must upload image or video files');
+    expect(text.body.msg).toBe('必须上传图片或视频类型的文件');
+    // A text file renamed .png passes the page's own check (name and declared type) and is refused by its content.
+    const renamed = await upload({ type: 'media' }, { name: 'crash.png', type: 'image/png', data: Buffer.from('not an image, only text') });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.msg).toBe('必须上传图片或视频类型的文件');
   });
 
   it('requires a session to upload, and serves nothing outside the media keys', async () => {

@@ -27,6 +27,15 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * What a silent call's caller shows for its failure: the server's (or the network's) message, `fallback` when there is
+ * none; null when the client has already dealt with it (expired session, lost permission, canceled).
+ */
+export function failureMessage(error: unknown, fallback: string): string | null {
+  if (error instanceof ApiError && (error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled')) return null;
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
 export function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;

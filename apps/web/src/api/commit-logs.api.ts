@@ -93,8 +93,8 @@ export async function fetchSimpleVersions(appId: number, signal?: AbortSignal): 
   return (await api.get<SimpleVersions>('/api/app_versions/simple', { appId }, { signal })).data;
 }
 
-/** POST /api/upload with type=media: a snapshot image or video; answers its url. */
+/** POST /api/upload with type=media: a snapshot image or video; answers its url. Silent: the caller shows the one failure toast. */
 export async function uploadMediaFile(file: File): Promise<string> {
   // `type` goes before `file`: the server reads the fields that precede the file part.
-  return (await api.upload<{ url: string }>('/api/upload', { type: 'media', file }, { timeoutMs: MEDIA_UPLOAD_TIMEOUT_MS })).data.url;
+  return (await api.upload<{ url: string }>('/api/upload', { type: 'media', file }, { timeoutMs: MEDIA_UPLOAD_TIMEOUT_MS, silent: true })).data.url;
 }

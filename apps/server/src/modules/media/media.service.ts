@@ -14,7 +14,7 @@ const ALLOWED: Record<MediaPurpose, SniffedType[]> = {
   // Snapshots: SPEC §5 images and videos.
   media: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime'],
 };
-const REFUSED: Record<MediaPurpose, string> = { app: '必须上传图片类型的文件', media: 'Must upload image or video files' };
+const REFUSED: Record<MediaPurpose, string> = { app: '必须上传图片类型的文件', media: '必须上传图片或视频类型的文件' };
 const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp|mp4|webm|mov)$/;
 
 export const MEDIA_ROUTE = '/api/media/';

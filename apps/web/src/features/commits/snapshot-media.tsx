@@ -1,5 +1,6 @@
 import { Button, Flex, Upload } from 'antd';
 import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
+import { failureMessage } from '../../api/api-error.ts';
 import { uploadMediaFile } from '../../api/commit-logs.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { MediaThumbs } from '../media/media-thumbs.tsx';
@@ -39,9 +40,10 @@ export function SnapshotMedia({ urls, onChange, uploading, onUploadingChange, on
                 onSuccess?.(url);
               })
               .catch((error: unknown) => {
-                // The client toasts server and network failures; this names the step.
-                toast.error(text.uploadError);
-                onError?.(error instanceof Error ? error : new Error(text.uploadError));
+                // One toast: the server's reason (or the network's), 上传失败 only without one.
+                const message = failureMessage(error, text.uploadError);
+                if (message) toast.error(message);
+                onError?.(new Error(message ?? text.uploadError));
               })
               .finally(() => onUploadingChange(-1));
           }}
