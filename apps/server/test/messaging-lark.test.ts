@@ -52,8 +52,9 @@ describe.each(testDialects())('pushes to Lark on %s', (dialect) => {
     expect(world.lark.botMessages[0]).toMatchObject({ botToken, msgType: 'interactive' });
     expect(card).toMatchObject({ schema: '2.0', header: { title: { content: '星际战舰 · 客户端 更新日志' } } });
     const text = markdownOf(card);
-    expect(text).toContain('b2c3d4e');
-    expect(text).not.toContain('b2c3d4e5');
+    // The short id, linked to the item's /commit page here (it has no web page of its own).
+    expect(text).toContain(`- [b2c3d4e](${world.server.url}/commit?commitId=b2c3d4e5f6a7b8c9&workflowId=${workflow.id}) 【Bug修改】`);
+    expect(text.replace(/\]\([^)]*\)/g, ']')).not.toContain('b2c3d4e5');
     expect(text).toContain('【Bug修改】');
     expect(text).toContain('李四');
     // User text cannot mention everyone in the group.

@@ -47,7 +47,8 @@ describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) =>
     expect(messagesTo(devKey).map((m) => m.msgtype)).toEqual(['markdown']);
     const text = markdown(devKey);
     expect(text).toContain('### 星际战舰 · 服务端 更新日志');
-    expect(text).toContain('`2222222` <font color="info">新增/变更</font> 新的排行榜 ＜@all＞ <font color="comment">赵六</font>');
+    // A polled item has no web page of its own: its short id links to its /commit page here.
+    expect(text).toContain(`> [2222222](https://release.example.com/commit?commitId=2222222bbbbbbb&workflowId=${workflow.id}) <font color="info">新增/变更</font> 新的排行榜 ＜@all＞ <font color="comment">赵六</font>`);
     expect(messagesTo(prodKey)).toEqual([]);
     expect((await world.deliveries(res.body.data.deliveryIds, world.editor.token))[0]).toMatchObject({ status: 'sent', receiverCode: 0 });
   });
@@ -115,7 +116,7 @@ describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) =>
     await world.runJobs();
     const texts = world.wecom.robotMessages.map((m) => String((m.body.markdown as { content: string }).content));
     expect(texts).toHaveLength(3);
-    const ids = (text: string) => [...text.matchAll(/`(\w{7})`/g)].map((m) => m[1]);
+    const ids = (text: string) => [...text.matchAll(/\[(\w{7})\]\(/g)].map((m) => m[1]);
     expect(texts.map(ids).sort()).toEqual([['1111111', '3333333'], ['2222222', '1111111'], ['3333333']].sort());
     const noEnd = await world.send('/api/workflow/send_multi_commits', { appId: world.appId, workflowId: workflow.id, startTime: now - hour, all: true }, world.editor.token);
     expect([noEnd.status, noEnd.body.msg]).toEqual([400, `参数错误：endTime ${MessagingMessages.noEndPoint}`]);

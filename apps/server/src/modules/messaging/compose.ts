@@ -40,9 +40,11 @@ export function composeContent(input: ComposeInput): MessageContent {
       downloadUrl: baseUrl ? `${baseUrl}/package/${encodeURIComponent(app.path)}?id=${v.id}` : null,
     };
   }
+  // An item without a web page of its own (a polled repository, svn, a package) links to its /commit page here.
+  const detailUrl = (commitId: string) => (baseUrl && workflow ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflow.id}` : null);
   const commits = input.commits.map((c) => {
     const { typeLabel, subject } = describeCommit(c.commit_message, isPackage);
-    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, 200), author: clip(c.remark || '未知', 32), time: c.commit_time, url: absolute(c.source_url, null) };
+    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, 200), author: clip(c.remark || '未知', 32), time: c.commit_time, url: absolute(c.source_url, null) ?? detailUrl(c.commit_id) };
   });
   const tab = workflow ? clip(workflow.tab_name, 64) : null;
   const title = commits.length
