@@ -22,12 +22,32 @@ function chipsOf(day: Locator): Promise<Array<string | null>> {
   return day.locator('.calendar-count').evaluateAll((els) => els.map((el) => el.getAttribute('title')));
 }
 
+/** A calendar day's chip colour per app / workflow. */
+async function colorsOf(day: Locator): Promise<Record<string, string>> {
+  const pairs = await day.locator('.calendar-count').evaluateAll((els) => els.map((el) => [el.querySelector('.calendar-count-name')?.textContent ?? '', getComputedStyle(el).color]));
+  return Object.fromEntries(pairs);
+}
+
+/** How many lines an element's text takes. */
+function lines(el: Locator): Promise<number> {
+  return el.evaluate((node) => Math.round(node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight)));
+}
+
+/** A subject folded to at most three lines, with 展开 to show the rest. */
+async function expectFolded(subject: Locator): Promise<void> {
+  await expect.poll(() => subject.getByText('展开').count()).toBe(1);
+  expect(await lines(subject)).toBeLessThanOrEqual(3);
+}
+
 describe('a long git history and pushed custom items in the browser', () => {
   let world: WorkflowWorld;
   let browser: Browser;
   const appPath = 'moon';
   let historyId = 0;
   let levelsId = 0;
+  let moonId = 0;
+  /** Pushes items to the 关卡 workflow's webhook and returns the answer's data. */
+  let push: (items: object[]) => Promise<unknown> = () => Promise.reject(new Error('not ready'));
 
   beforeAll(async () => {
     world = await startWorkflowWorld();
@@ -39,6 +59,7 @@ describe('a long git history and pushed custom items in the browser', () => {
     const { api, adminToken } = world;
     const editor = await api.login(EDITOR.username, EDITOR.password);
     const appId = await api.createApp(adminToken, { appName: '月光', path: appPath, editUserIds: [world.editorId] });
+    moonId = appId;
     historyId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '历史', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
     expect(await api.call('POST', `/api/workflow/sync?id=${historyId}`, editor, {})).toEqual({ created: HISTORY, error: null });
 
@@ -61,8 +82,11 @@ describe('a long git history and pushed custom items in the browser', () => {
         metadata: { event: 'drive.file.edit_v1', spaceName: '策划文档', objTitle: '第一章设计', url: null, changeVisible: true, beforeContent: '标题\n敌人 3 个\n结尾', afterContent: '标题\n敌人 5 个\n结尾' },
       },
     ];
-    const res = await fetch(levels?.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${levels?.webhookSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
-    expect(((await res.json()) as { data: unknown }).data).toEqual({ received: 2, created: 2 });
+    push = async (pushed) => {
+      const res = await fetch(levels?.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${levels?.webhookSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: pushed }) });
+      return ((await res.json()) as { data: unknown }).data;
+    };
+    expect(await push(items)).toEqual({ received: 2, created: 2 });
   });
   afterAll(async () => {
     await browser?.close();
@@ -110,6 +134,63 @@ describe('a long git history and pushed custom items in the browser', () => {
     expect(await diff.locator('.wiki-diff-line.is-same').count()).toBe(4);
     await page.screenshot({ path: '.tmp/e2e-wiki-diff.png' });
     await context.close();
+  });
+
+  it('a subject of 1,000 characters folds after three lines with 展开 in the list, a day and the trend; a survey without a category has no stray ·', async () => {
+    const long = `超长提交信息 ${'这是一段很长的说明文字，用来测试界面上的换行和截断。'.repeat(40)}`;
+    const survey = { applications: [{ applicationId: 8, name: '问卷系统', icon: null, changelogs: [{ id: 's-1', elementType: 'survey', gameplay: '', count: 2 }] }] };
+    const now = Date.now();
+    expect(await push([{ id: 'long-1', time: now - 30_000, author: '策划小周', message: long }, { id: 'survey-1', time: now - 20_000, author: '策划小周', message: '问卷调查', metadata: survey }])).toEqual({ received: 2, created: 2 });
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${levelsId}`);
+    const surveyItem = page.getByTestId('commit-item').filter({ hasText: '问卷调查' });
+    await expect.poll(() => surveyItem.getByTestId('commit-upload-log').innerText()).toContain('问卷 · 未知玩法 × 2');
+    expect(await surveyItem.getByTestId('commit-upload-log').innerText()).not.toContain('· ×');
+
+    const list = page.getByTestId('commit-list');
+    const subject = list.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message');
+    await expectFolded(subject);
+    await page.screenshot({ path: '.tmp/e2e-long-subject.png' });
+    // 展开 shows all of it, 收起 folds it again.
+    await subject.getByText('展开').click();
+    await expect.poll(() => subject.innerText()).toContain(long.slice(-30));
+    expect(await lines(subject)).toBeGreaterThan(3);
+    await subject.getByText('收起').click();
+    await expectFolded(subject);
+
+    await page.getByTestId('view-toggle').getByText('日历').click();
+    await page.locator(`[data-testid=calendar-day][data-date="${new Date(now).toLocaleDateString('sv-SE')}"]`).click();
+    const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
+    await expectFolded(drawer.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message'));
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/trend/${encodeURIComponent('策划小周')}`);
+    await expectFolded(page.getByTestId('commit-list').getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message'));
+    // The trend is reached from the app page's committers: 应用管理 stays highlighted.
+    expect(await page.getByTestId('header-menu').locator('.ant-menu-item-selected').innerText()).toBe('应用管理');
+    await context.close();
+  });
+
+  it('a 64-character tab name is cut with … at 1280 and 768 px and shown whole on hover', async () => {
+    const editor = await world.api.login(EDITOR.username, EDITOR.password);
+    const name = `超长的工作流名称${'很长'.repeat(28)}`;
+    expect(name).toHaveLength(64);
+    await world.api.call('POST', '/api/workflow', editor, { appId: moonId, tabName: name, contentType: 'custom', manageType: 'other' });
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 768, height: 1024 }]) {
+      const { context, page } = await newPage(browser, world.server.url, viewport);
+      await signIn(page, EDITOR);
+      await page.goto(`/home/app/${appPath}?workflowId=${historyId}`);
+      const tab = page.getByTestId('workflow-tab').filter({ hasText: name });
+      await tab.waitFor();
+      expect(await tab.getAttribute('title')).toContain(name);
+      const { shown, full } = await tab.locator('.workflow-tab-name').evaluate((el) => ({ shown: el.clientWidth, full: el.scrollWidth }));
+      expect(full).toBeGreaterThan(shown);
+      expect(shown).toBeLessThanOrEqual(viewport.width < 1000 ? 140 : 200);
+      // The other tabs stay on the bar beside it.
+      expect(await page.getByTestId('workflow-tab').filter({ hasText: '历史' }).isVisible()).toBe(true);
+      await context.close();
+    }
   });
 
   it('a package workflow lists the apk published before it existed, with its version, platform, uploader and download link', async () => {
@@ -169,6 +250,10 @@ describe('a long git history and pushed custom items in the browser', () => {
     // Four commits that day: 发布 got all four, 主干 three of them.
     await expect.poll(() => cell.getAttribute('data-count')).toBe('4');
     expect(await chipsOf(cell)).toEqual(['发布：4', '主干：3']);
+    // Each workflow has its tab's colour, here and on its own calendar, and the legend follows the tabs.
+    expect(await page.locator('.calendar-legend .ant-tag').allInnerTexts()).toEqual(['主干', '发布']);
+    const summaryColors = await colorsOf(cell);
+    expect(new Set(Object.values(summaryColors)).size).toBe(2);
     await cell.click();
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toContain(day);
     await expect.poll(() => itemsOf(drawer)).toEqual(together);
@@ -176,6 +261,12 @@ describe('a long git history and pushed custom items in the browser', () => {
     await drawer.waitFor({ state: 'hidden' });
     await page.getByTestId('calendar-mode').getByText('年').click();
     await expect.poll(() => page.locator(`[data-testid=calendar-month][data-month="${day.slice(0, 7)}"]`).innerText()).toContain('共 4 条');
+    await page.getByTestId('calendar-mode').getByText('月').click();
+    for (const tab of ['发布', '主干']) {
+      await page.getByTestId('workflow-tab').filter({ hasText: tab }).click();
+      await expect.poll(() => chipsOf(cell)).toEqual([`${tab}：${tab === '发布' ? 4 : 3}`]);
+      expect(await colorsOf(cell)).toEqual({ [tab]: summaryColors[tab] });
+    }
 
     // The committer's trend spans the same two workflows: its list, day and counts agree the same way.
     await page.goto(`/trend/${encodeURIComponent(ZHAO.name)}`);

@@ -131,8 +131,24 @@ describe('an editor follows a git repository in the workflow view', () => {
     const lightbox = page.getByTestId('lightbox');
     await lightbox.waitFor();
     await expect.poll(() => lightbox.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(320);
-    await page.getByTestId('lightbox-zoom-in').click();
+    const zoomIn = page.getByTestId('lightbox-zoom-in');
+    const zoomOut = page.getByTestId('lightbox-zoom-out');
+    await zoomIn.click();
     expect(await lightbox.getAttribute('data-scale')).toBe('1.48');
+    // SPEC §9: up to 3 times the natural size, then zoom-in is disabled; out only while above 0.1 (0.52 - 0.48 is not).
+    for (const scale of ['1.96', '2.44', '2.92', '3']) {
+      await zoomIn.click();
+      await expect.poll(() => lightbox.getAttribute('data-scale')).toBe(scale);
+    }
+    expect(await zoomIn.isDisabled()).toBe(true);
+    await page.getByTestId('lightbox-reset').click();
+    await zoomOut.click();
+    await expect.poll(() => lightbox.getAttribute('data-scale')).toBe('0.52');
+    expect(await zoomOut.isDisabled()).toBe(true);
+    expect(await zoomIn.isDisabled()).toBe(false);
+    await zoomIn.click();
+    await zoomIn.click();
+    await expect.poll(() => lightbox.getAttribute('data-scale')).toBe('1.48');
     await page.screenshot({ path: path.join(shots, 'e2e-workflow-lightbox.png') });
     await page.keyboard.press('Escape');
     await lightbox.waitFor({ state: 'detached' });
@@ -251,6 +267,41 @@ describe('an editor follows a git repository in the workflow view', () => {
     await expect(page.locator('.commit-item.is-filtered').getByTestId('commit-message').allInnerTexts()).resolves.toEqual(["Merge branch 'dev'"]);
     await page.getByTestId('filter-show-filtered').click();
     await expect.poll(() => messages(page)).toEqual(shown);
+    await context.close();
+  });
+
+  it('two screenshots picked at once are saved in the order picked, though the second finishes uploading first', async () => {
+    const { context, page } = await newPage(browser, world.server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${world.appPath}`);
+    await page.getByTestId('workflow-tab').filter({ hasText: '客户端' }).click();
+    const item = page.getByTestId('commit-list').getByTestId('commit-item').filter({ hasText: '一键登录' });
+    await clickAtRest(item.getByTestId('commit-item-menu'));
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-edit').click();
+    const snapshot = page.getByTestId('snapshot-drawer');
+    await snapshot.waitFor();
+    // wide.png's upload is held until tall.png's has been answered.
+    let tallDone = (): void => undefined;
+    const tallAnswered = new Promise<void>((resolve) => (tallDone = resolve));
+    await page.route('**/api/upload', async (route) => {
+      if ((route.request().postDataBuffer()?.toString('latin1') ?? '').includes('wide.png')) {
+        await tallAnswered;
+        await route.continue();
+      } else {
+        await route.fulfill({ response: await route.fetch() });
+        tallDone();
+      }
+    });
+    await snapshot.locator('input[type=file]').setInputFiles([
+      { name: 'wide.png', mimeType: 'image/png', buffer: gradientPng(320, 200) },
+      { name: 'tall.png', mimeType: 'image/png', buffer: gradientPng(200, 320) },
+    ]);
+    await expect.poll(() => snapshot.getByTestId('snapshot-media-item').count()).toBe(2);
+    await clickAtRest(page.getByTestId('snapshot-save'));
+    await expectToast(page, '保存成功');
+    await snapshot.waitFor({ state: 'hidden' });
+    const widths = () => item.getByTestId('media-thumb').locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
+    await expect.poll(widths).toEqual([320, 200]);
     await context.close();
   });
 });

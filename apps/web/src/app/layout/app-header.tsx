@@ -4,14 +4,8 @@ import { RoutePath } from '@release/contract';
 import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { useIsAdmin } from '../session.store.ts';
+import { selectedMenuKey } from './menu-key.ts';
 import { UserMenu } from './user-menu.tsx';
-
-function selectedMenuKey(pathname: string): string {
-  if (pathname.startsWith(RoutePath.setting)) return RoutePath.setting;
-  if (pathname.startsWith(RoutePath.wiki)) return RoutePath.wiki;
-  if (pathname.startsWith(RoutePath.app)) return RoutePath.app;
-  return '';
-}
 
 /** SPEC §2 Home layout header: title, menu (settings for admins), bell and user dropdown. */
 export function AppHeader({ hideNav }: { hideNav: boolean }) {

@@ -95,4 +95,19 @@ describe('calendar counts and colours', () => {
     expect(CALENDAR_PALETTE).toHaveLength(16);
     expect(many.get('k16')).toBe(CALENDAR_PALETTE[0]);
   });
+
+  it('colours a workflow by its tab: the same on its own calendar and on 工作流汇总, the legend in tab order', () => {
+    const tabs = ['客户端', '服务端', '美术'];
+    const own = assignColors(['服务端'], tabs);
+    const summary = assignColors(['美术', '客户端', '服务端', '客户端'], tabs);
+    expect(own.get('服务端')).toBe(CALENDAR_PALETTE[1]);
+    expect(summary.get('服务端')).toBe(CALENDAR_PALETTE[1]);
+    expect([...summary.keys()]).toEqual(['客户端', '服务端', '美术']);
+    // Keys that are not tabs (package types) come after the tabs, by name.
+    expect([...assignColors(['WEB', 'APK', '美术'], tabs)]).toEqual([
+      ['美术', CALENDAR_PALETTE[2]],
+      ['APK', CALENDAR_PALETTE[3]],
+      ['WEB', CALENDAR_PALETTE[4]],
+    ]);
+  });
 });

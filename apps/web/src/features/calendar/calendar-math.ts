@@ -117,8 +117,15 @@ export function monthOf(item: { commitTime: number }): string {
   return dayjs(item.commitTime).format('YYYY-MM');
 }
 
-/** Colours by key: distinct keys in name order take the palette in turn, wrapping after 16. */
-export function assignColors(keys: Iterable<string>): Map<string, string> {
-  const sorted = [...new Set(keys)].sort((a, b) => a.localeCompare(b));
-  return new Map(sorted.map((key, index) => [key, CALENDAR_PALETTE[index % CALENDAR_PALETTE.length] ?? CALENDAR_PALETTE[0]]));
+/**
+ * Colours by key, in legend order. A key of `order` (the app's workflows in tab order) takes the palette colour of its
+ * place there, so a workflow has one colour on its own tab and on 工作流汇总; other keys (package types, apps) follow
+ * in name order. The palette wraps after 16.
+ */
+export function assignColors(keys: Iterable<string>, order: readonly string[] = []): Map<string, string> {
+  const present = new Set(keys);
+  const ordered = order.map((key, index) => ({ key, index })).filter(({ key }, index) => present.has(key) && order.indexOf(key) === index);
+  const rest = [...present].filter((key) => !order.includes(key)).sort((a, b) => a.localeCompare(b));
+  const placed = [...ordered, ...rest.map((key, index) => ({ key, index: order.length + index }))];
+  return new Map(placed.map(({ key, index }) => [key, CALENDAR_PALETTE[index % CALENDAR_PALETTE.length] ?? CALENDAR_PALETTE[0]]));
 }

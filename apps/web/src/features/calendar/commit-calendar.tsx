@@ -28,10 +28,12 @@ interface CommitCalendarProps {
   keep?: (item: CommitLogItem) => boolean;
   /** Hears every item of the window shown (before `keep`), e.g. to offer their projects. */
   onWindowItems?: (items: CommitLogItem[]) => void;
+  /** The app's workflow names in tab order: each keeps its colour and place in the legend on every calendar. */
+  keyOrder?: readonly string[];
 }
 
 /** SPEC §2 calendar: month grid (compact on phones) and year view; a day opens its items in a drawer. */
-export function CommitCalendar({ source, query, countPer, renderDayItems, keep, onWindowItems }: CommitCalendarProps) {
+export function CommitCalendar({ source, query, countPer, renderDayItems, keep, onWindowItems, keyOrder }: CommitCalendarProps) {
   const isMobile = useIsMobile();
   const [mode, setMode] = useState<Mode>('month');
   const [cursor, setCursor] = useState(() => Date.now());
@@ -42,7 +44,7 @@ export function CommitCalendar({ source, query, countPer, renderDayItems, keep, 
   const fetched = useMemo(() => calendar.data ?? [], [calendar.data]);
   useEffect(() => onWindowItems?.(fetched), [fetched, onWindowItems]);
   const items = useMemo(() => (keep ? fetched.filter(keep) : fetched), [fetched, keep]);
-  const colors = useMemo(() => assignColors(items.map((item) => countKeyOf(item, countPer))), [items, countPer]);
+  const colors = useMemo(() => assignColors(items.map((item) => countKeyOf(item, countPer)), keyOrder), [items, countPer, keyOrder]);
   // A commit several workflows reached (工作流汇总, trend) counts once a day: once per key, and once in the total.
   const counts = useMemo(() => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey), [items, mode, countPer]);
   const totals = useMemo(() => totalBy(items, mode === 'month' ? dayOf : monthOf, commitCopyKey), [items, mode]);

@@ -31,10 +31,12 @@ interface CommitBrowserProps {
   emptyHint?: string;
   /** The tab's group robot address (editors see it): pushes go through its service. */
   robotUrl?: string | null;
+  /** The app's workflow names in tab order, for the calendar's colours and legend. */
+  workflowOrder?: readonly string[];
 }
 
 /** The filter bar with the infinite list or the calendar of one source, and the snapshot drawer. */
-export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint, robotUrl = null }: CommitBrowserProps) {
+export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint, robotUrl = null, workflowOrder }: CommitBrowserProps) {
   const queryClient = useQueryClient();
   const isMobile = useIsMobile();
   const [filter, setFilter] = useState<CommitFilter>(() => defaultCommitFilter());
@@ -80,6 +82,7 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
           source={source}
           query={calendarQuery}
           countPer={mode === 'trend' ? 'app' : 'workflow'}
+          keyOrder={workflowOrder}
           keep={keep}
           onWindowItems={setWindowItems}
           renderDayItems={(dayItems) => <CommitItemsWithMetadata items={present(dayItems)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}

@@ -9,6 +9,9 @@ import { displayType, parseCommitMessage } from './commit-message.ts';
 import { CommitMetadataView } from './commit-metadata-view.tsx';
 import './commits.css';
 
+/** Lines of a subject shown before 展开; the body shows four. */
+const SUBJECT_ROWS = 3;
+
 export interface CommitItemProps {
   item: CommitLogItem;
   metadata?: string;
@@ -32,13 +35,14 @@ export function CommitItem({ item, metadata, categories, showSource, menu, onOpe
       <div className="commit-item-time">{timeText ?? clockText(item.commitTime)}</div>
       <Flex vertical gap={6} className="commit-item-body">
         <Flex gap={8} align="flex-start" justify="space-between">
-          <Flex gap={6} align="baseline" wrap style={{ minWidth: 0 }}>
+          <Flex gap={6} align="baseline" wrap style={{ minWidth: 0, flex: 1 }}>
             {isPackage ? <PackageVersionTitle item={item} /> : null}
             {type ? <CommitTypeTag type={type} /> : null}
             {parsed.scope ? <Typography.Text type="secondary">{parsed.scope}</Typography.Text> : null}
-            <Typography.Text strong className="commit-subject" data-testid="commit-message">
+            {/* A long subject folds like the body: three lines, then 展开 (it may be one line of a thousand characters). */}
+            <Typography.Paragraph strong className="commit-subject" ellipsis={{ rows: SUBJECT_ROWS, expandable: 'collapsible' }} data-testid="commit-message">
               {parsed.subject || item.commitMessage}
-            </Typography.Text>
+            </Typography.Paragraph>
           </Flex>
           {menu}
         </Flex>

@@ -1,19 +1,11 @@
 import { useState } from 'react';
 import { Avatar, Button, Collapse, Flex, Tag, Typography } from 'antd';
 import { DiffOutlined, FileTextOutlined } from '@ant-design/icons';
-import { parseCommitMetadata, type ChangedFiles, type UploadApplication, type WikiEvent } from './commit-metadata.ts';
+import { changelogText, parseCommitMetadata, type ChangedFiles, type UploadApplication, type WikiEvent } from './commit-metadata.ts';
 import { commitsText } from './commits.strings.ts';
 import { WikiDiffModal } from './wiki-diff.modal.tsx';
 
 const text = commitsText.metadata;
-
-function gameplayLabel(gameplay: string): string {
-  return gameplay in text.gameplay ? text.gameplay[gameplay as keyof typeof text.gameplay] : text.gameplay.unknown;
-}
-
-function elementLabel(type: string): string {
-  return type in text.elementTypes ? text.elementTypes[type as keyof typeof text.elementTypes] : type;
-}
 
 function UploadLog({ applications }: { applications: UploadApplication[] }) {
   return (
@@ -28,7 +20,7 @@ function UploadLog({ applications }: { applications: UploadApplication[] }) {
             <Flex gap={4} wrap>
               {app.changelogs.map((log, index) => (
                 <Tag key={log.id || index} style={{ marginInlineEnd: 0 }}>
-                  {elementLabel(log.elementType)} · {gameplayLabel(log.gameplay)} · {log.categoryName} × {log.count}
+                  {changelogText(log)}
                 </Tag>
               ))}
             </Flex>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommitMetadata } from './commit-metadata.ts';
+import { changelogText, parseCommitMetadata } from './commit-metadata.ts';
 
 describe('commit metadata', () => {
   it('reads upload-log applications and their changelogs', () => {
@@ -17,5 +17,13 @@ describe('commit metadata', () => {
     expect(parseCommitMetadata(JSON.stringify({ files: { added: [] } }))).toBeNull();
     expect(parseCommitMetadata('not json')).toBeNull();
     expect(parseCommitMetadata(undefined)).toBeNull();
+  });
+
+  it('labels a changelog without a stray separator for a part it lacks', () => {
+    const log = { id: '1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 };
+    expect(changelogText(log)).toBe('关卡 · 主玩法 · 第一章 × 3');
+    expect(changelogText({ ...log, elementType: 'survey', gameplay: '', categoryName: '' })).toBe('问卷 · 未知玩法 × 3');
+    expect(changelogText({ ...log, gameplay: 'boss', categoryName: '  ' })).toBe('关卡 · 未知玩法 × 3');
+    expect(changelogText({ ...log, elementType: '', gameplay: 'side' })).toBe('副玩法 · 第一章 × 3');
   });
 });

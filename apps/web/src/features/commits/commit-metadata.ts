@@ -1,3 +1,5 @@
+import { commitsText } from './commits.strings.ts';
+
 /** SPEC §3 metadata of an update item, as POST /api/commit_log/metadata_list answers it (a JSON string). */
 export interface Changelog {
   id: string;
@@ -87,4 +89,16 @@ export function parseCommitMetadata(text: string | undefined): CommitMetadata | 
     return files.added.length + files.modified.length + files.removed.length > 0 ? { kind: 'files', files } : null;
   }
   return null;
+}
+
+const labels = commitsText.metadata;
+
+/**
+ * A changelog as its tag reads it: element type · gameplay · category × count (SPEC §3 labels; any other gameplay,
+ * or none, is 未知玩法). A part the item does not carry (no category, no element type) is left out with its separator.
+ */
+export function changelogText(log: Changelog): string {
+  const element = log.elementType in labels.elementTypes ? labels.elementTypes[log.elementType as keyof typeof labels.elementTypes] : log.elementType;
+  const gameplay = log.gameplay in labels.gameplay ? labels.gameplay[log.gameplay as keyof typeof labels.gameplay] : labels.gameplay.unknown;
+  return `${[element, gameplay, log.categoryName].filter((part) => part.trim() !== '').join(' · ')} × ${log.count}`;
 }

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Button, Flex, Upload } from 'antd';
 import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
 import { failureMessage } from '../../api/api-error.ts';
@@ -5,7 +6,7 @@ import { uploadMediaFile } from '../../api/commit-logs.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { MediaThumbs } from '../media/media-thumbs.tsx';
 import { commitsText } from './commits.strings.ts';
-import { isSnapshotMedia, SNAPSHOT_MEDIA_TYPES } from './snapshot.ts';
+import { isSnapshotMedia, pickOrder, SNAPSHOT_MEDIA_TYPES } from './snapshot.ts';
 
 const text = commitsText.snapshot;
 
@@ -17,8 +18,10 @@ interface SnapshotMediaProps {
   onOpen: (index: number) => void;
 }
 
-/** Snapshot images and videos: POST /api/upload (type=media) per file; wrong types are refused with a warning. */
+/** Snapshot images and videos: POST /api/upload (type=media) per file, added in picking order; wrong types are refused with a warning. */
 export function SnapshotMedia({ urls, onChange, uploading, onUploadingChange, onOpen }: SnapshotMediaProps) {
+  // Several files picked at once are added in the order picked, not as their uploads finish.
+  const order = useRef(pickOrder());
   return (
     <Flex vertical gap={8}>
       <div data-testid="snapshot-upload">
@@ -34,12 +37,18 @@ export function SnapshotMedia({ urls, onChange, uploading, onUploadingChange, on
           customRequest={({ file, onSuccess, onError }) => {
             if (!(file instanceof File)) return;
             onUploadingChange(1);
+            const ticket = order.current.take();
+            const add = (url: string | null) => {
+              const ready = order.current.settle(ticket, url);
+              if (ready.length) onChange((current) => [...current, ...ready]);
+            };
             uploadMediaFile(file)
               .then((url) => {
-                onChange((current) => [...current, url]);
+                add(url);
                 onSuccess?.(url);
               })
               .catch((error: unknown) => {
+                add(null);
                 // One toast: the server's reason (or the network's), 上传失败 only without one.
                 const message = failureMessage(error, text.uploadError);
                 if (message) toast.error(message);

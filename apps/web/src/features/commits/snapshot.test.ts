@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSnapshotMedia, pickedVersionIds, picksOf } from './snapshot.ts';
+import { isSnapshotMedia, pickedVersionIds, pickOrder, picksOf } from './snapshot.ts';
 
 const version = (appVersionId: number) => ({ appVersionId, indexNo: appVersionId, appVersion: '1.0', build: '1' });
 
@@ -14,5 +14,15 @@ describe('snapshot drawer rules', () => {
     expect(picks.ipa).toEqual({ enabled: true, ids: [1] });
     expect(picks.apk).toEqual({ enabled: false, ids: [] });
     expect(pickedVersionIds({ ...picks, zip: { enabled: false, ids: [3] }, apk: { enabled: true, ids: [2, 1] } })).toEqual([1, 2]);
+  });
+
+  it('adds files picked together in the order picked, whichever upload finishes first', () => {
+    const order = pickOrder();
+    const [a, b, c] = [order.take(), order.take(), order.take()];
+    expect(order.settle(c, 'c.png')).toEqual([]);
+    expect(order.settle(b, null)).toEqual([]);
+    expect(order.settle(a, 'a.png')).toEqual(['a.png', 'c.png']);
+    const d = order.take();
+    expect(order.settle(d, 'd.png')).toEqual(['d.png']);
   });
 });

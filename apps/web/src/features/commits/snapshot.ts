@@ -26,3 +26,27 @@ export function picksOf(bound: CommitLogItem['bindVersions']): VersionPicks {
 export function pickedVersionIds(picks: VersionPicks): number[] {
   return [...new Set(versionKinds.flatMap(({ key }) => (picks[key].enabled ? picks[key].ids : [])))];
 }
+
+/**
+ * Files picked together upload side by side and finish in any order: each takes a ticket when its upload starts, and
+ * `settle` hands back the urls that may now be added — in ticket (picking) order, a failed upload (null) skipped.
+ */
+export function pickOrder(): { take: () => number; settle: (ticket: number, url: string | null) => string[] } {
+  let issued = 0;
+  let released = 0;
+  const done = new Map<number, string | null>();
+  return {
+    take: () => issued++,
+    settle(ticket, url) {
+      done.set(ticket, url);
+      const ready: string[] = [];
+      while (done.has(released)) {
+        const next = done.get(released);
+        done.delete(released);
+        released += 1;
+        if (next) ready.push(next);
+      }
+      return ready;
+    },
+  };
+}

@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { Button, Tooltip } from 'antd';
 import { CloseOutlined, ExportOutlined, LeftOutlined, RightOutlined, RotateLeftOutlined, RotateRightOutlined, UndoOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { mediaKind } from '@release/contract';
-import { fileNameOf, maxScaleFor, MAX_NATURAL_SCALE, rotateBy, throttle, WHEEL_THROTTLE_MS, wrapIndex, zoomBy } from './media-view.ts';
+import { canZoom, fileNameOf, maxScaleFor, MAX_NATURAL_SCALE, rotateBy, throttle, WHEEL_THROTTLE_MS, wrapIndex, zoomBy } from './media-view.ts';
 import { mediaText } from './media.strings.ts';
 import { JsonView } from './json-view.tsx';
 import './media.css';
@@ -15,16 +15,16 @@ interface MediaLightboxProps {
   onClose: () => void;
 }
 
-function BarButton({ title, icon, onClick, testId }: { title: string; icon: ReactNode; onClick: () => void; testId: string }) {
+function BarButton({ title, icon, onClick, testId, disabled = false }: { title: string; icon: ReactNode; onClick: () => void; testId: string; disabled?: boolean }) {
   return (
     <Tooltip title={title}>
-      <Button type="text" icon={icon} aria-label={title} onClick={onClick} data-testid={testId} />
+      <Button type="text" icon={icon} aria-label={title} onClick={onClick} disabled={disabled} data-testid={testId} />
     </Tooltip>
   );
 }
 
 /**
- * SPEC §2/§9 media lightbox: images (zoom in 0.48 steps between 0.1 and 3x the natural size, rotate by
+ * SPEC §2/§9 media lightbox: images (zoom in 0.48 steps above 0.1 and up to 3x the natural size, the buttons disabled at the limits, rotate by
  * 90°, wheel zoom at most every 80 ms), videos and JSON by extension; Escape closes, ← → move.
  */
 export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLightboxProps) {
@@ -97,8 +97,8 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
         </span>
         {kind === 'image' ? (
           <>
-            <BarButton title={mediaText.zoomOut} icon={<ZoomOutOutlined />} onClick={() => actions.current.zoom(-1)} testId="lightbox-zoom-out" />
-            <BarButton title={mediaText.zoomIn} icon={<ZoomInOutlined />} onClick={() => actions.current.zoom(1)} testId="lightbox-zoom-in" />
+            <BarButton title={mediaText.zoomOut} icon={<ZoomOutOutlined />} onClick={() => actions.current.zoom(-1)} testId="lightbox-zoom-out" disabled={!canZoom(scale, -1, maxScale)} />
+            <BarButton title={mediaText.zoomIn} icon={<ZoomInOutlined />} onClick={() => actions.current.zoom(1)} testId="lightbox-zoom-in" disabled={!canZoom(scale, 1, maxScale)} />
             <BarButton title={mediaText.rotateLeft} icon={<RotateLeftOutlined />} onClick={() => setRotation((r) => rotateBy(r, -1))} testId="lightbox-rotate-left" />
             <BarButton title={mediaText.rotateRight} icon={<RotateRightOutlined />} onClick={() => setRotation((r) => rotateBy(r, 1))} testId="lightbox-rotate-right" />
             <BarButton title={mediaText.reset} icon={<UndoOutlined />} onClick={reset} testId="lightbox-reset" />

@@ -1,14 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { clampScale, fileNameOf, isThumbnailImage, maxScaleFor, rotateBy, throttle, wrapIndex, zoomBy } from './media-view.ts';
+import { canZoom, clampScale, fileNameOf, isThumbnailImage, maxScaleFor, rotateBy, throttle, wrapIndex, zoomBy } from './media-view.ts';
 
 describe('media viewer helpers', () => {
-  it('zooms in steps of 0.48 between 0.1 and 3x the natural size', () => {
+  it('zooms in steps of 0.48 above 0.1 and up to 3x the natural size, and stops at each limit', () => {
     expect(zoomBy(1, 1, 3)).toBe(1.48);
     expect(zoomBy(1.48, 1, 3)).toBe(1.96);
-    expect(zoomBy(2.8, 1, 3)).toBe(3);
+    expect(zoomBy(2.92, 1, 3)).toBe(3);
+    expect(zoomBy(3, 1, 3)).toBe(3);
     expect(zoomBy(1, -1, 3)).toBe(0.52);
-    expect(zoomBy(0.52, -1, 3)).toBe(0.1);
+    // 0.52 - 0.48 is not above 0.1: the zoom-out stops at 0.52.
+    expect(zoomBy(0.52, -1, 3)).toBe(0.52);
     expect(clampScale(0.01, 3)).toBe(0.1);
+  });
+
+  it('offers a step only while it stays inside the range (the buttons are disabled at the limits)', () => {
+    expect(canZoom(2.92, 1, 3)).toBe(true);
+    expect(canZoom(3, 1, 3)).toBe(false);
+    expect(canZoom(1, -1, 3)).toBe(true);
+    expect(canZoom(0.52, -1, 3)).toBe(false);
+    expect(canZoom(0.59, -1, 3)).toBe(true);
+    expect(canZoom(0.58, -1, 3)).toBe(false);
   });
 
   it('lets a large image grow to 3x its natural width, a small one to 3x', () => {

@@ -19,9 +19,18 @@ export function clampScale(scale: number, maxScale: number): number {
   return Math.min(maxScale, Math.max(MIN_SCALE, Math.round(scale * 100) / 100));
 }
 
-/** One zoom step in (1) or out (-1), kept within the limits. */
+/**
+ * Whether one more step in (1) or out (-1) stays inside SPEC §9's range: in up to the largest scale, out only while
+ * the result stays above 0.1 (the minimum is exclusive), so the zoom-out stops at 0.52.
+ */
+export function canZoom(scale: number, direction: 1 | -1, maxScale: number): boolean {
+  if (direction === 1) return scale < maxScale;
+  return Math.round((scale - ZOOM_STEP) * 100) / 100 > MIN_SCALE;
+}
+
+/** One zoom step in (1) or out (-1); in stops at the largest scale, and at a limit the scale stays as it is. */
 export function zoomBy(scale: number, direction: 1 | -1, maxScale: number): number {
-  return clampScale(scale + direction * ZOOM_STEP, maxScale);
+  return canZoom(scale, direction, maxScale) ? clampScale(scale + direction * ZOOM_STEP, maxScale) : scale;
 }
 
 /** Rotation accumulates (no wrap to 0) so the CSS transition always turns the short way. */

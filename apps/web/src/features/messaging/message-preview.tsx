@@ -1,11 +1,11 @@
 import { Empty, Typography } from 'antd';
 import type { CommitLogItem } from '@release/contract';
-import { commitTypes, displayType, parseCommitMessage, shortCommitId } from '../commits/commit-message.ts';
+import { sentLine } from './message-lines.ts';
 import { messagingText } from './messaging.strings.ts';
 
 const SHOWN = 20;
 
-/** What the message will say, as the receiver's card lists it: 7-character id, type, subject, author. */
+/** What the message will say, as the receiver's card lists it: 7-character id, type, subject (cut as sent), author. */
 export function MessagePreview({ title, items }: { title: string; items: CommitLogItem[] }) {
   if (!items.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={messagingText.logs.empty} />;
   return (
@@ -13,12 +13,11 @@ export function MessagePreview({ title, items }: { title: string; items: CommitL
       <Typography.Text strong>{title}</Typography.Text>
       <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12, margin: '2px 0 6px' }}>{messagingText.logs.total(items.length)}</div>
       {items.slice(0, SHOWN).map((item) => {
-        const parsed = parseCommitMessage(item.commitMessage);
-        const type = displayType(parsed, item.nativePackageType !== null);
+        const line = sentLine(item);
         return (
-          <div key={item.id} style={{ fontSize: 13, lineHeight: '22px', wordBreak: 'break-all' }}>
-            {shortCommitId(item.commitId) !== null ? <><Typography.Text code>{shortCommitId(item.commitId)}</Typography.Text> </> : null}{type ? `【${commitTypes[type].label}】` : ''}
-            {parsed.subject} — {item.remark || item.uploadBy || ''}
+          <div key={item.id} style={{ fontSize: 13, lineHeight: '22px', wordBreak: 'break-all' }} data-testid="message-preview-line">
+            {line.shortId !== null ? <><Typography.Text code>{line.shortId}</Typography.Text> </> : null}{line.typeLabel ? `【${line.typeLabel}】` : ''}
+            {line.subject} — {line.author}
           </div>
         );
       })}

@@ -47,10 +47,11 @@ export function WorkflowTabBar({ tabs, activeId, onChange, canDrag, onReorder, e
               data-testid="workflow-tab"
               data-workflow-id={tab.id}
               className={sortable.draggingKey === String(tab.id) ? 'workflow-tab-label is-dragged' : 'workflow-tab-label'}
-              title={canDrag && !isSummary ? workflowsText.dragHint : undefined}
+              // A long name is cut with … (workflows.css): hovering shows it whole, and editors how to drag.
+              title={canDrag && !isSummary ? `${tab.tabName}\n${workflowsText.dragHint}` : tab.tabName}
             >
               {isSummary ? <ApartmentOutlined /> : null}
-              {tab.tabName}
+              <span className="workflow-tab-name">{tab.tabName}</span>
             </span>
           );
           return { key: String(tab.id), label };
