@@ -28,7 +28,7 @@ describe('editing a repository workflow in a real browser', () => {
     await modal.waitFor({ state: 'hidden' });
   }
 
-  it('a fixed address syncs at once, and another committer filter narrows the list already shown', async () => {
+  it('a fixed address syncs at once, another committer filter narrows the list already shown, and /commit opens an item by its short id', async () => {
     const { context, page } = await newPage(browser, world.server.url);
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${world.appPath}`);
@@ -55,6 +55,13 @@ describe('editing a repository workflow in a real browser', () => {
       await page.keyboard.press('Escape');
     });
     await expect.poll(() => messages(page)).toEqual(['修复启动崩溃']);
+
+    // /commit with the 7 characters the list shows opens that item.
+    const shortId = world.client.git(['rev-parse', 'main']).trim().slice(0, 7);
+    expect(await page.getByTestId('commit-item').first().innerText()).toContain(shortId);
+    const workflows = await world.api.call<Array<{ id: number; tabName: string }>>('GET', `/api/workflow?appId=${world.appId}`, await world.api.login(EDITOR.username, EDITOR.password));
+    await page.goto(`/commit?commitId=${shortId}&workflowId=${workflows.find((w) => w.tabName === '客户端')?.id}`);
+    await expect.poll(() => page.getByTestId('commit-detail').getByTestId('commit-message').allInnerTexts()).toEqual(['修复启动崩溃']);
     await context.close();
   });
 });

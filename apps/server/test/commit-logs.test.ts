@@ -110,6 +110,19 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
     expect(JSON.parse(meta.body.data[String(item?.id)] ?? '{}')).toEqual({ files: { added: ['f44.ts'], modified: [], removed: [] } });
   });
 
+  it('opens an item by the short id the list shows (7+ hex digits, any case), and says when a short id names several', async () => {
+    const flow = await server.db.selectFrom('workflows').selectAll().where('id', '=', gitId).executeTakeFirstOrThrow();
+    const [first, second] = ['abcdef01'.padEnd(40, '1'), 'abcdef02'.padEnd(40, '2')];
+    await server.built.services.ingest.ingestCommits(flow, [commit(300, { commitId: first, message: 'fix: 短号打开' }), commit(301, { commitId: second, message: 'feat: 另一个' })]);
+    const detail = (id: string, token = viewer.token) => server.request<{ commitId: string; commitMessage: string }>('GET', `/api/commit_log/detail?commitId=${id}&workflowId=${gitId}`, { token });
+    for (const id of [first, 'abcdef01', 'ABCDEF01'.padEnd(12, '1')]) expect((await detail(id)).body.data).toMatchObject({ commitId: first, commitMessage: 'fix: 短号打开' });
+    const ambiguous = await detail('abcdef0');
+    expect([ambiguous.status, ambiguous.body.msg]).toEqual([400, '提交号 abcdef0 对应多个提交，请输入更长的提交号']);
+    // Shorter than 7, not hex, or another workflow's: not found.
+    for (const id of ['abcdef', 'abcdefz1', 'r7']) expect((await detail(id)).status).toBe(404);
+    expect((await server.request('GET', `/api/commit_log/detail?commitId=abcdef01&workflowId=${svnId}`, { token: viewer.token })).status).toBe(404);
+  });
+
   it('binds an item to package versions of the same app and shows them by type', async () => {
     const publish = async (name: string, bytes: Buffer, app = appId) =>
       (await server.request<{ id: number }>('POST', '/api/v2/upload_app', { token: admin, body: { appId: app, s3Url: await transferFile(server, admin, name, bytes) } })).body.data.id;

@@ -110,6 +110,11 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     async findByCommit(workflowId: number, commitId: string) {
       return db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '=', commitId).executeTakeFirst();
     },
+    /** Up to two items whose git id starts with this lower-case hex prefix: a range of the unique (workflow_id, commit_id) index. */
+    async findByCommitPrefix(workflowId: number, prefix: string) {
+      if (!/^[0-9a-f]+$/.test(prefix)) return [];
+      return db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '>=', prefix).where('commit_id', '<', `${prefix}g`).orderBy('commit_id').limit(2).execute();
+    },
     async findMany(ids: number[]) {
       if (!ids.length) return [];
       return db.selectFrom('commit_logs').select(['id', 'app_id', 'metadata']).where('id', 'in', ids).execute();

@@ -10,6 +10,8 @@ import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
 
 const NOT_FOUND = '更新记录不存在';
+const SHORT_ID = /^[0-9a-f]{7,39}$/;
+const AMBIGUOUS = (prefix: string) => `提交号 ${prefix} 对应多个提交，请输入更长的提交号`;
 
 /** Page numbers as the spec sends them, or a keyset cursor (`<commitTime>:<id>`) for deep scrolling. */
 function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
@@ -77,6 +79,15 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     return log;
   }
 
+  /** The item a short git id (7 to 39 hex digits, as the list shows and people paste) names; ambiguous is refused. */
+  async function byShortId(workflowId: number, commitId: string) {
+    const prefix = commitId.trim().toLowerCase();
+    if (!SHORT_ID.test(prefix)) return undefined;
+    const found = await logs.findByCommitPrefix(workflowId, prefix);
+    if (found.length > 1) throw AppError.badRequest(AMBIGUOUS(prefix));
+    return found[0];
+  }
+
   /** Apps whose logs the viewer may read across apps (undefined: all, for admins). */
   async function visibleAppIds(viewer: AuthUser): Promise<number[] | undefined> {
     if (viewer.isAdmin) return undefined;
@@ -115,7 +126,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       const workflow = await workflows.findById(workflowId);
       if (!workflow) throw AppError.notFound('工作流不存在');
       await policy.assertCanView(viewer, workflow.app_id);
-      const log = await logs.findByCommit(workflowId, commitId);
+      const log = await logs.findByCommit(workflowId, commitId) ?? (await byShortId(workflowId, commitId));
       if (!log) throw AppError.notFound(NOT_FOUND);
       return { id: log.id, commitId: log.commit_id, description: log.description, fileUrls: cleanFileUrls(JSON.parse(log.file_urls)), commitMessage: log.commit_message, remark: log.remark, commitTime: log.commit_time };
     },

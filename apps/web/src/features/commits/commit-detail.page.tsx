@@ -3,6 +3,7 @@ import { AppstoreOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { CommitLogItem } from '@release/contract';
+import { isApiError } from '../../api/api-error.ts';
 import { fetchAppList } from '../../api/apps.api.ts';
 import { commitKeys, fetchCommitDetail, fetchCommitMetadata, fetchCommitPage, type CommitDetail } from '../../api/commit-logs.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -63,7 +64,11 @@ export function CommitDetailPage() {
   let content;
   if (!isValid) content = <FeatureEmpty title={text.missing} content={text.missingContent} />;
   else if (commit.isPending) content = <Spin style={{ display: 'block', margin: '48px auto' }} />;
-  else if (commit.isError) content = <FeatureEmpty title={text.notFound} content={text.notFoundContent} />;
+  else if (commit.isError) {
+    // A short id that names several commits is told as such; anything else reads as not found.
+    const ambiguous = isApiError(commit.error) && commit.error.code === 400;
+    content = <FeatureEmpty title={ambiguous ? commit.error.message : text.notFound} content={ambiguous ? text.ambiguousContent : text.notFoundContent} />;
+  }
   else {
     const { item, metadata } = commit.data;
     content = (
