@@ -110,7 +110,7 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
               </Form.Item>
             ) : null}
             <Form.Item name="defaultBranch" label={text.branches} extra={text.branchesPlaceholder}>
-              <Input maxLength={1000} placeholder="main" autoComplete="off" data-testid="workflow-branches" />
+              <Input maxLength={1000} placeholder={text.branchesEmpty} autoComplete="off" data-testid="workflow-branches" />
             </Form.Item>
             <Form.Item name="committers" label={text.committers}>
               <Select

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { createWorkflowValues, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf } from './workflow-form.values.ts';
 import type { WorkflowInput } from '../../api/workflows.api.ts';
-import { syncAfterSave } from './workflow-sync.ts';
+import { emptyHintOf, syncAfterSave } from './workflow-state.ts';
 import { buildTabs, moveItem, orderPayload, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 
 function row(id: number, orderNo: number, repoType: string | null, extra: Partial<WorkflowRow> = {}): WorkflowRow {
@@ -99,5 +99,17 @@ describe('syncing after a save', () => {
     expect(syncAfterSave(stored, { ...saved, tabName: '客户端', committers: ['Bob'] })).toBe(false);
     expect(syncAfterSave(null, { ...saved, contentType: 'custom', repoType: null, repoPath: null })).toBe(false);
     expect(syncAfterSave(null, { ...saved, repoType: 'other', repoPath: null })).toBe(false);
+  });
+});
+
+describe('what an empty tab says', () => {
+  it('points a custom tab to its push address for editors, and says why a repository tab is empty', () => {
+    const custom = row(5, 1, null, { contentType: 'custom', manageType: 'JPS' });
+    expect(emptyHintOf(custom, true)).toBe('外部系统向推送地址推送的更新会出现在这里（推送地址和密钥见编辑按钮）；推送过的话，试试把时间范围改为“全部”');
+    expect(emptyHintOf(custom, false)).toBe('外部系统推送的更新会出现在这里；试试把时间范围改为“全部”');
+    expect(emptyHintOf({ ...custom, manageType: 'wiki' }, true)).toBe('试试把时间范围改为“全部”，或打开“显示过滤的日志”');
+    expect(emptyHintOf(row(6, 1, 'git'), true)).toBe('仓库还没有同步过：点击右上角的同步按钮拉取提交记录');
+    expect(emptyHintOf(row(6, 1, 'git', { lastSyncTime: 1, lastSyncError: 'x' }), false)).toBe('仓库暂时无法同步，请联系该应用的编辑人员检查仓库地址');
+    expect(emptyHintOf(row(7, 1, null), true)).toBe('该应用发布安装包后，版本会出现在这里');
   });
 });

@@ -15,7 +15,7 @@ import { useWorkflowMutations, useWorkflows } from './use-workflows.ts';
 import { WorkflowFormModal } from './workflow-form.modal.tsx';
 import { WorkflowTabBar } from './workflow-tab-bar.tsx';
 import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
-import { isSyncable, syncAfterSave } from './workflow-sync.ts';
+import { emptyHintOf, isSyncable, syncAfterSave } from './workflow-state.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
 import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
@@ -23,14 +23,6 @@ import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
 /** Custom workflows of type 知识库 follow Lark documents. */
 function isWikiWorkflow(row: { contentType: string; manageType?: string | null; repoType?: string | null }): boolean {
   return row.manageType === 'wiki' || row.repoType === 'wiki';
-}
-
-/** What an empty list tells the user to do on this tab. */
-function emptyHintOf(row: WorkflowRow | null, canEdit: boolean): string {
-  if (row && isSyncable(row) && row.lastSyncError) return canEdit ? workflowsText.emptyHints.syncFailedEditor : workflowsText.emptyHints.syncFailed;
-  if (row && isSyncable(row) && row.lastSyncTime === null) return canEdit ? workflowsText.emptyHints.neverSyncedEditor : workflowsText.emptyHints.neverSynced;
-  if (row?.contentType === 'package') return workflowsText.emptyHints.package;
-  return workflowsText.emptyHints.filtered;
 }
 
 interface WorkflowViewProps {

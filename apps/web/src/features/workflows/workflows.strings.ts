@@ -29,6 +29,8 @@ export const workflowsText = {
     syncFailed: '仓库暂时无法同步，请联系该应用的编辑人员检查仓库地址',
     package: '该应用发布安装包后，版本会出现在这里',
     filtered: '试试把时间范围改为“全部”，或打开“显示过滤的日志”',
+    customEditor: '外部系统向推送地址推送的更新会出现在这里（推送地址和密钥见编辑按钮）；推送过的话，试试把时间范围改为“全部”',
+    custom: '外部系统推送的更新会出现在这里；试试把时间范围改为“全部”',
   },
   modal: {
     addTitle: '添加工作流',
@@ -50,6 +52,7 @@ export const workflowsText = {
     packageTypes: { unity: 'Unity', native: '原生', webZip: 'Web 压缩包', macTool: 'Mac 工具', ipa: 'IPA', apk: 'APK' },
     branches: '分支',
     branchesPlaceholder: '多个分支用英文逗号分隔，例如：main,release；留空为全部分支',
+    branchesEmpty: '全部分支',
     committers: '提交人',
     committersPlaceholder: '只显示这些人的提交；留空为全部',
     robotUrl: '机器人地址',

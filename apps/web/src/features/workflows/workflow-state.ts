@@ -1,5 +1,6 @@
 import { branchNames, type WorkflowRow } from '@release/contract';
 import type { WorkflowInput } from '../../api/workflows.api.ts';
+import { workflowsText } from './workflows.strings.ts';
 
 /** git and svn repository workflows are polled; editors can also sync them now. */
 export function isSyncable(row: { contentType: string; repoType?: string | null }): boolean {
@@ -15,4 +16,15 @@ export function syncAfterSave(before: WorkflowRow | null, saved: WorkflowInput):
   if (before === null) return true;
   const branches = (stored: string | null | undefined) => branchNames(stored).sort().join(',');
   return before.repoPath !== (saved.repoPath ?? null) || before.repoType !== (saved.repoType ?? null) || branches(before.defaultBranch) !== branches(saved.defaultBranch);
+}
+
+/** What an empty list tells the user to do on this tab. */
+export function emptyHintOf(row: WorkflowRow | null, canEdit: boolean): string {
+  const hints = workflowsText.emptyHints;
+  if (row && isSyncable(row) && row.lastSyncError) return canEdit ? hints.syncFailedEditor : hints.syncFailed;
+  if (row && isSyncable(row) && row.lastSyncTime === null) return canEdit ? hints.neverSyncedEditor : hints.neverSynced;
+  if (row?.contentType === 'package') return hints.package;
+  // Fed by another system through the push address (a 知识库 tab follows Lark documents instead).
+  if (row?.contentType === 'custom' && row.manageType !== 'wiki') return canEdit ? hints.customEditor : hints.custom;
+  return hints.filtered;
 }
