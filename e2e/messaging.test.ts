@@ -175,6 +175,29 @@ describe('pushing update items and packages to group robots from the browser', (
     await admin.context.close();
   });
 
+  it('批量发送通知 previews a subject of 1,000 characters as the card sends it: cut to 200 characters with …', async () => {
+    const long = `feat: 超长提交信息 ${'这是一段很长的说明文字，用来测试界面上的换行和截断。'.repeat(40)}`;
+    const pushed = await fetch(custom.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${custom.webhookSecret ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ id: 'lvl-long', time: Date.now() - 10_000, author: '策划小李', message: long }] }) });
+    expect(pushed.status).toBe(200);
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
+    await clickAtRest(page.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-item-menu'));
+    await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
+    const line = page.getByTestId('message-preview-line').filter({ hasText: '超长提交信息' });
+    await expect.poll(() => line.innerText()).toContain('… — 策划小李');
+    const shown = await line.innerText();
+    const subject = shown.slice(shown.indexOf('】') + 1, shown.lastIndexOf(' — '));
+    expect(Array.from(subject)).toHaveLength(200);
+    expect(subject.startsWith('超长提交信息 这是一段很长的说明文字')).toBe(true);
+    const sent = lark.botMessages.length;
+    await clickAtRest(page.getByTestId('send-logs-ok'));
+    await expect.poll(() => lark.botMessages.length).toBe(sent + 1);
+    // The card says the same: its type, then the subject cut where the preview cut it.
+    expect(cardText(lark.botMessages[sent]?.card)).toContain(`【新增/变更】${subject}`);
+    await context.close();
+  });
+
   it('removes a stored Lark bot signing secret from the workflow modal (清除已保存的密钥, confirmed, then saved)', async () => {
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, EDITOR);
