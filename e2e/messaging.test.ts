@@ -82,7 +82,8 @@ describe('pushing update items and packages to group robots from the browser', (
     await expectToast(page, PUSHED);
     expect(lark.botMessages.map((m) => m.botToken)).toEqual([botToken]);
     expect(cardText(lark.botMessages[0]?.card)).toContain('星际舰队 · 策划 更新日志');
-    expect(cardText(lark.botMessages[0]?.card)).toContain('第二章关卡难度 — 策划小王');
+    // A pushed item without a link of its own links to its /commit page here (详情).
+    expect(cardText(lark.botMessages[0]?.card)).toMatch(new RegExp(`第二章关卡难度 \\[详情\\]\\(${server.url}/commit\\?commitId=[^)]*&workflowId=${custom.id}\\) — 策划小王`));
 
     const first = page.getByTestId('commit-item').filter({ hasText: '第一章关卡' });
     await first.getByTestId('commit-item-menu').click();
