@@ -175,3 +175,15 @@ export type SaveWorkflowWithRobotBody = z.infer<typeof saveWorkflowWithRobotBody
 /** A workflow tab as listed, telling editors whether a signing secret is stored (never the secret). */
 export const workflowRowWithRobot = workflowRow.extend({ hasRobotSecret: z.boolean() });
 export type WorkflowRowWithRobot = z.infer<typeof workflowRowWithRobot>;
+
+/** What a pushed message keeps of an item's texts (the server cuts them; the send previews show the same). */
+export const SENT_SUBJECT_MAX = 200;
+export const SENT_AUTHOR_MAX = 32;
+/** The committer shown for an item without one. */
+export const SENT_NO_AUTHOR = '未知';
+
+/** At most `max` characters (code points: no emoji or CJK character is split), with … when cut. */
+export function clipText(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}

@@ -1,3 +1,4 @@
+import { SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
 import { clip, describeCommit, shortId, versionLabel, type MessageContent, type MessageVersion } from './message-content.ts';
 import type { CommitRow, MessagingRepository, VersionRow } from './messaging.repository.ts';
 
@@ -44,7 +45,7 @@ export function composeContent(input: ComposeInput): MessageContent {
   const detailUrl = (commitId: string) => (baseUrl && workflow ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflow.id}` : null);
   const commits = input.commits.map((c) => {
     const { typeLabel, subject } = describeCommit(c.commit_message, isPackage);
-    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, 200), author: clip(c.remark || '未知', 32), time: c.commit_time, url: absolute(c.source_url, null) ?? detailUrl(c.commit_id) };
+    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, SENT_SUBJECT_MAX), author: clip(c.remark || SENT_NO_AUTHOR, SENT_AUTHOR_MAX), time: c.commit_time, url: absolute(c.source_url, null) ?? detailUrl(c.commit_id) };
   });
   const tab = workflow ? clip(workflow.tab_name, 64) : null;
   const title = commits.length

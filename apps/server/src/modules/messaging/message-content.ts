@@ -37,11 +37,8 @@ export interface MessageCommit {
   url: string | null;
 }
 
-/** At most `max` characters (code points, so no emoji or CJK character is split), with an ellipsis when cut. */
-export function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
+/** The cut the send previews of the web show too (contract's clipText). */
+export { clipText as clip } from '@release/contract';
 
 /** The longest prefix of `text` that takes at most `maxBytes` in UTF-8, never splitting a character. */
 export function clipBytes(text: string, maxBytes: number): string {

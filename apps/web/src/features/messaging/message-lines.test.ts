@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CommitLogItem } from '@release/contract';
-import { clipText, sentLine } from './message-lines.ts';
+import { clipText, type CommitLogItem } from '@release/contract';
+import { sentLine } from './message-lines.ts';
 
 function item(commitMessage: string, remark = '张三'): CommitLogItem {
   return { id: 1, commitId: 'dcb0c2d9f00d', commitMessage, remark, nativePackageType: null, uploadBy: null } as CommitLogItem;

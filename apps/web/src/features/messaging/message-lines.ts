@@ -1,16 +1,5 @@
-import type { CommitLogItem } from '@release/contract';
+import { clipText, SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX, type CommitLogItem } from '@release/contract';
 import { commitTypes, displayType, parseCommitMessage, shortCommitId } from '../commits/commit-message.ts';
-
-/** The lengths the server cuts a pushed item's texts to (apps/server messaging compose.ts). */
-export const SENT_SUBJECT_MAX = 200;
-export const SENT_AUTHOR_MAX = 32;
-const NO_AUTHOR = '未知';
-
-/** At most `max` characters (code points: no emoji or CJK character is split), with … when cut, as the server clips. */
-export function clipText(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
 
 export interface SentLine {
   shortId: string | null;
@@ -27,6 +16,6 @@ export function sentLine(item: CommitLogItem): SentLine {
     shortId: shortCommitId(item.commitId),
     typeLabel: type ? commitTypes[type].label : null,
     subject: clipText(parsed.subject, SENT_SUBJECT_MAX),
-    author: clipText(item.remark || NO_AUTHOR, SENT_AUTHOR_MAX),
+    author: clipText(item.remark || SENT_NO_AUTHOR, SENT_AUTHOR_MAX),
   };
 }
