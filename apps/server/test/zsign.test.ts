@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { defineJob } from '../src/jobs/job-definition.ts';
 import { LEASE_MS } from '../src/jobs/queue.ts';
 import { AppMessages, CertMessages, ZsignMessages, type AppVersionRow, type CertificateRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
-import { makeP12 } from '../src/inspect/testing/identities.ts';
+import { makeP12, makeSignedProfile } from '../src/inspect/testing/identities.ts';
+import { DAY_MS } from '../src/inspect/testing/validity.ts';
 import { buildZip } from '../src/inspect/testing/zip-writer.ts';
 import { readEmbeddedSignature } from '../src/signing/code-signature.ts';
 import { parseMachO } from '../src/signing/macho.ts';
@@ -170,11 +171,36 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect(after[0]?.id).toBe(again.body.data.version?.id);
   });
 
+  // Near the end: the clock moves on 11 days (sessions are signed in again).
+  it('signs only with profiles still current, and names the profile that ran out when no current one covers the app', async () => {
+    const team = 'SHORTTEAM1';
+    const short = sampleSigningSet(team, { now: TEST_CLOCK_START });
+    const ends = new Date(server.clock.now() + 10 * DAY_MS);
+    const profile = (name: string, uuid: string, appId: string) =>
+      makeSignedProfile([short.identity], short.appleSigner, { Name: name, UUID: uuid, TeamIdentifier: [team], ExpirationDate: ends, Entitlements: { 'application-identifier': appId, 'com.apple.developer.team-identifier': team, 'get-task-allow': true } } as never, TEST_CLOCK_START);
+    const form = new FormData();
+    form.append('password', PASSWORD);
+    form.append('p12', new Blob([new Uint8Array(makeP12(short.identity, PASSWORD))]), 'short.p12');
+    form.append('profiles', new Blob([new Uint8Array(profile('Short Demo', '33333333-3333-3333-3333-333333333333', `${team}.com.example.demo`))]), 'main.mobileprovision');
+    form.append('profiles', new Blob([new Uint8Array(profile('Short Wildcard', '44444444-4444-4444-4444-444444444444', `${team}.*`))]), 'wildcard.mobileprovision');
+    const uploaded = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { msg: string; data: CertificateRow };
+    expect(uploaded.msg).toBe('success');
+    const before = (await versionsOf(appId)).length;
+
+    server.clock.advance(11 * DAY_MS);
+    const token = await server.adminToken();
+    const res = await zsign({ certId: uploaded.data.id, appVersionId: ipaVersion.id }, token);
+    expect(res.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.profileExpired('Short Demo', ends.getTime()), version: null });
+    expect(res.body.data.error).toBe(`描述文件「Short Demo」已过期（${ends.toISOString().slice(0, 10)}），请在证书管理中为该证书上传新的描述文件后重试`);
+    const after = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token });
+    expect(after.body.data).toHaveLength(before);
+  });
+
   // Last: the clock goes past the certificate's end (sessions end too: the editor signs in again).
   it('refuses a certificate that expired after its upload, saying until when it was valid, and makes no version', async () => {
-    const before = (await versionsOf(appId)).length;
     server.clock.advance(cert.validTo - server.clock.now());
     const token = await server.adminToken();
+    const before = (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token })).body.data.length;
     const expired = await zsign({ certId, appVersionId: ipaVersion.id }, token);
     expect([expired.status, expired.body.msg]).toEqual([400, ZsignMessages.certificateExpired(cert.name, cert.validTo)]);
     expect(expired.body.msg).toBe(`证书「${cert.name}」已过期（有效期至 ${new Date(cert.validTo).toISOString().slice(0, 10)}），请在证书管理中上传有效的证书后重试`);

@@ -9,6 +9,7 @@ import { AppError } from '../../http/app-error.ts';
 import { PackageInspectionError } from '../../inspect/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BundleSigningError } from '../../signing/bundle-signer.ts';
+import { profileFor } from '../../signing/entitlements.ts';
 import { IpaArchiveError } from '../../signing/ipa-archive.ts';
 import { resignIpa, VerificationError } from '../../signing/ipa-resigner.ts';
 import { MachOError } from '../../signing/macho.ts';
@@ -90,9 +91,18 @@ export function createZsignJob(deps: ZsignJobDeps) {
     const dir = await fsp.mkdtemp(path.join(deps.workDir ?? os.tmpdir(), 'release-resign-'));
     try {
       const output = path.join(dir, 'resigned.ipa');
+      // A profile that ran out since its upload would make a package that does not install: only current ones sign.
+      const now = clock.now();
+      const expiry = (p: (typeof identity.profiles)[number]) => p.profile.expiresAt?.getTime() ?? Infinity;
+      const current = identity.profiles.filter((p) => expiry(p) > now);
       await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
-        resignIpa(sourcePath, output, { certificate: identity.certificateDer, chain: identity.chain, privateKey: identity.privateKey, profiles: identity.profiles, signingTime: new Date(clock.now()) }, progress),
-      );
+        resignIpa(sourcePath, output, { certificate: identity.certificateDer, chain: identity.chain, privateKey: identity.privateKey, profiles: current, signingTime: new Date(now) }, progress),
+      ).catch((error: unknown) => {
+        // Missing only because it expired: say which profile, not that none was uploaded.
+        const stale = identity.profiles.filter((p) => expiry(p) <= now);
+        const expired = error instanceof BundleSigningError && error.reason === 'noProfile' && error.bundleId ? profileFor(stale, error.bundleId) : null;
+        throw expired ? JobFailure.permanent(ZsignMessages.profileExpired(expired.name, expiry(expired))) : error;
+      });
       progress('store', 99);
       await writes;
       // Another process that took the run over (a lease outlived) may have finished first: its version stands.
