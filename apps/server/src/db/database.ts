@@ -45,6 +45,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** SQLite file; `:memory:` works too. */
   sqliteFile: string;
+  /** An idle PostgreSQL connection that was ended (default: one line on stderr). */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Migrations in order. Each file is frozen once shipped. */
@@ -95,6 +97,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       options: `-c search_path="${schema}"`,
       types: pgTypes,
     });
+    // A pooled connection that PostgreSQL ends (a restart, a failover, pg_terminate_backend) is reported here and
+    // replaced on the next checkout; unheard, the 'error' event would end the process.
+    const onConnectionError = options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`));
+    pool.on('error', (error) => onConnectionError(error));
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
     return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };

@@ -50,6 +50,11 @@ function createPgCopier(pool: pg.Pool): PgCopier {
     async copyRows(table, columns, rows) {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // While checked out nobody else listens: a connection PostgreSQL ends mid-COPY fails the copy, not the process.
+      const lost = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', lost);
       try {
         await client.query('begin');
         try {
@@ -65,6 +70,7 @@ function createPgCopier(pool: pg.Pool): PgCopier {
           throw error;
         }
       } finally {
+        client.off('error', lost);
         client.release(broken);
       }
     },

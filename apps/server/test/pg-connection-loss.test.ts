@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropPostgresSchema, migrateToLatest, openDatabase, sql, type DatabaseHandle } from '../src/db/database.ts';
+import { pgCopierOf } from '../src/db/pg-copy.ts';
+import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
+
+/** Rows until the copy is ended from outside (never all of them: the generator outlasts the test). */
+function* endlessRows(workflowId: number) {
+  for (let i = 0; ; i += 1) yield [1, workflowId, `c${i}`, i, 'x', 'alice', 0, 1, 1];
+}
+const COLUMNS = ['app_id', 'workflow_id', 'commit_id', 'commit_time', 'commit_message', 'remark', 'is_filtered', 'create_time', 'update_time'];
+
+// PostgreSQL only: SQLite has no connections to lose.
+describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL connection ended by the server (%s)', () => {
+  const schema = `loss_${randomBytes(4).toString('hex')}`;
+  let handle: DatabaseHandle;
+  let other: DatabaseHandle;
+  const lost: string[] = [];
+
+  beforeAll(async () => {
+    handle = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:', onConnectionError: (error) => lost.push(error.message) });
+    await migrateToLatest(handle);
+    other = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:' });
+    await sql`insert into apps (id, app_name, app_type, path, public_path, password, create_time, update_time) values (1, 'a', 'unity', 'a', 'a', 'x', 0, 0)`.execute(handle.db);
+    await sql`insert into workflows (id, app_id, tab_name, content_type, order_no, webhook_token, webhook_secret, create_time, update_time) values (1, 1, 't', 'default', 0, 't', 's', 0, 0)`.execute(handle.db);
+  });
+  afterAll(async () => {
+    await other?.destroy();
+    await handle?.destroy();
+    await dropPostgresSchema(TEST_POSTGRES_URL, schema);
+  });
+
+  /** Ends the backend running this test's own COPY (its column list is no other test's) once it runs, unless `done`. */
+  async function terminateCopy(done: () => boolean): Promise<void> {
+    const text = `copy "commit_logs" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) from stdin`;
+    while (!done()) {
+      const rows = (await sql<{ ended: boolean }>`select pg_terminate_backend(pid) as ended from pg_stat_activity where query = ${text} and state = 'active'`.execute(other.db)).rows;
+      if (rows.length > 0) return;
+    }
+  }
+
+  it("fails a COPY under way with the server's reason, stores none of it, and the process and the pool go on", async () => {
+    const copier = pgCopierOf(handle.db);
+    if (!copier) throw new Error('no copier on a PostgreSQL database');
+    let settled = false;
+    const outcome = copier.copyRows('commit_logs', COLUMNS, endlessRows(1)).then(
+      () => 'all stored',
+      (error: unknown) => error,
+    );
+    void outcome.finally(() => (settled = true));
+    await terminateCopy(() => settled);
+    // 57P01: terminating connection due to administrator command.
+    expect(await outcome).toMatchObject({ code: '57P01' });
+    expect((await sql<{ n: number }>`select count(*) as n from commit_logs`.execute(handle.db)).rows[0]?.n).toBe(0);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('an idle pooled connection ended by the server is reported and replaced, not fatal', async () => {
+    // The pool's one idle connection (a single query at a time uses the same one): ended from outside.
+    const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]?.pid;
+    await sql`select pg_terminate_backend(${pid})`.execute(other.db);
+    await expect.poll(() => lost.length).toBeGreaterThan(0);
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+  });
+});
