@@ -44,6 +44,10 @@ describe.each(testDialects())('text holding a NUL character on %s', (dialect) =>
     });
     expect([push.status, ((await push.json()) as { msg: string }).msg]).toEqual([400, '参数错误：items.0.message 不能包含空字符（U+0000）']);
     expect(await items(custom.id)).toEqual([]);
+
+    // Nesting no body of ours has is refused before it is walked, on a route that needs no sign-in too.
+    const deep = await server.request('POST', '/api/user/login', { rawBody: `${'['.repeat(4000)}${']'.repeat(4000)}`, headers: { 'content-type': 'application/json' } });
+    expect([deep.status, deep.body.msg]).toEqual([400, '参数错误：body 嵌套层级过深']);
   });
 
   it('from a git host push is kept, the NUL shown as U+FFFD, instead of losing the push', async () => {
