@@ -90,6 +90,9 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     expect(unknown.body).toEqual(wrong.body);
     const bad = await push({ items: [{ id: 'y', time: Date.UTC(2026, 10, 21, 13), author: 'a', message: 'm', metadata: { applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }] } }] });
     expect(bad.status).toBe(400);
+    // An id is stored as x:<id> in 128 characters: 126 is the most a sender may use, on both databases.
+    expect((await push({ items: [{ id: 'i'.repeat(126), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] })).body.data).toEqual({ received: 1, created: 1 });
+    expect((await push({ items: [{ id: 'i'.repeat(127), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] })).status).toBe(400);
     expect(bad.body.msg).toContain('items.0.metadata');
   });
 });

@@ -132,8 +132,9 @@ export const customPushBody = z.object({
           .string()
           .trim()
           .min(1)
-          .max(128)
-          .describe("The sender's own id of the change. An id already stored in this workflow is skipped (answered in `created`: 0) and keeps its first text; a push never changes a stored item."),
+          // Stored as `x:<id>` in a 128-character column.
+          .max(126)
+          .describe("The sender's own id of the change (at most 126 characters). An id already stored in this workflow is skipped (answered in `created`: 0) and keeps its first text; a push never changes a stored item."),
         /** Milliseconds: a Unix-seconds value (below 10^12, before 2001-09-09 as ms) is refused, it would be stored in 1970. */
         time: z
           .number()

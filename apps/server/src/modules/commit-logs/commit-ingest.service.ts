@@ -14,14 +14,21 @@ function isFiltered(committers: readonly string[], authorName: string, authorEma
 }
 
 /**
- * Text from git, svn, webhooks and Lark with any NUL character (U+0000) shown as U+FFFD: PostgreSQL cannot store NUL
- * in text, and refusing would lose the whole push or poll. (JSON columns escape it themselves.)
+ * Text from git, svn, webhooks and Lark as a column takes it: any NUL character (U+0000) shown as U+FFFD (PostgreSQL
+ * cannot store NUL in text), and cut to the column's width in characters (PostgreSQL refuses a longer value, which
+ * would fail the whole batch on every poll; SQLite would keep it). Refusing either would lose the push or the poll.
  */
-function text(value: string): string;
-function text(value: string | null): string | null;
-function text(value: string | null): string | null {
-  return value === null || !value.includes('\u0000') ? value : value.replaceAll('\u0000', '\uFFFD');
+function text(value: string, max: number): string;
+function text(value: string | null, max: number): string | null;
+function text(value: string | null, max: number): string | null {
+  if (value === null) return null;
+  const clean = value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  if (clean.length <= max) return clean;
+  const chars = Array.from(clean);
+  return chars.length <= max ? clean : chars.slice(0, max).join('');
 }
+/** Widths of commit_logs' bounded columns (migration 004); messages are unbounded text. */
+const WIDTH = { branch: 255, tag: 255, remark: 128, email: 255, url: 1024, message: Number.MAX_SAFE_INTEGER } as const;
 
 /** Turns what the sources report into update items, once per (workflow, commit). */
 export function createCommitIngestService(deps: {
@@ -74,15 +81,15 @@ export function createCommitIngestService(deps: {
           workflow_id: workflow.id,
           commit_id: c.commitId,
           commit_time: c.commitTime,
-          branch: text(c.branch),
-          tag_name: text(c.tags[0] ?? null),
+          branch: text(c.branch, WIDTH.branch),
+          tag_name: text(c.tags[0] ?? null, WIDTH.tag),
           tag_summary: JSON.stringify(c.tagSummary.filter(Boolean)),
-          commit_message: text(c.message),
+          commit_message: text(c.message, WIDTH.message),
           description: '',
           file_urls: '[]',
-          remark: text(c.authorName),
-          author_email: text(c.authorEmail),
-          source_url: text(c.url),
+          remark: text(c.authorName, WIDTH.remark),
+          author_email: text(c.authorEmail, WIDTH.email),
+          source_url: text(c.url, WIDTH.url),
           app_version_id: null,
           metadata: c.files ? JSON.stringify({ files: c.files }) : null,
           is_filtered: isFiltered(committers, c.authorName, c.authorEmail, c.message),
@@ -105,12 +112,12 @@ export function createCommitIngestService(deps: {
           branch: null,
           tag_name: null,
           tag_summary: '[]',
-          commit_message: text(item.message),
+          commit_message: text(item.message, WIDTH.message),
           description: '',
           file_urls: '[]',
-          remark: text(item.author),
+          remark: text(item.author, WIDTH.remark),
           author_email: null,
-          source_url: text(item.url ?? null),
+          source_url: text(item.url ?? null, WIDTH.url),
           app_version_id: null,
           metadata: item.metadata ? JSON.stringify(item.metadata) : null,
           is_filtered: 0,
