@@ -85,6 +85,21 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
     expect(await stored(10 * ROWS, 11 * ROWS)).toEqual([]);
   });
 
+  it('a changed committer filter re-decides every stored item, over several pages of them', async () => {
+    const admin = await server.adminToken();
+    const body = { appId, contentType: 'default', tabName: '分页', repoType: 'git', repoPath: 'https://git.example.test/pages.git', defaultBranch: '' };
+    const id = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body })).body.data.id;
+    const workflow = await server.db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const many = Array.from({ length: 12_000 }, (_, i) => ({ ...row(i), workflow_id: id, remark: i % 3 === 0 ? 'Alice' : 'bob', commit_message: `commit ${i}`, is_filtered: 0 }));
+    expect(await createCommitLogsRepository(server.db).insertNew(many)).toBe(many.length);
+    const hidden = async () => Number((await server.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll().as('n')).where('workflow_id', '=', id).where('is_filtered', '=', 1).executeTakeFirstOrThrow()).n);
+    // Only alice's (by name, any case): bob's 8,000 are hidden, the three pages of 5,000 each decided.
+    expect(await server.built.services.ingest.refilter({ ...workflow, committers: JSON.stringify(['alice']) })).toBe(8_000);
+    expect(await hidden()).toBe(8_000);
+    expect(await server.built.services.ingest.refilter({ ...workflow, committers: '[]' })).toBe(8_000);
+    expect(await hidden()).toBe(0);
+  });
+
   it('rows for a workflow that is gone fail whole: nothing of the batch is stored', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => ({ ...row(20 * ROWS + i), workflow_id: workflowId + 1000 }));
     await expect(createCommitLogsRepository(server.db).insertNew(rows)).rejects.toThrow(/foreign key/i);

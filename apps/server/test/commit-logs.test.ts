@@ -115,7 +115,7 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
     const [first, second] = ['abcdef01'.padEnd(40, '1'), 'abcdef02'.padEnd(40, '2')];
     await server.built.services.ingest.ingestCommits(flow, [commit(300, { commitId: first, message: 'fix: 短号打开' }), commit(301, { commitId: second, message: 'feat: 另一个' })]);
     const detail = (id: string, token = viewer.token) => server.request<{ commitId: string; commitMessage: string }>('GET', `/api/commit_log/detail?commitId=${id}&workflowId=${gitId}`, { token });
-    for (const id of [first, 'abcdef01', 'ABCDEF01'.padEnd(12, '1')]) expect((await detail(id)).body.data).toMatchObject({ commitId: first, commitMessage: 'fix: 短号打开' });
+    for (const id of [first, first.toUpperCase(), 'abcdef01', 'ABCDEF01'.padEnd(12, '1')]) expect((await detail(id)).body.data).toMatchObject({ commitId: first, commitMessage: 'fix: 短号打开' });
     const ambiguous = await detail('abcdef0');
     expect([ambiguous.status, ambiguous.body.msg]).toEqual([400, '提交号 abcdef0 对应多个提交，请输入更长的提交号']);
     // Shorter than 7, not hex, or another workflow's: not found.

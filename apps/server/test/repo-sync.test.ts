@@ -4,6 +4,9 @@ import type { CommitLogItem, WorkflowRow } from '@release/contract';
 import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
 import { SvnRepo } from '../src/integrations/svn/testing/svn-fixture.ts';
 import { giteaPushPayload, githubPushPayload, gitlabPushPayload, hmacHex } from '../src/integrations/webhooks/testing/webhook-payloads.ts';
+import { createCommitLogsRepository } from '../src/modules/commit-logs/commit-logs.repository.ts';
+import { createRepoSyncService } from '../src/modules/sync/repo-sync.service.ts';
+import { createWorkflowsRepository } from '../src/modules/workflows/workflows.repository.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
@@ -86,6 +89,29 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     // Cleared again: everybody's, merges still hidden.
     await server.request('POST', '/api/workflow/update', { token: admin, body: { ...body, id: flow.id, committers: [] } });
     expect(await visible()).toEqual(['fix: 闪退', 'feat: 首页']);
+  });
+
+  it('a committer filter changed while a sync stores items applies to what that sync stored after the change too', async () => {
+    const team = GitRepo.init(sandbox.path('team-race'));
+    team.commit({ message: 'feat: 首页', author: alice, time: t0, files: { 'a.txt': '1' } });
+    team.commit({ message: 'fix: 闪退', author: bob, time: t0 + 60, files: { 'b.txt': '1' } });
+    const body = { appId, contentType: 'default', tabName: '竞争', repoType: 'git', repoPath: team.url, defaultBranch: 'main', committers: [] as string[] };
+    const flow = await workflow(body);
+    // A sync whose store waits until the filter was saved: it read the workflow (no filter) before.
+    let reached!: () => void;
+    const storing = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const real = server.built.services.ingest;
+    const ingest = { ...real, ingestCommits: async (...args: Parameters<typeof real.ingestCommits>) => (reached(), await gate, real.ingestCommits(...args)) };
+    const sync = createRepoSyncService({ workflows: createWorkflowsRepository(server.db), logs: createCommitLogsRepository(server.db), ingest, policy: server.built.services.appsPolicy, mirrorsDir: sandbox.path('race-mirrors'), clock: server.clock, allowFileRemotes: true });
+    const record = await server.db.selectFrom('workflows').selectAll().where('id', '=', flow.id).executeTakeFirstOrThrow();
+    const running = sync.syncOnce(record);
+    await storing;
+    await server.request('POST', '/api/workflow/update', { token: admin, body: { ...body, id: flow.id, committers: ['Alice'] } });
+    release();
+    expect(await running).toEqual({ created: 2, error: null });
+    expect((await items(flow.id)).map((i) => [i.commitMessage, i.filtered])).toEqual([['fix: 闪退', true], ['feat: 首页', false]]);
   });
 
   it('says why a repository cannot be read, on the workflow', async () => {

@@ -8,6 +8,9 @@ import type { CommitLogsRepository } from './commit-logs.repository.ts';
 
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
 
+/** Items re-decided per page when a committer filter changes. */
+const REFILTER_PAGE = 5_000;
+
 /** Kept but hidden by default: commits outside the workflow's committer filter, and merge commits. */
 function isFiltered(committers: readonly string[], authorName: string, authorEmail: string | null, message: string): 0 | 1 {
   return matchesCommitter(committers, authorName, authorEmail) && !MERGE_MESSAGE.test(message) ? 0 : 1;
@@ -130,17 +133,25 @@ export function createCommitIngestService(deps: {
 
     /**
      * After the committer filter of a repository workflow changed: its stored items are hidden or shown by the new
-     * one, as if they had arrived under it. Answers how many changed.
+     * one, as if they had arrived under it, a page of REFILTER_PAGE at a time (memory stays bounded, and the event
+     * loop gets a turn between pages: SQLite runs on it). Answers how many changed.
      */
     async refilter(workflow: WorkflowRecord): Promise<number> {
       const committers = JSON.parse(workflow.committers) as string[];
-      const ids = { hide: [] as number[], show: [] as number[] };
-      for (const item of await logs.filterInputs(workflow.id)) {
-        const value = isFiltered(committers, item.remark, item.author_email, item.head);
-        if (value !== item.is_filtered) (value ? ids.hide : ids.show).push(item.id);
+      let changed = 0;
+      for (let afterId = 0; ; ) {
+        const page = await logs.filterInputs(workflow.id, afterId, REFILTER_PAGE);
+        const ids = { hide: [] as number[], show: [] as number[] };
+        for (const item of page) {
+          const value = isFiltered(committers, item.remark, item.author_email, item.head);
+          if (value !== item.is_filtered) (value ? ids.hide : ids.show).push(item.id);
+        }
+        if (ids.hide.length + ids.show.length > 0) await logs.setFiltered(ids, clock.now());
+        changed += ids.hide.length + ids.show.length;
+        if (page.length < REFILTER_PAGE) return changed;
+        afterId = page[page.length - 1]?.id ?? afterId;
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      if (ids.hide.length + ids.show.length > 0) await logs.setFiltered(ids, clock.now());
-      return ids.hide.length + ids.show.length;
     },
 
     /** A new version appears in every package workflow of its app. */

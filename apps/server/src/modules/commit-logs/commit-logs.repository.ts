@@ -190,12 +190,15 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         select distinct remark from r where remark is not null order by remark limit 2000`.execute(db);
       return result.rows.map((r) => r.remark);
     },
-    /** What the committer filter reads of each item of a workflow: its author and the start of its message. */
-    async filterInputs(workflowId: number) {
+    /** What the committer filter reads of a workflow's items after `afterId`, by id: author and the start of the message. */
+    async filterInputs(workflowId: number, afterId: number, limit: number) {
       return db
         .selectFrom('commit_logs')
         .select(['id', 'remark', 'author_email', sql<string>`substr(commit_message, 1, ${MESSAGE_HEAD})`.as('head'), 'is_filtered'])
         .where('workflow_id', '=', workflowId)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
         .execute();
     },
     /** Hides (1) or shows (0) these items, in one transaction. */

@@ -10,7 +10,8 @@ import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
 
 const NOT_FOUND = '更新记录不存在';
-const SHORT_ID = /^[0-9a-f]{7,39}$/;
+/** A git id or a prefix of one (SHA-1 40, SHA-256 64 hex digits), compared in lower case. */
+const SHORT_ID = /^[0-9a-f]{7,64}$/;
 const AMBIGUOUS = (prefix: string) => `提交号 ${prefix} 对应多个提交，请输入更长的提交号`;
 
 /** Page numbers as the spec sends them, or a keyset cursor (`<commitTime>:<id>`) for deep scrolling. */
@@ -79,7 +80,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     return log;
   }
 
-  /** The item a short git id (7 to 39 hex digits, as the list shows and people paste) names; ambiguous is refused. */
+  /** The item a short or upper-case git id (as the list shows and people paste) names; ambiguous is refused. */
   async function byShortId(workflowId: number, commitId: string) {
     const prefix = commitId.trim().toLowerCase();
     if (!SHORT_ID.test(prefix)) return undefined;

@@ -79,6 +79,9 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
     try {
       const created = workflow.repo_type === 'svn' ? await syncSvn(workflow) : await syncGit(workflow);
       await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: null });
+      // The committer filter changed while this sync stored items by the one it started with: decided again.
+      const now = await workflows.findById(workflow.id);
+      if (now && now.committers !== workflow.committers) await ingest.refilter(now);
       return { created, error: null };
     } catch (error) {
       if (!(error instanceof GitError) && !(error instanceof SvnError)) throw error;

@@ -81,6 +81,6 @@ export const commitsText = {
     missingContent: '提交详情需要 commitId 和 workflowId 参数，请从更新记录中打开',
     notFound: '未找到该提交',
     notFoundContent: '该提交不存在，或者您没有访问它的权限',
-    ambiguousContent: '请输入更长的提交号，或从更新记录中打开该提交',
+    ambiguousContent: '也可以从更新记录中打开该提交',
   },
 } as const;
