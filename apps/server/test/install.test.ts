@@ -4,6 +4,7 @@ import { InstallMessages, type InstallPage } from '@release/contract';
 import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { DAY_MS } from '../src/inspect/testing/validity.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -12,17 +13,18 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
   let server: TestServer;
   let editor: { userId: number; token: string };
   let viewer: { userId: number; token: string };
+  let admin: string;
+  let appBody: Record<string, unknown>;
   const ipa = sampleIpa({ version: '3.0.0', build: '300' });
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const admin = await server.adminToken();
+    admin = await server.adminToken();
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
-    const { body } = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: { appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] },
-    });
+    appBody = { appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] };
+    const { body } = await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: appBody });
+    appBody = { ...appBody, appId: body.data.appId };
     for (const [name, bytes] of [['demo.apk', sampleApk()], ['demo.ipa', ipa]] as const) {
       const key = await transferFile(server, editor.token, name, bytes);
       await server.request('POST', '/api/v2/upload_app', { token: editor.token, body: { appId: body.data.appId, s3Url: key, description: `${name} 说明` } });
@@ -62,7 +64,38 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     expect(versions[1]?.installUrl).toBeNull();
     const again = await page('url=demo', { 'app-version-token': token });
     expect(again.body.code).toBe(200);
-    expect((await page('url=demo', { 'app-version-token': `${token}x` })).body.msg).toBe(InstallMessages.passwordRequired);
+    // A pass that does not verify for the current password sends the visitor back to the password.
+    expect((await page('url=demo', { 'app-version-token': `${token}x` })).body.msg).toBe(InstallMessages.passwordChanged);
+    server.clock.advance(8 * DAY_MS);
+    expect((await page('url=demo', { 'app-version-token': token })).body.msg).toBe(InstallMessages.passwordRequired);
+    server.clock.advance(-8 * DAY_MS);
+  });
+
+  it('shows the latest versions, and says so, when the link asks for a version that does not exist', async () => {
+    const latest = await page('url=demo&password=246810');
+    const [ios, android] = latest.body.data.versions;
+    expect(latest.body.data.askedVersionMissing).toBe(false);
+    const asked = await page(`url=demo&password=246810&id=${android?.id}`);
+    expect([asked.body.data.askedVersionMissing, asked.body.data.versions.map((v) => v.id)]).toEqual([false, [android?.id, ios?.id]]);
+    for (const query of ['id=999', 'packId=999']) {
+      const missing = await page(`url=demo&password=246810&${query}`);
+      expect([missing.body.data.askedVersionMissing, missing.body.data.versions.map((v) => v.id)]).toEqual([true, [ios?.id, android?.id]]);
+    }
+  });
+
+  it('ends remembered passes and handed-out install links when the install password changes', async () => {
+    const before = await page('url=demo&password=246810');
+    const manifestUrl = decodeURIComponent((before.body.data.versions[0]?.installUrl ?? '').split('&url=')[1] ?? '');
+    expect((await fetch(manifestUrl)).status).toBe(200);
+    const changed = await server.request('POST', '/api/app', { token: admin, body: { ...appBody, password: '975318' } });
+    expect(changed.body.code).toBe(200);
+    const stale = await page('url=demo', { 'app-version-token': before.body.data.token });
+    expect([stale.status, stale.body.msg]).toEqual([400, InstallMessages.passwordChanged]);
+    expect((await fetch(manifestUrl)).status).toBe(403);
+    expect((await page('url=demo&password=246810')).body.msg).toBe(InstallMessages.passwordWrong);
+    const after = await page('url=demo&password=975318');
+    expect((await page('url=demo', { 'app-version-token': after.body.data.token })).body.code).toBe(200);
+    await server.request('POST', '/api/app', { token: admin, body: appBody });
   });
 
   it('serves an OTA manifest the installer can follow to the exact ipa', async () => {
@@ -86,10 +119,16 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
   });
 
   it('refuses more than ten wrong passwords from one address', async () => {
-    for (let i = 0; i < 9; i += 1) expect((await page('url=demo&password=999999')).body.msg).toBe(InstallMessages.passwordWrong);
+    // Two wrong tries were made above (the first test, and the old password after the change).
+    for (let i = 0; i < 8; i += 1) expect((await page('url=demo&password=999999')).body.msg).toBe(InstallMessages.passwordWrong);
     const limited = await page('url=demo&password=246810');
     expect(limited.status).toBe(429);
-    expect(limited.body.msg).toBe(InstallMessages.tooManyTries);
+    // The window is 15 minutes from the oldest of the ten failures; the message counts down with it.
+    expect(limited.body.msg).toBe(InstallMessages.tooManyTries(15));
+    server.clock.advance(6 * 60_000 + 1);
+    expect((await page('url=demo&password=246810')).body.msg).toBe(InstallMessages.tooManyTries(9));
+    server.clock.advance(9 * 60_000);
+    expect((await page('url=demo&password=246810')).body.code).toBe(200);
   });
 });
 

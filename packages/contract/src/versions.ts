@@ -97,7 +97,9 @@ export const installPage = z.object({
   app: z.object({ appName: z.string(), appType: z.string(), appIcon: z.string().nullable(), description: z.string(), path: z.string() }),
   /** Newest first: the latest of each platform, then the recent ones. */
   versions: z.array(installVersion),
-  /** Sent back as the `app-version-token` header so the password is asked once per 7 days. */
+  /** The link asked for a version (id or packId) that does not exist or is another app's: the latest are shown instead. */
+  askedVersionMissing: z.boolean(),
+  /** Sent back as the `app-version-token` header so the password is asked once per 7 days (until the install password changes). */
   token: z.string(),
   /** Whether this site is served over HTTPS; iOS refuses OTA installs otherwise. */
   secure: z.boolean(),
@@ -111,6 +113,9 @@ export type InstallAppBrief = z.infer<typeof installAppBrief>;
 export const InstallMessages = {
   passwordRequired: '请输入安装密码',
   passwordWrong: '安装密码错误',
-  tooManyTries: '密码错误次数过多，请稍后再试',
+  /** Too many wrong passwords from this address: when the next try is taken, in whole minutes (at least 1). */
+  tooManyTries: (minutes: number) => `密码错误次数过多，请 ${minutes} 分钟后再试`,
+  /** A remembered pass made with an earlier install password: the password has changed since. */
+  passwordChanged: '安装密码已更改，请输入新的安装密码',
   appMissing: '下载地址不存在，请确认链接是否正确',
 } as const;

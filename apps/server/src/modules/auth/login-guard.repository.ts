@@ -17,6 +17,18 @@ export function createLoginGuardRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
+    /** The times of this pair's failures after `since`, oldest first (how long a lockout still lasts). */
+    async failureTimesForPair(username: string, ip: string, since: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('login_failures')
+        .select('create_time')
+        .where('username', '=', username)
+        .where('ip', '=', ip)
+        .where('create_time', '>', since)
+        .orderBy('create_time')
+        .execute();
+      return rows.map((row) => Number(row.create_time));
+    },
     async countForIp(ip: string, since: number): Promise<number> {
       const row = await db
         .selectFrom('login_failures')

@@ -16,7 +16,7 @@ export interface DeviceEnrollModuleDeps {
   secret: string;
   publicUrl?: string;
   /** The install page's token check (modules/install). */
-  isInstallTokenValid: (token: string | undefined, appId: number) => boolean;
+  isInstallTokenValid: (token: string | undefined, app: { id: number; password: string }) => boolean;
   /** MOBILECONFIG_SIGN_CERT/KEY, loaded; the profile is served unsigned without it. */
   profileSigner?: ProfileSigner | null;
 }

@@ -34,7 +34,7 @@ export interface DeviceEnrollDeps {
   devices: DevicesRepository;
   apps: AppsRepository;
   /** Whether an install page token (`app-version-token`) opens this app's page: the visitor knows the password. */
-  isInstallTokenValid: (token: string | undefined, appId: number) => boolean;
+  isInstallTokenValid: (token: string | undefined, app: { id: number; password: string }) => boolean;
   signer: UrlSigner;
   clock: Clock;
   /** Signs the served profile when a server identity is configured; unsigned otherwise. */
@@ -79,7 +79,7 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
     async startForInstall(body: InstallEnrollBody, token: string | undefined, base: string): Promise<DeviceEnrollLink> {
       const app = await apps.findByPath(body.url);
       if (!app) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
-      if (!deps.isInstallTokenValid(token, app.id)) throw AppError.noPermission('请先输入安装密码打开安装页');
+      if (!deps.isInstallTokenValid(token, app)) throw AppError.noPermission('请先输入安装密码打开安装页');
       if ((await enrollments.countForAppSince(app.id, clock.now() - HOUR_MS)) >= DEVICE_ENROLL_PER_APP_HOUR) throw AppError.tooManyRequests(DeviceEnrollMessages.tooManyTries);
       return start({ userId: null, appId: app.id, versionId: body.versionId ?? null }, base);
     },

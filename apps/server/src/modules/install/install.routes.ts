@@ -9,6 +9,8 @@ import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.se
 import { buildOtaManifest } from './ota-manifest.ts';
 
 const tags = ['install'];
+/** An expired link, a forged one, or one handed out before the install password changed. */
+const LINK_REFUSED = '链接已过期或签名无效，请刷新安装页面后重试';
 const briefQuery = installPageQuery.pick({ url: true });
 const manifestQuery = z.object({ id: z.coerce.number().int().min(1), expires: z.coerce.number().int(), sig: z.string().max(128) });
 
@@ -41,9 +43,9 @@ export function installRoutes(deps: { install: InstallService } & LinkDeps): Fas
 
     // Fetched by the iOS installer itself, without cookies: the signature in the URL is the permission.
     app.get(MANIFEST_PATH, { config: { access: 'public' }, schema: { tags, querystring: manifestQuery } }, async (req, reply) => {
-      if (!install.verifyManifest(req.query)) throw AppError.noPermission('链接已过期或签名无效，请刷新安装页面后重试');
-      const version = await install.findVersion(req.query.id);
-      if (!version || version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
+      const version = await install.signedVersion('manifest', req.query);
+      if (!version) throw AppError.noPermission(LINK_REFUSED);
+      if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
       const present = presenterFor(req, deps);
       const xml = buildOtaManifest({
         packageUrl: await present.fileUrl(version.file_key, version.file_name),
@@ -58,9 +60,9 @@ export function installRoutes(deps: { install: InstallService } & LinkDeps): Fas
     // 打开 of an html package, on either store: the page itself, inline but sandboxed in an opaque origin
     // (UPLOADED_CONTENT_HEADERS), so it cannot read this site's sign-in token. Signed like the manifest.
     app.get(OPEN_HTML_PATH, { config: { access: 'public' }, schema: { tags, querystring: manifestQuery } }, async (req, reply) => {
-      if (!install.verifyOpenHtml(req.query)) throw AppError.noPermission('链接已过期或签名无效，请刷新安装页面后重试');
-      const version = await install.findVersion(req.query.id);
-      if (!version || !isHtmlFile(version.file_name)) throw AppError.notFound('版本不存在');
+      const version = await install.signedVersion('open-html', req.query);
+      if (!version) throw AppError.noPermission(LINK_REFUSED);
+      if (!isHtmlFile(version.file_name)) throw AppError.notFound('版本不存在');
       const stat = await deps.blobs.stat(version.file_key);
       if (!stat) throw AppError.notFound('文件不存在或已被删除');
       return reply

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { normalizeUdid, InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallAppBrief, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -16,6 +17,10 @@ const RECENT_VERSIONS = 20;
 export const MANIFEST_PATH = '/api/app_version/manifest.plist';
 /** 打开 for an html package: the page itself, shown sandboxed (install.routes.ts). */
 export const OPEN_HTML_PATH = '/api/app_version/open';
+
+/** An app as the install password gate sees it: its id and its stored (sealed) install password. */
+type Gated = { id: number; password: string };
+type SignedKind = 'manifest' | 'open-html';
 
 /** Whether an ad-hoc/development profile lists the visitor's device (UDIDs compare case-insensitively); null when unknown or not such a profile. */
 function deviceIncluded(profile: { type?: string; provisionedDevices?: string[] } | null | undefined, udid: string | null): boolean | null {
@@ -37,38 +42,56 @@ export interface InstallDeps {
 export function createInstallService(deps: InstallDeps) {
   const { apps, versions, policy, guard, box, signer, clock } = deps;
 
-  function pageToken(appId: number): string {
-    const expires = clock.now() + PAGE_TOKEN_TTL_MS;
-    return `${appId}.${expires}.${signer.sign(['install-page', appId, expires])}`;
+  /**
+   * What the remembered pass and the signed links are tied to: a digest of the current install password (never the
+   * password itself), so changing the password ends every pass and link handed out before.
+   */
+  function passwordStamp(app: Gated): string {
+    return createHash('sha256').update(`install-password\n${box.open(app.password)}`).digest('base64url');
   }
-  function isPageTokenValid(token: string | undefined, appId: number): boolean {
+  function pageToken(app: Gated): string {
+    const expires = clock.now() + PAGE_TOKEN_TTL_MS;
+    return `${app.id}.${expires}.${signer.sign(['install-page', app.id, expires, passwordStamp(app)])}`;
+  }
+  /** valid; stale (this app's, unexpired, but not signed for the current password); or absent (none, expired, another app's). */
+  function pageTokenState(token: string | undefined, app: Gated): 'valid' | 'stale' | 'absent' {
     const [id, expires, sig] = (token ?? '').split('.');
-    return Number(id) === appId && Number(expires) > clock.now() && !!sig && signer.verify(['install-page', appId, Number(expires)], sig);
+    if (Number(id) !== app.id || !(Number(expires) > clock.now()) || !sig) return 'absent';
+    return signer.verify(['install-page', app.id, Number(expires), passwordStamp(app)], sig) ? 'valid' : 'stale';
+  }
+  const isPageTokenValid = (token: string | undefined, app: Gated): boolean => pageTokenState(token, app) === 'valid';
+
+  /** The whole minutes until the address may try again, or null when it may try now. */
+  async function lockedMinutes(guardKey: string, ip: string): Promise<number | null> {
+    const failures = await guard.failureTimesForPair(guardKey, ip, clock.now() - LOGIN_FAILURE_WINDOW_MS);
+    if (failures.length < LOGIN_MAX_FAILURES) return null;
+    // Tries open again once enough of the failures have left the window.
+    const opensAt = (failures[failures.length - LOGIN_MAX_FAILURES] ?? clock.now()) + LOGIN_FAILURE_WINDOW_MS;
+    return Math.max(1, Math.ceil((opensAt - clock.now()) / 60_000));
   }
 
-  async function assertAllowed(app: { id: number; password: string }, query: InstallPageQuery, token: string | undefined, ip: string, viewer: AuthUser | null) {
+  async function assertAllowed(app: Gated, query: InstallPageQuery, token: string | undefined, ip: string, viewer: AuthUser | null) {
     const preview = query.preview === 'true' || query.preview === '1';
     if (preview && viewer && (await policy.accessOf(viewer, app.id)) && (await policy.accessOf(viewer, app.id)) !== 'view') return;
-    if (isPageTokenValid(token, app.id)) return;
-    if (!query.password) throw AppError.badRequest(InstallMessages.passwordRequired);
+    const pass = pageTokenState(token, app);
+    if (pass === 'valid') return;
+    if (!query.password) throw AppError.badRequest(pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired);
     const guardKey = `install:${app.id}`;
-    if ((await guard.countForPair(guardKey, ip, clock.now() - LOGIN_FAILURE_WINDOW_MS)) >= LOGIN_MAX_FAILURES) throw AppError.tooManyRequests(InstallMessages.tooManyTries);
+    const minutes = await lockedMinutes(guardKey, ip);
+    if (minutes !== null) throw AppError.tooManyRequests(InstallMessages.tooManyTries(minutes));
     if (box.open(app.password) !== query.password) {
       await guard.record(guardKey, ip, clock.now());
       throw AppError.badRequest(InstallMessages.passwordWrong);
     }
   }
 
-  function manifestUrl(present: VersionPresenter, versionId: number): string {
+  /** A manifest or open link of one version, signed for the app's current install password. */
+  function signedUrl(kind: SignedKind, present: VersionPresenter, versionId: number, stamp: string): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
-    return present.apiUrl(`${MANIFEST_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['manifest', versionId, expires])}`);
-  }
-  function openHtmlUrl(present: VersionPresenter, versionId: number): string {
-    const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
-    return present.apiUrl(`${OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign(['open-html', versionId, expires])}`);
+    return present.apiUrl(`${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`);
   }
 
-  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null): Promise<InstallVersion> {
+  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null, stamp: string): Promise<InstallVersion> {
     const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
     return {
       id: v.id,
@@ -85,8 +108,8 @@ export function createInstallService(deps: InstallDeps) {
       expireDate: v.expire_date,
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
-      installUrl: v.native_package_type === 'ios' ? itmsServicesLink(manifestUrl(present, v.id)) : null,
-      openUrl: isHtmlFile(v.file_name) ? openHtmlUrl(present, v.id) : null,
+      installUrl: v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp)) : null,
+      openUrl: isHtmlFile(v.file_name) ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs: metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null),
@@ -103,16 +126,22 @@ export function createInstallService(deps: InstallDeps) {
       const wanted = query.id ?? query.packId;
       const first = wanted ? await versions.findById(wanted) : undefined;
       const ordered = first && first.app_id === app.id ? [first, ...recent.filter((v) => v.id !== first.id)] : recent;
+      const stamp = passwordStamp(app);
       return {
+        askedVersionMissing: wanted !== undefined && ordered[0]?.id !== wanted,
         app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: app.path },
-        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null))),
-        token: pageToken(app.id),
+        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp))),
+        token: pageToken(app),
         secure: context.secure,
       };
     },
 
-    verifyManifest(query: { id: number; expires: number; sig: string }): boolean {
-      return query.expires > clock.now() && signer.verify(['manifest', query.id, query.expires], query.sig);
+    /** The version a signed manifest or open link names, when the link is unexpired and signed for the app's current install password. */
+    async signedVersion(kind: SignedKind, query: { id: number; expires: number; sig: string }): Promise<VersionRecord | null> {
+      if (!(query.expires > clock.now())) return null;
+      const version = await versions.findById(query.id);
+      const app = version ? await apps.findById(version.app_id) : undefined;
+      return version && app && signer.verify([kind, query.id, query.expires, passwordStamp(app)], query.sig) ? version : null;
     },
 
     /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
@@ -121,12 +150,6 @@ export function createInstallService(deps: InstallDeps) {
       if (!app) throw AppError.notFound(InstallMessages.appMissing);
       return { appName: app.app_name, appIcon: app.app_icon, path: app.path };
     },
-
-    verifyOpenHtml(query: { id: number; expires: number; sig: string }): boolean {
-      return query.expires > clock.now() && signer.verify(['open-html', query.id, query.expires], query.sig);
-    },
-
-    findVersion: (id: number) => versions.findById(id),
 
     /** Whether an install page token opens this app's page (the visitor knows its password). */
     isPageTokenValid,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Divider, Empty, Flex, Segmented } from 'antd';
+import { Alert, Divider, Empty, Flex, Segmented, Typography } from 'antd';
 import { useLocation } from 'react-router-dom';
 import type { InstallPage, NativePackageType } from '@release/contract';
 import { choosePlatform, detectDevicePlatform, platformOfRoute } from './install-env.ts';
@@ -25,7 +25,17 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
   const now = Date.now();
 
   if (platform === null || available.length === 0) {
-    return <Empty description={installText.noVersions} data-testid="install-empty" />;
+    return (
+      <Empty
+        description={
+          <Flex vertical gap={4}>
+            <span>{installText.noVersions}</span>
+            <Typography.Text type="secondary">{installText.noVersionsContent}</Typography.Text>
+          </Flex>
+        }
+        data-testid="install-empty"
+      />
+    );
   }
   const ofPlatform = page.versions.filter((v) => v.nativePackageType === platform);
   const latest = (asked?.nativePackageType === platform ? asked : undefined) ?? ofPlatform[0];
@@ -33,6 +43,7 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
 
   return (
     <Flex vertical gap={16}>
+      {page.askedVersionMissing && <Alert type="warning" showIcon title={installText.askedVersionMissing} data-testid="install-version-missing" />}
       {available.length > 1 && (
         <Segmented<NativePackageType>
           block

@@ -11,6 +11,7 @@ export const installText = {
   reload: '重新加载',
   noVersions: '暂无可安装的版本',
   noVersionsContent: '应用发布安装包后，可以在这里下载安装',
+  askedVersionMissing: '该版本不存在或已被删除，已为你显示最新版本',
   noPlatformVersions: (platform: string) => `暂无 ${platform} 版本`,
   platforms: { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' },
   latest: '最新版本',

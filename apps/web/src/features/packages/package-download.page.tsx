@@ -110,7 +110,8 @@ export function PackageDownloadPage() {
           title={installText.missingTitle}
           subTitle={
             <Flex vertical gap={4}>
-              <span>{state.message}</span>
+              {/* The server's 下载地址不存在，请确认链接是否正确 would say the title again. */}
+              {!state.message.startsWith(installText.missingTitle) && <span>{state.message}</span>}
               <span>{installText.missingHint}</span>
             </Flex>
           }

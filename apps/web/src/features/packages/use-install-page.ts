@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ResultCode, type InstallPage } from '@release/contract';
+import { InstallMessages, ResultCode, type InstallPage } from '@release/contract';
 import { fetchInstallPage } from './install.api.ts';
 
 export type InstallState =
@@ -29,8 +29,8 @@ export function useInstallPage(path: string, versionId: number | undefined) {
       if (answer.ok) setState({ status: 'ready', page: answer.page });
       else if (answer.code === ResultCode.notFound) setState({ status: 'missing', message: answer.message });
       else if (answer.code === ResultCode.badRequest || answer.code === ResultCode.tooManyRequests) {
-        // Without a password yet, "请输入安装密码" is the form itself, not an error.
-        const quiet = password === undefined && answer.code === ResultCode.badRequest;
+        // Without a password yet, "请输入安装密码" is the form itself, not an error; a pass the changed password ended is said.
+        const quiet = password === undefined && answer.message === InstallMessages.passwordRequired;
         setState({ status: 'locked', error: quiet ? null : answer.message, answeredAt: Date.now() });
       } else setState({ status: 'failed', message: answer.message });
     },
