@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { clickAtRest, pickOption } from './helpers/antd.ts';
+import { clickAtRest, expectToast, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
@@ -98,6 +98,67 @@ describe('distribution loop in a real browser', () => {
     // The percent is seen at 100 before the page moves on, or the success page is already there.
     // count() answers at once: getAttribute would wait the page's whole timeout for a bar the success page has replaced.
     await expect.poll(() => page.locator('[data-testid=publish-success], [data-testid=publish-progress][data-percent="100"]').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('a 12 MB package (3 parts): the bar shows the bytes sent on the way, never goes back, and reaches 100 %', async () => {
+    // An app of its own: the versions of 星际舰队 stay the ipa and apk the install page and the bell expect.
+    const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const appId = await api.createApp(admin, { appName: '星际网页', path: 'sjwy' });
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, E2E_ADMIN.username, E2E_ADMIN.password);
+    // Part 3 (the last, 2 MB) is held until the bar has shown a value between 0 and 80: the transfer is half done.
+    let releasePart3 = (): void => undefined;
+    const part3Held = new Promise<void>((resolve) => {
+      releasePart3 = resolve;
+    });
+    await page.route(/\/.*[?&]partNo=3(&|$)/, async (route) => {
+      await part3Held;
+      await route.continue();
+    });
+    await page.goto(`/publish?appId=${appId}`);
+    // Every value the bar takes, seen by the page itself (a poll could miss the short ones).
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { percentsSeen: number[] }).percentsSeen = seen;
+      new MutationObserver(() => {
+        const value = document.querySelector('[data-testid=publish-progress]')?.getAttribute('data-percent');
+        if (value != null && Number(value) !== seen.at(-1)) seen.push(Number(value));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
+    });
+    const percentsSeen = () => page.evaluate(() => (window as unknown as { percentsSeen: number[] }).percentsSeen);
+    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({
+      name: 'StarFleet-web.html',
+      mimeType: 'text/html',
+      buffer: Buffer.concat([Buffer.from('<!DOCTYPE html><html><head><title>星际舰队</title></head><body>'), Buffer.alloc(12 * 1024 * 1024, 'a'), Buffer.from('</body></html>')]),
+    });
+    await page.getByTestId('publish-submit').click();
+    await expect.poll(async () => (await percentsSeen()).some((p) => p > 0 && p < 80)).toBe(true);
+    expect(await page.getByTestId('publish-progress').getAttribute('data-phase')).toBe('uploading');
+    releasePart3();
+    await page.getByTestId('publish-success').waitFor();
+    const seen = await percentsSeen();
+    expect(seen.every((p, i) => i === 0 || p > (seen[i - 1] ?? 0))).toBe(true);
+    expect(seen.at(-1)).toBe(100);
+    await context.close();
+  });
+
+  it('a package or attachment name over 200 characters is refused on pick, saying the limit', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page, 'editor', 'editor-pass-1');
+    await page.goto('/publish');
+    const longName = `${'星'.repeat(197)}.apk`;
+    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({ name: longName, mimeType: 'application/octet-stream', buffer: fs.readFileSync(apkFile) });
+    await expectToast(page, '文件名过长：最多 200 个字符，请重命名后再选择');
+    expect(await page.getByTestId('publish-dropzone').locator('.ant-upload-list-item').count()).toBe(0);
+    await page.getByTestId('publish-attachments').locator('input[type=file]').setInputFiles([
+      { name: `${'a'.repeat(201)}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x') },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+    ]);
+    await expect.poll(() => page.getByTestId('publish-attachments').locator('.ant-upload-list-item').allInnerTexts()).toEqual(['notes.txt']);
+    // A name of exactly 200 is taken.
+    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({ name: `${'星'.repeat(196)}.apk`, mimeType: 'application/octet-stream', buffer: fs.readFileSync(apkFile) });
+    await expect.poll(() => page.getByTestId('publish-dropzone').locator('.ant-upload-list-item').count()).toBe(1);
     await context.close();
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MultipartStartResult } from '@release/contract';
-import { isAbortError, MultipartUpload, UploadError, type MultipartApi, type PartFetch, type PartTag, type TransferProgress } from './multipart-upload.ts';
+import { isAbortError, MultipartUpload, UploadError, type MultipartApi, type PartAnswer, type PartPut, type PartSender, type PartTag, type TransferProgress } from './multipart-upload.ts';
 
 const PART = 10;
 
@@ -37,23 +37,23 @@ function fakeApi(size: number, options: { finishError?: () => unknown } = {}) {
 
 type Answer = (partNo: number, attempt: number, signal: AbortSignal) => Promise<Response> | Response;
 
-/** A fake `fetch` for the PUTs: counts attempts and how many are in flight at once. */
+/** A fake PUT: sends half the part, then answers; counts attempts and how many are in flight at once. */
 function fakeFetch(answer: Answer = (partNo) => ok(partNo)) {
-  const stats = { inFlight: 0, maxInFlight: 0, attempts: new Map<number, number>(), signals: [] as AbortSignal[], bodies: new Map<number, number>() };
-  const fetchFn: PartFetch = async (url, init) => {
+  const stats = { inFlight: 0, maxInFlight: 0, attempts: new Map<number, number>(), signals: [] as AbortSignal[], bodies: new Map<number, number>(), confirmed: new Set<number>() };
+  const fetchFn: PartSender = async (url, { body, signal, onUploadProgress }) => {
     const partNo = partNoOf(url);
     const attempt = (stats.attempts.get(partNo) ?? 0) + 1;
     stats.attempts.set(partNo, attempt);
-    if (init.body instanceof Blob) stats.bodies.set(partNo, init.body.size);
-    expect(init.method).toBe('PUT');
-    expect(init.credentials).toBe('omit');
-    const signal = init.signal ?? new AbortController().signal;
+    stats.bodies.set(partNo, body.size);
     stats.signals.push(signal);
     stats.inFlight += 1;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     try {
+      onUploadProgress(Math.floor(body.size / 2));
       await new Promise((resolve) => setTimeout(resolve, 1 + ((partNo * 7) % 5)));
-      return await answer(partNo, attempt, signal);
+      const response = await answer(partNo, attempt, signal);
+      if (response.ok) stats.confirmed.add(partNo);
+      return { status: response.status, etag: response.headers.get('ETag') };
     } finally {
       stats.inFlight -= 1;
     }
@@ -69,25 +69,72 @@ function hangUntilAborted(signal: AbortSignal): Promise<Response> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
 }
 
-function upload(size: number, fetchFn: PartFetch, api: MultipartApi, extra: Partial<ConstructorParameters<typeof MultipartUpload>[0]> = {}) {
+function upload(size: number, fetchFn: PartSender, api: MultipartApi, extra: Partial<ConstructorParameters<typeof MultipartUpload>[0]> = {}) {
   const progress: TransferProgress[] = [];
-  const job = new MultipartUpload({ blob: blobOf(size), fileKey: 'packages/a.apk', api, fetchFn, retryDelayMs: 0, onProgress: (p) => progress.push(p), ...extra });
+  const job = new MultipartUpload({ blob: blobOf(size), fileKey: 'packages/a.apk', api, sendPart: fetchFn, retryDelayMs: 0, onProgress: (p) => progress.push(p), ...extra });
   return { job, progress };
 }
 
-describe('MultipartUpload', () => {
-  afterEach(() => vi.unstubAllGlobals());
+/** A PUT the test drives by hand: it sends bytes and answers when told, and fails when aborted. */
+function manualSender() {
+  const state = { attempts: 0, put: null as PartPut | null, answer: (_: PartAnswer) => undefined as void };
+  const sendPart: PartSender = (_url, put) =>
+    new Promise((resolve, reject) => {
+      state.attempts += 1;
+      state.put = put;
+      state.answer = resolve;
+      put.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
+    });
+  return { sendPart, state };
+}
 
-  it('uses the global fetch when none is passed (or undefined is)', async () => {
-    const { api, calls } = fakeApi(PART + 1);
-    const { fetchFn, stats } = fakeFetch();
-    vi.stubGlobal('fetch', fetchFn);
-    const job = new MultipartUpload({ blob: blobOf(PART + 1), fileKey: 'k', api, fetchFn: undefined, retries: undefined });
-    await job.run(new AbortController().signal);
-    expect(stats.signals).toHaveLength(2);
-    expect(calls.finish).toHaveLength(1);
+describe('MultipartUpload on a slow link (SPEC §9 60 s as a stall timeout)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a part that takes minutes while its bytes keep moving, and the bar follows the bytes', async () => {
+    vi.useFakeTimers();
+    const { api } = fakeApi(PART);
+    const { sendPart, state } = manualSender();
+    const { job, progress } = upload(PART, sendPart, api, { timeoutMs: undefined });
+    const run = job.run(new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    for (let sent = 2; sent <= PART; sent += 2) {
+      await vi.advanceTimersByTimeAsync(59_000);
+      state.put?.onUploadProgress(sent);
+    }
+    expect(state.attempts).toBe(1);
+    expect(state.put?.signal.aborted).toBe(false);
+    state.answer({ status: 200, etag: '"e1"' });
+    await expect(run).resolves.toEqual({ fileKey: 'packages/a.apk', fileSize: PART });
+    expect([...new Set(progress.map((p) => p.percent))]).toEqual([0, 16, 32, 48, 64, 80]);
   });
 
+  it('fails a part with no byte sent for 60 s as 分片 1 上传超时, after its 3 retries, and the bar does not go back', async () => {
+    vi.useFakeTimers();
+    const { api } = fakeApi(PART);
+    const { sendPart, state } = manualSender();
+    const { job, progress } = upload(PART, sendPart, api, { timeoutMs: undefined });
+    const run = job.run(new AbortController().signal).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    state.put?.onUploadProgress(5);
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      expect(state.attempts).toBe(attempt);
+      state.put?.onUploadProgress(attempt);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(state.put?.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    const failure = await run;
+    expect(failure).toBeInstanceOf(UploadError);
+    expect((failure as UploadError).message).toBe('分片 1 上传超时');
+    expect(state.attempts).toBe(4);
+    // The retries sent 1-4 bytes each: the bar stays at the 5 bytes seen first.
+    expect(progress.map((p) => p.loaded)).toEqual([0, 5]);
+    expect(job.loaded).toBe(5);
+  });
+});
+
+describe('MultipartUpload', () => {
   it('sends every part at most 5 at a time and finishes with the ETags in part order', async () => {
     const size = PART * 12 + 3;
     const { api, calls } = fakeApi(size);
@@ -118,7 +165,10 @@ describe('MultipartUpload', () => {
     expect((failure as UploadError).message).toContain('503');
     expect(stats.attempts.get(3)).toBe(4);
     expect(calls.finish).toHaveLength(0);
-    const partsDone = job.loaded / PART;
+    const partsDone = stats.confirmed.size;
+    // The bar counts the confirmed parts and the bytes sent of the others, part 3's at most once.
+    expect(job.loaded).toBeGreaterThanOrEqual(partsDone * PART + PART / 2);
+    expect(job.loaded).toBeLessThanOrEqual(partsDone * PART + (8 - partsDone) * (PART / 2));
     expect(partsDone).toBeGreaterThan(0);
     expect(partsDone).toBeLessThan(8);
 

@@ -5,10 +5,12 @@ import {
   UPLOAD_TRANSFER_SHARE,
   type MultipartStartResult,
 } from '@release/contract';
+import { PartProgress, StallTimer } from './part-progress.ts';
+import { xhrPut } from './xhr-put.ts';
 
 /**
  * One file through the three upload steps of SPEC §4/§7: start, PUT each part to its signed URL,
- * finish with the parts' ETags. Framework-free: the API calls and `fetch` are injected, so it runs
+ * finish with the parts' ETags. Framework-free: the API calls and the PUT are injected, so it runs
  * (and is tested) anywhere. A failed or canceled run keeps what was done; `run()` again resumes.
  */
 
@@ -22,8 +24,20 @@ export interface MultipartApi {
   finish: (fileKey: string, uploadId: string, tags: PartTag[], signal: AbortSignal) => Promise<{ fileKey: string; fileSize: number }>;
 }
 
-/** The subset of `fetch` the parts need; pass a fake one in tests. */
-export type PartFetch = (url: string, init: RequestInit) => Promise<Response>;
+export interface PartPut {
+  body: Blob;
+  signal: AbortSignal;
+  /** Bytes of this attempt's body sent so far (the upload progress events). */
+  onUploadProgress: (sent: number) => void;
+}
+
+export interface PartAnswer {
+  status: number;
+  etag: string | null;
+}
+
+/** One part's PUT to its signed URL: rejects on a network error or abort. `xhrPut` in the browser; fakes in tests. */
+export type PartSender = (url: string, put: PartPut) => Promise<PartAnswer>;
 
 export interface TransferProgress {
   loaded: number;
@@ -36,10 +50,11 @@ export interface MultipartUploadOptions {
   blob: Blob;
   fileKey: string;
   api: MultipartApi;
-  fetchFn?: PartFetch;
+  sendPart?: PartSender;
   concurrency?: number;
   /** Extra attempts per part after the first (SPEC §9: 3). */
   retries?: number;
+  /** A part attempt fails after this long without any of its bytes sent (SPEC §9: 60 s). */
   timeoutMs?: number;
   /** Pause before a part's next attempt: retryDelayMs × attempt number. */
   retryDelayMs?: number;
@@ -96,13 +111,14 @@ export class MultipartUpload {
   private readonly options: Required<Omit<MultipartUploadOptions, 'onProgress'>> & Pick<MultipartUploadOptions, 'onProgress'>;
   private session: Session | null = null;
   private readonly etags = new Map<number, string>();
+  private readonly sent = new PartProgress((partNo) => this.partBlob(partNo).size);
   private finished: { fileKey: string; fileSize: number } | null = null;
 
   constructor(options: MultipartUploadOptions) {
     // `??`, not a spread: a key passed as undefined must not erase its default.
     this.options = {
       ...options,
-      fetchFn: options.fetchFn ?? ((url, init) => fetch(url, init)),
+      sendPart: options.sendPart ?? xhrPut,
       concurrency: options.concurrency ?? UPLOAD_CONCURRENCY,
       retries: options.retries ?? UPLOAD_PART_RETRIES,
       timeoutMs: options.timeoutMs ?? UPLOAD_PART_TIMEOUT_MS,
@@ -115,13 +131,11 @@ export class MultipartUpload {
     return this.options.blob.size;
   }
 
-  /** Bytes of the parts the store has confirmed. */
+  /** Bytes sent: the parts the store confirmed, plus the most seen sent of each part still going. */
   get loaded(): number {
     if (this.finished) return this.total;
     if (!this.session) return 0;
-    let bytes = 0;
-    for (const partNo of this.etags.keys()) bytes += this.partBlob(partNo).size;
-    return bytes;
+    return this.sent.total;
   }
 
   get isFinished(): boolean {
@@ -162,6 +176,7 @@ export class MultipartUpload {
       throw new UploadError('start', `分片信息不完整（需要 ${expected} 个分片，收到 ${result.uploadParamsList.length} 个）`);
     }
     this.etags.clear();
+    this.sent.clear();
     this.session = { uploadId: result.uploadId, partSize: result.partSize, parts: result.uploadParamsList };
     return this.session;
   }
@@ -169,6 +184,7 @@ export class MultipartUpload {
   private reset(): void {
     this.session = null;
     this.etags.clear();
+    this.sent.clear();
   }
 
   private partBlob(partNo: number): Blob {
@@ -199,6 +215,7 @@ export class MultipartUpload {
         const result = await this.sendPart(part.partNo, part.signedUrl, stop.signal);
         if (result.ok) {
           this.etags.set(part.partNo, result.etag);
+          this.sent.done(part.partNo);
           this.report();
         } else if (!stop.signal.aborted) {
           outcome.failure = { message: result.message, restart: !result.retry };
@@ -235,28 +252,28 @@ export class MultipartUpload {
 
   private async attemptPart(partNo: number, url: string, stop: AbortSignal): Promise<AttemptResult> {
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.options.timeoutMs);
+    // A slow link is not a failure: only a part with no bytes sent for timeoutMs is (SPEC §9, docs/decisions.md).
+    const stall = new StallTimer(this.options.timeoutMs, () => controller.abort());
+    stall.touch();
     const abort = (): void => controller.abort();
     stop.addEventListener('abort', abort, { once: true });
+    const onUploadProgress = (sent: number): void => {
+      stall.touch();
+      if (this.sent.sent(partNo, sent)) this.report();
+    };
     try {
-      // Signed URL: no token header and no cookies; it may be another host (S3).
-      const response = await this.options.fetchFn(url, { method: 'PUT', body: this.partBlob(partNo), signal: controller.signal, credentials: 'omit' });
-      if (response.status >= 500 || response.status === 408 || response.status === 429) {
-        return { ok: false, retry: true, message: `分片 ${partNo} 上传失败（HTTP ${response.status}）` };
+      const { status, etag } = await this.options.sendPart(url, { body: this.partBlob(partNo), signal: controller.signal, onUploadProgress });
+      if (status >= 500 || status === 408 || status === 429) {
+        return { ok: false, retry: true, message: `分片 ${partNo} 上传失败（HTTP ${status}）` };
       }
-      if (!response.ok) return { ok: false, retry: false, message: `分片 ${partNo} 上传被拒绝（HTTP ${response.status}），请重试` };
-      const etag = response.headers.get('ETag');
+      if (status < 200 || status > 299) return { ok: false, retry: false, message: `分片 ${partNo} 上传被拒绝（HTTP ${status}），请重试` };
       if (!etag) return { ok: false, retry: false, message: `分片 ${partNo} 没有返回 ETag，请检查存储的跨域设置（ExposeHeaders: ETag）` };
       return { ok: true, etag };
     } catch {
       if (stop.aborted) return { ok: false, retry: false, message: '已取消上传' };
-      return { ok: false, retry: true, message: timedOut ? `分片 ${partNo} 上传超时` : `分片 ${partNo} 上传失败，请检查网络` };
+      return { ok: false, retry: true, message: stall.stalled ? `分片 ${partNo} 上传超时` : `分片 ${partNo} 上传失败，请检查网络` };
     } finally {
-      clearTimeout(timer);
+      stall.stop();
       stop.removeEventListener('abort', abort);
     }
   }

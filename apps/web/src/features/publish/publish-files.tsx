@@ -1,4 +1,5 @@
-import { Button, Upload, type UploadFile, type UploadProps } from 'antd';
+import { Button, Upload, type UploadFile } from 'antd';
+import { UPLOAD_FILE_NAME_MAX } from '@release/contract';
 import { InboxOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { toast } from '../../app/feedback.ts';
 import { publishText } from './publish.strings.ts';
@@ -23,7 +24,19 @@ interface FileListControl {
   disabled?: boolean;
 }
 
-const keepLocal: UploadProps['beforeUpload'] = () => false;
+/** get_signed_url refuses longer names (contract `UPLOAD_FILE_NAME_MAX`): say so on pick, not after 发布. */
+export function isFileNameTooLong(name: string): boolean {
+  return name.trim().length > UPLOAD_FILE_NAME_MAX;
+}
+
+/** Keeps a picked file local (antd never sends it), unless its name is longer than the server takes. */
+function keepLocal(file: File): false | typeof Upload.LIST_IGNORE {
+  if (isFileNameTooLong(file.name)) {
+    toast.warning(publishText.nameTooLong(UPLOAD_FILE_NAME_MAX));
+    return Upload.LIST_IGNORE;
+  }
+  return false;
+}
 
 /** Picked files are kept, not sent by antd: list them as ready rather than as pending uploads. */
 function asPicked(entry: UploadFile): UploadFile {
@@ -48,7 +61,7 @@ export function PackageDropzone({ value = [], onChange, disabled }: FileListCont
             toast.warning(publishText.emptyFile);
             return Upload.LIST_IGNORE;
           }
-          return false;
+          return keepLocal(file);
         }}
         onChange={({ fileList }) => onChange?.(fileList.slice(-1).map(asPicked))}
       >

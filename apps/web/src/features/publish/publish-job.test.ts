@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppVersionRow, UploadAppBody } from '@release/contract';
 import { PublishAbortedError, PublishJob, type PublishApi } from './publish-job.ts';
-import type { PartFetch } from './multipart-upload.ts';
+import type { PartSender } from './multipart-upload.ts';
 
 const PART = 8;
 
@@ -38,7 +38,10 @@ function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused'>) {
   return { api, calls };
 }
 
-const okFetch: PartFetch = async (url) => new Response(null, { headers: { ETag: `"${url}"` } });
+const okFetch: PartSender = async (url, { body, onUploadProgress }) => {
+  onUploadProgress(body.size);
+  return { status: 200, etag: `"${url}"` };
+};
 const meta = { appId: 3, description: '说明', chatEnv: 'DevTest' as const };
 
 function files() {
@@ -89,9 +92,9 @@ describe('PublishJob', () => {
   it('turns a cancel into PublishAbortedError', async () => {
     const { api } = fakePublishApi(['ok']);
     const controller = new AbortController();
-    const hanging: PartFetch = (_url, init) =>
+    const hanging: PartSender = (_url, { signal }) =>
       new Promise((_, reject) => {
-        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         setTimeout(() => controller.abort(), 5);
       });
     const job = new PublishJob(files(), api, hanging);

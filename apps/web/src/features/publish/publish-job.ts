@@ -1,5 +1,5 @@
 import type { AppVersionRow, GetSignedUrlResult, UploadAppBody } from '@release/contract';
-import { isAbortError, MultipartUpload, transferPercent, UploadError, type MultipartApi, type PartFetch } from './multipart-upload.ts';
+import { isAbortError, MultipartUpload, transferPercent, UploadError, type MultipartApi, type PartSender } from './multipart-upload.ts';
 
 /**
  * One publish: name the objects (get_signed_url), transfer the package and its attachments, then
@@ -39,16 +39,16 @@ export class PublishAbortedError extends Error {
 export class PublishJob {
   private readonly files: PublishFiles;
   private readonly api: PublishApi;
-  private readonly fetchFn: PartFetch | undefined;
+  private readonly sendPart: PartSender | undefined;
   private keys: GetSignedUrlResult | null = null;
   private uploads: MultipartUpload[] = [];
   private version: AppVersionRow | null = null;
   private callbacks: PublishCallbacks | null = null;
 
-  constructor(files: PublishFiles, api: PublishApi, fetchFn?: PartFetch) {
+  constructor(files: PublishFiles, api: PublishApi, sendPart?: PartSender) {
     this.files = files;
     this.api = api;
-    this.fetchFn = fetchFn;
+    this.sendPart = sendPart;
   }
 
   get totalBytes(): number {
@@ -92,7 +92,7 @@ export class PublishJob {
           blob,
           fileKey,
           api: this.api,
-          fetchFn: this.fetchFn,
+          sendPart: this.sendPart,
           isTransient: this.api.isTransient,
           onProgress: () => this.reportTransfer(),
         }),

@@ -14,6 +14,7 @@ export const publishText = {
   dropHint: '支持 .ipa（iOS）、.apk / .aab（Android）、.zip（Web / Mac）、.html（Web）',
   badType: (name: string) => `不支持的文件类型：${name}`,
   emptyFile: '文件为空，请重新选择',
+  nameTooLong: (max: number) => `文件名过长：最多 ${max} 个字符，请重命名后再选择`,
   attachments: '附件',
   addAttachment: '添加附件',
   attachmentsHint: '可选，例如符号表、映射文件、说明文档',
