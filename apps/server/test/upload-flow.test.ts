@@ -80,6 +80,9 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
     expect((await server.request('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: renamed } })).status).toBe(400);
     const empty = await server.request('POST', '/api/multi_signed_url_upload', { token: editor.token, body: { functionName: 'start', fileKey: 'x', fileSize: 0 } });
     expect(empty.body.msg).toContain('文件为空');
+    // A name over 200 characters is refused before any upload starts, saying the limit (the web checks it on pick too).
+    const named = (name: string) => server.request('POST', '/api/get_signed_url', { token: editor.token, body: { appFileName: name } });
+    expect([(await named(`${'长'.repeat(196)}.apk`)).status, (await named(`${'长'.repeat(197)}.apk`)).body.msg]).toEqual([200, '参数错误：appFileName 文件名过长（最多 200 个字符）']);
     const list = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editor.token });
     expect(list.body.total).toBe(2);
   });

@@ -14,7 +14,7 @@ export const chatEnvs = ['DevTest', 'PreFavTest'] as const;
 /** The longest package or attachment name get_signed_url takes (after trimming); the web checks it on pick. */
 export const UPLOAD_FILE_NAME_MAX = 200;
 
-const fileName = z.string().trim().min(1, '文件名不能为空').max(UPLOAD_FILE_NAME_MAX, '文件名过长');
+const fileName = z.string().trim().min(1, '文件名不能为空').max(UPLOAD_FILE_NAME_MAX, `文件名过长（最多 ${UPLOAD_FILE_NAME_MAX} 个字符）`);
 
 /** POST /api/get_signed_url: the server names the objects; bytes then go through multi_signed_url_upload. */
 export const getSignedUrlBody = z.object({
