@@ -104,6 +104,14 @@ describe('the install page for web packages, unknown links, packages for another
     const row = page.getByTestId('version-row').first();
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('version-download').click()]);
     expect(download.suggestedFilename()).toBe('活动页.html');
+
+    // The server runs on 127.0.0.1 without PUBLIC_URL: the QR code holds a loopback address, and the admin is told so
+    // beside it, with the way to 设置 → 系统.
+    const warning = page.getByTestId('app-qr').getByTestId('qr-loopback-warning');
+    expect(await warning.innerText()).toContain('二维码中的地址是本机地址，手机无法打开');
+    expect(await warning.innerText()).toContain('PUBLIC_URL');
+    await warning.getByTestId('qr-loopback-check').click();
+    await page.waitForURL(/\/home\/setting\/system$/);
     await context.close();
   });
 
@@ -129,6 +137,11 @@ describe('the install page for web packages, unknown links, packages for another
     expect(await hint.innerText()).toContain('请用 iPhone 相机扫描本页的二维码');
     expect(await page.getByTestId('register-device').count()).toBe(0);
     expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
+    // The page was opened as 127.0.0.1, so its QR code is of no use to a phone: said beside it, without the admin's link.
+    const warning = page.getByTestId('install-qr').getByTestId('qr-loopback-warning');
+    expect(await warning.isVisible()).toBe(true);
+    expect(await warning.innerText()).toContain('请管理员把服务的 PUBLIC_URL 设置为手机能访问的地址后重启服务，或用局域网地址打开本页');
+    expect(await warning.getByTestId('qr-loopback-check').count()).toBe(0);
     // The registration box says how to open the page there; the hint above it does not say it twice.
     expect(await page.getByTestId('install-elsewhere').innerText()).toBe('请在 iPhone 或 iPad 上扫码安装');
     expect((await actions(page)).map((a) => a.text)).toEqual(['下载 IPA']);

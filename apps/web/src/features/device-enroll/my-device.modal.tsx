@@ -4,6 +4,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import dayjs from 'dayjs';
 import type { DeviceEnrollLink } from '@release/contract';
 import { api } from '../../api/client.ts';
+import { LoopbackQrWarning } from '../../app/components/loopback-qr-warning.tsx';
 import { enrollText } from './device-enroll.strings.ts';
 
 /** 注册我的设备 (user menu): a one-time profile link for the signed-in user's own iPhone, as a QR code and a link. */
@@ -32,6 +33,7 @@ export function MyDeviceModal({ open, onClose }: { open: boolean; onClose: () =>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {enrollText.mineExpires(dayjs(link.data.expireTime).format('HH:mm'))}
             </Typography.Text>
+            <LoopbackQrWarning url={link.data.profileUrl} />
           </>
         )}
         <ol style={{ margin: 0, paddingInlineStart: 20, alignSelf: 'stretch' }}>

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Flex, Result, Spin, Typography } from 'antd';
 import { QRCodeSVG } from 'qrcode.react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import type { InstallAppBrief } from '@release/contract';
+import { LoopbackQrWarning } from '../../app/components/loopback-qr-warning.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../apps/app.constants.ts';
 import { AppIcon } from '../apps/app-icon.tsx';
@@ -42,6 +43,7 @@ function PageQrCode() {
         <Typography.Text type="secondary" style={{ fontSize: 12, textAlign: 'center' }}>
           {installText.scanHint}
         </Typography.Text>
+        <LoopbackQrWarning url={url} />
       </Flex>
     </Card>
   );

@@ -6,6 +6,7 @@ import { RoutePath, type AppVersionRow } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchAppVersions } from '../../api/versions.api.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { LoopbackQrWarning } from '../../app/components/loopback-qr-warning.tsx';
 import { StandalonePage } from '../../app/components/standalone-page.tsx';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../apps/app.constants.ts';
 import { AppIcon } from '../apps/app-icon.tsx';
@@ -108,6 +109,7 @@ export function PublishSuccessPage() {
             <Typography.Link href={detail.downloadUrl} target="_blank" rel="noreferrer" style={{ fontSize: 12 }}>
               {detail.downloadUrl}
             </Typography.Link>
+            <LoopbackQrWarning url={detail.downloadUrl} />
           </Flex>
         </Flex>
       </Result>

@@ -2,6 +2,7 @@ import { Button, Flex, Tooltip, Typography } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import { QRCodeSVG } from 'qrcode.react';
 import { copyText } from '../../../app/clipboard.ts';
+import { LoopbackQrWarning } from '../../../app/components/loopback-qr-warning.tsx';
 import { toast } from '../../../app/feedback.ts';
 import { zh } from '../../../locales/zh-CN.ts';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../app.constants.ts';
@@ -24,7 +25,7 @@ export function DownloadAddress({ url }: { url: string }) {
   );
 }
 
-/** QR code of the install address (SPEC §9: 125 px, error correction H). */
+/** QR code of the install address (SPEC §9: 125 px, error correction H), with a warning when it is a loopback address. */
 export function DownloadQrCode({ url }: { url: string }) {
   return (
     <Flex vertical align="center" gap={4} data-testid="app-qr" data-qr-value={url}>
@@ -32,6 +33,7 @@ export function DownloadQrCode({ url }: { url: string }) {
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {zh.appPage.qrHint}
       </Typography.Text>
+      <LoopbackQrWarning url={url} />
     </Flex>
   );
 }
