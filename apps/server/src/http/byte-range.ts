@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ByteRange } from '../storage/blob-store.ts';
 
 /**
@@ -37,3 +38,30 @@ export const UPLOADED_CONTENT_HEADERS = {
   'content-security-policy': 'sandbox allow-scripts allow-forms allow-popups allow-modals',
   'referrer-policy': 'no-referrer',
 } as const;
+
+/** A strong entity tag from what identifies one stored version of an object (key, size, modification time, inode). */
+export function strongEtag(parts: ReadonlyArray<string | number | bigint>): string {
+  return `"${createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * RFC 9110 §13.1.5: whether a Range may be served. True without If-Range; an entity tag must match
+ * strongly (a weak one never does); a date must equal Last-Modified exactly, and only counts while that
+ * date is strong (§8.8.2.2: at least a second before now). Otherwise the whole file is sent (200).
+ */
+export function ifRangeHolds(header: string | string[] | undefined, current: { etag: string; lastModifiedMs: number }, nowMs: number): boolean {
+  if (header === undefined) return true;
+  // Sent twice it names no one validator: the whole file.
+  const value = Array.isArray(header) ? header.join(', ') : header.trim();
+  if (value.startsWith('"') || value.startsWith('W/')) return value === current.etag;
+  const date = Date.parse(value);
+  const lastModifiedSec = Math.floor(current.lastModifiedMs / 1000) * 1000;
+  return !Number.isNaN(date) && date === lastModifiedSec && current.lastModifiedMs <= nowMs - 1000;
+}
+
+/** RFC 9110 §13.1.2: If-None-Match by weak comparison; `*` matches any existing object. */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const tags = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return tags.includes('*') || tags.includes(etag.replace(/^W\//, ''));
+}

@@ -1,7 +1,8 @@
+import fsp from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
-import { attachmentDisposition, parseByteRange, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
+import { attachmentDisposition, ifRangeHolds, noneMatch, parseByteRange, strongEtag, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
 import { BlobError } from '../../storage/blob-store.ts';
 import { FileBody } from '../../storage/file-body.ts';
 import { LOCAL_DOWNLOAD_PATH, LOCAL_PART_PATH, type LocalBlobStore } from '../../storage/local-blob-store.ts';
@@ -35,17 +36,24 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
 
     app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, schema: { tags: ['blobs'], querystring: fileQuery } }, async (req, reply) => {
       if (!store.verifyDownloadUrl(req.query)) throw AppError.noPermission(linkExpired);
-      const stat = await store.stat(req.query.key);
-      if (!stat) throw AppError.notFound('文件不存在或已被删除');
-      const range = parseByteRange(req.headers.range, stat.size);
-      // Always a download (打开 of an html package has its own route); sandboxed anyway should a browser show it.
-      reply.headers(UPLOADED_CONTENT_HEADERS).header('accept-ranges', 'bytes').header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
-      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${stat.size}`).send();
       const file = store.filePath(req.query.key);
-      if (!range) return reply.header('content-length', stat.size).send(new FileBody(file, 0, stat.size));
+      const stat = await fsp.stat(file, { bigint: true }).catch(() => null);
+      if (!stat?.isFile()) throw AppError.notFound('文件不存在或已被删除');
+      const size = Number(stat.size);
+      // Validators let browsers and Android's download manager resume (If-Range); a replaced object is a new inode and mtime.
+      const etag = strongEtag([req.query.key, stat.size, stat.mtimeNs, stat.ino]);
+      const lastModifiedMs = Number(stat.mtimeMs);
+      reply.header('etag', etag).header('last-modified', new Date(lastModifiedMs).toUTCString()).header('accept-ranges', 'bytes');
+      if (noneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
+      // A stale If-Range (the object changed since the first bytes) gets the whole file, not a range of the new one.
+      const range = ifRangeHolds(req.headers['if-range'], { etag, lastModifiedMs }, Date.now()) ? parseByteRange(req.headers.range, size) : null;
+      // Always a download (打开 of an html package has its own route); sandboxed anyway should a browser show it.
+      reply.headers(UPLOADED_CONTENT_HEADERS).header('content-type', req.query.type).header('content-disposition', attachmentDisposition(req.query.name));
+      if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${size}`).send();
+      if (!range) return reply.header('content-length', size).send(new FileBody(file, 0, size));
       return reply
         .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
         .header('content-length', range.end - range.start + 1)
         .send(new FileBody(file, range.start, range.end + 1));
     });
