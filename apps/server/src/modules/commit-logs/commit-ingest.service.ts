@@ -2,6 +2,7 @@ import type { CustomPushBody } from '@release/contract';
 import type { Insertable, CommitLogsTable } from '../../db/schema.ts';
 import { matchesCommitter, type SourceCommit } from '../../integrations/source-commit.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { yieldToEventLoop } from '../../lib/event-loop.ts';
 import type { VersionsRepository, VersionRecord } from '../versions/versions.repository.ts';
 import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogsRepository } from './commit-logs.repository.ts';
@@ -150,7 +151,7 @@ export function createCommitIngestService(deps: {
         changed += ids.hide.length + ids.show.length;
         if (page.length < REFILTER_PAGE) return changed;
         afterId = page[page.length - 1]?.id ?? afterId;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
     },
 

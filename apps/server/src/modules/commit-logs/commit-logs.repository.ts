@@ -1,6 +1,7 @@
 import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
 import { pgCopierOf } from '../../db/pg-copy.ts';
+import { yieldToEventLoop } from '../../lib/event-loop.ts';
 import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
 export interface CommitLogFilter extends PageFilter {
@@ -68,7 +69,6 @@ function sqliteInsertSql(rows: number): string {
 export const MESSAGE_HEAD = 64;
 /** Ids per `IN (…)` list: below SQLite's parameter limit. */
 const ID_CHUNK = 5_000;
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const UNIQUE_VIOLATION = '23505';
 
 export function createCommitLogsRepository(db: Kysely<Database>) {

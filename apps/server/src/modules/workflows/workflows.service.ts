@@ -107,10 +107,7 @@ export function createWorkflowsService(deps: {
       await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
       // Another committer filter hides and shows what is stored now, not only what arrives later.
-      if (changes.content_type === 'default' && changes.committers !== workflow.committers) {
-        const saved = await workflows.findById(body.id);
-        if (saved) await ingest.refilter(saved);
-      }
+      if (changes.content_type === 'default' && changes.committers !== workflow.committers) await ingest.refilter({ ...workflow, ...changes });
       // Switched on (again): what came while it was off is history, not news.
       if (changes.auto_push === 1 && workflow.auto_push !== 1) await workflows.update(body.id, { auto_push_cursor: await robots.lastItemId(body.id) });
     },
