@@ -64,10 +64,22 @@ export const installPageQuery = z.object({
 });
 export type InstallPageQuery = z.infer<typeof installPageQuery>;
 
+/** What a package file is, as the inspector found it (an Android App Bundle is android, but no phone installs it). */
+export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
+export type PackageKind = (typeof packageKinds)[number];
+
+/** Whether a device installs or opens this kind of file itself: everything but an .aab (it must go through Google Play or bundletool). */
+export function isInstallableKind(kind: PackageKind): boolean {
+  return kind !== 'aab';
+}
+
 export const installVersion = z.object({
   id: z.number(),
   indexNo: z.number(),
   nativePackageType,
+  packageKind: z.enum(packageKinds),
+  /** False for files no device installs itself (.aab): listed and downloadable, never offered as 安装. */
+  installable: z.boolean(),
   fileName: z.string(),
   appVersion: z.string().nullable(),
   build: z.string().nullable(),
@@ -95,7 +107,7 @@ export type InstallVersion = z.infer<typeof installVersion>;
 
 export const installPage = z.object({
   app: z.object({ appName: z.string(), appType: z.string(), appIcon: z.string().nullable(), description: z.string(), path: z.string() }),
-  /** Newest first: the latest of each platform, then the recent ones. */
+  /** Newest first: the recent ones, plus the latest installable one of each platform when it is older. */
   versions: z.array(installVersion),
   /** The link asked for a version (id or packId) that does not exist or is another app's: the latest are shown instead. */
   askedVersionMissing: z.boolean(),

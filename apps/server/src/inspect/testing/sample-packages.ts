@@ -2,7 +2,8 @@ import { AndroidAttr } from '../axml.ts';
 import { buildArsc } from './arsc-writer.ts';
 import { buildAxml } from './axml-writer.ts';
 import { makeCgbiPng, makePng, patternImage } from './images.ts';
-import { infoPlist, ipaEntries, makeProfile, profileDict, schemeBlockValue, signingBlock, xmlPlist } from './packages.ts';
+import { infoPlist, ipaEntries, makeProfile, profileDict, schemeBlockValue, signingBlock, v1SignatureEntries, xmlPlist } from './packages.ts';
+import { xmlNode } from './proto-writer.ts';
 import { makeIdentity, type TestIdentity } from './signing.ts';
 import { buildZip, type ZipEntrySpec } from './zip-writer.ts';
 
@@ -107,4 +108,36 @@ export function sampleApk(options: SampleApkOptions = {}): Buffer {
 /** The signer of the sample packages (its certificate's SHA-256, for assertions). */
 export function sampleSignerSha256(): string {
   return signer().sha256;
+}
+
+/** An Android App Bundle (protobuf manifest, v1 signer): what Google Play takes, and no phone installs. */
+export function sampleAab(options: Omit<SampleApkOptions, 'extra'> = {}): Buffer {
+  const manifest = xmlNode({
+    name: 'manifest',
+    attributes: [
+      { name: 'versionCode', resourceId: AndroidAttr.versionCode, value: { int: options.versionCode ?? 7 } },
+      { name: 'versionName', resourceId: AndroidAttr.versionName, value: { text: options.versionName ?? '2.0.1' } },
+      { name: 'package', value: { text: options.packageName ?? 'com.example.shop' } },
+    ],
+    children: [
+      { name: 'uses-sdk', attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }] },
+      { name: 'application', attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { text: options.label ?? '商城' } }] },
+    ],
+  });
+  return buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: manifest }, { name: 'base/dex/classes.dex', data: Buffer.alloc(512, 0x64) }, ...v1SignatureEntries(signer(), [], 'KEY0')]);
+}
+
+/** A zipped macOS app (`Tool.app/Contents/Info.plist`): the Mac platform's package. */
+export function sampleMacZip(options: { bundleId?: string; name?: string; version?: string; build?: string } = {}): Buffer {
+  const info = xmlPlist({
+    CFBundleIdentifier: options.bundleId ?? 'com.example.tool',
+    CFBundleName: options.name ?? 'Tool',
+    CFBundleShortVersionString: options.version ?? '2.0',
+    CFBundleVersion: options.build ?? '200',
+    LSMinimumSystemVersion: '12.0',
+  });
+  return buildZip([
+    { name: 'Tool.app/Contents/Info.plist', data: info },
+    { name: 'Tool.app/Contents/MacOS/Tool', data: Buffer.alloc(256, 0x7f) },
+  ]);
 }

@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { normalizeUdid, InstallMessages, LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, type InstallAppBrief, type InstallPage, type InstallPageQuery, type InstallVersion } from '@release/contract';
+import {
+  isInstallableKind,
+  nativePackageTypes,
+  normalizeUdid,
+  InstallMessages,
+  LOGIN_FAILURE_WINDOW_MS,
+  LOGIN_MAX_FAILURES,
+  type InstallAppBrief,
+  type InstallPage,
+  type InstallPageQuery,
+  type InstallVersion,
+  type NativePackageType,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -11,9 +23,13 @@ import type { AppsRepository } from '../apps/apps.repository.ts';
 import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../versions/version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
+import { packageKindOf } from './package-kind.ts';
 
 const PAGE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECENT_VERSIONS = 20;
+/** How far back one platform is searched for an installable build (page size, pages). */
+const INSTALLABLE_PAGE = 50;
+const INSTALLABLE_PAGES = 10;
 export const MANIFEST_PATH = '/api/app_version/manifest.plist';
 /** 打开 for an html package: the page itself, shown sandboxed (install.routes.ts). */
 export const OPEN_HTML_PATH = '/api/app_version/open';
@@ -91,12 +107,37 @@ export function createInstallService(deps: InstallDeps) {
     return present.apiUrl(`${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`);
   }
 
+  const isInstallable = (v: VersionRecord): boolean => isInstallableKind(packageKindOf(v));
+
+  /** The newest build of one platform that a device installs itself (an .aab is skipped), when the app has one. */
+  async function latestInstallable(appId: number, type: NativePackageType): Promise<VersionRecord | undefined> {
+    for (let page = 0; page < INSTALLABLE_PAGES; page += 1) {
+      const rows = await versions.newestOfType(appId, type, page * INSTALLABLE_PAGE, INSTALLABLE_PAGE);
+      const found = rows.find(isInstallable);
+      if (found || rows.length < INSTALLABLE_PAGE) return found;
+    }
+    return undefined;
+  }
+
+  /** The recent builds, and each platform's latest installable one when it is older than those (newest first). */
+  async function pageVersions(appId: number): Promise<VersionRecord[]> {
+    const recent = (await versions.list({ appId, pageNo: 1, pageSize: RECENT_VERSIONS })).rows;
+    const missing = nativePackageTypes.filter((type) => !recent.some((v) => v.native_package_type === type && isInstallable(v)));
+    // A full page may hide older builds of a platform; a shorter one is every build the app has.
+    const older = recent.length < RECENT_VERSIONS ? [] : missing;
+    const found = (await Promise.all(older.map((type) => latestInstallable(appId, type)))).filter((v): v is VersionRecord => v !== undefined);
+    return [...recent, ...found.filter((v) => !recent.some((r) => r.id === v.id))].sort((a, b) => b.index_no - a.index_no);
+  }
+
   async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null, stamp: string): Promise<InstallVersion> {
+    const packageKind = packageKindOf(v);
     const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
     return {
       id: v.id,
       indexNo: v.index_no,
       nativePackageType: v.native_package_type,
+      packageKind,
+      installable: isInstallableKind(packageKind),
       fileName: v.file_name,
       appVersion: v.app_version,
       build: v.build,
@@ -122,7 +163,7 @@ export function createInstallService(deps: InstallDeps) {
       const app = await apps.findByPath(query.url);
       if (!app) throw AppError.notFound(InstallMessages.appMissing);
       await assertAllowed(app, query, context.token, context.ip, context.viewer);
-      const recent = (await versions.list({ appId: app.id, pageNo: 1, pageSize: RECENT_VERSIONS })).rows;
+      const recent = await pageVersions(app.id);
       const wanted = query.id ?? query.packId;
       const first = wanted ? await versions.findById(wanted) : undefined;
       const ordered = first && first.app_id === app.id ? [first, ...recent.filter((v) => v.id !== first.id)] : recent;

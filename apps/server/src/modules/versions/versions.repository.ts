@@ -32,6 +32,10 @@ export function createVersionsRepository(db: Kysely<Database>) {
     async latestOf(appId: number, type: NativePackageType) {
       return withUploader().where('v.app_id', '=', appId).where('v.native_package_type', '=', type).orderBy('v.index_no', 'desc').limit(1).executeTakeFirst();
     },
+    /** One platform's versions, newest first, a page at a time (the install page looks for its latest installable one). */
+    async newestOfType(appId: number, type: NativePackageType, offset: number, limit: number) {
+      return withUploader().where('v.app_id', '=', appId).where('v.native_package_type', '=', type).orderBy('v.index_no', 'desc').offset(offset).limit(limit).execute();
+    },
     /** The newest version with this version string (and build, when given): CI's duplicate check. */
     async findPublished(appId: number, type: NativePackageType, appVersion: string, build?: string) {
       let q = db.selectFrom('app_versions').select('id').where('app_id', '=', appId).where('native_package_type', '=', type).where('app_version', '=', appVersion);

@@ -38,7 +38,8 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
     );
   }
   const ofPlatform = page.versions.filter((v) => v.nativePackageType === platform);
-  const latest = (asked?.nativePackageType === platform ? asked : undefined) ?? ofPlatform[0];
+  // The platform's main action is its newest build a device installs itself (never an .aab).
+  const latest = (asked?.nativePackageType === platform ? asked : undefined) ?? ofPlatform.find((v) => v.installable);
   const older = ofPlatform.filter((v) => v !== latest);
 
   return (

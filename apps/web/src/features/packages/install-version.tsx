@@ -15,6 +15,14 @@ import { installText } from './install.strings.ts';
 export function InstallAction({ version, large = false }: { version: InstallVersion; large?: boolean }) {
   // The newest package's button is the page's main action; older ones stay quiet.
   const common = { size: large ? ('large' as const) : ('middle' as const), block: large, type: large ? ('primary' as const) : ('default' as const), 'data-testid': 'install-action' };
+  if (!version.installable) {
+    // An .aab: a file for Google Play or bundletool, never installed from here.
+    return (
+      <Button {...common} size="middle" type="default" block={false} icon={<DownloadOutlined />} href={version.downloadUrl} download={version.fileName}>
+        {installText.downloadBundle}
+      </Button>
+    );
+  }
   const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
   if (elsewhere) {
     // The way to install is the hint above; the file is for Apple Configurator, adb or a colleague: a plain link.
@@ -160,6 +168,11 @@ export function VersionListItem({ version, now }: { version: InstallVersion; now
             <Typography.Text strong>{versionTitle(version)}</Typography.Text>
             <ExpiredTag expireDate={version.expireDate} now={now} />
           </Flex>
+          {!version.installable && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="install-bundle-hint">
+              {installText.bundleHint}
+            </Typography.Text>
+          )}
           <Meta version={version} now={now} />
         </Flex>
         <InstallAction version={version} />

@@ -12,7 +12,7 @@ export const installText = {
   noVersions: '暂无可安装的版本',
   noVersionsContent: '应用发布安装包后，可以在这里下载安装',
   askedVersionMissing: '该版本不存在或已被删除，已为你显示最新版本',
-  noPlatformVersions: (platform: string) => `暂无 ${platform} 版本`,
+  noPlatformVersions: (platform: string) => `暂无可安装的 ${platform} 版本`,
   platforms: { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' },
   latest: '最新版本',
   recent: '历史版本',
@@ -40,6 +40,9 @@ export const installText = {
     android: '用 Android 手机扫描本页二维码，在浏览器中打开本页后点击“下载安装”。',
   },
   downloadFile: { ios: '下载 IPA', android: '下载 APK' },
+  /** An Android App Bundle: listed with its file, never offered as 安装. */
+  downloadBundle: '下载 AAB',
+  bundleHint: 'AAB 是上架应用市场用的包，手机不能直接安装，请安装 APK',
   showQr: '查看二维码',
   scanTitle: '手机扫码安装',
   scanHint: '用手机相机或浏览器扫描二维码打开本页面',
