@@ -39,6 +39,8 @@ describe('foundation in a real browser', () => {
     await expect.poll(() => page.getByTestId('app-list-empty').innerText()).toContain('您还没有添加应用');
     await expect.poll(() => page.getByTestId('publish-button').innerText()).toContain('发布/更新应用');
     await page.screenshot({ path: '.tmp/e2e-home-admin.png' });
+    // No Lark app here: no 文档 page in the menu.
+    expect(await page.getByTestId('header-menu').innerText()).not.toContain('文档');
 
     await page.getByTestId('header-menu').getByText('设置').click();
     await page.waitForURL(/\/home\/setting\/user-manage/);

@@ -36,7 +36,9 @@ describe('the wiki page and document events in a real browser, against the Lark 
   it('browses a space: expanding a page reads its children from Lark, and each opens in Lark (at 768 px)', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
     await signIn(page, E2E_ADMIN);
-    await page.goto('/home/wiki');
+    await page.goto('/home/app');
+    await page.getByTestId('header-menu').getByText('文档').click();
+    await page.waitForURL(/\/home\/wiki/);
     const tree = page.getByTestId('wiki-tree');
     await expect.poll(() => tree.getByTestId('wiki-node').allInnerTexts()).toEqual([expect.stringContaining('发布手册'), expect.stringContaining('常见问题')]);
     expect(await page.getByTestId('wiki-space-select').innerText()).toContain('研发知识库');

@@ -66,19 +66,24 @@ describe('the task view of an app, without Lark', () => {
     await signIn(page, { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
     await page.goto(`/home/app/${APP_PATH}`);
     // Off by default: the workflow view, and no toggle until the admin turns it on.
+    expect(await page.getByTestId('app-view-mode').count()).toBe(0);
+    expect(await page.getByTestId('task-view-switch').innerText()).toBe('开启任务视图');
     await page.getByTestId('task-view-switch').click();
     await expectToast(page, '保存成功');
     await page.getByTestId('task-view').waitFor();
+    // One 任务视图 control: the view toggle; turning it off lives in the settings menu beside it.
     expect(await page.getByTestId('app-view-mode').innerText()).toContain('任务视图');
+    expect(await page.getByTestId('task-view-switch').count()).toBe(0);
+    expect(await page.getByTestId('app-view-bar').getByText('任务视图').count()).toBe(1);
     await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED));
     expect(await badge(page, 'bug')).toBe('0');
     expect(await page.getByTestId('task-tab-task').innerText()).toContain('任务清单');
     expect(await page.getByTestId('task-tab-bug').innerText()).toContain('多维表格');
 
-    // Without Lark the Lark buttons are there but disabled.
-    for (const id of ['task-lark-table', 'task-lark-task-list']) expect(await page.getByTestId(id).isDisabled()).toBe(true);
-    expect(await page.getByTestId('task-lark-table').innerText()).toBe('创建多维表格');
-    expect(await page.getByTestId('task-lark-task-list').innerText()).toBe('创建任务清单');
+    // Without Lark there are no Lark buttons, and no 文档 in the header.
+    expect(await page.getByTestId('task-refresh').isVisible()).toBe(true);
+    for (const id of ['task-lark-table', 'task-lark-task-list']) expect(await page.getByTestId(id).count()).toBe(0);
+    expect(await page.getByTestId('header-menu').innerText()).not.toContain('文档');
 
     // 20 a page, 'N items in total', and the 21st on page 2.
     const rows = page.getByTestId('task-table').locator('tbody tr.ant-table-row');
@@ -241,6 +246,22 @@ describe('the task view of an app, without Lark', () => {
     await clickAtRest(page.getByTestId('task-submit'));
     await expect.poll(() => drawerErrors(page)).toEqual(['请输入!', '请选择负责人!', '请选择开始和结束时间!']);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-768.png') });
+    await context.close();
+  });
+  it('an admin turns the task view off from the settings menu beside the toggle; the tasks stay for when it is back on', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
+    await signIn(page, { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+    await page.goto(`/home/app/${APP_PATH}`);
+    await page.getByTestId('app-view-mode').waitFor();
+    await page.getByTestId('task-view-settings').click();
+    await clickAtRest(settled(page, '.ant-dropdown').getByTestId('task-view-off'));
+    await expectToast(page, '保存成功');
+    await expect.poll(() => page.getByTestId('app-view-mode').count()).toBe(0);
+    expect(await page.getByTestId('task-view').count()).toBe(0);
+    expect(await page.getByTestId('task-view-switch').innerText()).toBe('开启任务视图');
+    await page.getByTestId('task-view-switch').click();
+    await page.getByTestId('task-view').waitFor();
+    await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
     await context.close();
   });
 });

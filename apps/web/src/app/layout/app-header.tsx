@@ -4,17 +4,20 @@ import { RoutePath } from '@release/contract';
 import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { useIsAdmin } from '../session.store.ts';
+import { useIsLarkEnabled } from '../use-is-lark-enabled.ts';
 import { selectedMenuKey } from './menu-key.ts';
 import { UserMenu } from './user-menu.tsx';
 
-/** SPEC §2 Home layout header: title, menu (settings for admins), bell and user dropdown. */
+/** SPEC §2 Home layout header: title, menu (文档 with Lark, settings for admins), bell and user dropdown. */
 export function AppHeader({ hideNav }: { hideNav: boolean }) {
   const isAdmin = useIsAdmin();
+  const isLarkEnabled = useIsLarkEnabled();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const items: MenuProps['items'] = [
     { key: RoutePath.app, label: zh.menu.app },
-    { key: RoutePath.wiki, label: zh.menu.wiki },
+    // The documents page lists Lark wiki spaces: without a Lark app there is nothing to show.
+    ...(isLarkEnabled ? [{ key: RoutePath.wiki, label: zh.menu.wiki }] : []),
     ...(isAdmin ? [{ key: RoutePath.setting, label: zh.menu.setting }] : []),
   ];
 

@@ -68,14 +68,14 @@ export function LoginPage() {
         password: await sha256Hex(values.password),
         phoneCode: showPhoneCode && phoneCode ? phoneCode : undefined,
       });
+      // The button keeps spinning until the next page replaces this one (its chunk and data take a moment).
       finishLogin(result);
     } catch (error) {
+      setIsSubmitting(false);
       // The server asks for a code it needs: reveal the field (the toast already says so).
       if (isApiError(error) && error.kind === 'business' && error.message === Messages.phoneCodeRequired) {
         setServerAskedCode(true);
       }
-    } finally {
-      setIsSubmitting(false);
     }
   };
 

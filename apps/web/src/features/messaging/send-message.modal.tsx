@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/query-keys.ts';
 import { fetchUserBriefs } from '../../api/users.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { useIsAdmin } from '../../app/session.store.ts';
+import { useIsLarkEnabled } from '../../app/use-is-lark-enabled.ts';
 import { followDeliveries } from './follow-deliveries.ts';
 import { MessagePreview } from './message-preview.tsx';
 import { messagingText } from './messaging.strings.ts';
@@ -15,15 +16,23 @@ const text = messagingText.send;
 
 type ScopeKey = keyof typeof text.scopes;
 
+interface Scope {
+  key: ScopeKey;
+  adminOnly: boolean;
+  /** Sent to people through the Lark app: offered only when one is configured. */
+  needsLark: boolean;
+  body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe' | 'user_ids'; chatEnv?: 'DevTest' | 'PreFavTest' };
+}
+
 /** SPEC §3 scopes as the radio offers them, with the SPEC §6 admin-only ones marked. */
-const SCOPES: Array<{ key: ScopeKey; adminOnly: boolean; body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe' | 'user_ids'; chatEnv?: 'DevTest' | 'PreFavTest' } }> = [
-  { key: 'commit', adminOnly: false, body: { receiveType: 'commit' } },
-  { key: 'chatDev', adminOnly: false, body: { receiveType: 'chat', chatEnv: 'DevTest' } },
-  { key: 'chatProd', adminOnly: true, body: { receiveType: 'chat', chatEnv: 'PreFavTest' } },
-  { key: 'self', adminOnly: false, body: { receiveType: 'self' } },
-  { key: 'viewApp', adminOnly: false, body: { receiveType: 'view_app' } },
-  { key: 'subscribe', adminOnly: true, body: { receiveType: 'subscribe' } },
-  { key: 'userIds', adminOnly: true, body: { receiveType: 'user_ids' } },
+const SCOPES: Scope[] = [
+  { key: 'commit', adminOnly: false, needsLark: false, body: { receiveType: 'commit' } },
+  { key: 'chatDev', adminOnly: false, needsLark: false, body: { receiveType: 'chat', chatEnv: 'DevTest' } },
+  { key: 'chatProd', adminOnly: true, needsLark: false, body: { receiveType: 'chat', chatEnv: 'PreFavTest' } },
+  { key: 'self', adminOnly: false, needsLark: true, body: { receiveType: 'self' } },
+  { key: 'viewApp', adminOnly: false, needsLark: true, body: { receiveType: 'view_app' } },
+  { key: 'subscribe', adminOnly: true, needsLark: true, body: { receiveType: 'subscribe' } },
+  { key: 'userIds', adminOnly: true, needsLark: true, body: { receiveType: 'user_ids' } },
 ];
 
 /** Group robots are reached through the endpoint of the service their address belongs to. */
@@ -43,10 +52,13 @@ interface SendMessageModalProps {
 /** 发送通知: one update item (with its bound package) to a group robot or to people. */
 export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessageModalProps) {
   const isAdmin = useIsAdmin();
+  const isLarkEnabled = useIsLarkEnabled();
   const [picked, setPicked] = useState<ScopeKey>('commit');
-  // Without a robot on the workflow its option is disabled and the default is the sender themselves.
+  // Without a robot on the workflow its option is disabled and the default is the sender themselves (with Lark)
+  // or the app's test group.
   const hasRobot = Boolean(workflowRobotUrl);
-  const scope: ScopeKey = picked === 'commit' && !hasRobot ? 'self' : picked;
+  const offered = SCOPES.filter((s) => (isAdmin || !s.adminOnly) && (isLarkEnabled || !s.needsLark));
+  const scope: ScopeKey = picked === 'commit' && !hasRobot ? (isLarkEnabled ? 'self' : 'chatDev') : picked;
   const [sending, setSending] = useState(false);
   const [userIds, setUserIds] = useState<number[]>([]);
   const users = useQuery({ queryKey: queryKeys.userBriefs, queryFn: ({ signal }) => fetchUserBriefs(signal), enabled: isAdmin && item !== null });
@@ -88,7 +100,7 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
         <Form.Item label={text.receiver}>
           <Radio.Group value={scope} onChange={(e) => setPicked(e.target.value as ScopeKey)} data-testid="send-message-scope">
             <Space direction="vertical">
-              {SCOPES.filter((s) => isAdmin || !s.adminOnly).map((s) => (
+              {offered.map((s) => (
                 <Radio key={s.key} value={s.key} disabled={s.key === 'commit' && !hasRobot} data-testid={`send-scope-${s.key}`}>
                   {text.scopes[s.key]}
                   {s.key === 'commit' && !hasRobot ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>{text.robotMissing}</span> : null}

@@ -3,8 +3,11 @@ import { TASK_ATTACHMENTS_MAX, TaskMessages, type RecordType } from '@release/co
 /** Chinese strings of the app page's task view (SPEC §2, §5, §8); the spec's English words in the studio's Chinese. */
 export const tasksText = {
   views: { workflow: '工作流视图', task: '任务视图' },
-  enableSwitch: '任务视图',
+  enable: '开启任务视图',
   enableHint: '开启后，该应用页面可在工作流视图和任务视图之间切换（仅管理员可设置）',
+  viewSettings: '视图设置',
+  disable: '关闭任务视图',
+  disableHint: '关闭后，该应用只显示工作流视图；已有任务和缺陷会保留',
   tabs: { task: '任务清单', bug: '多维表格' } satisfies Record<RecordType, string>,
   createTask: '创建任务',
   refresh: '刷新任务列表',
@@ -14,7 +17,6 @@ export const tasksText = {
     createTable: '创建多维表格',
     openTaskList: '前往任务清单',
     createTaskList: '创建任务清单',
-    notConfigured: '未配置飞书应用，无法关联任务清单和多维表格；请管理员配置 LARK_APP_ID 后使用',
     created: '创建成功',
   },
   drawerTitle: {

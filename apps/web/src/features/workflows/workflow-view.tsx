@@ -19,6 +19,7 @@ import { emptyHintOf, isSyncable, syncAfterSave } from './workflow-state.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
 import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
+import { useIsLarkEnabled } from '../../app/use-is-lark-enabled.ts';
 
 /** Custom workflows of type 知识库 follow Lark documents. */
 function isWikiWorkflow(row: { contentType: string; manageType?: string | null; repoType?: string | null }): boolean {
@@ -35,6 +36,7 @@ interface WorkflowViewProps {
 export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const canEdit = app.permit !== 'view';
   const isMobile = useIsMobile();
+  const isLarkEnabled = useIsLarkEnabled();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const workflows = useWorkflows(app.appId);
@@ -133,7 +135,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onDelete={deleteActive}
             sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending, onSync: () => syncNow(active.id) } : null}
             compact={isMobile}
-            onLarkDocs={active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
+            onLarkDocs={isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
           />
         }
       />
@@ -152,7 +154,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
         />
       ) : null}
       {modal}
-      {active?.row && isWikiWorkflow(active.row) ? <LarkDocsModal workflowId={active.row.id} open={larkDocsOpen} onClose={() => setLarkDocsOpen(false)} /> : null}
+      {isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? <LarkDocsModal workflowId={active.row.id} open={larkDocsOpen} onClose={() => setLarkDocsOpen(false)} /> : null}
     </Card>
   );
 }
