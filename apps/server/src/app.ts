@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
-  await app.register(installRoutes({ install: services.install, ...links }));
+  await app.register(installRoutes({ install: services.install, installAccess: services.installAccess, ...links }));
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
   await app.register(workflowsRoutes({ workflows: services.workflows, publicUrl: deps.publicUrl }));
   await app.register(commitLogsRoutes({ logs: services.commitLogs, ...links }));

@@ -18,6 +18,8 @@ import { createVersionsRepository } from './modules/versions/versions.repository
 import { createVersionsService } from './modules/versions/versions.service.ts';
 import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
+import { createInstallAccessRepository } from './modules/install/install-access.repository.ts';
+import { createInstallAccessService } from './modules/install/install-access.service.ts';
 import { createInstallService } from './modules/install/install.service.ts';
 import { createCommitIngestService } from './modules/commit-logs/commit-ingest.service.ts';
 import { createCommitLogsRepository } from './modules/commit-logs/commit-logs.repository.ts';
@@ -93,6 +95,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const { db, clock, sms } = deps;
   const appsRepo = createAppsRepository(db);
+  const installAccessRepo = createInstallAccessRepository(db);
   const appMembers = createAppMembersRepository(db);
   const appsPolicy = createAppsPolicy(appMembers);
   const notificationsRepo = createNotificationsRepository(db);
@@ -168,7 +171,8 @@ export function createServices(deps: ServiceDeps) {
     notifications: createNotificationsService({ notifications: notificationsRepo }),
     media,
     uploads,
-    install: createInstallService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
+    install: createInstallService({ apps: appsRepo, access: installAccessRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
+    installAccess: createInstallAccessService({ apps: appsRepo, access: installAccessRepo, policy: appsPolicy, box }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
     versionLookup: createVersionLookupService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy }),
     apiTokens,

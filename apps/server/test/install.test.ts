@@ -113,9 +113,14 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     expect((await fetch(manifestUrl.replace('sig=', 'sig=x'))).status).toBe(403);
   });
 
-  it('lets editors preview without the password, but not view users', async () => {
-    expect((await page('url=demo&preview=true', {}, editor.token)).body.code).toBe(200);
-    expect((await page('url=demo&preview=true', {}, viewer.token)).body.msg).toBe(InstallMessages.passwordRequired);
+  it('opens for signed-in members of the app (view or edit) and admins without the password, not for other users', async () => {
+    const outsider = await server.createUser({ username: 'outsider', roleLevel: 20 });
+    for (const token of [editor.token, viewer.token, admin]) {
+      const res = await page('url=demo', {}, token);
+      expect([res.body.code, res.body.data.access]).toEqual([200, 'member']);
+    }
+    expect((await page('url=demo', {}, outsider.token)).body.msg).toBe(InstallMessages.passwordRequired);
+    expect((await page('url=demo&password=246810')).body.data.access).toBe('password');
   });
 
   it('refuses more than ten wrong passwords from one address', async () => {

@@ -27,3 +27,4 @@ export * from './tasks.ts';
 export * from './lark-tasks.ts';
 export * from './device-enroll.ts';
 export * from './zsign.ts';
+export * from './install-access.ts';

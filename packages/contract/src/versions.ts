@@ -115,6 +115,8 @@ export const installPage = z.object({
   token: z.string(),
   /** Whether this site is served over HTTPS; iOS refuses OTA installs otherwise. */
   secure: z.boolean(),
+  /** How the page opened: the install password (or its remembered pass), the visitor's sign-in (a member of the app, or an admin), or the app's password-free public link. */
+  access: z.enum(['password', 'member', 'public']),
 });
 export type InstallPage = z.infer<typeof installPage>;
 
@@ -130,4 +132,6 @@ export const InstallMessages = {
   /** A remembered pass made with an earlier install password: the password has changed since. */
   passwordChanged: '安装密码已更改，请输入新的安装密码',
   appMissing: '下载地址不存在，请确认链接是否正确',
+  /** /package/<publicPath> while the app's editors have the password-free link turned off. */
+  publicClosed: '该免密下载链接已关闭，请向应用负责人索取新的下载链接',
 } as const;

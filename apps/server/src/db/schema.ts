@@ -74,6 +74,8 @@ export interface AppsTable {
   category_id: number | null;
   path: string;
   public_path: string;
+  /** 1: /package/<public_path> opens the install page without the password (migration 025). */
+  public_install: Generated<number>;
   password: string;
   description: string;
   bundle_id: string | null;

@@ -15,6 +15,7 @@ export const queryKeys = {
   appDetails: ['app-detail'] as const,
   appDetail: (appId: number) => ['app-detail', appId] as const,
   editableApps: ['apps', 'editable'] as const,
+  installAccess: (appId: number) => ['install-access', appId] as const,
   versions: ['versions'] as const,
   versionList: (params: VersionListParams) => ['versions', params] as const,
   notifications: ['notifications'] as const,

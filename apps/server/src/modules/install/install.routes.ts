@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { installAppBrief, installPage, installPageQuery } from '@release/contract';
+import { installAccess, installAccessQuery, installAppBrief, installPage, installPageQuery, updateInstallAccessBody } from '@release/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
+import { currentUser } from '../../http/auth-plugin.ts';
+import { publicBaseUrl } from '../../http/public-url.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
 import { contentTypeOf, isHtmlFile, presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import type { InstallAccessService } from './install-access.service.ts';
 import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
 
@@ -14,9 +17,23 @@ const LINK_REFUSED = '链接已过期或签名无效，请刷新安装页面后�
 const briefQuery = installPageQuery.pick({ url: true });
 const manifestQuery = z.object({ id: z.coerce.number().int().min(1), expires: z.coerce.number().int(), sig: z.string().max(128) });
 
-export function installRoutes(deps: { install: InstallService } & LinkDeps): FastifyPluginAsyncZod {
-  const { install } = deps;
+export function installRoutes(deps: { install: InstallService; installAccess: InstallAccessService } & LinkDeps): FastifyPluginAsyncZod {
+  const { install, installAccess: accessService } = deps;
   return async (app) => {
+    app.get(
+      '/api/app/install_access',
+      { config: { access: 'user' }, schema: { tags, description: 'Editors and admins: the install password and the password-free link of an app.', querystring: installAccessQuery, response: { 200: envelopeSchema(installAccess) } } },
+      async (req) => ok(await accessService.get(currentUser(req), req.query.appId, publicBaseUrl(req, deps.publicUrl))),
+    );
+    app.post(
+      '/api/app/install_access',
+      {
+        config: { access: 'user' },
+        schema: { tags, description: 'Editors and admins: draw a new install password (ends remembered passes) and/or turn the password-free link on or off.', body: updateInstallAccessBody, response: { 200: envelopeSchema(installAccess) } },
+      },
+      async (req) => ok(await accessService.update(currentUser(req), req.body, publicBaseUrl(req, deps.publicUrl))),
+    );
+
     app.get(
       '/api/app_version',
       { config: { access: 'public' }, schema: { tags, description: 'Install page data; send the answered token back as the `app-version-token` header.', querystring: installPageQuery, response: { 200: envelopeSchema(installPage) } } },

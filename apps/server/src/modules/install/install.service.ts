@@ -22,6 +22,7 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
 import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../versions/version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
 import { packageKindOf } from './package-kind.ts';
 
@@ -46,6 +47,7 @@ function deviceIncluded(profile: { type?: string; provisionedDevices?: string[] 
 
 export interface InstallDeps {
   apps: AppsRepository;
+  access: InstallAccessRepository;
   versions: VersionsRepository;
   policy: AppsPolicy;
   guard: LoginGuardRepository;
@@ -56,7 +58,7 @@ export interface InstallDeps {
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
 export function createInstallService(deps: InstallDeps) {
-  const { apps, versions, policy, guard, box, signer, clock } = deps;
+  const { apps, access, versions, policy, guard, box, signer, clock } = deps;
 
   /**
    * What the remembered pass and the signed links are tied to: a digest of the current install password (never the
@@ -86,11 +88,14 @@ export function createInstallService(deps: InstallDeps) {
     return Math.max(1, Math.ceil((opensAt - clock.now()) / 60_000));
   }
 
-  async function assertAllowed(app: Gated, query: InstallPageQuery, token: string | undefined, ip: string, viewer: AuthUser | null) {
-    const preview = query.preview === 'true' || query.preview === '1';
-    if (preview && viewer && (await policy.accessOf(viewer, app.id)) && (await policy.accessOf(viewer, app.id)) !== 'view') return;
+  /**
+   * Who may see the page: a signed-in member of the app (view or edit) or an admin without the password; anyone else
+   * with the remembered pass or the password (ten wrong ones from an address lock it for a while).
+   */
+  async function assertAllowed(app: Gated, query: InstallPageQuery, token: string | undefined, ip: string, viewer: AuthUser | null): Promise<'password' | 'member'> {
+    if (viewer && (await policy.accessOf(viewer, app.id))) return 'member';
     const pass = pageTokenState(token, app);
-    if (pass === 'valid') return;
+    if (pass === 'valid') return 'password';
     if (!query.password) throw AppError.badRequest(pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired);
     const guardKey = `install:${app.id}`;
     const minutes = await lockedMinutes(guardKey, ip);
@@ -99,6 +104,18 @@ export function createInstallService(deps: InstallDeps) {
       await guard.record(guardKey, ip, clock.now());
       throw AppError.badRequest(InstallMessages.passwordWrong);
     }
+    return 'password';
+  }
+
+  type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findByPath']>>>;
+  /** The app a link names: by its path (password page), or by its public path while the password-free link is on. */
+  async function appOfLink(url: string): Promise<{ app: AppRow; isPublic: boolean }> {
+    const app = await apps.findByPath(url);
+    if (app) return { app, isPublic: false };
+    const open = await access.findByPublicPath(url);
+    if (!open) throw AppError.notFound(InstallMessages.appMissing);
+    if (open.public_install !== 1) throw AppError.notFound(InstallMessages.publicClosed);
+    return { app: open, isPublic: true };
   }
 
   /** A manifest or open link of one version, signed for the app's current install password. */
@@ -160,9 +177,8 @@ export function createInstallService(deps: InstallDeps) {
 
   return {
     async page(query: InstallPageQuery, context: { token?: string; ip: string; viewer: AuthUser | null; present: VersionPresenter; secure: boolean }): Promise<InstallPage> {
-      const app = await apps.findByPath(query.url);
-      if (!app) throw AppError.notFound(InstallMessages.appMissing);
-      await assertAllowed(app, query, context.token, context.ip, context.viewer);
+      const { app, isPublic } = await appOfLink(query.url);
+      const openedBy = isPublic ? 'public' : await assertAllowed(app, query, context.token, context.ip, context.viewer);
       const recent = await pageVersions(app.id);
       const wanted = query.id ?? query.packId;
       const first = wanted ? await versions.findById(wanted) : undefined;
@@ -170,10 +186,13 @@ export function createInstallService(deps: InstallDeps) {
       const stamp = passwordStamp(app);
       return {
         askedVersionMissing: wanted !== undefined && ordered[0]?.id !== wanted,
-        app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: app.path },
+        // A public page names its own link, never the password page's.
+        app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: query.url },
         versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp))),
-        token: pageToken(app),
+        // The public link is open to anyone: its visitors get no pass to the password page.
+        token: isPublic ? '' : pageToken(app),
         secure: context.secure,
+        access: openedBy,
       };
     },
 
@@ -187,9 +206,8 @@ export function createInstallService(deps: InstallDeps) {
 
     /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
     async brief(path: string): Promise<InstallAppBrief> {
-      const app = await apps.findByPath(path);
-      if (!app) throw AppError.notFound(InstallMessages.appMissing);
-      return { appName: app.app_name, appIcon: app.app_icon, path: app.path };
+      const { app } = await appOfLink(path);
+      return { appName: app.app_name, appIcon: app.app_icon, path };
     },
 
     /** Whether an install page token opens this app's page (the visitor knows its password). */

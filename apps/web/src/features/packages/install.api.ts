@@ -10,6 +10,15 @@ import { rememberedUdid } from '../device-enroll/device-enroll.api.ts';
 
 export type InstallAnswer = { ok: true; page: InstallPage } | { ok: false; code: number; message: string };
 
+/** The console's sign-in token (session.store.ts keeps it under `token`), without loading the console's store. */
+function readSessionToken(): string | null {
+  try {
+    return localStorage.getItem('token');
+  } catch {
+    return null;
+  }
+}
+
 const tokenKey = (path: string): string => `app-version-token:${path}`;
 
 /** The kept install page token of this app (also sent when registering this device). */
@@ -39,6 +48,9 @@ export async function fetchInstallPage(path: string, options: { password?: strin
   if (udid) query.set('udid', udid);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token && !options.password) headers['app-version-token'] = token;
+  // Same origin as the console: a signed-in member of the app (or an admin) is let in without the password.
+  const session = readSessionToken();
+  if (session) headers.token = session;
   let body: unknown;
   try {
     const response = await fetch(`/api/app_version?${query.toString()}`, { headers, signal, credentials: 'same-origin' });

@@ -8,6 +8,7 @@ import { AppTypeTag } from '../app-type-tag.tsx';
 import { AppActions } from './app-actions.tsx';
 import { AppUserTags } from './app-user-tags.tsx';
 import { DownloadAddress, DownloadQrCode } from './download-address.tsx';
+import { InstallAccessFields } from './install-access.tsx';
 
 interface AppHeaderCardProps {
   app: AppDetail;
@@ -41,6 +42,7 @@ export function AppHeaderCard({ app, onOpenSettings }: AppHeaderCardProps) {
               { key: 'downloadUrl', label: zh.appPage.downloadUrl, children: <DownloadAddress url={app.downloadUrl} /> },
             ]}
           />
+          {app.permit !== 'view' && <InstallAccessFields appId={app.appId} />}
           {app.description ? (
             <Typography.Paragraph type="secondary" ellipsis={{ rows: 3, expandable: 'collapsible' }} style={{ margin: 0, whiteSpace: 'pre-line' }} data-testid="app-header-description">
               {app.description}
