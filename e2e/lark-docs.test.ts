@@ -80,6 +80,9 @@ describe('the wiki page and document events in a real browser, against the Lark 
     // Someone edits the page twice in Lark; Lark pushes encrypted, signed events.
     const url = `${server.url}/api/lark/event`;
     expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: handbook.obj_token, content: '1. 打包\n2. 上传', url })).toMatchObject({ status: 'delivered' });
+    // Answered at once, handled by the server's job runner: the second edit comes after the first was read.
+    const listed = async () => (await api.call<{ list: unknown[] }>('GET', `/api/commit_log_list?workflowIds=${workflow?.id ?? 0}&onlyCliff=false`, admin)).list.length;
+    await expect.poll(listed).toBe(1);
     expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: handbook.obj_token, content: '1. 打包\n2. 签名\n3. 上传', url })).toMatchObject({ status: 'delivered' });
 
     await page.reload();

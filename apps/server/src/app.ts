@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     eventKeys: deps.larkEvents ?? null,
     docsBaseUrl: deps.larkDocsBaseUrl ?? DEFAULT_LARK_DOCS_BASE_URL,
     policy: services.appsPolicy,
+    jobs: services.jobs,
     workflows: services.workflowsRepo,
     // New items must never fail because autoPush could not be queued (as for every other source).
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),

@@ -35,6 +35,8 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
   const docUrl = () => `${DOCS_BASE_URL}/wiki/${doc.node_token}`;
   let baseToken = '';
   const base = () => baseToken;
+  /** Lark's events are answered at once and handled by the job runner (main.ts starts it; here the test drains it). */
+  const work = (server: TestServer) => server.built.services.jobs.runDue();
   const follow = (server: TestServer, token: string, workflowId: number, sources: string[]) =>
     server.request<LarkDocFollow[]>('POST', '/api/workflow/lark_docs', { token, body: { workflowId, sources } });
 
@@ -92,14 +94,20 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
 
     const first = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, operatorOpenId: larkUser.openId, content: '第一步：打包\n第二步：上传', url: `${sealed.url}${EVENT_PATH}` });
     expect(first).toMatchObject({ status: 'delivered', encrypted: true });
-    const second = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, operatorOpenId: larkUser.openId, content: '第一步：打包\n第二步：签名\n第三步：上传', url: `${sealed.url}${EVENT_PATH}` });
-    expect(second).toMatchObject({ status: 'delivered' });
-    // At-least-once delivery: the same event id again, twice.
     if (!('envelope' in first)) throw new Error('not delivered');
-    for (let i = 0; i < 2; i += 1) {
+    const redeliver = async () => {
       const again = await lark.pushEvent({ eventType: 'drive.file.edit_v1', eventId: first.eventId, event: first.envelope.event as Record<string, unknown>, url: `${sealed.url}${EVENT_PATH}` });
       expect(again.status).toBe('delivered');
-    }
+      return JSON.parse(again.attempts.at(-1)?.responseBody ?? '{}') as { data?: { status?: string } };
+    };
+    // At-least-once delivery: the same event id again while the first is still queued, and twice after it was handled.
+    expect((await redeliver()).data?.status).toBe('duplicate');
+    expect(await work(sealed)).toBe(1);
+    const second = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, operatorOpenId: larkUser.openId, content: '第一步：打包\n第二步：签名\n第三步：上传', url: `${sealed.url}${EVENT_PATH}` });
+    await work(sealed);
+    expect(second).toMatchObject({ status: 'delivered' });
+    for (let i = 0; i < 2; i += 1) expect((await redeliver()).data?.status).toBe('duplicate');
+    expect(await work(sealed)).toBe(0);
 
     const list = await items(sealed, admin, workflow.id);
     expect(list.map((i) => [i.commitMessage, i.remark])).toEqual([
@@ -110,6 +118,49 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     expect(latest).toMatchObject({ event: 'drive.file.edit_v1', spaceName: '研发知识库', objTitle: '发布流程', changeVisible: true, beforeContent: '第一步：打包\n第二步：上传', afterContent: '第一步：打包\n第二步：签名\n第三步：上传' });
     const diff = await sealed.request<Array<{ beforeContent: string; afterContent: string }>>('POST', '/api/commit_log/wiki_diff', { token: admin, body: { ids: [list[1]?.id] } });
     expect(diff.body.data).toMatchObject([{ beforeContent: '', afterContent: '第一步：打包\n第二步：上传' }]);
+  });
+
+  it('answers Lark at once while Lark\'s document API has not answered, then shows the edit', async () => {
+    const jobs = sealed.built.services.jobs;
+    const before = (await items(sealed, admin, workflow.id)).length;
+    // Lark's document read does not answer until released; the job runner works as in a running server.
+    const held = lark.hold('docx.document.raw_content');
+    jobs.start();
+    try {
+      const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '飞书迟迟未答时的修改', url: `${sealed.url}${EVENT_PATH}` });
+      // Lark's 3 s limit: the fake records a timeout (and schedules a retry) for an answer that comes later.
+      expect(delivery).toMatchObject({ status: 'delivered', attempts: [{ status: 200 }] });
+      await held.reached;
+      expect((await items(sealed, admin, workflow.id)).length).toBe(before);
+      held.release();
+      // Joins the runner's drain in progress.
+      await jobs.runDue();
+    } finally {
+      held.release();
+      await jobs.stop();
+    }
+    const list = await items(sealed, admin, workflow.id);
+    expect(list.length).toBe(before + 1);
+    expect(await metadataOf(sealed, admin, list[0]?.id ?? 0)).toMatchObject({ afterContent: '飞书迟迟未答时的修改', changeVisible: true });
+  });
+
+  it('keeps an answered event in the database queue until it is handled (a restart in between loses nothing)', async () => {
+    const before = (await items(sealed, admin, workflow.id)).length;
+    const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '重启前收到的修改', url: `${sealed.url}${EVENT_PATH}` });
+    expect(delivery).toMatchObject({ status: 'delivered' });
+    if (!('eventId' in delivery)) throw new Error('not delivered');
+    // Committed before the 200: another process (the server after a restart) finds it.
+    const other = await sealed.openAnotherConnection();
+    try {
+      const queued = await other.db.selectFrom('jobs').select(['kind', 'status', 'payload']).where('dedupe_key', '=', `lark-event:${delivery.eventId}`).execute();
+      expect(queued.map((j) => [j.kind, j.status])).toEqual([['lark-docs.event', 'pending']]);
+      expect(JSON.parse(queued[0]?.payload ?? '{}')).toMatchObject({ eventId: delivery.eventId, eventType: 'drive.file.edit_v1' });
+    } finally {
+      await other.destroy();
+    }
+    expect((await items(sealed, admin, workflow.id)).length).toBe(before);
+    await work(sealed);
+    expect((await items(sealed, admin, workflow.id)).length).toBe(before + 1);
   });
 
   it('refuses a bad signature, a plain body where an Encrypt Key is set, and a forged token, storing nothing', async () => {
@@ -127,6 +178,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     expect([forgedToken.status, forgedToken.body.msg]).toEqual([401, 'Verification Token 不一致']);
     // The correctly signed one is taken.
     const good = await sealed.request('POST', EVENT_PATH, { rawBody: body, headers: headers(signEvent('1700000000', 'n0nce', ENCRYPT_KEY, body)) });
+    await work(sealed);
     expect(good.status).toBe(200);
     expect((await items(sealed, admin, workflow.id)).length).toBe(before + 1);
   });
@@ -137,6 +189,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     const { workflow: plainWorkflow } = await createWikiWorkflow(plain, plainAdmin, 'plain');
     expect((await follow(plain, plainAdmin, plainWorkflow.id, [doc.node_token])).status).toBe(200);
     const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '只有一步', url: `${plain.url}${EVENT_PATH}` });
+    await work(plain);
     expect(delivery).toMatchObject({ status: 'delivered', encrypted: false });
     const list = await items(plain, plainAdmin, plainWorkflow.id);
     expect(list.map((i) => i.commitMessage)).toEqual(['docs: 修改文档：发布流程']);
@@ -150,11 +203,13 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     const lastSeen = (await metadataOf(sealed, admin, (await items(sealed, admin, workflow.id))[0]?.id ?? 0)).afterContent;
     file.appCanManage = false;
     expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '读不到的版本', url })).toMatchObject({ status: 'delivered' });
+    await work(sealed);
     const hidden = (await items(sealed, admin, workflow.id))[0];
     expect(hidden?.commitMessage).toBe('docs: 修改文档：发布流程');
     expect(await metadataOf(sealed, admin, hidden?.id ?? 0)).toMatchObject({ changeVisible: false, afterContent: null });
     file.appCanManage = true;
     await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '又能读了', url });
+    await work(sealed);
     expect(await metadataOf(sealed, admin, (await items(sealed, admin, workflow.id))[0]?.id ?? 0)).toMatchObject({ changeVisible: true, beforeContent: lastSeen, afterContent: '又能读了' });
   });
 
@@ -163,6 +218,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     if (!node) throw new Error('no node');
     node.title = '发布流程（2026 版）';
     await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: doc.obj_token, content: '改名后的第一次修改', url: `${sealed.url}${EVENT_PATH}` });
+    await work(sealed);
     expect((await items(sealed, admin, workflow.id))[0]?.commitMessage).toBe('docs: 修改文档：发布流程（2026 版）');
     const listed = await sealed.request<LarkDocFollow[]>('GET', `/api/workflow/lark_docs?workflowId=${workflow.id}`, { token: admin });
     expect(listed.body.data.map((d) => d.title)).toContain('发布流程（2026 版）');
@@ -180,14 +236,17 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
       url,
       extra: { table_id: 'tblA', action_list: [{ record_id: 'recX', action: 'record_edited', before_value: [{ field_id: 'fldStatus', field_value: '"新建"' }], after_value: [{ field_id: 'fldStatus', field_value: '"修复中"' }] }] },
     });
+    await work(sealed);
     await lark.emitDriveEvent({
       eventType: 'drive.file.bitable_field_changed_v1',
       fileToken: base.obj_token,
       url,
       extra: { table_id: 'tblA', action_list: [{ action: 'field_added', field_id: 'fldOwner', after_value: { id: 'fldOwner', name: '负责人', type: 11 } }] },
     });
+    await work(sealed);
     // Lark's edit_v1 for the same change is not a third item.
     await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: base.obj_token, url });
+    await work(sealed);
     const list = (await items(sealed, admin, workflow.id)).filter((i) => i.commitMessage.includes('缺陷表'));
     expect(list.map((i) => i.commitMessage)).toEqual(['docs: 多维表格字段变更：缺陷表（负责人）', 'docs: 多维表格记录变更：缺陷表（修改记录（1 条））']);
     const record = await metadataOf(sealed, admin, list[1]?.id ?? 0);
@@ -202,6 +261,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     expect(lark.subscriptions).toContainEqual(expect.objectContaining({ fileToken: 'fldcnReleaseNotes000000000', fileType: 'folder', eventType: 'file.created_in_folder_v1' }));
     lark.addDriveFile({ token: 'doxcnNewReleaseNote0000000', type: 'docx' });
     const delivery = await lark.emitDriveEvent({ eventType: 'drive.file.created_in_folder_v1', fileToken: 'doxcnNewReleaseNote0000000', folderToken: 'fldcnReleaseNotes000000000', content: 'v1.2 发布说明', url: `${sealed.url}${EVENT_PATH}` });
+    await work(sealed);
     expect(delivery).toMatchObject({ status: 'delivered' });
     const created = (await items(sealed, admin, workflow.id))[0];
     expect(created?.commitMessage).toBe('docs: 新增文档：doxcnNewReleaseNote0000000');
@@ -212,6 +272,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
     const before = (await items(sealed, admin, workflow.id)).length;
     const unknown = await lark.pushEvent({ eventType: 'drive.file.edit_v1', event: { file_token: 'doxcnSomebodyElses00000000', file_type: 'docx' }, url: `${sealed.url}${EVENT_PATH}` });
     const other = await lark.pushEvent({ eventType: 'drive.file.title_updated_v1', event: { file_token: doc.obj_token, file_type: 'docx' }, url: `${sealed.url}${EVENT_PATH}` });
+    await work(sealed);
     expect([unknown.status, other.status]).toEqual(['delivered', 'delivered']);
     expect((await items(sealed, admin, workflow.id)).length).toBe(before);
   });

@@ -3,17 +3,18 @@ import { LarkDocsMessages } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import { LarkEventError, openLarkEvent, type LarkEventKeys } from '../../integrations/lark/lark-event-envelope.ts';
-import type { LarkEventsService } from './lark-events.service.ts';
+import type { LarkEventJob } from './lark-events.job.ts';
 
 /** Where Lark's console sends events ("request URL" of the event subscription). */
 export const LARK_EVENT_PATH = '/api/lark/event';
 
 /**
  * Lark's event push: the url_verification challenge is echoed; events are verified (token, AES, signature over
- * the raw bytes) and handled before the 200 that stops Lark's retries. Off until a verification token or an
- * encrypt key is configured.
+ * the raw bytes) and queued as a job before the 200 that stops Lark's retries (Lark waits 3 s at most; the work
+ * reads Lark's document API and is done by the job runner). Off until a verification token or an encrypt key is
+ * configured.
  */
-export function larkEventRoutes(deps: { keys: LarkEventKeys | null; events: LarkEventsService }): FastifyPluginAsync {
+export function larkEventRoutes(deps: { keys: LarkEventKeys | null; events: LarkEventJob }): FastifyPluginAsync {
   return async (app) => {
     // The signature covers the exact bytes: keep them.
     app.removeAllContentTypeParsers();
@@ -33,9 +34,9 @@ export function larkEventRoutes(deps: { keys: LarkEventKeys | null; events: Lark
         throw AppError.unauthorized(error.message);
       }
       if (incoming.kind === 'challenge') return reply.send({ challenge: incoming.challenge });
-      const outcome = await deps.events.handle(incoming);
-      req.log.info({ eventId: incoming.eventId, eventType: incoming.eventType, outcome }, 'lark event');
-      return ok(outcome);
+      const queued = await deps.events.accept(incoming);
+      req.log.info({ eventId: incoming.eventId, eventType: incoming.eventType, queued }, 'lark event');
+      return ok({ status: queued ? 'queued' : 'duplicate' });
     });
   };
 }

@@ -158,47 +158,64 @@ export function createLarkEventsService(deps: {
     };
   }
 
-  return {
-    async handle(incoming: IncomingEvent): Promise<EventOutcome> {
-      if (await repo.hasEvent(incoming.eventId)) return { status: 'duplicate' };
-      // A bug table of the task sync: its app is pulled now (whether or not a wiki workflow follows it too).
-      if (BITABLE_EVENTS.has(incoming.eventType) && typeof incoming.event.file_token === 'string') await deps.onBaseChanged?.(incoming.event.file_token, incoming.eventId);
-      const now = clock.now();
-      const time = incoming.createTime > 0 ? incoming.createTime : now;
-      const change = incoming.eventType in SPEC_EVENT ? await changeOf(incoming.eventType as LarkEventType, incoming.event, time) : 'event type not handled';
-      if (typeof change === 'string') {
-        // Recorded all the same, so Lark's retries of it are answered at once.
-        const fresh = await repo.takeEvent(incoming.eventId, incoming.eventType, 0, now);
-        return fresh ? { status: 'ignored', reason: change } : { status: 'duplicate' };
-      }
-      const author = await authorOf(incoming.event);
-      const workflows = new Map<number, WorkflowRecord>();
+  /** The events of one document, one after another in this process (each edit's "before" is the one ahead of it). */
+  const queues = new Map<string, Promise<unknown>>();
+  function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const next = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+    queues.set(key, next);
+    const forget = () => {
+      if (queues.get(key) === next) queues.delete(key);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  async function handle(incoming: IncomingEvent): Promise<EventOutcome> {
+    if (await repo.hasEvent(incoming.eventId)) return { status: 'duplicate' };
+    // A bug table of the task sync: its app is pulled now (whether or not a wiki workflow follows it too).
+    if (BITABLE_EVENTS.has(incoming.eventType) && typeof incoming.event.file_token === 'string') await deps.onBaseChanged?.(incoming.event.file_token, incoming.eventId);
+    const now = clock.now();
+    const time = incoming.createTime > 0 ? incoming.createTime : now;
+    const change = incoming.eventType in SPEC_EVENT ? await changeOf(incoming.eventType as LarkEventType, incoming.event, time) : 'event type not handled';
+    if (typeof change === 'string') {
+      // Recorded all the same, so Lark's retries of it are answered at once.
+      const fresh = await repo.takeEvent(incoming.eventId, incoming.eventType, 0, now);
+      return fresh ? { status: 'ignored', reason: change } : { status: 'duplicate' };
+    }
+    const author = await authorOf(incoming.event);
+    const workflows = new Map<number, WorkflowRecord>();
+    for (const follow of change.follows) {
+      const workflow = await deps.workflows.findById(follow.workflow_id);
+      if (workflow) workflows.set(workflow.id, workflow);
+    }
+    const result = await repo.transaction(async (trx) => {
+      const inTrx = createLarkDocsRepository(trx);
+      const ingest = createCommitIngestService({ logs: createCommitLogsRepository(trx), workflows: createWorkflowsRepository(trx), versions: createVersionsRepository(trx), clock });
+      let created = 0;
       for (const follow of change.follows) {
-        const workflow = await deps.workflows.findById(follow.workflow_id);
-        if (workflow) workflows.set(workflow.id, workflow);
-      }
-      const result = await repo.transaction(async (trx) => {
-        const inTrx = createLarkDocsRepository(trx);
-        const ingest = createCommitIngestService({ logs: createCommitLogsRepository(trx), workflows: createWorkflowsRepository(trx), versions: createVersionsRepository(trx), clock });
-        let created = 0;
-        for (const follow of change.follows) {
-          const workflow = workflows.get(follow.workflow_id);
-          if (!workflow) continue;
-          created += await ingest.ingestCustom(workflow, [itemOf(incoming.eventId, change, follow, author)]);
-          if (change.seen !== undefined || change.retitle !== undefined) {
-            await inTrx.updateSeen(follow.id, { ...(change.seen !== undefined ? { content: change.seen } : {}), ...(change.retitle ? { title: change.retitle.slice(0, 500) } : {}) }, now);
-          }
+        const workflow = workflows.get(follow.workflow_id);
+        if (!workflow) continue;
+        created += await ingest.ingestCustom(workflow, [itemOf(incoming.eventId, change, follow, author)]);
+        if (change.seen !== undefined || change.retitle !== undefined) {
+          await inTrx.updateSeen(follow.id, { ...(change.seen !== undefined ? { content: change.seen } : {}), ...(change.retitle ? { title: change.retitle.slice(0, 500) } : {}) }, now);
         }
-        // Taken last: a concurrent redelivery that got here first rolls this one back whole.
-        if (!(await inTrx.takeEvent(incoming.eventId, incoming.eventType, created, now))) throw new DuplicateEvent();
-        return created;
-      }).catch((error: unknown) => {
-        if (error instanceof DuplicateEvent) return null;
-        throw error;
-      });
-      if (result === null) return { status: 'duplicate' };
-      if (result > 0) await deps.onNewItems?.([...workflows.values()]);
-      return { status: 'stored', created: result };
+      }
+      // Taken last: a concurrent redelivery that got here first rolls this one back whole.
+      if (!(await inTrx.takeEvent(incoming.eventId, incoming.eventType, created, now))) throw new DuplicateEvent();
+      return created;
+    }).catch((error: unknown) => {
+      if (error instanceof DuplicateEvent) return null;
+      throw error;
+    });
+    if (result === null) return { status: 'duplicate' };
+    if (result > 0) await deps.onNewItems?.([...workflows.values()]);
+    return { status: 'stored', created: result };
+  }
+
+  return {
+    /** Handles one verified event (the job of lark-events.job.ts); the same event id twice changes nothing. */
+    handle(incoming: IncomingEvent): Promise<EventOutcome> {
+      return inTurn(String(incoming.event.file_token ?? incoming.eventId), () => handle(incoming));
     },
   };
 }
