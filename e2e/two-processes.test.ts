@@ -27,6 +27,8 @@ describe('two server processes on one PostgreSQL and one S3 store', () => {
     const env = {
       DATABASE_URL: TEST_POSTGRES_URL,
       DATABASE_SCHEMA: schema,
+      // With DATABASE_URL every process is given the same key (it is never generated into the shared database).
+      SECRET_KEY: randomBytes(48).toString('base64url'),
       STORAGE: 's3',
       S3_ENDPOINT: s3.endpoint,
       S3_BUCKET: s3.bucket,

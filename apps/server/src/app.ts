@@ -84,6 +84,8 @@ export interface AppDeps {
   appleApiBaseUrl?: string;
   /** Server secret for sealed values and signed URLs. */
   secret: string;
+  /** Keys a rotation is moving off: they still open sealed values (never sign). */
+  previousSecrets?: string[];
   /** Where robot webhooks may point; by default the Lark/WeCom hosts configured above (or the real ones). */
   robotHosts?: RobotHosts;
   /** PUBLIC_URL: the base of every absolute URL handed out. */
@@ -137,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     lark: deps.lark ?? null,
     wecom: deps.wecom ?? null,
     secret: deps.secret,
+    previousSecrets: deps.previousSecrets,
     robotHosts: deps.robotHosts ?? { larkOpenBaseUrl: deps.lark?.openBaseUrl ?? DEFAULT_ROBOT_HOSTS.larkOpenBaseUrl, wecomBaseUrl: deps.wecom?.baseUrl ?? DEFAULT_ROBOT_HOSTS.wecomBaseUrl },
     publicUrl: deps.publicUrl ?? null,
     logger: app.log,

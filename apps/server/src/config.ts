@@ -40,8 +40,10 @@ const schema = z.object({
   WECOM_SECRET: z.string().optional(),
   /** The App Store Connect API (Apple accounts); tests point it at the fake of tools/fakes. */
   APPLE_API_BASE_URL: z.string().url().default('https://api.appstoreconnect.apple.com'),
-  /** Key for signed URLs and for secrets encrypted at rest; generated and kept in the database when unset. */
+  /** Key for signed URLs and for secrets encrypted at rest; when unset, DATA_DIR/secret.key (generated on SQLite; required with DATABASE_URL). */
   SECRET_KEY: z.string().min(32).optional(),
+  /** The key SECRET_KEY replaces, during a rotation only (`npm run admin -- rotate-key`). */
+  SECRET_KEY_PREVIOUS: z.string().min(32).optional(),
   STORAGE: z.enum(['local', 's3']).default('local'),
   /** Seconds between polls of git and svn workflows (0 turns polling off). */
   SYNC_INTERVAL_SEC: z.coerce.number().int().min(0).default(300),
@@ -82,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const cfg = parsed.data;
   if (Boolean(cfg.MOBILECONFIG_SIGN_CERT) !== Boolean(cfg.MOBILECONFIG_SIGN_KEY)) throw new Error('Invalid configuration:\n  MOBILECONFIG_SIGN_CERT, MOBILECONFIG_SIGN_KEY: set both or neither');
+  if (cfg.SECRET_KEY_PREVIOUS && !cfg.SECRET_KEY) throw new Error('Invalid configuration:\n  SECRET_KEY_PREVIOUS: set only with SECRET_KEY (during a key rotation)');
   if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET) throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
   for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'LARK_DOCS_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
     cfg[key] = cfg[key].replace(/\/+$/, '');

@@ -8,7 +8,8 @@ import { randomToken } from './lib/crypto.ts';
 import { createWebhookSmsProvider } from './sms/sms-provider.ts';
 import { systemClock } from './lib/clock.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
-import { createSettingsService } from './modules/settings/settings.service.ts';
+import { createSealedValuesRepository } from './modules/settings/sealed-values.repository.ts';
+import { resolveServerKeys } from './modules/settings/server-key.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 import { loadProfileSigner } from './modules/device-enroll/mobileconfig.ts';
@@ -29,7 +30,8 @@ async function main() {
     sqliteFile: path.join(config.DATA_DIR, 'release.db'),
   });
   await migrateToLatest(handle);
-  const secret = await createSettingsService({ settings: createSettingsRepository(handle.db), clock: systemClock }).serverSecret(config.SECRET_KEY);
+  const keys = await resolveServerKeys({ config, settings: createSettingsRepository(handle.db), sealed: createSealedValuesRepository(handle.db), clock: systemClock, log: (line) => process.stderr.write(`${line}\n`) });
+  const secret = keys.current;
   const blobs = createBlobStore(config, { signer: createUrlSigner(secret), clock: systemClock });
 
   const { app, services } = await buildApp({
@@ -39,6 +41,7 @@ async function main() {
     mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
     allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,
     secret,
+    previousSecrets: keys.previous,
     publicUrl: config.PUBLIC_URL,
     downloadBaseUrl: config.DOWNLOAD_BASE_URL,
     sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,

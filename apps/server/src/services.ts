@@ -80,6 +80,8 @@ export interface ServiceDeps {
   /** Our WeCom app for sign-in; null when WECOM_CORP_ID is unset. */
   wecom: WecomConfig | null;
   secret: string;
+  /** Keys a rotation is moving off (they open sealed values, never sign). */
+  previousSecrets?: string[];
   maxPackageBytes: number;
   /** Where git mirrors live (DATA_DIR/mirrors). */
   mirrorsDir: string;
@@ -105,7 +107,7 @@ export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue({ db, clock, logger: deps.logger });
   const messagingRepo = createMessagingRepository(db);
   const deliveriesRepo = createDeliveriesRepository(db);
-  const box = createSecretBox(deps.secret);
+  const box = createSecretBox(deps.secret, deps.previousSecrets ?? []);
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
   const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, warn: (reason, err) => deps.logger?.warn({ err }, reason) });
   const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock, icons: larkIcons });

@@ -46,6 +46,9 @@ export interface TestServer {
   clock: TestClock;
   /** The server's file store (a test may take a file away, as a store losing it would). */
   blobs: ConfiguredBlobStore;
+  /** The SQLite database file (undefined on PostgreSQL), and the PostgreSQL schema. */
+  sqliteFile?: string;
+  schema: string;
   /** Another connection to the server's database, as another process has: it sees only what was committed. */
   openAnotherConnection(): Promise<DatabaseHandle>;
   request<T = unknown>(method: string, urlPath: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
@@ -78,6 +81,8 @@ export interface TestServerOptions {
   zsignWorkDir?: string;
   /** ALLOW_FILE_REPOSITORIES (on unless a test switches it off, as the default server has it). */
   allowFileRemotes?: boolean;
+  /** The server key, found as main.ts finds it (TEST_SECRET otherwise); runs on the migrated database before the app is built. */
+  serverKeys?: (db: DatabaseHandle['db']) => Promise<{ current: string; previous: string[] }>;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -90,11 +95,12 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:',
   });
   await migrateToLatest(handle);
+  const keys = options.serverKeys ? await options.serverKeys(handle.db) : { current: TEST_SECRET, previous: [] };
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock });
-  const built = await buildApp({ db: handle.db, secret: TEST_SECRET, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, blobs });
+  const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
+  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });
@@ -107,6 +113,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     built,
     clock,
     blobs,
+    sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : undefined,
+    schema,
     openAnotherConnection: () => openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema, sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:' }),
     async request(method, urlPath, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };

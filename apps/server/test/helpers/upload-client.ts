@@ -7,7 +7,7 @@ interface StartData {
 }
 
 /** Sends bytes through the three-step flow as the web app and the CLI do; answers the fileKey. */
-export async function transferFile(server: TestServer, token: string, fileName: string, bytes: Buffer, purpose: 'package' | 'attachment' | 'lark_attachment' = 'package'): Promise<string> {
+export async function transferFile(server: Pick<TestServer, 'url' | 'request'>, token: string, fileName: string, bytes: Buffer, purpose: 'package' | 'attachment' | 'lark_attachment' = 'package'): Promise<string> {
   const keys = await server.request<{ appFile: { fileKey: string } | null; attachFiles: Array<{ fileKey: string }> }>('POST', '/api/get_signed_url', {
     token,
     body: purpose === 'package' ? { appFileName: fileName } : { attachFileNames: [fileName], ...(purpose === 'lark_attachment' ? { scene: 'lark_attachment' } : {}) },

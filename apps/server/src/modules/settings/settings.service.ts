@@ -1,10 +1,8 @@
 import { phoneCodeMode, type SystemSettings } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
-import { randomToken } from '../../lib/crypto.ts';
 import type { SettingsRepository } from './settings.repository.ts';
 
 const PHONE_CODE_MODE_KEY = 'login.phoneCodeMode';
-const SERVER_SECRET_KEY = 'server.secret';
 
 export function createSettingsService(deps: { settings: SettingsRepository; clock: Clock }) {
   const { settings, clock } = deps;
@@ -12,10 +10,6 @@ export function createSettingsService(deps: { settings: SettingsRepository; cloc
     async read(): Promise<SystemSettings> {
       const stored = phoneCodeMode.safeParse(await settings.get(PHONE_CODE_MODE_KEY));
       return { phoneCodeMode: stored.success ? stored.data : 'auto' };
-    },
-    /** The configured secret, or one generated once and shared by every process through the database. */
-    async serverSecret(configured: string | undefined): Promise<string> {
-      return configured ?? settings.setIfAbsent(SERVER_SECRET_KEY, randomToken() + randomToken(), clock.now());
     },
     async update(next: SystemSettings): Promise<SystemSettings> {
       await settings.set(PHONE_CODE_MODE_KEY, next.phoneCodeMode, clock.now());
