@@ -7,6 +7,7 @@ import type { Database } from './db/schema.ts';
 import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
+import { fastifyTrustProxy, warnOfUntrustedProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebApp } from './http/web-static.ts';
 import { RequestLog } from './http/request-log.ts';
@@ -102,7 +103,7 @@ export interface AppDeps {
   /** Where re-signing writes its working copies (the system temp folder by default). */
   zsignWorkDir?: string;
   logger?: FastifyServerOptions['logger'];
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
 }
 
 export interface BuiltApp {
@@ -118,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: deps.logger ?? false,
     // One debug line per request, not two info lines each (http/request-log.ts).
     logController: new RequestLog(),
-    trustProxy: deps.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(deps.trustProxy ?? false),
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
   });
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerNulGuard(app);
+  warnOfUntrustedProxy(app, deps.trustProxy ?? false);
 
   const services = createServices({
     db: deps.db,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trust-proxy.ts';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -63,10 +64,11 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Whose X-Forwarded-For gives the client address: false, true (anyone's), a hop count, or proxy IPs/CIDRs. */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx) => parseTrustProxy(v) ?? (ctx.addIssue({ code: 'custom', message: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.1,10.0.0.0/8)' }), z.NEVER)),
   /** PEM certificate (then its chain) and RSA key files that sign the device registration .mobileconfig. */
   MOBILECONFIG_SIGN_CERT: z.string().optional(),
   MOBILECONFIG_SIGN_KEY: z.string().optional(),

@@ -29,6 +29,7 @@ import { createWorkflowsService } from './modules/workflows/workflows.service.ts
 import { createRepoSyncService } from './modules/sync/repo-sync.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
+import { createAttemptLimiter } from './modules/auth/attempt-limiter.ts';
 import { createPhoneCodeRepository } from './modules/auth/phone-code.repository.ts';
 import { createPhoneCodeService } from './modules/auth/phone-code.service.ts';
 import { createSessionRepository } from './modules/auth/session.repository.ts';
@@ -129,7 +130,7 @@ export function createServices(deps: ServiceDeps) {
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);
-  const loginGuard = createLoginGuardRepository(db);
+  const loginGuard = createAttemptLimiter(createLoginGuardRepository(db), clock);
   const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users: usersRepo, clock });
   const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
@@ -200,7 +201,7 @@ export function createServices(deps: ServiceDeps) {
     sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),
     workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock, robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) }, allowFileRemotes: deps.allowFileRemotes }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
-    /** Housekeeping: expired sessions and stale login failures. */
+    /** Housekeeping: expired sessions and stale guess counters. */
     async purgeExpired() {
       const now = clock.now();
       await sessionRepo.deleteExpired(now);

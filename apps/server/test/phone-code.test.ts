@@ -88,4 +88,44 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
     expect(unknown.body.msg).toBe(Messages.noPhone);
     expect(noPhone.body).toEqual(unknown.body);
   });
+
+  /** `count` six-digit codes that are all different from `code`. */
+  const otherCodes = (code: string, count: number) => Array.from({ length: count }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+  const tally = (answers: Array<{ status: number; body: { msg: string } }>) => ({
+    wrong: answers.filter((a) => a.status === 400 && a.body.msg === Messages.phoneCodeWrong).length,
+    spent: answers.filter((a) => a.status === 429 && a.body.msg === Messages.phoneCodeTooManyTries).length,
+  });
+
+  it('checks exactly five of twenty parallel wrong codes; then even the right code is refused until a new one is sent', async () => {
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
+    const code = gateway.lastCodeFor(phone);
+    const reset = (phoneCode: string) => server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode, password: sha256Hex('guessed-pass') } });
+    const answers = await Promise.all(otherCodes(code, 20).map(reset));
+    expect(tally(answers)).toEqual({ wrong: 5, spent: 15 });
+    const right = await reset(code);
+    expect(right.status).toBe(429);
+    expect(right.body.msg).toBe('验证码错误次数过多，请重新获取验证码');
+
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
+    const fresh = await server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode: gateway.lastCodeFor(phone), password: sha256Hex('after-limit-pass') } });
+    expect(fresh.body.code).toBe(200);
+  });
+
+  it('at sign-in, five of eight parallel wrong codes are checked, and each counts as a failed sign-in of that user from that address', async () => {
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'login' } });
+    const code = gateway.lastCodeFor(phone);
+    const signIn = (phoneCode: string) => server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('after-limit-pass'), phoneCode } });
+    expect(tally(await Promise.all(otherCodes(code, 8).map(signIn)))).toEqual({ wrong: 5, spent: 3 });
+
+    server.clock.advance(PHONE_CODE_RESEND_MS);
+    await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'login' } });
+    const fresh = gateway.lastCodeFor(phone);
+    // Eight of the ten failed sign-ins this address may make are used: two more wrong codes, then 429 even for the right one.
+    expect((await signIn(otherCodes(fresh, 1)[0] ?? '')).body.msg).toBe(Messages.phoneCodeWrong);
+    expect((await signIn(otherCodes(fresh, 2)[1] ?? '')).body.msg).toBe(Messages.phoneCodeWrong);
+    expect((await signIn(fresh)).body.msg).toBe(Messages.tooManyLoginFailures);
+  });
 });

@@ -30,6 +30,7 @@ export const Messages = {
   tooManyLoginFailures: '密码错误次数过多，请15分钟后再试',
   phoneCodeRequired: '请输入手机验证码',
   phoneCodeWrong: '手机验证码错误或已过期',
+  phoneCodeTooManyTries: '验证码错误次数过多，请重新获取验证码',
   phoneCodeTooSoon: '验证码发送过于频繁，请稍后再试',
   noPhone: '该账号未绑定手机号，请联系管理员重置密码',
   badJson: '请求体不是合法的JSON',

@@ -28,6 +28,7 @@ import * as m022 from './migrations/2026-11-23-022-device-remark-review.ts';
 import * as m023 from './migrations/2026-11-26-023-commit-log-index-trim.ts';
 import * as m024 from './migrations/2026-11-26-024-commit-log-app-fk.ts';
 import * as m025 from './migrations/2026-11-27-025-app-public-install.ts';
+import * as m026 from './migrations/2026-11-27-026-attempt-counters.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-023-commit-log-index-trim': m023,
   '2026-11-26-024-commit-log-app-fk': m024,
   '2026-11-27-025-app-public-install': m025,
+  '2026-11-27-026-attempt-counters': m026,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

@@ -36,11 +36,13 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface LoginFailuresTable {
-  id: Generated<number>;
-  username: string;
+/** Guesses per (scope, subject, address) in the window that began at window_start (modules/auth/attempt-limiter.ts). */
+export interface AttemptCountersTable {
+  scope: string;
+  subject: string;
   ip: string;
-  create_time: number;
+  window_start: number;
+  attempts: number;
 }
 
 export interface PhoneCodesTable {
@@ -227,7 +229,7 @@ export interface Database {
   roles: RolesTable;
   users: UsersTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  attempt_counters: AttemptCountersTable;
   phone_codes: PhoneCodesTable;
   settings: SettingsTable;
   categories: CategoriesTable;

@@ -1,16 +1,13 @@
-import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES, Messages, type ForgetPasswordBody, type LoginBody, type LoginOptions, type LoginResult } from '@release/contract';
+import { Messages, type ForgetPasswordBody, type LoginBody, type LoginOptions, type LoginResult } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../sms/sms-provider.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import type { LoginGuardRepository } from './login-guard.repository.ts';
+import type { AttemptLimiter } from './attempt-limiter.ts';
 import type { PhoneCodeService } from './phone-code.service.ts';
 import type { SessionService } from './session.service.ts';
-
-/** Failures from one IP across all usernames before it is refused. */
-const IP_MAX_FAILURES = LOGIN_MAX_FAILURES * 5;
 
 interface ClientMeta {
   ip: string;
@@ -20,7 +17,7 @@ interface ClientMeta {
 export interface AuthServiceDeps {
   users: UsersRepository;
   sessions: SessionService;
-  guard: LoginGuardRepository;
+  guard: AttemptLimiter;
   phoneCodes: PhoneCodeService;
   settings: SettingsService;
   sms: SmsProvider;
@@ -32,12 +29,6 @@ export interface AuthServiceDeps {
 
 export function createAuthService(deps: AuthServiceDeps) {
   const { users, sessions, guard, phoneCodes, settings, sms, clock } = deps;
-
-  async function assertNotLocked(username: string, ip: string) {
-    const since = clock.now() - LOGIN_FAILURE_WINDOW_MS;
-    const [pair, fromIp] = await Promise.all([guard.countForPair(username, ip, since), guard.countForIp(ip, since)]);
-    if (pair >= LOGIN_MAX_FAILURES || fromIp >= IP_MAX_FAILURES) throw AppError.tooManyRequests(Messages.tooManyLoginFailures);
-  }
 
   async function needsPhoneCode(phone: string | null): Promise<boolean> {
     if (!phone) return false;
@@ -54,26 +45,23 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {
-      // The lowered name keys the failure counter; the lookup folds case in SQL (non-ASCII too).
-      const username = body.username.toLowerCase();
-      await assertNotLocked(username, meta.ip);
+      // The lowered name keys the guess counter; the lookup folds case in SQL (non-ASCII too).
+      // The guess is counted before the password is checked; a wrong one stays counted.
+      const admission = await guard.admit('login', body.username.toLowerCase(), meta.ip);
+      if (!admission.allowed) throw AppError.tooManyRequests(Messages.tooManyLoginFailures);
       const user = await users.findByUsername(body.username);
       // Hash even for unknown users so timing does not reveal which usernames exist.
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !passwordOk) {
-        await guard.record(username, meta.ip, clock.now());
-        throw AppError.badRequest(Messages.wrongCredentials);
-      }
+      if (!user || !passwordOk) throw AppError.badRequest(Messages.wrongCredentials);
       if (await needsPhoneCode(user.phone)) {
-        if (!body.phoneCode) throw AppError.badRequest(Messages.phoneCodeRequired);
-        try {
-          await phoneCodes.consume(user.userId, 'login', body.phoneCode);
-        } catch (error) {
-          await guard.record(username, meta.ip, clock.now());
-          throw error;
+        if (!body.phoneCode) {
+          // The first step of a two-step sign-in: the password was right, the code is still to come.
+          await admission.guess.release();
+          throw AppError.badRequest(Messages.phoneCodeRequired);
         }
+        await phoneCodes.consume(user.userId, 'login', body.phoneCode);
       }
-      await guard.clearPair(username, meta.ip);
+      await admission.guess.succeeded();
       const session = await sessions.open(user.userId, meta);
       return { userId: user.userId, username: user.username, roleLevel: user.roleLevel, token: session.token, tokenTime: session.tokenTime, url: user.privateUrl };
     },
@@ -91,7 +79,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await phoneCodes.consume(user.userId, 'forget_password', body.phoneCode);
       await users.update(user.userId, { password_hash: await hashPassword(body.password), update_time: clock.now() });
       await sessions.revokeAllOf(user.userId);
-      await guard.clearUser(user.username.toLowerCase());
+      await guard.clearSubject('login', user.username.toLowerCase());
     },
 
     async logout(token: string) {

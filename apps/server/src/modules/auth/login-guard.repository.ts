@@ -1,51 +1,60 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-/** Failed-login records, kept in the database so every server process sees them. */
+/** Whose guesses one counter holds: a scope ('login', 'install', or their '-ip' totals), its subject and the address. */
+export interface CounterKey {
+  scope: string;
+  /** The lowered username or the app id; '' for an address's total across them. */
+  subject: string;
+  ip: string;
+}
+
+/** Guess counters, kept in the database so every server process sees them. */
 export function createLoginGuardRepository(db: Kysely<Database>) {
   return {
-    async record(username: string, ip: string, now: number) {
-      await db.insertInto('login_failures').values({ username, ip, create_time: now }).execute();
-    },
-    async countForPair(username: string, ip: string, since: number): Promise<number> {
+    /**
+     * Counts one more guess in one statement and answers the count with it (this guess's place): the row is created, or
+     * bumped, or started afresh when its window (`windowMs` from its first guess) is over. Parallel calls each get their
+     * own count — PostgreSQL locks the row for the update and SQLite writes one statement at a time.
+     */
+    async reserve(key: CounterKey, now: number, windowMs: number): Promise<{ attempts: number; windowStart: number }> {
       const row = await db
-        .selectFrom('login_failures')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('username', '=', username)
-        .where('ip', '=', ip)
-        .where('create_time', '>', since)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+        .insertInto('attempt_counters')
+        .values({ ...key, window_start: now, attempts: 1 })
+        .onConflict((oc) =>
+          oc.columns(['scope', 'subject', 'ip']).doUpdateSet((eb) => {
+            const over = eb('attempt_counters.window_start', '<=', now - windowMs);
+            return {
+              attempts: eb.case().when(over).then(1).else(eb('attempt_counters.attempts', '+', 1)).end(),
+              window_start: eb.case().when(over).then(now).else(eb.ref('attempt_counters.window_start')).end(),
+            };
+          }),
+        )
+        .returning(['attempts', 'window_start'])
+        .executeTakeFirstOrThrow();
+      return { attempts: Number(row.attempts), windowStart: Number(row.window_start) };
     },
-    /** The times of this pair's failures after `since`, oldest first (how long a lockout still lasts). */
-    async failureTimesForPair(username: string, ip: string, since: number): Promise<number[]> {
-      const rows = await db
-        .selectFrom('login_failures')
-        .select('create_time')
-        .where('username', '=', username)
-        .where('ip', '=', ip)
-        .where('create_time', '>', since)
-        .orderBy('create_time')
+    /** Gives back one guess counted in the window that began at `windowStart` (nothing when that window is over). */
+    async release(key: CounterKey, windowStart: number) {
+      await db
+        .updateTable('attempt_counters')
+        .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+        .where('scope', '=', key.scope)
+        .where('subject', '=', key.subject)
+        .where('ip', '=', key.ip)
+        .where('window_start', '=', windowStart)
+        .where('attempts', '>', 0)
         .execute();
-      return rows.map((row) => Number(row.create_time));
     },
-    async countForIp(ip: string, since: number): Promise<number> {
-      const row = await db
-        .selectFrom('login_failures')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('ip', '=', ip)
-        .where('create_time', '>', since)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+    async clear(key: CounterKey) {
+      await db.deleteFrom('attempt_counters').where('scope', '=', key.scope).where('subject', '=', key.subject).where('ip', '=', key.ip).execute();
     },
-    async clearPair(username: string, ip: string) {
-      await db.deleteFrom('login_failures').where('username', '=', username).where('ip', '=', ip).execute();
-    },
-    async clearUser(username: string) {
-      await db.deleteFrom('login_failures').where('username', '=', username).execute();
+    /** Clears a subject's counters from every address (a password reset). */
+    async clearSubject(scope: string, subject: string) {
+      await db.deleteFrom('attempt_counters').where('scope', '=', scope).where('subject', '=', subject).execute();
     },
     async deleteOlderThan(time: number) {
-      await db.deleteFrom('login_failures').where('create_time', '<=', time).execute();
+      await db.deleteFrom('attempt_counters').where('window_start', '<=', time).execute();
     },
   };
 }

@@ -20,8 +20,20 @@ export function createPhoneCodeRepository(db: Kysely<Database>) {
         .limit(1)
         .executeTakeFirst();
     },
-    async addAttempt(id: number) {
-      await db.updateTable('phone_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).execute();
+    /**
+     * Counts one try of an unused, unexpired code that has tries left, in one statement (PostgreSQL re-checks the
+     * condition on the row a parallel try just updated); false when there is no try to take.
+     */
+    async takeTry(id: number, maxTries: number, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('phone_codes')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .where('attempts', '<', maxTries)
+        .where('used_time', 'is', null)
+        .where('expire_time', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     /** Marks the code used; false when another request used it first. */
     async markUsed(id: number, now: number): Promise<boolean> {

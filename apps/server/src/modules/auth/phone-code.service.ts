@@ -25,17 +25,21 @@ export function createPhoneCodeService(deps: { codes: PhoneCodeRepository; sms: 
       return { maskedPhone: maskPhone(user.phone), expiresInMs: PHONE_CODE_LIFETIME_MS };
     },
 
-    /** Consumes a code; throws phoneCodeWrong when it is wrong, expired, used or tried too often. */
+    /**
+     * Consumes a code; throws phoneCodeWrong when it is wrong, expired or used, and phoneCodeTooManyTries once its
+     * tries are spent. The try is counted before the code is compared, so parallel guesses get MAX_ATTEMPTS in all.
+     */
     async consume(userId: number, scene: string, code: string) {
       const now = clock.now();
       const latest = await codes.findLatest(userId, scene);
-      if (!latest || latest.used_time !== null || latest.expire_time <= now || latest.attempts >= MAX_ATTEMPTS) {
-        throw AppError.badRequest(Messages.phoneCodeWrong);
+      if (!latest || latest.used_time !== null || latest.expire_time <= now) throw AppError.badRequest(Messages.phoneCodeWrong);
+      if (!(await codes.takeTry(latest.id, MAX_ATTEMPTS, now))) {
+        // Parallel tries spent the last ones, or a parallel right one used the code.
+        const after = await codes.findLatest(userId, scene);
+        const spent = after?.id === latest.id && after.used_time === null && after.attempts >= MAX_ATTEMPTS;
+        throw spent ? AppError.tooManyRequests(Messages.phoneCodeTooManyTries) : AppError.badRequest(Messages.phoneCodeWrong);
       }
-      if (latest.code_hash !== codeHash(userId, scene, code)) {
-        await codes.addAttempt(latest.id);
-        throw AppError.badRequest(Messages.phoneCodeWrong);
-      }
+      if (latest.code_hash !== codeHash(userId, scene, code)) throw AppError.badRequest(Messages.phoneCodeWrong);
       if (!(await codes.markUsed(latest.id, now))) throw AppError.badRequest(Messages.phoneCodeWrong);
     },
   };

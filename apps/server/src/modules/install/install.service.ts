@@ -4,8 +4,6 @@ import {
   nativePackageTypes,
   normalizeUdid,
   InstallMessages,
-  LOGIN_FAILURE_WINDOW_MS,
-  LOGIN_MAX_FAILURES,
   type InstallAppBrief,
   type InstallPage,
   type InstallPageQuery,
@@ -17,7 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { UrlSigner } from '../../storage/url-signer.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { LoginGuardRepository } from '../auth/login-guard.repository.ts';
+import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
 import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../versions/version-presenter.ts';
@@ -50,7 +48,7 @@ export interface InstallDeps {
   access: InstallAccessRepository;
   versions: VersionsRepository;
   policy: AppsPolicy;
-  guard: LoginGuardRepository;
+  guard: AttemptLimiter;
   box: SecretBox;
   signer: UrlSigner;
   clock: Clock;
@@ -79,15 +77,6 @@ export function createInstallService(deps: InstallDeps) {
   }
   const isPageTokenValid = (token: string | undefined, app: Gated): boolean => pageTokenState(token, app) === 'valid';
 
-  /** The whole minutes until the address may try again, or null when it may try now. */
-  async function lockedMinutes(guardKey: string, ip: string): Promise<number | null> {
-    const failures = await guard.failureTimesForPair(guardKey, ip, clock.now() - LOGIN_FAILURE_WINDOW_MS);
-    if (failures.length < LOGIN_MAX_FAILURES) return null;
-    // Tries open again once enough of the failures have left the window.
-    const opensAt = (failures[failures.length - LOGIN_MAX_FAILURES] ?? clock.now()) + LOGIN_FAILURE_WINDOW_MS;
-    return Math.max(1, Math.ceil((opensAt - clock.now()) / 60_000));
-  }
-
   /**
    * Who may see the page: a signed-in member of the app (view or edit) or an admin without the password; anyone else
    * with the remembered pass or the password (ten wrong ones from an address lock it for a while).
@@ -97,13 +86,11 @@ export function createInstallService(deps: InstallDeps) {
     const pass = pageTokenState(token, app);
     if (pass === 'valid') return 'password';
     if (!query.password) throw AppError.badRequest(pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired);
-    const guardKey = `install:${app.id}`;
-    const minutes = await lockedMinutes(guardKey, ip);
-    if (minutes !== null) throw AppError.tooManyRequests(InstallMessages.tooManyTries(minutes));
-    if (box.open(app.password) !== query.password) {
-      await guard.record(guardKey, ip, clock.now());
-      throw AppError.badRequest(InstallMessages.passwordWrong);
-    }
+    // Counted (per app and address, and per address) before it is compared; a wrong one stays counted.
+    const admission = await guard.admit('install', String(app.id), ip);
+    if (!admission.allowed) throw AppError.tooManyRequests(InstallMessages.tooManyTries(Math.max(1, Math.ceil(admission.retryAfterMs / 60_000))));
+    if (box.open(app.password) !== query.password) throw AppError.badRequest(InstallMessages.passwordWrong);
+    await admission.guess.succeeded();
     return 'password';
   }
 
