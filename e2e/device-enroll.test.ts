@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
+import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { IPAD_UA, IPHONE_UA, launchBrowser, newPage } from './helpers/browser.ts';
@@ -16,9 +16,9 @@ async function openInstallPage(page: Page, appPath: string) {
   await page.getByTestId('install-version').first().waitFor();
 }
 
-async function deviceAnswers(serverUrl: string, profileUrl: string, udid: string) {
+async function deviceAnswers(profileUrl: string, udid: string) {
   const mobileconfig = await (await fetch(profileUrl)).text();
-  const answer = await fetch(`${serverUrl}/api/device_enroll/callback`, {
+  const answer = await fetch(callbackUrlOf(mobileconfig), {
     method: 'POST',
     headers: { 'content-type': 'application/pkcs7-signature' },
     body: new Uint8Array(fakeDeviceAnswer({ udid, challenge: challengeOf(mobileconfig), product: 'iPhone14,5' })),
@@ -75,7 +75,7 @@ describe('self-service device registration from the install page', () => {
     expect(mobileconfig).toContain('<string>Profile Service</string>');
 
     // What iOS does once the profile is installed: POST the signed attributes, then open the 301 target.
-    const answer = await fetch(`${server.url}/api/device_enroll/callback`, {
+    const answer = await fetch(callbackUrlOf(mobileconfig), {
       method: 'POST',
       headers: { 'content-type': 'application/pkcs7-signature' },
       body: new Uint8Array(fakeDeviceAnswer({ udid: PHONE_UDID.toLowerCase(), challenge: challengeOf(mobileconfig), product: 'iPhone15,2', version: '22C152' })),
@@ -126,7 +126,7 @@ describe('self-service device registration from the install page', () => {
     const link = page.getByTestId('my-device-link');
     await link.waitFor();
     expect(await page.getByTestId('my-device-qr').isVisible()).toBe(true);
-    const location = await deviceAnswers(server.url, (await link.getAttribute('href')) ?? '', '00008110-0011223344556677');
+    const location = await deviceAnswers((await link.getAttribute('href')) ?? '', '00008110-0011223344556677');
     await page.goto(location);
     await page.getByTestId('enroll-udid').waitFor();
     expect(await page.getByTestId('enroll-udid').innerText()).toBe('00008110-0011223344556677');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppleAccountMessages } from '@release/contract';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
+import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { expectToast, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
@@ -32,7 +32,7 @@ describe('device review and Apple registration on the device list (768 px, Apple
     const page = (await call('GET', `/api/app_version?url=${appPath}&password=135790`, undefined, {})).data as { token: string; versions: Array<{ id: number }> };
     const link = await call('POST', '/api/device_enroll/install', { url: appPath, versionId: page.versions[0]?.id }, { 'app-version-token': page.token });
     const mobileconfig = await (await fetch(link.data.profileUrl as string)).text();
-    const answer = await fetch(`${server.url}/api/device_enroll/callback`, {
+    const answer = await fetch(callbackUrlOf(mobileconfig), {
       method: 'POST',
       headers: { 'content-type': 'application/pkcs7-signature' },
       body: new Uint8Array(fakeDeviceAnswer({ udid, challenge: challengeOf(mobileconfig), product: 'iPhone15,2' })),

@@ -11,7 +11,7 @@ import { createDeviceEnrollService } from '../src/modules/device-enroll/device-e
 import { loadProfileSigner } from '../src/modules/device-enroll/mobileconfig.ts';
 import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
-import { challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
+import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -48,8 +48,9 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const response = await fetch(profileUrl);
     return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
   }
-  async function post(body: Buffer | string, contentType = CMS) {
-    const response = await fetch(`${server.url}/api/device_enroll/callback`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : new Uint8Array(body), redirect: 'manual' });
+  /** Posts to the callback named in `profile` (the served `.mobileconfig`), as the device does. */
+  async function post(profile: string, body: Buffer | string, contentType = CMS) {
+    const response = await fetch(callbackUrlOf(profile), { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : new Uint8Array(body), redirect: 'manual' });
     const text = await response.text();
     return { status: response.status, location: response.headers.get('location'), body: text ? (JSON.parse(text) as { code: number; msg: string }) : null };
   }
@@ -68,13 +69,13 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     expect(profile.type).toBe('application/x-apple-aspen-config');
     expect(parsePlistDict(Buffer.from(profile.text))).toMatchObject({
       PayloadType: 'Profile Service',
-      PayloadContent: { URL: `${server.url}/api/device_enroll/callback`, DeviceAttributes: ['UDID', 'IMEI', 'ICCID', 'VERSION', 'PRODUCT', 'SERIAL'] },
+      PayloadContent: { URL: expect.stringMatching(new RegExp(`^${server.url}/api/device_enroll/callback\\?s=\\d+\\.[\\w-]+$`)), DeviceAttributes: ['UDID', 'IMEI', 'ICCID', 'VERSION', 'PRODUCT', 'SERIAL'] },
     });
     // The challenge is stored hashed only.
     const stored = await server.db.selectFrom('device_enrollments').select('challenge_hash').executeTakeFirstOrThrow();
     expect(stored.challenge_hash).not.toContain(challengeOf(profile.text));
 
-    const answer = await post(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text), product: 'iPhone15,3', version: '22B83' }));
+    const answer = await post(profile.text, fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text), product: 'iPhone15,3', version: '22B83' }));
     expect(answer.status).toBe(301);
     expect(answer.location).toMatch(new RegExp(`^${server.url}/device-enroll/result\\?id=\\d+&sig=`));
     const shown = await result(answer.location ?? '');
@@ -85,7 +86,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
 
     // The same device again, through a new link: already known, nothing added.
     const again = await download(await startForUser());
-    const second = await post(fakeDeviceAnswer({ udid: NEW_PHONE.toUpperCase(), challenge: challengeOf(again.text) }));
+    const second = await post(again.text, fakeDeviceAnswer({ udid: NEW_PHONE.toUpperCase(), challenge: challengeOf(again.text) }));
     expect((await result(second.location ?? '')).body.data.outcome).toBe('known');
     expect(await devices()).toHaveLength(1);
   });
@@ -93,8 +94,8 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
   it('refuses a replayed answer and a used or expired link', async () => {
     const profile = await download(await startForUser());
     const body = fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text) });
-    expect((await post(body)).status).toBe(301);
-    const replay = await post(body);
+    expect((await post(profile.text, body)).status).toBe(301);
+    const replay = await post(profile.text, body);
     expect(replay.status).toBe(409);
     expect(replay.body?.msg).toBe(DeviceEnrollMessages.linkUsed);
     expect((await download(await startForUser())).status).toBe(200);
@@ -105,7 +106,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const expiredDownload = await download(late);
     expect(expiredDownload.status).toBe(400);
     expect(JSON.parse(expiredDownload.text)).toMatchObject({ msg: DeviceEnrollMessages.linkExpired });
-    const expired = await post(fakeDeviceAnswer({ udid: '00008110-000A1B2C3D4E5F00', challenge: challengeOf(lateProfile.text) }));
+    const expired = await post(lateProfile.text, fakeDeviceAnswer({ udid: '00008110-000A1B2C3D4E5F00', challenge: challengeOf(lateProfile.text) }));
     expect(expired).toMatchObject({ status: 400, location: null, body: { msg: DeviceEnrollMessages.linkExpired } });
     expect((await devices()).map((d) => d.udid)).toEqual([NEW_PHONE.toUpperCase()]);
   });
@@ -114,15 +115,22 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const profile = await download(await startForUser());
     const challenge = challengeOf(profile.text);
     const good = fakeDeviceAnswer({ udid: NEW_PHONE, challenge });
-    expect(await post(JSON.stringify({ UDID: NEW_PHONE }), 'application/json')).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.contentType } });
-    expect(await post(good, 'text/plain')).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.contentType } });
-    expect((await post(Buffer.concat([good, Buffer.alloc(70 * 1024)]))).status).toBe(413);
-    expect(await post(Buffer.from('0123456789'.repeat(50)))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.bodyUnreadable } });
-    expect(await post(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: 'x'.repeat(32) }))).toMatchObject({ status: 404, body: { msg: DeviceEnrollMessages.linkMissing } });
-    expect(await post(fakeDeviceAnswer({ udid: NEW_PHONE }))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.challengeMissing } });
-    expect(await post(fakeDeviceAnswer({ udid: 'not-a-udid', challenge }))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.udidMissing } });
+    const at = profile.text;
+    expect(await post(at, JSON.stringify({ UDID: NEW_PHONE }), 'application/json')).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.contentType } });
+    expect(await post(at, good, 'text/plain')).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.contentType } });
+    expect((await post(at, Buffer.concat([good, Buffer.alloc(70 * 1024)]))).status).toBe(413);
+    expect(await post(at, Buffer.from('0123456789'.repeat(50)))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.bodyUnreadable } });
+    expect(await post(at, fakeDeviceAnswer({ udid: NEW_PHONE, challenge: 'x'.repeat(32) }))).toMatchObject({ status: 404, body: { msg: DeviceEnrollMessages.linkMissing } });
+    expect(await post(at, fakeDeviceAnswer({ udid: NEW_PHONE }))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.challengeMissing } });
+    expect(await post(at, fakeDeviceAnswer({ udid: 'not-a-udid', challenge }))).toMatchObject({ status: 400, body: { msg: DeviceEnrollMessages.udidMissing } });
+    // The body is read only for a registration the URL names: none, a forged one, another link's challenge.
+    const bare = `<key>URL</key><string>${server.url}/api/device_enroll/callback</string>`;
+    expect(await post(bare, good)).toMatchObject({ status: 404, body: { msg: DeviceEnrollMessages.linkMissing } });
+    expect(await post(at.replace(/\?s=(\d+)\./, '?s=$1.forged'), good)).toMatchObject({ status: 404, body: { msg: DeviceEnrollMessages.linkMissing } });
+    const other = await download(await startForUser());
+    expect(await post(other.text, good)).toMatchObject({ status: 404, body: { msg: DeviceEnrollMessages.linkMissing } });
     // None of these used the challenge up.
-    expect((await post(good)).status).toBe(301);
+    expect((await post(at, good)).status).toBe(301);
     expect(await devices()).toHaveLength(1);
     expect((await download(`${server.url}/api/device_enroll/profile.mobileconfig?c=${'y'.repeat(32)}`)).status).toBe(404);
     expect((await server.request('GET', '/api/device_enroll/result?id=1&sig=forged')).body.msg).toBe(DeviceEnrollMessages.resultMissing);
@@ -138,7 +146,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const link = await server.request<DeviceEnrollLink>('POST', '/api/device_enroll/install', { body: { url: 'demo', versionId }, headers: { 'app-version-token': token } });
     expect(link.status).toBe(200);
     const profile = await download(link.body.data.profileUrl);
-    const answer = await post(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text), product: 'iPhone16,1' }));
+    const answer = await post(profile.text, fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile.text), product: 'iPhone16,1' }));
     expect((await result(answer.location ?? '')).body.data).toMatchObject({ outcome: 'registered', app: { appName: '演示', path: 'demo' }, versionId });
     expect(await devices()).toEqual([expect.objectContaining({ udid: NEW_PHONE.toUpperCase(), deviceName: 'iPhone16,1（演示）', remark: '安装页自助注册（演示）', reviewStatus: 'pending', createBy: null })]);
 
@@ -154,8 +162,8 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
       const link = (await behindProxy.request<DeviceEnrollLink>('POST', '/api/device_enroll', { token, body: {} })).body.data.profileUrl;
       expect(link).toMatch(/^https:\/\/dist\.example\.com\/api\/device_enroll\/profile\.mobileconfig\?c=/);
       const profile = await (await fetch(link.replace('https://dist.example.com', behindProxy.url))).text();
-      expect(profile).toContain('<string>https://dist.example.com/api/device_enroll/callback</string>');
-      const answer = await fetch(`${behindProxy.url}/api/device_enroll/callback`, { method: 'POST', headers: { 'content-type': CMS }, body: new Uint8Array(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile) })), redirect: 'manual' });
+      expect(callbackUrlOf(profile)).toMatch(/^https:\/\/dist\.example\.com\/api\/device_enroll\/callback\?s=\d+\.[\w-]+$/);
+      const answer = await fetch(callbackUrlOf(profile).replace('https://dist.example.com', behindProxy.url), { method: 'POST', headers: { 'content-type': CMS }, body: new Uint8Array(fakeDeviceAnswer({ udid: NEW_PHONE, challenge: challengeOf(profile) })), redirect: 'manual' });
       expect(answer.status).toBe(301);
       expect(answer.headers.get('location')).toMatch(/^https:\/\/dist\.example\.com\/device-enroll\/result\?id=\d+&sig=[\w-]+$/);
     } finally {
@@ -178,7 +186,7 @@ describe.each(testDialects())('self-service device registration on %s', (dialect
     const profile = await enroll.profile(new URL(link.profileUrl).searchParams.get('c') ?? '', 'https://dist.example.com');
     expect(profile.signed).toBe(true);
     expect(cmsCertificates(profile.body).signers).toEqual([identity.der]);
-    expect(parsePlistDict(cmsSignedContent(profile.body) ?? Buffer.alloc(0))).toMatchObject({ PayloadType: 'Profile Service', PayloadContent: { URL: 'https://dist.example.com/api/device_enroll/callback' } });
+    expect(parsePlistDict(cmsSignedContent(profile.body) ?? Buffer.alloc(0))).toMatchObject({ PayloadType: 'Profile Service', PayloadContent: { URL: expect.stringMatching(/^https:\/\/dist\.example\.com\/api\/device_enroll\/callback\?s=\d+\./) } });
   });
 
   it('bounds the registrations one install page may start per hour', async () => {

@@ -11,7 +11,7 @@ import {
 } from '@release/contract';
 import { FakeClock, startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
 import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
-import { challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
+import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -46,7 +46,7 @@ describe.each(testDialects())('device review and Apple registration in the devic
     const link = await server.request<DeviceEnrollLink>('POST', '/api/device_enroll/install', { body: { url: 'demo', versionId: page.versions[0]?.id }, headers: { 'app-version-token': page.token } });
     const profile = await (await fetch(link.body.data.profileUrl)).text();
     const answer = fakeDeviceAnswer({ udid, challenge: challengeOf(profile), product: 'iPhone16,1' });
-    const res = await fetch(`${server.url}/api/device_enroll/callback`, { method: 'POST', headers: { 'content-type': 'application/pkcs7-signature' }, body: new Uint8Array(answer), redirect: 'manual' });
+    const res = await fetch(callbackUrlOf(profile), { method: 'POST', headers: { 'content-type': 'application/pkcs7-signature' }, body: new Uint8Array(answer), redirect: 'manual' });
     expect(res.status).toBe(301);
   }
 

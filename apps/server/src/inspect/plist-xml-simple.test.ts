@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PLIST_LIMITS, PlistLimitError } from './plist-limits.ts';
 import { readSimpleXmlPlist } from './plist-xml-simple.ts';
 import { parseXmlPlistWithDom } from './plist-xml.ts';
 import { xmlPlist } from './testing/packages.ts';
@@ -43,9 +44,11 @@ describe('readSimpleXmlPlist', () => {
     expect(readSimpleXmlPlist(xml)).toBeUndefined();
   });
 
-  it('leaves documents nested deeper than the tree reader allows to xmldom (which refuses them)', () => {
-    const xml = plist(`${'<array>'.repeat(300)}${'</array>'.repeat(300)}`);
-    expect(readSimpleXmlPlist(xml)).toBeUndefined();
-    expect(() => parseXmlPlistWithDom(xml)).toThrow();
+  it('refuses documents nested past the limit in both readers, xmldom before it builds a tree', () => {
+    const xml = plist(`${'<array>'.repeat(PLIST_LIMITS.maxDepth + 1)}${'</array>'.repeat(PLIST_LIMITS.maxDepth + 1)}`);
+    expect(() => readSimpleXmlPlist(xml)).toThrow(PlistLimitError);
+    expect(() => parseXmlPlistWithDom(xml)).toThrow(PlistLimitError);
+    const deepest = plist(`${'<array>'.repeat(PLIST_LIMITS.maxDepth)}<string>x</string>${'</array>'.repeat(PLIST_LIMITS.maxDepth)}`);
+    expect(readSimpleXmlPlist(deepest)).toEqual(parseXmlPlistWithDom(deepest));
   });
 });

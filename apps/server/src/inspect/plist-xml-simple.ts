@@ -1,4 +1,5 @@
 import type { PlistValue } from 'plist';
+import { PLIST_LIMITS, PlistLimitError, setEntry, ValueBudget, type PlistLimits } from './plist-limits.ts';
 
 /**
  * A reader for XML property lists exactly as Xcode and Apple's tools write them (Info.plist, the plist inside
@@ -6,9 +7,9 @@ import type { PlistValue } from 'plist';
  * and character references. It gives the value xmldom's tree would give, in a fraction of the time of a cold
  * xmldom; anything else (CDATA, comments inside text, attributes, mixed content, `\r`, unknown entities,
  * mismatched tags, a second value) answers `undefined`, and the caller parses the document with xmldom.
+ * A document past the limits (depth, values, string length) is refused here with PlistLimitError.
  */
 
-const MAX_DEPTH = 256;
 const TAG = /<([a-z]+)(\/?)>/y;
 const PLIST_START = /<plist(\s[^<>]*)?>/y;
 const SPACE = /[ \t\n]*/y;
@@ -37,7 +38,14 @@ function decodeEntities(raw: string): string {
 class Reader {
   at = 0;
 
-  constructor(private readonly xml: string) {}
+  private readonly budget: ValueBudget;
+
+  constructor(
+    private readonly xml: string,
+    private readonly limits: PlistLimits,
+  ) {
+    this.budget = new ValueBudget(limits.maxValues);
+  }
 
   /** Whitespace, comments, processing instructions and a DOCTYPE without internal subset. */
   skipMisc(allowProlog: boolean): void {
@@ -81,6 +89,7 @@ class Reader {
     if (empty) return '';
     const end = this.xml.indexOf('<', this.at);
     if (end < 0) throw new NotSimple();
+    if (end - this.at > this.limits.maxStringBytes) throw new PlistLimitError('string too long');
     const raw = this.xml.slice(this.at, end);
     this.at = end;
     this.expect(`</${name}>`);
@@ -88,12 +97,14 @@ class Reader {
   }
 
   value(depth: number): PlistValue {
-    if (depth > MAX_DEPTH) throw new NotSimple();
+    this.budget.take();
     const { name, empty } = this.tag();
     switch (name) {
       case 'dict':
+        this.enter(depth);
         return empty ? {} : this.dict(depth);
       case 'array':
+        this.enter(depth);
         return empty ? [] : this.array(depth);
       case 'string':
         return this.text(name, empty);
@@ -113,6 +124,10 @@ class Reader {
     }
   }
 
+  private enter(depth: number): void {
+    if (depth >= this.limits.maxDepth) throw new PlistLimitError('nesting too deep');
+  }
+
   private dict(depth: number): PlistValue {
     const dict: { [key: string]: PlistValue } = {};
     for (;;) {
@@ -120,11 +135,12 @@ class Reader {
       if (this.xml.startsWith('</dict>', this.at)) break;
       const key = this.tag();
       if (key.name !== 'key') throw new NotSimple();
+      this.budget.take();
       const name = this.text('key', key.empty);
       this.skipMisc(false);
       // A key without a value is dropped, as the tree reading does.
       if (this.xml.startsWith('</dict>', this.at)) break;
-      dict[name] = this.value(depth + 1);
+      setEntry(dict, name, this.value(depth + 1));
     }
     this.at += '</dict>'.length;
     return dict;
@@ -143,9 +159,9 @@ class Reader {
 }
 
 /** The document's value, or undefined when it is not in the simple form described above. */
-export function readSimpleXmlPlist(xml: string): PlistValue | undefined {
+export function readSimpleXmlPlist(xml: string, limits: PlistLimits = PLIST_LIMITS): PlistValue | undefined {
   if (xml.includes('\r')) return undefined;
-  const reader = new Reader(xml);
+  const reader = new Reader(xml, limits);
   try {
     reader.skipMisc(true);
     PLIST_START.lastIndex = reader.at;

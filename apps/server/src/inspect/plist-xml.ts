@@ -1,6 +1,8 @@
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import type { PlistValue } from 'plist';
+import { PLIST_LIMITS, PlistLimitError, setEntry, ValueBudget, type PlistLimits } from './plist-limits.ts';
 import { readSimpleXmlPlist } from './plist-xml-simple.ts';
+import { assertXmlShape } from './xml-shape.ts';
 
 /**
  * XML property lists, read with xmldom directly: the `plist` package's parser logs xmldom's complaints to
@@ -13,7 +15,6 @@ export class PlistXmlError extends Error {
   }
 }
 
-const MAX_DEPTH = 256;
 const ELEMENT_NODE = 1;
 
 function elementChildren(node: Element): Element[] {
@@ -24,9 +25,16 @@ function elementChildren(node: Element): Element[] {
   return children;
 }
 
-function convert(node: Element, depth: number): PlistValue {
-  if (depth > MAX_DEPTH) throw new PlistXmlError('nesting too deep');
+/** The text of a leaf, within the string limit. */
+function leafText(node: Element, limits: PlistLimits): string {
   const text = node.textContent ?? '';
+  if (text.length > limits.maxStringBytes) throw new PlistLimitError('string too long');
+  return text;
+}
+
+function convert(node: Element, depth: number, limits: PlistLimits, budget: ValueBudget): PlistValue {
+  budget.take();
+  if (depth >= limits.maxDepth && (node.nodeName === 'dict' || node.nodeName === 'array')) throw new PlistLimitError('nesting too deep');
   switch (node.nodeName) {
     case 'dict': {
       const dict: { [key: string]: PlistValue } = {};
@@ -34,12 +42,17 @@ function convert(node: Element, depth: number): PlistValue {
       for (let i = 0; i + 1 < children.length; i += 2) {
         const key = children[i] as Element;
         if (key.nodeName !== 'key') throw new PlistXmlError('dict without key');
-        dict[key.textContent ?? ''] = convert(children[i + 1] as Element, depth + 1);
+        budget.take();
+        setEntry(dict, leafText(key, limits), convert(children[i + 1] as Element, depth + 1, limits, budget));
       }
       return dict;
     }
     case 'array':
-      return elementChildren(node).map((child) => convert(child, depth + 1));
+      return elementChildren(node).map((child) => convert(child, depth + 1, limits, budget));
+  }
+  // Only leaves read their text: a container's textContent walks its whole subtree.
+  const text = leafText(node, limits);
+  switch (node.nodeName) {
     case 'string':
       return text;
     case 'integer':
@@ -58,20 +71,25 @@ function convert(node: Element, depth: number): PlistValue {
   }
 }
 
-/** Parses an XML plist document with xmldom; throws PlistXmlError (or xmldom's ParseError) when it is not one. */
-export function parseXmlPlistWithDom(xml: string): PlistValue {
+/**
+ * Parses an XML plist document with xmldom; throws PlistXmlError (or xmldom's ParseError) when it is not one,
+ * PlistLimitError past a limit: depth and element count are checked on the text before xmldom builds a tree.
+ */
+export function parseXmlPlistWithDom(xml: string, limits: PlistLimits = PLIST_LIMITS): PlistValue {
+  // `<plist>` and the leaves (`<key>`, `<string>`...) are two more levels than the containers' nesting.
+  assertXmlShape(xml, { maxDepth: limits.maxDepth + 2, maxElements: Math.min(limits.maxDomElements, limits.maxValues) });
   const document = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
   if (!root || root.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');
   const [value] = elementChildren(root);
   if (!value) throw new PlistXmlError('empty plist');
-  return convert(value, 0);
+  return convert(value, 0, limits, new ValueBudget(limits.maxValues));
 }
 
 /**
  * Parses an XML plist document; throws PlistXmlError (or xmldom's ParseError) when it is not one. Documents
  * as Apple's tools write them take the quick reader; anything unusual gets xmldom, with the same result.
  */
-export function parseXmlPlist(xml: string): PlistValue {
-  return readSimpleXmlPlist(xml) ?? parseXmlPlistWithDom(xml);
+export function parseXmlPlist(xml: string, limits: PlistLimits = PLIST_LIMITS): PlistValue {
+  return readSimpleXmlPlist(xml, limits) ?? parseXmlPlistWithDom(xml, limits);
 }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PLIST_LIMITS, PlistLimitError } from './plist-limits.ts';
 import { parsePlistDict } from './plist.ts';
+import { parseXmlPlistWithDom } from './plist-xml.ts';
 import { binaryPlist, xmlPlist } from './testing/packages.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -33,5 +35,34 @@ describe('parsePlistDict', () => {
     }
     expect(parsePlistDict(Buffer.from('bplist00garbage'))).toBeNull();
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe('parsePlistDict on hostile documents', () => {
+  const wrap = (body: string, newline = '\n') => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>${newline}<plist version="1.0">${newline}${body}${newline}</plist>${newline}`);
+
+  it('refuses an Info.plist nested 200,000 levels deep, in either reader, before xmldom builds a tree', () => {
+    const body = `<dict><key>CFBundleIdentifier</key><string>x</string><key>Deep</key>${'<array>'.repeat(200_000)}${'</array>'.repeat(200_000)}</dict>`;
+    expect(parsePlistDict(wrap(body))).toBeNull();
+    // With `\r\n` line ends only xmldom reads it: the shape check refuses it first.
+    expect(() => parseXmlPlistWithDom(wrap(body, '\r\n').toString())).toThrow(PlistLimitError);
+    expect(parsePlistDict(wrap(body, '\r\n'))).toBeNull();
+  });
+
+  it(`refuses a document for xmldom with more than ${PLIST_LIMITS.maxDomElements.toLocaleString('en')} elements, and reads one just under`, () => {
+    const items = (count: number) => `<array>${'<true/>'.repeat(count)}</array>`;
+    // <plist> + <array> + items
+    expect(() => parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 1), '\r\n').toString())).toThrow(PlistLimitError);
+    expect(parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 2), '\r\n').toString())).toHaveLength(PLIST_LIMITS.maxDomElements - 2);
+  });
+
+  it('refuses an internal DTD subset (entity expansion) and values past the count limit', () => {
+    const laughs = `<?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "${'ha'.repeat(100)}"><!ENTITY b "${'&a;'.repeat(100)}"><!ENTITY c "${'&b;'.repeat(100)}">]><plist><dict><key>k</key><string>&c;</string></dict></plist>`;
+    expect(() => parseXmlPlistWithDom(laughs)).toThrow(PlistLimitError);
+    expect(parsePlistDict(Buffer.from(laughs))).toBeNull();
+    const limits = { ...PLIST_LIMITS, maxValues: 10 };
+    expect(parsePlistDict(wrap(`<array>${'<true/>'.repeat(9)}</array>`).subarray(0), limits)).toBeNull();
+    expect(parsePlistDict(wrap(`<dict><key>a</key><array>${'<true/>'.repeat(7)}</array></dict>`), limits)).toEqual({ a: Array(7).fill(true) });
+    expect(parsePlistDict(wrap(`<dict><key>a</key><array>${'<true/>'.repeat(8)}</array></dict>`), limits)).toBeNull();
   });
 });

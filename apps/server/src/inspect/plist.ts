@@ -1,4 +1,6 @@
-import { parseBinary, type PlistValue } from 'plist';
+import type { PlistValue } from 'plist';
+import { parseBinaryPlist } from './plist-binary.ts';
+import { PLIST_LIMITS, type PlistLimits } from './plist-limits.ts';
 import { parseXmlPlist } from './plist-xml.ts';
 
 export type { PlistValue };
@@ -16,14 +18,17 @@ function decodeXml(bytes: Buffer): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 
-/** Parses an XML or binary (`bplist00`) property list; returns null when it is neither or not a dictionary. */
-export function parsePlistDict(bytes: Buffer): PlistDict | null {
+/**
+ * Parses an XML or binary (`bplist00`) property list within `limits` (docs/parsers.md); returns null when it
+ * is neither, not a dictionary, or past a limit.
+ */
+export function parsePlistDict(bytes: Buffer, limits: PlistLimits = PLIST_LIMITS): PlistDict | null {
   let value: PlistValue;
   try {
     if (bytes.subarray(0, 8).equals(BINARY_MAGIC)) {
-      value = parseBinary(bytes);
+      value = parseBinaryPlist(bytes, limits);
     } else {
-      value = parseXmlPlist(decodeXml(bytes));
+      value = parseXmlPlist(decodeXml(bytes), limits);
     }
   } catch {
     return null;

@@ -10,7 +10,11 @@ import {
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
+import { z } from 'zod';
 import { CALLBACK_PATH, PROFILE_PATH, type DeviceEnrollService } from './device-enroll.service.ts';
+
+/** Checked by the service (a missing or wrong `s` gets the link message, not a schema error). */
+const deviceEnrollCallbackQuery = z.object({ s: z.string().max(200).optional() });
 
 const tags = ['device-enroll'];
 
@@ -55,8 +59,8 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
     await app.register(async (device) => {
       device.removeAllContentTypeParsers();
       device.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEVICE_ENROLL_BODY_MAX_BYTES }, (_req, body, done) => done(null, body));
-      device.post(CALLBACK_PATH, { config: { access: 'public' }, schema: { tags, description: 'The device\'s CMS-signed plist (UDID, PRODUCT, VERSION, SERIAL, CHALLENGE); answers 301 to the result page.' } }, async (req, reply) => {
-        const location = await enroll.receive(req.body, req.headers['content-type'], publicBaseUrl(req, deps.publicUrl));
+      device.post(CALLBACK_PATH, { config: { access: 'public' }, schema: { tags, querystring: deviceEnrollCallbackQuery, description: 'The device\'s CMS-signed plist (UDID, PRODUCT, VERSION, SERIAL, CHALLENGE), posted to the URL of its profile (`s` names the registration); answers 301 to the result page.' } }, async (req, reply) => {
+        const location = await enroll.receive(req.body, req.headers['content-type'], (req.query as { s?: string }).s, publicBaseUrl(req, deps.publicUrl));
         return reply.code(301).header('location', location).header('cache-control', 'no-store').send();
       });
     });

@@ -67,6 +67,23 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
     return row;
   }
 
+  /** The callback of the profile served for enrollment `id`: `?s=<id>.<signature>` names it before any body is read. */
+  function callbackUrl(id: number, base: string): string {
+    return `${base}${CALLBACK_PATH}?s=${id}.${signer.sign(['device-enroll-callback', id])}`;
+  }
+
+  /** The registration a callback's `s` names, refused when forged, unknown, used or expired: checked before the body is parsed. */
+  async function namedByState(state: string | undefined) {
+    const match = /^(\d{1,15})\.([\w-]{1,128})$/.exec(state ?? '');
+    const id = match ? Number(match[1]) : 0;
+    if (!match || !signer.verify(['device-enroll-callback', id], match[2] as string)) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
+    const row = await enrollments.findById(id);
+    if (!row) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
+    if (row.used_time !== null) throw AppError.conflict(DeviceEnrollMessages.linkUsed);
+    if (row.expire_time <= clock.now()) throw AppError.badRequest(DeviceEnrollMessages.linkExpired);
+    return row;
+  }
+
   function resultLocation(id: number, base: string): string {
     return `${base}${DEVICE_ENROLL_RESULT_PATH}?id=${id}&sig=${signer.sign(['device-enroll', id])}`;
   }
@@ -86,22 +103,28 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
 
     /** The `.mobileconfig` for a challenge: signed (DER CMS) when a server identity is configured. */
     async profile(challenge: string, base: string): Promise<{ body: Buffer; signed: boolean }> {
-      await usable(challenge);
-      const xml = buildProfileServiceConfig({ callbackUrl: `${base}${CALLBACK_PATH}`, challenge, host: new URL(base).host });
+      const enrollment = await usable(challenge);
+      const xml = buildProfileServiceConfig({ callbackUrl: callbackUrl(enrollment.id, base), challenge, host: new URL(base).host });
       if (!deps.profileSigner) return { body: Buffer.from(xml, 'utf8'), signed: false };
       return { body: signMobileconfig(xml, deps.profileSigner, new Date(clock.now())), signed: true };
     },
 
-    /** The device's answer: stores its UDID once per challenge and says where to send Safari. */
-    async receive(body: unknown, contentType: string | undefined, base: string): Promise<string> {
+    /**
+     * The device's answer: stores its UDID once per challenge and says where to send Safari. What is cheap comes
+     * first (type, the registration named by the URL's `s`); only then is the body (≤ 64 KB) parsed, within the
+     * plist and DER limits, and its challenge must be that registration's.
+     */
+    async receive(body: unknown, contentType: string | undefined, state: string | undefined, base: string): Promise<string> {
       if ((contentType ?? '').split(';')[0]?.trim().toLowerCase() !== DEVICE_ANSWER_TYPE || !Buffer.isBuffer(body)) {
         throw AppError.badRequest(DeviceEnrollMessages.contentType);
       }
+      const named = await namedByState(state);
       const answer = readDeviceAnswer(body);
       if (!answer) throw AppError.badRequest(DeviceEnrollMessages.bodyUnreadable);
       if (!answer.challenge) throw AppError.badRequest(DeviceEnrollMessages.challengeMissing);
       const udid = normalizeUdid(answer.udid, 'ios');
       if (!udid) throw AppError.badRequest(DeviceEnrollMessages.udidMissing);
+      if (hashChallenge(answer.challenge) !== named.challenge_hash) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
       const enrollment = await usable(answer.challenge);
       const now = clock.now();
       if (!(await enrollments.claim(enrollment.id, now))) throw AppError.conflict(DeviceEnrollMessages.linkUsed);

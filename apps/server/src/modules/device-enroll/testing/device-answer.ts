@@ -25,3 +25,10 @@ export function challengeOf(mobileconfig: string): string {
   if (!match?.[1]) throw new Error('no Challenge in the profile');
   return match[1];
 }
+
+/** The callback URL inside a served `.mobileconfig` (unsigned XML), where the device posts its answer. */
+export function callbackUrlOf(mobileconfig: string): string {
+  const match = /<key>URL<\/key>\s*<string>([^<]+)<\/string>/.exec(mobileconfig);
+  if (!match?.[1]) throw new Error('no URL in the profile');
+  return match[1].replaceAll('&amp;', '&');
+}
