@@ -70,7 +70,7 @@ fs.rmSync(workDir, { recursive: true, force: true });
 // Workflows and update logs: list queries at 1,000,000 items, and ingest of a real git history against git log.
 let logsCode = 0;
 // `--only=transfer|inspect` runs one half of main.ts and nothing after it.
-const logScripts = args.some((a) => a.startsWith('--only=')) ? [] : ['bench/commit-logs.ts', 'bench/git-ingest.ts'];
+const logScripts = args.some((a) => a.startsWith('--only=')) ? [] : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts'];
 for (const script of logScripts) {
   const run = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args.filter((a) => a === '--quick')], { cwd: root, stdio: 'inherit' });
   const exit = await new Promise((resolve) => run.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));

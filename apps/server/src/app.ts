@@ -239,6 +239,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await registerTasksSync(app, tasksSync);
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
 
-  await registerWebApp(app, deps.webDistDir);
+  await registerWebApp(app, deps.webDistDir, { installBoot: services.install.boot });
   return { app, services, routes };
 }

@@ -9,8 +9,6 @@ export const DEVICE_ENROLL_BODY_MAX_BYTES = 64 * 1024;
 export const DEVICE_ENROLL_PER_APP_HOUR = 30;
 /** The web page the device is sent to after registering (no `udid` in it: that path is admin-only). */
 export const DEVICE_ENROLL_RESULT_PATH = '/device-enroll/result';
-/** Where the install page and the result page remember this phone's UDID. */
-export const DEVICE_UDID_STORAGE_KEY = 'release:device-udid';
 
 export const deviceEnrollOutcomes = ['registered', 'known'] as const;
 export type DeviceEnrollOutcome = (typeof deviceEnrollOutcomes)[number];

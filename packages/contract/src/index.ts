@@ -12,6 +12,7 @@ export * from './routes.ts';
 export * from './rules.ts';
 export * from './uploads.ts';
 export * from './versions.ts';
+export * from './install-page.ts';
 export * from './workflows.ts';
 export * from './commit-logs.ts';
 export * from './system.ts';

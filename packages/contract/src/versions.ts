@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { intFromQuery, pageQuery } from './common.ts';
+import { packageKinds } from './install-page.ts';
 
 export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
 export const nativePackageType = z.enum(nativePackageTypes);
@@ -45,11 +46,6 @@ export const editVersionBody = z.object({ id: intFromQuery.min(1), appId: intFro
 export const simpleVersion = z.object({ appVersionId: z.number(), indexNo: z.number(), appVersion: z.string().nullable(), build: z.string().nullable() });
 export const simpleVersions = z.object({ ipa: z.array(simpleVersion), apk: z.array(simpleVersion), zip: z.array(simpleVersion) });
 
-/** SPEC §4: a package is expired when its expireDate is not later than now. */
-export function isPackageExpired(expireDate: number | null, now: number): boolean {
-  return expireDate !== null && expireDate <= now;
-}
-
 /** GET /api/app_version: the install page's data, behind the app's install password. */
 export const installPageQuery = z.object({
   url: z.string().trim().min(1).max(64),
@@ -63,15 +59,6 @@ export const installPageQuery = z.object({
   udid: z.string().trim().max(64).optional(),
 });
 export type InstallPageQuery = z.infer<typeof installPageQuery>;
-
-/** What a package file is, as the inspector found it (an Android App Bundle is android, but no phone installs it). */
-export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
-export type PackageKind = (typeof packageKinds)[number];
-
-/** Whether a device installs or opens this kind of file itself: everything but an .aab (it must go through Google Play or bundletool). */
-export function isInstallableKind(kind: PackageKind): boolean {
-  return kind !== 'aab';
-}
 
 export const installVersion = z.object({
   id: z.number(),
@@ -123,15 +110,3 @@ export type InstallPage = z.infer<typeof installPage>;
 /** GET /api/app_version/app: what the password gate shows before the password (name and icon only). */
 export const installAppBrief = z.object({ appName: z.string(), appIcon: z.string().nullable(), path: z.string() });
 export type InstallAppBrief = z.infer<typeof installAppBrief>;
-
-export const InstallMessages = {
-  passwordRequired: '请输入安装密码',
-  passwordWrong: '安装密码错误',
-  /** Too many wrong passwords from this address: when the next try is taken, in whole minutes (at least 1). */
-  tooManyTries: (minutes: number) => `密码错误次数过多，请 ${minutes} 分钟后再试`,
-  /** A remembered pass made with an earlier install password: the password has changed since. */
-  passwordChanged: '安装密码已更改，请输入新的安装密码',
-  appMissing: '下载地址不存在，请确认链接是否正确',
-  /** /package/<publicPath> while the app's editors have the password-free link turned off. */
-  publicClosed: '该免密下载链接已关闭，请向应用负责人索取新的下载链接',
-} as const;

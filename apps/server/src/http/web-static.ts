@@ -2,10 +2,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { Messages, ResultCode } from '@release/contract';
+import { Messages, ResultCode, type InstallBoot } from '@release/contract';
+
+/** The install page's routes (SPEC §2): their own small entry, install.html. */
+export const INSTALL_ROUTES = ['/package/:path', '/ios/:path', '/android/:path'] as const;
+
+export interface WebAppOptions {
+  /** What install.html carries for a link (modules/install boot); without it the page asks the API first. */
+  installBoot?: (path: string) => Promise<InstallBoot>;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** install.html with the link's title (`<app> - 安装`, also what chat link previews show) and its boot data (JSON, never run). */
+export function installHtml(template: string, boot: InstallBoot | null): string {
+  if (!boot) return template;
+  const title = boot.app ? `${boot.app.appName} - 安装` : '安装 - 发布系统';
+  const data = JSON.stringify(boot).replace(/</g, '\\u003c');
+  return template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`).replace('</head>', `<script type="application/json" id="install-boot">${data}</script></head>`);
+}
 
 /** Serves the built web app; unknown non-API GETs get index.html so client routes load directly. */
-export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, distDir: string | undefined, options: WebAppOptions = {}): Promise<void> {
   const hasWeb = distDir !== undefined && fs.existsSync(path.join(distDir, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -17,6 +35,18 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       },
     });
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    const installFile = path.join(distDir, 'install.html');
+    if (fs.existsSync(installFile)) {
+      let template: string | null = null;
+      for (const route of INSTALL_ROUTES) {
+        app.get<{ Params: { path: string } }>(route, async (request, reply) => {
+          template ??= await fs.promises.readFile(installFile, 'utf8');
+          // A database hiccup only costs the page one round trip: it asks the API itself.
+          const boot = options.installBoot ? await options.installBoot(request.params.path).catch(() => null) : null;
+          return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(installHtml(template, boot));
+        });
+      }
+    }
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { ForbiddenPage } from './components/forbidden.page.tsx';
 import { lazyPage } from './components/lazy-page.tsx';
+import { InstallPageRedirect } from './components/install-page-redirect.tsx';
 import { NotFoundPage } from './components/not-found.page.tsx';
 import { HomeLayout } from './layout/home.layout.tsx';
 import { RequireSession, RootRedirect } from './layout/require-session.tsx';
@@ -19,7 +20,6 @@ const CommitDetailPage = lazyPage(commitPages, 'CommitDetailPage');
 const TrendPage = lazyPage(commitPages, 'TrendPage');
 const NotificationPage = lazyPage(() => import('../features/notifications/notification.page.tsx'), 'NotificationPage');
 const DeviceEnrollResultPage = lazyPage(() => import('../features/device-enroll/device-enroll-result.page.tsx'), 'DeviceEnrollResultPage');
-const PackageDownloadPage = lazyPage(() => import('../features/packages/package-download.page.tsx'), 'PackageDownloadPage');
 const publishPages = () => import('../features/publish/publish.page.tsx');
 const PublishPage = lazyPage(publishPages, 'PublishPage');
 const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
@@ -41,10 +41,10 @@ export const routes: RouteObject[] = [
   { path: '/', element: <RootRedirect /> },
   { path: '/login', element: <LoginPage /> },
   { path: '/callback/feishu', element: <FeishuCallbackPage /> },
-  // Download pages are public: testers install with the app's install password, not an account.
-  { path: '/package/:path', element: <PackageDownloadPage /> },
-  { path: '/ios/:path', element: <PackageDownloadPage /> },
-  { path: '/android/:path', element: <PackageDownloadPage /> },
+  // Install pages are their own small entry (install.html, served by the server): reached from inside the console, they load it.
+  { path: '/package/:path', element: <InstallPageRedirect /> },
+  { path: '/ios/:path', element: <InstallPageRedirect /> },
+  { path: '/android/:path', element: <InstallPageRedirect /> },
   { path: '/device-enroll/result', element: <DeviceEnrollResultPage /> },
   {
     element: <RequireSession />,

@@ -5,6 +5,7 @@ import {
   normalizeUdid,
   InstallMessages,
   type InstallAppBrief,
+  type InstallBoot,
   type InstallPage,
   type InstallPageQuery,
   type InstallVersion,
@@ -195,6 +196,16 @@ export function createInstallService(deps: InstallDeps) {
     async brief(path: string): Promise<InstallAppBrief> {
       const { app } = await appOfLink(path);
       return { appName: app.app_name, appIcon: app.app_icon, path };
+    },
+
+    /** What install.html is served with for a link: the page can draw the password box before any call. */
+    async boot(path: string): Promise<InstallBoot> {
+      const app = path.length <= 64 ? await apps.findByPath(path) : undefined;
+      if (app) return { link: 'password', message: null, app: { appName: app.app_name, appIcon: app.app_icon, path } };
+      const open = path.length <= 64 ? await access.findByPublicPath(path) : undefined;
+      if (!open) return { link: 'missing', message: InstallMessages.appMissing, app: null };
+      if (open.public_install !== 1) return { link: 'closed', message: InstallMessages.publicClosed, app: null };
+      return { link: 'public', message: null, app: { appName: open.app_name, appIcon: open.app_icon, path } };
     },
 
     /** Whether an install page token opens this app's page (the visitor knows its password). */

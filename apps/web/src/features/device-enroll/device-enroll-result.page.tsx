@@ -6,7 +6,7 @@ import { zh } from '../../locales/zh-CN.ts';
 import { copyText } from '../../app/clipboard.ts';
 import { fetchEnrollResult, rememberUdid } from './device-enroll.api.ts';
 import { enrollText } from './device-enroll.strings.ts';
-import '../packages/install.css';
+import './enroll-result.css';
 
 type State = { status: 'loading' } | { status: 'ready'; result: DeviceEnrollResult } | { status: 'failed'; message: string };
 

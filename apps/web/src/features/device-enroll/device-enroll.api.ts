@@ -1,8 +1,8 @@
-import { DEVICE_UDID_STORAGE_KEY, ResultCode, deviceEnrollLink, deviceEnrollResult, type DeviceEnrollResult } from '@release/contract';
+import { DEVICE_UDID_STORAGE_KEY, ResultCode, deviceEnrollResult, type DeviceEnrollResult } from '@release/contract';
 import { isEnvelope } from '../../api/api-error.ts';
 import { zh } from '../../locales/zh-CN.ts';
 
-/** Plain fetches on purpose: the install page and the result page have no session (like install.api.ts). */
+/** Plain fetches on purpose: the result page has no session (the install page has its own, src/install). */
 
 type Answer<T> = { ok: true; data: T } | { ok: false; message: string };
 
@@ -20,25 +20,9 @@ async function call<T>(url: string, init: RequestInit, parse: (data: unknown) =>
   return data === null ? { ok: false, message: zh.common.networkError } : { ok: true, data };
 }
 
-/** Starts a registration from the install page; the page's token proves the install password. */
-export function startInstallEnroll(path: string, versionId: number, token: string | null) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', Accept: 'application/json' };
-  if (token) headers['app-version-token'] = token;
-  return call('/api/device_enroll/install', { method: 'POST', headers, body: JSON.stringify({ url: path, versionId }) }, (data) => deviceEnrollLink.safeParse(data).data ?? null);
-}
-
 export function fetchEnrollResult(id: string, sig: string): Promise<Answer<DeviceEnrollResult>> {
   const query = new URLSearchParams({ id, sig });
   return call(`/api/device_enroll/result?${query.toString()}`, { headers: { Accept: 'application/json' } }, (data) => deviceEnrollResult.safeParse(data).data ?? null);
-}
-
-/** This phone's UDID, once it registered itself here. */
-export function rememberedUdid(): string | null {
-  try {
-    return localStorage.getItem(DEVICE_UDID_STORAGE_KEY);
-  } catch {
-    return null;
-  }
 }
 
 export function rememberUdid(udid: string): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choosePlatform, detectDevicePlatform, detectInAppBrowser, installsElsewhere, platformOfRoute } from './install-env.ts';
+import { choosePlatform, detectDevicePlatform, detectInAppBrowser, installsElsewhere, platformOfRoute, preferredPlatforms } from './install-env.ts';
 
 const iphoneFeishu =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Lark/7.14.5 LarkLocale/zh_CN';
@@ -23,6 +23,17 @@ describe('install page environment', () => {
     expect(detectDevicePlatform(androidWechat)).toBe('android');
     expect(detectDevicePlatform(desktop)).toBeNull();
     expect(detectDevicePlatform(desktop, 5)).toBe('ios');
+  });
+
+  it('prefers the Mac tab on a Mac, then iOS; nothing on other computers', () => {
+    expect(preferredPlatforms(desktop)).toEqual(['mac', 'ios']);
+    expect(preferredPlatforms(desktop, 5)).toEqual(['ios']);
+    expect(preferredPlatforms(safari)).toEqual(['ios']);
+    expect(preferredPlatforms(androidWechat)).toEqual(['android']);
+    expect(preferredPlatforms('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/126')).toEqual([]);
+    expect(choosePlatform(['ios', 'web', 'mac'], [null, null, ...preferredPlatforms(desktop)])).toBe('mac');
+    expect(choosePlatform(['ios', 'web'], [null, null, ...preferredPlatforms(desktop)])).toBe('ios');
+    expect(choosePlatform(['android', 'web'], [null, null, ...preferredPlatforms(desktop)])).toBe('android');
   });
 
   it('sends an ipa to an iPhone/iPad from anywhere else, and an apk away from an iPhone/iPad only', () => {

@@ -18,6 +18,17 @@ export function detectDevicePlatform(userAgent: string, maxTouchPoints = 0): Nat
   return null;
 }
 
+/**
+ * The tabs that suit this visitor, best first: an iPhone/iPad its iOS builds, an Android phone its apks, a Mac its Mac
+ * builds and else the iOS ones (the same team's Apple builds); anything else no preference (the app's first platform).
+ */
+export function preferredPlatforms(userAgent: string, maxTouchPoints = 0): NativePackageType[] {
+  const device = detectDevicePlatform(userAgent, maxTouchPoints);
+  if (device) return [device];
+  if (/Macintosh|Mac OS X/i.test(userAgent)) return ['mac', 'ios'];
+  return [];
+}
+
 /** This browser's platform, by the same rules (the page's components share it). */
 export function currentDevicePlatform(): NativePackageType | null {
   return detectDevicePlatform(navigator.userAgent, navigator.maxTouchPoints);
@@ -40,7 +51,7 @@ export function platformOfRoute(pathname: string): NativePackageType | null {
   return null;
 }
 
-/** The platform shown first: the asked version's, the route's, the device's, else the newest package's. */
+/** The platform shown first: the first preference the app has builds for, else its first platform with a build. */
 export function choosePlatform(
   available: readonly NativePackageType[],
   preferences: ReadonlyArray<NativePackageType | null>,
