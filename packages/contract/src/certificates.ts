@@ -87,6 +87,7 @@ export const CertMessages = {
   noCertificate: '.p12 中没有证书',
   keyMismatch: '.p12 中的私钥与证书不匹配',
   unsupportedKey: '暂不支持该私钥类型，请使用 RSA 私钥的签名证书',
+  p12TooCostly: '.p12 的密钥迭代次数过多，无法读取，请从钥匙串或 OpenSSL 重新导出',
   certificateExpired: (validTo: number) => `证书已过期（有效期至 ${day(validTo)}），请上传有效的证书`,
   certificateNotYetValid: (validFrom: number) => `证书尚未生效（${day(validFrom)} 起生效）`,
   profileUnreadable: (file: string) => `描述文件「${file}」无法解析，请上传 .mobileprovision 文件`,

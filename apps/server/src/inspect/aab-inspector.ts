@@ -1,7 +1,7 @@
 import { nativeAbisOf } from './apk-inspector.ts';
 import { readManifestModel, toManifestInfo } from './apk-manifest.ts';
 import { readApkSignatures } from './apk-signature.ts';
-import type { ResourceCandidate, ResourceConfig, ResourceResolver } from './arsc.ts';
+import { RESOLVE_BUDGET, type ResourceCandidate, type ResourceConfig, type ResourceResolver } from './arsc.ts';
 import type { XmlAttribute, XmlElement } from './axml.ts';
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
 import { bytesField, messagesField, numberField, ProtobufError, readMessage, stringField, type ProtoField } from './protobuf.ts';
@@ -105,11 +105,13 @@ export class ProtoResourceTable implements ResourceResolver {
     }
   }
 
-  resolve(resourceId: number, hops = 5): ResourceCandidate[] {
+  /** References followed ≤ 5 hops, at most RESOLVE_BUDGET candidates examined (as resources.arsc). */
+  resolve(resourceId: number, hops = 5, budget = { left: RESOLVE_BUDGET }): ResourceCandidate[] {
     return (this.values.get(resourceId >>> 0) ?? []).flatMap((candidate) => {
+      if (--budget.left < 0) return [];
       if (!isReferenceType(candidate.value.type)) return [candidate];
       if (hops === 0) return [];
-      return this.resolve(candidate.value.data, hops - 1).map((target) => ({
+      return this.resolve(candidate.value.data, hops - 1, budget).map((target) => ({
         ...target,
         config: candidate.config.language ? { ...target.config, language: candidate.config.language, region: candidate.config.region } : target.config,
       }));

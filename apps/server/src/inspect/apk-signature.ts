@@ -13,6 +13,8 @@ const MAGIC = 'APK Sig Block 42';
 const MAX_BLOCK_BYTES = 64 * 1024 * 1024;
 const V1_SIGNATURE = /^META-INF\/[^/]+\.(RSA|DSA|EC)$/i;
 const MAX_V1_BYTES = 1024 * 1024;
+/** Signers read per scheme block and v1 signature files read (an APK has one or two; lineage rotations a few). */
+export const MAX_SIGNERS = 16;
 
 class BlockFormatError extends Error {}
 
@@ -75,7 +77,7 @@ export function certificatesOfSchemeBlock(value: Buffer): Buffer[] {
   const certificates: Buffer[] = [];
   try {
     const signers = new Reader(value).prefixed();
-    while (signers.remaining > 0) {
+    while (signers.remaining > 0 && certificates.length < MAX_SIGNERS) {
       const signer = signers.prefixed();
       const signedData = signer.prefixed();
       signedData.prefixed(); // digests
@@ -90,12 +92,14 @@ export function certificatesOfSchemeBlock(value: Buffer): Buffer[] {
 
 async function v1Certificates(zip: ZipIndex): Promise<Buffer[]> {
   const certificates: Buffer[] = [];
+  let files = 0;
   for (const name of zip.entries.keys()) {
     if (!V1_SIGNATURE.test(name)) continue;
+    if (++files > MAX_SIGNERS) break;
     const bytes = await zip.readEntry(name, MAX_V1_BYTES);
     try {
       const { all, signers } = cmsCertificates(bytes);
-      certificates.push(...(signers.length > 0 ? signers : all.slice(0, 1)));
+      certificates.push(...(signers.length > 0 ? signers.slice(0, MAX_SIGNERS) : all.slice(0, 1)));
     } catch (error) {
       // A signature file that is no PKCS#7 is reported by the absence of its signer.
       if (!(error instanceof Asn1Error)) throw error;

@@ -33,6 +33,12 @@ const ENTRY_FLAG_COMPLEX = 0x0001;
 const ENTRY_FLAG_COMPACT = 0x0008;
 const NO_ENTRY = 0xffffffff;
 const MAX_CANDIDATES = 512;
+/**
+ * Configurations examined by one `resolve`, references followed included. Each of 5 hops may fan out to every
+ * configuration of a type, so without a budget a table of a few thousand configurations pointing at each other
+ * costs thousands^5; an honest label or icon examines a few hundred.
+ */
+export const RESOLVE_BUDGET = 100_000;
 
 function unpackLocalePart(bytes: Buffer, at: number, base: number): string {
   const first = bytes[at] as number;
@@ -151,12 +157,13 @@ export class ResourceTable implements ResourceResolver {
     return { type: this.bytes[valueAt + 3] as number, data: this.bytes.readUInt32LE(valueAt + 4) };
   }
 
-  /** Every configuration's value for `resourceId`, references NOT followed. */
-  candidates(resourceId: number): ResourceCandidate[] {
+  /** Every configuration's value for `resourceId`, references NOT followed; each configuration examined takes one from `budget`. */
+  candidates(resourceId: number, budget = { left: RESOLVE_BUDGET }): ResourceCandidate[] {
     const key = (resourceId >>> 16) & 0xffff;
     const index = resourceId & 0xffff;
     const result: ResourceCandidate[] = [];
     for (const type of this.types.get(key) ?? []) {
+      if (--budget.left < 0) break;
       const value = this.readValue(type, index);
       if (!value) continue;
       const text = value.type === ValueType.string ? this.valueStrings.get(value.data) : null;
@@ -167,18 +174,19 @@ export class ResourceTable implements ResourceResolver {
 
   /**
    * Follows references (≤ 5 hops) and returns the final values of every configuration. A localized alias
-   * (`values-zh` pointing at a shared string) keeps its own locale.
+   * (`values-zh` pointing at a shared string) keeps its own locale. At most RESOLVE_BUDGET configurations are
+   * examined; what was found by then is the answer.
    */
-  resolve(resourceId: number, hops = 5): ResourceCandidate[] {
+  resolve(resourceId: number, hops = 5, budget = { left: RESOLVE_BUDGET }): ResourceCandidate[] {
     const result: ResourceCandidate[] = [];
-    for (const candidate of this.candidates(resourceId)) {
+    for (const candidate of this.candidates(resourceId, budget)) {
       if (result.length >= MAX_CANDIDATES) break;
       if (!isReferenceType(candidate.value.type) || candidate.value.data === 0) {
         result.push(candidate);
         continue;
       }
       if (hops === 0) continue;
-      for (const target of this.resolve(candidate.value.data, hops - 1)) {
+      for (const target of this.resolve(candidate.value.data, hops - 1, budget)) {
         const { language, region } = candidate.config.language ? candidate.config : target.config;
         result.push({ ...target, config: { ...target.config, language, region } });
       }

@@ -16,8 +16,9 @@ export interface XmlElement {
   children: XmlElement[];
 }
 
-const MAX_ELEMENTS = 200_000;
-const MAX_DEPTH = 256;
+/** Limits of one document (docs/parsers.md). An attribute record is 20 bytes, so it cannot overlap the next. */
+export const AXML_LIMITS = { maxElements: 200_000, maxDepth: 256, maxAttributes: 1_000_000 } as const;
+const ATTRIBUTE_BYTES = 20;
 
 /** Parses Android binary XML (AndroidManifest.xml, res/*.xml) into an element tree. Throws ResourceFormatError. */
 export function parseBinaryXml(bytes: Buffer): XmlElement {
@@ -28,6 +29,7 @@ export function parseBinaryXml(bytes: Buffer): XmlElement {
   const stack: XmlElement[] = [];
   let document: XmlElement | null = null;
   let elements = 0;
+  const attributes = { left: AXML_LIMITS.maxAttributes };
   let at = root.headerSize;
   while (at + 8 <= root.size) {
     const chunk = readChunkHeader(bytes, at, root.size);
@@ -38,8 +40,8 @@ export function parseBinaryXml(bytes: Buffer): XmlElement {
       for (let i = chunk.start + chunk.headerSize; i + 4 <= chunk.start + chunk.size; i += 4) resourceIds.push(bytes.readUInt32LE(i));
     } else if (chunk.type === ChunkType.xmlStartElement) {
       if (!strings) throw new ResourceFormatError('element before string pool');
-      if (++elements > MAX_ELEMENTS || stack.length >= MAX_DEPTH) throw new ResourceFormatError('document too large');
-      const element = readStartElement(bytes, chunk.start + chunk.headerSize, chunk.start + chunk.size, strings, resourceIds);
+      if (++elements > AXML_LIMITS.maxElements || stack.length >= AXML_LIMITS.maxDepth) throw new ResourceFormatError('document too large');
+      const element = readStartElement(bytes, chunk.start + chunk.headerSize, chunk.start + chunk.size, strings, resourceIds, attributes);
       const parent = stack[stack.length - 1];
       if (parent) parent.children.push(element);
       else document ??= element;
@@ -53,12 +55,15 @@ export function parseBinaryXml(bytes: Buffer): XmlElement {
   return document;
 }
 
-function readStartElement(bytes: Buffer, ext: number, end: number, strings: StringPool, resourceIds: number[]): XmlElement {
+function readStartElement(bytes: Buffer, ext: number, end: number, strings: StringPool, resourceIds: number[], budget: { left: number }): XmlElement {
   if (ext + 20 > end) throw new ResourceFormatError('truncated element');
   const name = strings.get(bytes.readUInt32LE(ext + 4)) ?? '';
   const attributeStart = bytes.readUInt16LE(ext + 8);
-  const attributeSize = bytes.readUInt16LE(ext + 10) || 20;
+  const attributeSize = bytes.readUInt16LE(ext + 10) || ATTRIBUTE_BYTES;
   const attributeCount = bytes.readUInt16LE(ext + 12);
+  // A smaller stride would let 65,535 attributes share a few bytes (one object per byte of the file).
+  if (attributeSize < ATTRIBUTE_BYTES) throw new ResourceFormatError('bad attribute size');
+  if ((budget.left -= attributeCount) < 0) throw new ResourceFormatError('too many attributes');
   const attributes: XmlAttribute[] = [];
   for (let i = 0; i < attributeCount; i += 1) {
     const at = ext + attributeStart + i * attributeSize;

@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { convertCgbiToPng, isCgbiPng, PngError } from './cgbi-png.ts';
@@ -63,5 +64,11 @@ describe('convertCgbiToPng', () => {
   it('fails with PngError on a damaged CgBI file', () => {
     const cgbi = makeCgbiPng(patternImage(8, 8));
     expect(() => convertCgbiToPng(cgbi.subarray(0, 60))).toThrow(PngError);
+  });
+
+  it('inflates no more than the scanlines its header announces (a 10 KB IDAT of 10 MB is refused)', () => {
+    const bomb = makeCgbiPng(patternImage(16, 16), deflateRawSync(Buffer.alloc(10 * 1024 * 1024)));
+    expect(bomb.length).toBeLessThan(20 * 1024);
+    expect(() => convertCgbiToPng(bomb)).toThrow(PngError);
   });
 });

@@ -53,14 +53,16 @@ export function encodePng(header: Buffer, rawScanlines: Buffer): Buffer {
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(rawScanlines)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-function inflateIdat(idat: Buffer): Buffer {
+/** Inflates to at most the scanlines the header announces (`expected`), so a small IDAT cannot inflate to gigabytes. */
+function inflateIdat(idat: Buffer, expected: number): Buffer {
+  const options = { maxOutputLength: expected };
   try {
-    return inflateRawSync(idat);
+    return inflateRawSync(idat, options);
   } catch {
     // Some tools leave the zlib header in place even in CgBI files.
   }
   try {
-    return inflateSync(idat);
+    return inflateSync(idat, options);
   } catch {
     throw new PngError('image data does not inflate');
   }
@@ -151,6 +153,6 @@ export function convertCgbiToPng(bytes: Buffer): Buffer {
   if (width === 0 || height === 0 || width * height > MAX_PIXELS) throw new PngError('bad dimensions');
   const bpp = colorType === 6 ? 4 : 3;
   const idat = Buffer.concat(chunks.filter((item) => item.type === 'IDAT').map((item) => item.data));
-  const scanlines = toStraightScanlines(unfilter(inflateIdat(idat), width, height, bpp), width, height, bpp);
+  const scanlines = toStraightScanlines(unfilter(inflateIdat(idat, height * (width * bpp + 1)), width, height, bpp), width, height, bpp);
   return encodePng(Buffer.from(ihdr.subarray(0, 13)), scanlines);
 }

@@ -21,10 +21,16 @@ export class Asn1Error extends Error {
   }
 }
 
-const MAX_DEPTH = 64;
+/** Limits of one parse (docs/parsers.md): CMS, certificates and DER entitlements use a few hundred nodes. */
+export const DER_LIMITS = { maxDepth: 64, maxNodes: 100_000 } as const;
 
-function readNode(bytes: Uint8Array, offset: number, limit: number, depth: number): Asn1Node {
-  if (depth > MAX_DEPTH) throw new Asn1Error('nesting too deep');
+interface NodeBudget {
+  left: number;
+}
+
+function readNode(bytes: Uint8Array, offset: number, limit: number, depth: number, budget: NodeBudget): Asn1Node {
+  if (depth > DER_LIMITS.maxDepth) throw new Asn1Error('nesting too deep');
+  if (--budget.left < 0) throw new Asn1Error('too many nodes');
   if (offset + 2 > limit) throw new Asn1Error('truncated header');
   const tag = bytes[offset] as number;
   if ((tag & 0x1f) === 0x1f) throw new Asn1Error('high tag numbers are not used in CMS');
@@ -48,7 +54,7 @@ function readNode(bytes: Uint8Array, offset: number, limit: number, depth: numbe
     for (;;) {
       if (at + 2 > limit) throw new Asn1Error('missing end-of-contents');
       if (bytes[at] === 0 && bytes[at + 1] === 0) break;
-      const child = readNode(bytes, at, limit, depth + 1);
+      const child = readNode(bytes, at, limit, depth + 1, budget);
       children.push(child);
       at = child.end;
     }
@@ -59,7 +65,7 @@ function readNode(bytes: Uint8Array, offset: number, limit: number, depth: numbe
   if (constructed) {
     let at = contentStart;
     while (at < contentEnd) {
-      const child = readNode(bytes, at, contentEnd, depth + 1);
+      const child = readNode(bytes, at, contentEnd, depth + 1, budget);
       children.push(child);
       at = child.end;
     }
@@ -67,8 +73,9 @@ function readNode(bytes: Uint8Array, offset: number, limit: number, depth: numbe
   return { tag, constructed, start: offset, end: contentEnd, contentStart, contentEnd, children };
 }
 
+/** The TLV at `offset` and everything inside it; throws Asn1Error on malformed input or past DER_LIMITS. */
 export function parseAsn1(bytes: Uint8Array, offset = 0): Asn1Node {
-  return readNode(bytes, offset, bytes.length, 0);
+  return readNode(bytes, offset, bytes.length, 0, { left: DER_LIMITS.maxNodes });
 }
 
 export function child(node: Asn1Node | undefined, index: number): Asn1Node | undefined {

@@ -2,10 +2,16 @@ import { convertCgbiToPng, isCgbiPng } from './cgbi-png.ts';
 import { sniffImage } from './image-info.ts';
 import type { PackageIcon } from './types.ts';
 
-/** sharp loads a native library; only pay for it when a WebP or layered icon needs it. */
+/**
+ * Largest icon decoded, as in the CgBI converter: sharp's own default (268 M pixels) lets a small WebP decode to
+ * a gigabyte of native memory, which no heap limit sees.
+ */
+const MAX_ICON_PIXELS = 4096 * 4096;
+
+/** sharp loads a native library; only pay for it when a WebP or layered icon needs it. Inputs are held to MAX_ICON_PIXELS. */
 async function loadSharp() {
-  const module = await import('sharp');
-  return module.default;
+  const sharp = (await import('sharp')).default;
+  return (input: Buffer) => sharp(input, { limitInputPixels: MAX_ICON_PIXELS });
 }
 
 /**
@@ -46,10 +52,10 @@ export async function composeAdaptiveIcon(foreground: IconLayer, background: Ico
     const sharp = await loadSharp();
     const front = sharp(foreground.bytes);
     const { width, height } = await front.metadata();
-    if (!width || !height) return null;
+    if (!width || !height || width * height > MAX_ICON_PIXELS) return null;
     const base =
       'color' in background
-        ? sharp({
+        ? (await import('sharp')).default({
             create: {
               width,
               height,

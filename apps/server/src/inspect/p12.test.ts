@@ -1,6 +1,6 @@
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { openP12, P12Error } from './p12.ts';
+import { openP12, P12_KDF_ITERATIONS, P12Error } from './p12.ts';
 import { makeAppleIdentity, makeP12, type P12Kind } from './testing/identities.ts';
 
 const identity = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技', commonName: 'Apple Development: 张三 (ABCDE12345)' });
@@ -59,5 +59,14 @@ describe('openP12', () => {
     const opened = openP12(Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), 'pw');
     expect(opened.certificate.sha1).toBe(identity.sha1);
     expect(opened.chain.map((der) => der.equals(other.der))).toEqual([true]);
+  });
+
+  it(`refuses a p12 whose key derivations would take more than ${P12_KDF_ITERATIONS.toLocaleString('en')} iterations, before running them`, () => {
+    // Each of the MAC, the certificate bag and the key bag asks for 200,000: refused at the first one.
+    const costly = makeP12(identity, 'secret-pw', 'openssl-aes', { iterations: 200_000 });
+    expect(reasonOf(() => openP12(costly, 'secret-pw'))).toBe('tooCostly');
+    expect(reasonOf(() => openP12(costly, '密码'))).toBe('tooCostly');
+    // Java's keytool uses 10,000 per step: well within.
+    expect(openP12(makeP12(identity, 'secret-pw', 'openssl-aes', { iterations: 10_000 }), 'secret-pw').teamId).toBe('ABCDE12345');
   });
 });

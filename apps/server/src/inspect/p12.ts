@@ -5,7 +5,7 @@ import type { CertificateSummary } from './types.ts';
 import { certificateSubject } from './x509-name.ts';
 
 /** Why a .p12 was refused; the caller maps each one to a Chinese message. */
-export type P12FailureReason = 'notP12' | 'wrongPassword' | 'noPrivateKey' | 'noCertificate' | 'keyMismatch' | 'unsupportedKey';
+export type P12FailureReason = 'notP12' | 'wrongPassword' | 'noPrivateKey' | 'noCertificate' | 'keyMismatch' | 'unsupportedKey' | 'tooCostly';
 
 export class P12Error extends Error {
   readonly reason: P12FailureReason;
@@ -28,6 +28,48 @@ export interface P12Identity {
   privateKeyPem: string;
   /** Other certificates in the file (intermediates), DER. */
   chain: Buffer[];
+}
+
+/**
+ * Key-derivation iterations one `openP12` may spend, summed over the MAC and every encrypted bag (docs/parsers.md).
+ * The file names its own counts, and forge runs them in JavaScript on the calling thread: a count of 2^31 would
+ * hold it for hours (10,000 take ~0.4 s). Keychain, OpenSSL and Windows export 2,000-2,048 per step, Java 10,000,
+ * and there are about three steps (twice for a non-ASCII password).
+ */
+export const P12_KDF_ITERATIONS = 100_000;
+
+let kdfBudget: { left: number } | null = null;
+
+function spend(iterations: number): void {
+  if (!kdfBudget) return;
+  kdfBudget.left -= Number.isFinite(iterations) && iterations > 0 ? iterations : 1;
+  if (kdfBudget.left < 0) throw new P12Error('tooCostly');
+}
+
+// forge looks these up on its shared objects at each call (`p12.generateKey`, `pki.pbe.generatePkcs12Key`,
+// `forge.pkcs5.pbkdf2`): counting them there bounds every derivation forge makes while a budget is open.
+type Derive = (...args: unknown[]) => unknown;
+const pbe = (forge.pki as unknown as { pbe: { generatePkcs12Key: Derive } }).pbe;
+const derivations = [
+  { owner: forge.pkcs12 as unknown as Record<string, Derive>, name: 'generateKey', countAt: 3 },
+  { owner: pbe as unknown as Record<string, Derive>, name: 'generatePkcs12Key', countAt: 3 },
+  { owner: forge.pkcs5 as unknown as Record<string, Derive>, name: 'pbkdf2', countAt: 2 },
+];
+for (const { owner, name, countAt } of derivations) {
+  const derive = owner[name] as Derive;
+  owner[name] = (...args: unknown[]) => {
+    spend(Number(args[countAt]));
+    return derive(...args);
+  };
+}
+
+function withKdfBudget<T>(open: () => T): T {
+  kdfBudget = { left: P12_KDF_ITERATIONS };
+  try {
+    return open();
+  } finally {
+    kdfBudget = null;
+  }
 }
 
 function derOfBag(bag: forge.pkcs12.Bag): Buffer | null {
@@ -61,7 +103,8 @@ function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
       if (Array.isArray(pfx.value) && pfx.value.length > 2) pfx.value = pfx.value.slice(0, 2);
       try {
         return forge.pkcs12.pkcs12FromAsn1(pfx, false, forge.util.encodeUtf8(password));
-      } catch {
+      } catch (retryError) {
+        if (retryError instanceof P12Error) throw retryError;
         // Fall through: the password is wrong after all.
       }
     }
@@ -75,7 +118,7 @@ function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
  * public key is the private key's; a file whose certificates all belong to other keys is refused.
  */
 export function openP12(bytes: Buffer, password: string): P12Identity {
-  const pfx = openPfx(bytes, password);
+  const pfx = withKdfBudget(() => openPfx(bytes, password));
   const bags = pfx.safeContents.flatMap((contents) => contents.safeBags);
   const keyBag = bags.find((bag) => bag.key);
   if (!keyBag?.key) {

@@ -44,7 +44,11 @@ const UTF8_FLAG = 0x100;
 const utf8 = new TextDecoder('utf-8');
 const utf16 = new TextDecoder('utf-16le');
 
-/** A string pool whose strings are decoded on first use (resources.arsc pools can hold 100k strings). */
+/**
+ * A string pool whose strings are decoded on first use (resources.arsc pools can hold 100k strings). Honest
+ * pools hold each string once, so decoding them all costs the pool's size; strings that overlap (many indexes
+ * into one long string) may cost at most four times that, then further strings read as unreadable (docs/parsers.md).
+ */
 export class StringPool {
   readonly count: number;
   private readonly isUtf8: boolean;
@@ -52,6 +56,7 @@ export class StringPool {
   private readonly stringsAt: number;
   private readonly end: number;
   private readonly cache = new Map<number, string>();
+  private decodeBudget: number;
 
   constructor(
     private readonly bytes: Buffer,
@@ -66,6 +71,12 @@ export class StringPool {
     this.stringsAt = at + bytes.readUInt32LE(at + 20);
     this.end = at + header.size;
     if (this.offsetsAt + this.count * 4 > this.end) throw new ResourceFormatError('string pool offsets overflow');
+    this.decodeBudget = 4 * header.size + 64 * 1024;
+  }
+
+  private decode(decoder: typeof utf8, from: number, to: number): string | null {
+    if ((this.decodeBudget -= to - from) < 0) return null;
+    return decoder.decode(this.bytes.subarray(from, to));
   }
 
   /** The string at `index`, or null for -1 / out-of-range / unreadable entries. */
@@ -92,7 +103,7 @@ export class StringPool {
       cursor += 1;
     }
     if (cursor + length > this.end) return null;
-    return utf8.decode(this.bytes.subarray(cursor, cursor + length));
+    return this.decode(utf8, cursor, cursor + length);
   }
 
   private readUtf16(at: number): string | null {
@@ -105,7 +116,7 @@ export class StringPool {
       cursor += 2;
     }
     if (cursor + length * 2 > this.end) return null;
-    return utf16.decode(this.bytes.subarray(cursor, cursor + length * 2));
+    return this.decode(utf16, cursor, cursor + length * 2);
   }
 }
 

@@ -60,7 +60,7 @@ export type P12Kind = 'openssl-legacy' | 'openssl-aes' | 'forge-3des';
  * A .p12 as real tools write it: OpenSSL 3 with `-legacy` (RC2-40 certificates, 3DES key, SHA-1 MAC — what
  * Keychain exports look like), OpenSSL 3's default (PBES2 AES-256, SHA-256 MAC), or node-forge's 3DES.
  */
-export function makeP12(identity: TestIdentity, password: string, kind: P12Kind = 'openssl-aes'): Buffer {
+export function makeP12(identity: TestIdentity, password: string, kind: P12Kind = 'openssl-aes', options: { iterations?: number } = {}): Buffer {
   if (kind === 'forge-3des') {
     const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate], password, { algorithm: '3des', friendlyName: 'signing' });
     return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
@@ -71,6 +71,8 @@ export function makeP12(identity: TestIdentity, password: string, kind: P12Kind 
     fs.writeFileSync(path.join(dir, 'cert.pem'), forge.pki.certificateToPem(identity.certificate));
     const args = ['pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-passout', `pass:${password}`, '-out', 'out.p12'];
     if (kind === 'openssl-legacy') args.push('-legacy');
+    // The key, the certificates and the MAC all derived with this many iterations.
+    if (options.iterations) args.push('-iter', String(options.iterations), '-maciter');
     const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`openssl pkcs12 failed: ${run.stderr}`);
     return fs.readFileSync(path.join(dir, 'out.p12'));

@@ -82,8 +82,8 @@ export function makePng(image: RgbaImage): Buffer {
   ]);
 }
 
-/** What Xcode writes: CgBI chunk first, BGRA, premultiplied alpha, raw deflate without zlib header. */
-export function makeCgbiPng(image: RgbaImage): Buffer {
+/** What Xcode writes: CgBI chunk first, BGRA, premultiplied alpha, raw deflate without zlib header. `idat` replaces the image data (hostile tests). */
+export function makeCgbiPng(image: RgbaImage, idat?: Buffer): Buffer {
   const bgra = Buffer.alloc(image.pixels.length);
   for (let at = 0; at < image.pixels.length; at += 4) {
     const alpha = image.pixels[at + 3] as number;
@@ -98,7 +98,7 @@ export function makeCgbiPng(image: RgbaImage): Buffer {
     SIGNATURE,
     pngChunk('CgBI', cgbi),
     pngChunk('IHDR', ihdr(image.width, image.height)),
-    pngChunk('IDAT', deflateRawSync(scanlines(image.width, image.height, bgra))),
+    pngChunk('IDAT', idat ?? deflateRawSync(scanlines(image.width, image.height, bgra))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }

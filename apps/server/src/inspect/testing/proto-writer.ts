@@ -10,7 +10,8 @@ function varint(value: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function field(number: number, value: Buffer | string | number): Buffer {
+/** One protobuf field: a number as varint, text or bytes length-delimited. */
+export function field(number: number, value: Buffer | string | number): Buffer {
   if (typeof value === 'number') return Buffer.concat([varint(number * 8), varint(value)]);
   const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
   return Buffer.concat([varint(number * 8 + 2), varint(bytes.length), bytes]);

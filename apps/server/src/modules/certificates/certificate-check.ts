@@ -38,6 +38,7 @@ const p12Messages: Record<P12Error['reason'], string> = {
   noCertificate: CertMessages.noCertificate,
   keyMismatch: CertMessages.keyMismatch,
   unsupportedKey: CertMessages.unsupportedKey,
+  tooCostly: CertMessages.p12TooCostly,
 };
 
 function openIdentity(p12: Buffer, password: string): P12Identity {
