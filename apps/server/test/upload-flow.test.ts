@@ -119,10 +119,10 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
   });
 
   it('keeps a package whose icon cannot be read, with a placeholder icon and the reason', async () => {
-    const noIcon = buildZip(ipaEntries('Plain', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.plain' }))));
+    const noIcon = buildZip(ipaEntries('Plain', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo' }))));
     const fileKey = await transferFile(server, editor.token, 'plain.ipa', noIcon);
     const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: fileKey } });
-    expect(res.body.data).toMatchObject({ indexNo: 3, bundleId: 'com.example.plain' });
+    expect(res.body.data).toMatchObject({ indexNo: 3, bundleId: 'com.example.demo' });
     expect(res.body.data.warnings.length).toBeGreaterThan(0);
     const icon = await fetch(res.body.data.iconUrl ?? '');
     expect(icon.headers.get('content-type')).toBe('image/png');

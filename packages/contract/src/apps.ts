@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appBundleIds, appBundleIdsInput } from './bundle-ids.ts';
 import { intFromQuery, pageQuery } from './common.ts';
 
 export const appTypes = ['unity', 'native', 'doc', 'res'] as const;
@@ -64,7 +65,9 @@ export const appDetail = appListItem.extend({
   publicPath: z.string(),
   downloadUrl: z.string(),
   supportUrl: z.string().nullable(),
+  /** The main id (the first iOS one, else Android, else mac); `bundleIds` has them all. */
   bundleId: z.string().nullable(),
+  bundleIds: appBundleIds,
   devWeComUrl: z.string().nullable(),
   prodWeComUrl: z.string().nullable(),
   users: z.array(appUser),
@@ -90,7 +93,8 @@ export const saveAppBody = z.object({
   path: z.string({ error: '请补全下载地址!' }).trim().min(1, '请补全下载地址!').regex(APP_PATH_PATTERN, '下载地址只能包含字母、数字、-和_，最多32位'),
   publicPath: z.string().trim().regex(APP_PATH_PATTERN).optional(),
   description: z.string().max(5000).default(''),
-  bundleId: z.string().trim().max(255).nullable().optional(),
+  /** The ids packages must carry per platform; left out, they stay as they are. */
+  bundleIds: appBundleIdsInput.optional(),
   supportUrl: optionalUrl,
   devWeComUrl: optionalUrl,
   prodWeComUrl: optionalUrl,

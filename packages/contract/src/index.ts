@@ -7,6 +7,7 @@ export * from './users.ts';
 export * from './roles.ts';
 export * from './categories.ts';
 export * from './apps.ts';
+export * from './bundle-ids.ts';
 export * from './notifications.ts';
 export * from './routes.ts';
 export * from './rules.ts';

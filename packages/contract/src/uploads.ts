@@ -57,5 +57,10 @@ export const uploadAppBody = z.object({
   attachFileUrls: z.array(z.string().max(512)).max(20).default([]),
   chatEnv: z.enum(chatEnvs).nullable().optional(),
   appVersionId: z.coerce.number().int().min(1).optional(),
+  /** Publish a package whose bundle id / package name is not one of the app's (the uploader confirmed it). */
+  allowOtherBundleId: z.boolean().optional(),
+  /** Where the build came from (CI): kept with the version. */
+  commit: z.string().trim().max(128).optional(),
+  branch: z.string().trim().max(255).optional(),
 });
 export type UploadAppBody = z.infer<typeof uploadAppBody>;

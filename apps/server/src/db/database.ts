@@ -29,6 +29,7 @@ import * as m023 from './migrations/2026-11-26-023-commit-log-index-trim.ts';
 import * as m024 from './migrations/2026-11-26-024-commit-log-app-fk.ts';
 import * as m025 from './migrations/2026-11-27-025-app-public-install.ts';
 import * as m026 from './migrations/2026-11-27-026-attempt-counters.ts';
+import * as m027 from './migrations/2026-11-27-027-app-bundle-ids.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-024-commit-log-app-fk': m024,
   '2026-11-27-025-app-public-install': m025,
   '2026-11-27-026-attempt-counters': m026,
+  '2026-11-27-027-app-bundle-ids': m027,
 };
 
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.

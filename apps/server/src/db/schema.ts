@@ -80,7 +80,8 @@ export interface AppsTable {
   public_install: Generated<number>;
   password: string;
   description: string;
-  bundle_id: string | null;
+  /** JSON {"ios":[…],"android":[…],"mac":[…]}: the ids packages must carry (contract bundle-ids.ts). */
+  bundle_ids: Generated<string>;
   support_url: string | null;
   dev_wecom_url: string | null;
   prod_wecom_url: string | null;

@@ -19,13 +19,16 @@ export class AppError extends Error {
   readonly code: number;
   /** The form field the message is about, answered as `data.field` so a form can show it under that field. */
   readonly field: string | undefined;
+  /** What a client needs to act on the refusal (answered as `data`), e.g. the ids of a bundle id mismatch. */
+  readonly data: Record<string, unknown> | undefined;
 
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; field?: string }) {
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; field?: string; data?: Record<string, unknown> }) {
     super(message, options);
     this.name = 'AppError';
     this.status = kinds[kind].status;
     this.code = kinds[kind].code;
     this.field = options?.field;
+    this.data = options?.data;
   }
 
   static badRequest(message: string, field?: string) {
@@ -40,8 +43,8 @@ export class AppError extends Error {
   static notFound(message: string) {
     return new AppError('notFound', message);
   }
-  static conflict(message: string) {
-    return new AppError('conflict', message);
+  static conflict(message: string, data?: Record<string, unknown>) {
+    return new AppError('conflict', message, data === undefined ? undefined : { data });
   }
   static tooManyRequests(message: string) {
     return new AppError('tooManyRequests', message);

@@ -21,7 +21,7 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ code: error.code, msg: error.message, data: error.field === undefined ? null : { field: error.field } });
+      return reply.status(error.status).send({ code: error.code, msg: error.message, data: error.data ?? (error.field === undefined ? null : { field: error.field }) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const msg = describeValidation(error.validation as ZodIssueLike[], error.validationContext);

@@ -1,5 +1,8 @@
 import {
   APP_LIST_PAGE,
+  isBundleIdMismatch,
+  ResultCode,
+  type BundleIdMismatch,
   V2_UPLOAD_TIMEOUT_MS,
   type AppListItem,
   type AppVersionRow,
@@ -36,6 +39,13 @@ export async function finishMultipart(
 /** POST /api/v2/upload_app (60 s): the uploaded package becomes a version. Safe to send again. */
 export async function registerPackage(body: UploadAppBody, signal: AbortSignal): Promise<AppVersionRow> {
   return (await api.post<AppVersionRow>('/api/v2/upload_app', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })).data;
+}
+
+/** v2/upload_app refused the package for its bundle id (409, data names the ids): confirming may publish it. */
+export function bundleIdMismatchOf(error: unknown): BundleIdMismatch | null {
+  if (!isApiError(error) || error.code !== ResultCode.conflict) return null;
+  const data = error.body?.data;
+  return isBundleIdMismatch(data) ? data : null;
 }
 
 /** A failure worth sending again as is: the request never got an answer. */

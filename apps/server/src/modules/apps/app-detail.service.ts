@@ -1,4 +1,4 @@
-import { ADMIN_ROLE_LEVEL, AppMessages, UNCATEGORISED_NAME, randomAppPath, type AppDetail, type AppType, type SaveAppBody } from '@release/contract';
+import { ADMIN_ROLE_LEVEL, AppMessages, UNCATEGORISED_NAME, mainBundleId, parseBundleIds, randomAppPath, type AppDetail, type AppType, type SaveAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -46,6 +46,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
       const [appUsers, flags, unread] = await Promise.all([members.listUsers(appId), members.flags(appId, viewer.userId), members.unreadCount(appId, viewer.userId)]);
       const canSeeSecrets = access !== 'view';
+      const bundleIds = parseBundleIds(app.bundle_ids);
       return {
         appId: app.id,
         appName: app.app_name,
@@ -56,7 +57,8 @@ export function createAppDetailService(deps: AppDetailDeps) {
         path: app.path,
         publicPath: app.public_path,
         description: app.description,
-        bundleId: app.bundle_id,
+        bundleId: mainBundleId(bundleIds),
+        bundleIds,
         supportUrl: app.support_url,
         devWeComUrl: canSeeSecrets ? app.dev_wecom_url : null,
         prodWeComUrl: canSeeSecrets ? app.prod_wecom_url : null,
@@ -92,7 +94,8 @@ export function createAppDetailService(deps: AppDetailDeps) {
         path: body.path,
         password: box.seal(body.password),
         description: body.description,
-        bundle_id: body.bundleId ?? null,
+        // Left out (an older client), the ids stay as the uploads and the last save made them.
+        ...(body.bundleIds ? { bundle_ids: JSON.stringify(body.bundleIds) } : {}),
         support_url: body.supportUrl ?? null,
         dev_wecom_url: body.devWeComUrl ?? null,
         prod_wecom_url: body.prodWeComUrl ?? null,

@@ -129,6 +129,18 @@ export function createAppsRepository(db: Kysely<Database>) {
       await trx.updateTable('apps').set(changes).where('id', '=', appId).execute();
     },
 
+    /** The app's stored ids (JSON text, see contract bundle-ids.ts). */
+    async bundleIdsText(appId: number): Promise<string | null> {
+      const row = await db.selectFrom('apps').select('bundle_ids').where('id', '=', appId).executeTakeFirst();
+      return row?.bundle_ids ?? null;
+    },
+
+    /** Writes the ids only if they are still `before` (compare and set): false when another upload changed them first. */
+    async replaceBundleIdsIf(appId: number, before: string, after: string): Promise<boolean> {
+      const result = await db.updateTable('apps').set({ bundle_ids: after }).where('id', '=', appId).where('bundle_ids', '=', before).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     async existingIds(appIds: number[]): Promise<number[]> {
       if (!appIds.length) return [];
       const rows = await db.selectFrom('apps').select('id').where('id', 'in', appIds).execute();

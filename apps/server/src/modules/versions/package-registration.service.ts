@@ -1,4 +1,4 @@
-import { AppMessages, MessagingMessages, type UploadAppBody } from '@release/contract';
+import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import { inspectPackage, PackageInspectionError, type PackageInspection } from '../../inspect/index.ts';
@@ -14,6 +14,7 @@ import { MEDIA_ROUTE, type MediaService } from '../media/media.service.ts';
 import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
+import { bundleIdOf, decideBundleId } from './bundle-id-rule.ts';
 import { inspectionMetadata, nativeTypeOf, type StoredAttachment } from './version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
 
@@ -73,6 +74,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     description: string;
     attachments: StoredAttachment[];
     chatEnv: string | null;
+    /** Where a CI build came from; kept in the version's metadata as `source`. */
+    source?: { commit?: string; branch?: string } | null;
   }
 
   /** The version row of an inspected package file (icon stored, next index number); `raced` when another call stored the same file first. */
@@ -99,7 +102,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       icon_key: iconKey,
       description: file.description,
       attach_files: JSON.stringify(file.attachments),
-      metadata: JSON.stringify(inspectionMetadata(inspection)),
+      metadata: JSON.stringify({ ...inspectionMetadata(inspection), ...(file.source ? { source: file.source } : {}) }),
       warnings: JSON.stringify(inspection.warnings),
       expire_date: profile?.expiresAt ? profile.expiresAt.getTime() : null,
       chat_env: file.chatEnv,
@@ -116,7 +119,6 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
           await apps.update(trx, appId, {
             update_time: now,
             ...(app.app_icon || !icon ? {} : { app_icon: `${MEDIA_ROUTE}${iconKey}` }),
-            ...(app.bundle_id || !label.bundleId ? {} : { bundle_id: label.bundleId }),
           });
           return inserted.id;
         });
@@ -127,6 +129,30 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       }
     }
     return { version: (await versions.findById(id)) as VersionRecord, raced: false };
+  }
+
+  /**
+   * The bundle id rule (bundle-id-rule.ts): the platform's first build sets the app's id, a build with another id is
+   * refused (409, data says which ids) unless `allowOther`. The first id is set by compare and set, so two first
+   * builds at once cannot both set theirs.
+   */
+  async function admitBundleId(appId: number, inspection: PackageInspection, allowOther: boolean): Promise<void> {
+    const target = bundleIdOf(inspection);
+    if (!target) return;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const before = (await apps.bundleIdsText(appId)) ?? '{}';
+      const decision = decideBundleId(parseBundleIds(before), target, allowOther);
+      if (decision.kind === 'accept') return;
+      if (decision.kind === 'mismatch') {
+        throw AppError.conflict(BundleIdMessages.mismatch(target.platform, decision.allowed, target.bundleId), {
+          reason: 'bundleIdMismatch',
+          platform: target.platform,
+          allowed: decision.allowed,
+          bundleId: target.bundleId,
+        });
+      }
+      if (await apps.replaceBundleIdsIf(appId, before, JSON.stringify(decision.next))) return;
+    }
   }
 
   async function notifySubscribers(actor: Pick<AuthUser, 'userId' | 'username'>, appId: number, appName: string, description: string) {
@@ -173,6 +199,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         }
         throw error;
       }
+      // Refused for its id, the upload is kept: the uploader may confirm and register the same file.
+      await admitBundleId(body.appId, inspection, body.allowOtherBundleId === true);
       const stored = await storeVersion(actor, app, inspection, {
         fileKey: session.file_key,
         fileName: session.file_name,
@@ -180,6 +208,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         description: body.description,
         attachments,
         chatEnv: body.chatEnv ?? null,
+        source: body.commit || body.branch ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) } : null,
       });
       if (stored.raced) return stored.version;
       const id = stored.version.id;
@@ -202,6 +231,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       const app = await apps.findById(input.appId);
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
       const inspection = await inspect(input.fileKey, input.fileName);
+      // A copy the server made of a version (re-signed) is never refused for its id; it may still be the platform's first.
+      await admitBundleId(input.appId, inspection, true);
       const size = (await blobs.stat(input.fileKey))?.size ?? inspection.fileSize;
       const stored = await storeVersion(actor, app, inspection, { fileKey: input.fileKey, fileName: input.fileName, fileSize: size, description: input.description, attachments: [], chatEnv: null });
       if (stored.raced) return stored.version;

@@ -6,8 +6,10 @@ import type { PartSender } from './multipart-upload.ts';
 const PART = 8;
 
 class Refused extends Error {}
+class Mismatch extends Error {}
+const mismatch = { reason: 'bundleIdMismatch' as const, platform: 'ios' as const, allowed: ['com.a'], bundleId: 'com.b' };
 
-function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused'>) {
+function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused' | 'mismatch'>) {
   const calls = { keys: 0, starts: [] as string[], finishes: 0, register: [] as UploadAppBody[] };
   const api: PublishApi = {
     issueKeys: async (appFileName, attachFileNames) => {
@@ -31,9 +33,11 @@ function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused'>) {
       const answer = registerAnswers.shift() ?? 'ok';
       if (answer === 'network') throw new Error('网络不太好~');
       if (answer === 'refused') throw new Refused('扩展名为.ipa但内容是Android安装包');
+      if (answer === 'mismatch') throw new Mismatch('包名不一致：该应用的 iOS Bundle ID 为 com.a，此安装包为 com.b');
       return { id: 7, appId: body.appId } as unknown as AppVersionRow;
     },
-    isTransient: (error) => !(error instanceof Refused),
+    isTransient: (error) => !(error instanceof Refused || error instanceof Mismatch),
+    bundleIdMismatchOf: (error) => (error instanceof Mismatch ? mismatch : null),
   };
   return { api, calls };
 }
@@ -87,6 +91,19 @@ describe('PublishJob', () => {
     await job.run(meta, new AbortController().signal, callbacks);
     expect(calls.keys).toBe(2);
     expect(calls.register.at(-1)?.s3Url).toBe('k2/app.ipa');
+  });
+
+  it('keeps the upload after a bundle id refusal, so confirming registers the same file with the flag', async () => {
+    const { api, calls } = fakePublishApi(['mismatch', 'ok']);
+    const job = new PublishJob(files(), api, okFetch);
+    const callbacks = { onProgress: () => undefined, onStage: () => undefined };
+    await expect(job.run(meta, new AbortController().signal, callbacks)).rejects.toThrow('包名不一致');
+    await job.run({ ...meta, allowOtherBundleId: true }, new AbortController().signal, callbacks);
+    expect([calls.keys, calls.starts.length]).toEqual([1, 2]);
+    expect(calls.register.map((b) => [b.s3Url, b.allowOtherBundleId])).toEqual([
+      ['k1/app.ipa', undefined],
+      ['k1/app.ipa', true],
+    ]);
   });
 
   it('turns a cancel into PublishAbortedError', async () => {

@@ -1,4 +1,4 @@
-import type { AppVersionRow, GetSignedUrlResult, UploadAppBody } from '@release/contract';
+import type { AppVersionRow, BundleIdMismatch, GetSignedUrlResult, UploadAppBody } from '@release/contract';
 import { isAbortError, MultipartUpload, transferPercent, UploadError, type MultipartApi, type PartSender } from './multipart-upload.ts';
 
 /**
@@ -12,6 +12,8 @@ export interface PublishApi extends MultipartApi {
   register: (body: UploadAppBody, signal: AbortSignal) => Promise<AppVersionRow>;
   /** Network or timeout: sending the same call again may work. A refusal needs the step redone. */
   isTransient: (error: unknown) => boolean;
+  /** The package's bundle id is not one of the app's: what the server said, else null. */
+  bundleIdMismatchOf: (error: unknown) => BundleIdMismatch | null;
 }
 
 export interface PublishFiles {
@@ -19,7 +21,7 @@ export interface PublishFiles {
   attachments: File[];
 }
 
-export type PublishMeta = Pick<UploadAppBody, 'appId' | 'description' | 'chatEnv'>;
+export type PublishMeta = Pick<UploadAppBody, 'appId' | 'description' | 'chatEnv' | 'allowOtherBundleId'>;
 
 export type PublishStage = 'uploading' | 'registering';
 
@@ -114,8 +116,9 @@ export class PublishJob {
         signal,
       );
     } catch (error) {
-      // Refused (not a package, damaged...): the server dropped the file; a retry starts over.
-      if (!signal.aborted && !this.api.isTransient(error)) this.forget();
+      // Refused (not a package, damaged...): the server dropped the file; a retry starts over. Refused for its
+      // bundle id, the file is kept: confirming registers the same upload again.
+      if (!signal.aborted && !this.api.isTransient(error) && !this.api.bundleIdMismatchOf(error)) this.forget();
       throw error;
     }
   }

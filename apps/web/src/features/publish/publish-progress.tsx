@@ -7,10 +7,12 @@ interface PublishProgressProps {
   state: PublishState;
   onCancel: () => void;
   onRetry: () => void;
+  /** 仍然发布 after a bundle id refusal. */
+  onConfirm: () => void;
 }
 
 /** The upload's progress bar (transfer up to 80 %, 100 % once registered), 取消, and 重试 after a failure. */
-export function PublishProgress({ state, onCancel, onRetry }: PublishProgressProps) {
+export function PublishProgress({ state, onCancel, onRetry, onConfirm }: PublishProgressProps) {
   if (state.phase === 'idle') return null;
   const busy = state.phase === 'uploading' || state.phase === 'registering';
   const status = state.phase === 'failed' ? 'exception' : state.phase === 'done' ? 'success' : busy ? 'active' : 'normal';
@@ -49,6 +51,24 @@ export function PublishProgress({ state, onCancel, onRetry }: PublishProgressPro
           description={<span style={{ whiteSpace: 'pre-wrap' }}>{state.error}</span>}
           action={retry}
           data-testid="publish-error"
+        />
+      )}
+      {state.phase === 'confirm' && (
+        <Alert
+          type="warning"
+          showIcon
+          title={publishText.mismatchTitle}
+          description={
+            <Flex vertical gap={4}>
+              <span data-testid="publish-mismatch-message">{state.error}</span>
+              <Typography.Text type="secondary">{publishText.mismatchHint}</Typography.Text>
+              {/* Below the text rather than beside it: at 390 px a side button squeezes the message. */}
+              <Button size="small" type="primary" danger onClick={onConfirm} style={{ alignSelf: 'flex-start' }} data-testid="publish-confirm-bundle-id">
+                {publishText.publishAnyway}
+              </Button>
+            </Flex>
+          }
+          data-testid="publish-mismatch"
         />
       )}
       {state.phase === 'canceled' && <Alert type="warning" showIcon title={publishText.canceled} action={retry} data-testid="publish-canceled" />}

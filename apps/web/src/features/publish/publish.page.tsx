@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Radio, Select, Spin, Tooltip, Typography, type UploadFile } from 'antd';
 import { CloudUploadOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { RoutePath, type UploadAppBody } from '@release/contract';
+import { RoutePath, type AppVersionRow, type UploadAppBody } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { StandalonePage } from '../../app/components/standalone-page.tsx';
 import { useIsAdmin } from '../../app/session.store.ts';
@@ -60,7 +60,10 @@ export function PublishPage() {
     if (!file || values.appId === undefined) return;
     const attachments = values.attachments.map(fileOf).filter((f): f is File => f !== null);
     const meta = { appId: values.appId, description: values.description.trim(), chatEnv: toChatEnv(values.chatEnv) };
-    const version = await publish.run({ file, attachments }, meta);
+    showSuccess(await publish.run({ file, attachments }, meta));
+  };
+
+  const showSuccess = (version: AppVersionRow | null): void => {
     if (!version) return;
     const query = new URLSearchParams({ appId: String(version.appId), versionId: String(version.id) });
     navigate(`${RoutePath.publishSuccess}?${query.toString()}`, { state: { version } });
@@ -134,7 +137,12 @@ export function PublishPage() {
       {ready && (
         <>
           {/* Outside the form: the form is disabled while uploading, 取消 must not be. */}
-          <PublishProgress state={publish.state} onCancel={publish.cancel} onRetry={() => void submit()} />
+          <PublishProgress
+            state={publish.state}
+            onCancel={publish.cancel}
+            onRetry={() => void submit()}
+            onConfirm={() => void publish.confirmOtherBundleId().then(showSuccess)}
+          />
           <Button
             type="primary"
             block

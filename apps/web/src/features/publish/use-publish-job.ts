@@ -1,15 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AppVersionRow } from '@release/contract';
-import { finishMultipart, isTransientFailure, issueUploadKeys, registerPackage, startMultipart } from '../../api/publish.api.ts';
+import type { AppVersionRow, BundleIdMismatch } from '@release/contract';
+import { bundleIdMismatchOf, finishMultipart, isTransientFailure, issueUploadKeys, registerPackage, startMultipart } from '../../api/publish.api.ts';
 import { PublishAbortedError, PublishJob, publishErrorMessage, type PublishApi, type PublishFiles, type PublishMeta } from './publish-job.ts';
 import { publishText } from './publish.strings.ts';
 
-export type PublishPhase = 'idle' | 'uploading' | 'registering' | 'failed' | 'canceled' | 'done';
+/** `confirm`: the package's bundle id is not the app's; the uploader may publish it anyway. */
+export type PublishPhase = 'idle' | 'uploading' | 'registering' | 'failed' | 'canceled' | 'confirm' | 'done';
 
 export interface PublishState {
   phase: PublishPhase;
   percent: number;
   error: string | null;
+  /** In phase `confirm`: the ids the server named. */
+  mismatch?: BundleIdMismatch | null;
 }
 
 const publishApi: PublishApi = {
@@ -18,6 +21,7 @@ const publishApi: PublishApi = {
   finish: finishMultipart,
   register: registerPackage,
   isTransient: isTransientFailure,
+  bundleIdMismatchOf,
 };
 
 const idle: PublishState = { phase: 'idle', percent: 0, error: null };
@@ -31,6 +35,7 @@ export function usePublishJob() {
   const [state, setState] = useState<PublishState>(idle);
   const job = useRef<{ job: PublishJob; files: PublishFiles } | null>(null);
   const controller = useRef<AbortController | null>(null);
+  const lastMeta = useRef<PublishMeta | null>(null);
   const busy = state.phase === 'uploading' || state.phase === 'registering';
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -49,6 +54,7 @@ export function usePublishJob() {
     if (busy) return null;
     // Other files: a new job. The same files: the job resumes where it stopped.
     if (!job.current || !sameFiles(job.current.files, files)) job.current = { job: new PublishJob(files, publishApi), files };
+    lastMeta.current = meta;
     const abort = new AbortController();
     controller.current = abort;
     setState((s) => ({ phase: 'uploading', percent: s.phase === 'idle' || s.phase === 'done' ? 0 : s.percent, error: null }));
@@ -60,7 +66,9 @@ export function usePublishJob() {
       setState({ phase: 'done', percent: 100, error: null });
       return version;
     } catch (error) {
+      const mismatch = bundleIdMismatchOf(error);
       if (error instanceof PublishAbortedError) setState((s) => ({ ...s, phase: 'canceled', error: null }));
+      else if (mismatch) setState((s) => ({ ...s, phase: 'confirm', error: publishErrorMessage(error), mismatch }));
       else setState((s) => ({ ...s, phase: 'failed', error: publishErrorMessage(error) }));
       return null;
     }
@@ -70,6 +78,13 @@ export function usePublishJob() {
     state,
     busy,
     run,
+    /** 仍然发布: registers the same upload again, accepting its other bundle id. */
+    confirmOtherBundleId: async (): Promise<AppVersionRow | null> => {
+      const current = job.current;
+      const meta = lastMeta.current;
+      if (!current || !meta || state.phase !== 'confirm') return null;
+      return run(current.files, { ...meta, allowOtherBundleId: true });
+    },
     /** 取消: aborts every request in flight. */
     cancel: () => controller.current?.abort(),
     /** Different files were picked: forget the progress of the old ones. */

@@ -3,6 +3,7 @@ import { appTypes, saveAppBody, type AppDetail } from '@release/contract';
 import { zh } from '../../../locales/zh-CN.ts';
 import { DESCRIPTION_AUTOSIZE } from '../app.constants.ts';
 import { contractRule, type AppFormValues } from './app-form.values.ts';
+import { BundleIdFields } from './bundle-id-fields.tsx';
 import { IconUpload } from './icon-upload.tsx';
 import { PathInput } from './path-input.tsx';
 import { permitOptions, useAppFormOptions } from './use-app-form-options.ts';
@@ -61,6 +62,7 @@ export function AppFormFields({ form, open, canEdit, app }: AppFormFieldsProps) 
           <Input.TextArea autoSize={DESCRIPTION_AUTOSIZE} maxLength={5000} data-testid="app-description" />
         </Form.Item>
       </Col>
+      <BundleIdFields />
       <Col {...half}>
         <Form.Item name="editUserIds" label={zh.appForm.editUsers} extra={zh.appForm.editUsersHint}>
           <Select mode="multiple" allowClear data-testid="app-edit-users" options={permits.edit} showSearch={{ optionFilterProp: 'label' }} />

@@ -3,6 +3,8 @@ import {
   randomAppPath,
   randomInstallPassword,
   UNCATEGORISED_ID,
+  emptyBundleIds,
+  type AppBundleIds,
   type AppDetail,
   type AppPermit,
   type AppType,
@@ -19,6 +21,8 @@ export interface AppFormValues {
   password: string;
   path: string;
   description: string;
+  /** The ids packages must carry, per platform. */
+  bundleIds: AppBundleIds;
   editUserIds: number[];
   viewUserIds: number[];
   devWeComUrl: string;
@@ -35,6 +39,7 @@ export function newAppValues(): AppFormValues {
     password: randomInstallPassword(),
     path: randomAppPath(),
     description: '',
+    bundleIds: emptyBundleIds(),
     editUserIds: [],
     viewUserIds: [],
     devWeComUrl: '',
@@ -55,6 +60,7 @@ export function detailValues(app: AppDetail): AppFormValues {
     password: app.password,
     path: app.path,
     description: app.description,
+    bundleIds: app.bundleIds,
     editUserIds: userIdsWith(app, 'edit'),
     viewUserIds: userIdsWith(app, 'view'),
     devWeComUrl: app.devWeComUrl ?? '',
@@ -77,7 +83,12 @@ export function toSaveBody(values: AppFormValues, app: AppDetail | null): SaveAp
     path: values.path.trim(),
     publicPath: app ? app.publicPath : randomAppPath(),
     description: values.description ?? '',
-    ...(app ? { bundleId: app.bundleId, supportUrl: app.supportUrl } : {}),
+    bundleIds: {
+      ios: (values.bundleIds?.ios ?? []).map((id) => id.trim()),
+      android: (values.bundleIds?.android ?? []).map((id) => id.trim()),
+      mac: (values.bundleIds?.mac ?? []).map((id) => id.trim()),
+    },
+    ...(app ? { supportUrl: app.supportUrl } : {}),
     devWeComUrl: values.devWeComUrl?.trim() || null,
     prodWeComUrl: values.prodWeComUrl?.trim() || null,
     distributeUsers: [

@@ -7,6 +7,7 @@ import { AppIcon } from '../app-icon.tsx';
 import { AppTypeTag } from '../app-type-tag.tsx';
 import { AppActions } from './app-actions.tsx';
 import { AppUserTags } from './app-user-tags.tsx';
+import { BundleIdList } from './bundle-id-list.tsx';
 import { DownloadAddress, DownloadQrCode } from './download-address.tsx';
 import { InstallAccessFields } from './install-access.tsx';
 
@@ -38,7 +39,7 @@ export function AppHeaderCard({ app, onOpenSettings }: AppHeaderCardProps) {
             column={1}
             items={[
               { key: 'category', label: zh.appPage.category, children: app.categoryName },
-              { key: 'bundleId', label: zh.appPage.bundleId, children: app.bundleId || '-' },
+              { key: 'bundleId', label: zh.appPage.bundleId, children: <BundleIdList bundleIds={app.bundleIds} /> },
               { key: 'downloadUrl', label: zh.appPage.downloadUrl, children: <DownloadAddress url={app.downloadUrl} /> },
             ]}
           />
