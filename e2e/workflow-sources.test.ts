@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { clickAtRest, openDropdown, pickOption } from './helpers/antd.ts';
+import { firstSync } from './helpers/first-sync.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { ALICE, EDITOR, signIn, startWorkflowWorld, todayAt, VIEWER, type WorkflowWorld } from './helpers/workflow-world.ts';
 
@@ -61,7 +62,8 @@ describe('a long git history and pushed custom items in the browser', () => {
     const appId = await api.createApp(adminToken, { appName: '月光', path: appPath, editUserIds: [world.editorId] });
     moonId = appId;
     historyId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '历史', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
-    expect(await api.call('POST', `/api/workflow/sync?id=${historyId}`, editor, {})).toEqual({ created: HISTORY, error: null });
+    // The server syncs a repository workflow when it is saved.
+    expect(await firstSync(api, editor, appId, historyId)).toEqual({ error: null, items: HISTORY });
 
     levelsId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' })).id;
     const levels = (await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, editor)).find((w) => w.id === levelsId);
@@ -233,7 +235,7 @@ describe('a long git history and pushed custom items in the browser', () => {
     const appId = await api.createApp(adminToken, { appName: '晨曦', path: 'dawn', editUserIds: [world.editorId] });
     for (const [tabName, branch, created] of [['主干', 'main', 3], ['发布', 'release', 4]] as const) {
       const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName, contentType: 'default', repoType: 'git', repoPath: repo.url, defaultBranch: branch })).id;
-      expect(await api.call('POST', `/api/workflow/sync?id=${id}`, editor, {})).toEqual({ created, error: null });
+      expect(await firstSync(api, editor, appId, id)).toEqual({ error: null, items: created });
     }
     // Each workflow keeps its own item of a commit on both branches; the list shows them one after the other.
     const together = ['发布说明 · 晨曦 / 发布', ...[3, 2, 1].flatMap((n) => [`第 ${n} 个功能 · 晨曦 / 发布`, `第 ${n} 个功能 · 晨曦 / 主干`])];
@@ -292,7 +294,7 @@ describe('a long git history and pushed custom items in the browser', () => {
       features.forEach((feature, n) => repo.commit({ message: `feat: ${feature}`, author: SUN, time: pushed + n }));
       const appId = await api.createApp(adminToken, { appName, path, editUserIds: [world.editorId], viewUserIds: [...viewUserIds] });
       const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '主干', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
-      expect(await api.call('POST', `/api/workflow/sync?id=${id}`, editor, {})).toEqual({ created: features.length, error: null });
+      expect(await firstSync(api, editor, appId, id)).toEqual({ error: null, items: features.length });
     }
     const south = ['关卡三 · 南风 / 主干', '关卡二 · 南风 / 主干', '关卡一 · 南风 / 主干'];
     const north = ['支付页 · 北辰 / 主干', '登录页 · 北辰 / 主干'];
@@ -355,15 +357,15 @@ describe('a long git history and pushed custom items in the browser', () => {
     await modal.getByTestId('workflow-name').fill('客户端');
     await modal.getByTestId('workflow-repo-path').fill(`${world.client.url}-missing`);
     await page.getByTestId('workflow-save').click();
-    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('仓库同步失败：仓库不存在或无权访问');
-    expect(await page.getByTestId('workflow-sync-error').innerText()).toContain('请检查仓库地址');
+    // The server syncs it once saved; the page waits for that sync and shows why it failed.
+    await expect.poll(() => page.getByTestId('workflow-sync-error').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('仓库不存在或无权访问：请检查仓库地址')]);
     expect(await page.getByTestId('commit-empty').innerText()).toContain('点击编辑按钮修改仓库地址，再点击同步按钮重试');
 
     await page.getByTestId('workflow-edit').click();
     await modal.getByTestId('workflow-repo-path').fill(world.client.url);
     await page.getByTestId('workflow-save').click();
     await modal.waitFor({ state: 'hidden' });
-    await page.getByTestId('workflow-sync').click();
+    // No 同步 needed: the fixed address is synced by the server, and the list shows its commits.
     await expect.poll(() => page.getByTestId('commit-list').getByTestId('commit-message').allInnerTexts()).toEqual(['修复启动崩溃', 'dev 分支上的缓存', '一键登录']);
     expect(await page.getByTestId('workflow-sync-error').count()).toBe(0);
     await context.close();

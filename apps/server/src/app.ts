@@ -38,6 +38,8 @@ import { categoriesRoutes } from './modules/categories/categories.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { repoHostsRoutes } from './modules/settings/repo-hosts.routes.ts';
+import type { RepoTimeouts } from './integrations/repo-access/repo-access-error.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.ts';
 import { versionLookupRoutes } from './modules/versions/version-lookup.routes.ts';
@@ -71,6 +73,8 @@ export interface AppDeps {
   mirrorsDir?: string;
   /** Whether file:// repositories may be polled. */
   allowFileRemotes?: boolean;
+  /** Connect, idle and command limits of git and svn against a remote (REPO_*_TIMEOUT_SEC). */
+  repoTimeouts?: RepoTimeouts;
   clock?: Clock;
   sms?: SmsProvider;
   /** Our Lark app; Lark sign-in and messages are off without it. */
@@ -136,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     maxPackageBytes: deps.maxPackageBytes ?? 8 * 1024 ** 3,
     mirrorsDir: deps.mirrorsDir ?? path.join(os.tmpdir(), 'release-mirrors'),
     allowFileRemotes: deps.allowFileRemotes ?? true,
+    repoTimeouts: deps.repoTimeouts,
     clock: deps.clock ?? systemClock,
     sms: deps.sms ?? createLogSmsProvider(app.log),
     lark: deps.lark ?? null,
@@ -171,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }));
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
+  await app.register(repoHostsRoutes(services.repoHosts));
   await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
   await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };

@@ -48,6 +48,10 @@ const schema = z.object({
   STORAGE: z.enum(['local', 's3']).default('local'),
   /** Seconds between polls of git and svn workflows (0 turns polling off). */
   SYNC_INTERVAL_SEC: z.coerce.number().int().min(0).default(300),
+  /** git and svn against a remote: connecting (DNS, TCP, TLS or greeting), a silent transfer, one whole command. */
+  REPO_CONNECT_TIMEOUT_SEC: z.coerce.number().positive().default(15),
+  REPO_IDLE_TIMEOUT_SEC: z.coerce.number().positive().default(60),
+  REPO_COMMAND_TIMEOUT_SEC: z.coerce.number().positive().default(600),
   /** Allow file:// repositories (single-machine setups); off by default on a shared server. */
   ALLOW_FILE_REPOSITORIES: z
     .enum(['true', 'false'])

@@ -40,6 +40,7 @@ async function main() {
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
     allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,
+    repoTimeouts: { connectMs: config.REPO_CONNECT_TIMEOUT_SEC * 1000, idleMs: config.REPO_IDLE_TIMEOUT_SEC * 1000, commandMs: config.REPO_COMMAND_TIMEOUT_SEC * 1000 },
     secret,
     previousSecrets: keys.previous,
     publicUrl: config.PUBLIC_URL,

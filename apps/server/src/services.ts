@@ -27,6 +27,10 @@ import { createCommitLogsService } from './modules/commit-logs/commit-logs.servi
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
 import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
 import { createRepoSyncService } from './modules/sync/repo-sync.service.ts';
+import { createRepoSyncJob } from './modules/sync/repo-sync.job.ts';
+import { createRepoHostsService } from './modules/settings/repo-hosts.service.ts';
+import { createRepoHostGuard } from './integrations/repo-access/repo-host-guard.ts';
+import { DEFAULT_REPO_TIMEOUTS, type RepoTimeouts } from './integrations/repo-access/repo-access-error.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createAttemptLimiter } from './modules/auth/attempt-limiter.ts';
@@ -88,6 +92,8 @@ export interface ServiceDeps {
   mirrorsDir: string;
   /** Whether file:// repositories may be polled (tests and single-machine setups). */
   allowFileRemotes: boolean;
+  /** Connect, idle and command limits of git and svn against a remote (REPO_*_TIMEOUT_SEC). */
+  repoTimeouts?: RepoTimeouts;
   /** Where robot webhooks may point (LARK_OPEN_BASE_URL, WECOM_BASE_URL). */
   robotHosts: RobotHosts;
   /** PUBLIC_URL, for links in messages sent without a request (autoPush). */
@@ -134,6 +140,11 @@ export function createServices(deps: ServiceDeps) {
   const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users: usersRepo, clock });
   const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const settings = createSettingsService({ settings: createSettingsRepository(db), clock });
+  const repoHosts = createRepoHostsService({ settings: createSettingsRepository(db), clock });
+  const repoTimeouts = deps.repoTimeouts ?? DEFAULT_REPO_TIMEOUTS;
+  const repoGuard = createRepoHostGuard({ rules: repoHosts.read, timeouts: repoTimeouts });
+  const sync = createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes, guard: repoGuard, timeouts: repoTimeouts });
+  const repoSyncJob = createRepoSyncJob({ sync, workflows: workflowsRepo, jobs, clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
   const identities = createIdentitiesRepository(db);
   const sso = createSsoService({
@@ -198,8 +209,20 @@ export function createServices(deps: ServiceDeps) {
     devices: createDevicesService({ devices: createDevicesRepository(db), clock }),
     workflowsRepo,
     commitLogsRepo,
-    sync: createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes }),
-    workflows: createWorkflowsService({ workflows: workflowsRepo, policy: appsPolicy, box, ingest, clock, robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) }, allowFileRemotes: deps.allowFileRemotes }),
+    sync,
+    repoHosts,
+    workflows: createWorkflowsService({
+      workflows: workflowsRepo,
+      policy: appsPolicy,
+      box,
+      ingest,
+      clock,
+      robots: { hosts: deps.robotHosts, lastItemId: (id) => messagingRepo.lastItemId(id) },
+      allowFileRemotes: deps.allowFileRemotes,
+      guard: repoGuard,
+      // Saved whatever happens to the queueing; the next poll syncs it then.
+      onRepoSaved: (id) => repoSyncJob.queue(id).catch((err: unknown) => deps.logger?.error({ err }, 'queueing the first sync failed')),
+    }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
     /** Housekeeping: expired sessions and stale guess counters. */
     async purgeExpired() {

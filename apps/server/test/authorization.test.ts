@@ -21,6 +21,8 @@ const ADMIN_ONLY = [
   'DELETE /api/category',
   'GET /api/system_setting',
   'POST /api/system_setting',
+  'GET /api/system_setting/repo_hosts',
+  'POST /api/system_setting/repo_hosts',
   'GET /api/deliveries',
   'POST /api/delivery/retry',
   'POST /api/cert_upload',

@@ -121,7 +121,7 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     expect(res.body.data.error).toBeTruthy();
     // An address git must never see is refused when the workflow is saved (it is never stored, never run).
     const refused = await server.request('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'default', tabName: '危险', repoType: 'git', repoPath: 'ext::sh -c touch% /tmp/pwned' } });
-    expect([refused.status, refused.body.msg]).toEqual([400, '仓库地址不合法：仅支持 https://、ssh://、git@主机:路径 或 file:// 地址']);
+    expect([refused.status, refused.body.msg]).toEqual([400, '仓库地址不合法：仅支持 https://、http://、ssh://、git@主机:路径 或 file:// 地址']);
   });
 
   it('polls an svn repository revision by revision', async () => {

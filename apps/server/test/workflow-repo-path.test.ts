@@ -3,7 +3,7 @@ import type { WorkflowRow } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
-const FILE_OFF = '本服务器未开启 file:// 仓库（服务器本机上的仓库）：请改用 https://、ssh:// 或 git@主机:路径 地址；确需读取本机仓库时，请管理员按 docs/configuration.md 设置 ALLOW_FILE_REPOSITORIES=true 后重启服务';
+const FILE_OFF = '本服务器未开启 file:// 仓库（服务器本机上的仓库）：请改用 https://、http://、ssh:// 或 git@主机:路径 地址；确需读取本机仓库时，请管理员按 docs/configuration.md 设置 ALLOW_FILE_REPOSITORIES=true 后重启服务';
 
 // A server on the default settings (ALLOW_FILE_REPOSITORIES=false): addresses it cannot read are refused on save.
 describe.each(testDialects())('repository addresses of workflows on a server without file:// on %s', (dialect) => {
@@ -28,13 +28,13 @@ describe.each(testDialects())('repository addresses of workflows on a server wit
     const refused = await save({ repoPath: 'file:///srv/git/shop.git' });
     expect([refused.status, refused.body.msg, refused.body.data]).toEqual([400, FILE_OFF, { field: 'repoPath' }]);
     const svn = await save({ repoType: 'svn', repoPath: 'file:///srv/svn/art' });
-    expect(svn.body.msg).toBe(FILE_OFF.replace('https://、ssh:// 或 git@主机:路径', 'https://、http://、svn:// 或 svn+ssh://'));
+    expect(svn.body.msg).toBe(FILE_OFF.replace('https://、http://、ssh:// 或 git@主机:路径', 'https://、http://、svn:// 或 svn+ssh://'));
     expect(await tabs()).toEqual([]);
   });
 
   it('lists only the forms this server accepts when an address is not one of them', async () => {
-    const refused = await save({ repoPath: 'http://git.example.com/shop.git' });
-    expect([refused.status, refused.body.msg]).toEqual([400, '仓库地址不合法：仅支持 https://、ssh:// 或 git@主机:路径 地址']);
+    const refused = await save({ repoPath: 'git://git.example.com/shop.git' });
+    expect([refused.status, refused.body.msg]).toEqual([400, '仓库地址不合法：仅支持 https://、http://、ssh:// 或 git@主机:路径 地址']);
     expect((await save({ repoType: 'svn', repoPath: 'ftp://svn.example.com/art' })).body.msg).toBe('SVN 地址不合法：仅支持 https://、http://、svn:// 或 svn+ssh:// 地址');
   });
 

@@ -30,3 +30,4 @@ export * from './lark-tasks.ts';
 export * from './device-enroll.ts';
 export * from './zsign.ts';
 export * from './install-access.ts';
+export * from './repo-hosts.ts';

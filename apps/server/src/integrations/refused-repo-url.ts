@@ -2,7 +2,7 @@
 export type RepoUrlKind = 'git' | 'svn';
 
 const accepted: Record<RepoUrlKind, { label: string; remote: string[] }> = {
-  git: { label: '仓库地址', remote: ['https://', 'ssh://', 'git@主机:路径'] },
+  git: { label: '仓库地址', remote: ['https://', 'http://', 'ssh://', 'git@主机:路径'] },
   svn: { label: 'SVN 地址', remote: ['https://', 'http://', 'svn://', 'svn+ssh://'] },
 };
 

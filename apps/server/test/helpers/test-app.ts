@@ -15,6 +15,7 @@ import { TEST_POSTGRES_URL } from './dialects.ts';
 import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
 import type { LarkEventKeys } from '../../src/integrations/lark/lark-event-envelope.ts';
 import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
+import type { RepoTimeouts } from '../../src/integrations/repo-access/repo-access-error.ts';
 
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
@@ -86,6 +87,8 @@ export interface TestServerOptions {
   serverKeys?: (db: DatabaseHandle['db']) => Promise<{ current: string; previous: string[] }>;
   /** TRUST_PROXY as config.ts reads it (off by default, as the default server has it). */
   trustProxy?: TrustProxy;
+  /** REPO_*_TIMEOUT_SEC: connect, idle and command limits of git and svn against a remote. */
+  repoTimeouts?: RepoTimeouts;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -103,7 +106,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
   const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
-  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, blobs });
+  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

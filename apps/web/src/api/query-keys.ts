@@ -29,6 +29,7 @@ export const queryKeys = {
   roleList: (pageNo: number, pageSize: number) => ['roles', pageNo, pageSize] as const,
   categories: ['categories'] as const,
   systemSettings: ['system-settings'] as const,
+  repoHosts: ['repo-hosts'] as const,
   apiTokens: ['api-tokens'] as const,
   apiTokenList: (params: ApiTokenListParams) => ['api-tokens', params] as const,
   publicUrlCheck: ['public-url-check'] as const,

@@ -1,16 +1,17 @@
-import { execFile, spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { REPO_UNREACHABLE, wholeSeconds, type RemoteLimits } from '../repo-access/repo-access-error.ts';
+import { killGroup, runChild, spawnGroup } from '../repo-access/run-child.ts';
 import { redactSecrets } from './remote-url.ts';
 
 export type GitErrorReason = 'invalid_remote' | 'not_a_mirror' | 'remote_not_found' | 'remote_refused' | 'remote_unreachable' | 'command_failed' | 'timeout' | 'bad_output';
 
 const messages: Record<GitErrorReason, string> = {
-  invalid_remote: '仓库地址不合法：仅支持 https://、ssh://、git@主机:路径 或 file:// 地址',
+  invalid_remote: '仓库地址不合法：仅支持 https://、http://、ssh://、git@主机:路径 或 file:// 地址',
   not_a_mirror: '本地镜像目录已存在但不是 Git 仓库',
   remote_not_found: '仓库不存在或无权访问：请检查仓库地址（私有仓库的 https 地址需带上有读取权限的访问令牌）',
   remote_refused: '仓库拒绝访问：请确认地址中的账号或访问令牌有读取权限（ssh 地址需要为服务器配置部署密钥）',
-  remote_unreachable: '无法连接仓库所在的主机：请检查地址中的主机名和端口，以及服务器的网络',
+  remote_unreachable: REPO_UNREACHABLE,
   command_failed: 'Git 命令执行失败',
   timeout: 'Git 命令执行超时',
   bad_output: '无法解析 Git 的输出',
@@ -19,7 +20,7 @@ const messages: Record<GitErrorReason, string> = {
 /** What a failed clone or fetch says about the remote (git's messages are English whatever the locale: LC_ALL=C). */
 const remoteFailures: Array<[GitErrorReason, RegExp]> = [
   ['remote_refused', /authentication failed|could not read (username|password)|permission denied|access denied|terminal prompts disabled|returned error: 40[13]|host key verification failed/i],
-  ['remote_unreachable', /could not resolve host|failed to connect|connection refused|connection timed out|network is unreachable|could not connect|no route to host/i],
+  ['remote_unreachable', /could not resolve host|failed to connect|connection refused|connection timed out|network is unreachable|could not connect|no route to host|operation too slow|timed out|ssl|tls|gnutls|empty reply|connection reset|connection closed|kex_exchange_identification|unable to access/i],
   ['remote_not_found', /does not appear to be a git repository|repository .*not found|not found|no such file or directory|returned error: 404/i],
 ];
 
@@ -50,7 +51,10 @@ export interface GitRunOptions {
   allowFile?: boolean;
   /** Written to git's stdin. */
   input?: string;
+  /** A run that talks to a remote: its connect and idle limits, and the checked address to connect to. */
+  remote?: RemoteLimits;
 }
+
 
 /**
  * Transports are whitelisted per command (`ext::`/`fd::` and plain http/git are refused by git itself), and
@@ -60,11 +64,19 @@ function baseArgs(options: GitRunOptions): string[] {
   const args = [
     '-c', 'protocol.allow=never',
     '-c', 'protocol.https.allow=always',
+    '-c', 'protocol.http.allow=always',
     '-c', 'protocol.ssh.allow=always',
     '-c', `protocol.file.allow=${options.allowFile ? 'always' : 'never'}`,
     '-c', 'gc.autoDetach=false',
     '-c', 'core.quotePath=false',
   ];
+  const remote = options.remote;
+  if (remote) {
+    // A transfer below 1 KB/s for the idle limit is given up; a redirect could lead past the host check.
+    args.push('-c', 'http.lowSpeedLimit=1000', '-c', `http.lowSpeedTime=${wholeSeconds(remote.timeouts.idleMs)}`, '-c', 'http.followRedirects=false');
+    // curl connects to the address the host check looked at (TLS still checks the certificate of the name).
+    if (remote.pin) args.push('-c', `http.curloptResolve=${remote.pin.host}:${remote.pin.port}:${remote.pin.address.includes(':') ? `[${remote.pin.address}]` : remote.pin.address}`);
+  }
   if (options.gitDir !== undefined) args.push(`--git-dir=${options.gitDir}`);
   return args;
 }
@@ -74,14 +86,21 @@ function baseArgs(options: GitRunOptions): string[] {
  * GIT_FLUSH=0: into a pipe git otherwise flushes after every commit it prints (one write, and one read here, per
  * commit: a 100,000-commit `git log` took 0.8-1.1 s instead of 0.6 s); buffered, it writes 4-8 KiB at a time.
  */
-function gitEnv(): NodeJS.ProcessEnv {
+function gitEnv(remote?: RemoteLimits): NodeJS.ProcessEnv {
+  const ssh = ['ssh', '-o BatchMode=yes', '-o StrictHostKeyChecking=accept-new'];
+  if (remote) {
+    const idle = wholeSeconds(remote.timeouts.idleMs);
+    ssh.push(`-o ConnectTimeout=${wholeSeconds(remote.timeouts.connectMs)}`, `-o ServerAliveInterval=${Math.max(1, Math.ceil(idle / 3))}`, '-o ServerAliveCountMax=3');
+    // The checked address, with the host key still looked up under the name (host and address are plain ASCII here).
+    if (remote.pin) ssh.push(`-o HostName=${remote.pin.address}`, `-o HostKeyAlias=${remote.pin.host}`);
+  }
   return {
     ...process.env,
     GIT_FLUSH: '0',
     GIT_TERMINAL_PROMPT: '0',
     GIT_ASKPASS: '',
     SSH_ASKPASS: '',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes -o StrictHostKeyChecking=accept-new',
+    GIT_SSH_COMMAND: ssh.join(' '),
     LC_ALL: 'C',
   };
 }
@@ -98,24 +117,14 @@ export interface GitResult {
  * Runs git without a shell and resolves with its output. Exit codes listed in `okExitCodes` (default [0])
  * resolve; any other exit, a timeout or a spawn failure rejects with a GitError.
  */
-export function runGit(args: readonly string[], options: GitRunOptions, okExitCodes: readonly number[] = [0]): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...baseArgs(options), ...args],
-      { env: gitEnv(), timeout: options.timeoutMs, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true },
-      (error, stdout, stderr) => {
-        if (!error) return resolve({ stdout, stderr, exitCode: 0 });
-        if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new GitError('bad_output', `git ${args[0] ?? ''}: output too large`));
-        if (error.killed || error.signal) return reject(new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`));
-        const exitCode = typeof error.code === 'number' ? error.code : null;
-        if (exitCode !== null && okExitCodes.includes(exitCode)) return resolve({ stdout, stderr, exitCode });
-        reject(new GitError(failureReason(stderr), `git ${args[0] ?? ''} (${String(error.code)}): ${stderr || error.message}`));
-      },
-    );
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.input ?? '');
-  });
+export async function runGit(args: readonly string[], options: GitRunOptions, okExitCodes: readonly number[] = [0]): Promise<GitResult> {
+  const run = await runChild('git', [...baseArgs(options), ...args], { env: gitEnv(options.remote), input: options.input, timeoutMs: options.timeoutMs, maxBuffer: MAX_BUFFER });
+  const { stdout, stderr } = run;
+  if (run.code === 0) return { stdout, stderr, exitCode: 0 };
+  if (run.overflow) throw new GitError('bad_output', `git ${args[0] ?? ''}: output too large`);
+  if (run.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`);
+  if (run.code !== null && okExitCodes.includes(run.code)) return { stdout, stderr, exitCode: run.code };
+  throw new GitError(failureReason(stderr), `git ${args[0] ?? ''} (${String(run.code ?? run.spawnError)}): ${stderr || run.spawnError || 'killed'}`);
 }
 
 export interface StreamGitOptions extends GitRunOptions {
@@ -150,7 +159,7 @@ async function pump(stdin: Writable, feed: AsyncIterable<string>): Promise<void>
  * awaits). Leaving the loop early stops git; a non-zero exit after a complete read rejects with a GitError.
  */
 export async function* streamGit(args: readonly string[], options: StreamGitOptions): AsyncGenerator<string, void, undefined> {
-  const child = spawn('git', [...baseArgs(options), ...args], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawnGroup('git', [...baseArgs(options), ...args], gitEnv(options.remote));
   // Written from event handlers, hence an object rather than `let`s that the compiler would narrow.
   const state = { stderr: '', timedOut: false };
   child.stderr.setEncoding('utf8');
@@ -166,7 +175,7 @@ export async function* streamGit(args: readonly string[], options: StreamGitOpti
   });
   const timer = setTimeout(() => {
     state.timedOut = true;
-    child.kill('SIGTERM');
+    killGroup(child);
   }, options.timeoutMs);
   child.stdin.on('error', () => undefined);
   if (options.feed) pump(child.stdin, options.feed).catch(() => undefined);
@@ -182,7 +191,7 @@ export async function* streamGit(args: readonly string[], options: StreamGitOpti
     if (rest) yield rest;
     complete = true;
   } finally {
-    if (!complete) child.kill('SIGTERM');
+    if (!complete) killGroup(child);
     const code = await closed;
     clearTimeout(timer);
     if (complete) {

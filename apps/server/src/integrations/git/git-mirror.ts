@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { matchesCommitter, trimMessageEnd, type BranchFilter, type SourceCommit } from '../source-commit.ts';
+import type { RemoteLimits } from '../repo-access/repo-access-error.ts';
 import { GitError, runGit, streamGit } from './git-command.ts';
 import { clearStaleLocks } from './git-locks.ts';
 import { FILES_ARGS, LOG_FORMAT, LogRecordParser, type LogRecord } from './git-log-parser.ts';
@@ -9,8 +10,10 @@ import { groupTagsByCommit, listTags, readHeadBranch, readRefs, type RefSnapshot
 import { classifyGitRemote, refusedRemoteMessage, type RemoteUrlOptions } from './remote-url.ts';
 
 export interface SyncMirrorOptions extends RemoteUrlOptions {
-  /** Limit for the clone or fetch. Default 10 minutes. */
+  /** Limit for the clone or fetch. Default 10 minutes (the remote's command limit when `remote` is given). */
   timeoutMs?: number;
+  /** Connect and idle limits of the clone or fetch, and the checked address to connect to. */
+  remote?: RemoteLimits;
 }
 
 export type RefChange = 'created' | 'updated' | 'forced' | 'deleted';
@@ -49,17 +52,31 @@ const STALE_LOCK_GRACE_MS = 60_000;
 export async function syncMirror(remoteUrl: string, mirrorDir: string, options: SyncMirrorOptions = {}): Promise<SyncMirrorResult> {
   const kind = classifyGitRemote(remoteUrl, options);
   if (kind === null) throw new GitError('invalid_remote', `refused remote ${remoteUrl}`, refusedRemoteMessage(remoteUrl, options));
-  const run = { timeoutMs: options.timeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS, allowFile: kind === 'file' };
+  const run = { timeoutMs: options.timeoutMs ?? options.remote?.timeouts.commandMs ?? DEFAULT_SYNC_TIMEOUT_MS, allowFile: kind === 'file' };
+  // Only clone and fetch talk to the remote; every other command works on the mirror on disk.
+  const talk = { ...run, remote: kind === 'file' ? undefined : options.remote };
+  try {
+    return await updateMirror(remoteUrl, mirrorDir, run, talk);
+  } catch (error) {
+    // A remote that cannot be read says the same whatever was (or was not) there, unless it asked for credentials.
+    if (kind !== 'file' && error instanceof GitError && ['remote_not_found', 'command_failed', 'timeout', 'bad_output'].includes(error.reason)) throw new GitError('remote_unreachable', error.detail);
+    throw error;
+  }
+}
+
+type MirrorRun = { timeoutMs: number; allowFile: boolean };
+
+async function updateMirror(remoteUrl: string, mirrorDir: string, run: MirrorRun, talk: MirrorRun & { remote?: RemoteLimits }): Promise<SyncMirrorResult> {
   const state = await inspectMirrorDir(mirrorDir);
   if (state === 'foreign') throw new GitError('not_a_mirror', mirrorDir);
   if (state === 'missing') {
-    const created = await cloneMirror(remoteUrl, mirrorDir, run);
+    const created = await cloneMirror(remoteUrl, mirrorDir, run, talk);
     if (created) return { created: true, updates: diffRefs({ branches: new Map(), tags: new Map() }, await readRefs(mirrorDir), new Set()) };
   }
   await clearStaleLocks(mirrorDir, 2 * run.timeoutMs + STALE_LOCK_GRACE_MS);
   await runGit(['config', 'remote.origin.url', remoteUrl], { ...run, gitDir: mirrorDir });
   const before = await readRefs(mirrorDir);
-  await runGit(['fetch', '--prune', '--prune-tags', '--quiet', 'origin'], { ...run, gitDir: mirrorDir });
+  await runGit(['fetch', '--prune', '--prune-tags', '--quiet', 'origin'], { ...talk, gitDir: mirrorDir });
   // Mirrors cloned before commit-graphs were written get theirs once; fetches keep it current from then on.
   if (!(await hasCommitGraph(mirrorDir))) await writeCommitGraph(mirrorDir, run);
   const after = await readRefs(mirrorDir);
@@ -86,11 +103,11 @@ async function inspectMirrorDir(mirrorDir: string): Promise<'missing' | 'mirror'
 }
 
 /** Clones into a temporary sibling and renames it into place; false when another process won the race. */
-async function cloneMirror(remoteUrl: string, mirrorDir: string, run: { timeoutMs: number; allowFile: boolean }): Promise<boolean> {
+async function cloneMirror(remoteUrl: string, mirrorDir: string, run: MirrorRun, talk: MirrorRun & { remote?: RemoteLimits }): Promise<boolean> {
   await mkdir(dirname(mirrorDir), { recursive: true });
   const temp = `${mirrorDir}.tmp-${randomBytes(6).toString('hex')}`;
   try {
-    await runGit(['clone', '--bare', '--quiet', '--', remoteUrl, temp], run);
+    await runGit(['clone', '--bare', '--quiet', '--', remoteUrl, temp], talk);
     await runGit(['config', 'remote.origin.fetch', '+refs/heads/*:refs/heads/*'], { ...run, gitDir: temp });
     await runGit(['config', '--add', 'remote.origin.fetch', '+refs/tags/*:refs/tags/*'], { ...run, gitDir: temp });
     await writeCommitGraph(temp, run);

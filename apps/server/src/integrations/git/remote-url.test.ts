@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failureReason, GitError } from './git-command.ts';
 import { syncMirror } from './git-mirror.ts';
-import { classifyGitRemote, mirrorDirFor, redactSecrets } from './remote-url.ts';
+import { classifyGitRemote, mirrorDirFor, redactRepoUrl, redactSecrets, restoreRepoSecret } from './remote-url.ts';
 import { createSandbox, GitRepo } from './testing/git-fixture.ts';
 
 const sandbox = createSandbox('git-remote-test-');
@@ -22,6 +22,7 @@ describe('classifyGitRemote', () => {
     ['https://git.corp.test/mobile/ios-app.git', 'https'],
     ['https://oauth2:glpat-secret@git.corp.test/mobile/ios-app.git', 'https'],
     ['https://[::1]:8443/repo.git', 'https'],
+    ['http://gitlab.lan/mobile/ios-app.git', 'http'],
     ['ssh://git@git.corp.test:2222/mobile/ios-app.git', 'ssh'],
     ['git@git.corp.test:mobile/ios-app.git', 'scp'],
     ['org-123@github.com:acme/ios-app.git', 'scp'],
@@ -31,7 +32,6 @@ describe('classifyGitRemote', () => {
   });
 
   it.each([
-    'http://git.corp.test/app.git',
     'git://git.corp.test/app.git',
     'ext::sh -c touch% /tmp/pwned',
     'ext::sh',
@@ -65,6 +65,21 @@ describe('remote helpers', () => {
       "fatal: unable to access 'https://oauth2:***@git.corp.test/x.git/'",
     );
     expect(redactSecrets('git@host:repo.git')).toBe('git@host:repo.git');
+  });
+
+  it('hides the password or token of an address shown back, and keeps the stored one when saved back as shown', () => {
+    expect(redactRepoUrl('https://oauth2:glpat-abc@git.corp.test/x.git')).toBe('https://oauth2:***@git.corp.test/x.git');
+    expect(redactRepoUrl('http://ghp_token@gitlab.lan/x.git')).toBe('http://***@gitlab.lan/x.git');
+    expect(redactRepoUrl('ssh://git@git.corp.test/x.git')).toBe('ssh://git@git.corp.test/x.git');
+    expect(redactRepoUrl('git@git.corp.test:x.git')).toBe('git@git.corp.test:x.git');
+    const stored = 'https://oauth2:glpat-abc@git.corp.test/x.git';
+    expect(restoreRepoSecret('https://oauth2:***@git.corp.test/y.git', stored)).toBe('https://oauth2:glpat-abc@git.corp.test/y.git');
+    expect(restoreRepoSecret('http://***@gitlab.lan/x.git', 'http://ghp_token@gitlab.lan/x.git')).toBe('http://ghp_token@gitlab.lan/x.git');
+    // Another host, user or scheme: the stored secret is not sent anywhere else.
+    expect(restoreRepoSecret('https://oauth2:***@evil.test/x.git', stored)).toBe('https://oauth2:***@evil.test/x.git');
+    expect(restoreRepoSecret('https://other:***@git.corp.test/x.git', stored)).toBe('https://other:***@git.corp.test/x.git');
+    expect(restoreRepoSecret('http://oauth2:***@git.corp.test/x.git', stored)).toBe('http://oauth2:***@git.corp.test/x.git');
+    expect(restoreRepoSecret('https://oauth2:new@git.corp.test/x.git', stored)).toBe('https://oauth2:new@git.corp.test/x.git');
   });
 
   it('maps each remote to its own stable mirror directory', () => {
@@ -101,7 +116,7 @@ describe('syncMirror failures', () => {
     // Port 9 (discard) on loopback: nothing listens there, the connection is refused at once.
     const error = await syncFailure('https://127.0.0.1:9/team/app.git', sandbox.path('unreachable.git'));
     expect(error.reason).toBe('remote_unreachable');
-    expect(error.message).toContain('无法连接仓库所在的主机');
+    expect(error.message).toBe('无法连接仓库地址，请检查地址和网络');
   });
 
   it('tells a refused login from a missing repository by what git printed', () => {

@@ -1,11 +1,14 @@
-import { execFile } from 'node:child_process';
 import { redactSecrets } from '../git/remote-url.ts';
+import { REPO_UNREACHABLE, wholeSeconds, type RemoteLimits } from '../repo-access/repo-access-error.ts';
+import { runChild } from '../repo-access/run-child.ts';
 
-export type SvnErrorReason = 'invalid_url' | 'command_failed' | 'timeout' | 'bad_output';
+export type SvnErrorReason = 'invalid_url' | 'command_failed' | 'timeout' | 'bad_output' | 'unreachable' | 'refused';
 
 const messages: Record<SvnErrorReason, string> = {
   invalid_url: 'SVN 地址不合法：仅支持 https://、http://、svn://、svn+ssh:// 或 file:// 地址',
   command_failed: 'SVN 命令执行失败',
+  unreachable: REPO_UNREACHABLE,
+  refused: 'SVN 仓库拒绝访问：请确认账号和密码有读取权限',
   timeout: 'SVN 命令执行超时',
   bad_output: '无法解析 SVN 的输出',
 };
@@ -41,6 +44,19 @@ export interface SvnRunOptions extends SvnAuth {
   configDir?: string;
   /** Accept file:// URLs (repositories on the server's own disk). Default true. */
   allowFile?: boolean;
+  /**
+   * A run that talks to a remote: its idle limit (http-timeout, ssh's ConnectTimeout for svn+ssh); the command limit
+   * replaces timeoutMs. Its failures say only "cannot connect" — or "refused" when the server asked for credentials.
+   */
+  remote?: RemoteLimits;
+}
+
+/** svn's authorization failed, no more credentials, access forbidden (HTTP 403). */
+const REFUSED_CODES = new Set(['E170001', 'E215004', 'E175013']);
+
+function remoteArgs(remote: RemoteLimits): string[] {
+  const ssh = `ssh -q -o BatchMode=yes -o ConnectTimeout=${wholeSeconds(remote.timeouts.connectMs)} -o ServerAliveInterval=${Math.max(1, Math.ceil(wholeSeconds(remote.timeouts.idleMs) / 3))} -o ServerAliveCountMax=3 --`;
+  return ['--config-option', `servers:global:http-timeout=${wholeSeconds(remote.timeouts.idleMs)}`, '--config-option', `config:tunnels:ssh=${ssh}`];
 }
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
@@ -68,25 +84,25 @@ export function svnTarget(url: string): string {
 }
 
 /** Runs `svn <args>` non-interactively without a shell; resolves with stdout, rejects with an SvnError. */
-export function runSvn(args: readonly string[], options: SvnRunOptions = {}): Promise<string> {
+export async function runSvn(args: readonly string[], options: SvnRunOptions = {}): Promise<string> {
   const full = ['--non-interactive', '--no-auth-cache'];
   if (options.configDir !== undefined) full.push('--config-dir', options.configDir);
   if (options.username !== undefined) full.push('--username', options.username);
   if (options.password !== undefined) full.push('--password-from-stdin');
+  if (options.remote) full.push(...remoteArgs(options.remote));
   full.push(...args);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'svn',
-      full,
-      { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: MAX_BUFFER, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' }, windowsHide: true },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(new SvnError('bad_output', `svn ${args[0] ?? ''}: output too large`));
-        if (error.killed || error.signal) return reject(new SvnError('timeout', `svn ${args[0] ?? ''}: ${stderr}`));
-        reject(new SvnError('command_failed', `svn ${args[0] ?? ''} (${String(error.code)}): ${stderr || error.message}`));
-      },
-    );
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.password !== undefined ? `${options.password}\n` : '');
-  });
+  const timeoutMs = options.remote?.timeouts.commandMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const run = await runChild('svn', full, { env: { ...process.env, LC_ALL: 'C.UTF-8' }, input: options.password !== undefined ? `${options.password}\n` : '', timeoutMs, maxBuffer: MAX_BUFFER });
+  if (run.code === 0) return run.stdout;
+  const command = args[0] ?? '';
+  if (run.overflow) throw new SvnError('bad_output', `svn ${command}: output too large`);
+  const detail = `svn ${command} (${String(run.code ?? run.spawnError)}): ${run.stderr || run.spawnError || 'killed'}`;
+  if (options.remote) {
+    const failure = new SvnError('command_failed', detail);
+    // Asking beyond the youngest revision is an answer, not a failure (readSvnLog takes it).
+    if (failure.codes.includes('E160006')) throw failure;
+    throw new SvnError(failure.codes.some((code) => REFUSED_CODES.has(code)) ? 'refused' : 'unreachable', detail);
+  }
+  if (run.timedOut) throw new SvnError('timeout', `svn ${command}: ${run.stderr}`);
+  throw new SvnError('command_failed', detail);
 }

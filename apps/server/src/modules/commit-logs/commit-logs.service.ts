@@ -1,4 +1,5 @@
 import { cleanFileUrls, wikiEventMetadata, type CommitLogItem, type CommitLogListQuery, type UserCommitLogListQuery } from '@release/contract';
+import { redactRepoUrl } from '../../integrations/git/remote-url.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -52,7 +53,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       workflowId: row.workflow_id,
       appName: row.app_name,
       tabName: row.tab_name,
-      repoPath: row.repo_path,
+      repoPath: row.repo_path === null ? null : redactRepoUrl(row.repo_path),
       commitId: row.commit_id,
       commitTime: row.commit_time,
       updateTime: row.update_time,

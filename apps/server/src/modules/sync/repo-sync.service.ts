@@ -6,6 +6,9 @@ import { AppError } from '../../http/app-error.ts';
 import { GitError } from '../../integrations/git/git-command.ts';
 import { readNewCommits, syncMirror } from '../../integrations/git/git-mirror.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
+import { NO_HOST_RULES } from '../../integrations/repo-access/host-rules.ts';
+import { DEFAULT_REPO_TIMEOUTS, RepoAccessError, type RemoteLimits, type RepoTimeouts } from '../../integrations/repo-access/repo-access-error.ts';
+import { createRepoHostGuard, type RepoHostGuard } from '../../integrations/repo-access/repo-host-guard.ts';
 import { SvnError } from '../../integrations/svn/svn-command.ts';
 import { readSvnLog } from '../../integrations/svn/svn-log.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -34,14 +37,34 @@ export interface SyncResult {
  * Polls git and svn workflows into update items. Committer filters are applied at display time
  * (filtered items are kept and hidden), so sources are read unfiltered by committer.
  */
-export function createRepoSyncService(deps: { workflows: WorkflowsRepository; logs: CommitLogsRepository; ingest: CommitIngestService; policy: AppsPolicy; mirrorsDir: string; clock: Clock; allowFileRemotes: boolean }) {
+export function createRepoSyncService(deps: {
+  workflows: WorkflowsRepository;
+  logs: CommitLogsRepository;
+  ingest: CommitIngestService;
+  policy: AppsPolicy;
+  mirrorsDir: string;
+  clock: Clock;
+  allowFileRemotes: boolean;
+  /** The admin's host rules, checked (and the address pinned) before each git or svn run against a remote. */
+  guard?: RepoHostGuard;
+  /** Default: DEFAULT_REPO_TIMEOUTS, and a guard with no rules (private addresses refused). */
+  timeouts?: RepoTimeouts;
+}) {
   const { workflows, logs, ingest, clock } = deps;
+  const timeouts = deps.timeouts ?? DEFAULT_REPO_TIMEOUTS;
+  const guard = deps.guard ?? createRepoHostGuard({ rules: async () => NO_HOST_RULES, timeouts });
   const running = new Map<number, Promise<SyncResult>>();
+
+  /** The limits of a run against `url`, after its host passed the check; undefined for file://. */
+  async function remoteLimits(url: string): Promise<RemoteLimits | undefined> {
+    const pin = await guard.reach(url);
+    return pin ? { timeouts, pin } : undefined;
+  }
 
   async function syncGit(workflow: WorkflowRecord): Promise<number> {
     const remote = workflow.repo_path ?? '';
     const mirror = mirrorDirFor(deps.mirrorsDir, remote);
-    await syncMirror(remote, mirror, { allowFile: deps.allowFileRemotes });
+    await syncMirror(remote, mirror, { allowFile: deps.allowFileRemotes, remote: await remoteLimits(remote) });
     const known = await logs.knownCommitIds(workflow.id);
     // Trusted only while every tip is a stored item (a workflow id used again, or a restored database, walks all).
     const saved = await readWalkedTips(deps.mirrorsDir, workflow);
@@ -64,10 +87,13 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
 
   async function syncSvn(workflow: WorkflowRecord): Promise<number> {
     const last = await logs.lastSvnRevision(workflow.id);
+    // svn cannot be told which address to use: the host is checked right before, as close to the run as it gets.
+    const limits = await remoteLimits(workflow.repo_path ?? '');
+    const remote = limits ? { timeouts: limits.timeouts } : undefined;
     let created = 0;
     let from = (last ?? 0) + 1;
     for (let round = 0; round < 40; round += 1) {
-      const page = await readSvnLog(workflow.repo_path ?? '', { fromRevision: from, limit: 500, allowFile: deps.allowFileRemotes });
+      const page = await readSvnLog(workflow.repo_path ?? '', { fromRevision: from, limit: 500, allowFile: deps.allowFileRemotes, remote });
       created += await ingest.ingestCommits(workflow, page.commits);
       if (!page.hasMore || page.lastRevision === null) break;
       from = page.lastRevision + 1;
@@ -84,7 +110,7 @@ export function createRepoSyncService(deps: { workflows: WorkflowsRepository; lo
       if (now && now.committers !== workflow.committers) await ingest.refilter(now);
       return { created, error: null };
     } catch (error) {
-      if (!(error instanceof GitError) && !(error instanceof SvnError)) throw error;
+      if (!(error instanceof GitError) && !(error instanceof SvnError) && !(error instanceof RepoAccessError)) throw error;
       // The reason is kept on the workflow so the tab can say why it shows nothing new.
       await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: error.message });
       return { created: 0, error: error.message };

@@ -1,5 +1,7 @@
-import { WorkflowMessages, nextOrderNo, toStoredBranches, type SaveWorkflowWithRobotBody, type WorkflowRowWithRobot } from '@release/contract';
+import { WorkflowMessages, branchNames, nextOrderNo, toStoredBranches, type SaveWorkflowWithRobotBody, type WorkflowRowWithRobot } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
+import { redactRepoUrl, restoreRepoSecret } from '../../integrations/git/remote-url.ts';
+import type { RepoHostGuard } from '../../integrations/repo-access/repo-host-guard.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -29,6 +31,10 @@ export function createWorkflowsService(deps: {
   robots: WorkflowRobotDeps;
   /** ALLOW_FILE_REPOSITORIES: file:// git and svn addresses are accepted. */
   allowFileRemotes: boolean;
+  /** The admin's host rules for repository addresses. */
+  guard: RepoHostGuard;
+  /** A repository workflow was saved new, or with another address, kind or branches: its first sync is queued. */
+  onRepoSaved?: (workflowId: number) => Promise<unknown>;
 }) {
   const { workflows, policy, box, ingest, clock, robots } = deps;
 
@@ -76,7 +82,7 @@ export function createWorkflowsService(deps: {
     async create(editor: AuthUser, body: SaveWorkflowBody): Promise<{ id: number }> {
       await policy.assertCanEdit(editor, body.appId);
       const changes = fields(body);
-      assertRepoPath(changes, deps.allowFileRemotes);
+      await assertRepoPath(changes, deps.allowFileRemotes, deps.guard);
       const existing = await workflows.listByApp(body.appId);
       const now = clock.now();
       const id = await workflows.insert({
@@ -93,18 +99,25 @@ export function createWorkflowsService(deps: {
       if (body.contentType === 'package') await ingest.backfillPackages(id);
       // autoPush sends what arrives from now on, not the history.
       await workflows.update(id, { auto_push_cursor: await robots.lastItemId(id) });
+      // Its history shows now, whoever saved it (the web or the API), not at the next poll.
+      if (isPolled(changes)) await deps.onRepoSaved?.(id);
       return { id };
     },
 
     async update(editor: AuthUser, body: SaveWorkflowBody & { id: number }) {
       const workflow = await editable(editor, body.id);
       if (workflow.app_id !== body.appId) throw AppError.badRequest('工作流不属于该应用');
-      const changes = fields(body);
+      const given = fields(body);
+      // The address as it was shown (its password `***`) keeps the stored password.
+      const changes = { ...given, repo_path: given.repo_path === null ? null : restoreRepoSecret(given.repo_path, workflow.repo_path) };
       // A new repository starts a new history: the sync state belongs to the old one.
       const moved = changes.repo_path !== workflow.repo_path || changes.repo_type !== workflow.repo_type;
       // A stored address this server cannot read is told by the tab; a new one is refused before it is saved.
-      if (moved) assertRepoPath(changes, deps.allowFileRemotes);
-      await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(moved ? { last_sync_time: null, last_sync_error: null } : {}) });
+      if (moved) await assertRepoPath(changes, deps.allowFileRemotes, deps.guard);
+      const branches = (stored: string | null) => branchNames(stored).sort().join(',');
+      const resync = isPolled(changes) && (moved || branches(changes.default_branch) !== branches(workflow.default_branch));
+      await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(resync ? { last_sync_time: null, last_sync_error: null } : {}) });
+      if (resync) await deps.onRepoSaved?.(body.id);
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
       // Another committer filter hides and shows what is stored now, not only what arrives later.
       if (changes.content_type === 'default' && changes.committers !== workflow.committers) await ingest.refilter({ ...workflow, ...changes });
@@ -130,6 +143,11 @@ export function createWorkflowsService(deps: {
 }
 export type WorkflowsService = ReturnType<typeof createWorkflowsService>;
 
+/** git and svn repository workflows are polled (and synced when saved). */
+function isPolled(w: { content_type: string; repo_type: string | null }): boolean {
+  return w.content_type === 'default' && (w.repo_type === 'git' || w.repo_type === 'svn');
+}
+
 export const PUSH_PATH = '/api/workflow/push/';
 const PUSHED_REPO_TYPES = new Set(['JPS', 'JPS_GAME', 'wiki', 'other']);
 
@@ -149,7 +167,8 @@ export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string,
     contentType: w.content_type,
     manageType: w.manage_type,
     repoType: w.repo_type,
-    repoPath: w.repo_path,
+    // A password or token in the address is never shown back.
+    repoPath: w.repo_path === null ? null : redactRepoUrl(w.repo_path),
     defaultBranch: w.default_branch,
     committers: JSON.parse(w.committers) as string[],
     robotUrl: canEdit ? w.robot_url : null,

@@ -6,9 +6,17 @@ import { toast } from '../../app/feedback.ts';
 import { orderPayload } from './workflow-tabs.ts';
 import { workflowsText } from './workflows.strings.ts';
 
-/** GET /api/workflow for the app page's tabs. */
-export function useWorkflows(appId: number, enabled = true) {
-  return useQuery({ queryKey: workflowKeys.list(appId), queryFn: ({ signal }) => fetchWorkflows(appId, signal), enabled });
+/** How often the tabs are read again while the server's first sync of a saved repository workflow runs. */
+const FIRST_SYNC_POLL_MS = 1500;
+
+/** GET /api/workflow for the app page's tabs; read again every 1.5 s while `pollWhile` says so. */
+export function useWorkflows(appId: number, enabled = true, pollWhile?: (rows: WorkflowRow[]) => boolean) {
+  return useQuery({
+    queryKey: workflowKeys.list(appId),
+    queryFn: ({ signal }) => fetchWorkflows(appId, signal),
+    enabled,
+    refetchInterval: (query) => (pollWhile?.(query.state.data ?? []) ? FIRST_SYNC_POLL_MS : false),
+  });
 }
 
 /** Committer names for pick lists (the modal's committers, the filter bar's committer). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkflowRow } from '@release/contract';
 import { createWorkflowValues, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf } from './workflow-form.values.ts';
 import type { WorkflowInput } from '../../api/workflows.api.ts';
-import { emptyHintOf, syncAfterSave } from './workflow-state.ts';
+import { emptyHintOf, FIRST_SYNC_WAIT_MS, isAwaitingFirstSync, syncAfterSave } from './workflow-state.ts';
 import { buildTabs, moveItem, orderPayload, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 
 function row(id: number, orderNo: number, repoType: string | null, extra: Partial<WorkflowRow> = {}): WorkflowRow {
@@ -111,5 +111,16 @@ describe('what an empty tab says', () => {
     expect(emptyHintOf(row(6, 1, 'git'), true)).toBe('仓库还没有同步过：点击右上角的同步按钮拉取提交记录');
     expect(emptyHintOf(row(6, 1, 'git', { lastSyncTime: 1, lastSyncError: 'x' }), false)).toBe('仓库暂时无法同步，请联系该应用的编辑人员检查仓库地址');
     expect(emptyHintOf(row(7, 1, null), true)).toBe('该应用发布安装包后，版本会出现在这里');
+  });
+});
+
+describe('waiting for the server\'s first sync of a saved workflow', () => {
+  const fresh = row(7, 1, 'git', { lastSyncTime: null, lastSyncError: null });
+  it('waits while the row says neither when it synced nor why it failed, and not forever', () => {
+    expect(isAwaitingFirstSync([fresh], { id: 7, since: 1000 }, 2000)).toBe(true);
+    expect(isAwaitingFirstSync([{ ...fresh, lastSyncTime: 1500 }], { id: 7, since: 1000 }, 2000)).toBe(false);
+    expect(isAwaitingFirstSync([{ ...fresh, lastSyncError: '无法连接仓库地址，请检查地址和网络' }], { id: 7, since: 1000 }, 2000)).toBe(false);
+    expect(isAwaitingFirstSync([fresh], { id: 7, since: 1000 }, 1000 + FIRST_SYNC_WAIT_MS + 1)).toBe(false);
+    expect(isAwaitingFirstSync([fresh], null, 2000)).toBe(false);
   });
 });

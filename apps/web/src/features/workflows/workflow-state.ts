@@ -8,14 +8,24 @@ export function isSyncable(row: { contentType: string; repoType?: string | null 
 }
 
 /**
- * Whether a save should sync at once: a new repository workflow, or one whose address, kind or branches changed
- * (a fixed address shows its history now, as a new workflow does, instead of "never synced" until the next poll).
+ * Whether a save starts the server's first sync (the server queues it; the page waits for it): a new repository
+ * workflow, or one whose address, kind or branches changed — its history shows now, not at the next poll.
  */
 export function syncAfterSave(before: WorkflowRow | null, saved: WorkflowInput): boolean {
   if (!isSyncable(saved)) return false;
   if (before === null) return true;
   const branches = (stored: string | null | undefined) => branchNames(stored).sort().join(',');
   return before.repoPath !== (saved.repoPath ?? null) || before.repoType !== (saved.repoType ?? null) || branches(before.defaultBranch) !== branches(saved.defaultBranch);
+}
+
+/** How long the page waits for the server's first sync of a saved workflow before it stops asking. */
+export const FIRST_SYNC_WAIT_MS = 2 * 60_000;
+
+/** The first sync of a saved workflow the page waits for: its row says neither when it synced nor why it failed. */
+export function isAwaitingFirstSync(rows: readonly WorkflowRow[], awaiting: { id: number; since: number } | null, now: number): boolean {
+  if (awaiting === null || now - awaiting.since > FIRST_SYNC_WAIT_MS) return false;
+  const row = rows.find((r) => r.id === awaiting.id);
+  return row !== undefined && row.lastSyncTime === null && row.lastSyncError === null;
 }
 
 /** What an empty list tells the user to do on this tab. */

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Spin } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { useWorkflowMutations, useWorkflows } from './use-workflows.ts';
 import { WorkflowFormModal } from './workflow-form.modal.tsx';
 import { WorkflowTabBar } from './workflow-tab-bar.tsx';
 import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
-import { emptyHintOf, isSyncable, syncAfterSave } from './workflow-state.ts';
+import { emptyHintOf, isAwaitingFirstSync, isSyncable, syncAfterSave } from './workflow-state.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
 import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
@@ -39,7 +39,17 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const isLarkEnabled = useIsLarkEnabled();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
-  const workflows = useWorkflows(app.appId);
+  // A saved repository workflow is synced by the server: the tabs are read again until its row says how it went.
+  const [awaiting, setAwaiting] = useState<{ id: number; since: number } | null>(null);
+  const workflows = useWorkflows(app.appId, true, (rows) => isAwaitingFirstSync(rows, awaiting, Date.now()));
+  const awaitingNow = isAwaitingFirstSync(workflows.data ?? [], awaiting, Date.now());
+  useEffect(() => {
+    // Only rows read after the save tell how its sync went.
+    if (awaiting === null || awaitingNow || workflows.dataUpdatedAt <= awaiting.since || !workflows.data?.some((row) => row.id === awaiting.id)) return;
+    // It synced (or said why not): the open list starts again with what it brought.
+    setAwaiting(null);
+    void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
+  }, [awaiting, awaitingNow, workflows.data, workflows.dataUpdatedAt, queryClient]);
   const { reorder, remove, sync } = useWorkflowMutations(app.appId);
   const tabs = useMemo(() => buildTabs(workflows.data ?? []), [workflows.data]);
   const workflowOrder = useMemo(() => tabs.filter((tab) => tab.row !== null).map((tab) => tab.tabName), [tabs]);
@@ -92,8 +102,8 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
         editing.close();
         void queryClient.invalidateQueries({ queryKey: workflowKeys.list(app.appId) });
         select(id);
-        // A new or moved repository shows its history at once instead of at the next scheduled poll.
-        if (syncAfterSave(before, body)) syncNow(id);
+        // A new or moved repository: the server syncs it at once (whoever saves it); the page waits for that sync.
+        if (syncAfterSave(before, body)) setAwaiting({ id, since: Date.now() });
         // Another committer filter hides and shows stored items: the open list starts again.
         else if (before !== null) void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
       }}
@@ -133,7 +143,7 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onAdd={editing.openCreate}
             onEdit={() => (active?.row ? editing.openEdit(active.row) : undefined)}
             onDelete={deleteActive}
-            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending, onSync: () => syncNow(active.id) } : null}
+            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending || (awaitingNow && awaiting?.id === active.id), onSync: () => syncNow(active.id) } : null}
             compact={isMobile}
             onLarkDocs={isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
           />
