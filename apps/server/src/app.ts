@@ -22,6 +22,7 @@ import { appsRoutes } from './modules/apps/apps.routes.ts';
 import { appDetailRoutes } from './modules/apps/app-detail.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import type { UploadQuota } from './modules/uploads/uploads.service.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { installRoutes } from './modules/install/install.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -69,6 +70,8 @@ export interface AppDeps {
   blobs: ConfiguredBlobStore;
   /** Largest package accepted (bytes). */
   maxPackageBytes?: number;
+  /** Unfinished uploads one user may hold (default 50 files, 20 GiB). */
+  uploadQuota?: UploadQuota;
   /** Where git mirrors live; a temporary folder when not given. */
   mirrorsDir?: string;
   /** Whether file:// repositories may be polled. */
@@ -138,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     db: deps.db,
     blobs: deps.blobs,
     maxPackageBytes: deps.maxPackageBytes ?? 8 * 1024 ** 3,
+    uploadQuota: deps.uploadQuota,
     mirrorsDir: deps.mirrorsDir ?? path.join(os.tmpdir(), 'release-mirrors'),
     allowFileRemotes: deps.allowFileRemotes ?? true,
     repoTimeouts: deps.repoTimeouts,

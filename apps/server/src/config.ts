@@ -59,6 +59,9 @@ const schema = z.object({
     .transform((v) => v === 'true'),
   /** Largest package accepted, in MB. */
   MAX_PACKAGE_MB: z.coerce.number().int().min(1).default(8192),
+  /** Unfinished uploads (issued, transferring, or done but not yet used) one user may hold: how many, and their MB. */
+  UPLOAD_QUOTA_FILES: z.coerce.number().int().min(1).default(50),
+  UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(20480),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

@@ -11,7 +11,7 @@ import { createAppsPolicy } from './modules/apps/apps.policy.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
-import { createUploadsService } from './modules/uploads/uploads.service.ts';
+import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
 import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
@@ -88,6 +88,8 @@ export interface ServiceDeps {
   /** Keys a rotation is moving off (they open sealed values, never sign). */
   previousSecrets?: string[];
   maxPackageBytes: number;
+  /** Unfinished uploads one user may hold (UPLOAD_QUOTA_FILES, UPLOAD_QUOTA_MB). */
+  uploadQuota?: UploadQuota;
   /** Where git mirrors live (DATA_DIR/mirrors). */
   mirrorsDir: string;
   /** Whether file:// repositories may be polled (tests and single-machine setups). */
@@ -132,7 +134,7 @@ export function createServices(deps: ServiceDeps) {
     onNewItems: (targets) => autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
   });
   const media = createMediaService({ blobs: deps.blobs, clock });
-  const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes });
+  const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes, policy: appsPolicy, members: appMembers, quota: deps.uploadQuota });
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);

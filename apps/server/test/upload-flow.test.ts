@@ -88,7 +88,9 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
   });
 
   it('lets only editors publish, and never with another user’s upload', async () => {
-    const fileKey = await transferFile(server, viewer.token, 'v.apk', sampleApk());
+    // A viewer may not even start an upload.
+    await expect(transferFile(server, viewer.token, 'v.apk', sampleApk())).rejects.toThrow('get_signed_url: 没有上传权限：需要至少一个应用的编辑权限');
+    const fileKey = await transferFile(server, admin, 'v.apk', sampleApk());
     const asViewer = await server.request('POST', '/api/v2/upload_app', { token: viewer.token, body: { appId, s3Url: fileKey } });
     expect(asViewer.status).toBe(403);
     const stolen = await server.request('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: fileKey } });

@@ -22,6 +22,8 @@ export const getSignedUrlBody = z.object({
   attachFileNames: z.array(fileName).max(20).default([]),
   /** `lark_attachment`: task and bug attachments, keyed `lark_attachment/` + 16 random characters + extension (SPEC §7). */
   scene: z.enum(['lark_attachment']).optional(),
+  /** The app the files are for (a package's target, a task's app): the user needs an edit permit on it. */
+  appId: z.coerce.number().int().min(1).optional(),
 });
 export const signedFileKey = z.object({ fileName: z.string(), fileKey: z.string() });
 export const getSignedUrlResult = z.object({ appFile: signedFileKey.nullable(), attachFiles: z.array(signedFileKey) });

@@ -7,6 +7,7 @@ import { buildApp, type BuiltApp } from '../../src/app.ts';
 import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/database.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import type { TrustProxy } from '../../src/http/trust-proxy.ts';
+import type { UploadQuota } from '../../src/modules/uploads/uploads.service.ts';
 import type { SmsProvider } from '../../src/sms/sms-provider.ts';
 import type { ConfiguredBlobStore } from '../../src/storage/create-blob-store.ts';
 import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
@@ -83,6 +84,8 @@ export interface TestServerOptions {
   zsignWorkDir?: string;
   /** ALLOW_FILE_REPOSITORIES (on unless a test switches it off, as the default server has it). */
   allowFileRemotes?: boolean;
+  /** UPLOAD_QUOTA_FILES / UPLOAD_QUOTA_MB (the defaults otherwise). */
+  uploadQuota?: UploadQuota;
   /** The server key, found as main.ts finds it (TEST_SECRET otherwise); runs on the migrated database before the app is built. */
   serverKeys?: (db: DatabaseHandle['db']) => Promise<{ current: string; previous: string[] }>;
   /** TRUST_PROXY as config.ts reads it (off by default, as the default server has it). */
@@ -106,7 +109,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
   const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
-  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, blobs });
+  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

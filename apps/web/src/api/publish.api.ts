@@ -17,8 +17,8 @@ import { isApiError } from './api-error.ts';
 /** The publish page shows failures itself (under the progress bar), so these calls do not toast. */
 const quiet = { silent: true } as const;
 
-export async function issueUploadKeys(appFileName: string, attachFileNames: string[], signal: AbortSignal): Promise<GetSignedUrlResult> {
-  return (await api.post<GetSignedUrlResult>('/api/get_signed_url', { appFileName, attachFileNames }, { ...quiet, signal })).data;
+export async function issueUploadKeys(appFileName: string, attachFileNames: string[], signal: AbortSignal, appId?: number): Promise<GetSignedUrlResult> {
+  return (await api.post<GetSignedUrlResult>('/api/get_signed_url', { appFileName, attachFileNames, appId }, { ...quiet, signal })).data;
 }
 
 export async function startMultipart(fileKey: string, fileSize: number, signal: AbortSignal): Promise<MultipartStartResult> {

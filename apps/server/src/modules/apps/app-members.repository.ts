@@ -16,6 +16,11 @@ export function createAppMembersRepository(db: Kysely<Database>) {
         .orderBy('u.username')
         .execute();
     },
+    /** Whether the user may edit at least one app (who may upload anything at all). */
+    async editsAnyApp(userId: number): Promise<boolean> {
+      const row = await db.selectFrom('app_users').select('app_id').where('user_id', '=', userId).where('permit', '=', 'edit').limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
     async permitOf(appId: number, userId: number): Promise<Permit | null> {
       const row = await db.selectFrom('app_users').select('permit').where('app_id', '=', appId).where('user_id', '=', userId).executeTakeFirst();
       return row?.permit ?? null;

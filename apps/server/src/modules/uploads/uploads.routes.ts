@@ -14,7 +14,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
   const { uploads, registration } = deps;
   return async (app) => {
     app.post('/api/get_signed_url', { config: { access: 'user' }, schema: { tags, body: getSignedUrlBody, response: { 200: envelopeSchema(getSignedUrlResult) } } }, async (req) =>
-      ok(await uploads.issueKeys(currentUser(req).userId, req.body.appFileName, req.body.attachFileNames, req.body.scene)),
+      ok(await uploads.issueKeys(currentUser(req), req.body)),
     );
 
     app.post(
@@ -23,7 +23,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
       async (req) => {
         const user = currentUser(req);
         const body = req.body;
-        if (body.functionName === 'start') return ok(await uploads.start(user.userId, body.fileKey, body.fileSize, publicBaseUrl(req, deps.publicUrl)));
+        if (body.functionName === 'start') return ok(await uploads.start(user, body.fileKey, body.fileSize, publicBaseUrl(req, deps.publicUrl)));
         return ok(await uploads.finish(user.userId, body.fileKey, body.uploadId, body.tags));
       },
     );

@@ -4,6 +4,9 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BlobError, type BlobPart } from '../../storage/blob-store.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
+import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { AuthUser } from '../auth/session.service.ts';
 import type { UploadSessionsRepository } from './upload-sessions.repository.ts';
 
 /** Signed part URLs live long enough for a slow 2 GB upload; each part is retried by the client. */
@@ -11,11 +14,32 @@ const PART_URL_TTL_SEC = 24 * 60 * 60;
 /** Unfinished or unregistered uploads are cleaned up after this long. */
 export const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
+const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
+
 export const UploadMessages = {
   unknownKey: '上传凭证无效或已过期，请重新上传',
   tooLarge: (max: number) => `文件过大，最大支持 ${Math.floor(max / 1024 / 1024)} MB`,
   incomplete: '文件未上传完整，请重试',
+  noUploadPermit: '没有上传权限：需要至少一个应用的编辑权限',
+  quota: (held: { files: number; bytes: number }, quota: UploadQuota) =>
+    `未完成的上传过多：你已有 ${held.files} 个未完成的上传（共 ${mb(held.bytes)} MB），上限为 ${quota.maxFiles} 个、${mb(quota.maxBytes)} MB。请先完成或放弃进行中的上传，未完成的上传会在 24 小时后自动清理`,
 } as const;
+
+/** How much one user may hold in unfinished uploads (issued, transferring, or finished but not yet used). */
+export interface UploadQuota {
+  maxFiles: number;
+  maxBytes: number;
+}
+export const DEFAULT_UPLOAD_QUOTA: UploadQuota = { maxFiles: 50, maxBytes: 20 * 1024 ** 3 };
+
+/** What one upload start asks for: the app it is for when known, and how many files and bytes it adds. */
+export interface UploadAsk {
+  appId?: number;
+  files: number;
+  bytes: number;
+  /** The session being (re)started: what it held before is not counted twice. */
+  sessionId?: string;
+}
 
 /** Object names are ours: a folder per upload, and the original name made safe for any store. */
 function safeFileName(name: string): string {
@@ -35,8 +59,28 @@ export function taskAttachmentKey(fileName: string): string {
   return `${TASK_ATTACHMENT_PREFIX}${name}${ext ? `.${ext}` : ''}`;
 }
 
-export function createUploadsService(deps: { sessions: UploadSessionsRepository; blobs: ConfiguredBlobStore; clock: Clock; maxPackageBytes: number }) {
+export function createUploadsService(deps: {
+  sessions: UploadSessionsRepository;
+  blobs: ConfiguredBlobStore;
+  clock: Clock;
+  maxPackageBytes: number;
+  policy: AppsPolicy;
+  members: Pick<AppMembersRepository, 'editsAnyApp'>;
+  quota?: UploadQuota;
+}) {
   const { sessions, blobs, clock } = deps;
+  const quota = deps.quota ?? DEFAULT_UPLOAD_QUOTA;
+
+  /**
+   * Every upload start: an edit permit on the app it is for (when known), else on some app (admins always); and the
+   * user's unfinished uploads with this one stay within the quota.
+   */
+  async function admit(user: AuthUser, ask: UploadAsk): Promise<void> {
+    if (ask.appId !== undefined) await deps.policy.assertCanEdit(user, ask.appId);
+    else if (!user.isAdmin && !(await deps.members.editsAnyApp(user.userId))) throw AppError.noPermission(UploadMessages.noUploadPermit);
+    const held = await sessions.unfinishedOf(user.userId, ask.sessionId);
+    if (held.files + ask.files > quota.maxFiles || held.bytes + ask.bytes > quota.maxBytes) throw AppError.tooManyRequests(UploadMessages.quota(held, quota));
+  }
 
   async function ownSession(userId: number, fileKey: string) {
     const session = await sessions.findByKey(fileKey);
@@ -45,8 +89,13 @@ export function createUploadsService(deps: { sessions: UploadSessionsRepository;
   }
 
   return {
-    /** Names the objects of one publish: the package and its attachments. */
-    async issueKeys(userId: number, appFileName: string | undefined, attachFileNames: string[], scene?: 'lark_attachment'): Promise<GetSignedUrlResult> {
+    admit,
+
+    /** Names the objects of one publish: the package and its attachments (for `appId` when the client says it). */
+    async issueKeys(user: AuthUser, body: { appFileName?: string; attachFileNames: string[]; scene?: 'lark_attachment'; appId?: number }): Promise<GetSignedUrlResult> {
+      const { appFileName, attachFileNames, scene } = body;
+      await admit(user, { appId: body.appId, files: (appFileName ? 1 : 0) + attachFileNames.length, bytes: 0 });
+      const userId = user.userId;
       const now = clock.now();
       const month = new Date(now).toISOString().slice(0, 7).replace('-', '/');
       const keyOf = (id: string, fileName: string, purpose: 'package' | 'attachment') => {
@@ -79,10 +128,11 @@ export function createUploadsService(deps: { sessions: UploadSessionsRepository;
     },
 
     /** Starts (or restarts) the transfer of an issued key: one signed URL per 5 MB part. */
-    async start(userId: number, fileKey: string, fileSize: number, baseUrl: string): Promise<MultipartStartResult> {
-      const session = await ownSession(userId, fileKey);
+    async start(user: AuthUser, fileKey: string, fileSize: number, baseUrl: string): Promise<MultipartStartResult> {
+      const session = await ownSession(user.userId, fileKey);
       if (fileSize > deps.maxPackageBytes) throw AppError.badRequest(UploadMessages.tooLarge(deps.maxPackageBytes));
       if (session.state !== 'issued' && session.state !== 'uploading') throw AppError.badRequest(UploadMessages.unknownKey);
+      await admit(user, { files: 1, bytes: fileSize, sessionId: session.id });
       if (session.store_upload_id) await blobs.abortMultipart(fileKey, session.store_upload_id);
       const partSize = UPLOAD_PART_SIZE;
       const { uploadId: storeUploadId } = await blobs.startMultipart(fileKey, { size: fileSize, partSize, contentType: 'application/octet-stream' });

@@ -8,7 +8,8 @@ import { isAbortError, MultipartUpload, transferPercent, UploadError, type Multi
  */
 
 export interface PublishApi extends MultipartApi {
-  issueKeys: (appFileName: string, attachFileNames: string[], signal: AbortSignal) => Promise<GetSignedUrlResult>;
+  /** `appId`: the app being published to (the server checks the edit permit on it before anything is uploaded). */
+  issueKeys: (appFileName: string, attachFileNames: string[], signal: AbortSignal, appId?: number) => Promise<GetSignedUrlResult>;
   register: (body: UploadAppBody, signal: AbortSignal) => Promise<AppVersionRow>;
   /** Network or timeout: sending the same call again may work. A refusal needs the step redone. */
   isTransient: (error: unknown) => boolean;
@@ -62,7 +63,7 @@ export class PublishJob {
     if (this.version) return this.version;
     try {
       callbacks.onStage('uploading');
-      const uploads = await this.prepare(signal);
+      const uploads = await this.prepare(signal, meta.appId);
       this.reportTransfer();
       // The package first (the biggest), then each attachment; parts go 5 at a time within a file.
       for (const upload of uploads) await upload.run(signal);
@@ -78,10 +79,10 @@ export class PublishJob {
     }
   }
 
-  private async prepare(signal: AbortSignal): Promise<MultipartUpload[]> {
+  private async prepare(signal: AbortSignal, appId: number): Promise<MultipartUpload[]> {
     if (this.keys && this.uploads.length > 0) return this.uploads;
     const { file, attachments } = this.files;
-    const keys = await this.api.issueKeys(file.name, attachments.map((a) => a.name), signal);
+    const keys = await this.api.issueKeys(file.name, attachments.map((a) => a.name), signal, appId);
     if (!keys.appFile || keys.attachFiles.length !== attachments.length) throw new Error('上传凭证不完整，请重试');
     const targets: Array<{ blob: File; fileKey: string }> = [
       { blob: file, fileKey: keys.appFile.fileKey },

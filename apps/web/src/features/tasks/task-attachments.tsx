@@ -1,6 +1,7 @@
 import { Button, Typography, Upload, type UploadFile, type UploadProps } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { TASK_ATTACHMENTS_MAX, type TaskFile, type UploadFile as StoredFile } from '@release/contract';
+import { failureMessage } from '../../api/api-error.ts';
 import { finishMultipart, isTransientFailure, startMultipart } from '../../api/publish.api.ts';
 import { issueAttachmentKey } from '../../api/tasks.api.ts';
 import { toast } from '../../app/feedback.ts';
@@ -43,7 +44,9 @@ const uploadAttachment: UploadProps['customRequest'] = (options) => {
       options.onSuccess?.({ s3Key: fileKey });
     } catch (error) {
       if (controller.signal.aborted) return;
-      toast.error(t.upload.failed);
+      // The server's reason when it gave one (e.g. too many unfinished uploads), else the generic failure.
+      const message = failureMessage(error, t.upload.failed);
+      if (message) toast.error(message);
       options.onError?.(error instanceof Error ? error : new Error(t.upload.failed));
     }
   })();
