@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(settingsRoutes(services.settings));
   await app.register(repoHostsRoutes(services.repoHosts));
   await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
-  await app.register(mediaRoutes({ media: services.media, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  await app.register(mediaRoutes({ media: services.media, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
   await app.register(installRoutes({ install: services.install, installAccess: services.installAccess, ...links }));

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { placeholderIcon } from '../src/lib/placeholder-icon.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const MB = 1024 * 1024;
 const NO_PERMIT = '没有上传权限：需要至少一个应用的编辑权限';
+const PNG = await placeholderIcon('Q');
 
 describe.each(testDialects())('who may upload, and how much may wait unfinished, on %s', (dialect) => {
   let server: TestServer;
@@ -40,6 +42,14 @@ describe.each(testDialects())('who may upload, and how much may wait unfinished,
         const res = await issue(user.token, body);
         expect([res.status, res.body.msg]).toEqual([403, NO_PERMIT]);
       }
+    }
+    // Icons and snapshot media too.
+    for (const user of [outsider, viewer]) {
+      const form = new FormData();
+      form.append('type', 'media');
+      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'shot.png');
+      const res = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { token: user.token }, body: form });
+      expect([res.status, ((await res.json()) as { msg: string }).msg]).toEqual([403, NO_PERMIT]);
     }
     // Named target app: the permit on that app decides.
     expect((await issue(viewer.token, { appFileName: 'a.apk', appId })).status).toBe(403);

@@ -2,6 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
+import { currentUser } from '../../http/auth-plugin.ts';
+import type { UploadsService } from '../uploads/uploads.service.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { EXTENSION_OF, type SniffedType } from '../../lib/file-type.ts';
@@ -13,7 +15,7 @@ export const MEDIA_MAX_BYTES = 200 * 1024 * 1024;
 
 const typeOfExtension = new Map(Object.entries(EXTENSION_OF).map(([type, ext]) => [ext, type as SniffedType]));
 
-export function mediaRoutes(deps: { media: MediaService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
+export function mediaRoutes(deps: { media: MediaService; uploads: UploadsService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 5, fieldSize: 1024 } });
 
@@ -30,6 +32,7 @@ export function mediaRoutes(deps: { media: MediaService; blobs: BlobStore; publi
       },
       async (req) => {
         if (!req.isMultipart()) throw AppError.badRequest('请使用 multipart/form-data 上传文件');
+        await deps.uploads.admit(currentUser(req), { files: 1, bytes: 0 });
         const file = await req.file();
         if (!file) throw AppError.badRequest('没有收到文件');
         const field = file.fields.type;
