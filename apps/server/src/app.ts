@@ -60,6 +60,8 @@ import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
 import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';
 import { registerTasks } from './modules/tasks/tasks.module.ts';
 import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-sync.module.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { createHealthService } from './modules/health/health.service.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
@@ -248,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   await registerTasksSync(app, tasksSync);
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
+  await app.register(healthRoutes(createHealthService({ db: deps.db, blobs: deps.blobs })));
 
   await registerWebApp(app, deps.webDistDir, { installBoot: services.install.boot });
   return { app, services, routes };

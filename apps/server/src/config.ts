@@ -11,6 +11,9 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   /** Schema used inside PostgreSQL (tests isolate themselves with it). */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('public'),
+  /** PostgreSQL connections at most, and how long a request waits for one before it gets 503. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
   PUBLIC_URL: z.string().url().optional(),
   /** A CDN or download host in front of this server for package and media links. */
   DOWNLOAD_BASE_URL: z.string().url().optional(),

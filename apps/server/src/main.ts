@@ -13,6 +13,7 @@ import { resolveServerKeys } from './modules/settings/server-key.ts';
 import { createBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 import { loadProfileSigner } from './modules/device-enroll/mobileconfig.ts';
+import { faultOf } from './http/error-handler.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -28,6 +29,8 @@ async function main() {
     url: config.DATABASE_URL,
     schema: config.DATABASE_SCHEMA,
     sqliteFile: path.join(config.DATA_DIR, 'release.db'),
+    poolSize: config.DATABASE_POOL_SIZE,
+    acquireTimeoutMs: config.DATABASE_POOL_WAIT_MS,
   });
   await migrateToLatest(handle);
   const keys = await resolveServerKeys({ config, settings: createSettingsRepository(handle.db), sealed: createSealedValuesRepository(handle.db), clock: systemClock, log: (line) => process.stderr.write(`${line}\n`) });
@@ -87,6 +90,13 @@ async function main() {
     services.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   timer.unref();
+
+  // Background work left without a catch that met the database away or a full disk: logged, the process stays (it
+  // serves again when they are back). Anything else unhandled is a bug and still ends the process, as Node does.
+  process.on('unhandledRejection', (reason) => {
+    if (!faultOf(reason)) throw reason;
+    app.log.error({ err: reason }, 'background work failed: the database is away or the disk is full');
+  });
 
   // Pushes and autoPush run as jobs in every process; the first drain also takes over jobs whose process died
   // (their lease ran out), and a delivery found mid-send is reported, never sent twice.

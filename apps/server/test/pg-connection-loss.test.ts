@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, migrateToLatest, openDatabase, sql, type DatabaseHandle } from '../src/db/database.ts';
+import { z } from 'zod';
+import { dropPostgresSchema, migrateToLatest, openDatabase, pgApplicationName, sql, type DatabaseHandle } from '../src/db/database.ts';
+import { databaseFault } from '../src/db/faults.ts';
 import { pgCopierOf } from '../src/db/pg-copy.ts';
+import { defineJob } from '../src/jobs/job-definition.ts';
+import { createJobQueue } from '../src/jobs/queue.ts';
+import { systemClock } from '../src/lib/clock.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 
 /** Rows until the copy is ended from outside (never all of them: the generator outlasts the test). */
@@ -20,7 +25,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
   beforeAll(async () => {
     handle = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:', onConnectionError: (error) => lost.push(error.message) });
     await migrateToLatest(handle);
-    other = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:' });
+    other = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:', applicationName: 'loss-observer' });
     await sql`insert into apps (id, app_name, app_type, path, public_path, password, create_time, update_time) values (1, 'a', 'unity', 'a', 'a', 'x', 0, 0)`.execute(handle.db);
     await sql`insert into workflows (id, app_id, tab_name, content_type, order_no, webhook_token, webhook_secret, create_time, update_time) values (1, 1, 't', 'default', 0, 't', 's', 0, 0)`.execute(handle.db);
   });
@@ -49,8 +54,11 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
     );
     void outcome.finally(() => (settled = true));
     await terminateCopy(() => settled);
-    // 57P01: terminating connection due to administrator command.
-    expect(await outcome).toMatchObject({ code: '57P01' });
+    // The server's 57P01 (terminating connection due to administrator command) when its message arrives first, or the
+    // reset socket (ECONNRESET, EPIPE) when the copy was still writing: either way the connection was lost, and says so.
+    const failure = await outcome;
+    expect(failure).toBeInstanceOf(Error);
+    expect(databaseFault(failure)).toBe('unavailable');
     expect((await sql<{ n: number }>`select count(*) as n from commit_logs`.execute(handle.db)).rows[0]?.n).toBe(0);
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
   });
@@ -61,5 +69,32 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
     await sql`select pg_terminate_backend(${pid})`.execute(other.db);
     await expect.poll(() => lost.length).toBeGreaterThan(0);
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('a job whose connection is ended is run again later, whatever its attempts, and the runner goes on', async () => {
+    const quiet = { error: () => undefined, warn: () => undefined };
+    const queue = createJobQueue({ db: handle.db, clock: systemClock, logger: quiet, owner: 'loss-test' });
+    const sleeper = defineJob({
+      kind: 'loss.sleep',
+      payload: z.object({}),
+      maxAttempts: 1,
+      run: async () => sql`select pg_sleep(30)`.execute(handle.db),
+    });
+    const quick = defineJob({ kind: 'loss.quick', payload: z.object({}), maxAttempts: 1, run: async () => sql`select 1`.execute(handle.db) });
+    queue.register(sleeper);
+    queue.register(quick);
+    const { id } = await queue.enqueue(sleeper, {});
+    const drained = queue.runDue();
+    // Its connection, while it sleeps, is ended from outside.
+    await expect
+      .poll(async () => (await sql<{ pid: number }>`select pg_terminate_backend(pid, 10000) from pg_stat_activity where application_name = ${pgApplicationName(schema)} and query = 'select pg_sleep(30)' and state = 'active'`.execute(other.db)).rows.length)
+      .toBe(1);
+    expect(await drained).toBe(1);
+    // Its one attempt is used, yet it is not failed: the database was away, not the job wrong.
+    const job = await handle.db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'pending', attempts: 1 });
+    const next = await queue.enqueue(quick, {});
+    expect(await queue.runDue()).toBe(1);
+    expect((await handle.db.selectFrom('jobs').select('status').where('id', '=', next.id).executeTakeFirstOrThrow()).status).toBe('done');
   });
 });

@@ -10,6 +10,10 @@ export const ResultCode = {
   tooLarge: 413,
   tooManyRequests: 429,
   internal: 500,
+  /** The database cannot be reached now (a restart, a failover, every connection busy): try again shortly. */
+  serviceUnavailable: 503,
+  /** The server's disk (or its database's) is full: an administrator must free space. */
+  insufficientStorage: 507,
   /** No permission: the web app navigates to /403. */
   noPermission: 10028,
 } as const;
@@ -48,6 +52,8 @@ export const Messages = {
   cannotDeleteSelf: '不能删除自己',
   lastAdmin: '至少需要保留一个管理员',
   bodyTooLarge: '请求体过大',
+  databaseUnavailable: '数据库暂时不可用，请稍后重试',
+  storageFull: '服务器存储空间不足，请联系管理员',
 } as const;
 
 export const AppMessages = {

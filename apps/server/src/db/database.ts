@@ -5,6 +5,7 @@ import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { registerPgCopier } from './pg-copy.ts';
+import { createPgPool } from './pg-pool.ts';
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
@@ -50,6 +51,17 @@ export interface DatabaseOptions {
   sqliteFile: string;
   /** An idle PostgreSQL connection that was ended (default: one line on stderr). */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL connections at most (DATABASE_POOL_SIZE, default 10). */
+  poolSize?: number;
+  /** How long a query waits for a PostgreSQL connection before failing with 503 (DATABASE_POOL_WAIT_MS, default 10 s). */
+  acquireTimeoutMs?: number;
+  /** Its name in pg_stat_activity (default pgApplicationName(schema)); a test's own connections take another. */
+  applicationName?: string;
+}
+
+/** What this server's PostgreSQL connections are called in pg_stat_activity: the schema tells deployments (and tests) apart. */
+export function pgApplicationName(schema: string): string {
+  return `release-system/${schema}`.slice(0, 63);
 }
 
 /** Migrations in order. Each file is frozen once shipped. */
@@ -79,14 +91,6 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-027-app-bundle-ids': m027,
 };
 
-// BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
-
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url?.startsWith('postgres')) {
     const schema = options.schema ?? 'public';
@@ -97,16 +101,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       if ((error as { code?: string }).code !== '23505') throw error;
     });
     await bootstrap.end();
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: 10,
-      options: `-c search_path="${schema}"`,
-      types: pgTypes,
+    const pool = createPgPool({
+      url: options.url,
+      schema,
+      max: options.poolSize ?? 10,
+      acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
+      applicationName: options.applicationName ?? pgApplicationName(schema),
+      onConnectionError: options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
     });
-    // A pooled connection that PostgreSQL ends (a restart, a failover, pg_terminate_backend) is reported here and
-    // replaced on the next checkout; unheard, the 'error' event would end the process.
-    const onConnectionError = options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`));
-    pool.on('error', (error) => onConnectionError(error));
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
     return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };

@@ -66,6 +66,9 @@ class NodeSqliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, out of memory): a
+    // second rollback would fail with "no transaction is active" and hide the error that matters (a full disk).
+    if (!this.db?.isTransaction) return;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

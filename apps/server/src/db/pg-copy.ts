@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
-import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { markPostgresError } from './faults.ts';
+import type { PgPool } from './pg-pool.ts';
 
 /** Rows per chunk handed to the COPY stream: a few hundred KB of text at a time, whatever the batch. */
 const ROWS_PER_CHUNK = 1_000;
@@ -45,7 +46,7 @@ export interface PgCopier {
   copyRows(table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>): Promise<number>;
 }
 
-function createPgCopier(pool: pg.Pool): PgCopier {
+function createPgCopier(pool: PgPool): PgCopier {
   return {
     async copyRows(table, columns, rows) {
       const client = await pool.connect();
@@ -67,7 +68,8 @@ function createPgCopier(pool: pg.Pool): PgCopier {
             // A connection that cannot even roll back is not given back to the pool.
             broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
           });
-          throw error;
+          // The COPY stream's own failure (a socket reset, the server's 57P01) comes from the database too.
+          throw markPostgresError(error);
         }
       } finally {
         client.off('error', lost);
@@ -83,7 +85,7 @@ function createPgCopier(pool: pg.Pool): PgCopier {
  */
 const copiers = new WeakMap<object, PgCopier>();
 
-export function registerPgCopier<T>(db: Kysely<T>, pool: pg.Pool): void {
+export function registerPgCopier<T>(db: Kysely<T>, pool: PgPool): void {
   copiers.set(db, createPgCopier(pool));
 }
 

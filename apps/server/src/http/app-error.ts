@@ -1,6 +1,6 @@
 import { Messages, ResultCode } from '@release/contract';
 
-type ErrorKind = 'badRequest' | 'unauthorized' | 'noPermission' | 'notFound' | 'conflict' | 'tooLarge' | 'tooManyRequests' | 'internal';
+type ErrorKind = 'badRequest' | 'unauthorized' | 'noPermission' | 'notFound' | 'conflict' | 'tooLarge' | 'tooManyRequests' | 'internal' | 'unavailable' | 'insufficientStorage';
 
 const kinds: Record<ErrorKind, { status: number; code: number }> = {
   badRequest: { status: 400, code: ResultCode.badRequest },
@@ -11,6 +11,8 @@ const kinds: Record<ErrorKind, { status: number; code: number }> = {
   tooLarge: { status: 413, code: ResultCode.tooLarge },
   tooManyRequests: { status: 429, code: ResultCode.tooManyRequests },
   internal: { status: 500, code: ResultCode.internal },
+  unavailable: { status: 503, code: ResultCode.serviceUnavailable },
+  insufficientStorage: { status: 507, code: ResultCode.insufficientStorage },
 };
 
 /** The one error type of the domain: a stable envelope code, an HTTP status and a Chinese message. */

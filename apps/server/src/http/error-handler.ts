@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { Messages, ResultCode } from '@release/contract';
+import { databaseFault } from '../db/faults.ts';
+import { isDiskFull } from '../storage/faults.ts';
 import { AppError } from './app-error.ts';
 
 interface ZodIssueLike {
@@ -17,9 +19,27 @@ function describeValidation(issues: ZodIssueLike[], context: string | undefined)
   return `参数错误：${field} ${reason}`;
 }
 
+/**
+ * A failure of the place rather than of the request: the database away (503, try again shortly) or a full disk, the
+ * server's or the database's (507, an administrator must free space). Null for anything else.
+ */
+export function faultOf(error: unknown): AppError | null {
+  if (isDiskFull(error)) return new AppError('insufficientStorage', Messages.storageFull, { cause: error });
+  const fault = databaseFault(error);
+  if (fault === 'full') return new AppError('insufficientStorage', Messages.storageFull, { cause: error });
+  if (fault === 'unavailable') return new AppError('unavailable', Messages.databaseUnavailable, { cause: error });
+  return null;
+}
+
 /** Maps every error to the envelope; 5xx internals are logged, never shown. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // Before the rest: a service may have wrapped the database's or the disk's failure in a 500 of its own.
+    const fault = error instanceof AppError && error.status < 500 ? null : faultOf(error);
+    if (fault) {
+      request.log.warn({ err: error }, fault.message);
+      return reply.status(fault.status).send({ code: fault.code, msg: fault.message, data: null });
+    }
     if (error instanceof AppError) {
       return reply.status(error.status).send({ code: error.code, msg: error.message, data: error.data ?? (error.field === undefined ? null : { field: error.field }) });
     }

@@ -11,12 +11,14 @@ export class JobFailure extends Error {
     readonly code: number | null = null,
     /** The receiver asked us to wait at least this long (rate limits). */
     readonly retryAfterMs: number | null = null,
+    /** The error behind it (the queue tells a database that was away from a job that failed). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'JobFailure';
   }
-  static retry(message: string, options: { code?: number | null; retryAfterMs?: number | null } = {}) {
-    return new JobFailure(message, true, options.code ?? null, options.retryAfterMs ?? null);
+  static retry(message: string, options: { code?: number | null; retryAfterMs?: number | null; cause?: unknown } = {}) {
+    return new JobFailure(message, true, options.code ?? null, options.retryAfterMs ?? null, options.cause);
   }
   static permanent(message: string, code: number | null = null) {
     return new JobFailure(message, false, code);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, type Kysely } from 'kysely';
+import { databaseFault } from '../db/faults.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { backoffMs, JobFailure, type JobDefinition, type JobOutcome, type JobRun } from './job-definition.ts';
@@ -44,7 +45,7 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
     if (error instanceof JobFailure) return error;
     // A bad payload never gets better by waiting.
     if (error instanceof Error && error.name === 'ZodError') return JobFailure.permanent(`任务参数无效：${error.message}`);
-    return JobFailure.retry(error instanceof Error ? error.message : String(error));
+    return JobFailure.retry(error instanceof Error ? error.message : String(error), { cause: error });
   }
 
   async function settle(record: JobRecord, definition: JobDefinition<any, any> | undefined, payload: unknown, outcome: JobOutcome<unknown>, run: JobRun) {
@@ -80,7 +81,9 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
       outcome = { status: 'done', result: await definition.run(payload, run) };
     } catch (error) {
       const failure = failureOf(error);
-      if (!failure.retryable || record.attempts >= record.max_attempts) outcome = { status: 'failed', failure };
+      // A database that was away (a restart, a failover) failed the place, not the job: tried again, whatever its count.
+      const placeFailed = failure.retryable && databaseFault(failure) === 'unavailable';
+      if (!failure.retryable || (record.attempts >= record.max_attempts && !placeFailed)) outcome = { status: 'failed', failure };
       else outcome = { status: 'retry', failure, runAt: clock.now() + backoffMs(record.attempts, failure.retryAfterMs) };
     }
     try {

@@ -26,9 +26,25 @@ function partEtag(crc: number, length: number): string {
 }
 
 /**
+ * Reads and drops what is left of a request body after its part failed (a full disk), up to the part's own length:
+ * the answer then reaches the client on a connection still in order. A body left unread stalls the client's send
+ * (the socket stops being read), and one destroyed resets the connection under the answer. Past the part's length
+ * (a client sending more than its slot) the connection is cut.
+ */
+function discardRest(body: Readable, budget: number): void {
+  let left = budget;
+  body.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) body.destroy();
+  });
+  body.resume();
+}
+
+/**
  * Streams one part's body into `file` at `offset`; answers its size and etag. The socket's ~64 KiB chunks
  * are gathered and written 1 MiB at a time with one positional writev, with no stream pipeline per chunk.
- * More than `expected` bytes is refused as soon as it is seen.
+ * More than `expected` bytes is refused as soon as it is seen; a failed write (ENOSPC) fails the part at once. Either
+ * way the rest of the body is read and dropped up to the part's length, so that the client gets the answer.
  */
 export async function writePartAt(file: string, offset: number, body: Readable, expected: number, partNo: number): Promise<{ received: number; etag: string }> {
   const handle = await fsp.open(file, 'r+');
@@ -47,7 +63,7 @@ export async function writePartAt(file: string, offset: number, body: Readable, 
     position += length;
   };
   try {
-    for await (const chunk of body) {
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
       const bytes = chunk as Buffer;
       received += bytes.length;
       if (received > expected) throw new BlobError('too_large', `part ${partNo} is larger than ${expected} bytes`);
@@ -58,6 +74,7 @@ export async function writePartAt(file: string, offset: number, body: Readable, 
     }
     await flush();
   } catch (error) {
+    if (!body.destroyed && !body.readableEnded) discardRest(body, Math.max(0, expected - received));
     await handle.close();
     throw error;
   }

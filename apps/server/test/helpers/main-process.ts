@@ -7,6 +7,8 @@ export interface MainProcess {
   url: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /** Whether it is still there (it has not exited, of itself or by a crash). */
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startMainProcess(env: Record<string, string | undefined>):
   return {
     url,
     output: () => output,
+    isRunning: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LarkTaskMessages } from '@release/contract';
 import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { databaseFault } from '../../db/faults.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import { isLarkFailure, isRetryableLarkError, larkTaskErrorMessage } from '../../integrations/lark/lark-task-errors.ts';
@@ -15,6 +16,8 @@ function failureOf(error: unknown): JobFailure {
   // Not Lark's failure (say an attachment gone from the store): the record's history says what it was.
   const message = isLarkFailure(error) ? larkTaskErrorMessage(error) : LarkTaskMessages.recordFailed(error instanceof Error ? error.message : String(error));
   const code = error instanceof LarkApiError ? error.code : null;
+  // Our database away (a restart, a failover): the queue runs it again when it is back, and the pull keeps its schedule.
+  if (databaseFault(error) === 'unavailable') return JobFailure.retry(message, { cause: error });
   if (isRetryableLarkError(error)) return JobFailure.retry(message, { code, retryAfterMs: error instanceof LarkApiError ? error.retryAfterMs : null });
   return JobFailure.permanent(message, code);
 }

@@ -1,0 +1,92 @@
+import pg from 'pg';
+import { databaseFault, markPostgresError } from './faults.ts';
+
+export interface PgPoolOptions {
+  url: string;
+  schema: string;
+  /** Connections at most. */
+  max: number;
+  /** How long a query waits for a free connection, or for a new one to open, before failing (then 503). */
+  acquireTimeoutMs: number;
+  /** Shown in pg_stat_activity, so an operator (or a test) can tell this server's connections apart. */
+  applicationName: string;
+  /** A connection PostgreSQL ended while idle in the pool. */
+  onConnectionError: (error: Error) => void;
+}
+
+// BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * A pg connection that never ends the process and whose failures say they came from the database.
+ *
+ * pg emits 'error' on a client whose server went away (pg_terminate_backend, a restart, a reset socket); the pool
+ * listens only while the client is idle, so one that goes while checked out — a query in flight, or between two
+ * queries of a transaction — emitted an unheard 'error' and Node ended the process. The queries of that client fail
+ * anyway (pg rejects them with the same error): here it is only heard. Query rejections are marked for databaseFault
+ * (a socket error from here is the database's), and one that says the connection is gone marks the client `lost`.
+ */
+class WatchedClient extends pg.Client {
+  /** A query failed because this connection is gone: it goes out of the pool when released, not back in. */
+  lost = false;
+
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {
+      this.lost = true;
+    });
+    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((...args: unknown[]) => {
+      const result = query(...args);
+      if (!(result instanceof Promise)) return result;
+      return result.catch((error: unknown) => {
+        markPostgresError(error);
+        if (databaseFault(error) === 'unavailable') this.lost = true;
+        return Promise.reject(error);
+      });
+    }) as typeof this.query;
+  }
+}
+
+/** The pool Kysely and the COPY copier use: bounded waits, every connection's errors heard and marked. */
+export interface PgPool {
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+  /** The pool's settings (Kysely opens a control connection with them to cancel a query). */
+  options: object;
+}
+
+export function createPgPool(options: PgPoolOptions): PgPool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max,
+    // Bounds both the wait for a free connection (a pool exhausted by slow queries) and the opening of a new one
+    // (a server that accepts no connections): the request then fails with 503 instead of hanging.
+    connectionTimeoutMillis: options.acquireTimeoutMs,
+    // A server that vanished without closing the socket (a failover, a dropped network) is noticed by TCP.
+    keepAlive: true,
+    application_name: options.applicationName,
+    options: `-c search_path="${options.schema}"`,
+    types: pgTypes,
+    Client: WatchedClient,
+  });
+  // An idle connection PostgreSQL ends is reported here and replaced on the next checkout.
+  pool.on('error', (error) => options.onConnectionError(error));
+  return {
+    async connect() {
+      const client = await pool.connect().catch((error: unknown) => Promise.reject(markPostgresError(error)));
+      // The server's 57P01 arrives before its socket closes: released in between, a lost connection would go back to
+      // the pool as idle and fail the next query too. Released lost, the pool ends it and opens a new one when needed.
+      const release = client.release.bind(client);
+      client.release = (destroy?: Error | boolean) => release(destroy || (client as unknown as WatchedClient).lost);
+      return client;
+    },
+    end: () => pool.end(),
+    options: pool.options,
+  };
+}
