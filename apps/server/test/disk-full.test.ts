@@ -8,6 +8,9 @@ import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { startSignedInProcess, type SignedInProcess } from './helpers/signed-in-process.ts';
 import { mountSmallDisk, type SmallDisk } from './helpers/small-disk.ts';
 
+/** How long a condition may take to come about on a loaded machine (the server project's default is 1 s). */
+const WAIT = { timeout: 15_000 };
+
 interface Envelope<T = unknown> {
   status: number;
   body: { code: number; msg: string; data: T };
@@ -71,7 +74,7 @@ describe.each(testDialects())('a full disk under DATA_DIR (%s)', (dialect) => {
       .poll(async () => {
         const res = await fetch(`${server.url}/readyz`);
         return { status: res.status, body: await res.json() };
-      })
+      }, WAIT)
       .toEqual({ status: 503, body: { code: 503, msg: '服务未就绪：存储空间已满', data: { status: 'not ready', database: 'ok', storage: 'full' } } });
 
     disk.free();
@@ -80,7 +83,7 @@ describe.each(testDialects())('a full disk under DATA_DIR (%s)', (dialect) => {
     const finish = await call('POST', '/api/multi_signed_url_upload', { functionName: 'finish', fileKey, uploadId, tags: parts.map((p, i) => ({ partNo: i + 1, etag: p.etag })) });
     expect(finish).toMatchObject({ status: 200, body: { code: 200, data: { fileKey, fileSize: bytes.length } } });
     expect((await call('POST', '/api/app', { appName: '空间释放后', appType: 'native', password: '246810', path: 'full2' })).status).toBe(200);
-    await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status).toBe(200);
+    await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status, WAIT).toBe(200);
     expect(server.isRunning()).toBe(true);
   });
 });

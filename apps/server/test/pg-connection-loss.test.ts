@@ -9,6 +9,9 @@ import { createJobQueue } from '../src/jobs/queue.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 
+/** How long a condition may take to come about on a loaded machine (the server project's default is 1 s). */
+const WAIT = { timeout: 15_000 };
+
 /** Rows until the copy is ended from outside (never all of them: the generator outlasts the test). */
 function* endlessRows(workflowId: number) {
   for (let i = 0; ; i += 1) yield [1, workflowId, `c${i}`, i, 'x', 'alice', 0, 1, 1];
@@ -67,7 +70,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
     // The pool's one idle connection (a single query at a time uses the same one): ended from outside.
     const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]?.pid;
     await sql`select pg_terminate_backend(${pid})`.execute(other.db);
-    await expect.poll(() => lost.length).toBeGreaterThan(0);
+    await expect.poll(() => lost.length, WAIT).toBeGreaterThan(0);
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows).toEqual([{ one: 1 }]);
   });
 
@@ -87,7 +90,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
     const drained = queue.runDue();
     // Its connection, while it sleeps, is ended from outside.
     await expect
-      .poll(async () => (await sql<{ pid: number }>`select pg_terminate_backend(pid, 10000) from pg_stat_activity where application_name = ${pgApplicationName(schema)} and query = 'select pg_sleep(30)' and state = 'active'`.execute(other.db)).rows.length)
+      .poll(async () => (await sql<{ pid: number }>`select pg_terminate_backend(pid, 10000) from pg_stat_activity where application_name = ${pgApplicationName(schema)} and query = 'select pg_sleep(30)' and state = 'active'`.execute(other.db)).rows.length, WAIT)
       .toBe(1);
     expect(await drained).toBe(1);
     // Its one attempt is used, yet it is not failed: the database was away, not the job wrong.

@@ -9,6 +9,9 @@ import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-postgres.ts';
 import { startSignedInProcess, type SignedInProcess } from './helpers/signed-in-process.ts';
 
+/** How long a condition may take to come about on a loaded machine (the server project's default is 1 s). */
+const WAIT = { timeout: 15_000 };
+
 interface Answer {
   status: number;
   code: number;
@@ -113,7 +116,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('the server proces
         const release = await holdSessions(observer.db);
         const inFlight = Array.from({ length: 20 }, () => get(server, APPS));
         // The pool's 10 connections are all inside PostgreSQL, waiting; the other 10 requests wait for one.
-        await expect.poll(() => waitingOnLock(observer.db, schema)).toBe(10);
+        await expect.poll(() => waitingOnLock(observer.db, schema), WAIT).toBe(10);
         expect(await terminateServerConnections(observer.db, schema)).toBeGreaterThanOrEqual(10);
         await release();
         const answers = await Promise.all(inFlight);
@@ -139,9 +142,9 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('the server proces
       const answered: Answer[] = [];
       const inFlight = Array.from({ length: 4 }, () => get(server, APPS).then((a) => void answered.push(a)));
       // Both connections wait on the lock: two requests hold them, the other two cannot get one.
-      await expect.poll(() => waitingOnLock(observer.db, schema)).toBe(2);
+      await expect.poll(() => waitingOnLock(observer.db, schema), WAIT).toBe(2);
       // Those two are answered while the lock is still held: they did not wait for it, nor forever.
-      await expect.poll(() => answered.length, { timeout: 20_000 }).toBe(2);
+      await expect.poll(() => answered.length, WAIT).toBe(2);
       expect(answered).toEqual([unavailable, unavailable]);
       await release();
       await Promise.all(inFlight);
@@ -173,12 +176,12 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('the server proces
     it('survives a restart under load and a stop: 503 while it is away, /readyz names the database, and everything works once it is back', async () => {
       const release = await holdSessions(observer.db);
       const inFlight = Array.from({ length: 20 }, () => get(server, APPS));
-      await expect.poll(() => waitingOnLock(observer.db, schema)).toBe(10);
+      await expect.poll(() => waitingOnLock(observer.db, schema), WAIT).toBe(10);
       // A fast restart ends every connection (the observer's lock with them).
       await postgres.restart();
       await release().catch(() => undefined);
       for (const answer of await Promise.all(inFlight)) expect([unavailable, listed]).toContainEqual(answer);
-      await expect.poll(async () => (await get(server, APPS)).status).toBe(200);
+      await expect.poll(async () => (await get(server, APPS)).status, WAIT).toBe(200);
 
       await postgres.stop();
       // Refused connections are answered at once, 503 each time, and the process stays.
@@ -190,12 +193,12 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('the server proces
         .poll(async () => {
           const res = await fetch(`${server.url}/readyz`);
           return { status: res.status, body: await res.json() };
-        })
+        }, WAIT)
         .toEqual({ status: 503, body: { code: 503, msg: '服务未就绪：数据库不可用', data: { status: 'not ready', database: 'unavailable', storage: 'ok' } } });
 
       await postgres.start();
-      await expect.poll(async () => (await get(server, APPS)).status).toBe(200);
-      await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status).toBe(200);
+      await expect.poll(async () => (await get(server, APPS)).status, WAIT).toBe(200);
+      await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status, WAIT).toBe(200);
       expect(server.isRunning()).toBe(true);
     });
   });
