@@ -23,6 +23,11 @@ import { appDetailRoutes } from './modules/apps/app-detail.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import type { UploadQuota } from './modules/uploads/uploads.service.ts';
+import { directUploadRoutes } from './modules/uploads/direct-upload.routes.ts';
+import { createDirectUploadService } from './modules/uploads/direct-upload.service.ts';
+import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
+import { createAppsRepository } from './modules/apps/apps.repository.ts';
+import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { versionsRoutes } from './modules/versions/versions.routes.ts';
 import { installRoutes } from './modules/install/install.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -65,6 +70,9 @@ import { createHealthService } from './modules/health/health.service.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
+
+/** MAX_PACKAGE_MB's default, 8 GiB. */
+const DEFAULT_MAX_PACKAGE_BYTES = 8 * 1024 ** 3;
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -142,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const services = createServices({
     db: deps.db,
     blobs: deps.blobs,
-    maxPackageBytes: deps.maxPackageBytes ?? 8 * 1024 ** 3,
+    maxPackageBytes: deps.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES,
     uploadQuota: deps.uploadQuota,
     mirrorsDir: deps.mirrorsDir ?? path.join(os.tmpdir(), 'release-mirrors'),
     allowFileRemotes: deps.allowFileRemotes ?? true,
@@ -187,6 +195,19 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(mediaRoutes({ media: services.media, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
+  const maxPackageBytes = deps.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES;
+  const direct = createDirectUploadService({
+    uploads: services.uploads,
+    sessions: createUploadSessionsRepository(deps.db),
+    apps: createAppsRepository(deps.db),
+    versions: createVersionsRepository(deps.db),
+    registration: services.registration,
+    policy: services.appsPolicy,
+    blobs: deps.blobs,
+    clock: deps.clock ?? systemClock,
+    maxPackageBytes,
+  });
+  await app.register(directUploadRoutes({ direct, maxPackageBytes, ...links }));
   await app.register(installRoutes({ install: services.install, installAccess: services.installAccess, ...links }));
   await app.register(versionsRoutes({ versions: services.versions, ...links }));
   await app.register(workflowsRoutes({ workflows: services.workflows, publicUrl: deps.publicUrl }));

@@ -66,3 +66,25 @@ export const uploadAppBody = z.object({
   branch: z.string().trim().max(255).optional(),
 });
 export type UploadAppBody = z.infer<typeof uploadAppBody>;
+
+const formFlag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+/**
+ * POST /api/upload_app/direct (multipart/form-data, one request for CI): the text fields beside `file`. The app is
+ * named by `path` (its download path) or `appId`, before `file` or in the query; the others may come in any order.
+ */
+export const directUploadFields = z.object({
+  appId: z.coerce.number().int().min(1).optional(),
+  path: z.string().trim().min(1).max(64).optional(),
+  /** The version's description (更新说明); `description` is taken too. */
+  note: z.string().max(20_000).optional(),
+  description: z.string().max(20_000).optional(),
+  chatEnv: z.enum(chatEnvs).optional().or(z.literal('').transform(() => undefined)),
+  commit: z.string().trim().max(128).optional(),
+  branch: z.string().trim().max(255).optional(),
+  /** Publish even though the package's bundle id / package name is not one of the app's. */
+  allowOtherBundleId: formFlag.optional(),
+});
+export type DirectUploadFields = z.infer<typeof directUploadFields>;

@@ -82,6 +82,8 @@ export interface TestServerOptions {
   zsignRunOnRequest?: boolean;
   /** Where re-signing writes its working copies. */
   zsignWorkDir?: string;
+  /** MAX_PACKAGE_MB in bytes (8 GiB unless a test wants a small one). */
+  maxPackageBytes?: number;
   /** ALLOW_FILE_REPOSITORIES (on unless a test switches it off, as the default server has it). */
   allowFileRemotes?: boolean;
   /** UPLOAD_QUOTA_FILES / UPLOAD_QUOTA_MB (the defaults otherwise). */
@@ -109,7 +111,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
   const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
-  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, blobs });
+  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, maxPackageBytes: options.maxPackageBytes, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,0 +1,94 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appVersionRow, directUploadFields } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import { currentUser } from '../../http/auth-plugin.ts';
+import { envelopeSchema, ok } from '../../http/envelope.ts';
+import { publicBaseUrl } from '../../http/public-url.ts';
+import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { DirectUploadMessages, type DirectUploadService, type ReceivedPackage } from './direct-upload.service.ts';
+import { UploadMessages } from './uploads.service.ts';
+
+/** Room for the form's text fields and boundaries beside the package itself. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
+
+const description = [
+  'One request for CI: multipart/form-data with `file` (the package), `path` (the app’s download path) or `appId` before',
+  'the file (or in the query), and optional `note`, `commit`, `branch`, `chatEnv` (DevTest|PreFavTest),',
+  '`allowOtherBundleId` (true). Auth: `token` header or `Authorization: Bearer <API token>`. The file streams into',
+  'storage; the answer is the new version. docs/ci-pipelines.md shows it with curl.',
+].join(' ');
+
+function formError(message: string): AppError {
+  return AppError.badRequest(`参数错误：${message}`);
+}
+
+export function directUploadRoutes(deps: { direct: DirectUploadService; maxPackageBytes: number } & LinkDeps): FastifyPluginAsyncZod {
+  const { direct } = deps;
+  return async (app) => {
+    // Its own limits, apart from /api/upload's: one file up to MAX_PACKAGE_MB (+1 byte, so the service sees it is over).
+    await app.register(multipart, { limits: { fileSize: deps.maxPackageBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 22 } });
+
+    app.post(
+      '/api/upload_app/direct',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['uploads'],
+          description,
+          querystring: z.object({ appId: z.coerce.number().int().min(1).optional(), path: z.string().trim().max(64).optional() }),
+          response: { 200: envelopeSchema(appVersionRow) },
+        },
+      },
+      async (req, reply) => {
+        if (!req.isMultipart()) throw AppError.badRequest(DirectUploadMessages.notMultipart);
+        const declared = Number(req.headers['content-length']);
+        if (declared > deps.maxPackageBytes + FORM_OVERHEAD_BYTES) {
+          // Said up front: no byte of it is read.
+          reply.header('connection', 'close');
+          throw new AppError('tooLarge', UploadMessages.tooLarge(deps.maxPackageBytes));
+        }
+        const user = currentUser(req);
+        const fields: Record<string, string> = {};
+        let received: ReceivedPackage | null = null;
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'field') {
+              fields[part.fieldname] = String(part.value);
+              continue;
+            }
+            if (part.fieldname !== 'file') throw formError(`未知的文件字段 ${part.fieldname}，安装包请用 file`);
+            const ref = directUploadFields.pick({ appId: true, path: true }).safeParse({ appId: fields.appId ?? req.query.appId, path: fields.path ?? req.query.path });
+            if (!ref.success) throw formError(ref.error.issues[0]?.message ?? 'path');
+            const appId = await direct.resolveApp(user, ref.data);
+            received = await direct.receive(user, appId, part.filename || 'package', part.file);
+          }
+        } catch (error) {
+          if (received) await direct.drop(received);
+          // The request may still be sending: close the connection rather than read the rest.
+          reply.header('connection', 'close');
+          throw translate(error, deps.maxPackageBytes);
+        }
+        if (!received) throw AppError.badRequest(DirectUploadMessages.noFile);
+        const parsed = directUploadFields.safeParse(fields);
+        if (!parsed.success) {
+          await direct.drop(received);
+          const issue = parsed.error.issues[0];
+          throw formError(`${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+        }
+        const version = await direct.register(user, received, parsed.data, publicBaseUrl(req, deps.publicUrl));
+        return ok(await presenterFor(req, deps).row(version));
+      },
+    );
+  };
+}
+
+/** The multipart plugin's own limit errors, in the house's words. */
+function translate(error: unknown, maxPackageBytes: number): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return AppError.badRequest(DirectUploadMessages.oneFile);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return formError('字段过多');
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('tooLarge', UploadMessages.tooLarge(maxPackageBytes));
+  return error;
+}

@@ -1,0 +1,134 @@
+import { Transform, type Readable } from 'node:stream';
+import { AppMessages, type DirectUploadFields } from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
+import type { AuthUser } from '../auth/session.service.ts';
+import type { AppsPolicy } from '../apps/apps.policy.ts';
+import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
+import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { UploadSessionsRepository } from './upload-sessions.repository.ts';
+import { UploadMessages, type UploadsService } from './uploads.service.ts';
+
+export interface DirectUploadDeps {
+  uploads: UploadsService;
+  sessions: UploadSessionsRepository;
+  apps: Pick<AppsRepository, 'findByPath'>;
+  versions: Pick<VersionsRepository, 'findByFileKey'>;
+  registration: PackageRegistrationService;
+  policy: AppsPolicy;
+  blobs: ConfiguredBlobStore;
+  clock: Clock;
+  maxPackageBytes: number;
+}
+
+/** A package received in one request, stored and waiting to become a version. */
+export interface ReceivedPackage {
+  appId: number;
+  sessionId: string;
+  fileKey: string;
+  fileSize: number;
+}
+
+export const DirectUploadMessages = {
+  notMultipart: '请使用 multipart/form-data 上传，例如 curl -F file=@app.apk -F path=<应用下载地址> …',
+  noApp: '请在 file 之前给出 path（应用下载地址）或 appId，或写在地址的查询参数中',
+  noFile: '缺少安装包：请用 -F file=@安装包路径 上传',
+  oneFile: '一次只能上传一个安装包（字段 file）',
+} as const;
+
+/** Passes bytes through, failing the stream once more than `max` went by (busboy would only truncate). */
+function byteLimit(max: number, onBytes: (n: number) => void): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      onBytes(seen);
+      if (seen > max) callback(new Error(`over ${max} bytes`));
+      else callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * The one-request upload for CI (POST /api/upload_app/direct): the package streams from the request into the blob
+ * store (never held in memory or on a temporary disk), then is registered like any upload. It goes through the same
+ * start as the three-step flow (edit permit on the app, the uploads' key naming and limits). A refused, too large or
+ * broken-off upload leaves nothing: its blob is removed and its session ends aborted.
+ */
+export function createDirectUploadService(deps: DirectUploadDeps) {
+  const { uploads, sessions, apps, versions, registration, policy, blobs, clock } = deps;
+
+  /** Ends a received upload that did not become a version; never the file of a version that exists. */
+  async function drop(session: { sessionId: string; fileKey: string }): Promise<void> {
+    if (await versions.findByFileKey(session.fileKey)) return;
+    if (await sessions.transition(session.sessionId, ['issued', 'uploading', 'completed'], 'aborted', clock.now())) await blobs.delete(session.fileKey).catch(() => undefined);
+  }
+
+  return {
+    /** The app a request names by `appId` or download `path`, if the user may publish to it. */
+    async resolveApp(user: AuthUser, ref: { appId?: number; path?: string }): Promise<number> {
+      let appId = ref.appId;
+      if (appId === undefined && ref.path) appId = (await apps.findByPath(ref.path))?.id;
+      if (appId === undefined) throw ref.path ? AppError.notFound(AppMessages.appNotFound) : AppError.badRequest(DirectUploadMessages.noApp);
+      await policy.assertCanEdit(user, appId);
+      return appId;
+    },
+
+    /** Streams one file into the store under a new upload session of `appId`. */
+    async receive(user: AuthUser, appId: number, fileName: string, body: Readable): Promise<ReceivedPackage> {
+      // The three-step flow's start: edit permit on the app and the quota of unfinished uploads.
+      const keys = await uploads.issueKeys(user, { appFileName: fileName, attachFileNames: [], appId });
+      const fileKey = keys.appFile?.fileKey;
+      const session = fileKey ? await sessions.findByKey(fileKey) : undefined;
+      if (!fileKey || !session) throw AppError.badRequest(UploadMessages.unknownKey);
+      const received = { sessionId: session.id, fileKey };
+      let size = 0;
+      try {
+        const limited = body.pipe(byteLimit(deps.maxPackageBytes, (n) => (size = n)));
+        // A failure of the request's stream (the client went away) must fail the store's write too.
+        body.once('error', (error) => limited.destroy(error));
+        await blobs.put(fileKey, limited, { contentType: 'application/octet-stream' });
+      } catch (error) {
+        await drop(received);
+        // Judged by the bytes seen: a store may wrap the stream's error in its own.
+        if (size > deps.maxPackageBytes) throw new AppError('tooLarge', UploadMessages.tooLarge(deps.maxPackageBytes));
+        throw error;
+      }
+      if (size === 0) {
+        await drop(received);
+        throw AppError.badRequest('文件为空');
+      }
+      await sessions.update(session.id, { file_size: size });
+      await sessions.transition(session.id, ['issued'], 'completed', clock.now());
+      return { appId, ...received, fileSize: size };
+    },
+
+    /** Makes the received package a version; a refusal (not a package, other bundle id...) removes the file. */
+    async register(user: AuthUser, received: ReceivedPackage, fields: DirectUploadFields, baseUrl: string): Promise<VersionRecord> {
+      try {
+        return await registration.register(
+          user,
+          {
+            appId: received.appId,
+            description: fields.note ?? fields.description ?? '',
+            s3Url: received.fileKey,
+            attachFileUrls: [],
+            chatEnv: fields.chatEnv ?? null,
+            allowOtherBundleId: fields.allowOtherBundleId,
+            commit: fields.commit,
+            branch: fields.branch,
+          },
+          { baseUrl },
+        );
+      } catch (error) {
+        await drop(received);
+        throw error;
+      }
+    },
+
+    drop,
+  };
+}
+export type DirectUploadService = ReturnType<typeof createDirectUploadService>;
