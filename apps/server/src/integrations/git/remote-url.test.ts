@@ -65,6 +65,7 @@ describe('remote helpers', () => {
       "fatal: unable to access 'https://oauth2:***@git.corp.test/x.git/'",
     );
     expect(redactSecrets('git@host:repo.git')).toBe('git@host:repo.git');
+    expect(redactSecrets("fatal: unable to access 'http://ghp_abc@gitlab.lan/x.git/'")).toBe("fatal: unable to access 'http://***@gitlab.lan/x.git/'");
   });
 
   it('hides the password or token of an address shown back, and keeps the stored one when saved back as shown', () => {

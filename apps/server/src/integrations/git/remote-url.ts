@@ -65,9 +65,10 @@ function isSafeUser(user: string): boolean {
   return user === '' || (!user.startsWith('-') && USER.test(user));
 }
 
-/** Hides the password or token of `https://user:token@host/...` in any text (URLs in git's messages included). */
+/** Hides the password or token of `https://user:token@host/...` (and `https://token@host/...`) in any text, git's messages included. */
 export function redactSecrets(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*):([^/@\s]*)@/gi, '$1$2:***@');
+  // A user name standing alone in an http(s) address is usually a token (`https://TOKEN@host/…`).
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*):([^/@\s]*)@/gi, '$1$2:***@').replace(/(https?:\/\/)([^/@\s:']+)@/gi, '$1***@');
 }
 
 /** A stable mirror directory for a remote under `baseDir`: one bare repository per distinct URL. */
