@@ -12,7 +12,7 @@ const antd = /node_modules[\\/](antd|@ant-design)[\\/]/;
 /** What the install entry shares with the console: zod-free contract bits and its own strings (on its first paint)… */
 const installShared = /[\\/]src[\\/](features[\\/]packages[\\/]|install-page|errors)|modulepreload-polyfill|preload-helper/;
 /** …and what its versions view shares with it (loaded after the password box): formatting, strings, dayjs core. */
-const installExtras = /[\\/]src[\\/](features[\\/]device-enroll[\\/]device-enroll\.strings|features[\\/]versions[\\/]version-format|app[\\/]loopback-url)|node_modules[\\/]dayjs[\\/]dayjs\.min\.js$/;
+const installExtras = /[\\/]src[\\/](features[\\/]device-enroll[\\/]device-enroll\.strings|features[\\/]versions[\\/]version-format|app[\\/](loopback-url|clipboard))|node_modules[\\/]dayjs[\\/]dayjs\.min\.js$/;
 const vendorGroups = [
   // The install entry (install.html) loads none of the console's chunks. Its first paint is five requests at most, so a
   // phone's six connections fetch them at once (a seventh waited a whole round trip on Fast 3G).

@@ -73,4 +73,33 @@ describe.each(testDialects())('what the install page offers per kind of package 
     const page = await open('onlyaab');
     expect(page.versions.map((v) => [v.id, v.installable])).toEqual([[aab, false]]);
   });
+
+  it('gives the asked build its details (what the console knows of it), and only that one', async () => {
+    const appId = await createApp('details');
+    const ipa = await publish(appId, 'demo.ipa', sampleIpa({ version: '3.0.0', build: '300' }));
+    const apk = await publish(appId, 'demo.apk', sampleApk({ versionName: '1.0.0', versionCode: 100 }));
+    const asked = (await server.request<InstallPage>('GET', `/api/app_version?url=details&password=246810&id=${ipa}`)).body.data;
+    const rows = new Map((asked.versions.find((v) => v.id === ipa)?.details ?? []).map((d) => [d.label, d.value]));
+    expect(rows.get('Bundle ID')).toBe('com.example.demo');
+    expect(rows.get('版本号')).toBe('3.0.0');
+    expect(rows.get('构建号')).toBe('300');
+    expect(rows.get('文件')).toBe('demo.ipa');
+    expect(rows.get('描述文件')).toContain('内测 (Ad Hoc)');
+    expect(rows.get('证书到期')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(asked.versions.find((v) => v.id === apk)?.details).toBeNull();
+    const android = (await server.request<InstallPage>('GET', `/api/app_version?url=details&password=246810&id=${apk}`)).body.data.versions.find((v) => v.id === apk);
+    expect(new Map(android?.details?.map((d) => [d.label, d.value])).get('包名')).toBe('com.example.shop');
+    expect(new Map(android?.details?.map((d) => [d.label, d.value])).get('目标 SDK')).toBe('Android API 34');
+  });
+
+  it('tells subscribers which build arrived: its version and build number, or 第 N 版 for a web build', async () => {
+    const appId = await createApp('notify');
+    const subscriber = await server.createUser({ username: 'subscriber', roleLevel: 20 });
+    await server.request('POST', '/api/app', { token: admin, body: { appId, appName: 'notify', appType: 'native', password: '246810', path: 'notify', distributeUsers: [{ userId: subscriber.userId, permit: 'view' }] } });
+    await server.request('POST', '/api/app_collect', { token: subscriber.token, body: { appIds: appId, appCollectType: 'subscribe' } });
+    await publish(appId, 'demo.apk', sampleApk({ versionName: '2.1.0', versionCode: 210 }));
+    await publish(appId, 'page.html', Buffer.from('<!doctype html><title>活动页</title>'));
+    const messages = await server.request<Array<{ messageInfo: { description: string } }>>('GET', '/api/messages?state=NOT_READ', { token: subscriber.token });
+    expect(messages.body.data.map((m) => m.messageInfo.description).sort()).toEqual(['Android 2.1.0 (210) 已发布', 'Web 第 2 版 已发布']);
+  });
 });

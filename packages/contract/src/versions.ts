@@ -89,7 +89,10 @@ export const installVersion = z.object({
   deviceIncluded: z.boolean().nullable(),
   minimumOs: z.string().nullable(),
   attachFiles: z.array(z.object({ fileName: z.string(), url: z.string() })),
+  /** The asked build only (`id` in the link): what the console knows of it, for the build's own page. */
+  details: z.array(z.object({ label: z.string(), value: z.string() })).nullable(),
 });
+export type InstallDetail = { label: string; value: string };
 export type InstallVersion = z.infer<typeof installVersion>;
 
 export const installPage = z.object({

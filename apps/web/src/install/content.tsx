@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import type { InstallPage, NativePackageType } from '@release/contract';
 import { choosePlatform, platformOfRoute, preferredPlatforms } from '../features/packages/install-env.ts';
 import { installText } from '../features/packages/install.strings.ts';
+import { BuildPage } from './build-page.tsx';
 import { Alert } from './ui.tsx';
 import { LatestVersion, VersionListItem } from './version.tsx';
 
@@ -26,6 +27,8 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
     choosePlatform(available, [asked?.nativePackageType ?? null, platformOfRoute(location.pathname), ...preferredPlatforms(navigator.userAgent, navigator.maxTouchPoints)]),
   );
   const now = Date.now();
+  // A link to one build (…?id=) is that build's own page.
+  if (asked && !page.askedVersionMissing) return <BuildPage page={page} version={asked} />;
   if (platform === null || available.length === 0) return <EmptyApp />;
 
   const ofPlatform = page.versions.filter((v) => v.nativePackageType === platform);

@@ -23,6 +23,7 @@ import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../ver
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
+import { buildDetails } from './build-details.ts';
 import { packageKindOf } from './package-kind.ts';
 
 const PAGE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -134,9 +135,10 @@ export function createInstallService(deps: InstallDeps) {
     return [...recent, ...found.filter((v) => !recent.some((r) => r.id === v.id))].sort((a, b) => b.index_no - a.index_no);
   }
 
-  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null, stamp: string): Promise<InstallVersion> {
+  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null, stamp: string, withDetails = false): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
     const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
+    const minimumOs = metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
     return {
       id: v.id,
       indexNo: v.index_no,
@@ -158,8 +160,9 @@ export function createInstallService(deps: InstallDeps) {
       openUrl: isHtmlFile(v.file_name) ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
-      minimumOs: metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null),
+      minimumOs,
       attachFiles: await present.attachments(v.attach_files),
+      details: withDetails ? buildDetails(v, minimumOs) : null,
     };
   }
 
@@ -176,7 +179,7 @@ export function createInstallService(deps: InstallDeps) {
         askedVersionMissing: wanted !== undefined && ordered[0]?.id !== wanted,
         // A public page names its own link, never the password page's.
         app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: query.url },
-        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp))),
+        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp, v.id === wanted))),
         // The public link is open to anyone: its visitors get no pass to the password page.
         token: isPublic ? '' : pageToken(app),
         secure: context.secure,

@@ -23,7 +23,7 @@ export interface MessageVersion {
   indexNo: number;
   description: string;
   uploader: string | null;
-  /** The install page (its QR code is shown there and in the app header). */
+  /** This build's own install page (`/package/<path>?id=<id>`: its QR code, note and details). */
   downloadUrl: string | null;
 }
 
@@ -69,8 +69,9 @@ export function describeCommit(message: string, isPackage: boolean): { typeLabel
 /** SPEC §9: 7 characters of a commit id; none for items pushed by other systems. */
 export const shortId = shortCommitId;
 
-export function versionLabel(v: MessageVersion): string {
-  return [v.appVersion ?? `#${v.indexNo}`, v.build ? `(${v.build})` : ''].filter(Boolean).join(' ');
+/** `2.1.0 (210)`: the version's name and build number; a web build, which has neither, is 第 N 版 as on its page. */
+export function versionLabel(v: Pick<MessageVersion, 'appVersion' | 'build' | 'indexNo'>): string {
+  return [v.appVersion ?? `第 ${v.indexNo} 版`, v.build ? `(${v.build})` : ''].filter(Boolean).join(' ');
 }
 
 /**

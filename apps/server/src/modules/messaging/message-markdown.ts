@@ -26,7 +26,7 @@ export function messageLines(content: MessageContent, shown: number, { text, com
   if (v) {
     lines.push(`**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`);
     if (v.description) lines.push(text(v.description));
-    if (v.downloadUrl) lines.push(`${markdownLink('下载安装', v.downloadUrl)}　${markdownLink('扫码安装（二维码）', v.downloadUrl)}`);
+    if (v.downloadUrl) lines.push(`${markdownLink('安装此版本', v.downloadUrl)}　${markdownLink('扫码安装（二维码）', v.downloadUrl)}`);
   }
   if (content.commits.length) {
     lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);

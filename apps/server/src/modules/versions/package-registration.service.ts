@@ -33,6 +33,8 @@ export interface RegistrationDeps {
   announce?: (actor: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null) => Promise<unknown>;
 }
 
+const PLATFORM_NAMES = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' } as const;
+
 function versionLabel(inspection: PackageInspection): { version: string | null; build: string | null; name: string | null; bundleId: string | null } {
   switch (inspection.kind) {
     case 'ipa':
@@ -216,7 +218,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       await uploads.markRegistered(session.id);
       await ingest.recordVersion(id);
       for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
-      await notifySubscribers(actor, body.appId, app.app_name, body.description || `${label.version ?? session.file_name} 已发布`);
+      // The notice names the build that arrived (2.1.0 (210), or 第 N 版 for a web build), then its note.
+      const arrived = `${PLATFORM_NAMES[stored.version.native_package_type]} ${label.version ? [label.version, label.build && `(${label.build})`].filter(Boolean).join(' ') : `第 ${stored.version.index_no} 版`} 已发布`;
+      await notifySubscribers(actor, body.appId, app.app_name, body.description ? `${arrived}：${body.description}` : arrived);
       if (body.chatEnv && deps.announce) await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
       return (await versions.findById(id)) as VersionRecord;
     },

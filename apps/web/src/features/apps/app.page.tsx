@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AppMessages } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { useDocumentTitle } from '../../app/use-document-title.ts';
 import { AppPackagesCard } from '../versions/app-packages.card.tsx';
 import { WorkflowView } from '../workflows/workflow-view.tsx';
 import { AppViewBar } from '../tasks/app-view-bar.tsx';
@@ -35,6 +36,7 @@ export function AppPage() {
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const [addAppModal, openAddApp] = useAddAppModal();
   const view = useAppView(appId);
+  useDocumentTitle(detail.data?.appName ?? resolved.app?.appName ?? zh.menu.app);
 
   useEffect(() => {
     if (workflowId) cacheWorkflowId(path, workflowId);

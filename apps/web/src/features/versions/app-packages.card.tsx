@@ -10,24 +10,27 @@ import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { EditNoteModal } from './edit-note.modal.tsx';
 import { ResignModal } from './resign.modal.tsx';
 import { versionColumns } from './version-columns.tsx';
-import { packageTypeLabels } from './version-format.ts';
+import { VersionLinkModal } from './version-link.modal.tsx';
 import { versionsText } from './versions.strings.ts';
 
 type TypeFilter = NativePackageType | 'all';
 
+/** Short labels, so the five filters share a phone's width (390 px) instead of scrolling. */
+const shortLabels: Record<NativePackageType, string> = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' };
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: versionsText.filterAll },
-  ...nativePackageTypes.map((type) => ({ value: type, label: packageTypeLabels[type] })),
+  ...nativePackageTypes.map((type) => ({ value: type, label: shortLabels[type] })),
 ];
 
 /** The 安装包 tab of the app page: the app's package versions, newest first, filtered by type. */
-export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permit'> }) {
+export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permit' | 'downloadUrl'> }) {
   const queryClient = useQueryClient();
   const canEdit = app.permit !== 'view';
   const [type, setType] = useState<TypeFilter>('all');
   const [page, setPage] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE });
   const [editing, setEditing] = useState<AppVersionRow | null>(null);
   const [resigning, setResigning] = useState<AppVersionRow | null>(null);
+  const [linking, setLinking] = useState<AppVersionRow | null>(null);
   const params: VersionListParams = { appId: app.appId, ...page, ...(type === 'all' ? {} : { nativePackageType: type }) };
   const versions = useQuery({
     queryKey: queryKeys.versionList(params),
@@ -38,7 +41,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
   const isMobile = useIsMobile();
-  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing, onResign: setResigning });
+  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing, onResign: setResigning, onShowLink: setLinking });
 
   return (
     <Card
@@ -54,6 +57,8 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       <Flex vertical gap={12}>
         <div style={{ overflowX: 'auto' }}>
           <Segmented<TypeFilter>
+            block={isMobile}
+            size={isMobile ? 'small' : 'middle'}
             options={typeOptions}
             value={type}
             data-testid="versions-type-filter"
@@ -92,6 +97,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
           void refresh();
         }}
       />
+      <VersionLinkModal version={linking} downloadUrl={app.downloadUrl} onClose={() => setLinking(null)} />
       <ResignModal version={resigning} onClose={() => setResigning(null)} onDone={() => void refresh()} />
     </Card>
   );

@@ -1,5 +1,5 @@
 import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { DownloadOutlined, EditOutlined, PaperClipOutlined, SafetyCertificateOutlined, WarningOutlined } from '@ant-design/icons';
+import { DownloadOutlined, EditOutlined, PaperClipOutlined, QrcodeOutlined, SafetyCertificateOutlined, WarningOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { isPackageExpired, type AppVersionRow } from '@release/contract';
 import { zh } from '../../locales/zh-CN.ts';
@@ -14,6 +14,8 @@ interface ColumnOptions {
   now: number;
   onEditNote: (version: AppVersionRow) => void;
   onResign: (version: AppVersionRow) => void;
+  /** 链接/二维码: the build's own install page. */
+  onShowLink: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -34,17 +36,14 @@ function VersionIcon({ version }: { version: AppVersionRow }) {
 }
 
 function VersionCell({ version, now, compact }: { version: AppVersionRow; now: number; compact: boolean }) {
-  const hasVersion = Boolean(version.appVersion || version.build);
   return (
     <Flex vertical gap={2} align="flex-start">
       <Typography.Text strong data-testid="version-text" style={{ maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
         {versionTitle(version)}
       </Typography.Text>
-      {hasVersion && (
-        <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
-          {version.displayName ?? version.fileName}
-        </Typography.Text>
-      )}
+      <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
+        {version.displayName ?? version.fileName}
+      </Typography.Text>
       <PackageTypeTag version={version} />
       {compact && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -83,11 +82,14 @@ function NoteCell({ version }: { version: AppVersionRow }) {
   );
 }
 
-function ActionsCell({ version, canEdit, onEditNote, onResign }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign'>) {
+function ActionsCell({ version, canEdit, onEditNote, onResign, onShowLink }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign' | 'onShowLink'>) {
   return (
     <Flex vertical align="flex-start">
       <Button type="link" size="small" icon={<DownloadOutlined />} href={version.cdnUrl} download={version.fileName} data-testid="version-download">
         {versionsText.download}
+      </Button>
+      <Button type="link" size="small" icon={<QrcodeOutlined />} onClick={() => onShowLink(version)} data-testid="version-link">
+        {versionsText.link}
       </Button>
       {canEdit && (
         <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEditNote(version)} data-testid="version-edit-note">
@@ -105,7 +107,7 @@ function ActionsCell({ version, canEdit, onEditNote, onResign }: { version: AppV
 }
 
 /** Columns of the package list (SPEC §2/§3): index, icon, version with type and expiry, size, uploader, time, note, actions. */
-export function versionColumns({ canEdit, compact, now, onEditNote, onResign }: ColumnOptions): TableColumnsType<AppVersionRow> {
+export function versionColumns({ canEdit, compact, now, onEditNote, onResign, onShowLink }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [{ title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` }];
   const details: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.size, dataIndex: 'appSize', width: 96, render: (size: number) => formatSize(size) },
@@ -131,7 +133,7 @@ export function versionColumns({ canEdit, compact, now, onEditNote, onResign }: 
       key: 'operation',
       width: compact ? 96 : 120,
       fixed: compact ? undefined : 'right',
-      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} onResign={onResign} />,
+      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} onResign={onResign} onShowLink={onShowLink} />,
     },
   ];
 }

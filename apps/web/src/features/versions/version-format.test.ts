@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, formatVersionTime, isHtmlPackage, isIpaPackage, versionText } from './version-format.ts';
+import { formatSize, formatVersionTime, isHtmlPackage, isIpaPackage, versionText, versionTitle } from './version-format.ts';
 
 const at = (text: string) => new Date(text).getTime();
 
@@ -18,6 +18,9 @@ describe('version formatting', () => {
     expect(formatSize(300)).toBe('<0.01 MB');
     expect(versionText({ appVersion: '1.2.3', build: '45' })).toBe('1.2.3 (45)');
     expect(versionText({ appVersion: null, build: null })).toBe('-');
+    expect(versionTitle({ appVersion: '1.2.3', build: '45', indexNo: 7 })).toBe('1.2.3 (45)');
+    // A web build has no version of its own: it is named by its place among the app's uploads, not index.html.
+    expect(versionTitle({ appVersion: null, build: null, indexNo: 7 })).toBe('第 7 版');
     expect(isHtmlPackage({ fileName: 'x.zip', cdnUrl: 'https://cdn/a/index.html?sig=1' })).toBe(true);
     expect(isHtmlPackage({ fileName: 'site.zip', cdnUrl: 'https://cdn/a/site.zip?name=a.html' })).toBe(false);
     expect(isIpaPackage({ fileName: 'a.ipa', cdnUrl: 'https://cdn/x' })).toBe(true);

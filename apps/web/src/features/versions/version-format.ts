@@ -24,9 +24,12 @@ export function versionText(v: { appVersion: string | null; build: string | null
   return v.appVersion ?? v.build ?? '-';
 }
 
-/** What names a package best: its version, else (web zips, html pages) its title or file name. */
-export function versionTitle(v: { appVersion: string | null; build: string | null; displayName: string | null; fileName: string }): string {
-  return v.appVersion || v.build ? versionText(v) : (v.displayName ?? v.fileName);
+/**
+ * What names a build: its version and build number, else (web zips, html pages, which carry none) its place in the
+ * app's sequence of uploads, 第 N 版 — never a file name such as index.html. Its upload time is shown beside it.
+ */
+export function versionTitle(v: { appVersion: string | null; build: string | null; indexNo: number }): string {
+  return v.appVersion || v.build ? versionText(v) : `第 ${v.indexNo} 版`;
 }
 
 /** The type labels of SPEC §3. */

@@ -38,4 +38,10 @@ export const versionsText = {
   noteTitle: '编辑备注',
   notePlaceholder: '这个版本的更新说明',
   warnings: '解析提示',
+  /** One build's own install page: its link and QR code. */
+  link: '链接/二维码',
+  linkTitle: (version: string) => `${version} 的安装链接`,
+  linkHint: '测试人员打开此链接或扫码后，直接看到这个版本（仍需安装密码或免密链接权限）',
+  linkCopy: '复制链接',
+  linkOpen: '打开',
 } as const;
