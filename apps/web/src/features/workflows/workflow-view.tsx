@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, Spin } from 'antd';
+import { Alert, Button, Card, Flex, Spin, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
@@ -43,6 +43,8 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const [awaiting, setAwaiting] = useState<{ id: number; since: number } | null>(null);
   const workflows = useWorkflows(app.appId, true, (rows) => isAwaitingFirstSync(rows, awaiting, Date.now()));
   const awaitingNow = isAwaitingFirstSync(workflows.data ?? [], awaiting, Date.now());
+  // Until the tabs are read again after the save, the saved row does not say yet whether its sync is done.
+  const firstSyncing = awaiting !== null && (awaitingNow || workflows.dataUpdatedAt <= awaiting.since);
   useEffect(() => {
     // Only rows read after the save tell how its sync went.
     if (awaiting === null || awaitingNow || workflows.dataUpdatedAt <= awaiting.since || !workflows.data?.some((row) => row.id === awaiting.id)) return;
@@ -143,14 +145,20 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onAdd={editing.openCreate}
             onEdit={() => (active?.row ? editing.openEdit(active.row) : undefined)}
             onDelete={deleteActive}
-            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending || (awaitingNow && awaiting?.id === active.id), onSync: () => syncNow(active.id) } : null}
+            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending || (firstSyncing && awaiting?.id === active.id), onSync: () => syncNow(active.id) } : null}
             compact={isMobile}
             onLarkDocs={isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
           />
         }
       />
       {canEdit && active?.row?.lastSyncError ? <Alert type="warning" showIcon title={active.row.lastSyncError} style={{ marginBottom: 12 }} data-testid="workflow-sync-error" /> : null}
-      {active ? (
+      {active && firstSyncing && awaiting?.id === active.id ? (
+        // Its list is drawn once the server's first sync is done, so it does not start again under the reader's eyes.
+        <Flex justify="center" align="center" gap={8} style={{ padding: 48 }} data-testid="workflow-first-sync">
+          <Spin size="small" />
+          <Typography.Text type="secondary">{workflowsText.syncing}</Typography.Text>
+        </Flex>
+      ) : active ? (
         <CommitBrowser
           source={{ kind: 'workflows', workflowIds: active.workflowIds }}
           mode={active.id === SUMMARY_TAB_ID ? 'summary' : 'workflow'}
