@@ -31,6 +31,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // Fails any scenario whose pages broke the Content-Security-Policy.
+          setupFiles: ['e2e/helpers/csp-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -6,7 +6,7 @@ import { exited, fromSources } from './proc.ts';
 
 /** The real server as a child process (compiled, as `npm start` runs it; from its sources with --tsx), and its JSON API. */
 
-const ADMIN = { username: 'admin', password: 'bench-admin-pass' };
+export const ADMIN = { username: 'admin', password: 'bench-admin-pass' };
 const root = path.resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 60_000;
 

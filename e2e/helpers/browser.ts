@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { watchCsp } from './csp.ts';
 import { E2E_ADMIN } from './server-process.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -17,6 +18,7 @@ export const IPAD_UA = 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKi
 export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 800 }, userAgent?: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'zh-CN', ...(userAgent ? { userAgent } : {}) });
   context.setDefaultTimeout(15_000);
+  await watchCsp(context);
   const page = await context.newPage();
   return { context, page };
 }

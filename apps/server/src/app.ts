@@ -9,6 +9,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { fastifyTrustProxy, warnOfUntrustedProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerWebApp } from './http/web-static.ts';
 import { RequestLog } from './http/request-log.ts';
 import type { Clock } from './lib/clock.ts';
@@ -143,9 +144,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, storageOrigin: deps.blobs.kind === 's3' ? deps.blobs.origin : null });
   registerNulGuard(app);
   warnOfUntrustedProxy(app, deps.trustProxy ?? false);
+  await registerCompression(app);
 
   const services = createServices({
     db: deps.db,

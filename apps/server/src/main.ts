@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { buildApp } from './app.ts';
+import { addressesOf, startupAddressNote } from './http/public-url.ts';
 import { randomToken } from './lib/crypto.ts';
 import { createWebhookSmsProvider } from './sms/sms-provider.ts';
 import { systemClock } from './lib/clock.ts';
@@ -123,7 +124,9 @@ async function main() {
   }
 
   const address = await app.listen({ host: config.HOST, port: config.PORT });
-  const shown = config.PUBLIC_URL ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  // Without PUBLIC_URL, links use the LAN address of the default route (http/public-url.ts): print that one.
+  const reach = addressesOf(app);
+  const shown = config.PUBLIC_URL ?? reach?.primary ?? address;
   // pino writes behind: let its start-up lines out first, so the lines below end the start-up output.
   await new Promise<void>((resolve) => {
     const log = app.log as { flush?: (done: () => void) => void };
@@ -131,6 +134,7 @@ async function main() {
     else resolve();
   });
   process.stdout.write(`发布系统 is running at ${shown} (database: ${handle.dialect}, data: ${config.DATA_DIR})\n`);
+  if (!config.PUBLIC_URL && reach) process.stdout.write(startupAddressNote(reach));
   if (admin.generatedPassword) {
     // Printed once, on the console only, after the start-up lines so it is the last thing on screen: the operator must keep it.
     process.stdout.write(`\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`);

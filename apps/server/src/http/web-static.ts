@@ -29,6 +29,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     await app.register(fastifyStatic, {
       root: distDir,
       index: false,
+      // The .br and .gz files the build writes beside each file (apps/web/vite.config.ts), when the browser accepts them.
+      preCompressed: true,
       // Vite names assets by content hash, so they never change; index.html must always be fresh.
       setHeaders: (res, filePath) => {
         res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

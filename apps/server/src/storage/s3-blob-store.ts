@@ -27,6 +27,12 @@ function isNotFound(error: unknown): boolean {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 }
 
+/** The origin of the store's presigned URLs, where browsers PUT parts and GET files (the web app's CSP allows it). */
+export function s3BrowserOrigin(options: Pick<S3StoreOptions, 'endpoint' | 'region' | 'bucket' | 'forcePathStyle'>): string {
+  const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`);
+  return options.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${options.bucket}.${endpoint.host}`;
+}
+
 /** Blobs in any S3-compatible store; clients upload and download through presigned URLs, never through us. */
 export function createS3BlobStore(options: S3StoreOptions) {
   const config: S3ClientConfig = {
@@ -58,6 +64,7 @@ export function createS3BlobStore(options: S3StoreOptions) {
 
   const store = {
     kind: 's3' as const,
+    origin: s3BrowserOrigin(options),
 
     async startMultipart(key: string, opts: { size: number; partSize: number; contentType: string }) {
       assertSafeKey(key);

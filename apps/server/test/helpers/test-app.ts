@@ -94,6 +94,8 @@ export interface TestServerOptions {
   trustProxy?: TrustProxy;
   /** REPO_*_TIMEOUT_SEC: connect, idle and command limits of git and svn against a remote. */
   repoTimeouts?: RepoTimeouts;
+  /** Where the server listens (127.0.0.1 unless a test needs all interfaces, 0.0.0.0); `url` is on 127.0.0.1 either way. */
+  host?: string;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -114,7 +116,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, maxPackageBytes: options.maxPackageBytes, blobs });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
-  await built.app.listen({ host: '127.0.0.1', port: 0 });
+  await built.app.listen({ host: options.host ?? '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 
   const server: TestServer = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { appCollectBody, appDetail, appIdQuery, appUser, bindAppBody, saveAppBody, userApp, userAppsQuery } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { shareBaseUrl } from '../../http/public-url.ts';
 import type { AppDetailService } from './app-detail.service.ts';
 import type { AppMembersService } from './app-members.service.ts';
 
@@ -13,7 +13,7 @@ export function appDetailRoutes(deps: { detail: AppDetailService; members: AppMe
   const { detail, members } = deps;
   return async (app) => {
     app.get('/api/app', { config: { access: 'user' }, schema: { tags, querystring: appIdQuery, response: { 200: envelopeSchema(appDetail) } } }, async (req) =>
-      ok(await detail.detail(currentUser(req), req.query.appId, publicBaseUrl(req, deps.publicUrl))),
+      ok(await detail.detail(currentUser(req), req.query.appId, shareBaseUrl(req, deps.publicUrl))),
     );
     app.post('/api/app', { config: { access: 'admin' }, schema: { tags, body: saveAppBody, response: { 200: envelopeSchema(z.object({ appId: z.number() })) } } }, async (req) =>
       ok(await detail.save(currentUser(req), req.body)),

@@ -34,7 +34,8 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
       }
     });
 
-    app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, schema: { tags: ['blobs'], querystring: fileQuery } }, async (req, reply) => {
+    // Stored bytes as they are (never compressed on the fly): the length and entity tag are the file's, for resuming.
+    app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, compress: false, schema: { tags: ['blobs'], querystring: fileQuery } }, async (req, reply) => {
       if (!store.verifyDownloadUrl(req.query)) throw AppError.noPermission(linkExpired);
       const file = store.filePath(req.query.key);
       const stat = await fsp.stat(file, { bigint: true }).catch(() => null);

@@ -9,7 +9,7 @@ import {
 } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { shareBaseUrl } from '../../http/public-url.ts';
 import { z } from 'zod';
 import { CALLBACK_PATH, PROFILE_PATH, type DeviceEnrollService } from './device-enroll.service.ts';
 
@@ -24,7 +24,7 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
     app.post(
       '/api/device_enroll',
       { config: { access: 'user' }, schema: { tags, description: 'A one-time link to the `.mobileconfig` that registers the caller\'s own iPhone (open it in Safari on the device).', response: { 200: envelopeSchema(deviceEnrollLink) } } },
-      async (req) => ok(await enroll.startForUser(currentUser(req), publicBaseUrl(req, deps.publicUrl))),
+      async (req) => ok(await enroll.startForUser(currentUser(req), shareBaseUrl(req, deps.publicUrl))),
     );
 
     app.post(
@@ -40,13 +40,13 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
       },
       async (req) => {
         const token = req.headers['app-version-token'];
-        return ok(await enroll.startForInstall(req.body, typeof token === 'string' ? token : undefined, publicBaseUrl(req, deps.publicUrl)));
+        return ok(await enroll.startForInstall(req.body, typeof token === 'string' ? token : undefined, shareBaseUrl(req, deps.publicUrl)));
       },
     );
 
     // Opened by Safari on the device, without a session: the one-time challenge in the link is the permission.
     app.get(PROFILE_PATH, { config: { access: 'public' }, schema: { tags, querystring: deviceEnrollProfileQuery } }, async (req, reply) => {
-      const profile = await enroll.profile(req.query.c, publicBaseUrl(req, deps.publicUrl));
+      const profile = await enroll.profile(req.query.c, shareBaseUrl(req, deps.publicUrl));
       return reply
         .header('content-type', 'application/x-apple-aspen-config')
         .header('content-disposition', 'attachment; filename="register-device.mobileconfig"')
@@ -60,7 +60,7 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
       device.removeAllContentTypeParsers();
       device.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEVICE_ENROLL_BODY_MAX_BYTES }, (_req, body, done) => done(null, body));
       device.post(CALLBACK_PATH, { config: { access: 'public' }, schema: { tags, querystring: deviceEnrollCallbackQuery, description: 'The device\'s CMS-signed plist (UDID, PRODUCT, VERSION, SERIAL, CHALLENGE), posted to the URL of its profile (`s` names the registration); answers 301 to the result page.' } }, async (req, reply) => {
-        const location = await enroll.receive(req.body, req.headers['content-type'], (req.query as { s?: string }).s, publicBaseUrl(req, deps.publicUrl));
+        const location = await enroll.receive(req.body, req.headers['content-type'], (req.query as { s?: string }).s, shareBaseUrl(req, deps.publicUrl));
         return reply.code(301).header('location', location).header('cache-control', 'no-store').send();
       });
     });

@@ -3,7 +3,7 @@ import { deliveryListQuery, deliveryRow, myDeliveriesQuery, retryDeliveryBody, s
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok, pagedEnvelopeSchema } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { shareBaseUrl } from '../../http/public-url.ts';
 import type { DeliveryLogService } from './delivery-log.service.ts';
 import type { MessagingService } from './messaging.service.ts';
 
@@ -16,22 +16,22 @@ export function messagingRoutes(deps: { messaging: MessagingService; log: Delive
     app.post(
       '/api/send_lark_message',
       { config: { access: 'user' }, schema: { tags, description: 'Push an item or a package to Lark (group robot, or people through the app bot). Answers the queued deliveries.', body: sendMessageBody, response: sent } },
-      async (req) => ok(await messaging.send(currentUser(req), 'lark', req.body, publicBaseUrl(req, deps.publicUrl))),
+      async (req) => ok(await messaging.send(currentUser(req), 'lark', req.body, shareBaseUrl(req, deps.publicUrl))),
     );
     app.post(
       '/api/send_wecom_message',
       { config: { access: 'user' }, schema: { tags, description: 'Push an item or a package to a WeCom group robot (the workflow robot or the app’s dev/prod group).', body: sendMessageBody, response: sent } },
-      async (req) => ok(await messaging.send(currentUser(req), 'wecom', req.body, publicBaseUrl(req, deps.publicUrl))),
+      async (req) => ok(await messaging.send(currentUser(req), 'wecom', req.body, shareBaseUrl(req, deps.publicUrl))),
     );
     app.post(
       '/api/workflow/send_multi_commits',
       { config: { access: 'user' }, schema: { tags, description: 'Chosen items (commitIds), or every shown item from startTime to endTime inclusive (all: true).', body: sendMultiCommitsBody, response: sent } },
-      async (req) => ok(await messaging.sendMultiCommits(currentUser(req), req.body, publicBaseUrl(req, deps.publicUrl))),
+      async (req) => ok(await messaging.sendMultiCommits(currentUser(req), req.body, shareBaseUrl(req, deps.publicUrl))),
     );
     app.post(
       '/api/workflow/send_today_logs',
       { config: { access: 'user' }, schema: { tags, description: "Send today's logs (SPEC §7): the items of [startDate, nextDate).", body: sendTodayLogsBody, response: sent } },
-      async (req) => ok(await messaging.sendTodayLogs(currentUser(req), req.body, publicBaseUrl(req, deps.publicUrl))),
+      async (req) => ok(await messaging.sendTodayLogs(currentUser(req), req.body, shareBaseUrl(req, deps.publicUrl))),
     );
     app.get('/api/deliveries', { config: { access: 'admin' }, schema: { tags, description: 'The delivery log, newest first.', querystring: deliveryListQuery, response: { 200: pagedEnvelopeSchema(deliveryRow) } } }, async (req) => {
       const { rows, total } = await log.list(req.query);

@@ -3,7 +3,7 @@ import { appVersionRow, getSignedUrlBody, getSignedUrlResult, multipartBody, mul
 import { z } from 'zod';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { publicBaseUrl, shareBaseUrl } from '../../http/public-url.ts';
 import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
 import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
 import type { UploadsService } from './uploads.service.ts';
@@ -29,7 +29,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
     );
 
     const register = async (req: { body: z.infer<typeof uploadAppBody> } & Parameters<typeof currentUser>[0]) => {
-      const version = await registration.register(currentUser(req), req.body, { baseUrl: publicBaseUrl(req, deps.publicUrl) });
+      const version = await registration.register(currentUser(req), req.body, { baseUrl: shareBaseUrl(req, deps.publicUrl) });
       return ok(await presenterFor(req, deps).row(version));
     };
     const schema = { tags, body: uploadAppBody, response: { 200: envelopeSchema(appVersionRow) } };

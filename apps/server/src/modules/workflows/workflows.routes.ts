@@ -4,7 +4,7 @@ import { appIdQuery, saveWorkflowWithRobotBody as saveWorkflowBody, workflowOrde
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { shareBaseUrl } from '../../http/public-url.ts';
 import type { WorkflowsService } from './workflows.service.ts';
 
 const tags = ['workflows'];
@@ -13,7 +13,7 @@ export function workflowsRoutes(deps: { workflows: WorkflowsService; publicUrl?:
   const { workflows } = deps;
   return async (app) => {
     app.get('/api/workflow', { config: { access: 'user' }, schema: { tags, querystring: appIdQuery, response: { 200: envelopeSchema(z.array(workflowRow)) } } }, async (req) =>
-      ok(await workflows.list(currentUser(req), req.query.appId, publicBaseUrl(req, deps.publicUrl))),
+      ok(await workflows.list(currentUser(req), req.query.appId, shareBaseUrl(req, deps.publicUrl))),
     );
     app.post('/api/workflow', { config: { access: 'user' }, schema: { tags, body: saveWorkflowBody, response: { 200: envelopeSchema(z.object({ id: z.number() })) } } }, async (req) =>
       ok(await workflows.create(currentUser(req), req.body)),
