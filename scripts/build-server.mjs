@@ -1,5 +1,6 @@
 // `node scripts/build-server.mjs`: bundles the server (apps/server/src/main.ts and the workspace's TypeScript
-// packages such as @release/contract) into apps/server/dist/main.mjs with a source map. Every npm dependency
+// packages such as @release/contract) into apps/server/dist/main.mjs with a source map, and the package
+// inspection worker into apps/server/dist/inspect-worker.mjs beside it. Every npm dependency
 // of apps/server stays external, so native and optional packages (sharp, pg, @aws-sdk/*) load from
 // node_modules at run time. `npm start` runs it with `serverNodeArgs` (below); `npm run dev` keeps running
 // the sources under tsx.
@@ -49,8 +50,10 @@ export async function buildServer({ log = console.log } = {}) {
   const started = performance.now();
   // esbuild's service process would otherwise live as long as the caller; it is not needed after the build.
   const result = await build({
-    entryPoints: [path.join(serverDir, 'src/main.ts')],
-    outfile: serverBundle,
+    // The package inspection worker (src/inspect/worker/inspect-pool.ts) loads dist/inspect-worker.mjs beside the bundle.
+    entryPoints: { main: path.join(serverDir, 'src/main.ts'), 'inspect-worker': path.join(serverDir, 'src/inspect/worker/inspect-worker.ts') },
+    outdir: path.dirname(serverBundle),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -70,7 +73,7 @@ export async function buildServer({ log = console.log } = {}) {
     throw new Error(`these files would be bundled; add their packages to apps/server/package.json dependencies:\n  ${bundled.join('\n  ')}`);
   }
   const bytes = fs.statSync(serverBundle).size;
-  log(`built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`);
+  log(`built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB) and inspect-worker.mjs in ${(performance.now() - started).toFixed(0)} ms`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

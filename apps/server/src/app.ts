@@ -68,6 +68,7 @@ import { registerTasks } from './modules/tasks/tasks.module.ts';
 import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-sync.module.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createHealthService } from './modules/health/health.service.ts';
+import type { InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
@@ -122,6 +123,8 @@ export interface AppDeps {
   zsignWorkDir?: string;
   logger?: FastifyServerOptions['logger'];
   trustProxy?: TrustProxy;
+  /** Package inspection worker threads (INSPECT_WORKERS, INSPECT_TIMEOUT_SEC, INSPECT_MEMORY_MB). */
+  inspection?: InspectPoolOptions;
 }
 
 export interface BuiltApp {
@@ -166,10 +169,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     robotHosts: deps.robotHosts ?? { larkOpenBaseUrl: deps.lark?.openBaseUrl ?? DEFAULT_ROBOT_HOSTS.larkOpenBaseUrl, wecomBaseUrl: deps.wecom?.baseUrl ?? DEFAULT_ROBOT_HOSTS.wecomBaseUrl },
     publicUrl: deps.publicUrl ?? null,
     logger: app.log,
+    inspection: deps.inspection,
   });
   // The job runner is started by main.ts (tests drive it with runDue); closing the app stops it either way.
   app.addHook('onClose', async () => {
     await services.jobs.stop();
+    await services.inspector.close();
   });
   const routes = registerAuth(app, services.sessions);
 

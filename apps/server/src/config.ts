@@ -65,6 +65,12 @@ const schema = z.object({
   /** Unfinished uploads (issued, transferring, or done but not yet used) one user may hold: how many, and their MB. */
   UPLOAD_QUOTA_FILES: z.coerce.number().int().min(1).default(50),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(20480),
+  /** Worker threads that inspect uploaded packages; each takes one package at a time. */
+  INSPECT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Seconds one package's inspection may take before its worker is stopped and the upload refused. */
+  INSPECT_TIMEOUT_SEC: z.coerce.number().int().min(1).default(120),
+  /** Heap of each inspection worker, in MB; a package whose inspection needs more is refused. */
+  INSPECT_MEMORY_MB: z.coerce.number().int().min(32).default(512),
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

@@ -43,6 +43,7 @@ async function main() {
     blobs,
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     uploadQuota: { maxFiles: config.UPLOAD_QUOTA_FILES, maxBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
+    inspection: { workers: config.INSPECT_WORKERS, timeoutMs: config.INSPECT_TIMEOUT_SEC * 1000, maxHeapMb: config.INSPECT_MEMORY_MB },
     mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
     allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,
     repoTimeouts: { connectMs: config.REPO_CONNECT_TIMEOUT_SEC * 1000, idleMs: config.REPO_IDLE_TIMEOUT_SEC * 1000, commandMs: config.REPO_COMMAND_TIMEOUT_SEC * 1000 },

@@ -14,6 +14,7 @@ import { createUploadSessionsRepository } from './modules/uploads/upload-session
 import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
 import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
+import { createInspectPool, DEFAULT_INSPECT_POOL, type InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
 import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
@@ -101,6 +102,8 @@ export interface ServiceDeps {
   /** PUBLIC_URL, for links in messages sent without a request (autoPush). */
   publicUrl: string | null;
   logger?: JobLogger;
+  /** Package inspection worker threads (INSPECT_WORKERS, INSPECT_TIMEOUT_SEC, INSPECT_MEMORY_MB). */
+  inspection?: InspectPoolOptions;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -134,6 +137,7 @@ export function createServices(deps: ServiceDeps) {
     onNewItems: (targets) => autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
   });
   const media = createMediaService({ blobs: deps.blobs, clock });
+  const inspector = createInspectPool(deps.inspection ?? DEFAULT_INSPECT_POOL);
   const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes, policy: appsPolicy, members: appMembers, quota: deps.uploadQuota });
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
@@ -167,6 +171,7 @@ export function createServices(deps: ServiceDeps) {
     policy: appsPolicy,
   });
   return {
+    inspector,
     sso,
     larkClient,
     jobs,
@@ -203,6 +208,7 @@ export function createServices(deps: ServiceDeps) {
       blobs: deps.blobs,
       ingest,
       clock,
+      inspectFile: (filePath, options) => inspector.inspect(filePath, options),
       announce: (actor, version, chatEnv, baseUrl) => messaging.announceVersion(actor, version, chatEnv, baseUrl),
     }),
     ingest,

@@ -11,7 +11,9 @@ export type InspectionFailureReason =
   | 'entryTooLarge'
   | 'kindMismatch'
   | 'missingAppBundle'
-  | 'metadataUnreadable';
+  | 'metadataUnreadable'
+  | 'inspectionTimeout'
+  | 'inspectionMemory';
 
 const defaultMessages: Record<InspectionFailureReason, string> = {
   emptyFile: '文件为空',
@@ -24,6 +26,8 @@ const defaultMessages: Record<InspectionFailureReason, string> = {
   kindMismatch: '文件内容与扩展名不符',
   missingAppBundle: '安装包中找不到应用信息',
   metadataUnreadable: '无法读取安装包信息',
+  inspectionTimeout: '安装包解析超时，文件可能已损坏或结构异常',
+  inspectionMemory: '安装包解析所需内存过多，文件可能已损坏或结构异常',
 };
 
 /** Human names of what a file turned out to be, used in mismatch messages. */

@@ -19,6 +19,7 @@ export class BinaryPlistError extends Error {
 const HEADER = 8;
 const TRAILER = 32;
 const EPOCH_2001_MS = 978_307_200_000;
+const LONG_STRING = 64;
 
 class Reader {
   private readonly view: DataView;
@@ -29,8 +30,9 @@ class Reader {
   private readonly budget: ValueBudget;
   /** Containers being read right now (cycle check). */
   private readonly open: Uint8Array;
-  /** Decoded strings by object, so a string referenced a million times is decoded once. */
+  /** Long decoded strings by object, so a long string referenced a million times is decoded once. */
   private readonly strings = new Map<number, string>();
+  private readonly text: Buffer;
   readonly top: number;
 
   constructor(
@@ -40,6 +42,7 @@ class Reader {
     const length = bytes.length;
     if (length < HEADER + TRAILER + 1) throw new BinaryPlistError('too short');
     this.view = new DataView(bytes.buffer, bytes.byteOffset, length);
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, length);
     const trailer = length - TRAILER;
     this.offsetSize = bytes[trailer + 6] as number;
     this.refSize = bytes[trailer + 7] as number;
@@ -58,6 +61,8 @@ class Reader {
 
   /** A big-endian unsigned integer of 1-8 bytes; past 2^53 is refused (no offset or count gets there). */
   private uint(at: number, size: number): number {
+    if (size === 1) return this.bytes[at] as number;
+    if (size === 2) return ((this.bytes[at] as number) << 8) | (this.bytes[at + 1] as number);
     let value = 0;
     for (let i = 0; i < size; i += 1) value = value * 256 + (this.bytes[at + i] as number);
     if (!Number.isSafeInteger(value)) throw new BinaryPlistError('number too large');
@@ -76,14 +81,21 @@ class Reader {
     return at;
   }
 
-  /** Length of a string, data, array or dictionary: the marker's low nibble, or an integer after it. */
-  private length(marker: number, at: number): [number, number] {
+  /** Where the content after the last `length` read starts (no tuple allocated per object). */
+  private contentAt = 0;
+
+  /** Length of a string, data, array or dictionary: the marker's low nibble, or an integer after it (contentAt set). */
+  private length(marker: number, at: number): number {
     const low = marker & 0x0f;
-    if (low !== 0x0f) return [low, at];
+    if (low !== 0x0f) {
+      this.contentAt = at;
+      return low;
+    }
     const sizeMarker = this.bytes[this.span(at, 1)] as number;
     if (sizeMarker >> 4 !== 0x1 || (sizeMarker & 0x0f) > 3) throw new BinaryPlistError('bad length');
     const size = 1 << (sizeMarker & 0x0f);
-    return [this.uint(this.span(at + 1, size), size), at + 1 + size];
+    this.contentAt = at + 1 + size;
+    return this.uint(this.span(at + 1, size), size);
   }
 
   private ref(at: number): number {
@@ -118,9 +130,9 @@ class Reader {
       case 0x3:
         return new Date(this.view.getFloat64(this.span(at, 8)) * 1000 + EPOCH_2001_MS);
       case 0x4: {
-        const [size, from] = this.length(marker, at);
+        const size = this.length(marker, at);
         this.stringBytes(size);
-        return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + this.span(from, size), size);
+        return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + this.span(this.contentAt, size), size);
       }
       case 0x5:
       case 0x6:
@@ -148,16 +160,19 @@ class Reader {
   }
 
   private string(index: number, marker: number, at: number): string {
-    const cached = this.strings.get(index);
-    if (cached !== undefined) return cached;
-    const [count, from] = this.length(marker, at);
+    const count = this.length(marker, at);
+    const from = this.contentAt;
     const isUtf16 = marker >> 4 === 0x6;
     const size = isUtf16 ? count * 2 : count;
+    // Short strings cost less to decode again than to look up; long ones are decoded once.
+    const isLong = size > LONG_STRING;
+    const cached = isLong ? this.strings.get(index) : undefined;
+    if (cached !== undefined) return cached;
     this.stringBytes(size);
-    const raw = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.span(from, size), size);
+    const start = this.span(from, size);
     // UTF-16BE code units as they are (lone surrogates kept), as `plist` reads them.
-    const text = isUtf16 ? Buffer.from(raw).swap16().toString('utf16le') : raw.toString('latin1');
-    this.strings.set(index, text);
+    const text = isUtf16 ? Buffer.from(this.text.subarray(start, start + size)).swap16().toString('utf16le') : this.text.toString('latin1', start, start + size);
+    if (isLong) this.strings.set(index, text);
     return text;
   }
 
@@ -168,7 +183,8 @@ class Reader {
   }
 
   private array(index: number, marker: number, at: number, depth: number): PlistValue[] {
-    const [count, from] = this.length(marker, at);
+    const count = this.length(marker, at);
+    const from = this.contentAt;
     this.span(from, count * this.refSize);
     this.enter(index, depth);
     const items: PlistValue[] = [];
@@ -178,7 +194,8 @@ class Reader {
   }
 
   private dict(index: number, marker: number, at: number, depth: number): { [key: string]: PlistValue } {
-    const [count, from] = this.length(marker, at);
+    const count = this.length(marker, at);
+    const from = this.contentAt;
     this.span(from, 2 * count * this.refSize);
     this.enter(index, depth);
     const dict: { [key: string]: PlistValue } = {};

@@ -17,6 +17,7 @@ import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
 import type { LarkEventKeys } from '../../src/integrations/lark/lark-event-envelope.ts';
 import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
 import type { RepoTimeouts } from '../../src/integrations/repo-access/repo-access-error.ts';
+import type { InspectPoolOptions } from '../../src/inspect/worker/inspect-pool.ts';
 
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };
@@ -96,6 +97,9 @@ export interface TestServerOptions {
   repoTimeouts?: RepoTimeouts;
   /** Where the server listens (127.0.0.1 unless a test needs all interfaces, 0.0.0.0); `url` is on 127.0.0.1 either way. */
   host?: string;
+
+  /** The package inspection workers (INSPECT_*); DEFAULT_INSPECT_POOL otherwise. */
+  inspection?: InspectPoolOptions;
 }
 
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
@@ -113,7 +117,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
   const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
-  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, maxPackageBytes: options.maxPackageBytes, blobs });
+  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, maxPackageBytes: options.maxPackageBytes, blobs, inspection: options.inspection });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: options.host ?? '127.0.0.1', port: 0 });

@@ -1,7 +1,7 @@
 import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { inspectPackage, PackageInspectionError, type PackageInspection } from '../../inspect/index.ts';
+import { PackageInspectionError, type InspectPackageOptions, type PackageInspection } from '../../inspect/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -29,6 +29,8 @@ export interface RegistrationDeps {
   blobs: ConfiguredBlobStore;
   ingest: CommitIngestService;
   clock: Clock;
+  /** Inspects a package file off the event loop (the inspection worker pool). */
+  inspectFile: (filePath: string, options: InspectPackageOptions) => Promise<PackageInspection>;
   /** Tells the chosen group (chatEnv) about a new version; the messaging module's push. */
   announce?: (actor: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null) => Promise<unknown>;
 }
@@ -65,7 +67,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
   }
 
   async function inspect(fileKey: string, fileName: string): Promise<PackageInspection> {
-    return withLocalFile(blobs, fileKey, (filePath) => inspectPackage(filePath, { declaredName: fileName }));
+    return withLocalFile(blobs, fileKey, (filePath) => deps.inspectFile(filePath, { declaredName: fileName }));
   }
 
   type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findById']>>>;

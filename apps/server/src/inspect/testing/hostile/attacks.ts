@@ -1,4 +1,4 @@
-import { sharedNestingInfoPlist } from '../bplist-writer.ts';
+import { sharedNestingInfoPlist, writeBplist, type BplistObject } from '../bplist-writer.ts';
 import { ipaEntries } from '../packages.ts';
 import { makeIdentity, signCms, type TestIdentity } from '../signing.ts';
 import { buildZip } from '../zip-writer.ts';
@@ -28,4 +28,24 @@ export function deepXmlIpa(depth: number): Buffer {
   const fields = Object.entries(INFO).map(([key, value]) => `<key>${key}</key><string>${value}</string>`).join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>${fields}<key>Deep</key>${'<array>'.repeat(depth)}${'</array>'.repeat(depth)}</dict>\n</plist>\n`;
   return buildZip(ipaEntries('Hostile', Buffer.from(xml)));
+}
+
+/**
+ * An ipa whose binary Info.plist holds `count` distinct keys: within every limit (one value per few bytes),
+ * yet costly: ~1 s and ~100 MB of heap to read 1,000,000. For the worker's time and memory limits.
+ */
+export function heavyInfoPlistIpa(count: number): Buffer {
+  const objects: BplistObject[] = [{ dict: [] }];
+  const entries = (objects[0] as { dict: Array<[number, number]> }).dict;
+  for (const [key, value] of Object.entries(INFO)) {
+    objects.push({ string: key }, { string: value });
+    entries.push([objects.length - 2, objects.length - 1]);
+  }
+  objects.push({ bool: true });
+  const value = objects.length - 1;
+  for (let i = 0; i < count; i += 1) {
+    objects.push({ string: `k${i}` });
+    entries.push([objects.length - 1, value]);
+  }
+  return buildZip(ipaEntries('Heavy', writeBplist(objects)));
 }

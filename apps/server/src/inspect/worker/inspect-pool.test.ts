@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PackageInspectionError } from '../inspection-error.ts';
+import { inspectPackage } from '../package-inspector.ts';
+import { heavyInfoPlistIpa } from '../testing/hostile/attacks.ts';
+import { sampleAab, sampleApk, sampleIpa, sampleMacZip } from '../testing/sample-packages.ts';
+import { createTempDir } from '../testing/temp-files.ts';
+import { buildZip } from '../testing/zip-writer.ts';
+import { createInspectPool, type InspectPool } from './inspect-pool.ts';
+
+const temp = createTempDir();
+afterAll(() => temp.cleanup());
+
+async function refusalOf(promise: Promise<unknown>): Promise<PackageInspectionError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PackageInspectionError);
+  return error as PackageInspectionError;
+}
+
+// Each test may start workers under tsx (~1-2 s each on a loaded machine) before its work begins.
+describe('the inspection worker pool', { timeout: 60_000 }, () => {
+  let pool: InspectPool;
+  let heavy: string;
+  beforeAll(() => {
+    pool = createInspectPool({ workers: 2, timeoutMs: 60_000, maxHeapMb: 256 });
+    // 300,000 keys: within every parser limit, ~1 s and ~60 MB of heap to read.
+    heavy = temp.write('heavy.ipa', heavyInfoPlistIpa(300_000));
+  });
+  afterAll(() => pool.close());
+
+  it('answers exactly what inspectPackage answers, for every kind of package', async () => {
+    const files = {
+      'demo.ipa': sampleIpa(),
+      'demo.apk': sampleApk(),
+      'demo.aab': sampleAab(),
+      'demo.zip': sampleMacZip(),
+      'site.zip': buildZip([{ name: 'dist/index.html', data: '<html><title>站点</title></html>' }]),
+      'page.html': Buffer.from('<!doctype html><html><head><title>页面</title></head><body></body></html>'),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      const path = temp.write(name, bytes);
+      const inWorker = await pool.inspect(path, { declaredName: name });
+      expect(inWorker, name).toEqual(await inspectPackage(path, { declaredName: name }));
+      if ('icon' in inWorker && inWorker.icon) expect(Buffer.isBuffer(inWorker.icon.data), name).toBe(true);
+    }
+  });
+
+  it("gives back the uploader's error with its reason and message", async () => {
+    const path = temp.write('fake.ipa', sampleApk());
+    const refusal = await refusalOf(pool.inspect(path, { declaredName: 'fake.ipa' }));
+    expect([refusal.reason, refusal.message]).toEqual(['kindMismatch', '扩展名为.ipa但内容是Android安装包']);
+  });
+
+  it('keeps the event loop free while a package is being read', async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 5);
+    try {
+      const inspection = await pool.inspect(heavy, { declaredName: 'heavy.ipa' });
+      expect(inspection.kind).toBe('ipa');
+    } finally {
+      clearInterval(ticker);
+    }
+    // Read on this thread, the same package would have let no timer fire until it was done.
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('stops a package past its time limit with a clear message, and the next package is read by a fresh worker', async () => {
+    const strict = createInspectPool({ workers: 1, timeoutMs: 200, maxHeapMb: 256 });
+    try {
+      const refusal = await refusalOf(strict.inspect(heavy, { declaredName: 'heavy.ipa' }));
+      expect([refusal.reason, refusal.message]).toEqual(['inspectionTimeout', '安装包解析超时（超过 0.2 秒），文件可能已损坏或结构异常']);
+      const path = temp.write('next.ipa', sampleIpa());
+      expect((await strict.inspect(path)).kind).toBe('ipa');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses a package whose reading outgrows the heap limit, and carries on', async () => {
+    const small = createInspectPool({ workers: 1, timeoutMs: 60_000, maxHeapMb: 16 });
+    try {
+      const refusal = await refusalOf(small.inspect(heavy, { declaredName: 'heavy.ipa' }));
+      expect([refusal.reason, refusal.message]).toEqual(['inspectionMemory', '安装包解析所需内存过多，文件可能已损坏或结构异常']);
+      const path = temp.write('after.apk', sampleApk());
+      expect((await small.inspect(path)).kind).toBe('apk');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('fails what is still waiting when closed', async () => {
+    const closing = createInspectPool({ workers: 1, timeoutMs: 60_000, maxHeapMb: 256 });
+    const first = expect(closing.inspect(heavy)).rejects.toThrow();
+    const second = expect(closing.inspect(heavy)).rejects.toThrow('the inspection pool is closed');
+    await closing.close();
+    await first;
+    await second;
+  });
+});
