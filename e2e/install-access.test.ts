@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { toastText } from './helpers/task-view.ts';
 
 const PASSWORD = '135790';
@@ -18,14 +18,14 @@ async function landing(page: Page): Promise<'versions' | 'gate'> {
   return (await versions.count()) > 0 ? 'versions' : 'gate';
 }
 
-describe('who gets into the install page without typing the password', () => {
+describe.each(e2eDatabases())('who gets into the install page without typing the password (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   let api: ReturnType<typeof createApi>;
   let admin: string;
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    server = await startServerProcess({}, { database });
     browser = await launchBrowser();
     api = createApi(server.url);
     admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);

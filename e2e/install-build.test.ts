@@ -3,18 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { toastText } from './helpers/task-view.ts';
 
 const PASSWORD = '135790';
 
-describe('a page per build: its own link and QR code from the console, its details for testers', () => {
+describe.each(e2eDatabases())('a page per build: its own link and QR code from the console, its details for testers (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    server = await startServerProcess({}, { database });
     browser = await launchBrowser();
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);

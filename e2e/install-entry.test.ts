@@ -6,7 +6,7 @@ import { buildZip } from '../apps/server/src/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { FAST_3G, throttle } from './helpers/network.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const PASSWORD = '135790';
 const MAC_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -31,12 +31,12 @@ async function withStrictCsp(page: Page): Promise<string[]> {
   return violations;
 }
 
-describe('the install page is its own small entry', () => {
+describe.each(e2eDatabases())('the install page is its own small entry (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    server = await startServerProcess({}, { database });
     browser = await launchBrowser();
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);

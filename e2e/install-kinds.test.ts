@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleAab, sampleApk, sampleMacZip } from '../apps/server/src/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 const PASSWORD = '135790';
@@ -25,13 +25,13 @@ async function unlock(page: Page, route: string): Promise<void> {
   await page.getByTestId('install-version').first().waitFor();
 }
 
-describe('the install page offers only files a device installs', () => {
+describe.each(e2eDatabases())('the install page offers only files a device installs (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    server = await startServerProcess({}, { database });
     browser = await launchBrowser();
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);

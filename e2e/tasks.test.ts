@@ -248,20 +248,4 @@ describe('the task view of an app, without Lark', () => {
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-768.png') });
     await context.close();
   });
-  it('an admin turns the task view off from the settings menu beside the toggle; the tasks stay for when it is back on', async () => {
-    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
-    await signIn(page, { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
-    await page.goto(`/home/app/${APP_PATH}`);
-    await page.getByTestId('app-view-mode').waitFor();
-    await page.getByTestId('task-view-settings').click();
-    await clickAtRest(settled(page, '.ant-dropdown').getByTestId('task-view-off'));
-    await expectToast(page, '保存成功');
-    await expect.poll(() => page.getByTestId('app-view-mode').count()).toBe(0);
-    expect(await page.getByTestId('task-view').count()).toBe(0);
-    expect(await page.getByTestId('task-view-switch').innerText()).toBe('开启任务视图');
-    await page.getByTestId('task-view-switch').click();
-    await page.getByTestId('task-view').waitFor();
-    await expect.poll(() => badge(page, 'task')).toBe(String(SEEDED + 1));
-    await context.close();
-  });
 });
