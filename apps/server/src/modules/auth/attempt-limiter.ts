@@ -1,6 +1,6 @@
 import { LOGIN_FAILURE_WINDOW_MS, LOGIN_MAX_FAILURES } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
+import { clientAddressKey } from './client-address.ts';
 import type { CounterKey, LoginGuardRepository } from './login-guard.repository.ts';
 
 /** What is guessed: a user's password (and phone code) at sign-in, or an app's install password. */
@@ -19,11 +19,6 @@ export interface AdmittedGuess {
 /** A guess may be evaluated (a wrong one simply stays counted), or it is refused until the window is over. */
 export type Admission = { allowed: true; guess: AdmittedGuess } | { allowed: false; retryAfterMs: number };
 
-/** Addresses are whatever the client address is; one longer than the column is kept as its digest. */
-function addressKey(ip: string): string {
-  return ip.length <= 64 ? ip : sha256Hex(ip);
-}
-
 /**
  * Counts guesses per (subject, address) — LOGIN_MAX_FAILURES — and per address — ADDRESS_MAX_ATTEMPTS — in windows of
  * LOGIN_FAILURE_WINDOW_MS from a counter's first guess. Each guess is counted before it is evaluated, by one atomic
@@ -34,7 +29,7 @@ export function createAttemptLimiter(attempts: LoginGuardRepository, clock: Cloc
   const refused = (windowStart: number): Admission => ({ allowed: false, retryAfterMs: Math.max(0, windowStart + LOGIN_FAILURE_WINDOW_MS - clock.now()) });
   return {
     async admit(scope: GuessScope, subject: string, ip: string): Promise<Admission> {
-      const pairKey: CounterKey = { scope, subject, ip: addressKey(ip) };
+      const pairKey: CounterKey = { scope, subject, ip: clientAddressKey(ip) };
       const addressTotal: CounterKey = { scope: `${scope}-ip`, subject: '', ip: pairKey.ip };
       const pair = await attempts.reserve(pairKey, clock.now(), LOGIN_FAILURE_WINDOW_MS);
       if (pair.attempts > LOGIN_MAX_FAILURES) return refused(pair.windowStart);

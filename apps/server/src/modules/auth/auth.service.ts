@@ -1,7 +1,7 @@
 import { Messages, type ForgetPasswordBody, type LoginBody, type LoginOptions, type LoginResult } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/crypto.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../sms/sms-provider.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -27,6 +27,16 @@ export interface AuthServiceDeps {
   wecomEnabled: boolean;
 }
 
+/**
+ * Whose sign-in guesses a counter holds: the account when the name reaches one, else the name as typed, lowered (its
+ * digest when lowering made it longer than the column: 'İ' lowers to two characters).
+ */
+function guessSubject(user: { userId: number } | undefined, typed: string): string {
+  if (user) return `user:${user.userId}`;
+  const name = `name:${typed.toLowerCase()}`;
+  return name.length <= 128 ? name : `name#${sha256Hex(name)}`;
+}
+
 export function createAuthService(deps: AuthServiceDeps) {
   const { users, sessions, guard, phoneCodes, settings, sms, clock } = deps;
 
@@ -45,11 +55,12 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {
-      // The lowered name keys the guess counter; the lookup folds case in SQL (non-ASCII too).
-      // The guess is counted before the password is checked; a wrong one stays counted.
-      const admission = await guard.admit('login', body.username.toLowerCase(), meta.ip);
-      if (!admission.allowed) throw AppError.tooManyRequests(Messages.tooManyLoginFailures);
+      // The lookup folds case in SQL, which folds some letters otherwise than JavaScript (PostgreSQL lowers 'İ' to 'i'):
+      // the account found keys the guess counter, so every spelling that reaches it shares one count.
       const user = await users.findByUsername(body.username);
+      // The guess is counted before the password is checked; a wrong one stays counted.
+      const admission = await guard.admit('login', guessSubject(user, body.username), meta.ip);
+      if (!admission.allowed) throw AppError.tooManyRequests(Messages.tooManyLoginFailures);
       // Hash even for unknown users so timing does not reveal which usernames exist.
       const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!user || !passwordOk) throw AppError.badRequest(Messages.wrongCredentials);
@@ -79,7 +90,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await phoneCodes.consume(user.userId, 'forget_password', body.phoneCode);
       await users.update(user.userId, { password_hash: await hashPassword(body.password), update_time: clock.now() });
       await sessions.revokeAllOf(user.userId);
-      await guard.clearSubject('login', user.username.toLowerCase());
+      await guard.clearSubject('login', guessSubject(user, body.username));
     },
 
     async logout(token: string) {
