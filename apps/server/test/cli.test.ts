@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, CreatedApiToken } from '@release/contract';
 import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { startFlakyProxy } from './helpers/flaky-proxy.ts';
+import { type FlakyProxy, startFlakyProxy } from './helpers/flaky-proxy.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/cli/bin/release-cli.mjs');
@@ -34,6 +34,7 @@ function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
 
 describe.each(testDialects())('release-cli against a real server on %s', (dialect) => {
   let server: TestServer;
+  let proxy: FlakyProxy;
   let tmp: string;
   let editorSession: string;
   let editorToken: string;
@@ -51,7 +52,9 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-cli-'));
-    server = await startTestServer(dialect);
+    // Links are signed for the proxy's address (as PUBLIC_URL behind a real reverse proxy), so part uploads pass through it.
+    proxy = await startFlakyProxy(() => server.url);
+    server = await startTestServer(dialect, { publicUrl: proxy.url });
     const admin = await server.adminToken();
     const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
     const viewer = await server.createUser({ username: 'tester', roleLevel: 20 });
@@ -64,8 +67,10 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     editorToken = (await newToken(editor.token)).token;
     viewerToken = (await newToken(viewer.token)).token;
   });
+  afterEach(() => proxy?.reset(() => null));
   afterAll(async () => {
     await server?.close();
+    await proxy?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -137,17 +142,17 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     const env = (url: string) => ({ HOME: path.join(tmp, 'home'), RELEASE_SERVER: url, RELEASE_TOKEN: editorToken, RELEASE_RETRY_DELAY_MS: '20' });
     const before = await versionCount();
 
-    const flaky = await startFlakyProxy(server.url, (partNo, attempt) => (partNo === 1 && attempt <= 3 ? 503 : null));
-    const recovered = await runCli(['upload', apk, '--app', 'shop'], env(flaky.url)).finally(() => flaky.close());
+    proxy.reset((partNo, attempt) => (partNo === 1 && attempt <= 3 ? 503 : null));
+    const recovered = await runCli(['upload', apk, '--app', 'shop'], env(proxy.url));
     expect(recovered.code).toBe(0);
-    expect(flaky.partAttempts.filter((a) => a.partNo === 1).map((a) => a.status)).toEqual([503, 503, 503, 200]);
+    expect(proxy.partAttempts.filter((a) => a.partNo === 1).map((a) => a.status)).toEqual([503, 503, 503, 200]);
     expect(await versionCount()).toBe(before + 1);
 
-    const broken = await startFlakyProxy(server.url, (partNo) => (partNo === 2 ? 503 : null));
-    const failed = await runCli(['upload', apk, '--app', 'shop', '--json'], env(broken.url)).finally(() => broken.close());
+    proxy.reset((partNo) => (partNo === 2 ? 503 : null));
+    const failed = await runCli(['upload', apk, '--app', 'shop', '--json'], env(proxy.url));
     expect(failed.code).toBe(6);
     expect(JSON.parse(failed.stdout)).toEqual({ ok: false, exitCode: 6, error: 'part 2: HTTP 503 from the storage' });
-    expect(broken.partAttempts.filter((a) => a.partNo === 2)).toHaveLength(4);
+    expect(proxy.partAttempts.filter((a) => a.partNo === 2)).toHaveLength(4);
     expect(await versionCount()).toBe(before + 1);
   });
 

@@ -3,27 +3,34 @@ import type { AddressInfo } from 'node:net';
 
 export interface FlakyProxy {
   url: string;
-  /** Every part PUT seen: part number and the status answered. */
+  /** Every part PUT seen since the last reset: part number and the status answered. */
   partAttempts: Array<{ partNo: number; status: number }>;
+  /** Forgets the attempts seen and breaks parts by the new rule from now on. */
+  reset(failPart: FailPart): void;
   close(): Promise<void>;
 }
 
+/** The status to answer a part's attempt with instead of forwarding it, or null to forward it. */
+export type FailPart = (partNo: number, attempt: number) => number | null;
+
 /**
- * A reverse proxy in front of a test server that breaks part uploads on purpose: `failPart` returns
- * the status to answer instead of forwarding (or null to forward). The Host header is kept, so the
- * server signs part URLs that come back through the proxy.
+ * A reverse proxy in front of a test server that breaks part uploads on purpose. As with any reverse
+ * proxy, the server must be told its public address (publicUrl = the proxy's url) to sign part URLs
+ * that come back through the proxy: it never takes a Host header it does not own. `target` is read per
+ * request, so the proxy can be started before the server it fronts.
  */
-export async function startFlakyProxy(target: string, failPart: (partNo: number, attempt: number) => number | null): Promise<FlakyProxy> {
+export async function startFlakyProxy(target: () => string, failPart: FailPart = () => null): Promise<FlakyProxy> {
   const partAttempts: FlakyProxy['partAttempts'] = [];
   const seen = new Map<number, number>();
-  const upstream = new URL(target);
+  let rule = failPart;
   const proxy = http.createServer((req, res) => {
+    const upstream = new URL(target());
     const url = new URL(req.url ?? '/', 'http://proxy');
     const partNo = req.method === 'PUT' && url.pathname === '/api/blob/part' ? Number(url.searchParams.get('partNo')) : null;
     if (partNo !== null) {
       const attempt = (seen.get(partNo) ?? 0) + 1;
       seen.set(partNo, attempt);
-      const status = failPart(partNo, attempt);
+      const status = rule(partNo, attempt);
       if (status !== null) {
         partAttempts.push({ partNo, status });
         req.resume();
@@ -43,6 +50,11 @@ export async function startFlakyProxy(target: string, failPart: (partNo: number,
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     partAttempts,
+    reset(next) {
+      partAttempts.length = 0;
+      seen.clear();
+      rule = next;
+    },
     close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
   };
 }
