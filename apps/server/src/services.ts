@@ -63,7 +63,8 @@ import { createCertificatesRepository } from './modules/certificates/certificate
 import { createCertificatesService } from './modules/certificates/certificates.service.ts';
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
-import { createJobQueue, type JobLogger } from './jobs/queue.ts';
+import { createJobQueue } from './jobs/queue.ts';
+import type { Logger } from './lib/logger.ts';
 import { createAutoPushJob } from './modules/messaging/auto-push.job.ts';
 import { createDeliveriesRepository } from './modules/messaging/deliveries.repository.ts';
 import { createDeliveryJob } from './modules/messaging/delivery.job.ts';
@@ -101,7 +102,7 @@ export interface ServiceDeps {
   robotHosts: RobotHosts;
   /** PUBLIC_URL, for links in messages sent without a request (autoPush). */
   publicUrl: string | null;
-  logger?: JobLogger;
+  logger?: Logger;
   /** Package inspection worker threads (INSPECT_WORKERS, INSPECT_TIMEOUT_SEC, INSPECT_MEMORY_MB). */
   inspection?: InspectPoolOptions;
 }
@@ -121,7 +122,7 @@ export function createServices(deps: ServiceDeps) {
   const deliveriesRepo = createDeliveriesRepository(db);
   const box = createSecretBox(deps.secret, deps.previousSecrets ?? []);
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
-  const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, warn: (reason, err) => deps.logger?.warn({ err }, reason) });
+  const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, logger: deps.logger });
   const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock, icons: larkIcons });
   const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
   const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock });

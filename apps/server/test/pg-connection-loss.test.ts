@@ -8,6 +8,7 @@ import { defineJob } from '../src/jobs/job-definition.ts';
 import { createJobQueue } from '../src/jobs/queue.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
+import { silentLogger } from '../src/lib/logger.ts';
 
 /** How long a condition may take to come about on a loaded machine (the server project's default is 1 s). */
 const WAIT = { timeout: 15_000 };
@@ -75,8 +76,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a PostgreSQL conn
   });
 
   it('a job whose connection is ended is run again later, whatever its attempts, and the runner goes on', async () => {
-    const quiet = { error: () => undefined, warn: () => undefined };
-    const queue = createJobQueue({ db: handle.db, clock: systemClock, logger: quiet, owner: 'loss-test' });
+    const queue = createJobQueue({ db: handle.db, clock: systemClock, logger: silentLogger, owner: 'loss-test' });
     const sleeper = defineJob({
       kind: 'loss.sleep',
       payload: z.object({}),

@@ -5,16 +5,12 @@ import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { backoffMs, JobFailure, type JobDefinition, type JobOutcome, type JobRun } from './job-definition.ts';
 import { createJobRepository, type JobRecord } from './job.repository.ts';
+import type { Logger } from '../lib/logger.ts';
 
 /** Longer than any single run (HTTP calls time out after 15 s): a lease that expires means the process died. */
 export const LEASE_MS = 2 * 60_000;
 const IDLE_POLL_MS = 5_000;
 const DONE_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
-
-export interface JobLogger {
-  error(obj: unknown, msg: string): void;
-  warn(obj: unknown, msg: string): void;
-}
 
 export interface EnqueueOptions {
   /** A job with this key already queued is not queued again. */
@@ -29,7 +25,7 @@ export interface EnqueueOptions {
  * The durable queue in the database: `enqueue` from anywhere, `start` a runner in each process (main.ts),
  * `runDue` to drain what is due now (tests, and the runner's own loop).
  */
-export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logger?: JobLogger; owner?: string; concurrency?: number }) {
+export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logger?: Logger; owner?: string; concurrency?: number }) {
   const { db, clock } = deps;
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
   const jobs = createJobRepository(db, dialect);

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger.ts';
 
 /** Sends one text message. `isReal` tells whether codes actually reach a phone. */
 export interface SmsProvider {
@@ -7,7 +7,7 @@ export interface SmsProvider {
 }
 
 /** Default provider: writes the message to the server log (for setups without an SMS gateway). */
-export function createLogSmsProvider(log: Pick<FastifyBaseLogger, 'info'>): SmsProvider {
+export function createLogSmsProvider(log: Logger): SmsProvider {
   return {
     isReal: false,
     async send(phone, text) {

@@ -5,6 +5,7 @@ import type { LarkClient } from '../../integrations/lark/lark-client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { MEDIA_ROUTE } from '../media/media.service.ts';
+import type { Logger } from '../../lib/logger.ts';
 
 /** im/v1/images takes at most 10 MB; a bigger icon is not sent at all. */
 export const LARK_IMAGE_CAP_BYTES = 10 * 1024 * 1024;
@@ -33,7 +34,7 @@ export interface LarkIconDeps {
   lark: LarkClient | null;
   clock: Clock;
   /** Why a card went without its icon (the push itself goes on). */
-  warn?: (reason: string, error?: unknown) => void;
+  logger?: Logger;
 }
 
 /**
@@ -63,7 +64,7 @@ export function createLarkIcons(deps: LarkIconDeps) {
     const stat = await blobs.stat(key);
     if (!stat || stat.size === 0) return null;
     if (stat.size > LARK_IMAGE_CAP_BYTES) {
-      deps.warn?.(`应用图标超过 10 MB，飞书卡片不带图标（${key}）`);
+      deps.logger?.warn({ key }, '应用图标超过 10 MB，飞书卡片不带图标');
       return null;
     }
     const bytes = await readAll(await blobs.read(key));
@@ -96,7 +97,7 @@ export function createLarkIcons(deps: LarkIconDeps) {
       try {
         return await imageKey(appIcon);
       } catch (error) {
-        deps.warn?.('飞书图片上传失败，卡片不带图标', error);
+        deps.logger?.warn({ err: error }, '飞书图片上传失败，卡片不带图标');
         return null;
       }
     },

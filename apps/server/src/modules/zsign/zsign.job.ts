@@ -21,6 +21,7 @@ import type { PackageRegistrationService } from '../versions/package-registratio
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import type { UsersLookup } from './zsign.service.ts';
 import type { ZsignRepository } from './zsign.repository.ts';
+import type { Logger } from '../../lib/logger.ts';
 
 export interface ZsignJobDeps {
   resigns: ZsignRepository;
@@ -32,7 +33,7 @@ export interface ZsignJobDeps {
   clock: Clock;
   /** Told whenever a re-signing moves (progress, end), so a waiting request answers at once. */
   notify(id: number): void;
-  logger?: { error(obj: unknown, msg: string): void };
+  logger?: Logger;
   /** Where a run writes its working copy of the re-signed ipa (the system temp folder by default). */
   workDir?: string;
 }

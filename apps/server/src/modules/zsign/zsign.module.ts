@@ -14,6 +14,7 @@ import { createZsignJob } from './zsign.job.ts';
 import { createZsignRepository } from './zsign.repository.ts';
 import { zsignRoutes } from './zsign.routes.ts';
 import { createZsignService, type ZsignService } from './zsign.service.ts';
+import type { Logger } from '../../lib/logger.ts';
 
 export interface ZsignModuleDeps extends LinkDeps {
   db: Kysely<Database>;
@@ -29,7 +30,7 @@ export interface ZsignModuleDeps extends LinkDeps {
   runOnRequest?: boolean;
   /** Where re-signing writes its working copies (the system temp folder by default). */
   workDir?: string;
-  logger?: { error(obj: unknown, msg: string): void };
+  logger?: Logger;
 }
 
 /** `/api/zsign`: re-signing ipa versions as durable jobs, their progress, and the certificates to choose from. */
