@@ -1,12 +1,14 @@
 // `node scripts/build-server.mjs`: bundles the server (apps/server/src/main.ts and the workspace's TypeScript
-// packages such as @release/contract) into apps/server/dist/main.mjs with a source map, and the package
-// inspection worker into apps/server/dist/inspect-worker.mjs beside it. Every npm dependency
-// of apps/server stays external, so native and optional packages (sharp, pg, @aws-sdk/*) load from
+// packages such as @release/contract) into apps/server/dist/main.mjs with a source map, the package
+// inspection worker into apps/server/dist/inspect-worker.mjs beside it, and release-cli as one self-contained
+// file, dist/release-cli.mjs (scripts/build-cli.mjs; the server serves it at GET /cli/release-cli.mjs). Every npm
+// dependency of apps/server stays external, so native and optional packages (sharp, pg, @aws-sdk/*) load from
 // node_modules at run time. `npm start` runs it with `serverNodeArgs` (below); `npm run dev` keeps running
 // the sources under tsx.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildCliBundle } from './build-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverDir = path.join(root, 'apps/server');
@@ -22,7 +24,7 @@ export const serverBundle = path.join(serverDir, 'dist/main.mjs');
 export const serverNodeArgs = ['--enable-source-maps', '--max-semi-space-size=2'];
 
 /** What the bundle is made from: a change to any of these makes it stale. */
-const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'scripts/build-server.mjs'];
+const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'packages/cli/src', 'scripts/build-server.mjs', 'scripts/build-cli.mjs'];
 
 function newestMtime(file) {
   const stat = fs.statSync(file);
@@ -72,8 +74,10 @@ export async function buildServer({ log = console.log } = {}) {
     fs.rmSync(serverBundle, { force: true });
     throw new Error(`these files would be bundled; add their packages to apps/server/package.json dependencies:\n  ${bundled.join('\n  ')}`);
   }
+  const cli = await buildCliBundle();
+  fs.writeFileSync(path.join(path.dirname(serverBundle), 'release-cli.mjs'), cli);
   const bytes = fs.statSync(serverBundle).size;
-  log(`built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB) and inspect-worker.mjs in ${(performance.now() - started).toFixed(0)} ms`);
+  log(`built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB), inspect-worker.mjs and release-cli.mjs (${(cli.length / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -69,6 +69,8 @@ import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-s
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createHealthService } from './modules/health/health.service.ts';
 import type { InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
+import { cachedCliBundle, defaultCliBundleSource, type CliBundleSource } from './modules/cli-download/cli-bundle.ts';
+import { cliDownloadRoutes } from './modules/cli-download/cli-download.routes.ts';
 
 /** Where a Lark document opens when LARK_DOCS_BASE_URL is not set (Feishu sends signed-in users on to their tenant). */
 export const DEFAULT_LARK_DOCS_BASE_URL = 'https://www.feishu.cn';
@@ -125,6 +127,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   /** Package inspection worker threads (INSPECT_WORKERS, INSPECT_TIMEOUT_SEC, INSPECT_MEMORY_MB). */
   inspection?: InspectPoolOptions;
+  /** The bytes of GET /cli/release-cli.mjs (default: dist/release-cli.mjs beside the bundle, or built from the sources). */
+  cliBundle?: CliBundleSource;
 }
 
 export interface BuiltApp {
@@ -279,6 +283,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await registerTasksSync(app, tasksSync);
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));
   await app.register(healthRoutes(createHealthService({ db: deps.db, blobs: deps.blobs })));
+
+  await app.register(cliDownloadRoutes(cachedCliBundle(deps.cliBundle ?? defaultCliBundleSource())));
 
   await registerWebApp(app, deps.webDistDir, { installBoot: services.install.boot });
   return { app, services, routes };
