@@ -32,6 +32,7 @@ async function main() {
     sqliteFile: path.join(config.DATA_DIR, 'release.db'),
     poolSize: config.DATABASE_POOL_SIZE,
     acquireTimeoutMs: config.DATABASE_POOL_WAIT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   await migrateToLatest(handle);
   const keys = await resolveServerKeys({ config, settings: createSettingsRepository(handle.db), sealed: createSealedValuesRepository(handle.db), clock: systemClock, log: (line) => process.stderr.write(`${line}\n`) });

@@ -8,6 +8,7 @@ import { dropPostgresSchema, openDatabase, pgApplicationName, sql, type Database
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { startPrivatePostgres, type PrivatePostgres } from './helpers/private-postgres.ts';
 import { startSignedInProcess, type SignedInProcess } from './helpers/signed-in-process.ts';
+import { startSilentTcpProxy, type SilentTcpProxy } from './helpers/silent-tcp-proxy.ts';
 
 /** How long a condition may take to come about on a loaded machine (the server project's default is 1 s). */
 const WAIT = { timeout: 15_000 };
@@ -151,6 +152,54 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('the server proces
       expect(answered.slice(2)).toEqual([listed, listed]);
       expect(await Promise.all(Array.from({ length: 6 }, () => get(server, APPS)))).toEqual(Array.from({ length: 6 }, () => listed));
       expect(server.isRunning()).toBe(true);
+    });
+  });
+
+  describe('a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS', () => {
+    const world = serverOnSharedPostgres('pgt', { DATABASE_STATEMENT_TIMEOUT_MS: '700' });
+
+    it('is canceled: the requests waiting on a lock nobody lets go get 503 while it is still held, and the next ones are served', async () => {
+      const { server, observer, schema } = world;
+      const release = await holdSessions(observer.db);
+      const answered: Answer[] = [];
+      const inFlight = Array.from({ length: 6 }, () => get(server, APPS).then((a) => void answered.push(a)));
+      await expect.poll(() => answered.length, WAIT).toBe(6);
+      expect(answered).toEqual(Array.from({ length: 6 }, () => unavailable));
+      // Nothing of ours waits on the lock any more: PostgreSQL canceled those statements.
+      expect(await waitingOnLock(observer.db, schema)).toBe(0);
+      await release();
+      await Promise.all(inFlight);
+      expect(await Promise.all(Array.from({ length: 6 }, () => get(server, APPS)))).toEqual(Array.from({ length: 6 }, () => listed));
+      expect(server.isRunning()).toBe(true);
+    });
+  });
+
+  describe('a PostgreSQL server that falls silent (no reset, no close)', () => {
+    const schema = `pgs_${randomBytes(4).toString('hex')}`;
+    let proxy: SilentTcpProxy;
+    let server: Awaited<ReturnType<typeof startOnPostgres>>;
+    beforeAll(async () => {
+      proxy = await startSilentTcpProxy(TEST_POSTGRES_URL);
+      server = await startOnPostgres({ DATABASE_URL: proxy.url, DATABASE_SCHEMA: schema, DATABASE_STATEMENT_TIMEOUT_MS: '500', DATABASE_POOL_WAIT_MS: '1000' });
+    });
+    afterAll(async () => {
+      await server?.stop();
+      server?.removeDataDir();
+      await proxy?.close();
+      await dropPostgresSchema(TEST_POSTGRES_URL, schema);
+    });
+
+    it('answers 503 instead of hanging (the statement timeout plus its grace, or the connection wait), stays up, and serves once it speaks again', async () => {
+      // Warm connections in the pool first, so the silence meets queries sent on open connections too.
+      expect(await Promise.all(Array.from({ length: 4 }, () => get(server, APPS)))).toEqual(Array.from({ length: 4 }, () => listed));
+      proxy.silence();
+      const whileSilent = await Promise.all(Array.from({ length: 8 }, () => get(server, APPS)));
+      expect(whileSilent).toEqual(Array.from({ length: 8 }, () => unavailable));
+      expect(server.isRunning()).toBe(true);
+      proxy.speak();
+      await expect.poll(async () => (await get(server, APPS)).status, WAIT).toBe(200);
+      expect(await Promise.all(Array.from({ length: 4 }, () => get(server, APPS)))).toEqual(Array.from({ length: 4 }, () => listed));
+      expect(server.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
     });
   });
 

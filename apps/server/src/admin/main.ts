@@ -17,7 +17,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function withDatabase<T>(work: (handle: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const handle = await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, sqliteFile: path.join(config.DATA_DIR, 'release.db') });
+  const handle = await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, sqliteFile: path.join(config.DATA_DIR, 'release.db'), statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS });
   try {
     await migrateToLatest(handle);
     return await work(handle, config);

@@ -5,7 +5,10 @@ import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { registerPgCopier } from './pg-copy.ts';
-import { createPgPool } from './pg-pool.ts';
+import { createPgPool, pgTimeouts } from './pg-pool.ts';
+
+/** DATABASE_STATEMENT_TIMEOUT_MS's default. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 import { SchemaScopedPostgresDialect } from './schema-scoped-postgres.ts';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/2026-11-22-001-foundation.ts';
@@ -55,6 +58,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** How long a query waits for a PostgreSQL connection before failing with 503 (DATABASE_POOL_WAIT_MS, default 10 s). */
   acquireTimeoutMs?: number;
+  /** PostgreSQL statement timeout (DATABASE_STATEMENT_TIMEOUT_MS, default 30 s; 0: none); see pg-pool.ts. */
+  statementTimeoutMs?: number;
   /** Its name in pg_stat_activity (default pgApplicationName(schema)); a test's own connections take another. */
   applicationName?: string;
 }
@@ -94,7 +99,8 @@ const migrations: Record<string, Migration> = {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url?.startsWith('postgres')) {
     const schema = options.schema ?? 'public';
-    const bootstrap = new pg.Client({ connectionString: options.url });
+    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const bootstrap = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000, ...pgTimeouts(statementTimeoutMs) });
     await bootstrap.connect();
     // Two processes starting together may both create it: the loser's duplicate is harmless.
     await bootstrap.query(`create schema if not exists "${schema}"`).catch((error: unknown) => {
@@ -106,6 +112,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       schema,
       max: options.poolSize ?? 10,
       acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
+      statementTimeoutMs,
       applicationName: options.applicationName ?? pgApplicationName(schema),
       onConnectionError: options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
     });

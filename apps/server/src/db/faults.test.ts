@@ -14,18 +14,18 @@ function sqlState(code: string): Error {
 }
 
 describe('which database failures are the place, not the request', () => {
-  it('PostgreSQL: a lost or refused connection, a server going down or full, an exhausted pool — when they come from our driver', () => {
-    for (const error of [errno('ECONNRESET'), errno('ECONNREFUSED'), errno('EPIPE'), sqlState('57P01'), sqlState('57P03'), sqlState('08006'), sqlState('53300')]) {
+  it('PostgreSQL: a lost, refused or silent connection, a server going down or full, an exhausted pool, a statement past its timeout — when they come from our driver', () => {
+    for (const error of [errno('ECONNRESET'), errno('ECONNREFUSED'), errno('EPIPE'), sqlState('57P01'), sqlState('57P03'), sqlState('08006'), sqlState('53300'), sqlState('57014')]) {
       expect(databaseFault(markPostgresError(error))).toBe('unavailable');
     }
-    for (const message of ['Connection terminated unexpectedly', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable']) {
+    for (const message of ['Connection terminated unexpectedly', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable', 'Query read timeout']) {
       expect(databaseFault(markPostgresError(new Error(message)))).toBe('unavailable');
     }
     expect(databaseFault(markPostgresError(sqlState('53100')))).toBe('full');
   });
 
   it('not a constraint, a syntax error or a protocol bug; not a socket error from elsewhere (a Lark call)', () => {
-    for (const code of ['23505', '42601', '08P01', '57014']) expect(databaseFault(markPostgresError(sqlState(code)))).toBeNull();
+    for (const code of ['23505', '42601', '08P01']) expect(databaseFault(markPostgresError(sqlState(code)))).toBeNull();
     expect(databaseFault(errno('ECONNRESET'))).toBeNull();
     expect(databaseFault(new Error('Connection terminated unexpectedly'))).toBeNull();
     expect(databaseFault(null)).toBeNull();

@@ -15,10 +15,11 @@ export function markPostgresError<T>(error: T): T {
 
 /**
  * SQLSTATEs of a server that is not there for us: class 08 (connection exception) but 08P01 (a protocol error is a
- * bug), 57P01-57P03 (terminated by an administrator, a crash, or starting/stopping), 53300 (too many connections).
+ * bug), 57P01-57P03 (terminated by an administrator, a crash, or starting/stopping), 53300 (too many connections),
+ * 57014 (canceled: past DATABASE_STATEMENT_TIMEOUT_MS, a server too slow or a lock held too long).
  */
 function pgUnavailable(code: string): boolean {
-  return (code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+  return (code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '57014';
 }
 
 /** What pg itself says when a connection goes or cannot be had (its errors without a SQLSTATE). */

@@ -8,6 +8,11 @@ export interface PgPoolOptions {
   max: number;
   /** How long a query waits for a free connection, or for a new one to open, before failing (then 503). */
   acquireTimeoutMs: number;
+  /**
+   * PostgreSQL cancels a statement running longer (statement_timeout; a wait on a lock counts), and this client gives
+   * up STATEMENT_GRACE_MS later if no answer came at all (a server gone silent). 0: neither.
+   */
+  statementTimeoutMs: number;
   /** Shown in pg_stat_activity, so an operator (or a test) can tell this server's connections apart. */
   applicationName: string;
   /** A connection PostgreSQL ended while idle in the pool. */
@@ -61,6 +66,20 @@ export interface PgPool {
   options: object;
 }
 
+/** How much longer than statement_timeout the client waits for any answer before it counts the server as gone. */
+export const STATEMENT_GRACE_MS = 5_000;
+/** TCP keepalive probes start after this much silence on a connection (the OS default is two hours). */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+/** The client settings that keep a silent server from holding a request: statement and read timeouts, keepalive. */
+export function pgTimeouts(statementTimeoutMs: number): Pick<pg.ClientConfig, 'statement_timeout' | 'query_timeout' | 'keepAlive' | 'keepAliveInitialDelayMillis'> {
+  return {
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + STATEMENT_GRACE_MS } : {}),
+  };
+}
+
 export function createPgPool(options: PgPoolOptions): PgPool {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -68,8 +87,9 @@ export function createPgPool(options: PgPoolOptions): PgPool {
     // Bounds both the wait for a free connection (a pool exhausted by slow queries) and the opening of a new one
     // (a server that accepts no connections): the request then fails with 503 instead of hanging.
     connectionTimeoutMillis: options.acquireTimeoutMs,
-    // A server that vanished without closing the socket (a failover, a dropped network) is noticed by TCP.
-    keepAlive: true,
+    // A server that vanished without closing the socket (a failover, a dropped network) is noticed by TCP keepalive
+    // when idle, and by the read timeout when a query waits for it: the request then gets 503, never hangs.
+    ...pgTimeouts(options.statementTimeoutMs),
     application_name: options.applicationName,
     options: `-c search_path="${options.schema}"`,
     types: pgTypes,

@@ -34,6 +34,8 @@ export interface PartPut {
 export interface PartAnswer {
   status: number;
   etag: string | null;
+  /** The server's own words for a refusal (its envelope's `msg`), when it sent any. */
+  message?: string | null;
 }
 
 /** One part's PUT to its signed URL: rejects on a network error or abort. `xhrPut` in the browser; fakes in tests. */
@@ -262,11 +264,12 @@ export class MultipartUpload {
       if (this.sent.sent(partNo, sent)) this.report();
     };
     try {
-      const { status, etag } = await this.options.sendPart(url, { body: this.partBlob(partNo), signal: controller.signal, onUploadProgress });
+      const { status, etag, message } = await this.options.sendPart(url, { body: this.partBlob(partNo), signal: controller.signal, onUploadProgress });
+      // The server's Chinese message (507 disk full, 503 database away) says more than a status number.
       if (status >= 500 || status === 408 || status === 429) {
-        return { ok: false, retry: true, message: `分片 ${partNo} 上传失败（HTTP ${status}）` };
+        return { ok: false, retry: true, message: message ? `分片 ${partNo} 上传失败：${message}` : `分片 ${partNo} 上传失败（HTTP ${status}）` };
       }
-      if (status < 200 || status > 299) return { ok: false, retry: false, message: `分片 ${partNo} 上传被拒绝（HTTP ${status}），请重试` };
+      if (status < 200 || status > 299) return { ok: false, retry: false, message: message ? `分片 ${partNo} 上传被拒绝：${message}` : `分片 ${partNo} 上传被拒绝（HTTP ${status}），请重试` };
       if (!etag) return { ok: false, retry: false, message: `分片 ${partNo} 没有返回 ETag，请检查存储的跨域设置（ExposeHeaders: ETag）` };
       return { ok: true, etag };
     } catch {

@@ -6,10 +6,11 @@ import { xhrPut } from './xhr-put.ts';
 /** Just enough of XMLHttpRequest: sends the body in two progress events, then answers. */
 class FakeXhr extends EventTarget {
   static sent: Array<{ method: string; url: string; size: number; withCredentials: boolean }> = [];
-  static answer: 'ok' | 'network' | 'hang' = 'ok';
+  static answer: 'ok' | 'network' | 'hang' | 'full' | 's3-refused' = 'ok';
   readonly upload = new EventTarget();
   withCredentials = true;
   status = 0;
+  responseText = '';
   private method = '';
   private url = '';
 
@@ -29,6 +30,14 @@ class FakeXhr extends EventTarget {
       for (const loaded of [Math.floor(body.size / 2), body.size]) this.upload.dispatchEvent(Object.assign(new Event('progress'), { loaded }));
       if (FakeXhr.answer === 'network') return void this.dispatchEvent(new Event('error'));
       this.status = 200;
+      if (FakeXhr.answer === 'full') {
+        this.status = 507;
+        this.responseText = JSON.stringify({ code: 507, msg: '服务器存储空间不足，请联系管理员', data: null });
+      }
+      if (FakeXhr.answer === 's3-refused') {
+        this.status = 403;
+        this.responseText = '<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>';
+      }
       this.dispatchEvent(new Event('load'));
     });
   }
@@ -65,6 +74,23 @@ describe('xhrPut', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await expect(xhrPut('https://s3.test/p', { ...put, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it("answers the server's message of a refused part, and none for S3's XML", async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const put = { body: new Blob(['x']), onUploadProgress: () => undefined, signal: new AbortController().signal };
+    FakeXhr.answer = 'full';
+    expect(await xhrPut('http://127.0.0.1/api/blob/part', put)).toMatchObject({ status: 507, message: '服务器存储空间不足，请联系管理员' });
+    FakeXhr.answer = 's3-refused';
+    expect(await xhrPut('https://s3.test/p', put)).toMatchObject({ status: 403, message: null });
+  });
+
+  it('shows the server message when a part fails for good: 分片 N 上传失败：服务器存储空间不足…', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    FakeXhr.answer = 'full';
+    const start = async (): Promise<MultipartStartResult> => ({ uploadId: 'u', partSize: 4, uploadParamsList: [{ partNo: 1, signedUrl: 'http://127.0.0.1/api/blob/part?partNo=1' }] });
+    const job = new MultipartUpload({ blob: new Blob(['abc']), fileKey: 'k', api: { start, finish: vi.fn() }, retryDelayMs: 0 });
+    await expect(job.run(new AbortController().signal)).rejects.toMatchObject({ stage: 'part', message: '分片 1 上传失败：服务器存储空间不足，请联系管理员' });
   });
 
   it('is what MultipartUpload sends parts with when no sender is passed (or undefined is)', async () => {
