@@ -11,6 +11,7 @@ import { fastifyTrustProxy, warnOfUntrustedProxy, type TrustProxy } from './http
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerWebApp } from './http/web-static.ts';
+import { openApiInfo, openApiTags } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
 import type { Clock } from './lib/clock.ts';
 import { systemClock } from './lib/clock.ts';
@@ -184,7 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: '发布系统 API', version: '0.1.0', description: 'Envelope {code,msg,data}; auth by `token` header or `Authorization: Bearer`.' },
+      info: openApiInfo,
+      tags: openApiTags,
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
       security: [{ token: [] }],
     },

@@ -24,8 +24,9 @@ export function mediaRoutes(deps: { media: MediaService; uploads: UploadsService
       {
         config: { access: 'user' },
         schema: {
-          tags: ['media'],
-          description: 'multipart/form-data: `type` (app = icon, jpeg/png only; media = snapshot image or video), then `file`. `type` may also be a query parameter.',
+          tags: ['文件上传'],
+          summary: '上传图标或截图',
+          description: '登录用户，且需是管理员或至少一个应用的编辑者（否则 10028「没有上传权限：需要至少一个应用的编辑权限」）。multipart/form-data：先 `type`（app 为应用图标，只收 PNG/JPEG；media 为截图图片或视频；也可放在查询参数中），再 `file`，单个文件最大 200 MB。返回文件地址 `url` 与存储键 `key`。类型不符 400「必须上传图片类型的文件」或「必须上传图片或视频类型的文件」。',
           querystring: z.object({ type: z.enum(['app', 'media']).optional() }),
           response: { 200: envelopeSchema(z.object({ url: z.string(), key: z.string() })) },
         },
@@ -43,7 +44,7 @@ export function mediaRoutes(deps: { media: MediaService; uploads: UploadsService
       },
     );
 
-    app.get(`${MEDIA_ROUTE}*`, { config: { access: 'public' }, schema: { tags: ['media'] } }, async (req, reply) => {
+    app.get(`${MEDIA_ROUTE}*`, { config: { access: 'public' }, schema: { summary: '读取图标或截图', description: '公开。按存储键返回上传的图标、截图或视频（长期缓存）；键不合法或文件不存在时 404「文件不存在」。', tags: ['文件上传'] } }, async (req, reply) => {
       const key = (req.params as { '*': string })['*'];
       if (!deps.media.isMediaKey(key)) throw AppError.notFound('文件不存在');
       const stat = await deps.blobs.stat(key);

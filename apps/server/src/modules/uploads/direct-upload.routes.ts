@@ -14,11 +14,12 @@ import { UploadMessages } from './uploads.service.ts';
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 const description = [
-  'One request for CI: multipart/form-data with `file` (the package), `path` (the app’s download path) or `appId` before',
-  'the file (or in the query), and optional `note`, `commit`, `branch`, `chatEnv` (DevTest|PreFavTest),',
-  '`allowOtherBundleId` (true). Auth: `token` header or `Authorization: Bearer <API token>`. The file streams into',
-  'storage; the answer is the new version. docs/ci-pipelines.md shows it with curl.',
-].join(' ');
+  '对该应用有编辑权限的用户或管理员（否则 10028），通常用 API 令牌（请求头 `token` 或 `Authorization: Bearer rst_…`）。',
+  'CI 一次请求上传并发布：multipart/form-data，在 `file`（安装包）之前给出 `path`（应用的下载地址）或 `appId`（也可写在查询参数中），',
+  '可选 `note`（更新说明）、`commit`、`branch`、`chatEnv`（DevTest 测试群 | PreFavTest 正式群，仅管理员）、`allowOtherBundleId`（true 时允许与应用不同的 Bundle ID）。',
+  '文件直接流入存储，不在内存中缓冲；应答为新版本。没有 path/appId 400，应用不存在 404，超过安装包大小上限 413，Bundle ID 不符 409，',
+  '不是可用的安装包 400，未完成的上传超过配额 429。docs/ci-pipelines.md 有 curl 示例。',
+].join('');
 
 function formError(message: string): AppError {
   return AppError.badRequest(`参数错误：${message}`);
@@ -35,7 +36,8 @@ export function directUploadRoutes(deps: { direct: DirectUploadService; maxPacka
       {
         config: { access: 'user' },
         schema: {
-          tags: ['uploads'],
+          tags: ['安装包上传'],
+          summary: '一次请求上传并发布（CI）',
           description,
           querystring: z.object({ appId: z.coerce.number().int().min(1).optional(), path: z.string().trim().max(64).optional() }),
           response: { 200: envelopeSchema(appVersionRow) },

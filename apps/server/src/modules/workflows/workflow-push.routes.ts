@@ -27,9 +27,10 @@ export function workflowPushRoutes(deps: { workflows: WorkflowsRepository; inges
       {
         config: { access: 'public' },
         schema: {
-          tags: ['workflows'],
+          tags: ['工作流'],
+          summary: '向自定义工作流推送记录',
           description:
-            'Reports update items to a custom workflow, with `Authorization: Bearer <secret>` (both shown in the workflow modal). `items[].time` is in milliseconds (13 digits); seconds are refused with 400. An item whose `id` is already stored is skipped: `created` counts only new ids, and a second push with the same id and a new message keeps the first text.',
+            '公开，凭地址中的 token 与请求头 `Authorization: Bearer <密钥>` 访问（两者在工作流设置中给编辑者看），用于自定义工作流（及 JPS、wiki、其他类型的仓库工作流）。`items[].time` 为毫秒时间戳（13 位），秒会被拒绝（400）。以发送方的 `id` 识别条目：已存在的 `id` 被跳过，`created` 只计新条目，重试是安全的（同一 `id` 的新内容不会覆盖第一次的）。token 或密钥错误 401「推送凭证无效（token 或密钥错误）」；该工作流不接收推送 400。',
           params: z.object({ token: z.string().max(64) }),
           body: customPushBody,
           response: { 200: envelopeSchema(z.object({ received: z.number(), created: z.number() })) },
