@@ -23,7 +23,7 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
     // Part bodies are streamed to disk as they arrive; the store bounds each one to its slot.
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    app.put(LOCAL_PART_PATH, { config: { access: 'public' }, schema: { tags: ['blobs'], querystring: partQuery } }, async (req, reply) => {
+    app.put(LOCAL_PART_PATH, { config: { access: 'public' }, schema: { tags: ['存储'], summary: '上传一个分片', description: '公开，凭分片上传开始时给出的签名地址访问（仅本地存储；使用 S3 时分片直接传到 S3）。请求体为该分片的原始字节，应答头与 `data` 中带 etag，完成上传时要交回。签名无效或过期 10028「链接已过期或签名无效，请刷新页面后重试」；分片大小不符等 400。', querystring: partQuery } }, async (req, reply) => {
       if (!store.verifyPartUrl(req.query)) throw AppError.noPermission(linkExpired);
       try {
         const { etag } = await store.writePart(req.query.uploadId, req.query.partNo, req.raw);
@@ -35,7 +35,7 @@ export function localBlobRoutes(store: LocalBlobStore): FastifyPluginAsyncZod {
     });
 
     // Stored bytes as they are (never compressed on the fly): the length and entity tag are the file's, for resuming.
-    app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, compress: false, schema: { tags: ['blobs'], querystring: fileQuery } }, async (req, reply) => {
+    app.get(LOCAL_DOWNLOAD_PATH, { config: { access: 'public' }, compress: false, schema: { tags: ['存储'], summary: '下载文件', description: '公开，凭安装页或列表给出的签名下载地址访问（仅本地存储）。以附件形式返回原始文件，支持断点续传（Range、If-Range、ETag；范围无效 416）。签名无效或过期 10028；文件不存在或已删除 404。', querystring: fileQuery } }, async (req, reply) => {
       if (!store.verifyDownloadUrl(req.query)) throw AppError.noPermission(linkExpired);
       const file = store.filePath(req.query.key);
       const stat = await fsp.stat(file, { bigint: true }).catch(() => null);

@@ -16,14 +16,14 @@ import { CALLBACK_PATH, PROFILE_PATH, type DeviceEnrollService } from './device-
 /** Checked by the service (a missing or wrong `s` gets the link message, not a schema error). */
 const deviceEnrollCallbackQuery = z.object({ s: z.string().max(200).optional() });
 
-const tags = ['device-enroll'];
+const tags = ['设备注册'];
 
 export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUrl?: string }): FastifyPluginAsyncZod {
   const { enroll } = deps;
   return async (app) => {
     app.post(
       '/api/device_enroll',
-      { config: { access: 'user' }, schema: { tags, description: 'A one-time link to the `.mobileconfig` that registers the caller\'s own iPhone (open it in Safari on the device).', response: { 200: envelopeSchema(deviceEnrollLink) } } },
+      { config: { access: 'user' }, schema: { tags, summary: '登记我的 iPhone', description: '登录用户。返回一次性链接，在要登记的 iPhone 上用 Safari 打开并安装其中的 .mobileconfig 描述文件，即读取 UDID 并登记为该用户的设备（直接视为已确认）。', response: { 200: envelopeSchema(deviceEnrollLink) } } },
       async (req) => ok(await enroll.startForUser(currentUser(req), shareBaseUrl(req, deps.publicUrl))),
     );
 
@@ -33,7 +33,8 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
         config: { access: 'public' },
         schema: {
           tags,
-          description: 'From an install page: send its `app-version-token` header (the visitor passed the install password). At most 30 per app and hour.',
+          summary: '安装页登记设备',
+          description: '公开，需带安装页的请求头 `app-version-token`（访客已通过安装密码，否则 10028「请先输入安装密码打开安装页」）。按下载地址 `url`（及版本 `versionId`）返回一次性登记链接；这样登记的设备需管理员确认。下载地址不存在 404；同一应用每小时最多 30 次，超过 429。',
           body: installEnrollBody,
           response: { 200: envelopeSchema(deviceEnrollLink) },
         },
@@ -45,7 +46,7 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
     );
 
     // Opened by Safari on the device, without a session: the one-time challenge in the link is the permission.
-    app.get(PROFILE_PATH, { config: { access: 'public' }, schema: { tags, querystring: deviceEnrollProfileQuery } }, async (req, reply) => {
+    app.get(PROFILE_PATH, { config: { access: 'public' }, schema: { tags, summary: '下载设备登记描述文件', description: '公开，凭链接中的一次性凭证 `c` 访问（由登记接口给出）。返回让 iOS 回传设备信息的 .mobileconfig 文件（配置了签名证书时已签名）。链接无效 404，已使用 409，已过期 400。', querystring: deviceEnrollProfileQuery } }, async (req, reply) => {
       const profile = await enroll.profile(req.query.c, shareBaseUrl(req, deps.publicUrl));
       return reply
         .header('content-type', 'application/x-apple-aspen-config')
@@ -59,7 +60,7 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
     await app.register(async (device) => {
       device.removeAllContentTypeParsers();
       device.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DEVICE_ENROLL_BODY_MAX_BYTES }, (_req, body, done) => done(null, body));
-      device.post(CALLBACK_PATH, { config: { access: 'public' }, schema: { tags, querystring: deviceEnrollCallbackQuery, description: 'The device\'s CMS-signed plist (UDID, PRODUCT, VERSION, SERIAL, CHALLENGE), posted to the URL of its profile (`s` names the registration); answers 301 to the result page.' } }, async (req, reply) => {
+      device.post(CALLBACK_PATH, { config: { access: 'public' }, schema: { tags, summary: '设备回传 UDID', description: '公开，由 iOS 在安装描述文件后自动调用：请求体为设备签名的 plist（UDID、PRODUCT、VERSION、SERIAL、CHALLENGE），`s` 指明这次登记。登记设备后以 301 跳转到结果页。请求类型不对或内容无法读取 400；凭证无效 404；链接已使用 409。', querystring: deviceEnrollCallbackQuery,} }, async (req, reply) => {
         const location = await enroll.receive(req.body, req.headers['content-type'], (req.query as { s?: string }).s, shareBaseUrl(req, deps.publicUrl));
         return reply.code(301).header('location', location).header('cache-control', 'no-store').send();
       });
@@ -67,7 +68,7 @@ export function deviceEnrollRoutes(deps: { enroll: DeviceEnrollService; publicUr
 
     app.get(
       '/api/device_enroll/result',
-      { config: { access: 'public' }, schema: { tags, description: 'The result page\'s data; the signed link from the 301 is the permission.', querystring: deviceEnrollResultQuery, response: { 200: envelopeSchema(deviceEnrollResult) } } },
+      { config: { access: 'public' }, schema: { tags, summary: '设备登记结果', description: '公开，凭 301 跳转链接中的签名访问。返回登记到的 UDID、机型、系统版本、序列号、结果（新登记或已存在）与来源应用。结果不存在或签名无效 404。', querystring: deviceEnrollResultQuery, response: { 200: envelopeSchema(deviceEnrollResult) } } },
       async (req) => ok(await enroll.result(req.query.id, req.query.sig)),
     );
   };
