@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two files at a time: vitest's default on a 2-core machine is one (cores - 1), but most of a server or
+    // browser test is waiting for a database, a child process or Chromium, so the second core idles. The
+    // browser project still runs its files one after another (fileParallelism: false below).
+    maxWorkers: 2,
     projects: [
       {
         test: {

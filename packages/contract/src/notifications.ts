@@ -10,6 +10,7 @@ export const messageInfo = z.object({
   appName: z.string(),
   description: z.string(),
 });
+export type MessageInfo = z.infer<typeof messageInfo>;
 export const notificationRow = z.object({
   id: z.number(),
   appId: z.number(),

@@ -1,5 +1,10 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import { appleSyncResult, type AppleSyncResult } from '@release/contract';
+import { jsonColumn } from '../../db/json-column.ts';
 import type { AppleAccountsTable, AppleBundleIdsTable, AppleCertificatesTable, AppleDevicesTable, Database } from '../../db/schema.ts';
+
+/** What the last sync with Apple found (counts). */
+const lastSync = jsonColumn('apple_accounts.last_sync', appleSyncResult);
 
 type Row<T> = Omit<Insertable<T>, 'id' | 'account_id'>;
 export type AppleDeviceInput = Row<AppleDevicesTable>;
@@ -10,13 +15,14 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
   return {
     /** Accounts with the adder's name; the sealed key stays behind. */
     async list() {
-      return db
+      const rows = await db
         .selectFrom('apple_accounts as a')
         .leftJoin('users as u', 'u.id', 'a.create_by')
         .select(['a.id', 'a.name', 'a.issuer_id', 'a.key_id', 'a.team_id', 'a.remark', 'a.last_sync', 'a.last_sync_time', 'a.create_time', 'a.update_time', 'u.username as createBy'])
         .orderBy('a.create_time', 'desc')
         .orderBy('a.id', 'desc')
         .execute();
+      return rows.map((row) => ({ ...row, last_sync: row.last_sync === null ? null : lastSync.decode(row.last_sync) }));
     },
     async findById(id: number) {
       return db.selectFrom('apple_accounts').selectAll().where('id', '=', id).executeTakeFirst();
@@ -85,7 +91,7 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
     async replaceSynced(
       accountId: number,
       synced: { devices: AppleDeviceInput[]; certificates: AppleCertificateInput[]; bundleIds: AppleBundleIdInput[] },
-      account: Updateable<AppleAccountsTable>,
+      account: Omit<Updateable<AppleAccountsTable>, 'last_sync'> & { last_sync: AppleSyncResult },
       also: (trx: Transaction<Database>) => Promise<void>,
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -96,7 +102,7 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
         await chunks('apple_devices', synced.devices);
         await chunks('apple_certificates', synced.certificates);
         await chunks('apple_bundle_ids', synced.bundleIds);
-        await trx.updateTable('apple_accounts').set(account).where('id', '=', accountId).execute();
+        await trx.updateTable('apple_accounts').set({ ...account, last_sync: lastSync.encode(account.last_sync) }).where('id', '=', accountId).execute();
         await also(trx);
       });
     },

@@ -2,7 +2,6 @@ import {
   AppleAccountMessages,
   type AddAppleAccountBody,
   type AppleAccountRow,
-  type AppleSyncResult,
   type BindAppleAccountBody,
   type UpdateAppleAccountBody,
 } from '@release/contract';
@@ -84,7 +83,7 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
         updateTime: row.update_time,
         createBy: row.createBy,
         lastSyncTime: row.last_sync_time,
-        lastSync: row.last_sync ? (JSON.parse(row.last_sync) as AppleSyncResult) : null,
+        lastSync: row.last_sync,
         appIds: bindings.filter((b) => b.account_id === row.id && b.target_type === 'app').map((b) => Number(b.target_id)),
         certificateIds: bindings.filter((b) => b.account_id === row.id && b.target_type === 'certificate').map((b) => Number(b.target_id)),
         devices: own.map((d) => ({

@@ -107,7 +107,7 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
           })),
           bundleIds: bundleIds.map((b) => ({ apple_id: b.id, identifier: b.attributes.identifier, name: b.attributes.name, platform: b.attributes.platform, seed_id: b.attributes.seedId ?? null })),
         },
-        { last_sync: JSON.stringify(result), last_sync_time: now, team_id: teamId },
+        { last_sync: result, last_sync_time: now, team_id: teamId },
         async (trx) => {
           for (const d of fresh) {
             await trx
@@ -224,7 +224,7 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
         team_id: parsed.teamId,
         app_id: appId,
         bundle_id: appId.slice(appId.indexOf('.') + 1),
-        devices: JSON.stringify(parsed.provisionedDevices),
+        devices: parsed.provisionedDevices,
         provisions_all_devices: parsed.provisionsAllDevices ? 1 : 0,
         lists_certificate: listsCertificate ? 1 : 0,
         expire_time: parsed.expiresAt.getTime(),

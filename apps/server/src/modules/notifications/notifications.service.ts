@@ -1,4 +1,4 @@
-import { messageInfo, type MarkMessageBody, type NotificationRow } from '@release/contract';
+import { type MarkMessageBody, type NotificationRow } from '@release/contract';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
 export function createNotificationsService(deps: { notifications: NotificationsRepository }) {
@@ -6,7 +6,7 @@ export function createNotificationsService(deps: { notifications: NotificationsR
   return {
     async list(userId: number, query: { current: number; size: number; state?: NotificationRow['state'] }) {
       const { rows, total } = await notifications.list(userId, { state: query.state, offset: (query.current - 1) * query.size, limit: query.size });
-      const items: NotificationRow[] = rows.map((r) => ({ ...r, messageInfo: messageInfo.parse(JSON.parse(r.messageInfo)) }));
+      const items: NotificationRow[] = rows;
       return { rows: items, total };
     },
     /** SPEC §4: one notice ignored, one app's read, or all read. */

@@ -1,18 +1,12 @@
 import { SignInKind, SignInMessages } from '@release/contract';
-import type { SignInStatesTable } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
-import type { SignInStatesRepository } from './sign-in-states.repository.ts';
+import type { SignInStateRecord, SignInStatesRepository, StatePayload } from './sign-in-states.repository.ts';
 
 /** A state lives longer than the code it brings back (5 minutes at Lark and WeCom). */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
-export interface StatePayload {
-  /** The redirect URI given to the authorize page; the code exchange must repeat it exactly. */
-  redirectUri: string;
-  port?: number;
-}
 
 export interface IssuedState {
   state: string;
@@ -21,14 +15,14 @@ export interface IssuedState {
   binding: string | null;
 }
 
-export type StateRow = SignInStatesTable & { data: StatePayload };
+export type StateRow = SignInStateRecord & { data: StatePayload };
 
 /** Issues and takes the states of Lark/WeCom sign-ins: random, hashed at rest, bound, single use. */
 export function createSignInStates(repo: SignInStatesRepository, clock: Clock) {
   async function load(state: string): Promise<StateRow> {
     const row = await repo.find(sha256Hex(state));
     if (!row || row.expire_time < clock.now()) throw AppError.badRequest(SignInMessages.stateInvalid);
-    return { ...row, data: JSON.parse(row.payload) as StatePayload };
+    return { ...row, data: row.payload };
   }
 
   return {
@@ -41,7 +35,7 @@ export function createSignInStates(repo: SignInStatesRepository, clock: Clock) {
         state_hash: sha256Hex(state),
         purpose: kind,
         binding_hash: binding ? sha256Hex(binding) : null,
-        payload: JSON.stringify(payload),
+        payload,
         status: 'pending',
         user_id: options.userId ?? null,
         create_time: now,

@@ -161,7 +161,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
 
   async function notifySubscribers(actor: Pick<AuthUser, 'userId' | 'username'>, appId: number, appName: string, description: string) {
     const subscribers = (await members.subscribers(appId)).filter((id) => id !== actor.userId);
-    const messageInfo = JSON.stringify({ username: actor.username, appId, appName, description });
+    const messageInfo = { username: actor.username, appId, appName, description };
     await notifications.insertMany(subscribers.map((userId) => ({ userId, appId, messageInfo, now: clock.now() })));
   }
 
