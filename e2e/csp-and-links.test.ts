@@ -82,6 +82,10 @@ describe('the web app under its Content-Security-Policy, on a server listening o
     // The operations of the document, rendered by the UI's own scripts from /api/docs/json.
     await page.locator('.opblock').first().waitFor();
     expect(await page.locator('.opblock-summary-path').allInnerTexts()).toContain('/api/user/login');
+    // In Chinese: the introduction, the tags with their descriptions, and each operation's summary.
+    await expect.poll(() => page.locator('.info .description').innerText()).toContain('应答信封');
+    expect(await page.locator('.opblock-tag').first().innerText()).toContain('登录');
+    expect(await page.locator('.opblock-summary-description').allInnerTexts()).toContain('账号密码登录');
     await context.close();
   });
 });
