@@ -60,7 +60,7 @@ describe.each(testDialects())('release-cli login --lark against the Lark fake on
     const page = await handToTerminal(back.landing);
     expect(page.text).toContain('已把飞书授权交给命令行');
     const done = await run.finished;
-    expect([done.code, done.stderr]).toEqual([0, expect.stringContaining('as 命令行用户')]);
+    expect([done.code, done.stderr]).toEqual([0, expect.stringContaining('，用户 命令行用户；')]);
     expect(JSON.parse(done.stdout)).toMatchObject({ ok: true, server: world.server.url, username: '命令行用户' });
     const stored = JSON.parse(fs.readFileSync(path.join(home, '.config/release-cli/config.json'), 'utf8')) as { server: string; token: string };
     const me = await world.server.request<{ username: string }>('GET', '/api/user/me', { token: stored.token });
@@ -80,7 +80,7 @@ describe.each(testDialects())('release-cli login --lark against the Lark fake on
     expect((await handToTerminal(landing)).text).toContain('你已取消飞书授权');
     const done = await run.finished;
     expect(done.code).toBe(3);
-    expect(done.stderr).toContain('Lark sign-in was declined');
+    expect(done.stderr).toMatch(/\nrelease-cli: 飞书登录被拒绝\n$/);
     expect(fs.existsSync(path.join(home, '.config/release-cli/config.json'))).toBe(false);
   });
 });

@@ -90,36 +90,51 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     expect(Buffer.from(await download.arrayBuffer()).equals(fs.readFileSync(apk))).toBe(true);
   });
 
-  it('skips a version and build that are already published with --skip-existing', async () => {
+  it('skips a version and build that are already published with --skip-existing, saying so in Chinese or English', async () => {
     const before = await versionCount();
     const again = file('again.apk', sampleApk({ versionName: '3.1.0', versionCode: 310 }));
     const skipped = await cli(['upload', again, '--app', 'shop', '--skip-existing', '--json']);
-    expect(skipped.code).toBe(0);
+    expect([skipped.code, skipped.stderr]).toEqual([0, '商城：android 3.1.0 (310) 已发布，未上传\n']);
     expect(JSON.parse(skipped.stdout)).toMatchObject({ ok: true, skipped: true, appId, platform: 'android', appVersion: '3.1.0', build: '310' });
+    const skippedEn = await cli(['upload', again, '--app', 'shop', '--skip-existing', '--lang', 'en']);
+    expect([skippedEn.code, skippedEn.stdout]).toEqual([0, '商城: android 3.1.0 (310) is already published; nothing uploaded\n']);
     expect(await versionCount()).toBe(before);
 
     const next = file('next.apk', sampleApk({ versionName: '3.1.0', versionCode: 311 }));
     const uploaded = await cli(['upload', next, '--app', 'shop', '--skip-existing']);
-    expect([uploaded.code, uploaded.stdout]).toEqual([0, expect.stringContaining('Published 商城: android 3.1.0 (311)')]);
-    expect(await versionCount()).toBe(before + 1);
+    expect([uploaded.code, uploaded.stdout]).toEqual([0, expect.stringMatching(/^服务器正在检查安装包…\n已发布 商城：android 3\.1\.0 \(311\) #\d+, /)]);
+    const nextEn = file('next-en.apk', sampleApk({ versionName: '3.1.0', versionCode: 312 }));
+    const uploadedEn = await runCli(['upload', nextEn, '--app', 'shop'], { HOME: path.join(tmp, 'home'), RELEASE_SERVER: server.url, RELEASE_TOKEN: editorToken, RELEASE_LANG: 'en' });
+    expect([uploadedEn.code, uploadedEn.stdout]).toEqual([0, expect.stringMatching(/^Checking the package on the server\.\.\.\nPublished 商城: android 3\.1\.0 \(312\) #\d+, /)]);
+    expect(await versionCount()).toBe(before + 2);
+  });
+
+  it('refuses a package of another bundle id with exit 5, and publishes it with --allow-other-bundle-id', async () => {
+    const other = file('flavor.apk', sampleApk({ versionName: '3.2.0', packageName: 'com.example.shop.beta' }));
+    const refused = await cli(['upload', other, '--app', 'shop', '--json']);
+    expect([refused.code, JSON.parse(refused.stdout)]).toEqual([5, { ok: false, exitCode: 5, error: expect.stringContaining('包名不一致') }]);
+    const allowed = await cli(['upload', other, '--app', 'shop', '--allow-other-bundle-id', '--json']);
+    expect([allowed.code, JSON.parse(allowed.stdout)]).toEqual([0, expect.objectContaining({ ok: true, version: expect.objectContaining({ appVersion: '3.2.0' }) })]);
   });
 
   it('answers the latest version, and exit 4 when a platform has none', async () => {
     const latest = await cli(['latest', '--app', 'shop', '--platform', 'android', '--json'], viewerToken);
     expect(latest.code).toBe(0);
-    expect(JSON.parse(latest.stdout)).toMatchObject({ ok: true, version: { appVersion: '3.1.0', build: '311' } });
+    expect(JSON.parse(latest.stdout)).toMatchObject({ ok: true, version: { appVersion: '3.2.0' } });
     const none = await cli(['latest', '--app', 'shop', '--platform', 'ios', '--json'], viewerToken);
-    expect([none.code, JSON.parse(none.stdout)]).toEqual([4, { ok: false, exitCode: 4, error: 'shop has no ios version yet' }]);
+    expect([none.code, JSON.parse(none.stdout), none.stderr]).toEqual([4, { ok: false, exitCode: 4, error: 'shop 还没有 ios 版本' }, 'release-cli: shop 还没有 ios 版本\n']);
+    const noneEn = await cli(['latest', '--lang', 'en', '--app', 'shop', '--platform', 'ios'], viewerToken);
+    expect([noneEn.code, noneEn.stderr]).toEqual([4, 'release-cli: shop has no ios version yet\n']);
   });
 
   it('exits 3 without a token or with a revoked one', async () => {
     const apk = file('auth.apk', sampleApk());
     const missing = await cli(['upload', apk, '--app', 'shop'], null);
-    expect([missing.code, missing.stderr]).toEqual([3, expect.stringContaining('RELEASE_TOKEN')]);
+    expect([missing.code, missing.stderr]).toEqual([3, 'release-cli: 没有令牌：请设置 RELEASE_TOKEN，或运行 release-cli login --token <token>\n']);
     const revoked = await newToken(editorSession);
     await server.request('DELETE', `/api/api_token?id=${revoked.id}`, { token: editorSession });
     const refused = await cli(['upload', apk, '--app', 'shop', '--json'], revoked.token);
-    expect(refused.code).toBe(3);
+    expect([refused.code, refused.stderr]).toEqual([3, expect.stringContaining('（服务器拒绝了令牌：请检查 RELEASE_TOKEN，或运行 release-cli login）')]);
     expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, exitCode: 3, error: expect.stringContaining('token') });
   });
 
@@ -151,23 +166,26 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     proxy.reset((partNo) => (partNo === 2 ? 503 : null));
     const failed = await runCli(['upload', apk, '--app', 'shop', '--json'], env(proxy.url));
     expect(failed.code).toBe(6);
-    expect(JSON.parse(failed.stdout)).toEqual({ ok: false, exitCode: 6, error: 'part 2: HTTP 503 from the storage' });
+    expect(JSON.parse(failed.stdout)).toEqual({ ok: false, exitCode: 6, error: '分片 2：存储返回 HTTP 503' });
     expect(proxy.partAttempts.filter((a) => a.partNo === 2)).toHaveLength(4);
     expect(await versionCount()).toBe(before + 1);
   });
 
-  it('exits 2 on wrong usage, before calling the server', async () => {
-    expect((await cli(['upload', path.join(tmp, 'missing.apk'), '--app', 'shop'])).code).toBe(2);
-    expect((await cli(['latest', '--app', 'shop', '--platform', 'windows'])).code).toBe(2);
-    expect((await cli(['publish'])).code).toBe(2);
+  it('exits 2 on wrong usage, before calling the server, saying why in Chinese or English', async () => {
+    const missing = path.join(tmp, 'missing.apk');
+    expect(await cli(['upload', missing, '--app', 'shop'])).toMatchObject({ code: 2, stderr: `release-cli: 文件不存在：${missing}\n` });
+    expect(await cli(['upload', missing, '--app', 'shop', '--lang', 'en'])).toMatchObject({ code: 2, stderr: `release-cli: no such file: ${missing}\n` });
+    expect(await cli(['latest', '--app', 'shop', '--platform', 'windows'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--platform 只能是 ios、android、web、mac（收到 "windows"）\n用法：release-cli latest') });
+    expect(await cli(['publish', '--lang', 'en'])).toMatchObject({ code: 2, stderr: 'release-cli: unknown command "publish"\nUsage: release-cli --help\n' });
+    expect(await cli(['--lang', 'fr', 'publish'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--lang / RELEASE_LANG 只能是 zh 或 en：fr') });
     const apk = file('delay.apk', sampleApk({ versionName: '4.1.0' }));
     const badDelay = await runCli(['upload', apk, '--app', 'shop'], { HOME: path.join(tmp, 'home'), RELEASE_SERVER: server.url, RELEASE_TOKEN: editorToken, RELEASE_RETRY_DELAY_MS: 'soon' });
-    expect([badDelay.code, badDelay.stderr]).toEqual([2, expect.stringContaining('RELEASE_RETRY_DELAY_MS must be a whole number of ms')]);
+    expect([badDelay.code, badDelay.stderr]).toEqual([2, 'release-cli: RELEASE_RETRY_DELAY_MS 必须是 0 到 60000 之间的整数毫秒：soon\n']);
   });
 
   it('logs in once and then works without RELEASE_TOKEN, keeping the token private', async () => {
     const login = await cli(['login', '--token', viewerToken], null);
-    expect([login.code, login.stdout]).toEqual([0, expect.stringContaining('as tester')]);
+    expect([login.code, login.stdout]).toEqual([0, expect.stringMatching(/^已登录 http:\/\/127\.0\.0\.1:\d+，用户 tester；保存在 /)]);
     const config = path.join(tmp, 'home/.config/release-cli/config.json');
     expect(fs.statSync(config).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(config, 'utf8'))).toEqual({ server: server.url, token: viewerToken });

@@ -16,6 +16,7 @@ import {
   type VersionExistsQuery,
 } from '@release/contract';
 import { CliError, ExitCode, exitCodeForAnswer } from './exit-codes.ts';
+import { text } from './messages.ts';
 import { withRetries } from './retry.ts';
 
 export const API_TIMEOUT_MS = 60_000;
@@ -42,7 +43,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 export function describeNetworkError(error: unknown): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError') return 'timed out';
+  if (error instanceof DOMException && error.name === 'TimeoutError') return text.timedOut;
   if (error instanceof Error) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `${error.message}${cause}`;
@@ -76,7 +77,7 @@ export function createApiClient(options: ApiClientOptions) {
     for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const what = `${method} ${url.pathname}`;
     let status: number;
-    let text: string;
+    let body: string;
     try {
       const response = await fetchFn(url, {
         method,
@@ -85,21 +86,21 @@ export function createApiClient(options: ApiClientOptions) {
         signal: AbortSignal.timeout(call.timeoutMs ?? API_TIMEOUT_MS),
       });
       status = response.status;
-      text = await response.text();
+      body = await response.text();
     } catch (error) {
       throw new CliError(ExitCode.failed, `${what}: ${describeNetworkError(error)}`, { cause: error });
     }
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(body);
     } catch {
-      throw new ApiError(status, null, `${what}: HTTP ${status} without a JSON answer (is ${options.server} the release system?)`);
+      throw new ApiError(status, null, text.notJson(what, status, options.server));
     }
     const head = envelopeHead.safeParse(json);
-    if (!head.success) throw new ApiError(status, null, `${what}: HTTP ${status} with an unexpected answer`);
+    if (!head.success) throw new ApiError(status, null, text.unexpectedAnswer(what, status));
     if (head.data.code !== 200 || status >= 300) throw new ApiError(status, head.data.code, head.data.msg);
     const parsed = data.safeParse((json as { data?: unknown }).data);
-    if (!parsed.success) throw new CliError(ExitCode.failed, `${what}: the answer does not match the contract\n${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) throw new CliError(ExitCode.failed, `${text.notTheContract(what)}\n${z.prettifyError(parsed.error)}`);
     return parsed.data;
   }
 

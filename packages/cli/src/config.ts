@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { CliError, ExitCode } from './exit-codes.ts';
+import { text } from './messages.ts';
 
 /** What `release-cli login` stores: the server and the token, readable by the user only. */
 const storedConfig = z.object({ server: z.string().optional(), token: z.string().optional() });
@@ -14,6 +15,8 @@ export interface CliEnv {
   RELEASE_TOKEN?: string;
   /** The pause before a refused part's next attempt, in ms, times the attempt number (default 500). */
   RELEASE_RETRY_DELAY_MS?: string;
+  /** The language of messages: zh (default) or en. */
+  RELEASE_LANG?: string;
   XDG_CONFIG_HOME?: string;
   HOME?: string;
 }
@@ -24,21 +27,21 @@ export function configPath(env: CliEnv): string {
 }
 
 export function readConfig(file: string): StoredConfig {
-  let text: string;
+  let content: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    content = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new CliError(ExitCode.usage, `cannot read ${file}: ${(error as Error).message}`);
+    throw new CliError(ExitCode.usage, text.cannotRead(file, (error as Error).message));
   }
   let json: unknown = null;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(content);
   } catch {
     // Reported below as not a config.
   }
   const parsed = storedConfig.safeParse(json);
-  if (!parsed.success) throw new CliError(ExitCode.usage, `${file} is not a release-cli config; run release-cli login again`);
+  if (!parsed.success) throw new CliError(ExitCode.usage, text.notAConfig(file));
   return parsed.data;
 }
 
@@ -57,9 +60,9 @@ export function normalizeServer(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new CliError(ExitCode.usage, `not a server URL: ${raw}`);
+    throw new CliError(ExitCode.usage, text.notAServerUrl(raw));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(ExitCode.usage, `the server URL must start with http:// or https://: ${raw}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(ExitCode.usage, text.serverScheme(raw));
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -72,9 +75,9 @@ export interface Connection {
 export function resolveConnection(flags: { server?: string }, env: CliEnv): Connection {
   const stored = readConfig(configPath(env));
   const server = flags.server || env.RELEASE_SERVER || stored.server;
-  if (!server) throw new CliError(ExitCode.usage, 'no server: pass --server, set RELEASE_SERVER or run release-cli login');
+  if (!server) throw new CliError(ExitCode.usage, text.noServer);
   const token = env.RELEASE_TOKEN || stored.token;
-  if (!token) throw new CliError(ExitCode.auth, 'no token: set RELEASE_TOKEN or run release-cli login --token <token>');
+  if (!token) throw new CliError(ExitCode.auth, text.noToken);
   return { server: normalizeServer(server), token: token.trim() };
 }
 
@@ -83,6 +86,6 @@ export function retryDelayMs(env: CliEnv): number | undefined {
   const raw = env.RELEASE_RETRY_DELAY_MS?.trim();
   if (!raw) return undefined;
   const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) throw new CliError(ExitCode.usage, `RELEASE_RETRY_DELAY_MS must be a whole number of ms from 0 to 60000: ${raw}`);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) throw new CliError(ExitCode.usage, text.badRetryDelay(raw));
   return ms;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { UPLOAD_CONCURRENCY, UPLOAD_PART_RETRIES, UPLOAD_PART_TIMEOUT_MS, type MultipartStartResult } from '@release/contract';
 import { describeNetworkError } from './api-client.ts';
 import { CliError, ExitCode } from './exit-codes.ts';
+import { text } from './messages.ts';
 import { withRetries } from './retry.ts';
 
 export interface PartTag {
@@ -93,16 +94,16 @@ export async function uploadFile(options: UploadFileOptions): Promise<{ fileKey:
           // Drain the answer so the connection can be reused.
           await response.arrayBuffer();
         } catch (error) {
-          throw new PartError(`part ${part.partNo}: ${describeNetworkError(error)}`, !failure.signal.aborted, error);
+          throw new PartError(text.partFailed(part.partNo, describeNetworkError(error)), !failure.signal.aborted, error);
         } finally {
           inFlight.delete(part.partNo);
         }
         if (!response.ok) {
           const retry = response.status >= 500 || response.status === 408 || response.status === 429;
-          throw new PartError(`part ${part.partNo}: HTTP ${response.status} from the storage`, retry);
+          throw new PartError(text.partStatus(part.partNo, response.status), retry);
         }
         const tag = response.headers.get('etag');
-        if (!tag) throw new PartError(`part ${part.partNo}: the storage answered without an ETag`, false);
+        if (!tag) throw new PartError(text.partNoEtag(part.partNo), false);
         return tag;
       },
       { retries: options.retries ?? UPLOAD_PART_RETRIES, delayMs: options.retryDelayMs ?? 500, isTransient: (error) => error instanceof PartError && error.retry, signal: failure.signal },

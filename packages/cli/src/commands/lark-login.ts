@@ -5,6 +5,7 @@ import { createApiClient } from '../api-client.ts';
 import { configPath, normalizeServer, readConfig, writeConfig } from '../config.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import type { Io, Output } from '../output.ts';
+import { text } from '../messages.ts';
 
 /** How long the terminal waits for the browser to come back from Lark. */
 export const LARK_LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -29,7 +30,7 @@ function openBrowser(url: string): void {
 export async function larkLoginCommand(cmd: { server?: string; browser: boolean; timeoutMs?: number }, io: Io, out: Output): Promise<void> {
   const file = configPath(io.env);
   const rawServer = cmd.server || io.env.RELEASE_SERVER || readConfig(file).server;
-  if (!rawServer) throw new CliError(ExitCode.usage, 'no server: pass --server <url> or set RELEASE_SERVER');
+  if (!rawServer) throw new CliError(ExitCode.usage, text.noServer);
   const server = normalizeServer(rawServer);
   const anonymous = createApiClient({ server, token: '' });
 
@@ -42,27 +43,27 @@ export async function larkLoginCommand(cmd: { server?: string; browser: boolean;
     const state = url.searchParams.get('state') ?? '';
     const code = url.searchParams.get('code');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    if (state !== expectedState) return void res.end(PAGE('这不是本次命令行登录的请求，已忽略。'));
+    if (state !== expectedState) return void res.end(PAGE(text.pageForeign));
     if (!code) {
-      res.end(PAGE('你已取消飞书授权，命令行未登录。'));
-      return settle(new CliError(ExitCode.auth, 'Lark sign-in was declined'));
+      res.end(PAGE(text.pageDeclined));
+      return settle(new CliError(ExitCode.auth, text.larkDeclined));
     }
-    res.end(PAGE('已把飞书授权交给命令行，可以关闭此页面。'));
+    res.end(PAGE(text.pageDone));
     settle({ code, state });
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const timer = setTimeout(() => settle(new CliError(ExitCode.auth, `no answer from the browser within ${Math.round((cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS) / 1000)} s`)), cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS);
+  const timer = setTimeout(() => settle(new CliError(ExitCode.auth, text.browserTimeout(Math.round((cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS) / 1000)))), cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS);
   try {
     const { port } = listener.address() as AddressInfo;
     const { url, state } = await anonymous.larkLoginUrl(port);
     expectedState = state;
-    out.info(`Open this address in a browser to sign in with Lark (飞书):\n  ${url}`);
+    out.info(text.openToSignIn(url));
     if (cmd.browser) openBrowser(url);
     const result = await returned;
     if (result instanceof Error) throw result;
     const login = await anonymous.larkLogin(result.code, result.state);
     writeConfig(file, { server, token: login.token });
-    out.info(`Signed in to ${server} as ${login.username}; saved in ${file}`);
+    out.info(text.signedIn(server, login.username, file));
     out.result({ ok: true, server, username: login.username, config: file });
   } finally {
     clearTimeout(timer);

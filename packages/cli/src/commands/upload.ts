@@ -6,6 +6,7 @@ import type { Command } from '../args.ts';
 import { resolveConnection, retryDelayMs } from '../config.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import type { Io, Output } from '../output.ts';
+import { text } from '../messages.ts';
 import { readPackageVersion } from '../package-version.ts';
 import { uploadFile } from '../part-uploader.ts';
 import { createProgress, formatBytes } from '../progress.ts';
@@ -17,10 +18,10 @@ function checkFile(file: string): number {
   try {
     stat = fs.statSync(file);
   } catch {
-    throw new CliError(ExitCode.usage, `no such file: ${file}`);
+    throw new CliError(ExitCode.usage, text.noSuchFile(file));
   }
-  if (!stat.isFile()) throw new CliError(ExitCode.usage, `not a file: ${file}`);
-  if (stat.size === 0) throw new CliError(ExitCode.usage, `the file is empty: ${file}`);
+  if (!stat.isFile()) throw new CliError(ExitCode.usage, text.notAFile(file));
+  if (stat.size === 0) throw new CliError(ExitCode.usage, text.emptyFile(file));
   return stat.size;
 }
 
@@ -30,7 +31,7 @@ export async function findApp(api: ApiClient, appPath: string): Promise<{ appId:
   if (own) return own;
   const visible = (await api.apps()).find((a) => a.path === appPath);
   if (visible) return visible;
-  throw new CliError(ExitCode.notFound, `no app with the path "${appPath}" (or its token's user has no permit on it)`);
+  throw new CliError(ExitCode.notFound, text.noSuchApp(appPath));
 }
 
 async function transfer(api: ApiClient, io: Io, file: string, fileKey: string): Promise<void> {
@@ -54,11 +55,11 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
   if (cmd.skipExisting) {
     const local = await readPackageVersion(cmd.file);
     if (!local) {
-      out.info('--skip-existing: the package carries no version to compare; uploading it');
+      out.info(text.noVersionToCompare);
     } else {
       const found = await api.exists({ appId: app.appId, platform: local.platform, appVersion: local.appVersion, build: local.build ?? undefined });
       if (found.exists) {
-        out.info(`${app.appName}: ${local.platform} ${local.appVersion}${local.build ? ` (${local.build})` : ''} is already published; nothing uploaded`);
+        out.info(text.alreadyPublished(app.appName, `${local.platform} ${local.appVersion}${local.build ? ` (${local.build})` : ''}`));
         out.result({ ok: true, skipped: true, appId: app.appId, appVersionId: found.appVersionId ?? null, ...local });
         return;
       }
@@ -66,22 +67,23 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
   }
 
   const keys = await api.issueKeys(path.basename(cmd.file), cmd.attach.map((f) => path.basename(f)));
-  if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length) throw new CliError(ExitCode.failed, 'the server did not issue the upload keys asked for');
+  if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length) throw new CliError(ExitCode.failed, text.keysMissing);
   await transfer(api, io, cmd.file, keys.appFile.fileKey);
   for (const [index, file] of cmd.attach.entries()) {
     const key = keys.attachFiles[index];
     if (key) await transfer(api, io, file, key.fileKey);
   }
 
-  out.info('Checking the package on the server...');
+  out.info(text.checking);
   const version = await api.registerVersion({
     appId: app.appId,
     description: cmd.note,
     s3Url: keys.appFile.fileKey,
     attachFileUrls: keys.attachFiles.map((a) => a.fileKey),
     chatEnv: cmd.chatEnv,
+    ...(cmd.allowOtherBundleId ? { allowOtherBundleId: true } : {}),
   });
-  out.info(`Published ${app.appName}: ${describeVersion(version)}`);
-  for (const warning of version.warnings) out.info(`warning: ${warning}`);
+  out.info(text.published(app.appName, describeVersion(version)));
+  for (const warning of version.warnings) out.info(text.warning(warning));
   out.result({ ok: true, skipped: false, appId: app.appId, version });
 }
