@@ -67,6 +67,7 @@ import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
 import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';
 import { registerTasks } from './modules/tasks/tasks.module.ts';
 import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-sync.module.ts';
+import { jobSchedulesRoutes } from './modules/system/job-schedules.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createHealthService } from './modules/health/health.service.ts';
 import type { InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
@@ -130,6 +131,8 @@ export interface AppDeps {
   inspection?: InspectPoolOptions;
   /** The bytes of GET /cli/release-cli.mjs (default: dist/release-cli.mjs beside the bundle, or built from the sources). */
   cliBundle?: CliBundleSource;
+  /** SYNC_INTERVAL_SEC in ms: how often git and svn workflows are polled; no polling schedule without it. */
+  pollIntervalMs?: number;
 }
 
 export interface BuiltApp {
@@ -175,9 +178,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     publicUrl: deps.publicUrl ?? null,
     logger: app.log,
     inspection: deps.inspection,
+    pollIntervalMs: deps.pollIntervalMs,
   });
-  // The job runner is started by main.ts (tests drive it with runDue); closing the app stops it either way.
+  // The job runner and the scheduler are started by main.ts (tests drive them with runDue); closing the app stops them.
   app.addHook('onClose', async () => {
+    await services.scheduler.stop();
     await services.jobs.stop();
     await services.inspector.close();
   });
@@ -205,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(settingsRoutes(services.settings));
   await app.register(repoHostsRoutes(services.repoHosts));
   await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
+  await app.register(jobSchedulesRoutes(services.scheduler));
   await app.register(mediaRoutes({ media: services.media, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
   const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
@@ -256,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   });
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
   // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
-  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });
+  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, scheduler: services.scheduler, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });
   await registerLarkDocs(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

@@ -16,8 +16,6 @@ import { createUrlSigner } from './storage/url-signer.ts';
 import { loadProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import { faultOf } from './http/error-handler.ts';
 
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
-
 async function main() {
   const config = loadConfig();
   // Read before anything else starts, so a bad signing pair stops the server with its reason.
@@ -68,6 +66,7 @@ async function main() {
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
     trustProxy: config.TRUST_PROXY,
     mobileconfigSigner,
+    pollIntervalMs: config.SYNC_INTERVAL_SEC * 1000,
     logger: {
       level: config.LOG_LEVEL,
       ...(config.NODE_ENV === 'development' ? { transport: { target: 'pino-pretty' } } : {}),
@@ -80,20 +79,6 @@ async function main() {
     app.log.info({ username: config.ADMIN_USERNAME }, 'first admin created from ADMIN_USERNAME / ADMIN_PASSWORD');
   }
 
-  // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.
-  const poller =
-    config.SYNC_INTERVAL_SEC > 0
-      ? setInterval(() => {
-          services.sync.syncAll().catch((err: unknown) => app.log.error({ err }, 'repository polling failed'));
-        }, config.SYNC_INTERVAL_SEC * 1000)
-      : undefined;
-  poller?.unref();
-
-  const timer = setInterval(() => {
-    services.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'housekeeping failed'));
-  }, HOUSEKEEPING_INTERVAL_MS);
-  timer.unref();
-
   // Background work left without a catch that met the database away or a full disk: logged, the process stays (it
   // serves again when they are back). Anything else unhandled is a bug and still ends the process, as Node does.
   process.on('unhandledRejection', (reason) => {
@@ -104,12 +89,12 @@ async function main() {
   // Pushes and autoPush run as jobs in every process; the first drain also takes over jobs whose process died
   // (their lease ran out), and a delivery found mid-send is reported, never sent twice.
   services.jobs.start();
+  // Repository polling, housekeeping and the Lark tasks pull: each due schedule is taken by one process of the cluster.
+  services.scheduler.start();
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
-    clearInterval(timer);
-    if (poller) clearInterval(poller);
-    // app.close() stops the job runner and waits for the runs in flight.
+    // app.close() stops the job runner and the scheduler and waits for the runs in flight.
     await app.close();
     await handle.destroy();
     process.exit(0);

@@ -65,6 +65,7 @@ import { createDevicesRepository } from './modules/devices/devices.repository.ts
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { createJobQueue } from './jobs/queue.ts';
 import type { Logger } from './lib/logger.ts';
+import { createScheduler } from './jobs/scheduler.ts';
 import { createAutoPushJob } from './modules/messaging/auto-push.job.ts';
 import { createDeliveriesRepository } from './modules/messaging/deliveries.repository.ts';
 import { createDeliveryJob } from './modules/messaging/delivery.job.ts';
@@ -105,7 +106,12 @@ export interface ServiceDeps {
   logger?: Logger;
   /** Package inspection worker threads (INSPECT_WORKERS, INSPECT_TIMEOUT_SEC, INSPECT_MEMORY_MB). */
   inspection?: InspectPoolOptions;
+  /** How often git and svn workflows are polled (SYNC_INTERVAL_SEC); no polling without it. */
+  pollIntervalMs?: number;
 }
+
+/** How often housekeeping (purgeExpired) runs. */
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, sms } = deps;
@@ -118,6 +124,7 @@ export function createServices(deps: ServiceDeps) {
   const workflowsRepo = createWorkflowsRepository(db);
   const commitLogsRepo = createCommitLogsRepository(db);
   const jobs = createJobQueue({ db, clock, logger: deps.logger });
+  const scheduler = createScheduler({ db, clock, logger: deps.logger });
   const messagingRepo = createMessagingRepository(db);
   const deliveriesRepo = createDeliveriesRepository(db);
   const box = createSecretBox(deps.secret, deps.previousSecrets ?? []);
@@ -171,11 +178,26 @@ export function createServices(deps: ServiceDeps) {
     log: deliveryLog,
     policy: appsPolicy,
   });
+  /** Housekeeping (hourly, the schedule 定期清理): expired sessions and sign-in states, stale guess counters, abandoned uploads, files of failed re-signs, old job and schedule-run records. */
+  async function purgeExpired() {
+    const now = clock.now();
+    await sessionRepo.deleteExpired(now);
+    await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
+    await uploads.cleanUpAbandoned();
+    await removeFilesOfFailedResigns({ db, blobs: deps.blobs, clock });
+    await sso.purgeExpired();
+    await jobs.purgeDone();
+    await scheduler.purgeRuns();
+  }
+  scheduler.define({ name: 'housekeeping', title: '定期清理', intervalMs: HOUSEKEEPING_INTERVAL_MS, run: purgeExpired });
+  // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.
+  if (deps.pollIntervalMs) scheduler.define({ name: 'repository-poll', title: '仓库轮询', intervalMs: deps.pollIntervalMs, run: () => sync.syncAll() });
   return {
     inspector,
     sso,
     larkClient,
     jobs,
+    scheduler,
     deliveryJob,
     autoPush,
     deliveryLog,
@@ -233,16 +255,7 @@ export function createServices(deps: ServiceDeps) {
       onRepoSaved: (id) => repoSyncJob.queue(id).catch((err: unknown) => deps.logger?.error({ err }, 'queueing the first sync failed')),
     }),
     commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
-    /** Housekeeping: expired sessions and stale guess counters. */
-    async purgeExpired() {
-      const now = clock.now();
-      await sessionRepo.deleteExpired(now);
-      await loginGuard.deleteOlderThan(now - 24 * 60 * 60 * 1000);
-      await uploads.cleanUpAbandoned();
-      await removeFilesOfFailedResigns({ db, blobs: deps.blobs, clock });
-      await sso.purgeExpired();
-      await jobs.purgeDone();
-    },
+    purgeExpired,
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -31,3 +31,4 @@ export * from './device-enroll.ts';
 export * from './zsign.ts';
 export * from './install-access.ts';
 export * from './repo-hosts.ts';
+export * from './job-schedules.ts';

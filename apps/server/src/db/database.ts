@@ -34,6 +34,7 @@ import * as m024 from './migrations/2026-11-26-024-commit-log-app-fk.ts';
 import * as m025 from './migrations/2026-11-27-025-app-public-install.ts';
 import * as m026 from './migrations/2026-11-27-026-attempt-counters.ts';
 import * as m027 from './migrations/2026-11-27-027-app-bundle-ids.ts';
+import * as m028 from './migrations/2026-11-27-028-job-schedules.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-025-app-public-install': m025,
   '2026-11-27-026-attempt-counters': m026,
   '2026-11-27-027-app-bundle-ids': m027,
+  '2026-11-27-028-job-schedules': m028,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

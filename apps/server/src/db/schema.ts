@@ -2,7 +2,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Table types. Times are UTC epoch milliseconds; booleans are 0/1; JSON columns are text. */
 import type { AppleAccountBindingsTable, AppleAccountsTable, AppleBundleIdsTable, AppleCertificatesTable, AppleDevicesTable, CertificateProfilesTable, CertificatesTable, DeviceEnrollmentsTable, DevicesTable, ResignJobsTable } from './schema/signing.ts';
-import type { DeliveriesTable, JobsTable, LarkDocFollowsTable, LarkEventsTable, LarkImageKeysTable, SignInStatesTable, UserIdentitiesTable } from './schema/sign-in-messaging.ts';
+import type { DeliveriesTable, JobSchedulesTable, JobScheduleRunsTable, JobsTable, LarkDocFollowsTable, LarkEventsTable, LarkImageKeysTable, SignInStatesTable, UserIdentitiesTable } from './schema/sign-in-messaging.ts';
 import type { AppTaskSettingsTable, TaskCommentsTable, TaskHistoryTable, TaskRecordsTable } from './schema/tasks.ts';
 
 export type * from './schema/signing.ts';
@@ -251,6 +251,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   api_tokens: ApiTokensTable;
   jobs: JobsTable;
+  job_schedules: JobSchedulesTable;
+  job_schedule_runs: JobScheduleRunsTable;
   deliveries: DeliveriesTable;
   user_identities: UserIdentitiesTable;
   sign_in_states: SignInStatesTable;

@@ -20,7 +20,7 @@ export interface MessagingWorld {
   subscriber: { userId: number; token: string; openId: string };
   /** Moves every clock forward (backoff, rate windows, leases). */
   advance(ms: number): Promise<void>;
-  /** Runs the jobs that are due, as the runner of a server process would. */
+  /** Runs the schedules and jobs that are due, as the scheduler and runner of a server process would. */
   runJobs(): Promise<number>;
   createWorkflow(body: Record<string, unknown>, token?: string): Promise<WorkflowRow>;
   /** Stores update items through the workflow's push API (the way JPS or a wiki hands them over). */
@@ -76,7 +76,11 @@ export async function startMessagingWorld(dialect: DialectName, options: { publi
       await lark.advance(ms);
       await wecom.advance(ms);
     },
-    runJobs: () => server.built.services.jobs.runDue(),
+    async runJobs() {
+      // Due schedules first (the Lark tasks pull queues its jobs), then the queue, as the two loops of a process would.
+      await server.built.services.scheduler.runDue();
+      return server.built.services.jobs.runDue();
+    },
     async createWorkflow(body, token = admin) {
       const created = await server.request<{ id: number }>('POST', '/api/workflow', { token, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'other', ...body } });
       if (created.body.code !== 200) throw new Error(`create workflow: ${created.body.msg}`);

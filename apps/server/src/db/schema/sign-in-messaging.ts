@@ -44,6 +44,31 @@ export interface JobsTable {
   finish_time: number | null;
 }
 
+/** A schedule of recurring work (jobs/scheduler.ts): taken by one process at a time under a lease. */
+export interface JobSchedulesTable {
+  name: string;
+  interval_ms: number;
+  enabled: number;
+  next_run_at: number;
+  claimed_by: string | null;
+  lease_expire_time: number | null;
+  last_run_at: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  update_time: number;
+}
+
+/** One run of a schedule (kept a week). */
+export interface JobScheduleRunsTable {
+  id: Generated<number>;
+  name: string;
+  owner: string;
+  manual: number;
+  start_time: number;
+  finish_time: number | null;
+  error: string | null;
+}
+
 export interface DeliveriesTable {
   id: Generated<number>;
   app_id: number;

@@ -46,7 +46,10 @@ export function createPushJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
   });
 }
 
-/** Reads one app's task list and table for Lark's changes, then books its next run (the schedule). */
+/**
+ * Reads one app's task list and table for Lark's changes. The schedule 飞书任务同步 (every PULL_INTERVAL_MS, taken by
+ * one process of the cluster) queues one per linked app; linking a list or a table and Lark's events queue one now.
+ */
 export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncRepository; clock: Clock; jobs: () => JobQueue }) {
   const job = defineJob({
     kind: 'tasks-sync.pull',
@@ -59,8 +62,6 @@ export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
         return await deps.runner.syncApp(payload.appId);
       } catch (error) {
         throw failureOf(error);
-      } finally {
-        await schedule(payload.appId, deps.clock.now() + PULL_INTERVAL_MS);
       }
     },
   });
@@ -72,5 +73,11 @@ export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
   async function onEvent(appId: number, eventId: string) {
     await deps.jobs().enqueue(job, { appId }, { runAt: deps.clock.now(), dedupeKey: `tasks-sync:pull:${appId}:event:${eventId}` });
   }
-  return { job, schedule, onEvent };
+  /** The schedule's run: a pull of every linked app now. */
+  async function pullAll(): Promise<number> {
+    const apps = await deps.sync.linkedApps();
+    for (const appId of apps) await schedule(appId, deps.clock.now());
+    return apps.length;
+  }
+  return { job, schedule, onEvent, pullAll };
 }
