@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
@@ -11,7 +11,7 @@ import { fastifyTrustProxy, warnOfUntrustedProxy, type TrustProxy } from './http
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerWebApp } from './http/web-static.ts';
-import { openApiInfo, openApiTags } from './http/openapi.ts';
+import { openApiInfo, openApiSecurity, openApiTags, openApiTransform } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
 import type { Clock } from './lib/clock.ts';
 import { systemClock } from './lib/clock.ts';
@@ -192,10 +192,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     openapi: {
       info: openApiInfo,
       tags: openApiTags,
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
-      security: [{ token: [] }],
+      ...openApiSecurity,
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 

@@ -6,9 +6,12 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
+  security?: unknown[];
 }
 interface OpenApiDocument {
   info: { title: string; description?: string };
+  security?: unknown[];
+  components?: { securitySchemes?: Record<string, { description?: string }> };
   tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, Operation>>;
 }
@@ -79,6 +82,17 @@ describe.each(testDialects())('the API documentation at /api/docs on %s', (diale
     expect(doc.info.description).toContain('{code, msg, data}');
     expect(doc.info.description).toContain('token');
     expect(doc.info.description).toContain('100');
+  });
+
+  it('asks for the token header or a Bearer token, except on the operations open to anyone', () => {
+    expect(doc.security).toEqual([{ token: [] }, { bearer: [] }]);
+    for (const scheme of Object.values(doc.components?.securitySchemes ?? {})) expect(scheme.description).toMatch(CHINESE);
+    const openToAnyone = new Set(server.built.routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url.replace(/\*$/, '{*}').replace(/:(\w+)/g, '{$1}')}`));
+    expect(openToAnyone).toContain('POST /api/user/login');
+    for (const [name, op] of operationsOf(doc)) {
+      if (openToAnyone.has(name)) expect(op.security, name).toEqual([]);
+      else expect(op.security, name).toBeUndefined();
+    }
   });
 
   it('serves Swagger UI for the document', async () => {

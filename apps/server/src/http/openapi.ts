@@ -1,3 +1,6 @@
+import type { SwaggerTransform } from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
 /**
  * The OpenAPI document's Chinese front matter (served at /api/docs): what every call shares, and the tags
  * the routes are grouped by. Each route writes its own Chinese `summary` and `description` inline;
@@ -48,3 +51,21 @@ export const openApiTags = [
   { name: '任务', description: '应用的任务与缺陷、评论，以及与飞书任务/多维表格的同步。' },
   { name: '存储', description: '本地存储时的分片上传与文件下载（签名链接）。' },
 ];
+
+/** Either header carries a session or an API token; `security` is the default of every operation. */
+export const openApiSecurity = {
+  components: {
+    securitySchemes: {
+      token: { type: 'apiKey' as const, in: 'header' as const, name: 'token', description: '登录令牌（POST /api/user/login 返回的 `token`）或 API 令牌（`rst_…`），放在请求头 `token` 中。' },
+      bearer: { type: 'http' as const, scheme: 'bearer', description: '同一令牌放在 `Authorization: Bearer <令牌>` 中，CI 与命令行工具常用。' },
+    },
+  },
+  security: [{ token: [] }, { bearer: [] }] as Array<Record<string, string[]>>,
+};
+
+/** The zod schemas as JSON Schema; an operation open to anyone (`access: 'public'`) asks for no token. */
+export const openApiTransform: SwaggerTransform = (input) => {
+  const out = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]);
+  const access = (input.route.config as { access?: string } | undefined)?.access;
+  return access === 'public' ? { ...out, schema: { ...out.schema, security: [] } } : out;
+};
