@@ -15,8 +15,6 @@ import { curl } from './helpers/subprocess.ts';
 const FILE_BYTES = 256 * 1024 * 1024;
 /** What the server may grow by while it streams the file: a quarter of it. Buffering it would take all of it. */
 const GROWTH_BOUND = FILE_BYTES / 4;
-/** The options `npm start` runs the server with (scripts/build-server.mjs serverNodeArgs). */
-const SERVER_NODE_ARGS = ['--max-semi-space-size=2'];
 
 /** A web zip of `bytes` zeros stored (not compressed) beside an index.html, written to disk as it is made. */
 async function writeBigWebZip(file: string, bytes: number): Promise<void> {
@@ -51,7 +49,7 @@ describe.each(testDialects())('a 256 MB package through curl -F on %s: the serve
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-direct-mem-'));
     bigZip = path.join(tmp, 'big-site.zip');
     await writeBigWebZip(bigZip, FILE_BYTES);
-    server = await startServerChild(dialect, { nodeArgs: SERVER_NODE_ARGS });
+    server = await startServerChild(dialect);
     const session = (await api<{ token: string }>(server, 'POST', '/api/user/login', '', { username: server.admin.username, password: createHash('sha256').update(server.admin.password).digest('hex') })).token;
     await api(server, 'POST', '/api/app', session, { appName: '大包', appType: 'native', password: '135790', path: 'big' });
     token = (await api<CreatedApiToken>(server, 'POST', '/api/api_token', session, { name: 'ci' })).token;

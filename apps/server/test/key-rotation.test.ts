@@ -42,7 +42,7 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
   let secrets: StoredSecrets[] = [];
 
   const start = async () => {
-    server = await startMainProcess(env);
+    server = await startMainProcess(env, { compiled: true });
     const api = apiOf(server);
     const login = await api.request<{ token: string }>('POST', '/api/user/login', { body: { username: ADMIN.username, password: sha(ADMIN.password) } });
     return { api, token: login.body.data.token };

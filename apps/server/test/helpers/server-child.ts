@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DialectName } from '../../src/db/database.ts';
 import { dropPostgresSchema } from '../../src/db/database.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
+import { ensureServerBundle, SERVER_BUNDLE } from './main-process.ts';
 
-const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.ts');
 
 export interface ServerChild {
   url: string;
@@ -18,14 +17,14 @@ export interface ServerChild {
 }
 
 /**
- * The real server in its own process (main.ts under tsx, with the Node options `npm start` gives it), on SQLite in a
+ * The real server in its own process (the bundle and Node options `npm start` runs), on SQLite in a
  * fresh DATA_DIR or PostgreSQL in a fresh schema: for what only a separate process shows, such as its memory.
  */
-export async function startServerChild(dialect: DialectName, options: { nodeArgs?: string[]; env?: Record<string, string> } = {}): Promise<ServerChild> {
+export async function startServerChild(dialect: DialectName, options: { env?: Record<string, string> } = {}): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-child-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = { username: 'admin', password: 'admin-child-pass' };
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', serverMain], {
+  const child: ChildProcess = spawn(process.execPath, [...(await ensureServerBundle()), SERVER_BUNDLE], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

@@ -9,7 +9,7 @@ export interface SignedInProcess extends MainProcess {
 }
 
 export async function startSignedInProcess(env: Record<string, string | undefined> & { DATA_DIR: string }): Promise<SignedInProcess> {
-  const server = await startMainProcess({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env });
+  const server = await startMainProcess({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, { compiled: true });
   const res = await fetch(`${server.url}/api/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
