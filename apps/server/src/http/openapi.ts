@@ -63,9 +63,12 @@ export const openApiSecurity = {
   security: [{ token: [] }, { bearer: [] }] as Array<Record<string, string[]>>,
 };
 
-/** The zod schemas as JSON Schema; an operation open to anyone (`access: 'public'`) asks for no token. */
+/**
+ * The zod schemas as JSON Schema. An operation open to anyone (`access: 'public'`) takes the token optionally (`{}`
+ * first): it still reads it when sent, e.g. logout ends that session and a member skips the install password.
+ */
 export const openApiTransform: SwaggerTransform = (input) => {
   const out = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]);
   const access = (input.route.config as { access?: string } | undefined)?.access;
-  return access === 'public' ? { ...out, schema: { ...out.schema, security: [] } } : out;
+  return access === 'public' ? { ...out, schema: { ...out.schema, security: [{}, ...openApiSecurity.security] } } : out;
 };
