@@ -7,7 +7,8 @@ import { mutationsOf, truncationsOf } from './mutate.ts';
 
 const MiB = 1024 * 1024;
 
-function hostileJson(): FuzzInput[] {
+/** Hostile JSON bodies (also sent over HTTP by test/fuzz-uploads.test.ts). */
+export function hostileJson(): FuzzInput[] {
   const text = (value: string) => Buffer.from(value);
   const depth = MiB / 2 - 1;
   return [

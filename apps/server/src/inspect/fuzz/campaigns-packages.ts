@@ -58,7 +58,8 @@ function apkWith(parts: { manifest?: Buffer; arsc?: Buffer; block?: Buffer }): B
   return buildZip(replaced, { beforeCentralDirectory: parts.block ?? beforeCentralDirectory });
 }
 
-function hostilePackages(ipa: Buffer): FuzzInput[] {
+/** Hostile packages (also uploaded over HTTP by test/fuzz-uploads.test.ts). */
+export function hostilePackages(ipa: Buffer): FuzzInput[] {
   const languages = Array.from({ length: 64 }, (_, i) => String.fromCharCode(0x61 + (i >> 3), 0x61 + (i & 7)));
   let deep = { name: 'leaf' } as { name: string; children?: unknown[] };
   for (let i = 0; i < 1000; i += 1) deep = { name: 'e', children: [deep] };
