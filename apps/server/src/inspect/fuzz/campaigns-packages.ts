@@ -11,11 +11,12 @@ import { deepXmlIpa, heavyInfoPlistIpa, sharedNestingIpa } from '../testing/host
 import { makeCgbiPng, makePng, patternImage } from '../testing/images.ts';
 import { schemeBlockValue, signingBlock } from '../testing/packages.ts';
 import { field, xmlNode } from '../testing/proto-writer.ts';
-import { sampleAab, sampleApk, sampleApkEntries, sampleIpa, sampleMacZip } from '../testing/sample-packages.ts';
-import { buildZip } from '../testing/zip-writer.ts';
+import { sampleAab, sampleApk, sampleApkEntries, sampleIpa, sampleIpaEntries, sampleMacZip } from '../testing/sample-packages.ts';
+import { buildZip, type ZipEntrySpec } from '../testing/zip-writer.ts';
 import { pngBoundaries, zipBoundaries } from './boundaries.ts';
+import type { SeededRandom } from '../testing/hostile/seeded-random.ts';
 import { input, type Campaign, type FuzzInput } from './campaign.ts';
-import { mutationsOf, truncationsOf } from './mutate.ts';
+import { mutate, MUTATION_SCALE, mutationsOf, truncationsOf } from './mutate.ts';
 
 /** Whole packages through inspectPackage (zip, then each kind's readers), and icons through the icon readers. */
 
@@ -92,6 +93,35 @@ export function hostilePackages(ipa: Buffer): FuzzInput[] {
   ];
 }
 
+/**
+ * The package rebuilt with one entry (or the APK Signing Block) mutated, so the mutation gets past the zip's CRC
+ * checks to the readers behind it: Info.plist, profile and icon of an ipa; manifest, resources, icon and signatures of an apk.
+ */
+function innerMutations(random: SeededRandom): FuzzInput[] {
+  const ipa = sampleIpaEntries();
+  const apk = sampleApkEntries();
+  const mutated = (kind: string, entries: ZipEntrySpec[], name: string, count: number, block?: Buffer) =>
+    Array.from({ length: count * MUTATION_SCALE }, (_, index) => {
+      const entry = entries.find((item) => item.name.endsWith(name));
+      const { bytes, edits } = mutate(Buffer.from(entry?.data ?? ''), random);
+      const replaced = entries.map((item) => (item === entry ? { ...item, data: bytes } : item));
+      return input(`${kind} with ${name} mutated #${index}: ${edits}`, () => buildZip(replaced, { beforeCentralDirectory: block }));
+    });
+  const blockMutations = Array.from({ length: 60 * MUTATION_SCALE }, (_, index) => {
+    const { bytes, edits } = mutate(apk.beforeCentralDirectory, random);
+    return input(`apk with its signing block mutated #${index}: ${edits}`, () => buildZip(apk.entries, { beforeCentralDirectory: bytes }));
+  });
+  return [
+    ...mutated('ipa', ipa, 'Info.plist', 60),
+    ...mutated('ipa', ipa, 'embedded.mobileprovision', 60),
+    ...mutated('ipa', ipa, 'AppIcon60x60@3x.png', 40),
+    ...mutated('apk', apk.entries, 'AndroidManifest.xml', 60, apk.beforeCentralDirectory),
+    ...mutated('apk', apk.entries, 'resources.arsc', 60, apk.beforeCentralDirectory),
+    ...mutated('apk', apk.entries, 'ic_launcher.png', 30, apk.beforeCentralDirectory),
+    ...blockMutations,
+  ];
+}
+
 export const packageCampaign: Campaign = {
   name: 'zip / ipa / apk / aab',
   inputs(random) {
@@ -99,7 +129,8 @@ export const packageCampaign: Campaign = {
     return [
       ...Object.entries(samples).flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, zipBoundaries(bytes))]),
       ...hostilePackages(samples.ipa),
-      ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, name.endsWith('zip') ? 60 : 150, random)),
+      ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, name.endsWith('zip') ? 40 : 80, random)),
+      ...innerMutations(random),
     ];
   },
   async run(bytes, { tempDir }) {

@@ -41,11 +41,11 @@ export function mutate(sample: Buffer, random: SeededRandom): { bytes: Buffer; e
 }
 
 /** FUZZ_SCALE=10 makes ten times as many mutations (a longer hunt than the suite's); 1 by default. */
-const SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
+export const MUTATION_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
 
 /** `count` seeded mutations of `sample` (× FUZZ_SCALE); each label names its edits. */
 export function mutationsOf(name: string, sample: Buffer, count: number, random: SeededRandom): FuzzInput[] {
-  return Array.from({ length: count * SCALE }, (_, index) => {
+  return Array.from({ length: count * MUTATION_SCALE }, (_, index) => {
     const { bytes, edits } = mutate(sample, random);
     return input(`${name} mutation #${index}: ${edits}`, () => bytes);
   });
