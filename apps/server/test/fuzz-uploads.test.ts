@@ -20,7 +20,7 @@ const WORST_PACKAGES = {
   'ipa: Info.plist of 60 MB of zeros, deflated': { status: 400, msg: '安装包中的文件过大，无法读取：Payload/A.app/Info.plist' },
   'ipa: zip64 record claiming 2^40 entries': { status: 400, msg: '文件已损坏或不完整' },
   'apk: label through 64 self-referring configurations': { status: 200 },
-  'aab: manifest nested 5,000 deep': { status: 400, msg: '无法读取安装包信息：AndroidManifest.xml 无法解析' },
+  'aab: manifest nested 1,000 deep': { status: 400, msg: '无法读取安装包信息：AndroidManifest.xml 无法解析' },
 } as const;
 
 const WORST_BODIES = {

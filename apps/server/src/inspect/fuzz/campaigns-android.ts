@@ -57,7 +57,7 @@ export const axmlCampaign: Campaign = {
       input('manifest as built', () => manifest),
       ...truncationsOf('manifest', manifest, chunkBoundaries(manifest)),
       ...hostileAxml(manifest),
-      ...mutationsOf('manifest', manifest, 400, random),
+      ...mutationsOf('manifest', manifest, 250, random),
     ];
   },
   run: (bytes) => readManifestModel(parseBinaryXml(bytes)),
@@ -87,7 +87,7 @@ export const arscCampaign: Campaign = {
       input('table as built', () => table),
       ...truncationsOf('table', table, chunkBoundaries(table)),
       ...hostileArsc(),
-      ...mutationsOf('table', table, 400, random),
+      ...mutationsOf('table', table, 250, random),
     ];
   },
   run(bytes) {
@@ -128,7 +128,7 @@ function hostileProto(): FuzzInput[] {
   };
   return [
     input('elements nested 70 deep', () => xmlNode(nested(70))),
-    input('elements nested 5,000 deep', () => xmlNode(nested(5000))),
+    input('elements nested 1,000 deep', () => xmlNode(nested(1000))),
     input('an 11-byte varint', () => Buffer.from([0x08, ...Array.from({ length: 10 }, () => 0xff), 0x01])),
     input('a field claiming 2^35 bytes', () => Buffer.from([0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])),
     input('wire type 3 (groups)', () => Buffer.from([0x0b, 0x0c])),
@@ -145,7 +145,7 @@ export const protoManifestCampaign: Campaign = {
       input('manifest as built', () => manifest),
       ...truncationsOf('manifest', manifest, protobufBoundaries(manifest)),
       ...hostileProto(),
-      ...mutationsOf('manifest', manifest, 400, random),
+      ...mutationsOf('manifest', manifest, 250, random),
     ];
   },
   run(bytes) {
@@ -163,7 +163,7 @@ export const protoTableCampaign: Campaign = {
       input('resources.pb as built', () => table),
       ...truncationsOf('resources.pb', table, protobufBoundaries(table)),
       ...hostileProto(),
-      ...mutationsOf('resources.pb', table, 400, random),
+      ...mutationsOf('resources.pb', table, 250, random),
     ];
   },
   run(bytes) {

@@ -48,7 +48,7 @@ export const derCampaign: Campaign = {
     return [
       ...Object.entries(samples).flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, derBoundaries(bytes))]),
       ...hostileDer(),
-      ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, 150, random)),
+      ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, 100, random)),
     ];
   },
   run(bytes) {

@@ -31,7 +31,7 @@ export const jsonCampaign: Campaign = {
     const body = Buffer.from(
       JSON.stringify({ appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: 2, permit: 'edit' }], tags: ['a', 'b'], extra: { nested: { deeper: [1, 2.5, true, null] } } }),
     );
-    return [input('body as built', () => body), ...truncationsOf('body', body, textBoundaries(body, '{}[],:"')), ...hostileJson(), ...mutationsOf('body', body, 300, random)];
+    return [input('body as built', () => body), ...truncationsOf('body', body, textBoundaries(body, '{}[],:"')), ...hostileJson(), ...mutationsOf('body', body, 200, random)];
   },
   run: (bytes) => findNul(JSON.parse(bytes.toString('utf8'))),
   refuses: (error) => error instanceof SyntaxError,

@@ -105,7 +105,7 @@ export const binaryPlistCampaign: Campaign = {
     return [
       ...samples.flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, bplistBoundaries(bytes))]),
       ...hostileBinary(samples[0]?.[1] as Buffer),
-      ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 200, random)),
+      ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 120, random)),
     ];
   },
   run: (bytes) => parseBinaryPlist(bytes),
@@ -119,7 +119,7 @@ export const xmlPlistCampaign: Campaign = {
     return [
       ...samples.flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, textBoundaries(bytes, '<>'))]),
       ...hostileXml(),
-      ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 200, random)),
+      ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 120, random)),
     ];
   },
   run: (bytes) => parseXmlPlist(bytes.toString('utf8')),
@@ -145,8 +145,8 @@ export const mobileprovisionCampaign: Campaign = {
       ...truncationsOf('profile', signed, derBoundaries(signed)),
       ...truncationsOf('BER profile', ber, derBoundaries(ber)),
       ...signedHostilePlists(),
-      ...mutationsOf('profile', signed, 200, random),
-      ...mutationsOf('BER profile', ber, 100, random),
+      ...mutationsOf('profile', signed, 120, random),
+      ...mutationsOf('BER profile', ber, 60, random),
     ];
   },
   run: (bytes) => inspectMobileprovision(bytes),
@@ -161,7 +161,7 @@ export const deviceAnswerCampaign: Campaign = {
       input('answer as built', () => answer),
       ...truncationsOf('answer', answer, derBoundaries(answer)),
       ...signedHostilePlists(),
-      ...mutationsOf('answer', answer, 200, random),
+      ...mutationsOf('answer', answer, 150, random),
     ];
   },
   // Any fault is answered as unreadable (null); nothing may be thrown.
