@@ -29,6 +29,7 @@ import { createWorkflowsRepository } from './modules/workflows/workflows.reposit
 import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
 import { createRepoSyncService } from './modules/sync/repo-sync.service.ts';
 import { createRepoSyncJob } from './modules/sync/repo-sync.job.ts';
+import { createInboundService } from './modules/sync/inbound.service.ts';
 import { createRepoHostsService } from './modules/settings/repo-hosts.service.ts';
 import { createRepoHostGuard } from './integrations/repo-access/repo-host-guard.ts';
 import { DEFAULT_REPO_TIMEOUTS, type RepoTimeouts } from './integrations/repo-access/repo-access-error.ts';
@@ -158,7 +159,9 @@ export function createServices(deps: ServiceDeps) {
   const repoTimeouts = deps.repoTimeouts ?? DEFAULT_REPO_TIMEOUTS;
   const repoGuard = createRepoHostGuard({ rules: repoHosts.read, timeouts: repoTimeouts });
   const sync = createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes, guard: repoGuard, timeouts: repoTimeouts });
-  const repoSyncJob = createRepoSyncJob({ sync, workflows: workflowsRepo, jobs, clock });
+  // Webhooks, pushes and polls come in through one service (Lark document events: modules/lark-docs).
+  const inbound = createInboundService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, sync, box, clock, logger: deps.logger });
+  const repoSyncJob = createRepoSyncJob({ inbound, jobs, clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
   const identities = createIdentitiesRepository(db);
   const sso = createSsoService({
@@ -191,7 +194,7 @@ export function createServices(deps: ServiceDeps) {
   }
   scheduler.define({ name: 'housekeeping', title: '定期清理', intervalMs: HOUSEKEEPING_INTERVAL_MS, run: purgeExpired });
   // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.
-  if (deps.pollIntervalMs) scheduler.define({ name: 'repository-poll', title: '仓库轮询', intervalMs: deps.pollIntervalMs, run: () => sync.syncAll() });
+  if (deps.pollIntervalMs) scheduler.define({ name: 'repository-poll', title: '仓库轮询', intervalMs: deps.pollIntervalMs, run: () => inbound.pollAll() });
   return {
     inspector,
     sso,
@@ -239,8 +242,7 @@ export function createServices(deps: ServiceDeps) {
     certificates: createCertificatesService({ certificates: createCertificatesRepository(db), box, clock }),
     devices: createDevicesService({ devices: createDevicesRepository(db), clock }),
     workflowsRepo,
-    commitLogsRepo,
-    sync,
+    inbound,
     repoHosts,
     workflows: createWorkflowsService({
       workflows: workflowsRepo,

@@ -17,6 +17,7 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
 import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import { isPolled } from './inbound-rules.ts';
 
 /**
  * How many commits one sync stores at most (the next sync goes on from there): a first import of a huge history
@@ -133,7 +134,7 @@ export function createRepoSyncService(deps: {
       const workflow = await workflows.findById(workflowId);
       if (!workflow) throw AppError.notFound('工作流不存在');
       await deps.policy.assertCanEdit(editor, workflow.app_id);
-      if (workflow.content_type !== 'default' || (workflow.repo_type !== 'git' && workflow.repo_type !== 'svn')) throw AppError.badRequest('只有 git 和 svn 仓库工作流可以同步');
+      if (!isPolled(workflow)) throw AppError.badRequest('只有 git 和 svn 仓库工作流可以同步');
       return syncOnce(workflow);
     },
     /** The scheduled poll of every git and svn workflow, one after another. */

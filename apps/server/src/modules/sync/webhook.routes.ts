@@ -1,30 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { branchNames } from '@release/contract';
-import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
-import { detectWebhookProvider, parsePushWebhook, WebhookError, webhookDeliveryKey } from '../../integrations/webhooks/index.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { SecretBox } from '../../lib/secret-box.ts';
-import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
 import { WEBHOOK_PATH } from '../workflows/workflows.service.ts';
-import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
-import type { RepoSyncService } from './repo-sync.service.ts';
+import type { InboundService } from './inbound.service.ts';
 
-export interface WebhookDeps {
-  workflows: WorkflowsRepository;
-  logs: CommitLogsRepository;
-  ingest: CommitIngestService;
-  sync: RepoSyncService;
-  box: SecretBox;
-  clock: Clock;
-}
-
-/**
- * Push webhooks of GitLab, GitHub and Gitea at a per-workflow address, verified the way each host signs
- * (token header or HMAC over the raw body) with the workflow's secret; a delivery seen before changes nothing.
- */
-export function webhookRoutes(deps: WebhookDeps): FastifyPluginAsync {
+/** Push webhooks of GitLab, GitHub and Gitea at a per-workflow address (inbound.service.ts verifies and stores them). */
+export function webhookRoutes(inbound: InboundService): FastifyPluginAsync {
   return async (app) => {
     // The signature covers the exact bytes: keep them.
     app.removeAllContentTypeParsers();
@@ -38,33 +18,8 @@ export function webhookRoutes(deps: WebhookDeps): FastifyPluginAsync {
       hide: false,
     };
     app.post<{ Params: { token: string } }>(`${WEBHOOK_PATH}:token`, { config: { access: 'public' }, schema }, async (req) => {
-      const workflow = await deps.workflows.findByWebhookToken(req.params.token);
-      if (!workflow || workflow.repo_type !== 'git') throw AppError.notFound('Webhook 地址不存在');
-      const provider = detectWebhookProvider(req.headers);
-      if (!provider) throw AppError.badRequest('无法识别的 Webhook 来源（支持 GitLab、GitHub、Gitea）');
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      let event;
-      try {
-        event = parsePushWebhook(provider, { headers: req.headers, rawBody }, { secret: deps.box.open(workflow.webhook_secret) });
-      } catch (error) {
-        if (!(error instanceof WebhookError)) throw error;
-        if (error.reason === 'bad_signature' || error.reason === 'missing_signature') throw AppError.unauthorized(`${error.message}（请检查 Webhook 密钥/token）`);
-        throw AppError.badRequest(error.message);
-      }
-      if (event.kind === 'ping' || event.kind === 'ignored') return ok({ received: 0, created: 0 });
-      const fresh = await deps.logs.recordDelivery(workflow.id, webhookDeliveryKey({ deliveryId: event.deliveryId }, rawBody), deps.clock.now());
-      if (!fresh) return ok({ received: event.commits.length, created: 0, duplicate: true });
-
-      if (event.kind === 'tag' && event.tag && !event.deleted) {
-        if (event.tag.commitId) await deps.logs.setTag(workflow.id, event.tag.commitId, event.tag.name, event.tag.message ?? '', deps.clock.now());
-        return ok({ received: 0, created: 0 });
-      }
-      const branches = branchNames(workflow.default_branch);
-      if (branches.length && (!event.branch || !branches.includes(event.branch))) return ok({ received: event.commits.length, created: 0 });
-      const created = await deps.ingest.ingestCommits(workflow, event.commits);
-      // The host cut its list short: the mirror has the rest.
-      if (event.truncated) void deps.sync.syncOnce(workflow).catch((err: unknown) => req.log.error({ err }, 'sync after truncated webhook failed'));
-      return ok({ received: event.commits.length, created });
+      return ok(await inbound.webhook(req.params.token, { headers: req.headers, rawBody }));
     });
   };
 }
