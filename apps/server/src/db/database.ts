@@ -43,6 +43,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** PostgreSQL schema in use. */
   schema?: string;
+  /**
+   * PostgreSQL: one connection without the statement timeout, for migrations — a migration that rewrites a
+   * large table may rightly run longer than any request should (the caller destroys it).
+   */
+  openUnbounded?: () => Kysely<Database>;
   destroy(): Promise<void>;
 }
 
@@ -109,7 +114,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       if ((error as { code?: string }).code !== '23505') throw error;
     });
     await bootstrap.end();
-    const pool = createPgPool({
+    const poolOptions = {
       url: options.url,
       schema,
       max: options.poolSize ?? 10,
@@ -117,10 +122,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       statementTimeoutMs,
       applicationName: options.applicationName ?? pgApplicationName(schema),
       onConnectionError: options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
-    });
+    };
+    const pool = createPgPool(poolOptions);
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
-    return { db, dialect: 'postgres', schema, destroy: () => db.destroy() };
+    const openUnbounded = () => new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: createPgPool({ ...poolOptions, max: 1, statementTimeoutMs: 0 }) }, schema) });
+    return { db, dialect: 'postgres', schema, openUnbounded, destroy: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(options.sqliteFile) });
@@ -129,10 +136,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const db = handle.openUnbounded?.() ?? handle.db;
+  try {
+    await migrate(db, handle);
+  } finally {
+    if (db !== handle.db) await db.destroy();
+  }
+}
+
+async function migrate(db: Kysely<Database>, handle: DatabaseHandle): Promise<void> {
   // On PostgreSQL the bookkeeping tables live in our schema: Kysely looks for them across every schema
   // otherwise, and would skip creating its lock table when another schema on the server has one.
   const migrator = new Migrator({
-    db: handle.db,
+    db,
     provider: { getMigrations: async () => migrations },
     ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}),
   });
