@@ -13,24 +13,11 @@ export interface PackageVersion {
  * package has no version (web zips, html) or cannot be read: the server then has the last word.
  */
 export async function readPackageVersion(filePath: string): Promise<PackageVersion | null> {
-  const { inspectPackage } = await import('../../../apps/server/src/inspect/index.ts');
-  let inspection: Awaited<ReturnType<typeof inspectPackage>>;
+  const { inspectPackage, packageIdentity } = await import('../../../apps/server/src/inspect/index.ts');
   try {
-    inspection = await inspectPackage(filePath, { declaredName: filePath });
+    const { platform, version, build } = packageIdentity(await inspectPackage(filePath, { declaredName: filePath }));
+    return version ? { platform, appVersion: version, build } : null;
   } catch {
     return null;
-  }
-  switch (inspection.kind) {
-    case 'ipa':
-    case 'mac':
-      return inspection.version ? { platform: inspection.kind === 'ipa' ? 'ios' : 'mac', appVersion: inspection.version, build: inspection.build } : null;
-    case 'apk':
-    case 'aab':
-      return inspection.versionName
-        ? { platform: 'android', appVersion: inspection.versionName, build: inspection.versionCode === null ? null : String(inspection.versionCode) }
-        : null;
-    case 'zip':
-    case 'html':
-      return null;
   }
 }

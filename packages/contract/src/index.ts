@@ -14,6 +14,7 @@ export * from './rules.ts';
 export * from './uploads.ts';
 export * from './versions.ts';
 export * from './install-page.ts';
+export * from './package-kinds.ts';
 export * from './workflows.ts';
 export * from './commit-logs.ts';
 export * from './system.ts';

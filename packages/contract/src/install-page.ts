@@ -3,19 +3,11 @@
  * alone (`@release/contract/install-page`) and only types from the rest, so its bundle stays small.
  */
 export { ResultCode } from './errors.ts';
+export * from './package-kinds.ts';
 
 /** SPEC §4: a package is expired when its expireDate is not later than now. */
 export function isPackageExpired(expireDate: number | null, now: number): boolean {
   return expireDate !== null && expireDate <= now;
-}
-
-/** What a package file is, as the inspector found it (an Android App Bundle is android, but no phone installs it). */
-export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
-export type PackageKind = (typeof packageKinds)[number];
-
-/** Whether a device installs or opens this kind of file itself: everything but an .aab (it must go through Google Play or bundletool). */
-export function isInstallableKind(kind: PackageKind): boolean {
-  return kind !== 'aab';
 }
 
 /** Where the install page remembers this phone's UDID once it registered itself. */

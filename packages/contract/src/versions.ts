@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { intFromQuery, pageQuery } from './common.ts';
-import { packageKinds } from './install-page.ts';
+import { nativePackageTypes, packageKinds } from './package-kinds.ts';
 
-export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
 export const nativePackageType = z.enum(nativePackageTypes);
-export type NativePackageType = z.infer<typeof nativePackageType>;
 
 /** SPEC §3 Package version. */
 export const appVersionRow = z.object({

@@ -1,5 +1,6 @@
 /** Package inspectors: what an uploaded ipa / apk / aab / zip / html is, read without loading it whole. */
 export { inspectPackage, detectZipKind, type DeclaredKind, type InspectPackageOptions } from './package-inspector.ts';
+export { packageIdentity, type PackageIdentity } from './package-identity.ts';
 export { inspectMobileprovision } from './mobileprovision.ts';
 export { convertCgbiToPng, isCgbiPng } from './cgbi-png.ts';
 export { PackageInspectionError, type InspectionFailureReason } from './inspection-error.ts';

@@ -1,3 +1,4 @@
+import { packageKindRow } from '@release/contract/package-kinds';
 import type { PackageKind } from './types.ts';
 
 /** Stable reason codes; the caller maps every one of them to a 400 answer for the uploader. */
@@ -30,16 +31,6 @@ const defaultMessages: Record<InspectionFailureReason, string> = {
   inspectionMemory: '安装包解析所需内存过多，文件可能已损坏或结构异常',
 };
 
-/** Human names of what a file turned out to be, used in mismatch messages. */
-export const kindNames: Record<PackageKind, string> = {
-  ipa: 'iOS安装包',
-  apk: 'Android安装包',
-  aab: 'Android App Bundle',
-  mac: 'macOS应用压缩包',
-  zip: '普通压缩包',
-  html: 'HTML网页',
-};
-
 /** A package the uploader has to fix: `reason` is stable for code, `message` is Chinese for people. */
 export class PackageInspectionError extends Error {
   readonly reason: InspectionFailureReason;
@@ -58,5 +49,5 @@ export function inspectionFailure(reason: InspectionFailureReason, detail?: stri
 
 /** `扩展名为.ipa但内容是Android安装包` */
 export function kindMismatch(declaredLabel: string, detected: PackageKind): PackageInspectionError {
-  return new PackageInspectionError('kindMismatch', `${declaredLabel}但内容是${kindNames[detected]}`);
+  return new PackageInspectionError('kindMismatch', `${declaredLabel}但内容是${packageKindRow(detected).label}`);
 }

@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
+import { fileExtensionOf, kindOfFileName, packageKindRow } from '@release/contract/package-kinds';
 import { AAB_MANIFEST, inspectAab } from './aab-inspector.ts';
 import { APK_MANIFEST, inspectApk } from './apk-inspector.ts';
-import { inspectionFailure, kindMismatch, kindNames } from './inspection-error.ts';
+import { inspectionFailure, kindMismatch } from './inspection-error.ts';
 import { inspectIpa } from './ipa-inspector.ts';
 import { findMacBundle, inspectMacZip } from './mac-inspector.ts';
 import type { InspectionLimits, PackageInspection, PackageKind } from './types.ts';
@@ -9,8 +10,8 @@ import { inspectHtml, inspectWebZip, looksLikeHtml } from './web-inspector.ts';
 import { defaultLimits, openZipIndex, type ZipIndex } from './zip-index.ts';
 import { readAt, startsLikeZip } from './zip-layout.ts';
 
-/** What the uploader said the file is: a chosen type or a file name's extension. */
-export type DeclaredKind = 'ipa' | 'apk' | 'aab' | 'zip' | 'html';
+/** What the uploader said the file is: a chosen type or a file name's extension (a Mac app has none: it is a .zip). */
+export type DeclaredKind = Exclude<PackageKind, 'mac'>;
 
 export interface InspectPackageOptions {
   /** The type chosen in the UI, if any; wins over the file name. */
@@ -24,11 +25,10 @@ const HTML_HEAD_BYTES = 64 * 1024;
 const IPA_LAYOUT = /(^|\/)Payload\/[^/]+\.app\/Info\.plist$/;
 const INFO_PLIST = 'Info.plist';
 
-const extensionKinds: Record<string, DeclaredKind> = { ipa: 'ipa', apk: 'apk', aab: 'aab', zip: 'zip', html: 'html', htm: 'html' };
-
-function extensionOf(name: string | undefined): string | null {
-  const match = name ? /\.([A-Za-z0-9]+)$/.exec(name) : null;
-  return match?.[1] ? match[1].toLowerCase() : null;
+/** The kind a file name declares by its extension (the contract's kind table). */
+function declaredByName(name: string): DeclaredKind | null {
+  const kind = kindOfFileName(name);
+  return kind === 'mac' ? null : kind;
 }
 
 /**
@@ -60,13 +60,13 @@ interface Expectation {
 }
 
 function expectationOf(options: InspectPackageOptions): Expectation {
-  const extension = extensionOf(options.declaredName);
+  const name = options.declaredName ?? '';
+  const extension = fileExtensionOf(name);
+  const fromName = declaredByName(name);
   if (options.kind) {
-    const fromName = extension ? extensionKinds[extension] : undefined;
-    return { kind: options.kind, label: fromName === options.kind && extension ? `扩展名为.${extension}` : `所选类型为${kindNames[options.kind]}` };
+    return { kind: options.kind, label: fromName === options.kind && extension ? `扩展名为.${extension}` : `所选类型为${packageKindRow(options.kind).label}` };
   }
-  const kind = extension ? (extensionKinds[extension] ?? null) : null;
-  return { kind, label: extension ? `扩展名为.${extension}` : '' };
+  return { kind: fromName, label: extension ? `扩展名为.${extension}` : '' };
 }
 
 /** A different kind of app than declared is an error; a plain zip declared as an app is left to its inspector to explain. */

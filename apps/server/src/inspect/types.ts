@@ -1,5 +1,5 @@
-/** What a file turned out to be, read from its content (never from its name). */
-export type PackageKind = 'ipa' | 'apk' | 'aab' | 'mac' | 'zip' | 'html';
+/** What a file turned out to be, read from its content (never from its name): a row of the contract's kind table. */
+export type { PackageKind } from '@release/contract/package-kinds';
 
 export type IconFormat = 'png' | 'webp' | 'jpeg';
 

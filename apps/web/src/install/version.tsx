@@ -1,15 +1,15 @@
 /** @jsxImportSource preact */
 import type { InstallVersion } from '@release/contract';
-import { isPackageExpired } from '@release/contract/install-page';
+import { isPackageExpired, packageKindRow, type PackageIconName } from '@release/contract/install-page';
 import { currentDevicePlatform, installsElsewhere } from '../features/packages/install-env.ts';
 import { installText } from '../features/packages/install.strings.ts';
-import { formatSize, formatVersionTime, packageTypeLabels, versionTitle } from '../features/versions/version-format.ts';
+import { formatSize, formatVersionTime, versionTitle } from '../features/versions/version-format.ts';
 import { needsRegistration, RegisterDevice } from './register-device.tsx';
-import { ActionLink, Alert, Button, Clamp, Icon, INSTALL_QR_ID } from './ui.tsx';
+import { ActionLink, Alert, Button, Clamp, Icon, INSTALL_QR_ID, type IconName } from './ui.tsx';
 
 /**
- * The right action per build: 安装 (iOS, itms-services), 下载安装 (Android), 打开 (html), else 下载. A build this
- * device cannot install (an ipa off an iPhone/iPad, an apk on one) offers its file only; an .aab is only a file.
+ * The right action per build, from the kind table: 安装 (iOS, itms-services), 下载安装 (Android), 打开 (html), else 下载.
+ * A build this device cannot install (an ipa off an iPhone/iPad, an apk on one) offers its file only; an .aab is only a file.
  */
 export function InstallAction({ version, large = false }: { version: InstallVersion; large?: boolean }) {
   const main = { look: large ? ('primary' as const) : ('default' as const), large, block: large, testId: 'install-action' };
@@ -18,34 +18,37 @@ export function InstallAction({ version, large = false }: { version: InstallVers
   const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
   // The way to install is the hint beside it; the file is for Apple Configurator, adb or a colleague.
   if (elsewhere) return <ActionLink {...file} look={large ? 'link' : 'default'}>{installText.downloadFile[elsewhere]}</ActionLink>;
-  switch (version.nativePackageType) {
-    case 'ios':
+  switch (packageKindRow(version.packageKind).action) {
+    case 'install':
       return (
         <ActionLink {...main} icon="apple" href={version.installUrl ?? ''} disabled={!version.installUrl}>
           {installText.install}
         </ActionLink>
       );
-    case 'android':
+    case 'downloadInstall':
       return (
         <ActionLink {...main} icon="android" href={version.downloadUrl} download={version.fileName}>
           {installText.downloadInstall}
         </ActionLink>
       );
-    default:
+    case 'open':
       // Shown by the server sandboxed in its own origin; the page cannot reach this site's sign-in.
-      if (version.openUrl && version.packageKind === 'html') {
+      if (version.openUrl) {
         return (
           <ActionLink {...main} icon="globe" href={version.openUrl} newTab>
             {installText.open}
           </ActionLink>
         );
       }
-      return (
-        <ActionLink {...main} icon="download" href={version.downloadUrl} download={version.fileName}>
-          {installText.download}
-        </ActionLink>
-      );
+      break;
+    case 'download':
+      break;
   }
+  return (
+    <ActionLink {...main} icon="download" href={version.downloadUrl} download={version.fileName}>
+      {installText.download}
+    </ActionLink>
+  );
 }
 
 export function Meta({ version, now }: { version: InstallVersion; now: number }) {
@@ -60,10 +63,9 @@ function Note({ text, rows }: { text: string; rows: 2 | 6 }) {
 }
 
 export function TypeTag({ version }: { version: InstallVersion }) {
-  const label = version.packageKind === 'aab' ? 'AAB' : version.packageKind === 'html' ? 'HTML' : packageTypeLabels[version.nativePackageType];
   return (
     <span class={`i-tag i-tag-${version.nativePackageType}`} data-package-type={version.nativePackageType}>
-      {label}
+      {packageKindRow(version.packageKind).tag}
     </span>
   );
 }
@@ -92,11 +94,14 @@ function InstallElsewhere({ version, platform }: { version: InstallVersion; plat
   );
 }
 
+/** The install page's line icon for each icon of the kind table (Apple builds share the apple). */
+const placeholderIcons: Record<PackageIconName, IconName> = { apple: 'apple', android: 'android', mac: 'apple', archive: 'globe', browser: 'globe' };
+
 function VersionIcon({ version, size }: { version: InstallVersion; size: number }) {
   if (version.iconUrl) return <img class="i-version-icon" src={version.iconUrl} width={size} height={size} alt="" />;
   return (
     <span class="i-version-icon i-version-icon-empty" style={{ width: `${size}px`, height: `${size}px` }}>
-      <Icon name={version.nativePackageType === 'ios' || version.nativePackageType === 'mac' ? 'apple' : version.nativePackageType === 'android' ? 'android' : 'globe'} size={22} />
+      <Icon name={placeholderIcons[packageKindRow(version.packageKind).icon]} size={22} />
     </span>
   );
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { installAccess, installAccessQuery, installAppBrief, installPage, installPageQuery, updateInstallAccessBody } from '@release/contract';
+import { contentTypeOf, installAccess, installAccessQuery, installAppBrief, installPage, installPageQuery, kindOfFileName, updateInstallAccessBody } from '@release/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
-import { contentTypeOf, isHtmlFile, presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
 import type { InstallAccessService } from './install-access.service.ts';
 import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
@@ -79,7 +79,7 @@ export function installRoutes(deps: { install: InstallService; installAccess: In
     app.get(OPEN_HTML_PATH, { config: { access: 'public' }, schema: { tags, summary: '打开 H5 安装包', description: '公开，凭链接中的签名访问（由安装页数据给出）。在隔离的沙箱中直接打开 html 类型的版本。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」；不是 html 版本或文件已删除 404。', querystring: manifestQuery } }, async (req, reply) => {
       const version = await install.signedVersion('open-html', req.query);
       if (!version) throw AppError.noPermission(LINK_REFUSED);
-      if (!isHtmlFile(version.file_name)) throw AppError.notFound('版本不存在');
+      if (kindOfFileName(version.file_name) !== 'html') throw AppError.notFound('版本不存在');
       const stat = await deps.blobs.stat(version.file_key);
       if (!stat) throw AppError.notFound('文件不存在或已被删除');
       return reply

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   isInstallableKind,
+  kindOfFileName,
   nativePackageTypes,
   normalizeUdid,
   InstallMessages,
@@ -19,7 +20,7 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
-import { DOWNLOAD_LINK_TTL_SEC, isHtmlFile, type VersionPresenter } from '../versions/version-presenter.ts';
+import { DOWNLOAD_LINK_TTL_SEC, type VersionPresenter } from '../versions/version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
@@ -157,7 +158,7 @@ export function createInstallService(deps: InstallDeps) {
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
       installUrl: v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp)) : null,
-      openUrl: isHtmlFile(v.file_name) ? signedUrl('open-html', present, v.id, stamp) : null,
+      openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs,

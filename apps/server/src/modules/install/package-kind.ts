@@ -1,10 +1,8 @@
-import { packageKinds, type NativePackageType, type PackageKind } from '@release/contract';
-
-const byExtension: Record<string, PackageKind> = { ipa: 'ipa', apk: 'apk', aab: 'aab', html: 'html', htm: 'html', zip: 'zip' };
+import { kindOfFileName, mainKindOf, packageKinds, packageKindRow, type NativePackageType, type PackageKind } from '@release/contract';
 
 /**
  * What a stored version's file is: the inspector's own word (`metadata.kind`, decided by content), else its
- * extension, else what its platform usually carries.
+ * extension (when that kind is of the version's platform: a Mac app's .zip is not a web zip), else its platform's main kind.
  */
 export function packageKindOf(v: { metadata: string; file_name: string; native_package_type: NativePackageType }): PackageKind {
   try {
@@ -13,8 +11,7 @@ export function packageKindOf(v: { metadata: string; file_name: string; native_p
   } catch {
     // Unreadable metadata: the name and platform still tell.
   }
-  const extension = /\.([A-Za-z0-9]+)$/.exec(v.file_name)?.[1]?.toLowerCase();
-  const fromName = extension ? byExtension[extension] : undefined;
-  if (fromName && !(v.native_package_type === 'mac' && fromName === 'zip')) return fromName;
-  return ({ ios: 'ipa', android: 'apk', mac: 'mac', web: 'zip' } as const)[v.native_package_type];
+  const fromName = kindOfFileName(v.file_name);
+  if (fromName && packageKindRow(fromName).platform === v.native_package_type) return fromName;
+  return mainKindOf(v.native_package_type);
 }

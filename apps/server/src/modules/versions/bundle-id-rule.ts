@@ -1,20 +1,10 @@
 import type { AppBundleIds, BundleIdPlatform } from '@release/contract';
-import type { PackageInspection } from '../../inspect/index.ts';
+import { packageIdentity, type PackageInspection } from '../../inspect/index.ts';
 
 /** The platform and id a package must match the app on; null for packages without one (web zip, html). */
 export function bundleIdOf(inspection: PackageInspection): { platform: BundleIdPlatform; bundleId: string } | null {
-  switch (inspection.kind) {
-    case 'ipa':
-      return inspection.bundleId ? { platform: 'ios', bundleId: inspection.bundleId } : null;
-    case 'mac':
-      return inspection.bundleId ? { platform: 'mac', bundleId: inspection.bundleId } : null;
-    case 'apk':
-    case 'aab':
-      return inspection.packageName ? { platform: 'android', bundleId: inspection.packageName } : null;
-    case 'zip':
-    case 'html':
-      return null;
-  }
+  const { platform, bundleId } = packageIdentity(inspection);
+  return platform !== 'web' && bundleId ? { platform, bundleId } : null;
 }
 
 export type BundleIdDecision =

@@ -1,7 +1,7 @@
-import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, type UploadAppBody } from '@release/contract';
+import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, platformNames, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { PackageInspectionError, type InspectPackageOptions, type PackageInspection } from '../../inspect/index.ts';
+import { PackageInspectionError, packageIdentity, type InspectPackageOptions, type PackageInspection } from '../../inspect/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -15,7 +15,7 @@ import type { NotificationsRepository } from '../notifications/notifications.rep
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { bundleIdOf, decideBundleId } from './bundle-id-rule.ts';
-import { inspectionMetadata, nativeTypeOf, type StoredAttachment } from './version-presenter.ts';
+import type { StoredAttachment } from './version-presenter.ts';
 import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
 
 export interface RegistrationDeps {
@@ -35,21 +35,10 @@ export interface RegistrationDeps {
   announce?: (actor: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null) => Promise<unknown>;
 }
 
-const PLATFORM_NAMES = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' } as const;
-
-function versionLabel(inspection: PackageInspection): { version: string | null; build: string | null; name: string | null; bundleId: string | null } {
-  switch (inspection.kind) {
-    case 'ipa':
-    case 'mac':
-      return { version: inspection.version, build: inspection.build, name: inspection.displayName, bundleId: inspection.bundleId };
-    case 'apk':
-    case 'aab':
-      return { version: inspection.versionName, build: inspection.versionCode === null ? null : String(inspection.versionCode), name: inspection.label, bundleId: inspection.packageName };
-    case 'zip':
-      return { version: null, build: null, name: null, bundleId: null };
-    case 'html':
-      return { version: null, build: null, name: inspection.title, bundleId: null };
-  }
+/** What is kept of an inspection: everything but the icon bytes (stored as a file of its own). */
+function inspectionMetadata(inspection: PackageInspection): Record<string, unknown> {
+  const icon = 'icon' in inspection && inspection.icon ? { format: inspection.icon.format, width: inspection.icon.width, height: inspection.icon.height, sourcePath: inspection.icon.sourcePath } : null;
+  return JSON.parse(JSON.stringify({ ...inspection, icon })) as Record<string, unknown>;
 }
 
 /** `/api/v2/upload_app`: an uploaded file becomes a version of an app, once, after inspection. */
@@ -86,7 +75,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
   async function storeVersion(actor: Pick<AuthUser, 'userId'>, app: AppRow, inspection: PackageInspection, file: StoredFile): Promise<{ version: VersionRecord; raced: boolean }> {
     const appId = app.id;
     const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
-    const label = versionLabel(inspection);
+    const label = packageIdentity(inspection);
     // Without a readable icon the version still gets one of its own, and the warning says why.
     const iconKey = icon
       ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png')
@@ -95,7 +84,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     const now = clock.now();
     const row = {
       app_id: appId,
-      native_package_type: nativeTypeOf(inspection),
+      native_package_type: label.platform,
       file_key: file.fileKey,
       file_name: file.fileName,
       app_size: file.fileSize,
@@ -216,12 +205,12 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       });
       if (stored.raced) return stored.version;
       const id = stored.version.id;
-      const label = versionLabel(inspection);
+      const label = packageIdentity(inspection);
       await uploads.markRegistered(session.id);
       await ingest.recordVersion(id);
       for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       // The notice names the build that arrived (2.1.0 (210), or 第 N 版 for a web build), then its note.
-      const arrived = `${PLATFORM_NAMES[stored.version.native_package_type]} ${label.version ? [label.version, label.build && `(${label.build})`].filter(Boolean).join(' ') : `第 ${stored.version.index_no} 版`} 已发布`;
+      const arrived = `${platformNames[stored.version.native_package_type]} ${label.version ? [label.version, label.build && `(${label.build})`].filter(Boolean).join(' ') : `第 ${stored.version.index_no} 版`} 已发布`;
       await notifySubscribers(actor, body.appId, app.app_name, body.description ? `${arrived}：${body.description}` : arrived);
       if (body.chatEnv && deps.announce) await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
       return (await versions.findById(id)) as VersionRecord;

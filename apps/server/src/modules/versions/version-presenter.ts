@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppVersionRow, NativePackageType } from '@release/contract';
+import { contentTypeOf, type AppVersionRow } from '@release/contract';
 import { publicBaseUrl } from '../../http/public-url.ts';
-import type { PackageInspection } from '../../inspect/index.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { MEDIA_ROUTE } from '../media/media.service.ts';
 import type { VersionRecord } from './versions.repository.ts';
@@ -12,47 +11,6 @@ export const DOWNLOAD_LINK_TTL_SEC = 60 * 60;
 export interface StoredAttachment {
   fileName: string;
   fileKey: string;
-}
-
-export const CONTENT_TYPES: Record<string, string> = {
-  ipa: 'application/octet-stream',
-  apk: 'application/vnd.android.package-archive',
-  aab: 'application/octet-stream',
-  zip: 'application/zip',
-  html: 'text/html; charset=utf-8',
-  htm: 'text/html; charset=utf-8',
-};
-
-export function contentTypeOf(fileName: string): string {
-  const ext = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
-}
-
-/** A single-page web package, opened in the browser by 打开 (a web zip is only downloaded). */
-export function isHtmlFile(fileName: string): boolean {
-  return contentTypeOf(fileName).startsWith('text/html');
-}
-
-/** SPEC §3: ios (ipa), android (apk, aab), web (zip, html), mac. */
-export function nativeTypeOf(inspection: PackageInspection): NativePackageType {
-  switch (inspection.kind) {
-    case 'ipa':
-      return 'ios';
-    case 'apk':
-    case 'aab':
-      return 'android';
-    case 'mac':
-      return 'mac';
-    case 'zip':
-    case 'html':
-      return 'web';
-  }
-}
-
-/** What is kept of an inspection: everything but the icon bytes (stored as a file of its own). */
-export function inspectionMetadata(inspection: PackageInspection): Record<string, unknown> {
-  const icon = 'icon' in inspection && inspection.icon ? { format: inspection.icon.format, width: inspection.icon.width, height: inspection.icon.height, sourcePath: inspection.icon.sourcePath } : null;
-  return JSON.parse(JSON.stringify({ ...inspection, icon })) as Record<string, unknown>;
 }
 
 export interface LinkDeps {

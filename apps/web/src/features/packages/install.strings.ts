@@ -1,3 +1,5 @@
+import { platformNames } from '@release/contract/install-page';
+
 /** Chinese strings of the public install page (/package/:path, /ios/:path, /android/:path). */
 export const installText = {
   passwordLabel: '安装密码',
@@ -13,7 +15,7 @@ export const installText = {
   noVersionsContent: '应用发布安装包后，可以在这里下载安装',
   askedVersionMissing: '该版本不存在或已被删除，已为你显示最新版本',
   noPlatformVersions: (platform: string) => `暂无可安装的 ${platform} 版本`,
-  platforms: { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' },
+  platforms: platformNames,
   latest: '最新版本',
   recent: '历史版本',
   install: '安装',

@@ -1,11 +1,11 @@
 import { Button, Upload, type UploadFile } from 'antd';
-import { UPLOAD_FILE_NAME_MAX } from '@release/contract';
+import { packageFileExtensions, UPLOAD_FILE_NAME_MAX } from '@release/contract';
 import { InboxOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { toast } from '../../app/feedback.ts';
 import { publishText } from './publish.strings.ts';
 
-/** SPEC §3/§9 package files: ipa (iOS), apk and aab (Android), zip (web, mac), html (web). */
-export const PACKAGE_EXTENSIONS = ['.ipa', '.apk', '.aab', '.zip', '.html'] as const;
+/** SPEC §3/§9 package files, from the kind table: ipa (iOS), apk and aab (Android), zip (web, mac), html/htm (web). */
+export const PACKAGE_EXTENSIONS = packageFileExtensions;
 export const MAX_ATTACHMENTS = 20;
 
 export function isPackageFileName(name: string): boolean {

@@ -2,7 +2,7 @@ import { useState, type HTMLAttributes } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_TABLE_PAGE_SIZE, nativePackageTypes, type AppDetail, type AppVersionRow, type NativePackageType } from '@release/contract';
+import { DEFAULT_TABLE_PAGE_SIZE, nativePackageTypes, platformNames, type AppDetail, type AppVersionRow, type NativePackageType } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchAppVersions, type VersionListParams } from '../../api/versions.api.ts';
 import { tablePagination } from '../../app/components/table-pagination.ts';
@@ -15,11 +15,10 @@ import { versionsText } from './versions.strings.ts';
 
 type TypeFilter = NativePackageType | 'all';
 
-/** Short labels, so the five filters share a phone's width (390 px) instead of scrolling. */
-const shortLabels: Record<NativePackageType, string> = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' };
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: versionsText.filterAll },
-  ...nativePackageTypes.map((type) => ({ value: type, label: shortLabels[type] })),
+  // Platform names, short, so the five filters share a phone's width (390 px) instead of scrolling.
+  ...nativePackageTypes.map((type) => ({ value: type, label: platformNames[type] })),
 ];
 
 /** The 安装包 tab of the app page: the app's package versions, newest first, filtered by type. */

@@ -1,7 +1,8 @@
+import type { ReactNode } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { AndroidFilled, AppleFilled, ChromeOutlined, FileZipOutlined, MacCommandOutlined } from '@ant-design/icons';
-import type { NativePackageType } from '@release/contract';
-import { isHtmlPackage, packageTypeLabels } from './version-format.ts';
+import { mainKindOf, packageKindRow, platformTag, type NativePackageType, type PackageIconName, type PackageKind } from '@release/contract';
+import { isHtmlPackage } from './version-format.ts';
 
 interface PackageLike {
   nativePackageType: NativePackageType;
@@ -11,28 +12,32 @@ interface PackageLike {
 
 const colors: Record<NativePackageType, string> = { ios: 'blue', android: 'green', web: 'orange', mac: 'purple' };
 
-/** The platform icon; a web package that is one html page gets a browser icon (SPEC §3). */
+/** The console's antd icon for each icon of the kind table. */
+const icons: Record<PackageIconName, (size: number) => ReactNode> = {
+  apple: (size) => <AppleFilled style={{ fontSize: size }} />,
+  android: (size) => <AndroidFilled style={{ fontSize: size, color: '#3ddc84' }} />,
+  mac: (size) => <MacCommandOutlined style={{ fontSize: size }} />,
+  archive: (size) => <FileZipOutlined style={{ fontSize: size }} />,
+  browser: (size) => <ChromeOutlined style={{ fontSize: size, color: '#1677ff' }} />,
+};
+
+/** The console tells a build by its platform, and a web build that is one html page apart (SPEC §3). */
+function kindShown(version: PackageLike): PackageKind {
+  return version.nativePackageType === 'web' && isHtmlPackage(version) ? 'html' : mainKindOf(version.nativePackageType);
+}
+
+/** The platform icon; a web package that is one html page gets a browser icon. */
 export function PackageTypeIcon({ version, size = 14 }: { version: PackageLike; size?: number }) {
-  const style = { fontSize: size };
-  switch (version.nativePackageType) {
-    case 'ios':
-      return <AppleFilled style={style} />;
-    case 'android':
-      return <AndroidFilled style={{ ...style, color: '#3ddc84' }} />;
-    case 'mac':
-      return <MacCommandOutlined style={style} />;
-    case 'web':
-      return isHtmlPackage(version) ? <ChromeOutlined style={{ ...style, color: '#1677ff' }} /> : <FileZipOutlined style={style} />;
-  }
+  return icons[packageKindRow(kindShown(version)).icon](size);
 }
 
 /** IPA/iOS, APK/Android, WEB or MAC with its icon. */
 export function PackageTypeTag({ version }: { version: PackageLike }) {
-  const html = version.nativePackageType === 'web' && isHtmlPackage(version);
+  const html = kindShown(version) === 'html';
   return (
-    <Tooltip title={html ? 'HTML' : undefined}>
+    <Tooltip title={html ? packageKindRow('html').tag : undefined}>
       <Tag color={colors[version.nativePackageType]} icon={<PackageTypeIcon version={version} size={12} />} data-package-type={version.nativePackageType}>
-        {packageTypeLabels[version.nativePackageType]}
+        {platformTag(version.nativePackageType)}
       </Tag>
     </Tooltip>
   );

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import type { NativePackageType } from '@release/contract';
+import { kindOfFileName } from '@release/contract/install-page';
 
 /** SPEC §9 dates: 今天 / 昨天 / 前天 plus the time, older ones with their date. */
 export function formatVersionTime(time: number, now: number = Date.now()): string {
@@ -32,14 +32,6 @@ export function versionTitle(v: { appVersion: string | null; build: string | nul
   return v.appVersion || v.build ? versionText(v) : `第 ${v.indexNo} 版`;
 }
 
-/** The type labels of SPEC §3. */
-export const packageTypeLabels: Record<NativePackageType, string> = {
-  ios: 'IPA/iOS',
-  android: 'APK/Android',
-  web: 'WEB',
-  mac: 'MAC',
-};
-
 function pathOf(url: string): string {
   try {
     return new URL(url, 'http://x').pathname.toLowerCase();
@@ -48,10 +40,9 @@ function pathOf(url: string): string {
   }
 }
 
-/** A web package that is one html page (its url, ignoring any signature query, ends in .html). */
+/** A web package that is one html page: its name or its url (ignoring any signature query) is an html file's. */
 export function isHtmlPackage(v: { fileName: string; cdnUrl?: string }): boolean {
-  const name = v.fileName.toLowerCase();
-  return name.endsWith('.html') || name.endsWith('.htm') || (v.cdnUrl !== undefined && pathOf(v.cdnUrl).endsWith('.html'));
+  return kindOfFileName(v.fileName) === 'html' || (v.cdnUrl !== undefined && kindOfFileName(pathOf(v.cdnUrl)) === 'html');
 }
 
 /** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contentTypeOf,
+  isInstallableKind,
+  kindOfFileName,
+  mainKindOf,
+  nativePackageTypes,
+  PACKAGE_KIND_TABLE,
+  packageFileExtensions,
+  packageKindRow,
+  packageKinds,
+  platformTag,
+} from './package-kinds.ts';
+
+describe('the package kind table', () => {
+  it('has a row for every kind and a main kind for every platform', () => {
+    expect(Object.keys(PACKAGE_KIND_TABLE).sort()).toEqual([...packageKinds].sort());
+    expect(nativePackageTypes.map(mainKindOf)).toEqual(['ipa', 'apk', 'zip', 'mac']);
+    expect(nativePackageTypes.map(platformTag)).toEqual(['IPA/iOS', 'APK/Android', 'WEB', 'MAC']);
+  });
+
+  it('declares each extension for one kind only, and a Mac app by none (it is a .zip told apart by content)', () => {
+    const all = packageKinds.flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions);
+    expect(new Set(all).size).toBe(all.length);
+    expect(PACKAGE_KIND_TABLE.mac.extensions).toEqual([]);
+    expect(packageFileExtensions).toEqual(['.ipa', '.apk', '.aab', '.zip', '.html', '.htm']);
+  });
+
+  it('reads a kind from a file name, whatever its case', () => {
+    expect(kindOfFileName('Demo 1.0.IPA')).toBe('ipa');
+    expect(kindOfFileName('shop.apk')).toBe('apk');
+    expect(kindOfFileName('shop.aab')).toBe('aab');
+    expect(kindOfFileName('Tool.zip')).toBe('zip');
+    expect(kindOfFileName('index.htm')).toBe('html');
+    expect(kindOfFileName('notes.txt')).toBeNull();
+    expect(kindOfFileName('ipa')).toBeNull();
+  });
+
+  it('serves downloads with the content type of their kind, and any other file as octet-stream', () => {
+    expect(contentTypeOf('a.apk')).toBe('application/vnd.android.package-archive');
+    expect(contentTypeOf('a.ipa')).toBe('application/octet-stream');
+    expect(contentTypeOf('page.HTML')).toBe('text/html; charset=utf-8');
+    expect(contentTypeOf('site.zip')).toBe('application/zip');
+    expect(contentTypeOf('log.tar.gz')).toBe('application/octet-stream');
+  });
+
+  it('offers 安装 for an ipa, 下载安装 for an apk, 打开 for an html page and only the file of an .aab', () => {
+    expect(packageKinds.map((kind) => packageKindRow(kind).action)).toEqual(['install', 'downloadInstall', 'download', 'download', 'download', 'open']);
+    expect(packageKinds.filter((kind) => !isInstallableKind(kind))).toEqual(['aab']);
+    expect(packageKindRow('aab').label).toBe('Android App Bundle');
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The one table of package kinds: what each kind of package file is called, which platform it is, how it is served
+ * and what the install page offers for it. Every place that knows kinds reads this table; adding a kind is a parser
+ * in the inspector and a row here. No zod: the install page's small entry imports this file (through
+ * `@release/contract/install-page`).
+ */
+
+/** SPEC §3 platforms, in the order pages list them. */
+export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
+export type NativePackageType = (typeof nativePackageTypes)[number];
+
+/** Platform names in sentences and tabs (iOS 2.1.0 (210) 已发布). */
+export const platformNames: Record<NativePackageType, string> = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' };
+
+/** What a package file is, as the inspector found it by its content (an Android App Bundle is android, but no phone installs it). */
+export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
+export type PackageKind = (typeof packageKinds)[number];
+
+/** The install page's action for a build a device takes: 安装 (itms-services), 下载安装, 打开 (in the browser) or 下载. */
+export type InstallActionKind = 'install' | 'downloadInstall' | 'open' | 'download';
+
+/** The icon of a kind, drawn by each page in its own set (the console's antd icons, the install page's line icons). */
+export type PackageIconName = 'apple' | 'android' | 'mac' | 'archive' | 'browser';
+
+export interface PackageKindRow {
+  platform: NativePackageType;
+  /**
+   * The file name extensions (lower case, no dot) an upload of this kind is declared by. A Mac app has none of its
+   * own: it comes as a .zip and is told apart by its content (an .app bundle inside).
+   */
+  extensions: readonly string[];
+  /** The Chinese name in messages: 扩展名为.ipa但内容是Android安装包. */
+  label: string;
+  /** The short tag beside a build (the platform's main kind tags the platform: IPA/iOS, APK/Android, WEB, MAC). */
+  tag: string;
+  /** Content-Type of a download of the file. */
+  contentType: string;
+  /** Its badge where a build has no icon of its own, and beside it in lists (an html page a browser, a web zip an archive). */
+  icon: PackageIconName;
+  /** Whether a device installs or opens it itself: not an .aab (it goes through Google Play or bundletool). */
+  installable: boolean;
+  /** What the install page offers for it on a device that takes it (an .aab only its file: 下载 AAB). */
+  action: InstallActionKind;
+}
+
+/** The first row of each platform is its main kind: what a build of the platform is when nothing else tells. */
+export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
+  ipa: { platform: 'ios', extensions: ['ipa'], label: 'iOS安装包', tag: 'IPA/iOS', contentType: 'application/octet-stream', icon: 'apple', installable: true, action: 'install' },
+  apk: {
+    platform: 'android',
+    extensions: ['apk'],
+    label: 'Android安装包',
+    tag: 'APK/Android',
+    contentType: 'application/vnd.android.package-archive',
+    icon: 'android',
+   
+    installable: true,
+    action: 'downloadInstall',
+  },
+  aab: { platform: 'android', extensions: ['aab'], label: 'Android App Bundle', tag: 'AAB', contentType: 'application/octet-stream', icon: 'android', installable: false, action: 'download' },
+  mac: { platform: 'mac', extensions: [], label: 'macOS应用压缩包', tag: 'MAC', contentType: 'application/zip', icon: 'mac', installable: true, action: 'download' },
+  zip: { platform: 'web', extensions: ['zip'], label: '普通压缩包', tag: 'WEB', contentType: 'application/zip', icon: 'archive', installable: true, action: 'download' },
+  html: { platform: 'web', extensions: ['html', 'htm'], label: 'HTML网页', tag: 'HTML', contentType: 'text/html; charset=utf-8', icon: 'browser', installable: true, action: 'open' },
+};
+
+export function packageKindRow(kind: PackageKind): PackageKindRow {
+  return PACKAGE_KIND_TABLE[kind];
+}
+
+/** Whether a device installs or opens this kind of file itself (everything but an .aab). */
+export function isInstallableKind(kind: PackageKind): boolean {
+  return PACKAGE_KIND_TABLE[kind].installable;
+}
+
+/** What a build of the platform is when nothing else tells: ios ipa, android apk, web zip, mac mac. */
+export function mainKindOf(platform: NativePackageType): PackageKind {
+  return packageKinds.find((kind) => PACKAGE_KIND_TABLE[kind].platform === platform) as PackageKind;
+}
+
+/** The tag of a platform (its main kind's): IPA/iOS, APK/Android, WEB, MAC. */
+export function platformTag(platform: NativePackageType): string {
+  return PACKAGE_KIND_TABLE[mainKindOf(platform)].tag;
+}
+
+/** `Demo.IPA` → `ipa`; null without an extension. */
+export function fileExtensionOf(fileName: string): string | null {
+  return /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? null;
+}
+
+/** The kind a file name declares by its extension (never mac: a Mac app is a .zip told apart by content). */
+export function kindOfFileName(fileName: string): PackageKind | null {
+  const extension = fileExtensionOf(fileName);
+  return extension ? (packageKinds.find((kind) => PACKAGE_KIND_TABLE[kind].extensions.includes(extension)) ?? null) : null;
+}
+
+/** Every package extension with its dot, for file pickers: .ipa, .apk, .aab, .zip, .html, .htm. */
+export const packageFileExtensions: readonly string[] = packageKinds.flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions.map((e) => `.${e}`));
+
+/** Content-Type of a download by its file name: a package kind's, else (attachments of any kind) octet-stream. */
+export function contentTypeOf(fileName: string): string {
+  const kind = kindOfFileName(fileName);
+  return kind ? PACKAGE_KIND_TABLE[kind].contentType : 'application/octet-stream';
+}
