@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --tsx]`: runs bench/main.ts (uploads, inspection, downloads), then
-// bench/commit-logs.ts and bench/git-ingest.ts. It checks the free space, builds what production runs (the server
-// bundle, as `npm start` does, and the inspection child), makes a working directory, runs bench/main.ts under
-// tsx, and removes the directory (it holds gigabytes) whatever happens. --tsx runs the server and the
-// inspection children from their sources under tsx instead, as before the server was compiled.
+// bench/commit-logs.ts, bench/git-ingest.ts, bench/install-page.ts and bench/hostile.ts. It checks the free space,
+// builds what production runs (the server bundle, as `npm start` does, and the inspection child), makes a working
+// directory, runs bench/main.ts under tsx, and removes the directory (it holds gigabytes) whatever happens. --tsx
+// runs the server and the inspection children from their sources under tsx instead, as before the server was compiled.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,7 +70,7 @@ fs.rmSync(workDir, { recursive: true, force: true });
 // Workflows and update logs: list queries at 1,000,000 items, and ingest of a real git history against git log.
 let logsCode = 0;
 // `--only=transfer|inspect` runs one half of main.ts and nothing after it.
-const logScripts = args.some((a) => a.startsWith('--only=')) ? [] : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts'];
+const logScripts = args.some((a) => a.startsWith('--only=')) ? [] : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts', 'bench/hostile.ts'];
 for (const script of logScripts) {
   const run = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args.filter((a) => a === '--quick')], { cwd: root, stdio: 'inherit' });
   const exit = await new Promise((resolve) => run.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
