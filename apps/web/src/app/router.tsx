@@ -1,14 +1,14 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { ForbiddenPage } from './components/forbidden.page.tsx';
 import { lazyPage } from './components/lazy-page.tsx';
 import { InstallPageRedirect } from './components/install-page-redirect.tsx';
-import { NotFoundPage } from './components/not-found.page.tsx';
 import { HomeLayout } from './layout/home.layout.tsx';
 import { RequireSession, RootRedirect } from './layout/require-session.tsx';
 import { ShellLayout } from './layout/shell.layout.tsx';
-import { SettingLayout } from '../features/settings/setting.layout.tsx';
 
 // Pages load on first use, each in its own chunk; the layouts around them stay in the entry.
+const ForbiddenPage = lazyPage(() => import('./components/forbidden.page.tsx'), 'ForbiddenPage');
+const NotFoundPage = lazyPage(() => import('./components/not-found.page.tsx'), 'NotFoundPage');
+const SettingLayout = lazyPage(() => import('../features/settings/setting.layout.tsx'), 'SettingLayout');
 const AppIndexPage = lazyPage(() => import('../features/apps/app-index.page.tsx'), 'AppIndexPage');
 const AppPage = lazyPage(() => import('../features/apps/app.page.tsx'), 'AppPage');
 const FeishuCallbackPage = lazyPage(() => import('../features/auth/feishu-callback.page.tsx'), 'FeishuCallbackPage');

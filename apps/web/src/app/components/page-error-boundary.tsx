@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button, Flex, Typography } from 'antd';
+import { CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
 import { zh } from '../../locales/zh-CN.ts';
 import { isChunkLoadError } from './chunk-load.ts';
 
@@ -26,18 +27,19 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, PageEr
   override render(): ReactNode {
     if (!this.state.hasError) return this.props.children;
     const isChunk = isChunkLoadError(this.state.error);
+    // Laid out as antd's Result, without it: Result carries its 403/404/500 illustrations, and this boundary is in
+    // the console's first load (bench/web-size.ts).
     return (
-      <Result
-        status={isChunk ? 'warning' : 'error'}
-        data-testid="page-load-failed"
-        title={isChunk ? zh.pageLoad.failedTitle : zh.pageLoad.errorTitle}
-        subTitle={isChunk ? zh.pageLoad.failedContent : zh.pageLoad.errorContent}
-        extra={
-          <Button type="primary" data-testid="page-reload" onClick={() => window.location.reload()}>
-            {zh.pageLoad.reload}
-          </Button>
-        }
-      />
+      <Flex vertical align="center" gap={12} className="page-failed" data-testid="page-load-failed">
+        {isChunk ? <ExclamationCircleFilled className="page-failed-icon warning" /> : <CloseCircleFilled className="page-failed-icon error" />}
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {isChunk ? zh.pageLoad.failedTitle : zh.pageLoad.errorTitle}
+        </Typography.Title>
+        <Typography.Text type="secondary">{isChunk ? zh.pageLoad.failedContent : zh.pageLoad.errorContent}</Typography.Text>
+        <Button type="primary" data-testid="page-reload" onClick={() => window.location.reload()}>
+          {zh.pageLoad.reload}
+        </Button>
+      </Flex>
     );
   }
 }

@@ -4,14 +4,16 @@ import { DownOutlined, KeyOutlined, LinkOutlined, LogoutOutlined, MobileOutlined
 import { useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { logout } from '../../api/auth.api.ts';
-import { LinkedAccountsModal } from '../../features/auth/linked-accounts.modal.tsx';
-import { MyDeviceModal } from '../../features/device-enroll/my-device.modal.tsx';
 import { enrollText } from '../../features/device-enroll/device-enroll.strings.ts';
 import { zh } from '../../locales/zh-CN.ts';
+import { lazyModal } from '../components/lazy-part.tsx';
 import { TOKENS_PATH } from '../paths.ts';
 import { queryClient } from '../query-client.ts';
 import { clearSession, useSession } from '../session.store.ts';
 import { useIsMobile } from '../use-is-mobile.ts';
+
+const LinkedAccountsModal = lazyModal(() => import('../../features/auth/linked-accounts.modal.tsx'), 'LinkedAccountsModal');
+const MyDeviceModal = lazyModal(() => import('../../features/device-enroll/my-device.modal.tsx'), 'MyDeviceModal');
 
 /** User dropdown: API 令牌, 账号绑定 (Lark / WeCom accounts), 注册我的设备 (this user's iPhone UDID), and 退出登录 (ends the server session, forgets it here, goes to /login). */
 export function UserMenu() {

@@ -5,15 +5,19 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { DEFAULT_TABLE_PAGE_SIZE, nativePackageTypes, platformNames, type AppDetail, type AppVersionRow, type NativePackageType } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchAppVersions, type VersionListParams } from '../../api/versions.api.ts';
+import { lazyModal } from '../../app/components/lazy-part.tsx';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
-import { EditNoteModal } from './edit-note.modal.tsx';
-import { ResignModal } from './resign.modal.tsx';
 import { versionColumns } from './version-columns.tsx';
-import { VersionLinkModal } from './version-link.modal.tsx';
 import { versionsText } from './versions.strings.ts';
 
 type TypeFilter = NativePackageType | 'all';
+
+// The version dialogs load when one first opens (the console's first load stays small: bench/web-size.ts).
+const withVersion = (props: { version: unknown }) => props.version !== null;
+const EditNoteModal = lazyModal(() => import('./edit-note.modal.tsx'), 'EditNoteModal', withVersion);
+const ResignModal = lazyModal(() => import('./resign.modal.tsx'), 'ResignModal', withVersion);
+const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
 
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: versionsText.filterAll },

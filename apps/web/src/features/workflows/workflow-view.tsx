@@ -7,19 +7,23 @@ import { branchNames, SUMMARY_TAB_ID, type AppDetail, type WorkflowRow } from '@
 import { commitKeys } from '../../api/commit-logs.api.ts';
 import { workflowKeys } from '../../api/workflows.api.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
+import { lazyModal, lazyPart } from '../../app/components/lazy-part.tsx';
+import type { CommitView } from '../commits/commit-browser.tsx';
 import { useEditing } from '../../app/components/use-editing.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { cacheWorkflowId, readCachedWorkflowId } from '../apps/workflow-history.ts';
-import { CommitBrowser, type CommitView } from '../commits/commit-browser.tsx';
 import { useWorkflowMutations, useWorkflows } from './use-workflows.ts';
-import { WorkflowFormModal } from './workflow-form.modal.tsx';
 import { WorkflowTabBar } from './workflow-tab-bar.tsx';
 import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 import { emptyHintOf, isAwaitingFirstSync, isSyncable, syncAfterSave } from './workflow-state.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
-import { LarkDocsModal } from '../wiki/lark-docs.modal.tsx';
 import { useIsLarkEnabled } from '../../app/use-is-lark-enabled.ts';
+
+// The commit list and the dialogs load on first use, in their own chunks (bench/web-size.ts: the console's first load).
+const CommitBrowser = lazyPart(() => import('../commits/commit-browser.tsx'), 'CommitBrowser', <Spin style={{ display: 'block', margin: '32px auto' }} />);
+const WorkflowFormModal = lazyModal(() => import('./workflow-form.modal.tsx'), 'WorkflowFormModal');
+const LarkDocsModal = lazyModal(() => import('../wiki/lark-docs.modal.tsx'), 'LarkDocsModal');
 
 /** Custom workflows of type 知识库 follow Lark documents. */
 function isWikiWorkflow(row: { contentType: string; manageType?: string | null; repoType?: string | null }): boolean {

@@ -1,6 +1,7 @@
 import { Button, Card, Descriptions, Flex, Tooltip, Typography } from 'antd';
 import { SettingOutlined } from '@ant-design/icons';
 import type { AppDetail } from '@release/contract';
+import { lazyPart } from '../../../app/components/lazy-part.tsx';
 import { zh } from '../../../locales/zh-CN.ts';
 import { APP_ICON_SIZE } from '../app.constants.ts';
 import { AppIcon } from '../app-icon.tsx';
@@ -9,7 +10,9 @@ import { AppActions } from './app-actions.tsx';
 import { AppUserTags } from './app-user-tags.tsx';
 import { BundleIdList } from './bundle-id-list.tsx';
 import { DownloadAddress, DownloadQrCode } from './download-address.tsx';
-import { InstallAccessFields } from './install-access.tsx';
+
+/** The install password and its switches (editors only), in their own chunk. */
+const InstallAccessFields = lazyPart(() => import('./install-access.tsx'), 'InstallAccessFields');
 
 interface AppHeaderCardProps {
   app: AppDetail;

@@ -1,11 +1,14 @@
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
-import { QRCodeSVG } from 'qrcode.react';
 import { copyText } from '../../../app/clipboard.ts';
+import { lazyPart } from '../../../app/components/lazy-part.tsx';
 import { LoopbackQrWarning } from '../../../app/components/loopback-qr-warning.tsx';
 import { toast } from '../../../app/feedback.ts';
 import { zh } from '../../../locales/zh-CN.ts';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../app.constants.ts';
+
+/** The QR drawing comes in its own chunk, in a box of its size (the app page's first load: bench/web-size.ts). */
+const QRCodeSVG = lazyPart(() => import('qrcode.react'), 'QRCodeSVG', <div style={{ width: APP_QR_SIZE, height: APP_QR_SIZE }} />);
 
 /** The install address with a copy button: 已复制到剪切板, or a warning when the browser refuses. */
 export function DownloadAddress({ url }: { url: string }) {
