@@ -33,6 +33,7 @@ export const queryKeys = {
   apiTokens: ['api-tokens'] as const,
   apiTokenList: (params: ApiTokenListParams) => ['api-tokens', params] as const,
   publicUrlCheck: ['public-url-check'] as const,
+  jobSchedules: ['job-schedules'] as const,
   certificates: ['certificates'] as const,
   devices: ['devices'] as const,
   deviceList: (params: DeviceListParams) => ['devices', params] as const,

@@ -29,6 +29,7 @@ const CertificationPage = lazyPage(() => import('../features/certificates/certif
 const DistributeUserPage = lazyPage(() => import('../features/settings/distribute-user.page.tsx'), 'DistributeUserPage');
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
 const DeliveryLogPage = lazyPage(() => import('../features/messaging/delivery-log.page.tsx'), 'DeliveryLogPage');
+const JobSchedulesPage = lazyPage(() => import('../features/settings/job-schedules.page.tsx'), 'JobSchedulesPage');
 const UserManagePage = lazyPage(() => import('../features/settings/user-manage.page.tsx'), 'UserManagePage');
 const TokensPage = lazyPage(() => import('../features/tokens/tokens.page.tsx'), 'TokensPage');
 const udidPages = () => import('../features/udid/udid.page.tsx');
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
                       { path: 'apple_account', element: <AppleAccountPage /> },
                       { path: 'system', element: <SystemSettingPage /> },
                       { path: 'delivery-log', element: <DeliveryLogPage /> },
+                      { path: 'jobs', element: <JobSchedulesPage /> },
                     ],
                   },
                 ],

@@ -197,6 +197,7 @@ export const zh = {
       apple_account: '苹果账号',
       system: '系统',
       'delivery-log': '推送记录',
+      jobs: '后台任务',
     },
   },
   userManage: {
