@@ -262,20 +262,22 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
   // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
   const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, scheduler: services.scheduler, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });
-  await registerLarkDocs(app, {
+  const larkDocs = await registerLarkDocs(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,
     lark: deps.lark ?? null,
     eventKeys: deps.larkEvents ?? null,
     docsBaseUrl: deps.larkDocsBaseUrl ?? DEFAULT_LARK_DOCS_BASE_URL,
     policy: services.appsPolicy,
-    jobs: services.jobs,
+    acceptEvent: services.inbound.larkDocumentEvent,
     workflows: services.workflowsRepo,
     // New items must never fail because autoPush could not be queued (as for every other source).
     onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
     // A bug table edited in Lark is pulled now; the schedule still comes if this cannot be queued.
     onBaseChanged: tasksSync ? (appToken, eventId) => tasksSync.baseChanged(appToken, eventId).catch((err: unknown) => app.log.error({ err }, 'queueing a Lark pull failed')) : undefined,
   });
+  // Lark document events come in through the inbound service; lark-docs reads them into items.
+  services.inbound.readLarkDocumentsWith(larkDocs.events);
   await registerTasks(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,

@@ -159,8 +159,8 @@ export function createServices(deps: ServiceDeps) {
   const repoTimeouts = deps.repoTimeouts ?? DEFAULT_REPO_TIMEOUTS;
   const repoGuard = createRepoHostGuard({ rules: repoHosts.read, timeouts: repoTimeouts });
   const sync = createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes, guard: repoGuard, timeouts: repoTimeouts });
-  // Webhooks, pushes and polls come in through one service (Lark document events: modules/lark-docs).
-  const inbound = createInboundService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, sync, box, clock, logger: deps.logger });
+  // Webhooks, pushes, polls and Lark document events come in through one service.
+  const inbound = createInboundService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, sync, box, clock, jobs, logger: deps.logger });
   const repoSyncJob = createRepoSyncJob({ inbound, jobs, clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
   const identities = createIdentitiesRepository(db);

@@ -3,7 +3,7 @@ import { LarkDocsMessages } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
 import { LarkEventError, openLarkEvent, type LarkEventKeys } from '../../integrations/lark/lark-event-envelope.ts';
-import type { LarkEventJob } from './lark-events.job.ts';
+import type { IncomingEvent } from './lark-events.service.ts';
 
 /** Where Lark's console sends events ("request URL" of the event subscription). */
 export const LARK_EVENT_PATH = '/api/lark/event';
@@ -14,7 +14,11 @@ export const LARK_EVENT_PATH = '/api/lark/event';
  * reads Lark's document API and is done by the job runner). Off until a verification token or an encrypt key is
  * configured.
  */
-export function larkEventRoutes(deps: { keys: LarkEventKeys | null; events: LarkEventJob }): FastifyPluginAsync {
+export function larkEventRoutes(deps: {
+  keys: LarkEventKeys | null;
+  /** Queues a verified event (the inbound service); false for a redelivery. */
+  accept: (incoming: IncomingEvent) => Promise<boolean>;
+}): FastifyPluginAsync {
   return async (app) => {
     // The signature covers the exact bytes: keep them.
     app.removeAllContentTypeParsers();
@@ -34,7 +38,7 @@ export function larkEventRoutes(deps: { keys: LarkEventKeys | null; events: Lark
         throw AppError.unauthorized(error.message);
       }
       if (incoming.kind === 'challenge') return reply.send({ challenge: incoming.challenge });
-      const queued = await deps.events.accept(incoming);
+      const queued = await deps.accept(incoming);
       req.log.info({ eventId: incoming.eventId, eventType: incoming.eventType, queued }, 'lark event');
       return ok({ status: queued ? 'queued' : 'duplicate' });
     });

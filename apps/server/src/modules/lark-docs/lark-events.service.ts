@@ -213,7 +213,7 @@ export function createLarkEventsService(deps: {
   }
 
   return {
-    /** Handles one verified event (the job of lark-events.job.ts); the same event id twice changes nothing. */
+    /** Handles one verified event (the job of sync/lark-event.job.ts); the same event id twice changes nothing. */
     handle(incoming: IncomingEvent): Promise<EventOutcome> {
       return inTurn(String(incoming.event.file_token ?? incoming.eventId), () => handle(incoming));
     },

@@ -4,11 +4,13 @@ import { detectWebhookProvider, parsePushWebhook, WebhookError, webhookDeliveryK
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
 import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import { isPolled, planDelivery, sameSecret, takesPushes, takesWebhooks } from './inbound-rules.ts';
+import { createLarkEventJob, type LarkDocumentEvent, type LarkDocumentReader } from './lark-event.job.ts';
 import type { RepoSyncService, SyncResult } from './repo-sync.service.ts';
 
 /** A webhook delivery as received: the headers and the exact bytes (signatures cover them). */
@@ -28,9 +30,9 @@ export type PollOutcome = SyncResult | { skipped: string };
 
 /**
  * The one way changes come into workflows (issue 17): a git host's webhook, the push API of custom workflows, a poll of
- * git and svn repositories (scheduled, after a save, or an editor's 同步). Each entry point checks what is particular
- * to it (signature, secret, which workflows take it) and ends in the commit ingest (commit-ingest.service.ts), which
- * stores each item once per workflow and tells autoPush. Lark document events end there too (lark-docs/lark-events.*).
+ * git and svn repositories (scheduled, after a save, or an editor's 同步) and a Lark document event. Each entry point
+ * checks what is particular to it (signature, secret, which workflows take it, a redelivered event) and ends in the
+ * commit ingest (commit-ingest.service.ts), which stores each item once per workflow and tells autoPush.
  */
 export function createInboundService(deps: {
   workflows: WorkflowsRepository;
@@ -39,9 +41,11 @@ export function createInboundService(deps: {
   sync: RepoSyncService;
   box: SecretBox;
   clock: Clock;
+  jobs: JobQueue;
   logger?: Logger;
 }) {
   const { workflows, logs, ingest, sync, clock } = deps;
+  const larkEvents = createLarkEventJob({ jobs: deps.jobs });
 
   return {
     /**
@@ -112,6 +116,19 @@ export function createInboundService(deps: {
     /** "Refresh" of a repository tab by one of its editors. */
     syncNow(editor: AuthUser, workflowId: number): Promise<SyncResult> {
       return sync.syncNow(editor, workflowId);
+    },
+
+    /**
+     * A verified Lark document event (lark-docs checks Lark's envelope), queued as a job and read later by the
+     * document reader; false when the same event id came before (Lark redelivers until it gets its 200 in 3 s).
+     */
+    larkDocumentEvent(event: LarkDocumentEvent): Promise<boolean> {
+      return larkEvents.accept(event);
+    },
+
+    /** Who reads queued Lark document events into items: lark-docs' event service, wired by app.ts. */
+    readLarkDocumentsWith(reader: LarkDocumentReader): void {
+      larkEvents.readWith(reader);
     },
   };
 }
