@@ -4,7 +4,7 @@ import path from 'node:path';
 import { dropPostgresSchema, migrateToLatest, openDatabase, sql, type DatabaseHandle, type DialectName } from '../../apps/server/src/db/database.ts';
 import { sha256Hex } from '../../apps/server/src/lib/crypto.ts';
 import type { AuthUser } from '../../apps/server/src/modules/auth/session.service.ts';
-import { createVersionPresenter, type VersionPresenter } from '../../apps/server/src/modules/versions/version-presenter.ts';
+import { createLinks, type Links } from '../../apps/server/src/http/links.ts';
 import { createServices, type Services } from '../../apps/server/src/services.ts';
 import { createLocalBlobStore } from '../../apps/server/src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../../apps/server/src/storage/url-signer.ts';
@@ -18,7 +18,7 @@ export interface BenchDb {
   dialect: DialectName;
   handle: DatabaseHandle;
   services: Services;
-  presenter: VersionPresenter;
+  presenter: Links;
   admin: AuthUser;
   /** A member with the `view` permit on the app: the trend goes through the appIds filter. */
   viewer: AuthUser;
@@ -55,7 +55,7 @@ export async function openBenchDb(dialect: DialectName, dir: string, label: stri
       robotHosts: { larkOpenBaseUrl: 'http://127.0.0.1:9', wecomBaseUrl: 'http://127.0.0.1:9' },
       publicUrl: null,
     });
-    const presenter = createVersionPresenter({ blobs, apiBase: 'http://127.0.0.1:3000', filesBase: 'http://127.0.0.1:3000' });
+    const presenter = createLinks({ blobs, apiBase: 'http://127.0.0.1:3000', filesBase: 'http://127.0.0.1:3000' });
     return { dialect, handle, services, presenter, close };
   } catch (error) {
     await close();

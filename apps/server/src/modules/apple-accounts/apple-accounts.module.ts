@@ -10,7 +10,7 @@ import { createAppleAccountsService } from './apple-accounts.service.ts';
 import { createAppleProvisioningService } from './apple-provisioning.service.ts';
 import { createAppleBuildDeviceService } from './apple-build-device.service.ts';
 import type { ZsignService } from '../zsign/zsign.service.ts';
-import type { LinkDeps } from '../versions/version-presenter.ts';
+import type { LinkDeps } from '../../http/links.ts';
 
 /** Wires Apple accounts (App Store Connect API keys) and registers their routes. */
 export async function registerAppleAccounts(app: FastifyInstance, deps: { db: Kysely<Database>; box: SecretBox; clock: Clock; baseUrl: string; zsign: ZsignService } & LinkDeps) {

@@ -20,7 +20,7 @@ import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
 import type { AppleAccountsService } from './apple-accounts.service.ts';
 import type { AppleProvisioningService } from './apple-provisioning.service.ts';
 import type { AppleBuildDeviceService } from './apple-build-device.service.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 
 const tags = ['苹果开发者账号'];
 const admin = { access: 'admin' as const };
@@ -95,7 +95,7 @@ export function appleAccountsRoutes(deps: { accounts: AppleAccountsService; prov
           response: { 200: envelopeSchema(addDeviceToBuildResult) },
         },
       },
-      async (req) => ok(await buildDevice.addDeviceToBuild(currentUser(req), req.body, presenterFor(req, deps))),
+      async (req) => ok(await buildDevice.addDeviceToBuild(currentUser(req), req.body, linksFor(req, deps))),
     );
   };
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { VersionPresenter } from '../versions/version-presenter.ts';
+import type { Links } from '../../http/links.ts';
 import type { ZsignService } from '../zsign/zsign.service.ts';
 import type { AppleAccountsRepository } from './apple-accounts.repository.ts';
 import { assertConfirmed } from './apple-errors.ts';
@@ -19,7 +19,7 @@ export function createAppleBuildDeviceService(deps: { db: Kysely<Database>; acco
   const { db, accounts, provisioning, zsign } = deps;
 
   return {
-    async addDeviceToBuild(actor: AuthUser, input: { appVersionId: number; deviceId: number }, present: VersionPresenter): Promise<AddDeviceToBuildResult> {
+    async addDeviceToBuild(actor: AuthUser, input: { appVersionId: number; deviceId: number }, present: Links): Promise<AddDeviceToBuildResult> {
       const version = await db.selectFrom('app_versions').select(['id', 'app_id', 'bundle_id']).where('id', '=', input.appVersionId).executeTakeFirst();
       if (!version) throw AppError.notFound(AppleAccountMessages.versionNotFound);
       if (!version.bundle_id) throw AppError.badRequest(AppleAccountMessages.versionWithoutBundleId);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bindCommitBody, commitLogDetailQuery, commitLogListQuery, commitLogPage, metadataListBody, updateCommitLogBody, userCommitLogListQuery } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { CommitLogsService } from './commit-logs.service.ts';
 
 const tags = ['提交记录'];
@@ -13,10 +13,10 @@ export function commitLogsRoutes(deps: { logs: CommitLogsService } & LinkDeps): 
   const { logs } = deps;
   return async (app) => {
     app.get('/api/commit_log_list', { config: { access: 'user' }, schema: { tags, summary: '提交记录列表', description: '管理员或对这些工作流所属应用有编辑/查看权限的用户（否则 404）。按工作流 `workflowIds`（逗号分隔；汇总标签页传其 summaryId）列出提交记录，可按分支 `branch`、时间 `startTime`/`endTime`、提交人 `remark` 筛选；`onlyCliff` 默认 true，只看未被提交人筛选过滤掉的条目。分页用 `pageNo`/`pageSize` 或上一页的 `nextCursor`（`cursor`）；返回 `list`、`hasMore` 与 `nextCursor`。工作流不存在 404。', querystring: commitLogListQuery, response: { 200: envelopeSchema(commitLogPage) } } }, async (req) =>
-      ok(await logs.list(currentUser(req), req.query, presenterFor(req, deps))),
+      ok(await logs.list(currentUser(req), req.query, linksFor(req, deps))),
     );
     app.get('/api/user_commit_log_list', { config: { access: 'user' }, schema: { tags, summary: '某人的提交记录', description: '登录用户。提交人 `remark` 在调用者看得到的应用（管理员为全部应用）中的提交记录，筛选与分页同提交记录列表。', querystring: userCommitLogListQuery, response: { 200: envelopeSchema(commitLogPage) } } }, async (req) =>
-      ok(await logs.userList(currentUser(req), req.query, presenterFor(req, deps))),
+      ok(await logs.userList(currentUser(req), req.query, linksFor(req, deps))),
     );
     app.post('/api/commit_log/update', { config: { access: 'user' }, schema: { tags, summary: '编辑提交记录说明与截图', description: '对该应用有编辑权限的用户或管理员（查看用户 10028）。修改提交记录 `id` 的补充说明 `description` 与截图/视频链接 `fileUrls`（JSON 数组字符串，最多 100 个，空链接会被去掉）。记录不存在 404；`fileUrls` 不是合法 JSON 400。', body: updateCommitLogBody, response: { 200: emptyEnvelope } } }, async (req) => {
       await logs.update(currentUser(req), req.body);

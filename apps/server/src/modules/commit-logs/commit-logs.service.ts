@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppMembersRepository } from '../apps/app-members.repository.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { VersionPresenter } from '../versions/version-presenter.ts';
+import type { Links } from '../../http/links.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
@@ -35,7 +35,7 @@ export interface CommitLogsDeps {
 export function createCommitLogsService(deps: CommitLogsDeps) {
   const { logs, workflows, versions, members, policy, clock } = deps;
 
-  async function page(filter: CommitLogFilter, present: VersionPresenter) {
+  async function page(filter: CommitLogFilter, present: Links) {
     const rows = await logs.list(filter);
     const hasMore = rows.length > filter.limit;
     const shown = rows.slice(0, filter.limit);
@@ -45,7 +45,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     return { list, hasMore, nextCursor: hasMore && last ? `${last.commit_time}:${last.id}` : null };
   }
 
-  async function toItem(row: CommitLogListRow, bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>, present: VersionPresenter): Promise<CommitLogItem> {
+  async function toItem(row: CommitLogListRow, bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>, present: Links): Promise<CommitLogItem> {
     const pick = (test: (type: string) => boolean) => bound.filter((b) => test(b.type)).map(({ appVersionId, indexNo, appVersion, build }) => ({ appVersionId, indexNo, appVersion, build }));
     return {
       id: row.id,
@@ -97,7 +97,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
   }
 
   return {
-    async list(viewer: AuthUser, query: CommitLogListQuery, present: VersionPresenter) {
+    async list(viewer: AuthUser, query: CommitLogListQuery, present: Links) {
       const ids = [...new Set(query.workflowIds.split(',').map(Number))];
       const found = await workflows.findByIds(ids);
       if (found.length !== ids.length) throw AppError.notFound('工作流不存在');
@@ -107,7 +107,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     },
 
     /** A user's trend (`/trend/{user}`): their update items across the apps the viewer can see. */
-    async userList(viewer: AuthUser, query: UserCommitLogListQuery, present: VersionPresenter) {
+    async userList(viewer: AuthUser, query: UserCommitLogListQuery, present: Links) {
       const { pageNo, pageSize, cursor, ...rest } = query;
       return page({ ...rest, appIds: await visibleAppIds(viewer), ...paging(pageNo, pageSize, cursor) }, present);
     },

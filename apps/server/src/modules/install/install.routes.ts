@@ -6,7 +6,7 @@ import { currentUser } from '../../http/auth-plugin.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { InstallAccessService } from './install-access.service.ts';
 import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
@@ -38,7 +38,7 @@ export function installRoutes(deps: { install: InstallService; installAccess: In
       '/api/app_version',
       { config: { access: 'public' }, schema: { tags, summary: '安装页数据', description: '公开。按下载地址 `url`（应用的下载路径或免密路径）返回应用信息与最近的版本（每个平台最新的可安装版本总在其中；`id`/`packId` 指定的版本排在最前并带详情）。已登录且对该应用有编辑/查看权限的用户和管理员无需密码；其他访客需带正确的安装密码 `password`，或把上次应答的 `token` 放在请求头 `app-version-token` 中。未带密码 400「请输入安装密码」，密码错误 400「安装密码错误」，密码已更改 400，同一地址错误过多 429；下载地址不存在或免密链接已关闭 404。', querystring: installPageQuery, response: { 200: envelopeSchema(installPage) } } },
       async (req) => {
-        const present = presenterFor(req, deps);
+        const present = linksFor(req, deps);
         const token = req.headers['app-version-token'];
         return ok(
           await install.page(req.query, {
@@ -63,7 +63,7 @@ export function installRoutes(deps: { install: InstallService; installAccess: In
       const version = await install.signedVersion('manifest', req.query);
       if (!version) throw AppError.noPermission(LINK_REFUSED);
       if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
-      const present = presenterFor(req, deps);
+      const present = linksFor(req, deps);
       const xml = buildOtaManifest({
         packageUrl: await present.fileUrl(version.file_key, version.file_name),
         iconUrl: present.iconUrl(version.icon_key),

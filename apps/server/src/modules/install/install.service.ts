@@ -20,7 +20,8 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
-import { DOWNLOAD_LINK_TTL_SEC, type VersionPresenter } from '../versions/version-presenter.ts';
+import { DOWNLOAD_LINK_TTL_SEC, type Links } from '../../http/links.ts';
+import { attachmentLinks } from '../versions/version-row.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
@@ -109,7 +110,7 @@ export function createInstallService(deps: InstallDeps) {
   }
 
   /** A manifest or open link of one version, signed for the app's current install password. */
-  function signedUrl(kind: SignedKind, present: VersionPresenter, versionId: number, stamp: string): string {
+  function signedUrl(kind: SignedKind, present: Links, versionId: number, stamp: string): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
     return present.apiUrl(`${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`);
   }
@@ -136,7 +137,7 @@ export function createInstallService(deps: InstallDeps) {
     return [...recent, ...found.filter((v) => !recent.some((r) => r.id === v.id))].sort((a, b) => b.index_no - a.index_no);
   }
 
-  async function toInstallVersion(v: VersionRecord, present: VersionPresenter, udid: string | null, stamp: string, withDetails = false): Promise<InstallVersion> {
+  async function toInstallVersion(v: VersionRecord, present: Links, udid: string | null, stamp: string, withDetails = false): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
     const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
     const minimumOs = metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
@@ -162,13 +163,13 @@ export function createInstallService(deps: InstallDeps) {
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs,
-      attachFiles: await present.attachments(v.attach_files),
+      attachFiles: await attachmentLinks(present, v.attach_files),
       details: withDetails ? buildDetails(v, minimumOs) : null,
     };
   }
 
   return {
-    async page(query: InstallPageQuery, context: { token?: string; ip: string; viewer: AuthUser | null; present: VersionPresenter; secure: boolean }): Promise<InstallPage> {
+    async page(query: InstallPageQuery, context: { token?: string; ip: string; viewer: AuthUser | null; present: Links; secure: boolean }): Promise<InstallPage> {
       const { app, isPublic } = await appOfLink(query.url);
       const openedBy = isPublic ? 'public' : await assertAllowed(app, query, context.token, context.ip, context.viewer);
       const recent = await pageVersions(app.id);

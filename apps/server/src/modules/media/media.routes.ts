@@ -8,7 +8,8 @@ import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { EXTENSION_OF, type SniffedType } from '../../lib/file-type.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import { MEDIA_ROUTE, type MediaPurpose, type MediaService } from './media.service.ts';
+import { MEDIA_ROUTE } from '../../http/links.ts';
+import type { MediaPurpose, MediaService } from './media.service.ts';
 
 /** Icons and snapshots are small; packages go through the multipart upload flow instead. */
 export const MEDIA_MAX_BYTES = 200 * 1024 * 1024;

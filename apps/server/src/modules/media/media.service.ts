@@ -17,8 +17,6 @@ const ALLOWED: Record<MediaPurpose, SniffedType[]> = {
 const REFUSED: Record<MediaPurpose, string> = { app: '必须上传图片类型的文件', media: '必须上传图片或视频类型的文件' };
 const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp|mp4|webm|mov)$/;
 
-export const MEDIA_ROUTE = '/api/media/';
-
 function mediaKey(now: number, type: SniffedType): string {
   const date = new Date(now);
   return `media/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.${EXTENSION_OF[type]}`;

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { LarkClient } from '../../integrations/lark/lark-client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import { MEDIA_ROUTE } from '../media/media.service.ts';
+import { MEDIA_ROUTE } from '../../http/links.ts';
 import type { Logger } from '../../lib/logger.ts';
 
 /** im/v1/images takes at most 10 MB; a bigger icon is not sent at all. */

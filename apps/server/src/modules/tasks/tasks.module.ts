@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import type { LinkDeps } from '../versions/version-presenter.ts';
+import type { LinkDeps } from '../../http/links.ts';
 import { createTaskCommentsService } from './task-comments.service.ts';
 import { createTasksRepository } from './tasks.repository.ts';
 import { tasksRoutes } from './tasks.routes.ts';

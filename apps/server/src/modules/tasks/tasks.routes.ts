@@ -21,7 +21,7 @@ import {
 } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { TaskCommentsService } from './task-comments.service.ts';
 import type { FileLinker } from './task-presenter.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -32,7 +32,7 @@ const tags = ['任务'];
 export function tasksRoutes(deps: { tasks: TasksService; comments: TaskCommentsService } & LinkDeps): FastifyPluginAsyncZod {
   const { tasks, comments } = deps;
   const linker = (req: FastifyRequest): FileLinker => {
-    const presenter = presenterFor(req, deps);
+    const presenter = linksFor(req, deps);
     return (key, name) => presenter.fileUrl(key, name);
   };
   return async (app) => {

@@ -6,7 +6,8 @@ import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
+import { versionRow } from '../versions/version-row.ts';
 import { DirectUploadMessages, type DirectUploadService, type ReceivedPackage } from './direct-upload.service.ts';
 import { UploadMessages } from './uploads.service.ts';
 
@@ -80,7 +81,7 @@ export function directUploadRoutes(deps: { direct: DirectUploadService; maxPacka
           throw formError(`${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
         }
         const version = await direct.register(user, received, parsed.data, publicBaseUrl(req, deps.publicUrl));
-        return ok(await presenterFor(req, deps).row(version));
+        return ok(await versionRow(linksFor(req, deps), version));
       },
     );
   };

@@ -5,7 +5,8 @@ import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { publicBaseUrl, shareBaseUrl } from '../../http/public-url.ts';
 import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
+import { versionRow } from '../versions/version-row.ts';
 import type { UploadsService } from './uploads.service.ts';
 
 const tags = ['安装包上传'];
@@ -30,7 +31,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; registration: Pac
 
     const register = async (req: { body: z.infer<typeof uploadAppBody> } & Parameters<typeof currentUser>[0]) => {
       const version = await registration.register(currentUser(req), req.body, { baseUrl: shareBaseUrl(req, deps.publicUrl) });
-      return ok(await presenterFor(req, deps).row(version));
+      return ok(await versionRow(linksFor(req, deps), version));
     };
     const schema = { tags, body: uploadAppBody, response: { 200: envelopeSchema(appVersionRow) } };
     const description =

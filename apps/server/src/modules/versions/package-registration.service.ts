@@ -10,12 +10,13 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AppMembersRepository } from '../apps/app-members.repository.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
-import { MEDIA_ROUTE, type MediaService } from '../media/media.service.ts';
+import { MEDIA_ROUTE } from '../../http/links.ts';
+import type { MediaService } from '../media/media.service.ts';
 import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { bundleIdOf, decideBundleId } from './bundle-id-rule.ts';
-import type { StoredAttachment } from './version-presenter.ts';
+import type { StoredAttachment } from './version-row.ts';
 import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
 
 export interface RegistrationDeps {

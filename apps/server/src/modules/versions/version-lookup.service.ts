@@ -3,19 +3,20 @@ import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { VersionPresenter } from './version-presenter.ts';
+import type { Links } from '../../http/links.ts';
+import { versionRow } from './version-row.ts';
 import type { VersionsRepository } from './versions.repository.ts';
 
 /** Lookups for in-app update prompts and CI: the latest version of a platform, and "was this published already". */
 export function createVersionLookupService(deps: { apps: AppsRepository; versions: VersionsRepository; policy: AppsPolicy }) {
   const { apps, versions, policy } = deps;
   return {
-    async latest(viewer: AuthUser, query: LatestVersionQuery, present: VersionPresenter): Promise<AppVersionRow | null> {
+    async latest(viewer: AuthUser, query: LatestVersionQuery, present: Links): Promise<AppVersionRow | null> {
       const app = await apps.findByPath(query.path);
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
       await policy.assertCanView(viewer, app.id);
       const row = await versions.latestOf(app.id, query.platform);
-      return row ? present.row(row) : null;
+      return row ? versionRow(present, row) : null;
     },
 
     async exists(viewer: AuthUser, query: VersionExistsQuery): Promise<VersionExistsResult> {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appIdQuery, appVersionListQuery, appVersionRow, editVersionBody, simpleVersions } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok, pagedEnvelopeSchema } from '../../http/envelope.ts';
-import { presenterFor, type LinkDeps } from './version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { VersionsService } from './versions.service.ts';
 
 const tags = ['版本'];
@@ -11,7 +11,7 @@ export function versionsRoutes(deps: { versions: VersionsService } & LinkDeps): 
   const { versions } = deps;
   return async (app) => {
     app.get('/api/app_versions', { config: { access: 'user' }, schema: { tags, summary: '版本列表', description: '管理员或对该应用有编辑/查看权限的用户（否则 404「应用不存在或您没有该应用的权限」）。分页列出应用 `appId` 的版本（安装包），可按上传时间 `startTime`/`endTime`、上传人 `uploadBy`、平台 `nativePackageType` 筛选，每项带下载地址；返回 `data` 与 `total`。', querystring: appVersionListQuery, response: { 200: pagedEnvelopeSchema(appVersionRow) } } }, async (req) => {
-      const present = presenterFor(req, deps);
+      const present = linksFor(req, deps);
       const { rows, total } = await versions.list(currentUser(req), req.query, present);
       return ok(rows, { total });
     });

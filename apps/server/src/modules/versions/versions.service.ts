@@ -3,7 +3,8 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { VersionPresenter } from './version-presenter.ts';
+import type { Links } from '../../http/links.ts';
+import { versionRow } from './version-row.ts';
 import type { VersionsRepository } from './versions.repository.ts';
 
 const zipTypes = new Set(['web', 'mac']);
@@ -11,10 +12,10 @@ const zipTypes = new Set(['web', 'mac']);
 export function createVersionsService(deps: { versions: VersionsRepository; policy: AppsPolicy; clock: Clock }) {
   const { versions, policy, clock } = deps;
   return {
-    async list(viewer: AuthUser, query: AppVersionListQuery, present: VersionPresenter): Promise<{ rows: AppVersionRow[]; total: number }> {
+    async list(viewer: AuthUser, query: AppVersionListQuery, present: Links): Promise<{ rows: AppVersionRow[]; total: number }> {
       await policy.assertCanView(viewer, query.appId);
       const { rows, total } = await versions.list(query);
-      return { rows: await Promise.all(rows.map((r) => present.row(r))), total };
+      return { rows: await Promise.all(rows.map((r) => versionRow(present, r))), total };
     },
 
     async editNote(editor: AuthUser, body: { id: number; appId: number; description: string }) {

@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
 import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
-import type { LinkDeps } from '../versions/version-presenter.ts';
+import type { LinkDeps } from '../../http/links.ts';
 import { createVersionsRepository } from '../versions/versions.repository.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { createZsignJob } from './zsign.job.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { zsignBody, zsignCertificate, zsignJob, zsignJobQuery } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
-import { presenterFor, type LinkDeps } from '../versions/version-presenter.ts';
+import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { ZsignService } from './zsign.service.ts';
 
 const tags = ['重签名'];
@@ -23,10 +23,10 @@ export function zsignRoutes(deps: { service: ZsignService } & LinkDeps): Fastify
           response: { 200: envelopeSchema(zsignJob) },
         },
       },
-      async (req) => ok(await service.start(currentUser(req), req.body, presenterFor(req, deps))),
+      async (req) => ok(await service.start(currentUser(req), req.body, linksFor(req, deps))),
     );
     app.get('/api/zsign/job', { config: { access: 'user' }, schema: { tags, summary: '重签名任务进度', description: '对该应用有编辑权限的用户或管理员（查看用户 10028）。重签名任务 `id` 的状态、进度（0–100）与阶段，完成时带新版本，失败时带中文原因。任务不存在 404「重签名任务不存在」。', querystring: zsignJobQuery, response: { 200: envelopeSchema(zsignJob) } } }, async (req) =>
-      ok(await service.status(currentUser(req), req.query.id, presenterFor(req, deps))),
+      ok(await service.status(currentUser(req), req.query.id, linksFor(req, deps))),
     );
     app.get('/api/zsign/certs', { config: { access: 'user' }, schema: { tags, summary: '可用于重签名的证书', description: '登录用户。重签名弹窗可选的证书：名称、团队、主 Bundle ID、过期时间与描述文件覆盖的 App ID；不含私钥与设备。', response: { 200: envelopeSchema(z.array(zsignCertificate)) } } }, async () => ok(await service.certificates()));
   };

@@ -5,7 +5,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
-import type { VersionPresenter } from '../versions/version-presenter.ts';
+import type { Links } from '../../http/links.ts';
+import { versionRow } from '../versions/version-row.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import type { ZsignJob } from './zsign.job.ts';
 import type { ResignJobRecord, ZsignRepository } from './zsign.repository.ts';
@@ -64,11 +65,11 @@ export function createZsignService(deps: ZsignServiceDeps) {
     }
   }
 
-  async function view(row: ResignJobRecord, present: VersionPresenter): Promise<ZsignJobView> {
+  async function view(row: ResignJobRecord, present: Links): Promise<ZsignJobView> {
     let version: AppVersionRow | null = null;
     if (row.result_version_id !== null) {
       const record = await versions.findById(row.result_version_id);
-      if (record) version = await present.row(record);
+      if (record) version = await versionRow(present, record);
     }
     return {
       id: row.id,
@@ -86,7 +87,7 @@ export function createZsignService(deps: ZsignServiceDeps) {
   return {
     notify,
 
-    async start(actor: AuthUser, body: ZsignBody, present: VersionPresenter): Promise<ZsignJobView> {
+    async start(actor: AuthUser, body: ZsignBody, present: Links): Promise<ZsignJobView> {
       const source = await versions.findById(body.appVersionId);
       if (!source) throw AppError.notFound(ZsignMessages.versionNotFound);
       await policy.assertCanEdit(actor, source.app_id);
@@ -118,7 +119,7 @@ export function createZsignService(deps: ZsignServiceDeps) {
       return view(row, present);
     },
 
-    async status(actor: AuthUser, id: number, present: VersionPresenter): Promise<ZsignJobView> {
+    async status(actor: AuthUser, id: number, present: Links): Promise<ZsignJobView> {
       const row = await resigns.find(id);
       if (!row) throw AppError.notFound(ZsignMessages.jobNotFound);
       await policy.assertCanEdit(actor, row.app_id);

@@ -1,0 +1,41 @@
+import type { AppVersionRow } from '@release/contract';
+import type { Links } from '../../http/links.ts';
+import type { VersionRecord } from './versions.repository.ts';
+
+/** A version's attachment as stored in `attach_files`. */
+export interface StoredAttachment {
+  fileName: string;
+  fileKey: string;
+}
+
+/** The stored attachments (`attach_files` JSON) with download links. */
+export async function attachmentLinks(links: Links, raw: string): Promise<Array<{ fileName: string; url: string }>> {
+  const list = JSON.parse(raw) as StoredAttachment[];
+  return Promise.all(list.map(async (a) => ({ fileName: a.fileName, url: await links.fileUrl(a.fileKey, a.fileName) })));
+}
+
+/** SPEC §3: a version as the API answers it, with its links for this request. */
+export async function versionRow(links: Links, v: VersionRecord): Promise<AppVersionRow> {
+  return {
+    id: v.id,
+    appId: v.app_id,
+    indexNo: v.index_no,
+    nativePackageType: v.native_package_type,
+    fileName: v.file_name,
+    cdnUrl: await links.fileUrl(v.file_key, v.file_name),
+    appVersion: v.app_version,
+    build: v.build,
+    bundleId: v.bundle_id,
+    displayName: v.display_name,
+    iconUrl: links.iconUrl(v.icon_key),
+    appSize: v.app_size,
+    description: v.description,
+    uploadBy: v.uploader,
+    updateTime: v.update_time,
+    createTime: v.create_time,
+    expireDate: v.expire_date,
+    attachFiles: await attachmentLinks(links, v.attach_files),
+    warnings: JSON.parse(v.warnings) as string[],
+    metadata: JSON.parse(v.metadata) as Record<string, unknown>,
+  };
+}
