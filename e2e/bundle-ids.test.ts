@@ -7,7 +7,7 @@ import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 /** One package through /publish; answers once the page shows success or the bundle id refusal. */
 async function publishFile(page: Page, appId: number, file: string): Promise<void> {
@@ -17,7 +17,7 @@ async function publishFile(page: Page, appId: number, file: string): Promise<voi
   await page.locator('[data-testid=publish-success], [data-testid=publish-mismatch]').first().waitFor();
 }
 
-describe('bundle ids in a real browser: the refusal, 仍然发布, and the allowed list in 应用设置', () => {
+describe.each(e2eDatabases())('bundle ids in a real browser: the refusal, 仍然发布, and the allowed list in 应用设置 (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'release-e2e-bundle-'));
@@ -29,7 +29,7 @@ describe('bundle ids in a real browser: the refusal, 仍然发布, and the allow
   let appId = 0;
 
   beforeAll(async () => {
-    server = await startServerProcess();
+    server = await startServerProcess({}, { database });
     browser = await launchBrowser();
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
@@ -49,7 +49,7 @@ describe('bundle ids in a real browser: the refusal, 仍然发布, and the allow
     await signIn(page, 'editor', 'editor-pass-1');
     await publishFile(page, appId, apk('other.apk', 'com.studio.other'));
     await expect.poll(() => page.getByTestId('publish-mismatch-message').innerText()).toBe('包名不一致：该应用的 Android 包名为 com.studio.main，此安装包为 com.studio.other');
-    await page.screenshot({ path: '.tmp/e2e-bundle-mismatch-390.png', fullPage: true });
+    await page.screenshot({ path: `.tmp/e2e-bundle-mismatch-390-${database}.png`, fullPage: true });
     await page.getByTestId('publish-confirm-bundle-id').click();
     await page.getByTestId('publish-success').waitFor();
 
@@ -75,11 +75,11 @@ describe('bundle ids in a real browser: the refusal, 仍然发布, and the allow
     await clickAtRest(page.getByTestId('app-save'));
     await expect.poll(() => modal.innerText()).toContain('包名格式不正确：com/studio');
     await modal.getByTestId('app-bundle-ids-ios').locator('.ant-select-selection-item-remove').first().click();
-    await page.screenshot({ path: '.tmp/e2e-bundle-settings-1280.png' });
+    await page.screenshot({ path: `.tmp/e2e-bundle-settings-1280-${database}.png` });
     await clickAtRest(page.getByTestId('app-save'));
     await modal.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('app-bundle-ids').innerText()).toBe('Android：com.studio.main、com.studio.free');
-    await page.screenshot({ path: '.tmp/e2e-bundle-header-1280.png' });
+    await page.screenshot({ path: `.tmp/e2e-bundle-header-1280-${database}.png` });
     await context.close();
 
     const editor = await newPage(browser, server.url);

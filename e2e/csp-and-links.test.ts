@@ -4,16 +4,19 @@ import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { takeCspViolations } from './helpers/csp.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 
 // A server as `npm start` runs it by default: on every interface (HOST=0.0.0.0), without PUBLIC_URL.
-describe('the web app under its Content-Security-Policy, on a server listening on the LAN', () => {
+describe.each(e2eDatabases())('the web app under its Content-Security-Policy, on a server listening on the LAN (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   let loopbackUrl: string;
 
   beforeAll(async () => {
-    server = await startServerProcess({ HOST: '0.0.0.0' });
+    server = await startServerProcess({ HOST: '0.0.0.0' }, { database });
     loopbackUrl = `http://127.0.0.1:${new URL(server.url).port}`;
     browser = await launchBrowser();
     const api = createApi(loopbackUrl);
@@ -31,34 +34,36 @@ describe('the web app under its Content-Security-Policy, on a server listening o
     expect(host).not.toMatch(/^(localhost|127\.|\[::1\])/);
   });
 
-  it('gives a console opened at 127.0.0.1 a QR code with the LAN address, and no loopback warning', async () => {
-    const { context, page } = await newPage(browser, loopbackUrl);
-    await signIn(page);
-    await page.goto('/home/app/lan');
-    const qr = page.getByTestId('app-qr');
-    await qr.locator('svg').first().waitFor();
-    expect(await qr.getAttribute('data-qr-value')).toBe(`${server.url}/package/lan`);
-    expect(await page.getByTestId('app-download-url').innerText()).toBe(`${server.url}/package/lan`);
-    expect(await page.getByTestId('qr-loopback-warning').count()).toBe(0);
-    // The page's own requests stayed on the address it was opened at: the version list and its icon loaded.
-    await page.getByTestId('version-row').first().waitFor();
-    const icons = await page.locator('img').evaluateAll((images) => images.map((img) => ({ src: (img as HTMLImageElement).src, ok: (img as HTMLImageElement).naturalWidth > 0 })));
-    expect(icons.length).toBeGreaterThan(0);
-    for (const icon of icons) expect(icon).toEqual({ src: icon.src, ok: true });
-    await context.close();
-  });
+  for (const viewport of [PHONE, DESKTOP]) {
+    it(`gives a console opened at 127.0.0.1 a QR code with the LAN address, and no loopback warning (${viewport.width} px)`, async () => {
+      const { context, page } = await newPage(browser, loopbackUrl, viewport);
+      await signIn(page);
+      await page.goto('/home/app/lan');
+      const qr = page.getByTestId('app-qr');
+      await qr.locator('svg').first().waitFor();
+      expect(await qr.getAttribute('data-qr-value')).toBe(`${server.url}/package/lan`);
+      expect(await page.getByTestId('app-download-url').innerText()).toBe(`${server.url}/package/lan`);
+      expect(await page.getByTestId('qr-loopback-warning').count()).toBe(0);
+      // The page's own requests stayed on the address it was opened at: the version list and its icon loaded.
+      await page.getByTestId('version-row').first().waitFor();
+      const icons = await page.locator('img').evaluateAll((images) => images.map((img) => ({ src: (img as HTMLImageElement).src, ok: (img as HTMLImageElement).naturalWidth > 0 })));
+      expect(icons.length).toBeGreaterThan(0);
+      for (const icon of icons) expect(icon).toEqual({ src: icon.src, ok: true });
+      await context.close();
+    });
 
-  it('shows the install page at the LAN address with its QR code and no warning', async () => {
-    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
-    const response = await page.goto('/package/lan');
-    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await page.getByTestId('install-password').fill('135790');
-    await page.getByTestId('install-submit').click();
-    await page.getByTestId('install-version').first().waitFor();
-    expect(await page.getByTestId('install-qr').getAttribute('data-qr-value')).toBe(`${server.url}/package/lan`);
-    expect(await page.getByTestId('qr-loopback-warning').count()).toBe(0);
-    await context.close();
-  });
+    it(`shows the install page at the LAN address with its QR code and no warning (${viewport.width} px)`, async () => {
+      const { context, page } = await newPage(browser, server.url, viewport);
+      const response = await page.goto('/package/lan');
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.getByTestId('install-password').fill('135790');
+      await page.getByTestId('install-submit').click();
+      await page.getByTestId('install-version').first().waitFor();
+      expect(await page.getByTestId('install-qr').getAttribute('data-qr-value')).toBe(`${server.url}/package/lan`);
+      expect(await page.getByTestId('qr-loopback-warning').count()).toBe(0);
+      await context.close();
+    });
+  }
 
   it('blocks a script injected into a page, and the check sees it', async () => {
     const { context, page } = await newPage(browser, loopbackUrl);

@@ -11,6 +11,10 @@ import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from 
 const PASSWORD = '135790';
 const MAC_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const WINDOWS_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 /** What the issue allows the page's first paint: 60 KB of compressed JavaScript and CSS. */
 const FIRST_PAINT_BUDGET = 60 * 1024;
 /** The password box must show within 2 s on Fast 3G; the test waits twice that before calling it missing. */
@@ -45,6 +49,10 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
     await api.publishPackage(admin, appId, 'every.apk', sampleApk({ label: '全平台应用' }));
     await api.publishPackage(admin, appId, 'every-mac.zip', sampleMacZip());
     await api.publishPackage(admin, appId, 'site.zip', buildZip([{ name: 'index.html', data: '<!doctype html><title>站点</title>' }]));
+    // Phone builds only: a Mac visitor gets the iOS tab here.
+    const phonesId = await api.createApp(admin, { appName: '手机应用', path: 'phones', appType: 'native' });
+    await api.publishPackage(admin, phonesId, 'phones.apk', sampleApk({ label: '手机应用' }));
+    await api.publishPackage(admin, phonesId, 'phones.ipa', sampleIpa({ name: '手机应用' }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -101,22 +109,26 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
     await context.close();
   });
 
-  it('opens on the tab that suits the visitor: Mac on a Mac, the first platform elsewhere; the tabs fit a phone', async () => {
-    for (const [userAgent, viewport, tab] of [
-      [MAC_UA, { width: 1280, height: 800 }, 'Mac'],
-      [WINDOWS_UA, { width: 1280, height: 800 }, 'iOS'],
-      [WINDOWS_UA, { width: 390, height: 844 }, 'iOS'],
+  it('opens on the tab that suits the visitor: Mac (else iOS) on a Mac, iOS on an iPhone, Android on Android, the first platform elsewhere; the tabs fit a phone', async () => {
+    for (const [userAgent, viewport, appPath, tab] of [
+      [MAC_UA, DESKTOP, 'every', 'Mac'],
+      [MAC_UA, DESKTOP, 'phones', 'iOS'],
+      [IPHONE_UA, PHONE, 'every', 'iOS'],
+      [ANDROID_UA, PHONE, 'every', 'Android'],
+      [ANDROID_UA, DESKTOP, 'phones', 'Android'],
+      [WINDOWS_UA, DESKTOP, 'every', 'iOS'],
+      [WINDOWS_UA, PHONE, 'every', 'iOS'],
     ] as const) {
       const { context, page } = await newPage(browser, server.url, viewport, userAgent);
-      await page.goto('/package/every');
+      await page.goto(`/package/${appPath}`);
       await page.getByTestId('install-password').fill(PASSWORD);
       await page.getByTestId('install-submit').click();
       await page.getByTestId('install-version').first().waitFor();
       const selected = page.getByTestId('install-platform').locator('[aria-selected="true"]');
-      expect([userAgent, await selected.innerText()]).toEqual([userAgent, tab]);
-      // Four tabs side by side, none cut off, the page no wider than the screen.
+      expect([userAgent, appPath, await selected.innerText()]).toEqual([userAgent, appPath, tab]);
+      // The app's tabs side by side (four for every platform), none cut off, the page no wider than the screen.
       const tabs = await page.getByTestId('install-platform').locator('button').evaluateAll((buttons) => buttons.map((b) => b.scrollWidth <= b.clientWidth + 1));
-      expect(tabs).toEqual([true, true, true, true]);
+      expect(tabs).toEqual(appPath === 'every' ? [true, true, true, true] : [true, true]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await context.close();
     }

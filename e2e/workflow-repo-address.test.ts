@@ -2,20 +2,20 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const FILE_OFF = '本服务器未开启 file:// 仓库（服务器本机上的仓库）：请改用 https://、http://、ssh:// 或 git@主机:路径 地址；确需读取本机仓库时，请管理员按 docs/configuration.md 设置 ALLOW_FILE_REPOSITORIES=true 后重启服务';
 
 const HOST_REFUSED = '仓库地址的主机不在允许范围内：内网、本机地址需管理员在「设置 → 系统 → 仓库主机」中允许';
 
 // A server on its default settings: ALLOW_FILE_REPOSITORIES is false.
-describe('the workflow modal on a server without file:// repositories', () => {
+describe.each(e2eDatabases())('the workflow modal on a server without file:// repositories (%s)', (database) => {
   let server: ServerProcess;
   let browser: Browser;
   const appPath = 'shop';
 
   beforeAll(async () => {
-    server = await startServerProcess({ SYNC_INTERVAL_SEC: '0' });
+    server = await startServerProcess({ SYNC_INTERVAL_SEC: '0' }, { database });
     browser = await launchBrowser();
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
@@ -38,7 +38,7 @@ describe('the workflow modal on a server without file:// repositories', () => {
     const field = modal.locator('.ant-form-item').filter({ has: page.getByTestId('workflow-repo-path') });
     await expect.poll(() => field.locator('.ant-form-item-explain').allInnerTexts()).toEqual([FILE_OFF]);
     await field.locator('.ant-form-item-explain-error').waitFor({ state: 'visible' });
-    await page.screenshot({ path: '.tmp/e2e-workflow-file-off-768.png' });
+    await page.screenshot({ path: `.tmp/e2e-workflow-file-off-768-${database}.png` });
     // allInnerTexts does not wait: no toast at all is the expected case.
     expect((await page.locator('.ant-message').allInnerTexts()).join('\n')).not.toContain('创建成功');
     expect(await modal.isVisible()).toBe(true);
@@ -59,7 +59,7 @@ describe('the workflow modal on a server without file:// repositories', () => {
     await expect.poll(() => card.getByTestId('repo-hosts-allow').inputValue()).toBe('127.0.0.1\ngitlab.lan');
     for (const width of [390, 1280]) {
       await settings.setViewportSize({ width, height: 900 });
-      await card.screenshot({ path: `.tmp/e2e-repo-hosts-${width}.png` });
+      await card.screenshot({ path: `.tmp/e2e-repo-hosts-${width}-${database}.png` });
       const box = await card.boundingBox();
       expect(box?.width ?? 0).toBeLessThanOrEqual(width);
     }
