@@ -75,8 +75,9 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
       paths: Record<string, { post?: { description?: string; requestBody?: { content: Record<string, { schema: { properties: { items: { items: { properties: Record<string, { description?: string }> } } } } }> } } }>;
     };
     const route = docs.paths['/api/workflow/push/{token}']?.post;
-    expect(route?.description).toContain('milliseconds');
-    expect(route?.description).toContain('keeps the first text');
+    // The operation is described in Chinese (issue 16.9); the field descriptions come from the contract.
+    expect(route?.description).toContain('毫秒时间戳');
+    expect(route?.description).toContain('同一 `id` 的新内容不会覆盖第一次的');
     const fields = route?.requestBody?.content['application/json']?.schema.properties.items.items.properties;
     expect(fields?.time?.description).toContain('milliseconds');
     expect(fields?.id?.description).toContain('`created`: 0');
