@@ -17,6 +17,7 @@ import { createPackageRegistrationService } from './modules/versions/package-reg
 import { createInspectPool, DEFAULT_INSPECT_POOL, type InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
+import { createVersionRemovalService } from './modules/versions/version-removal.service.ts';
 import type { ConfiguredBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 import { createInstallAccessRepository } from './modules/install/install-access.repository.ts';
@@ -221,6 +222,7 @@ export function createServices(deps: ServiceDeps) {
     install: createInstallService({ apps: appsRepo, access: installAccessRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
     installAccess: createInstallAccessService({ apps: appsRepo, access: installAccessRepo, policy: appsPolicy, box }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
+    versionRemoval: createVersionRemovalService({ db, blobs: deps.blobs, policy: appsPolicy, logger: deps.logger }),
     versionLookup: createVersionLookupService({ apps: appsRepo, versions: versionsRepo, policy: appsPolicy }),
     apiTokens,
     registration: createPackageRegistrationService({
