@@ -6,9 +6,9 @@
 // requests/s and p99 of each; asserts nothing.
 import fs from 'node:fs';
 import path from 'node:path';
-import { hostilePackages } from '../apps/server/src/inspect/fuzz/campaigns-packages.ts';
-import { heavyInfoPlistIpa } from '../apps/server/src/inspect/testing/hostile/attacks.ts';
-import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { hostilePackages } from '../apps/server/src/fuzz/campaigns-packages.ts';
+import { heavyInfoPlistIpa } from '@release/inspect/testing/hostile/attacks.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from '../e2e/helpers/api.ts';
 import { E2E_ADMIN, startServerProcess } from '../e2e/helpers/server-process.ts';
 import { fixed, median, msText, printTable, type Row } from './lib/report.ts';

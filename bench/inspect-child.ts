@@ -35,7 +35,7 @@ function maxRss(): number {
 const baseline = maxRss();
 let run: () => Promise<string>;
 if (which === 'ours') {
-  const { inspectPackage } = await import('../apps/server/src/inspect/index.ts');
+  const { inspectPackage } = await import('@release/inspect');
   run = async () => {
     const result = await inspectPackage(file, { declaredName: path.basename(file) });
     if (result.kind !== 'ipa') throw new Error(`expected an ipa, got ${result.kind}`);

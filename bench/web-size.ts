@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { putParts, type PartUrl } from './lib/http-client.ts';
 import { fromSources } from './lib/proc.ts';
 import { median, msText, printTable, skipped, type Row } from './lib/report.ts';

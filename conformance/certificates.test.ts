@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertMessages, type CertificateRow } from '@release/contract';
-import { openP12, P12Error } from '../apps/server/src/inspect/p12.ts';
+import { openP12, P12Error } from '@release/inspect/p12.ts';
 import { checkCertificateUpload } from '../apps/server/src/modules/certificates/certificate-check.ts';
 import { testDialects } from '../apps/server/test/helpers/dialects.ts';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-app.ts';

@@ -3,7 +3,7 @@
  * fingerprints there are apksigner's SHA-256 prefixes). Where SOURCES.md is silent, values were checked by hand.
  */
 import { expect } from 'vitest';
-import type { InspectionFailureReason } from '../apps/server/src/inspect/index.ts';
+import type { InspectionFailureReason } from '@release/inspect';
 
 type Expectation = Record<string, unknown> | { rejected: InspectionFailureReason };
 

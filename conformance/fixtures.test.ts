@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { inspectMobileprovision, inspectPackage, PackageInspectionError } from '../apps/server/src/inspect/index.ts';
-import type { PackageIcon, PackageInspection, ProvisioningProfile } from '../apps/server/src/inspect/index.ts';
+import { inspectMobileprovision, inspectPackage, PackageInspectionError } from '@release/inspect';
+import type { PackageIcon, PackageInspection, ProvisioningProfile } from '@release/inspect';
 import { apkExpectations, ipaExpectations, otherExpectations, profileExpectations } from './fixture-expectations.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');

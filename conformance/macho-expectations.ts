@@ -1,7 +1,7 @@
 /** The signed binaries inside the fixture ipas, as fixtures/SOURCES.md describes them (architectures, CodeDirectories, signer). */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
+import type { ZipIndex } from '@release/inspect/zip-index.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 export const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');

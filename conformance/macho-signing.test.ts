@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openP12 } from '../apps/server/src/inspect/p12.ts';
-import { openZipIndex } from '../apps/server/src/inspect/zip-index.ts';
+import { openP12 } from '@release/inspect/p12.ts';
+import { openZipIndex } from '@release/inspect/zip-index.ts';
 import { signCodeDirectories } from '../apps/server/src/signing/cms-sign.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
@@ -20,8 +20,8 @@ import { decodeRequirement } from '../apps/server/src/signing/requirements.ts';
 import { verifyMachO } from '../apps/server/src/signing/verify-macho.ts';
 import { resignApp } from '../apps/server/src/signing/bundle-signer.ts';
 import { verifyApp } from '../apps/server/src/signing/verify-app.ts';
-import { makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
-import { makeIdentity } from '../apps/server/src/inspect/testing/signing.ts';
+import { makeSignedProfile } from '@release/inspect/testing/identities.ts';
+import { makeIdentity } from '@release/inspect/testing/signing.ts';
 import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 
 describe('the isign test identity signs a fixture binary', () => {

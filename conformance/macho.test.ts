@@ -9,8 +9,8 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inspectMobileprovision } from '../apps/server/src/inspect/mobileprovision.ts';
-import { openZipIndex, type ZipIndex } from '../apps/server/src/inspect/zip-index.ts';
+import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
+import { openZipIndex, type ZipIndex } from '@release/inspect/zip-index.ts';
 import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
@@ -19,7 +19,7 @@ import { expectations, fixturesDir, optional } from './macho-expectations.ts';
 import { buildCodeDirectory } from '../apps/server/src/signing/code-directory.ts';
 import { checkSealedFiles, parseCodeResources } from '../apps/server/src/signing/code-resources.ts';
 import { buildCodeResources } from '../apps/server/src/signing/code-resources-builder.ts';
-import { parsePlistDict, plistString } from '../apps/server/src/inspect/plist.ts';
+import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 
 const commonName = (der: Buffer) => new X509Certificate(der).subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? null;

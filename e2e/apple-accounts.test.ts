@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
-import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
+import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { sampleSignedIpa } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { clickAtRest, expectToast, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';

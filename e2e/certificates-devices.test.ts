@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeAppleIdentity, makeP12, makeSignedProfile } from '../apps/server/src/inspect/testing/identities.ts';
+import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';

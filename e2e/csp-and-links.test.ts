@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { takeCspViolations } from './helpers/csp.ts';

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppleAccountMessages } from '@release/contract';
 import { startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
-import { sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { expectToast, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';

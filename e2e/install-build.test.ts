@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk, sampleIpa, sampleMacZip } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { buildZip } from '../apps/server/src/inspect/testing/zip-writer.ts';
+import { sampleApk, sampleIpa, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { FAST_3G, throttle } from './helpers/network.ts';

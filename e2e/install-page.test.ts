@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstallPage } from '@release/contract';
-import { makeProfile, profileDict } from '../apps/server/src/inspect/testing/packages.ts';
-import { sampleApk, sampleIpa } from '../apps/server/src/inspect/testing/sample-packages.ts';
-import { makeIdentity } from '../apps/server/src/inspect/testing/signing.ts';
-import { DAY_MS } from '../apps/server/src/inspect/testing/validity.ts';
-import { buildZip } from '../apps/server/src/inspect/testing/zip-writer.ts';
+import { makeProfile, profileDict } from '@release/inspect/testing/packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
+import { makeIdentity } from '@release/inspect/testing/signing.ts';
+import { DAY_MS } from '@release/inspect/testing/validity.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
 import { IPHONE_UA, launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import type { WorkflowRow } from '@release/contract';
-import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { clickAtRest, expectToast, openDropdown, pickOption, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';

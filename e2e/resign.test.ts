@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeP12 } from '../apps/server/src/inspect/testing/identities.ts';
+import { makeP12 } from '@release/inspect/testing/identities.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { clickAtRest, expectToast, pickOption } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPostgresSchema } from '../apps/server/src/db/database.ts';
-import { sampleApk } from '../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from '../apps/server/test/helpers/s3-server.ts';
 import { TEST_POSTGRES_URL } from '../apps/server/test/helpers/dialects.ts';
 import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';

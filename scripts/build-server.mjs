@@ -24,7 +24,7 @@ export const serverBundle = path.join(serverDir, 'dist/main.mjs');
 export const serverNodeArgs = ['--enable-source-maps', '--max-semi-space-size=2'];
 
 /** What the bundle is made from: a change to any of these makes it stale. */
-const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'packages/cli/src', 'scripts/build-server.mjs', 'scripts/build-cli.mjs'];
+const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'packages/inspect/src', 'packages/inspect/package.json', 'packages/cli/src', 'scripts/build-server.mjs', 'scripts/build-cli.mjs'];
 
 function newestMtime(file) {
   const stat = fs.statSync(file);
@@ -41,10 +41,10 @@ export function serverIsStale() {
   return sources.some((source) => newestMtime(path.join(root, source)) > built);
 }
 
-/** The server's own npm dependencies, minus the workspace packages (TypeScript sources, bundled). */
+/** The npm dependencies of the server and of the workspace packages it bundles (@release/inspect), minus those packages (TypeScript sources, bundled). */
 function externalPackages() {
-  const manifest = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
-  return Object.keys(manifest.dependencies ?? {}).filter((name) => !name.startsWith('@release/'));
+  const names = ['apps/server', 'packages/inspect'].flatMap((dir) => Object.keys(JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')).dependencies ?? {}));
+  return [...new Set(names)].filter((name) => !name.startsWith('@release/'));
 }
 
 export async function buildServer({ log = console.log } = {}) {
@@ -52,8 +52,8 @@ export async function buildServer({ log = console.log } = {}) {
   const started = performance.now();
   // esbuild's service process would otherwise live as long as the caller; it is not needed after the build.
   const result = await build({
-    // The package inspection worker (src/inspect/worker/inspect-pool.ts) loads dist/inspect-worker.mjs beside the bundle.
-    entryPoints: { main: path.join(serverDir, 'src/main.ts'), 'inspect-worker': path.join(serverDir, 'src/inspect/worker/inspect-worker.ts') },
+    // The package inspection worker (packages/inspect/src/worker/inspect-pool.ts) loads dist/inspect-worker.mjs beside the bundle.
+    entryPoints: { main: path.join(serverDir, 'src/main.ts'), 'inspect-worker': path.join(root, 'packages/inspect/src/worker/inspect-worker.ts') },
     outdir: path.dirname(serverBundle),
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -20,6 +20,7 @@ function run(label, command, args) {
 // Cheap, first: an import cycle between the server's modules fails the run, naming it (scripts/module-cycles.ts).
 run('module cycles', 'npx', ['tsx', 'scripts/module-cycles.ts']);
 run('type-check', 'npx', ['tsc', '-p', 'packages/contract']);
+run('type-check inspect', 'npx', ['tsc', '-p', 'packages/inspect']);
 run('type-check cli', 'npx', ['tsc', '-p', 'packages/cli']);
 run('type-check server', 'npx', ['tsc', '-p', 'apps/server']);
 run('type-check web', 'npx', ['tsc', '-p', 'apps/web']);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { sampleApkEntries, sampleIpaEntries } from '../../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApkEntries, sampleIpaEntries } from '@release/inspect/testing/sample-packages.ts';
 import { writeZip, type BenchZipEntry } from './zip-stream.ts';
 
 /** The packages the benchmarks use, generated on disk (never whole in memory). */

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32, deflateRawSync } from 'node:zlib';
-import type { ZipEntrySpec } from '../../apps/server/src/inspect/testing/zip-writer.ts';
+import type { ZipEntrySpec } from '@release/inspect/testing/zip-writer.ts';
 
 /**
  * A streaming zip writer for the benchmarks: small entries from memory (as the test writer does) and

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { sampleApk } from '../../apps/server/src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createSandbox, GitRepo } from '../../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { createApi } from './api.ts';
 import { signIn as signInAs } from './browser.ts';

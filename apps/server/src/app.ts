@@ -70,7 +70,7 @@ import { createTasksSync, registerTasksSync } from './modules/tasks-sync/tasks-s
 import { jobSchedulesRoutes } from './modules/system/job-schedules.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createHealthService } from './modules/health/health.service.ts';
-import type { InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
+import type { InspectPoolOptions } from '@release/inspect/worker/inspect-pool.ts';
 import { cachedCliBundle, defaultCliBundleSource, type CliBundleSource } from './modules/cli-download/cli-bundle.ts';
 import { cliDownloadRoutes } from './modules/cli-download/cli-download.routes.ts';
 

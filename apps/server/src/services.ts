@@ -14,7 +14,7 @@ import { createUploadSessionsRepository } from './modules/uploads/upload-session
 import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
 import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
-import { createInspectPool, DEFAULT_INSPECT_POOL, type InspectPoolOptions } from './inspect/worker/inspect-pool.ts';
+import { createInspectPool, DEFAULT_INSPECT_POOL, type InspectPoolOptions } from '@release/inspect/worker/inspect-pool.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
 import { createVersionRemovalService } from './modules/versions/version-removal.service.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppleAccountMessages, ResultCode, type AppleAccountRow, type AppleSyncResult, type CertificateRow, type RegenerateAppleProfileResult, type RegisterAppleDevicesResult } from '@release/contract';
 import { FakeClock, readProfilePlist, startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
-import { makeAppleIdentity, makeP12, makeSignedProfile } from '../src/inspect/testing/identities.ts';
+import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 

@@ -1,10 +1,10 @@
 import { createPublicKey, sign, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertMessages, ResultCode, type CertificateRow } from '@release/contract';
-import { makeAppleIdentity, makeP12, makeSignedProfile, type P12Kind } from '../src/inspect/testing/identities.ts';
-import { xmlPlist, profileDict } from '../src/inspect/testing/packages.ts';
-import { toBerChunked, type TestIdentity } from '../src/inspect/testing/signing.ts';
-import { currentValidity } from '../src/inspect/testing/validity.ts';
+import { makeAppleIdentity, makeP12, makeSignedProfile, type P12Kind } from '@release/inspect/testing/identities.ts';
+import { xmlPlist, profileDict } from '@release/inspect/testing/packages.ts';
+import { toBerChunked, type TestIdentity } from '@release/inspect/testing/signing.ts';
+import { currentValidity } from '@release/inspect/testing/validity.ts';
 import forge from 'node-forge';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';

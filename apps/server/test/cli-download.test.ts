@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, CreatedApiToken } from '@release/contract';
 import { dropPostgresSchema } from '../src/db/database.ts';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { startCompiledServer } from './helpers/compiled-server.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { rawRequest } from './helpers/raw-http.ts';

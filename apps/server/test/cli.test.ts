@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, CreatedApiToken } from '@release/contract';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type FlakyProxy, startFlakyProxy } from './helpers/flaky-proxy.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

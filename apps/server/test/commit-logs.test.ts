@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitLogItem } from '@release/contract';
 import type { SourceCommit } from '../src/integrations/source-commit.ts';
-import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';

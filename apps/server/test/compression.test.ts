@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { rawRequest, type RawResponse } from './helpers/raw-http.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

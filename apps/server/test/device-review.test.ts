@@ -10,7 +10,7 @@ import {
   type RegisterAppleDevicesResult,
 } from '@release/contract';
 import { FakeClock, startAppleFake, type AppleApiKey, type AppleFake } from '@release/fakes';
-import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../src/modules/device-enroll/testing/device-answer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';

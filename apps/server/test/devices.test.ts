@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DeviceMessages, ResultCode, type DeviceImportFailure, type DeviceImportResult, type DeviceRow } from '@release/contract';
-import { binaryPlist, xmlPlist } from '../src/inspect/testing/packages.ts';
+import { binaryPlist, xmlPlist } from '@release/inspect/testing/packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileJson } from '../src/inspect/fuzz/campaigns-json.ts';
-import { hostilePackages } from '../src/inspect/fuzz/campaigns-packages.ts';
-import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { hostileJson } from '../src/fuzz/campaigns-json.ts';
+import { hostilePackages } from '../src/fuzz/campaigns-packages.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { ANSWER_LIMIT_MS, whileListingApps } from './helpers/keeps-answering.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 /**
- * The worst inputs of the fuzz suite (apps/server/src/inspect/fuzz, the slowest or largest of their parsers) sent
+ * The worst inputs of the fuzz suite (apps/server/src/fuzz, the slowest or largest of their parsers) sent
  * through real HTTP: each is answered — published, or refused with a Chinese message — while another client's
  * `GET /api/apps` keeps answering, each list within ANSWER_LIMIT_MS.
  */

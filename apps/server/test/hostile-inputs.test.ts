@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceEnrollMessages, type DeviceEnrollLink } from '@release/contract';
-import { deepXmlIpa, sharedNestingDeviceAnswer, sharedNestingIpa } from '../src/inspect/testing/hostile/attacks.ts';
-import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { deepXmlIpa, sharedNestingDeviceAnswer, sharedNestingIpa } from '@release/inspect/testing/hostile/attacks.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { callbackUrlOf, challengeOf } from '../src/modules/device-enroll/testing/device-answer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { ANSWER_LIMIT_MS, whileListingApps } from './helpers/keeps-answering.ts';

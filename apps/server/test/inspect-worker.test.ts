@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropPostgresSchema } from '../src/db/database.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
-import { heavyInfoPlistIpa, sharedNestingIpa } from '../src/inspect/testing/hostile/attacks.ts';
-import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { heavyInfoPlistIpa, sharedNestingIpa } from '@release/inspect/testing/hostile/attacks.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { apiOf, ensureServerBundle, startCompiledServer } from './helpers/compiled-server.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { whileListingApps } from './helpers/keeps-answering.ts';
@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 /**
- * Package inspection runs in worker threads (src/inspect/worker): a package past the time limit is refused
+ * Package inspection runs in worker threads (packages/inspect/src/worker): a package past the time limit is refused
  * with a clear message and not kept, the server answers meanwhile, and the compiled server (`npm start`)
  * finds its worker beside its bundle.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPasswordProblem, InstallMessages, type AppDetail, type InstallAccess, type InstallPage } from '@release/contract';
-import { sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstallPage } from '@release/contract';
-import { sampleAab, sampleApk, sampleIpa, sampleMacZip } from '../src/inspect/testing/sample-packages.ts';
-import { buildZip } from '../src/inspect/testing/zip-writer.ts';
+import { sampleAab, sampleApk, sampleIpa, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstallMessages, type InstallPage } from '@release/contract';
-import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
-import { DAY_MS } from '../src/inspect/testing/validity.ts';
+import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startAppleFake, type AppleFake } from '@release/fakes';
 import { rotateKey } from '../src/admin/rotate-key.ts';
 import { dropPostgresSchema, openDatabase, type DatabaseHandle } from '../src/db/database.ts';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../src/modules/settings/key-file.ts';
 import { createSealedValuesRepository, type SealedValuesRepository } from '../src/modules/settings/sealed-values.repository.ts';

@@ -3,7 +3,7 @@ import { MessagingMessages, type WorkflowRow } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { insertItems, startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
 import { transferFile } from './helpers/upload-client.ts';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 
 describe.each(testDialects())('pushes to WeCom group robots on %s', (dialect) => {
   let world: MessagingWorld;

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstallPage } from '@release/contract';
-import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { rawRequest } from './helpers/raw-http.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

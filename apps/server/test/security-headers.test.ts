@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createS3BlobStore } from '../src/storage/s3-blob-store.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { S3_TEST_CREDENTIALS, startS3Server } from './helpers/s3-server.ts';

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow } from '@release/contract';
-import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
-import { infoPlist, ipaEntries, xmlPlist } from '../src/inspect/testing/packages.ts';
-import { DAY_MS } from '../src/inspect/testing/validity.ts';
-import { buildZip } from '../src/inspect/testing/zip-writer.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
+import { infoPlist, ipaEntries, xmlPlist } from '@release/inspect/testing/packages.ts';
+import { DAY_MS } from '@release/inspect/testing/validity.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

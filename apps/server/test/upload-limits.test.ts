@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { placeholderIcon } from '../src/lib/placeholder-icon.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { createLocalBlobStore } from '../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../src/storage/url-signer.ts';

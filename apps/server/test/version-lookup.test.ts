@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppMessages, type AppVersionRow, type CreatedApiToken, type VersionExistsResult } from '@release/contract';
-import { sampleApk, sampleIpa } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';

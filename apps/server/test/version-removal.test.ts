@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow } from '@release/contract';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { VersionRemovalMessages } from '../src/modules/versions/version-removal.service.ts';
 import type { AuthUser } from '../src/modules/auth/session.service.ts';
 import { testDialects } from './helpers/dialects.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, InstallPage } from '@release/contract';
-import { buildZip } from '../src/inspect/testing/zip-writer.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultCode, WorkflowMessages, type CommitLogItem, type WorkflowRow } from '@release/contract';
-import { sampleApk } from '../src/inspect/testing/sample-packages.ts';
+import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';

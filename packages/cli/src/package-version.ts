@@ -13,7 +13,7 @@ export interface PackageVersion {
  * package has no version (web zips, html) or cannot be read: the server then has the last word.
  */
 export async function readPackageVersion(filePath: string): Promise<PackageVersion | null> {
-  const { inspectPackage, packageIdentity } = await import('../../../apps/server/src/inspect/index.ts');
+  const { inspectPackage, packageIdentity } = await import('@release/inspect');
   try {
     const { platform, version, build } = packageIdentity(await inspectPackage(filePath, { declaredName: filePath }));
     return version ? { platform, appVersion: version, build } : null;

@@ -1,9 +1,9 @@
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { makeAppleIdentity, makeSignedProfile } from '../inspect/testing/identities.ts';
-import { infoPlist, xmlPlist } from '../inspect/testing/packages.ts';
-import { makeIdentity, signingTimeWithin } from '../inspect/testing/signing.ts';
+import { makeAppleIdentity, makeSignedProfile } from '@release/inspect/testing/identities.ts';
+import { infoPlist, xmlPlist } from '@release/inspect/testing/packages.ts';
+import { makeIdentity, signingTimeWithin } from '@release/inspect/testing/signing.ts';
 import { BundleSigningError, resignApp, type BundleSigningInput } from './bundle-signer.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { parseMachO } from './macho.ts';

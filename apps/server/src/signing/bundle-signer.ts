@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { build as buildPlist } from 'plist';
-import { parsePlistDict, plistString, type PlistDict } from '../inspect/plist.ts';
+import { parsePlistDict, plistString, type PlistDict } from '@release/inspect/plist.ts';
 import { bytesAt, isBytes, type AppFile, type AppFiles } from './app-files.ts';
 import { buildCodeResources } from './code-resources-builder.ts';
 import { readEmbeddedSignature } from './code-signature.ts';

@@ -1,5 +1,5 @@
 import { createHash, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import { child, parseAsn1 } from '../inspect/der.ts';
+import { child, parseAsn1 } from '@release/inspect/der.ts';
 import type { CodeDirectory } from './code-signature.ts';
 
 /**

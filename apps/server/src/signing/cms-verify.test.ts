@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeAppleIdentity } from '../inspect/testing/identities.ts';
-import { makeIdentity } from '../inspect/testing/signing.ts';
-import { DAY_MS } from '../inspect/testing/validity.ts';
+import { makeAppleIdentity } from '@release/inspect/testing/identities.ts';
+import { makeIdentity } from '@release/inspect/testing/signing.ts';
+import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { verifyCodeDirectoryCms } from './cms-verify.ts';
 import { parseMachO } from './macho.ts';

@@ -1,6 +1,6 @@
 import { createHash, verify, X509Certificate } from 'node:crypto';
-import { child, cmsCertificates, octetStringContent, signedData, type Asn1Node } from '../inspect/der.ts';
-import { parsePlistDict, plistDataArray } from '../inspect/plist.ts';
+import { child, cmsCertificates, octetStringContent, signedData, type Asn1Node } from '@release/inspect/der.ts';
+import { parsePlistDict, plistDataArray } from '@release/inspect/plist.ts';
 import type { CodeDirectory } from './code-signature.ts';
 
 /** OIDs (DER content, hex) met in code signatures. */

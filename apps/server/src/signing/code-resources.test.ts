@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { xmlPlist } from '../inspect/testing/packages.ts';
+import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { checkSealedFiles, parseCodeResources, ruleFor } from './code-resources.ts';
 
 const sha1 = (data: Buffer) => new Uint8Array(createHash('sha1').update(data).digest());

@@ -1,5 +1,5 @@
 import { sha1Of, sha256Of, type AppFile } from './app-files.ts';
-import { isPlistDict, parsePlistDict, type PlistDict, type PlistValue } from '../inspect/plist.ts';
+import { isPlistDict, parsePlistDict, type PlistDict, type PlistValue } from '@release/inspect/plist.ts';
 
 /**
  * `_CodeSignature/CodeResources`: the seal over a bundle's files. `files` (SHA-1, old systems) and `files2`

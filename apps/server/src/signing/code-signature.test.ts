@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { makeIdentity } from '../inspect/testing/signing.ts';
-import { xmlPlist } from '../inspect/testing/packages.ts';
+import { makeIdentity } from '@release/inspect/testing/signing.ts';
+import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { blobOfSlot, CSSLOT, CS_HASHTYPE, digestWith, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from './code-signature.ts';
 import { parseMachO, sliceBytes } from './macho.ts';
 import { buildFat, buildThinMachO, CPU_ARM64, CPU_ARMV7 } from './testing/macho-builder.ts';

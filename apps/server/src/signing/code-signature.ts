@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { cmsCertificates } from '../inspect/der.ts';
-import { parsePlistDict, type PlistDict } from '../inspect/plist.ts';
+import { cmsCertificates } from '@release/inspect/der.ts';
+import { parsePlistDict, type PlistDict } from '@release/inspect/plist.ts';
 import { MachOError, type MachOSlice } from './macho.ts';
 
 /** Blob magics of Apple's embedded signature (cs_blobs.h); every field is big-endian. */

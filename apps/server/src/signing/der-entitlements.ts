@@ -1,5 +1,5 @@
-import { isPlistDict, type PlistDict, type PlistValue } from '../inspect/plist.ts';
-import { parseAsn1, type Asn1Node } from '../inspect/der.ts';
+import { isPlistDict, type PlistDict, type PlistValue } from '@release/inspect/plist.ts';
+import { parseAsn1, type Asn1Node } from '@release/inspect/der.ts';
 
 /**
  * DER entitlements (signature slot 7, blob `0xfade7172`), required by iOS 15 and later beside the XML ones.

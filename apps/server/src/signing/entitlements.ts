@@ -1,5 +1,5 @@
-import { cmsSignedContent } from '../inspect/der.ts';
-import { isPlistDict, parsePlistDict, type PlistDict, type PlistValue } from '../inspect/plist.ts';
+import { cmsSignedContent } from '@release/inspect/der.ts';
+import { isPlistDict, parsePlistDict, type PlistDict, type PlistValue } from '@release/inspect/plist.ts';
 
 /** The `Entitlements` dictionary of a provisioning profile file (CMS or bare plist). */
 export function profileEntitlements(content: Buffer): PlistDict {

@@ -1,5 +1,5 @@
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { parsePlistDict, plistString } from '../inspect/plist.ts';
+import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { createDigester, type AppFiles } from './app-files.ts';
 import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
 

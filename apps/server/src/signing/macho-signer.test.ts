@@ -1,9 +1,9 @@
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { makeAppleIdentity } from '../inspect/testing/identities.ts';
-import { xmlPlist } from '../inspect/testing/packages.ts';
-import { makeIdentity, signingTimeWithin } from '../inspect/testing/signing.ts';
+import { makeAppleIdentity } from '@release/inspect/testing/identities.ts';
+import { xmlPlist } from '@release/inspect/testing/packages.ts';
+import { makeIdentity, signingTimeWithin } from '@release/inspect/testing/signing.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
 import { parseMachO, sliceBytes } from './macho.ts';

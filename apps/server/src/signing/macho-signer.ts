@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { X509Certificate } from 'node:crypto';
-import { certificateSubject } from '../inspect/x509-name.ts';
+import { certificateSubject } from '@release/inspect/x509-name.ts';
 import { buildCodeDirectory, specialSlotHash } from './code-directory.ts';
 import { CSMAGIC, CSSLOT, CS_HASHTYPE, parseCodeDirectory } from './code-signature.ts';
 import { signCodeDirectories } from './cms-sign.ts';

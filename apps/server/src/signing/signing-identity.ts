@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { CertProfileType } from '@release/contract';
-import type { ProvisioningProfile } from '../inspect/types.ts';
+import type { ProvisioningProfile } from '@release/inspect/types.ts';
 
 /** A provisioning profile as the signer uses it: embedded byte for byte, matched to bundles by `appId`. */
 export interface SigningProfile {

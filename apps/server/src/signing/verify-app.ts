@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { inspectMobileprovision } from '../inspect/mobileprovision.ts';
-import { parsePlistDict, plistString } from '../inspect/plist.ts';
+import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
+import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { bytesAt, isBytes, type AppFile } from './app-files.ts';
 import { bundlesOf, filesUnder, mainAppRoot } from './bundle-signer.ts';
 import { readEmbeddedSignature } from './code-signature.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppVersionRow, CertificateRow } from '@release/contract';
-import { makeP12 } from '../../src/inspect/testing/identities.ts';
+import { makeP12 } from '@release/inspect/testing/identities.ts';
 import { loadAppFiles, openIpa } from '../../src/signing/ipa-archive.ts';
 import type { SampleSigningSet } from '../../src/signing/testing/ipa-builder.ts';
 import type { TestServer } from './test-app.ts';

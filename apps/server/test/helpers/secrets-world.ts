@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { AppleFake } from '@release/fakes';
 import type { Database } from '../../src/db/schema.ts';
-import { makeAppleIdentity, makeP12, makeSignedProfile } from '../../src/inspect/testing/identities.ts';
+import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { createSecretBox, type SecretBox } from '../../src/lib/secret-box.ts';
 import { SEALED_COLUMNS } from '../../src/modules/settings/sealed-values.repository.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';

@@ -17,7 +17,7 @@ import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
 import type { LarkEventKeys } from '../../src/integrations/lark/lark-event-envelope.ts';
 import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
 import type { RepoTimeouts } from '../../src/integrations/repo-access/repo-access-error.ts';
-import type { InspectPoolOptions } from '../../src/inspect/worker/inspect-pool.ts';
+import type { InspectPoolOptions } from '@release/inspect/worker/inspect-pool.ts';
 
 export const TEST_SECRET = 'test-secret-'.padEnd(40, 'x');
 export const ADMIN = { username: 'admin', password: 'admin-pass-123' };

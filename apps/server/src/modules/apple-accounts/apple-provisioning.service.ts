@@ -10,7 +10,7 @@ import {
 } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { AscApiError, type AscClient, type AscResource } from '../../integrations/apple/asc-client.ts';
-import { inspectMobileprovision } from '../../inspect/mobileprovision.ts';
+import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import type { CertificatesRepository } from '../certificates/certificates.repository.ts';
 import { appleMessage, assertConfirmed, callApple, isPerDeviceError } from './apple-errors.ts';
 import type { AppleDeviceInput } from './apple-accounts.repository.ts';

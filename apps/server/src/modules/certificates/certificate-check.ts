@@ -1,8 +1,8 @@
 import { CertMessages, type CertProfileType } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
-import { inspectMobileprovision } from '../../inspect/mobileprovision.ts';
-import { openP12, P12Error, type P12Identity } from '../../inspect/p12.ts';
-import type { ProvisioningProfile } from '../../inspect/types.ts';
+import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
+import { openP12, P12Error, type P12Identity } from '@release/inspect/p12.ts';
+import type { ProvisioningProfile } from '@release/inspect/types.ts';
 
 export interface UploadedFile {
   fileName: string;

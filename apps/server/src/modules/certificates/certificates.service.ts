@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { CertMessages, type CertificateProfile, type CertificateRow, type CertProfileType } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { inspectMobileprovision } from '../../inspect/mobileprovision.ts';
+import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { SigningIdentity } from '../../signing/signing-identity.ts';

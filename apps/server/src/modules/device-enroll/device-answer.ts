@@ -1,5 +1,5 @@
-import { cmsCertificates, cmsSignedContent } from '../../inspect/der.ts';
-import { parsePlistDict, plistText } from '../../inspect/plist.ts';
+import { cmsCertificates, cmsSignedContent } from '@release/inspect/der.ts';
+import { parsePlistDict, plistText } from '@release/inspect/plist.ts';
 
 /** What a device sends back to the Profile Service URL. */
 export interface DeviceAnswer {

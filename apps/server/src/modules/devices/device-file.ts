@@ -10,7 +10,7 @@ import {
   type DeviceImportError,
   type DevicePlatform,
 } from '@release/contract';
-import { isPlistDict, parsePlistDict, plistString } from '../../inspect/plist.ts';
+import { isPlistDict, parsePlistDict, plistString } from '@release/inspect/plist.ts';
 
 /** One device line of an import file, checked and in our spelling. */
 export interface DeviceLine {

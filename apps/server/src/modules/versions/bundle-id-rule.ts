@@ -1,5 +1,5 @@
 import type { AppBundleIds, BundleIdPlatform } from '@release/contract';
-import { packageIdentity, type PackageInspection } from '../../inspect/index.ts';
+import { packageIdentity, type PackageInspection } from '@release/inspect';
 
 /** The platform and id a package must match the app on; null for packages without one (web zip, html). */
 export function bundleIdOf(inspection: PackageInspection): { platform: BundleIdPlatform; bundleId: string } | null {

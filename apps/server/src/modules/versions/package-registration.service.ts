@@ -1,7 +1,7 @@
 import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, platformNames, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { PackageInspectionError, packageIdentity, type InspectPackageOptions, type PackageInspection } from '../../inspect/index.ts';
+import { PackageInspectionError, packageIdentity, type InspectPackageOptions, type PackageInspection } from '@release/inspect';
 import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';

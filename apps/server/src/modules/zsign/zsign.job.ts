@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ZsignMessages } from '@release/contract';
 import { defineJob, JobFailure, type JobRun } from '../../jobs/job-definition.ts';
 import { AppError } from '../../http/app-error.ts';
-import { PackageInspectionError } from '../../inspect/index.ts';
+import { PackageInspectionError } from '@release/inspect';
 import type { Clock } from '../../lib/clock.ts';
 import { BundleSigningError } from '../../signing/bundle-signer.ts';
 import { profileFor } from '../../signing/entitlements.ts';

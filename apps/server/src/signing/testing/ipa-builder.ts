@@ -1,9 +1,9 @@
 import { createPrivateKey } from 'node:crypto';
 import forge from 'node-forge';
-import { makeAppleIdentity, makeSignedProfile } from '../../inspect/testing/identities.ts';
-import { infoPlist, xmlPlist } from '../../inspect/testing/packages.ts';
-import { makeIdentity, signingTimeWithin, type TestIdentity } from '../../inspect/testing/signing.ts';
-import { buildZip, type ZipEntrySpec } from '../../inspect/testing/zip-writer.ts';
+import { makeAppleIdentity, makeSignedProfile } from '@release/inspect/testing/identities.ts';
+import { infoPlist, xmlPlist } from '@release/inspect/testing/packages.ts';
+import { makeIdentity, signingTimeWithin, type TestIdentity } from '@release/inspect/testing/signing.ts';
+import { buildZip, type ZipEntrySpec } from '@release/inspect/testing/zip-writer.ts';
 import type { BundleSigningInput } from '../bundle-signer.ts';
 import { buildThinMachO } from './macho-builder.ts';
 

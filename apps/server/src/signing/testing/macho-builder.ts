@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { signCms, type TestIdentity } from '../../inspect/testing/signing.ts';
+import { signCms, type TestIdentity } from '@release/inspect/testing/signing.ts';
 import { CSMAGIC, CSSLOT, CS_HASHTYPE } from '../code-signature.ts';
 
 /** Builds small but well-formed Mach-O files for tests: segments, a UUID, optional encryption, and a real signature. */

@@ -1,5 +1,5 @@
 import { build as buildPlist } from 'plist';
-import { makeIdentity, signCms, type TestIdentity } from '../../../inspect/testing/signing.ts';
+import { makeIdentity, signCms, type TestIdentity } from '@release/inspect/testing/signing.ts';
 
 export interface FakeDeviceAnswer {
   udid: string;

@@ -7,7 +7,7 @@ import { formatReport, fuzzSeed, FuzzRunner } from './fuzz-runner.ts';
  * samples cut at each section boundary, seeded mutations of them and hand-made hostile inputs (deep, wide,
  * shared, cyclic, lying about sizes). Each input must be answered or refused with the parser's own error within
  * a generous bound (a hang ends the worker), within the worker's heap, and the process's RSS stays bounded.
- * Replay a run: SEED=<seed> npx vitest run --project unit apps/server/src/inspect/fuzz
+ * Replay a run: SEED=<seed> npx vitest run --project unit apps/server/src/fuzz
  */
 const SEED = fuzzSeed(20261127);
 const LIMITS = { inputLimitMs: 20_000, heapMb: 384 };
@@ -19,7 +19,7 @@ describe(`fuzzing every parser (seed ${SEED})`, { timeout: 240_000 }, () => {
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-  beforeAll(() => console.log(`fuzz seed ${SEED} (replay: SEED=${SEED} npx vitest run --project unit apps/server/src/inspect/fuzz)`));
+  beforeAll(() => console.log(`fuzz seed ${SEED} (replay: SEED=${SEED} npx vitest run --project unit apps/server/src/fuzz)`));
   afterAll(async () => {
     clearInterval(sampler);
     await runner.close();

@@ -1,4 +1,4 @@
-import type { SeededRandom } from '../testing/hostile/seeded-random.ts';
+import type { SeededRandom } from '@release/inspect/testing/hostile/seeded-random.ts';
 import { input, type FuzzInput } from './campaign.ts';
 
 /** Values that sit on the edges parsers get wrong: zero, sign bits, all ones, lengths of 0x7f/0x80. */

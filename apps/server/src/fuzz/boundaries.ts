@@ -1,4 +1,4 @@
-import { parseAsn1, type Asn1Node } from '../der.ts';
+import { parseAsn1, type Asn1Node } from '@release/inspect/der.ts';
 
 /** Where a real sample's sections begin and end, per format: the truncation points of the fuzz campaigns. */
 

@@ -1,9 +1,9 @@
 import forge from 'node-forge';
-import { Asn1Error, cmsCertificates, cmsSignedContent, parseAsn1 } from '../der.ts';
-import { openP12, P12Error } from '../p12.ts';
-import { makeP12 } from '../testing/identities.ts';
-import { makeProfile, profileDict } from '../testing/packages.ts';
-import { signCms } from '../testing/signing.ts';
+import { Asn1Error, cmsCertificates, cmsSignedContent, parseAsn1 } from '@release/inspect/der.ts';
+import { openP12, P12Error } from '@release/inspect/p12.ts';
+import { makeP12 } from '@release/inspect/testing/identities.ts';
+import { makeProfile, profileDict } from '@release/inspect/testing/packages.ts';
+import { signCms } from '@release/inspect/testing/signing.ts';
 import { derBoundaries } from './boundaries.ts';
 import { input, isOneOf, type Campaign, type FuzzInput } from './campaign.ts';
 import { fuzzSigner } from './campaigns-plist.ts';

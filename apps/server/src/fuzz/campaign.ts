@@ -1,4 +1,4 @@
-import { seededRandom, type SeededRandom } from '../testing/hostile/seeded-random.ts';
+import { seededRandom, type SeededRandom } from '@release/inspect/testing/hostile/seeded-random.ts';
 
 /**
  * A fuzz campaign: the hostile inputs of one parser and how to tell its answers. Inputs are built inside the

@@ -1,4 +1,4 @@
-import { findNul } from '../../http/nul-guard.ts';
+import { findNul } from '../http/nul-guard.ts';
 import { textBoundaries } from './boundaries.ts';
 import { input, type Campaign, type FuzzInput } from './campaign.ts';
 import { mutationsOf, truncationsOf } from './mutate.ts';
