@@ -82,8 +82,15 @@ describe('self-service device registration from the install page', () => {
       redirect: 'manual',
     });
     expect(answer.status).toBe(301);
+    // The result page is part of the small install entry: none of the console's scripts load.
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
     await page.goto(answer.headers.get('location') ?? '');
     await page.getByTestId('enroll-udid').waitFor();
+    expect(scripts.filter((script) => /\/assets\/(main|vendor|react)-/.test(script))).toEqual([]);
+    expect(await page.title()).toBe('设备注册结果 - 发布系统');
     expect(await page.getByTestId('enroll-udid').innerText()).toBe(PHONE_UDID);
     expect(await page.getByTestId('enroll-outcome').innerText()).toBe('设备注册成功');
     expect(await page.getByTestId('enroll-result-page').innerText()).toContain('iPhone15,2');

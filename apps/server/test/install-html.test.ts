@@ -60,4 +60,13 @@ describe.each(testDialects())('install routes serve the install entry with the l
     expect(bootOf(await (await fetch(`${server.url}/package/${publicPath}`)).text())).toEqual({ link: 'closed', message: InstallMessages.publicClosed, app: null });
     expect(await (await fetch(`${server.url}/home/app/shop`)).text()).toContain('<div id="root">');
   });
+
+  it('serves the device registration result page from the install entry too, titled for it, without boot data', async () => {
+    const res = await fetch(`${server.url}/device-enroll/result?id=1&sig=x`);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const html = await res.text();
+    expect(html).toContain('<title>设备注册结果 - 发布系统</title>');
+    expect(html).toContain('<div id="install-root">');
+    expect(bootOf(html)).toBeNull();
+  });
 });

@@ -6,6 +6,9 @@ import { Messages, ResultCode, type InstallBoot } from '@release/contract';
 
 /** The install page's routes (SPEC §2): their own small entry, install.html. */
 export const INSTALL_ROUTES = ['/package/:path', '/ios/:path', '/android/:path'] as const;
+/** Where Safari lands after a phone registered its UDID: the same small entry (apps/web/src/install/enroll-result.tsx). */
+export const ENROLL_RESULT_ROUTE = '/device-enroll/result';
+const ENROLL_RESULT_TITLE = '设备注册结果 - 发布系统';
 
 export interface WebAppOptions {
   /** What install.html carries for a link (modules/install boot); without it the page asks the API first. */
@@ -19,8 +22,10 @@ export function installHtml(template: string, boot: InstallBoot | null): string 
   if (!boot) return template;
   const title = boot.app ? `${boot.app.appName} - 安装` : '安装 - 发布系统';
   const data = JSON.stringify(boot).replace(/</g, '\\u003c');
-  return template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`).replace('</head>', `<script type="application/json" id="install-boot">${data}</script></head>`);
+  return withTitle(template, title).replace('</head>', `<script type="application/json" id="install-boot">${data}</script></head>`);
 }
+
+const withTitle = (template: string, title: string): string => template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
 
 /** Serves the built web app; unknown non-API GETs get index.html so client routes load directly. */
 export async function registerWebApp(app: FastifyInstance, distDir: string | undefined, options: WebAppOptions = {}): Promise<void> {
@@ -48,6 +53,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
           return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(installHtml(template, boot));
         });
       }
+      app.get(ENROLL_RESULT_ROUTE, async (_request, reply) => {
+        template ??= await fs.promises.readFile(installFile, 'utf8');
+        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withTitle(template, ENROLL_RESULT_TITLE));
+      });
     }
   }
   app.setNotFoundHandler((request, reply) => {

@@ -19,7 +19,6 @@ const CalendarDemoPage = lazyPage(commitPages, 'CalendarDemoPage');
 const CommitDetailPage = lazyPage(commitPages, 'CommitDetailPage');
 const TrendPage = lazyPage(commitPages, 'TrendPage');
 const NotificationPage = lazyPage(() => import('../features/notifications/notification.page.tsx'), 'NotificationPage');
-const DeviceEnrollResultPage = lazyPage(() => import('../features/device-enroll/device-enroll-result.page.tsx'), 'DeviceEnrollResultPage');
 const publishPages = () => import('../features/publish/publish.page.tsx');
 const PublishPage = lazyPage(publishPages, 'PublishPage');
 const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
@@ -46,7 +45,8 @@ export const routes: RouteObject[] = [
   { path: '/package/:path', element: <InstallPageRedirect /> },
   { path: '/ios/:path', element: <InstallPageRedirect /> },
   { path: '/android/:path', element: <InstallPageRedirect /> },
-  { path: '/device-enroll/result', element: <DeviceEnrollResultPage /> },
+  // So is the device registration's result page (the phone comes from an install page and goes back to it).
+  { path: '/device-enroll/result', element: <InstallPageRedirect /> },
   {
     element: <RequireSession />,
     children: [

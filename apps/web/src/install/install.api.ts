@@ -1,4 +1,4 @@
-import type { DeviceEnrollLink, InstallPage } from '@release/contract';
+import type { DeviceEnrollLink, DeviceEnrollResult, InstallPage } from '@release/contract';
 import { DEVICE_UDID_STORAGE_KEY, ResultCode } from '@release/contract/install-page';
 
 /**
@@ -83,3 +83,14 @@ export function startInstallEnroll(path: string, versionId: number): Promise<Ans
   if (pass) headers['app-version-token'] = pass;
   return call(`/api/device_enroll/install`, { method: 'POST', headers, body: JSON.stringify({ url: path, versionId }) });
 }
+
+/** GET /api/device_enroll/result: what the phone registered (the signed link of the enroll callback's redirect). */
+export async function fetchEnrollResult(id: string, sig: string): Promise<Answer<DeviceEnrollResult>> {
+  const query = new URLSearchParams({ id, sig });
+  const answer = await call<DeviceEnrollResult>(`/api/device_enroll/result?${query.toString()}`, { headers: { Accept: 'application/json' } });
+  if (answer.ok && typeof answer.data?.udid !== 'string') return { ok: false, code: 0, message: NETWORK_ERROR };
+  return answer;
+}
+
+/** Keeps this phone's UDID, so its install pages know it is registered. */
+export const rememberUdid = (udid: string): void => store(DEVICE_UDID_STORAGE_KEY, udid);
