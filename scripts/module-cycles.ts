@@ -13,8 +13,6 @@ export const KNOWN_CYCLE_EDGES: readonly string[] = [
   'roles -> users',
   'users -> auth',
   'users -> roles',
-  'apps -> messaging',
-  'messaging -> apps',
   'commit-logs -> versions',
   'commit-logs -> workflows',
   'media -> uploads',

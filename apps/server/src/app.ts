@@ -61,7 +61,7 @@ import { registerDeviceEnroll } from './modules/device-enroll/device-enroll.modu
 import type { ProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import type { LarkConfig } from './integrations/lark/lark-client.ts';
 import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
-import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './modules/messaging/destination.ts';
+import { DEFAULT_ROBOT_HOSTS, type RobotHosts } from './integrations/robot-destination.ts';
 import { messagingRoutes } from './modules/messaging/messaging.routes.ts';
 import type { LarkEventKeys } from './integrations/lark/lark-event-envelope.ts';
 import { registerLarkDocs } from './modules/lark-docs/lark-docs.module.ts';

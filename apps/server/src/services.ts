@@ -74,7 +74,7 @@ import { createDeliveryJob } from './modules/messaging/delivery.job.ts';
 import { createLarkIcons } from './modules/messaging/lark-icon.ts';
 import { createDeliveryLogService } from './modules/messaging/delivery-log.service.ts';
 import { createDeliveryQueue } from './modules/messaging/delivery-queue.ts';
-import type { RobotHosts } from './modules/messaging/destination.ts';
+import type { RobotHosts } from './integrations/robot-destination.ts';
 import { createMessagingRepository } from './modules/messaging/messaging.repository.ts';
 import { createMessagingService } from './modules/messaging/messaging.service.ts';
 import { createReceiverResolver } from './modules/messaging/receivers.ts';

@@ -8,7 +8,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import type { AppMembersRepository } from './app-members.repository.ts';
 import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
-import { assertRobotUrl, type RobotHosts } from '../messaging/destination.ts';
+import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 
 export interface AppDetailDeps {
   apps: AppsRepository;

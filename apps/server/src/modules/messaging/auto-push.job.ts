@@ -7,7 +7,7 @@ import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { composeContent } from './compose.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { parseRobotUrl, type RobotHosts } from './destination.ts';
+import { parseRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import type { MessagingRepository } from './messaging.repository.ts';
 
 export const AUTO_PUSH_JOB = 'messaging.auto-push';

@@ -5,7 +5,7 @@ import type { LarkClient } from '../../integrations/lark/lark-client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { DeliveriesRepository } from './deliveries.repository.ts';
-import { parseRobotUrl, type RobotHosts } from './destination.ts';
+import { parseRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import { larkImContent, larkWebhookBody } from './lark-card.ts';
 import type { LarkIcons } from './lark-icon.ts';
 import type { MessageContent } from './message-content.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRobotUrl } from './destination.ts';
+import { parseRobotUrl } from '../../integrations/robot-destination.ts';
 import { larkWebhookBody } from './lark-card.ts';
 import { fitCount, type MessageContent } from './message-content.ts';
 import { larkBotSign } from './senders.ts';

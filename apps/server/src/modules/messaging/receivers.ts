@@ -2,7 +2,7 @@ import { MessagingMessages, type ReceiveType } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { PlannedDelivery } from './delivery-queue.ts';
-import { parseRobotUrl, type RobotHosts } from './destination.ts';
+import { parseRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import type { MessagingRepository } from './messaging.repository.ts';
 
 type AppRow = NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;

@@ -8,7 +8,7 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import { assertRobotUrl, type RobotHosts } from '../messaging/destination.ts';
+import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import { assertRepoPath } from './repo-path.ts';
 import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
 

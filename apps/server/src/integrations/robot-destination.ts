@@ -1,5 +1,5 @@
 import { MessagingMessages, type ReceiverKind } from '@release/contract';
-import { AppError } from '../../http/app-error.ts';
+import { AppError } from '../http/app-error.ts';
 
 /** Where robot webhooks may point: the configured Lark open host and WeCom API host, nothing else. */
 export interface RobotHosts {
