@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PackageInspectionError } from '../inspection-error.ts';
 import { inspectPackage } from '../package-inspector.ts';
@@ -64,6 +65,16 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
     }
     // Read on this thread, the same package would have let no timer fire until it was done.
     expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('reads packages at a lower priority than the thread that answers requests (Linux: nice 10 on the worker threads only)', async () => {
+    await pool.inspect(temp.write('nice.ipa', sampleIpa()));
+    // /proc/self/task/<thread>/stat: the nice value is the 17th field after the command name's closing parenthesis.
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const threads = readdirSync('/proc/self/task').map((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')));
+    const own = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    expect(threads.filter((nice) => nice === Math.min(own + 10, 19)).length).toBeGreaterThanOrEqual(1);
+    expect(threads.filter((nice) => nice === own).length).toBeGreaterThanOrEqual(1);
   });
 
   it('stops a package past its time limit with a clear message, and the next package is read by a fresh worker', async () => {

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PackageInspectionError } from '../inspection-error.ts';
 import { inspectPackage } from '../package-inspector.ts';
@@ -10,6 +11,18 @@ import type { InspectJob, InspectReply } from './inspect-messages.ts';
  */
 const port = parentPort;
 if (!port) throw new Error('inspect-worker runs as a worker thread');
+
+/**
+ * Inspection yields the cores to the thread that answers requests: on Linux a nice value belongs to one thread, and
+ * setpriority on "this process" (0) sets the calling thread's, so only this worker runs at the lower priority.
+ * Where that is refused (another system) it runs at the process's own.
+ */
+const INSPECT_NICE = 10;
+try {
+  setPriority(INSPECT_NICE);
+} catch {
+  // Not fatal: the worker still runs off the request thread.
+}
 
 port.on('message', (job: InspectJob) => {
   inspectPackage(job.filePath, job.options).then(
