@@ -23,6 +23,8 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: '商城', appType: 'native', password: '135790', path: 'shop' } })).body.data.appId;
     await grantApp(server.db, appId, editorUser.userId, 'edit');
     await grantApp(server.db, appId, viewerUser.userId, 'view');
+    // A package workflow: each version is an item of it.
+    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '安装包', contentType: 'package', packageType: 'apk' } });
     const session = (token: string) => server.built.services.sessions.resolve(token);
     editor = (await session(editorUser.token)) as AuthUser;
     viewer = (await session(viewerUser.token)) as AuthUser;
@@ -40,6 +42,7 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
   };
   const stored = async (key: string) => (await server.blobs.stat(key)) !== null;
   const appIcon = async () => (await server.db.selectFrom('apps').select('app_icon').where('id', '=', appId).executeTakeFirstOrThrow()).app_icon;
+  const items = async () => (await server.db.selectFrom('commit_logs').select('commit_id').where('app_id', '=', appId).orderBy('commit_id').execute()).map((r) => r.commit_id);
   const listed = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: admin })).body.data.map((v) => v.appVersion);
 
   it('deletes the first version’s package and attachment but keeps its icon, which the app icon still shows', async () => {
@@ -48,6 +51,7 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     const attachment = (JSON.parse(first.attach_files) as Array<{ fileKey: string }>)[0]?.fileKey ?? '';
     expect(first.icon_key).toBeTruthy();
     expect(await appIcon()).toBe(`/api/media/${first.icon_key}`);
+    expect(await items()).toEqual([`v${first.id}`, `v${second.id}`]);
 
     const removal = await server.built.services.versionRemoval.removeAsEditor(editor, Number(first.id));
     expect(removal.deleted.sort()).toEqual([first.file_key, attachment].sort());
@@ -58,6 +62,8 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     // The app's icon still loads, and the other version is untouched.
     expect((await fetch(`${server.url}/api/media/${first.icon_key}`)).status).toBe(200);
     expect(await listed()).toEqual(['1.1.0']);
+    // Its item leaves the package workflow; the other version's stays.
+    expect(await items()).toEqual([`v${second.id}`]);
     expect(await stored(second.file_key)).toBe(true);
     expect(await stored(second.icon_key ?? '')).toBe(true);
   });
