@@ -1,5 +1,5 @@
 // release-cli as ONE self-contained file (`GET /cli/release-cli.mjs`): packages/cli with everything it imports
-// (@release/contract, zod, the server's package inspectors for --skip-existing) bundled by esbuild, for any
+// (@release/contract, zod, @release/inspect for --skip-existing) bundled by esbuild, for any
 // Node ≥ 20 without npm install — `curl -fsSL $SERVER/cli/release-cli.mjs | node - upload …` or a saved file.
 // scripts/build-server.mjs writes it beside the server bundle (apps/server/dist/release-cli.mjs); the server
 // running from its sources (dev, tests) builds it in memory on the first request (modules/cli-download).
