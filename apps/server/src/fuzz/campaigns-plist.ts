@@ -7,10 +7,11 @@ import { PlistLimitError } from '@release/inspect/plist-limits.ts';
 import { parseXmlPlist, PlistXmlError } from '@release/inspect/plist-xml.ts';
 import { sharedNestingInfoPlist, writeBplist, type BplistObject } from '@release/inspect/testing/bplist-writer.ts';
 import { binaryPlist, infoPlist, makeProfile, profileDict, xmlPlist } from '@release/inspect/testing/packages.ts';
+import type { SeededRandom } from '@release/inspect/testing/hostile/seeded-random.ts';
 import { makeIdentity, signCms, toBerChunked, type TestIdentity } from '@release/inspect/testing/signing.ts';
 import { bplistBoundaries, derBoundaries, textBoundaries } from './boundaries.ts';
 import { input, isOneOf, type Campaign, type FuzzInput } from './campaign.ts';
-import { mutationsOf, truncationsOf } from './mutate.ts';
+import { MUTATION_SCALE, mutationsOf, truncationsOf } from './mutate.ts';
 
 /** Property lists: binary and XML readers, and the two documents built on them (profiles, device answers). */
 
@@ -95,6 +96,37 @@ function hostileXml(): FuzzInput[] {
   ];
 }
 
+/**
+ * Random object graphs written object by object: references anywhere (forward, backward, to themselves, past the
+ * end), containers sharing children, raw markers with random counts. Seeded like the mutations.
+ */
+function randomGraphs(random: SeededRandom, count: number): FuzzInput[] {
+  return Array.from({ length: count }, (_, index) => {
+    const size = 1 + random.int(40);
+    const ref = () => random.int(size + 2);
+    const objects: BplistObject[] = Array.from({ length: size }, (): BplistObject => {
+      switch (random.int(7)) {
+        case 0:
+          return { string: random.bytes(random.int(20)).toString('latin1') };
+        case 1:
+          return { int: random.int(2 ** 31) };
+        case 2:
+          return { data: random.bytes(random.int(16)) };
+        case 3:
+          return { array: Array.from({ length: random.int(6) }, ref) };
+        case 4:
+          return { dict: Array.from({ length: random.int(6) }, (): [number, number] => [ref(), ref()]) };
+        case 5:
+          return { raw: Buffer.concat([Buffer.from([random.int(256)]), random.bytes(random.int(9))]) };
+        default:
+          return { bool: random.int(2) === 1 };
+      }
+    });
+    const top = random.int(size);
+    return input(`random graph #${index} (${size} objects, top ${top})`, () => writeBplist(objects, top));
+  });
+}
+
 const BINARY_SAMPLES = () => ({ 'Info.plist': binaryPlist(infoPlist()), profile: binaryPlist(profileDict([fuzzSigner().der])) });
 const XML_SAMPLES = () => ({ 'Info.plist': xmlPlist(infoPlist()), profile: xmlPlist(profileDict([fuzzSigner().der])) });
 
@@ -105,6 +137,7 @@ export const binaryPlistCampaign: Campaign = {
     return [
       ...samples.flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, bplistBoundaries(bytes))]),
       ...hostileBinary(samples[0]?.[1] as Buffer),
+      ...randomGraphs(random, 150 * MUTATION_SCALE),
       ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 120, random)),
     ];
   },
