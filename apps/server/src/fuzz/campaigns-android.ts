@@ -11,7 +11,7 @@ import { field, xmlNode, type ProtoElement } from '@release/inspect/testing/prot
 import { sampleApkEntries } from '@release/inspect/testing/sample-packages.ts';
 import { chunkBoundaries, protobufBoundaries } from './boundaries.ts';
 import { input, isOneOf, type Campaign, type FuzzInput } from './campaign.ts';
-import { mutationsOf, truncationsOf } from './mutate.ts';
+import { asBuiltAndCut, mutationsOf } from './mutate.ts';
 
 /** Android binary XML, resources.arsc and the App Bundle's protobuf manifest and resources.pb. */
 
@@ -54,8 +54,7 @@ export const axmlCampaign: Campaign = {
   inputs(random) {
     const manifest = sampleApkPart('AndroidManifest.xml');
     return [
-      input('manifest as built', () => manifest),
-      ...truncationsOf('manifest', manifest, chunkBoundaries(manifest)),
+      ...asBuiltAndCut('manifest', manifest, chunkBoundaries),
       ...hostileAxml(manifest),
       ...mutationsOf('manifest', manifest, 250, random),
     ];
@@ -84,8 +83,7 @@ export const arscCampaign: Campaign = {
   inputs(random) {
     const table = sampleApkPart('resources.arsc');
     return [
-      input('table as built', () => table),
-      ...truncationsOf('table', table, chunkBoundaries(table)),
+      ...asBuiltAndCut('table', table, chunkBoundaries),
       ...hostileArsc(),
       ...mutationsOf('table', table, 250, random),
     ];
@@ -142,8 +140,7 @@ export const protoManifestCampaign: Campaign = {
   inputs(random) {
     const manifest = protoManifest();
     return [
-      input('manifest as built', () => manifest),
-      ...truncationsOf('manifest', manifest, protobufBoundaries(manifest)),
+      ...asBuiltAndCut('manifest', manifest, protobufBoundaries),
       ...hostileProto(),
       ...mutationsOf('manifest', manifest, 250, random),
     ];
@@ -160,8 +157,7 @@ export const protoTableCampaign: Campaign = {
   inputs(random) {
     const table = protoTable();
     return [
-      input('resources.pb as built', () => table),
-      ...truncationsOf('resources.pb', table, protobufBoundaries(table)),
+      ...asBuiltAndCut('resources.pb', table, protobufBoundaries),
       ...hostileProto(),
       ...mutationsOf('resources.pb', table, 250, random),
     ];

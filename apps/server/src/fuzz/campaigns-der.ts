@@ -7,7 +7,7 @@ import { signCms } from '@release/inspect/testing/signing.ts';
 import { derBoundaries } from './boundaries.ts';
 import { input, isOneOf, type Campaign, type FuzzInput } from './campaign.ts';
 import { fuzzSigner } from './campaigns-plist.ts';
-import { mutationsOf, truncationsOf } from './mutate.ts';
+import { asBuiltAndCut, mutationsOf } from './mutate.ts';
 
 /** CMS / ASN.1 DER and PKCS#12: deep, wide, lying lengths; real samples cut and mutated. */
 
@@ -46,7 +46,7 @@ export const derCampaign: Campaign = {
     const certificate = fuzzSigner().der;
     const samples = { 'signed profile': profile, 'detached signature': detached, certificate };
     return [
-      ...Object.entries(samples).flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, derBoundaries(bytes))]),
+      ...Object.entries(samples).flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, derBoundaries)),
       ...hostileDer(),
       ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, 100, random)),
     ];
@@ -70,7 +70,7 @@ export const p12Campaign: Campaign = {
     const opensslAes = makeP12(signer, PASSWORD, 'openssl-aes', { iterations: 64 });
     const samples = { 'forge 3DES .p12': forge3des, 'OpenSSL AES .p12': opensslAes };
     return [
-      ...Object.entries(samples).flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, derBoundaries(bytes))]),
+      ...Object.entries(samples).flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, derBoundaries)),
       ...hostileDer(),
       ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, 60, random)),
     ];

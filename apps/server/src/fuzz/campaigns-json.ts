@@ -1,7 +1,7 @@
 import { findNul } from '../http/nul-guard.ts';
 import { textBoundaries } from './boundaries.ts';
 import { input, type Campaign, type FuzzInput } from './campaign.ts';
-import { mutationsOf, truncationsOf } from './mutate.ts';
+import { asBuiltAndCut, mutationsOf } from './mutate.ts';
 
 /** JSON bodies as the server reads them: JSON.parse (as Fastify's parser does), then the nesting and NUL guard. */
 
@@ -31,7 +31,7 @@ export const jsonCampaign: Campaign = {
     const body = Buffer.from(
       JSON.stringify({ appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: 2, permit: 'edit' }], tags: ['a', 'b'], extra: { nested: { deeper: [1, 2.5, true, null] } } }),
     );
-    return [input('body as built', () => body), ...truncationsOf('body', body, textBoundaries(body, '{}[],:"')), ...hostileJson(), ...mutationsOf('body', body, 200, random)];
+    return [...asBuiltAndCut('body', body, (bytes) => textBoundaries(bytes, '{}[],:"')), ...hostileJson(), ...mutationsOf('body', body, 200, random)];
   },
   run: (bytes) => findNul(JSON.parse(bytes.toString('utf8'))),
   refuses: (error) => error instanceof SyntaxError,

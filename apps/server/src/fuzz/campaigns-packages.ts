@@ -16,7 +16,7 @@ import { buildZip, type ZipEntrySpec } from '@release/inspect/testing/zip-writer
 import { pngBoundaries, zipBoundaries } from './boundaries.ts';
 import type { SeededRandom } from '@release/inspect/testing/hostile/seeded-random.ts';
 import { input, type Campaign, type FuzzInput } from './campaign.ts';
-import { mutate, MUTATION_SCALE, mutationsOf, truncationsOf } from './mutate.ts';
+import { asBuiltAndCut, mutate, MUTATION_SCALE, mutationsOf, truncationsOf } from './mutate.ts';
 
 /** Whole packages through inspectPackage (zip, then each kind's readers), and icons through the icon readers. */
 
@@ -127,7 +127,7 @@ export const packageCampaign: Campaign = {
   inputs(random) {
     const samples = { ipa: sampleIpa(), apk: sampleApk(), aab: sampleAab(), 'mac zip': sampleMacZip(), 'web zip': buildZip([{ name: 'dist/index.html', data: '<html><title>站点</title></html>' }]) };
     return [
-      ...Object.entries(samples).flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, zipBoundaries(bytes))]),
+      ...Object.entries(samples).flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, zipBoundaries)),
       ...hostilePackages(samples.ipa),
       ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, name.endsWith('zip') ? 30 : 60, random)),
       ...innerMutations(random),
@@ -177,8 +177,7 @@ export const iconCampaign: Campaign = {
     const png = makePng(patternImage(48, 48));
     const webp = await sharp(png).webp().toBuffer();
     return [
-      input('CgBI as built', () => cgbi),
-      ...truncationsOf('CgBI', cgbi, pngBoundaries(cgbi)),
+      ...asBuiltAndCut('CgBI', cgbi, pngBoundaries),
       ...truncationsOf('PNG', png, pngBoundaries(png)),
       ...hostileImages(),
       ...mutationsOf('CgBI', cgbi, 150, random),

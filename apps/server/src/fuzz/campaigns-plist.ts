@@ -11,7 +11,7 @@ import type { SeededRandom } from '@release/inspect/testing/hostile/seeded-rando
 import { makeIdentity, signCms, toBerChunked, type TestIdentity } from '@release/inspect/testing/signing.ts';
 import { bplistBoundaries, derBoundaries, textBoundaries } from './boundaries.ts';
 import { input, isOneOf, type Campaign, type FuzzInput } from './campaign.ts';
-import { MUTATION_SCALE, mutationsOf, truncationsOf } from './mutate.ts';
+import { asBuiltAndCut, MUTATION_SCALE, mutationsOf } from './mutate.ts';
 
 /** Property lists: binary and XML readers, and the two documents built on them (profiles, device answers). */
 
@@ -135,7 +135,7 @@ export const binaryPlistCampaign: Campaign = {
   inputs(random) {
     const samples = Object.entries(BINARY_SAMPLES());
     return [
-      ...samples.flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, bplistBoundaries(bytes))]),
+      ...samples.flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, bplistBoundaries)),
       ...hostileBinary(samples[0]?.[1] as Buffer),
       ...randomGraphs(random, 150 * MUTATION_SCALE),
       ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 120, random)),
@@ -150,7 +150,7 @@ export const xmlPlistCampaign: Campaign = {
   inputs(random) {
     const samples = Object.entries(XML_SAMPLES());
     return [
-      ...samples.flatMap(([name, bytes]) => [input(`${name} as built`, () => bytes), ...truncationsOf(name, bytes, textBoundaries(bytes, '<>'))]),
+      ...samples.flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, (xml) => textBoundaries(xml, '<>'))),
       ...hostileXml(),
       ...samples.flatMap(([name, bytes]) => mutationsOf(name, bytes, 120, random)),
     ];
@@ -173,10 +173,8 @@ export const mobileprovisionCampaign: Campaign = {
     const signed = makeProfile(profileDict([fuzzSigner().der]), fuzzSigner());
     const ber = toBerChunked(signed);
     return [
-      input('profile as built', () => signed),
-      input('BER-chunked profile as built', () => ber),
-      ...truncationsOf('profile', signed, derBoundaries(signed)),
-      ...truncationsOf('BER profile', ber, derBoundaries(ber)),
+      ...asBuiltAndCut('profile', signed, derBoundaries),
+      ...asBuiltAndCut('BER profile', ber, derBoundaries),
       ...signedHostilePlists(),
       ...mutationsOf('profile', signed, 120, random),
       ...mutationsOf('BER profile', ber, 60, random),
@@ -191,8 +189,7 @@ export const deviceAnswerCampaign: Campaign = {
   inputs(random) {
     const answer = signCms(xmlPlist({ UDID: '00008110-000A1B2C3D4E5F99', CHALLENGE: 'c'.repeat(32), PRODUCT: 'iPhone14,2', VERSION: '21A329', SERIAL: 'F2LXXXXXXX' }), fuzzSigner());
     return [
-      input('answer as built', () => answer),
-      ...truncationsOf('answer', answer, derBoundaries(answer)),
+      ...asBuiltAndCut('answer', answer, derBoundaries),
       ...signedHostilePlists(),
       ...mutationsOf('answer', answer, 150, random),
     ];

@@ -51,6 +51,11 @@ export function mutationsOf(name: string, sample: Buffer, count: number, random:
   });
 }
 
+/** A real sample as built, then cut at each of its section boundaries. */
+export function asBuiltAndCut(name: string, sample: Buffer, boundaries: (bytes: Buffer) => number[]): FuzzInput[] {
+  return [input(`${name} as built`, () => sample), ...truncationsOf(name, sample, boundaries(sample))];
+}
+
 /** The sample cut at every boundary (each boundary b gives the first b bytes), deduplicated and sorted. */
 export function truncationsOf(name: string, sample: Buffer, boundaries: number[]): FuzzInput[] {
   const points = [...new Set(boundaries.filter((at) => at >= 0 && at < sample.length))].sort((a, b) => a - b);
