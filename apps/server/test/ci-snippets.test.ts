@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import type { AppVersionRow, CreatedApiToken } from '@release/contract';
 import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
+import { createCiApp, type CiApp } from './helpers/ci-app.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { runProcess, type ProcessRun } from './helpers/subprocess.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
@@ -37,23 +37,13 @@ interface GithubStep {
 describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run against a real server on %s', (dialect) => {
   let server: TestServer;
   let tmp: string;
-  let ciToken: string;
-  let editorSession: string;
-  let appId: number;
+  let ci: CiApp;
   const title = '修复登录 "引号" $(不执行)';
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-ci-snippets-'));
     server = await startTestServer(dialect);
-    const admin = await server.adminToken();
-    const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }] },
-    });
-    appId = created.body.data.appId;
-    editorSession = editor.token;
-    ciToken = (await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })).body.data.token;
+    ci = await createCiApp(server);
   });
   afterAll(async () => {
     await server?.close();
@@ -76,7 +66,7 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     return dir;
   }
 
-  const projectVariables = () => ({ RELEASE_SERVER: server.url, RELEASE_TOKEN: ciToken });
+  const projectVariables = () => ({ RELEASE_SERVER: server.url, RELEASE_TOKEN: ci.ciToken });
   // `node` first on the PATH is the one running the tests (≥ 20, as the docs ask).
   const basePath = () => `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 
@@ -95,7 +85,7 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
 
   /** As a GitHub runner: each `run` step under bash -e -o pipefail with its env, `${{ }}` taken from the repository's variables and secrets. */
   async function github(body: string, cwd: string): Promise<ProcessRun> {
-    const expressions: Record<string, string> = { 'vars.RELEASE_SERVER': server.url, 'secrets.RELEASE_TOKEN': ciToken, 'github.event.head_commit.message': title };
+    const expressions: Record<string, string> = { 'vars.RELEASE_SERVER': server.url, 'secrets.RELEASE_TOKEN': ci.ciToken, 'github.event.head_commit.message': title };
     const resolve = (value: string) =>
       value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_all, name: string) => {
         const found = expressions[name];
@@ -114,8 +104,6 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     return last;
   }
 
-  const newest = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editorSession })).body.data[0];
-  const versionCount = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editorSession })).body.total ?? -1;
 
   it('marks exactly the snippets this test runs', () => {
     expect([...snippets().keys()].sort()).toEqual(['download', 'github-cli', 'github-curl', 'gitlab-cli', 'gitlab-curl', 'pipe']);
@@ -132,11 +120,11 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     const snippet = snippets().get(name);
     if (!snippet) throw new Error(`no snippet ${name} in ${doc}`);
     const cwd = checkout(name, versions as { android?: [string, number]; ios?: [string, string] });
-    const before = await versionCount();
+    const before = await ci.versionCount();
     const run = name.startsWith('gitlab') ? await gitlab(snippet.body, cwd) : name.startsWith('github') ? await github(snippet.body, cwd) : await shell(snippet.body, cwd);
     expect([run.code, run.stderr]).toEqual([0, expect.any(String)]);
-    expect(await versionCount()).toBe(before + 1);
-    expect(await newest()).toMatchObject({ ...expected, uploadBy: 'ci-bot' });
+    expect(await ci.versionCount()).toBe(before + 1);
+    expect(await ci.newest()).toMatchObject({ ...expected, uploadBy: 'ci-bot' });
     if (fs.existsSync(path.join(cwd, 'release.json'))) expect(JSON.parse(fs.readFileSync(path.join(cwd, 'release.json'), 'utf8'))).toMatchObject({ ok: true, skipped: false });
   });
 
@@ -144,10 +132,10 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     const cwd = checkout('server-wrong', { android: ['1.0.9', 109] });
     const download = snippets().get('download')?.body ?? '';
     const pipe = snippets().get('pipe')?.body ?? '';
-    const before = await versionCount();
-    const wrong = { PATH: basePath(), HOME: cwd, RELEASE_SERVER: `${server.url}/nowhere`, RELEASE_TOKEN: ciToken };
+    const before = await ci.versionCount();
+    const wrong = { PATH: basePath(), HOME: cwd, RELEASE_SERVER: `${server.url}/nowhere`, RELEASE_TOKEN: ci.ciToken };
     expect((await runProcess('sh', ['-e', '-c', download], { cwd, env: wrong })).code).toBe(22);
     expect((await runProcess('sh', ['-e', '-c', pipe], { cwd, env: wrong })).code).toBe(0);
-    expect(await versionCount()).toBe(before);
+    expect(await ci.versionCount()).toBe(before);
   });
 });

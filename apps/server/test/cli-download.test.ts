@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppVersionRow, CreatedApiToken } from '@release/contract';
 import { dropPostgresSchema } from '../src/db/database.ts';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
+import { createCiApp, type CiApp } from './helpers/ci-app.ts';
 import { startCompiledServer } from './helpers/compiled-server.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { rawRequest } from './helpers/raw-http.ts';
@@ -22,24 +22,13 @@ const root = path.resolve(import.meta.dirname, '../../..');
 describe.each(testDialects())('release-cli served as one file on %s', (dialect) => {
   let server: TestServer;
   let tmp: string;
-  let ciToken: string;
-  let editorSession: string;
-  let appId: number;
-  const versionCount = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editorSession })).body.total ?? -1;
+  let ci: CiApp;
 
   beforeAll(async () => {
     // An empty folder outside the repository: nothing to resolve packages from.
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-cli-download-'));
     server = await startTestServer(dialect);
-    const admin = await server.adminToken();
-    const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }] },
-    });
-    appId = created.body.data.appId;
-    editorSession = editor.token;
-    ciToken = (await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })).body.data.token;
+    ci = await createCiApp(server);
   });
   afterAll(async () => {
     await server?.close();
@@ -78,19 +67,19 @@ describe.each(testDialects())('release-cli served as one file on %s', (dialect) 
     const bundle = await (await download()).text();
     const saved = path.join(tmp, 'release-cli.mjs');
     fs.writeFileSync(saved, bundle);
-    const env = { HOME: tmp, RELEASE_SERVER: server.url, RELEASE_TOKEN: ciToken };
+    const env = { HOME: tmp, RELEASE_SERVER: server.url, RELEASE_TOKEN: ci.ciToken };
     const help = await runProcess(process.execPath, [saved, '--help'], { cwd: tmp, env });
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('release-cli upload <file>')]);
 
     fs.writeFileSync(path.join(tmp, 'app.apk'), sampleApk({ versionName: '5.0.0', versionCode: 500 }));
-    const before = await versionCount();
+    const before = await ci.versionCount();
     const piped = await runProcess(process.execPath, ['-', 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'], { cwd: tmp, env, input: bundle });
     expect([piped.code, piped.stderr]).toEqual([0, expect.stringContaining('app.apk: 100%')]);
-    expect(JSON.parse(piped.stdout)).toMatchObject({ ok: true, skipped: false, appId, version: { appVersion: '5.0.0', build: '500', uploadBy: 'ci-bot' } });
+    expect(JSON.parse(piped.stdout)).toMatchObject({ ok: true, skipped: false, appId: ci.appId, version: { appVersion: '5.0.0', build: '500', uploadBy: 'ci-bot' } });
     // --skip-existing reads the package with the bundled inspectors.
     const again = await runProcess(process.execPath, [saved, 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'], { cwd: tmp, env });
     expect([again.code, JSON.parse(again.stdout)]).toEqual([0, expect.objectContaining({ skipped: true, appVersion: '5.0.0', build: '500' })]);
-    expect(await versionCount()).toBe(before + 1);
+    expect(await ci.versionCount()).toBe(before + 1);
   });
 
   it('the compiled server (npm start) serves the file built beside it', { timeout: 120_000 }, async () => {

@@ -9,6 +9,14 @@ export interface UsageTexts {
 }
 
 const uploadLine = 'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
+/** The commands at a glance, the same in both languages. */
+const synopsis = `  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
+                     [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
+  release-cli latest --app <path> --platform ios|android|web|mac [--json]
+  release-cli login --token <token> [--server <url>]
+  release-cli login --lark [--no-browser] [--server <url>]
+  release-cli <command> --help
+`;
 const latestLine = 'release-cli latest --app <path> --platform ios|android|web|mac [--json] [--server <url>]';
 
 export const zhUsage: UsageTexts = {
@@ -16,13 +24,7 @@ export const zhUsage: UsageTexts = {
   program: `release-cli — 从终端和 CI 向发布系统发布安装包
 
 用法：
-  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
-                     [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
-  release-cli latest --app <path> --platform ios|android|web|mac [--json]
-  release-cli login --token <token> [--server <url>]
-  release-cli login --lark [--no-browser] [--server <url>]
-  release-cli <command> --help
-
+${synopsis}
 选项：
   --app <path>        应用的下载路径（/package/<path> 中的 path）
   --note <text>       版本的更新说明
@@ -62,13 +64,7 @@ export const enUsage: UsageTexts = {
   program: `release-cli — publish packages to the release system (发布系统) from terminals and CI
 
 Usage:
-  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
-                     [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
-  release-cli latest --app <path> --platform ios|android|web|mac [--json]
-  release-cli login --token <token> [--server <url>]
-  release-cli login --lark [--no-browser] [--server <url>]
-  release-cli <command> --help
-
+${synopsis}
 Options:
   --app <path>        the app's download path (the "path" of /package/<path>)
   --note <text>       the version's description (更新说明)
