@@ -55,7 +55,7 @@ export async function openBenchDb(dialect: DialectName, dir: string, label: stri
       robotHosts: { larkOpenBaseUrl: 'http://127.0.0.1:9', wecomBaseUrl: 'http://127.0.0.1:9' },
       publicUrl: null,
     });
-    const presenter = createLinks({ blobs, apiBase: 'http://127.0.0.1:3000', filesBase: 'http://127.0.0.1:3000' });
+    const presenter = createLinks({ blobs, mediaLinks: services.mediaLinks, apiBase: 'http://127.0.0.1:3000', filesBase: 'http://127.0.0.1:3000' });
     return { dialect, handle, services, presenter, close };
   } catch (error) {
     await close();

@@ -210,8 +210,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(repoHostsRoutes(services.repoHosts));
   await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
   await app.register(jobSchedulesRoutes(services.scheduler));
-  await app.register(mediaRoutes({ media: services.media, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-  const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl };
+  await app.register(mediaRoutes({ media: services.media, links: services.mediaLinks, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
+  const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: services.mediaLinks };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
   const maxPackageBytes = deps.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES;
   const direct = createDirectUploadService({

@@ -10,6 +10,7 @@ import { createAppMembersService } from './modules/apps/app-members.service.ts';
 import { createAppsPolicy } from './modules/apps/apps.policy.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMediaService } from './modules/media/media.service.ts';
+import { createMediaLinks } from './http/media-links.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
@@ -130,11 +131,12 @@ export function createServices(deps: ServiceDeps) {
   const messagingRepo = createMessagingRepository(db);
   const deliveriesRepo = createDeliveriesRepository(db);
   const box = createSecretBox(deps.secret, deps.previousSecrets ?? []);
+  const mediaLinks = createMediaLinks({ secret: deps.secret, clock });
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
   const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, logger: deps.logger });
   const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock, icons: larkIcons });
   const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
-  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock });
+  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock, mediaLinks });
   jobs.register(deliveryJob);
   jobs.register(autoPush.job);
   const deliveryLog = createDeliveryLogService({ db, deliveries: deliveriesRepo, jobs, clock });
@@ -181,6 +183,7 @@ export function createServices(deps: ServiceDeps) {
     queue: deliveryQueue,
     log: deliveryLog,
     policy: appsPolicy,
+    mediaLinks,
   });
   /** Housekeeping (hourly, the schedule 定期清理): expired sessions and sign-in states, stale guess counters, abandoned uploads, files of failed re-signs, old job and schedule-run records. */
   async function purgeExpired() {
@@ -212,14 +215,15 @@ export function createServices(deps: ServiceDeps) {
     users: createUsersService({ users: usersRepo, roles: rolesRepo, sessions, clock }),
     roles: createRolesService({ roles: rolesRepo, users: usersRepo, clock }),
     categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
-    apps: createAppsService({ apps: appsRepo }),
+    apps: createAppsService({ apps: appsRepo, mediaLinks }),
     appsPolicy,
-    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock, robotHosts: deps.robotHosts }),
+    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock, robotHosts: deps.robotHosts, mediaLinks }),
     appMembers: createAppMembersService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, clock }),
     notifications: createNotificationsService({ notifications: notificationsRepo }),
     media,
+    mediaLinks,
     uploads,
-    install: createInstallService({ apps: appsRepo, access: installAccessRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock }),
+    install: createInstallService({ apps: appsRepo, access: installAccessRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock, mediaLinks }),
     installAccess: createInstallAccessService({ apps: appsRepo, access: installAccessRepo, policy: appsPolicy, box }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
     versionRemoval: createVersionRemovalService({ db, blobs: deps.blobs, policy: appsPolicy, logger: deps.logger }),

@@ -48,7 +48,7 @@ const ADMIN_ONLY = [
   'POST /api/task_view',
 ];
 const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
-// No session, but a signature the server made (blob-store.test.ts) or an unguessable media key (media.test.ts).
+// No session, but a signature the server made (blob-store.test.ts, media-access.test.ts).
 const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist', 'GET /api/app_version/open'];
 // Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon only.
 const INSTALL_PASSWORD = ['GET /api/app_version', 'GET /api/app_version/app'];

@@ -32,7 +32,8 @@ describe.each(testDialects())('icon and media upload (POST /api/upload) on %s', 
   it('stores a png icon and serves it back with its type', async () => {
     const res = await upload({ type: 'app' }, { name: 'icon.png', type: 'image/png', data: PNG });
     expect(res.body.code).toBe(200);
-    expect(res.body.data.url).toMatch(new RegExp(`^${server.url}/api/media/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.png$`));
+    // A link signed for the uploader's preview (media-access.test.ts proves who else gets one).
+    expect(res.body.data.url).toMatch(new RegExp(`^${server.url}/api/media/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.png\\?expires=\\d+&signature=[\\w-]+$`));
     const served = await fetch(res.body.data.url);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);

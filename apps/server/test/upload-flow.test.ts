@@ -48,7 +48,7 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
     const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, description: '修复登录', s3Url: fileKey, chatEnv: 'DevTest' } });
     expect(res.body.code).toBe(200);
     expect(res.body.data).toMatchObject({ indexNo: 1, nativePackageType: 'android', appVersion: '2.0.1 [RC]', build: '7', bundleId: 'com.example.shop', displayName: '商城', appSize: apk.length, uploadBy: 'editor', description: '修复登录' });
-    expect(res.body.data.iconUrl).toMatch(/\/api\/media\/media\/.+\.png$/);
+    expect(res.body.data.iconUrl).toMatch(/\/api\/media\/media\/.+\.png\?expires=\d+&signature=[\w-]+$/);
     const download = await fetch(res.body.data.cdnUrl);
     expect(sha(Buffer.from(await download.arrayBuffer()))).toBe(sha(apk));
     expect((await fetch(res.body.data.iconUrl ?? '')).headers.get('content-type')).toBe('image/png');

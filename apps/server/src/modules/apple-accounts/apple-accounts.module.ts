@@ -18,6 +18,6 @@ export async function registerAppleAccounts(app: FastifyInstance, deps: { db: Ky
   const accounts = createAppleAccountsService(base);
   const provisioning = createAppleProvisioningService({ ...base, certificates: createCertificatesRepository(deps.db) });
   const buildDevice = createAppleBuildDeviceService({ db: deps.db, accounts: base.accounts, provisioning, zsign: deps.zsign });
-  await app.register(appleAccountsRoutes({ accounts, provisioning, buildDevice, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl }));
+  await app.register(appleAccountsRoutes({ accounts, provisioning, buildDevice, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: deps.mediaLinks }));
   return { accounts, provisioning };
 }

@@ -9,6 +9,7 @@ import type { AppMembersRepository } from './app-members.repository.ts';
 import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
 import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
+import { storedMediaUrl, type MediaLinks } from '../../http/media-links.ts';
 
 export interface AppDetailDeps {
   apps: AppsRepository;
@@ -17,6 +18,8 @@ export interface AppDetailDeps {
   policy: AppsPolicy;
   box: SecretBox;
   clock: Clock;
+  /** Signs the icon link of the answer (media-links.ts). */
+  mediaLinks: MediaLinks;
   /** Where the two group robot addresses may point (checked on save). */
   robotHosts?: RobotHosts;
 }
@@ -51,7 +54,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
         appId: app.id,
         appName: app.app_name,
         appType: app.app_type as AppType,
-        appIcon: app.app_icon,
+        appIcon: deps.mediaLinks.signed(app.app_icon),
         categoryId: app.category_id,
         categoryName: app.category_name ?? UNCATEGORISED_NAME,
         path: app.path,
@@ -89,7 +92,8 @@ export function createAppDetailService(deps: AppDetailDeps) {
       const fields = {
         app_name: body.appName,
         app_type: body.appType,
-        app_icon: body.appIcon ?? null,
+        // The form sends back the signed link it was shown: the record keeps /api/media/<key>.
+        app_icon: storedMediaUrl(body.appIcon ?? null),
         category_id: body.categoryId ? body.categoryId : null,
         path: body.path,
         password: box.seal(body.password),

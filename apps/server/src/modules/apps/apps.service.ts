@@ -1,7 +1,8 @@
 import { UNCATEGORISED_NAME, type AppListExtraInfo, type AppListItem, type AppListQuery, type AppType } from '@release/contract';
+import type { MediaLinks } from '../../http/media-links.ts';
 import type { AppListViewer, AppsRepository } from './apps.repository.ts';
 
-export function createAppsService(deps: { apps: AppsRepository }) {
+export function createAppsService(deps: { apps: AppsRepository; mediaLinks: MediaLinks }) {
   const { apps } = deps;
   return {
     async list(viewer: AppListViewer, query: AppListQuery): Promise<{ rows: AppListItem[]; extraInfo: AppListExtraInfo }> {
@@ -11,6 +12,8 @@ export function createAppsService(deps: { apps: AppsRepository }) {
         rows: rows.map((r) => ({
           ...r,
           appType: r.appType as AppType,
+          // The list is shown to those who may see each app: its icon link is signed for them.
+          appIcon: deps.mediaLinks.signed(r.appIcon),
           categoryName: r.categoryName ?? UNCATEGORISED_NAME,
           collected: Boolean(r.collected),
           subscribed: Boolean(r.subscribed),

@@ -23,7 +23,7 @@ export function commitLogsRoutes(deps: { logs: CommitLogsService } & LinkDeps): 
       return ok(null);
     });
     app.get('/api/commit_log/detail', { config: { access: 'user' }, schema: { tags, summary: '提交记录详情', description: '管理员或对该应用有编辑/查看权限的用户（否则 404）。按工作流 `workflowId` 与提交 ID `commitId`（可用短 ID，不区分大小写）返回说明、截图链接、提交信息与提交人。工作流或记录不存在 404；短 ID 对应多条记录 400。', querystring: commitLogDetailQuery, response: { 200: envelopeSchema(detail) } } }, async (req) =>
-      ok(await logs.detail(currentUser(req), req.query.commitId, req.query.workflowId)),
+      ok(await logs.detail(currentUser(req), req.query.commitId, req.query.workflowId, linksFor(req, deps))),
     );
     app.post('/api/commit_log/metadata_list', { config: { access: 'user' }, schema: { tags, summary: '提交记录元数据', description: '登录用户。返回 `ids` 中各提交记录的元数据（JSON 字符串），键为记录 ID；没有元数据或调用者看不到的记录不返回。', body: metadataListBody, response: { 200: envelopeSchema(z.record(z.string(), z.string())) } } }, async (req) =>
       ok(await logs.metadataList(currentUser(req), req.body.ids)),

@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AppMembersRepository } from '../apps/app-members.repository.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { Links } from '../../http/links.ts';
+import { storedMediaUrl } from '../../http/media-links.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
@@ -22,6 +23,11 @@ function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
   return { offset: 0, limit: pageSize, before: { commitTime: commitTime ?? 0, id: id ?? 0 } };
 }
 const ZIP_TYPES = new Set(['web', 'mac']);
+
+/** A record's media links as shown to a viewer: ours signed, others as they are. */
+function signedFileUrls(stored: string, present: Links): string[] {
+  return cleanFileUrls(JSON.parse(stored)).map((url) => present.mediaUrl(url) ?? url);
+}
 
 export interface CommitLogsDeps {
   logs: CommitLogsRepository;
@@ -62,7 +68,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       tagSummary: JSON.parse(row.tag_summary) as string[],
       commitMessage: row.commit_message,
       description: row.description,
-      fileUrls: cleanFileUrls(JSON.parse(row.file_urls)),
+      fileUrls: signedFileUrls(row.file_urls, present),
       remark: row.remark,
       uploadBy: row.upload_by_name,
       nativePackageType: row.native_package_type,
@@ -121,16 +127,18 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       } catch {
         throw AppError.badRequest('参数错误：fileUrls 不是合法的JSON');
       }
-      await logs.update(body.id, { description: body.description, file_urls: JSON.stringify(cleanFileUrls(urls).slice(0, 100)), update_time: clock.now() });
+      // Our media are kept as /api/media/<key>: the signed links the page was shown expire.
+      const kept = cleanFileUrls(urls).slice(0, 100).map((url) => storedMediaUrl(url));
+      await logs.update(body.id, { description: body.description, file_urls: JSON.stringify(kept), update_time: clock.now() });
     },
 
-    async detail(viewer: AuthUser, commitId: string, workflowId: number) {
+    async detail(viewer: AuthUser, commitId: string, workflowId: number, present: Links) {
       const workflow = await workflows.findById(workflowId);
       if (!workflow) throw AppError.notFound('工作流不存在');
       await policy.assertCanView(viewer, workflow.app_id);
       const log = await logs.findByCommit(workflowId, commitId) ?? (await byShortId(workflowId, commitId));
       if (!log) throw AppError.notFound(NOT_FOUND);
-      return { id: log.id, commitId: log.commit_id, description: log.description, fileUrls: cleanFileUrls(JSON.parse(log.file_urls)), commitMessage: log.commit_message, remark: log.remark, commitTime: log.commit_time };
+      return { id: log.id, commitId: log.commit_id, description: log.description, fileUrls: signedFileUrls(log.file_urls, present), commitMessage: log.commit_message, remark: log.remark, commitTime: log.commit_time };
     },
 
     /** SPEC §7: each id mapped to its metadata JSON string (only the viewer's apps). */

@@ -16,6 +16,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { UrlSigner } from '../../storage/url-signer.ts';
+import type { MediaLinks } from '../../http/media-links.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
@@ -55,12 +56,15 @@ export interface InstallDeps {
   guard: AttemptLimiter;
   box: SecretBox;
   signer: UrlSigner;
+  /** Signs the app icon of the password gate and its boot data (relative links; the page is ours). */
+  mediaLinks: MediaLinks;
   clock: Clock;
 }
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
 export function createInstallService(deps: InstallDeps) {
-  const { apps, access, versions, policy, guard, box, signer, clock } = deps;
+  const { apps, access, versions, policy, guard, box, signer, clock, mediaLinks } = deps;
+  const icon = (stored: string | null) => mediaLinks.signed(stored);
 
   /**
    * What the remembered pass and the signed links are tied to: a digest of the current install password (never the
@@ -180,7 +184,7 @@ export function createInstallService(deps: InstallDeps) {
       return {
         askedVersionMissing: wanted !== undefined && ordered[0]?.id !== wanted,
         // A public page names its own link, never the password page's.
-        app: { appName: app.app_name, appType: app.app_type, appIcon: app.app_icon, description: app.description, path: query.url },
+        app: { appName: app.app_name, appType: app.app_type, appIcon: context.present.mediaUrl(app.app_icon), description: app.description, path: query.url },
         versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp, v.id === wanted))),
         // The public link is open to anyone: its visitors get no pass to the password page.
         token: isPublic ? '' : pageToken(app),
@@ -200,17 +204,17 @@ export function createInstallService(deps: InstallDeps) {
     /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
     async brief(path: string): Promise<InstallAppBrief> {
       const { app } = await appOfLink(path);
-      return { appName: app.app_name, appIcon: app.app_icon, path };
+      return { appName: app.app_name, appIcon: icon(app.app_icon), path };
     },
 
     /** What install.html is served with for a link: the page can draw the password box before any call. */
     async boot(path: string): Promise<InstallBoot> {
       const app = path.length <= 64 ? await apps.findByPath(path) : undefined;
-      if (app) return { link: 'password', message: null, app: { appName: app.app_name, appIcon: app.app_icon, path } };
+      if (app) return { link: 'password', message: null, app: { appName: app.app_name, appIcon: icon(app.app_icon), path } };
       const open = path.length <= 64 ? await access.findByPublicPath(path) : undefined;
       if (!open) return { link: 'missing', message: InstallMessages.appMissing, app: null };
       if (open.public_install !== 1) return { link: 'closed', message: InstallMessages.publicClosed, app: null };
-      return { link: 'public', message: null, app: { appName: open.app_name, appIcon: open.app_icon, path } };
+      return { link: 'public', message: null, app: { appName: open.app_name, appIcon: icon(open.app_icon), path } };
     },
 
     /** Whether an install page token opens this app's page (the visitor knows its password). */

@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { EXTENSION_OF, sniffType, type SniffedType } from '../../lib/file-type.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
+import { MEDIA_KEY } from '../../http/media-links.ts';
 
 export type MediaPurpose = 'app' | 'media';
 
@@ -15,7 +16,6 @@ const ALLOWED: Record<MediaPurpose, SniffedType[]> = {
   media: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'video/mp4', 'video/webm', 'video/quicktime'],
 };
 const REFUSED: Record<MediaPurpose, string> = { app: '必须上传图片类型的文件', media: '必须上传图片或视频类型的文件' };
-const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp|mp4|webm|mov)$/;
 
 function mediaKey(now: number, type: SniffedType): string {
   const date = new Date(now);

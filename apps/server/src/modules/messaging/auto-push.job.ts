@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { composeContent } from './compose.ts';
+import type { MediaLinks } from '../../http/media-links.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { parseRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import type { MessagingRepository } from './messaging.repository.ts';
@@ -26,6 +27,7 @@ export interface AutoPushDeps {
   /** PUBLIC_URL: links in an automatic message need it (there is no request to take the host from). */
   publicUrl: string | null;
   clock: Clock;
+  mediaLinks: MediaLinks;
 }
 
 /**
@@ -52,7 +54,7 @@ export function createAutoPushJob(deps: AutoPushDeps) {
       const fresh = await messaging.itemsAfter(workflowId, from ?? 0, deps.clock.now() - AUTO_PUSH_RECENT_MS);
       if (fresh.maxId === null) return { queued: 0 };
       const upTo = fresh.maxId;
-      const content = composeContent({ app, workflow, version: null, commits: fresh.rows, totalCommits: fresh.total, baseUrl: deps.publicUrl });
+      const content = composeContent({ app, workflow, version: null, commits: fresh.rows, totalCommits: fresh.total, baseUrl: deps.publicUrl, mediaLinks: deps.mediaLinks });
       const receiver = destination.kind === 'lark-bot' ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId: workflow.id } : { kind: 'wecom-robot' as const, url: destination.url };
       const queued = await db.transaction().execute(async (trx) => {
         if (!(await messaging.moveAutoPushCursor(trx, workflowId, from, upTo))) return 0;

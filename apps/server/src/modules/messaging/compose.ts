@@ -1,6 +1,7 @@
 import { SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
 import { clip, describeCommit, shortId, versionLabel, type MessageContent, type MessageVersion } from './message-content.ts';
 import type { CommitRow, MessagingRepository, VersionRow } from './messaging.repository.ts';
+import { mediaKeyOf, type MediaLinks } from '../../http/media-links.ts';
 
 type AppRow = NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;
 
@@ -21,6 +22,14 @@ export interface ComposeInput {
   totalCommits: number;
   /** PUBLIC_URL or the request's own base; links are left out without one. */
   baseUrl: string | null;
+  /** Signs a stored icon for the chat (WeCom loads news pictures from the link: no session there). */
+  mediaLinks: MediaLinks;
+}
+
+/** The app icon as a chat loads it: our media signed for a month on the base, another site's picture as it is. */
+function iconLink(icon: string | null, baseUrl: string | null, links: MediaLinks): string | null {
+  if (!mediaKeyOf(icon)) return absolute(icon, baseUrl);
+  return baseUrl ? links.signed(icon, baseUrl, 'push') : null;
 }
 
 /** Rows in, message content out: the texts cut to display lengths, links made absolute. */
@@ -54,7 +63,7 @@ export function composeContent(input: ComposeInput): MessageContent {
   return {
     title,
     appName,
-    iconUrl: absolute(app.app_icon, baseUrl),
+    iconUrl: iconLink(app.app_icon, baseUrl, input.mediaLinks),
     workflowName: tab,
     branch: input.branch ? clip(input.branch.replace(/^refs\/heads\//, ''), 64) : null,
     version,

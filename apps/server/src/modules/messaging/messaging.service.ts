@@ -1,4 +1,5 @@
 import { AppMessages, dayStartMs, MessagingMessages, type SendMessageBody, type SendMultiCommitsBody, type SendResult, type SendTodayLogsBody } from '@release/contract';
+import type { MediaLinks } from '../../http/media-links.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -13,7 +14,7 @@ import type { Channel, ReceiverResolver, Scope } from './receivers.ts';
  * time range (send_multi_commits), and a day's items (send_today_logs). Each answers at once with the
  * queued deliveries; the delivery jobs do the sending.
  */
-export function createMessagingService(deps: { messaging: MessagingRepository; receivers: ReceiverResolver; queue: DeliveryQueue; log: DeliveryLogService; policy: AppsPolicy }) {
+export function createMessagingService(deps: { messaging: MessagingRepository; receivers: ReceiverResolver; queue: DeliveryQueue; log: DeliveryLogService; policy: AppsPolicy; mediaLinks: MediaLinks }) {
   const { messaging, receivers, queue, policy } = deps;
 
   async function appFor(user: AuthUser, appId: number) {
@@ -44,7 +45,7 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
     input: { app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>; workflow: Awaited<ReturnType<typeof workflowOf>>; scope: Scope; branch?: string | null; version: Awaited<ReturnType<typeof versionOf>>; commits: CommitRow[]; totalCommits: number; baseUrl: string | null },
   ): Promise<SendResult> {
     const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
-    const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl });
+    const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl, mediaLinks: deps.mediaLinks });
     const ids = await queue.queue({ appId: input.app.id, workflowId: input.workflow?.id ?? null, requestedBy: user.userId, content, receivers: planned.receivers });
     const deliveries = await deps.log.byIds(ids);
     return { deliveryIds: ids, deliveries, skipped: planned.skipped };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeContent, type ComposeInput } from './compose.ts';
+import { createMediaLinks } from '../../http/media-links.ts';
 import { larkWebhookBody } from './lark-card.ts';
 import { wecomBody, wecomMarkdown } from './wecom-message.ts';
 
@@ -7,7 +8,7 @@ const base = 'https://release.example.com';
 const app = { id: 1, app_name: '商城', app_icon: null, path: 'shop' } as unknown as ComposeInput['app'];
 const version = (overrides: Partial<NonNullable<ComposeInput['version']>>) =>
   ({ id: 9, index_no: 3, native_package_type: 'android', app_version: '2.1.0', build: '210', description: '修复登录', uploader: '张三', ...overrides }) as NonNullable<ComposeInput['version']>;
-const announce = (v: NonNullable<ComposeInput['version']>) => composeContent({ app, workflow: null, version: v, commits: [], totalCommits: 0, baseUrl: base });
+const announce = (v: NonNullable<ComposeInput['version']>) => composeContent({ app, workflow: null, version: v, commits: [], totalCommits: 0, baseUrl: base, mediaLinks: createMediaLinks({ secret: 'k'.repeat(32), clock: { now: () => Date.now() } }) });
 
 describe('pushes that announce a version', () => {
   it('name the version and build number and link that build’s own install page', () => {

@@ -26,6 +26,6 @@ export async function registerTasks(app: FastifyInstance, deps: TasksModuleDeps)
   const repo = createTasksRepository(deps.db);
   const tasks = createTasksService({ tasks: repo, policy: deps.policy, uploads: deps.uploads, clock: deps.clock, larkEnabled: deps.larkEnabled, fieldOptions: deps.fieldOptions, onChange: deps.onChange });
   const comments = createTaskCommentsService({ tasks: repo, records: tasks, policy: deps.policy, clock: deps.clock });
-  await app.register(tasksRoutes({ tasks, comments, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl }));
+  await app.register(tasksRoutes({ tasks, comments, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: deps.mediaLinks }));
   return { repo, tasks, comments };
 }
