@@ -88,6 +88,8 @@ export interface AppDeps {
   maxPackageBytes?: number;
   /** Unfinished uploads one user may hold (default 50 files, 20 GiB). */
   uploadQuota?: UploadQuota;
+  /** MEDIA_GRACE_HOURS in ms (24 h unless a test wants another). */
+  mediaGraceMs?: number;
   /** Where git mirrors live; a temporary folder when not given. */
   mirrorsDir?: string;
   /** Whether file:// repositories may be polled. */
@@ -165,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     blobs: deps.blobs,
     maxPackageBytes: deps.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES,
     uploadQuota: deps.uploadQuota,
+    mediaGraceMs: deps.mediaGraceMs,
     mirrorsDir: deps.mirrorsDir ?? path.join(os.tmpdir(), 'release-mirrors'),
     allowFileRemotes: deps.allowFileRemotes ?? true,
     repoTimeouts: deps.repoTimeouts,

@@ -15,6 +15,8 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
   /** A PostgreSQL statement running (or waiting on a lock) longer is canceled and the request gets 503; 0 turns it off. */
+  /** Icons and screenshots no record names are deleted by housekeeping this long after their upload. */
+  MEDIA_GRACE_HOURS: z.coerce.number().min(1).default(24),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   PUBLIC_URL: z.string().url().optional(),
   /** A CDN or download host in front of this server for package and media links. */

@@ -42,6 +42,7 @@ async function main() {
     blobs,
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     uploadQuota: { maxFiles: config.UPLOAD_QUOTA_FILES, maxBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
+    mediaGraceMs: config.MEDIA_GRACE_HOURS * 60 * 60 * 1000,
     inspection: { workers: config.INSPECT_WORKERS, timeoutMs: config.INSPECT_TIMEOUT_SEC * 1000, maxHeapMb: config.INSPECT_MEMORY_MB },
     mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
     allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,

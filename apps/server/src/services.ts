@@ -11,6 +11,7 @@ import { createAppsPolicy } from './modules/apps/apps.policy.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createMediaLinks } from './http/media-links.ts';
+import { createMediaFilesRepository } from './modules/media/media-files.repository.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
@@ -94,6 +95,8 @@ export interface ServiceDeps {
   /** Keys a rotation is moving off (they open sealed values, never sign). */
   previousSecrets?: string[];
   maxPackageBytes: number;
+  /** MEDIA_GRACE_HOURS in ms: how long a stored picture may wait for a record to name it before housekeeping deletes it. */
+  mediaGraceMs?: number;
   /** Unfinished uploads one user may hold (UPLOAD_QUOTA_FILES, UPLOAD_QUOTA_MB). */
   uploadQuota?: UploadQuota;
   /** Where git mirrors live (DATA_DIR/mirrors). */
@@ -148,7 +151,7 @@ export function createServices(deps: ServiceDeps) {
     // New items must never fail because autoPush could not be queued; the next new item queues it again.
     onNewItems: (targets) => autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
   });
-  const media = createMediaService({ blobs: deps.blobs, clock });
+  const media = createMediaService({ blobs: deps.blobs, clock, files: createMediaFilesRepository(db), graceMs: deps.mediaGraceMs, logger: deps.logger });
   const inspector = createInspectPool(deps.inspection ?? DEFAULT_INSPECT_POOL);
   const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes, policy: appsPolicy, members: appMembers, quota: deps.uploadQuota });
   const usersRepo = createUsersRepository(db);
@@ -185,7 +188,7 @@ export function createServices(deps: ServiceDeps) {
     policy: appsPolicy,
     mediaLinks,
   });
-  /** Housekeeping (hourly, the schedule 定期清理): expired sessions and sign-in states, stale guess counters, abandoned uploads, files of failed re-signs, old job and schedule-run records. */
+  /** Housekeeping (hourly, the schedule 定期清理): expired sessions and sign-in states, stale guess counters, abandoned uploads, files of failed re-signs, old job and schedule-run records, media no record names after MEDIA_GRACE_HOURS. */
   async function purgeExpired() {
     const now = clock.now();
     await sessionRepo.deleteExpired(now);
@@ -195,6 +198,7 @@ export function createServices(deps: ServiceDeps) {
     await sso.purgeExpired();
     await jobs.purgeDone();
     await scheduler.purgeRuns();
+    await media.purgeUnreferenced(now);
   }
   scheduler.define({ name: 'housekeeping', title: '定期清理', intervalMs: HOUSEKEEPING_INTERVAL_MS, run: purgeExpired });
   // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.

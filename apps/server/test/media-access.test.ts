@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDetail, AppListItem, CommitLogItem } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { grantApp, insertApp } from './helpers/factories.ts';
+import { rawRequest } from './helpers/raw-http.ts';
 import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
@@ -51,10 +52,10 @@ describe.each(combos)('media of an app on %s with the %s store', (dialect, store
     return json.data;
   }
 
+  // As a browser's <img> asks: no session header. One connection per request, so none is left open between tests.
   async function fetchMedia(url: string) {
-    const res = await fetch(url.startsWith('/') ? `${server.url}${url}` : url);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, bytes, cache: res.headers.get('cache-control'), msg: res.status === 200 ? null : (JSON.parse(bytes.toString()) as { msg: string }).msg };
+    const res = await rawRequest(url.startsWith('/') ? `${server.url}${url}` : url, { headers: { connection: 'close' } });
+    return { status: res.status, bytes: res.body, cache: res.headers['cache-control'] ?? null, msg: res.status === 200 ? null : (JSON.parse(res.body.toString()) as { msg: string }).msg };
   }
 
   it("an app icon: stored as /api/media/<key>, shown signed to the app's members, refused as a bare link and to anyone without one", async () => {

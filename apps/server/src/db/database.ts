@@ -35,6 +35,7 @@ import * as m025 from './migrations/2026-11-27-025-app-public-install.ts';
 import * as m026 from './migrations/2026-11-27-026-attempt-counters.ts';
 import * as m027 from './migrations/2026-11-27-027-app-bundle-ids.ts';
 import * as m028 from './migrations/2026-11-27-028-job-schedules.ts';
+import * as m029 from './migrations/2026-11-27-029-media-files.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -101,6 +102,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-026-attempt-counters': m026,
   '2026-11-27-027-app-bundle-ids': m027,
   '2026-11-27-028-job-schedules': m028,
+  '2026-11-27-029-media-files': m029,
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

@@ -151,6 +151,14 @@ export interface AppVersionsTable {
   update_time: number;
 }
 
+/** Icons, screenshots and videos stored by the server (media.service.ts); housekeeping deletes the unreferenced ones. */
+export interface MediaFilesTable {
+  key: string;
+  size: number;
+  user_id: number | null;
+  create_time: number;
+}
+
 export interface ApiTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -240,6 +248,7 @@ export interface Database {
   notifications: NotificationsTable;
   upload_sessions: UploadSessionsTable;
   app_versions: AppVersionsTable;
+  media_files: MediaFilesTable;
   apple_accounts: AppleAccountsTable;
   apple_account_bindings: AppleAccountBindingsTable;
   apple_devices: AppleDevicesTable;

@@ -45,7 +45,7 @@ export function mediaRoutes(deps: { media: MediaService; links: MediaLinks; uplo
         const field = file.fields.type;
         const fieldValue = field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : undefined;
         const purpose: MediaPurpose = (req.query.type ?? fieldValue) === 'media' ? 'media' : 'app';
-        const { key } = await deps.media.upload(file.file, purpose, file.mimetype);
+        const { key } = await deps.media.upload(file.file, purpose, file.mimetype, currentUser(req).userId);
         // Signed, so the uploader's form shows it; the record that takes it keeps /api/media/<key>.
         return ok({ url: deps.links.forKey(key, publicBaseUrl(req, deps.publicUrl)), key });
       },
@@ -56,6 +56,8 @@ export function mediaRoutes(deps: { media: MediaService; links: MediaLinks; uplo
       `${MEDIA_ROUTE}*`,
       {
         config: { access: 'public' },
+        // Pictures and videos are compressed already; their length stays the stored file's.
+        compress: false,
         schema: {
           summary: '读取图标或截图',
           description:
