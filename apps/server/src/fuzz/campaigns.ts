@@ -1,6 +1,7 @@
 import type { Campaign } from './campaign.ts';
 import { axmlCampaign, arscCampaign, protoManifestCampaign, protoTableCampaign } from './campaigns-android.ts';
 import { derCampaign, p12Campaign } from './campaigns-der.ts';
+import { deviceFileCampaign } from './campaigns-devices.ts';
 import { jsonCampaign } from './campaigns-json.ts';
 import { iconCampaign, packageCampaign } from './campaigns-packages.ts';
 import { selfCheckCampaign } from './self-check.ts';
@@ -21,6 +22,7 @@ export const campaigns: Campaign[] = [
   packageCampaign,
   iconCampaign,
   jsonCampaign,
+  deviceFileCampaign,
 ];
 
 export const campaignNames = campaigns.map((campaign) => campaign.name);
