@@ -42,6 +42,9 @@ describe.each(e2eDatabases())('a page per build: its own link and QR code from t
       expect(await page.locator(`[data-testid="version-row"][data-version-id="${ids.html}"]`).getByTestId('version-text').innerText()).toBe('第 2 版');
       const filter = page.getByTestId('versions-type-filter');
       expect(await filter.evaluate((el) => el.scrollWidth <= (el.parentElement?.clientWidth ?? 0))).toBe(true);
+      // Every option's name whole (no "And…").
+      const cut = await filter.locator('.ant-segmented-item-label').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent));
+      expect(cut).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
 
       await row.getByTestId('version-link').click();

@@ -61,6 +61,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
         <div style={{ overflowX: 'auto' }}>
           <Segmented<TypeFilter>
             block={isMobile}
+            className="versions-type-filter"
             size={isMobile ? 'small' : 'middle'}
             options={typeOptions}
             value={type}
