@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from './helpers/dialects.ts';
 import { insertApp } from './helpers/factories.ts';
+import { rawRequest } from './helpers/raw-http.ts';
 import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
@@ -70,7 +71,7 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
     for (const key of gone) expect([key, await exists(key), await listed(key)]).toEqual([key, false, false]);
     // What stays is still served; a run later finds nothing more to do.
     const app = await server.request<{ appIcon: string }>('GET', `/api/app?appId=${appId}`, { token: admin });
-    expect((await fetch(`${server.url}${app.body.data.appIcon}`)).status).toBe(200);
+    expect((await rawRequest(`${server.url}${app.body.data.appIcon}`, { headers: { connection: 'close' } })).status).toBe(200);
     expect(await server.built.services.media.purgeUnreferenced(server.clock.now())).toBe(0);
   });
 });
