@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleAab, sampleApk, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage } from './helpers/browser.ts';
+import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
@@ -66,6 +66,16 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
       await context.close();
     });
   }
+
+  it("the console's version list tags the bundle AAB, not APK/Android", async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 1280, height: 800 });
+    await signIn(page);
+    await page.goto('/home/app/appinfo');
+    const tagOf = (id: number) => page.locator(`[data-testid="version-row"][data-version-id="${id}"] [data-package-kind]`).innerText();
+    await page.locator(`[data-testid="version-row"][data-version-id="${ids.aab}"]`).waitFor();
+    expect([await tagOf(ids.aab), await tagOf(ids.apk), await tagOf(ids.mac)]).toEqual(['AAB', 'APK/Android', 'MAC']);
+    await context.close();
+  });
 
   it('an app with only a bundle offers nothing to install and lists the bundle as a file', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 }, ANDROID_UA);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contentTypeOf,
   isInstallableKind,
+  kindOfBuild,
   kindOfFileName,
   mainKindOf,
   nativePackageTypes,
@@ -48,5 +49,13 @@ describe('the package kind table', () => {
     expect(packageKinds.map((kind) => packageKindRow(kind).action)).toEqual(['install', 'downloadInstall', 'download', 'download', 'download', 'open']);
     expect(packageKinds.filter((kind) => !isInstallableKind(kind))).toEqual(['aab']);
     expect(packageKindRow('aab').label).toBe('Android App Bundle');
+  });
+
+  it("reads a build's kind from the inspector's word, else its extension on its own platform, else the platform's main kind", () => {
+    expect(kindOfBuild({ statedKind: 'aab', fileName: 'app.bin', platform: 'android' })).toBe('aab');
+    expect(kindOfBuild({ statedKind: undefined, fileName: 'App.AAB', platform: 'android' })).toBe('aab');
+    expect(kindOfBuild({ statedKind: 'nonsense', fileName: 'app.zip', platform: 'mac' })).toBe('mac');
+    expect(kindOfBuild({ statedKind: null, fileName: 'index.html', platform: 'web' })).toBe('html');
+    expect(kindOfBuild({ statedKind: undefined, fileName: 'noext', platform: 'ios' })).toBe('ipa');
   });
 });

@@ -93,6 +93,18 @@ export function kindOfFileName(fileName: string): PackageKind | null {
   return extension ? (packageKinds.find((kind) => PACKAGE_KIND_TABLE[kind].extensions.includes(extension)) ?? null) : null;
 }
 
+/**
+ * What a stored build is: the inspector's own word (`metadata.kind`, decided by content) when it is a kind, else
+ * its file name's extension when that kind is of the build's platform (a Mac app's .zip is not a web zip), else
+ * its platform's main kind. The server and the console both read a build's kind this way.
+ */
+export function kindOfBuild(build: { statedKind: unknown; fileName: string; platform: NativePackageType }): PackageKind {
+  if ((packageKinds as readonly unknown[]).includes(build.statedKind)) return build.statedKind as PackageKind;
+  const fromName = kindOfFileName(build.fileName);
+  if (fromName && PACKAGE_KIND_TABLE[fromName].platform === build.platform) return fromName;
+  return mainKindOf(build.platform);
+}
+
 /** Every package extension with its dot, for file pickers: .ipa, .apk, .aab, .zip, .html, .htm. */
 export const packageFileExtensions: readonly string[] = packageKinds.flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions.map((e) => `.${e}`));
 

@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { AndroidFilled, AppleFilled, ChromeOutlined, FileZipOutlined, MacCommandOutlined } from '@ant-design/icons';
-import { mainKindOf, packageKindRow, platformTag, type NativePackageType, type PackageIconName, type PackageKind } from '@release/contract';
+import { kindOfBuild, mainKindOf, packageKindRow, platformTag, type NativePackageType, type PackageIconName, type PackageKind } from '@release/contract';
 import { isHtmlPackage } from './version-format.ts';
 
 interface PackageLike {
   nativePackageType: NativePackageType;
   fileName: string;
   cdnUrl?: string;
+  /** The inspector's findings; `kind` says what the file is (an .aab is android but not an apk). */
+  metadata?: Record<string, unknown>;
 }
 
 const colors: Record<NativePackageType, string> = { ios: 'blue', android: 'green', web: 'orange', mac: 'purple' };
@@ -21,9 +23,10 @@ const icons: Record<PackageIconName, (size: number) => ReactNode> = {
   browser: (size) => <ChromeOutlined style={{ fontSize: size, color: '#1677ff' }} />,
 };
 
-/** The console tells a build by its platform, and a web build that is one html page apart (SPEC §3). */
+/** The console tells a build by its kind: its platform's, an Android App Bundle as AAB, a web build that is one html page apart (SPEC §3). */
 function kindShown(version: PackageLike): PackageKind {
-  return version.nativePackageType === 'web' && isHtmlPackage(version) ? 'html' : mainKindOf(version.nativePackageType);
+  if (version.nativePackageType === 'web') return isHtmlPackage(version) ? 'html' : 'zip';
+  return kindOfBuild({ statedKind: version.metadata?.kind, fileName: version.fileName, platform: version.nativePackageType });
 }
 
 /** The platform icon; a web package that is one html page gets a browser icon. */
@@ -31,13 +34,16 @@ export function PackageTypeIcon({ version, size = 14 }: { version: PackageLike; 
   return icons[packageKindRow(kindShown(version)).icon](size);
 }
 
-/** IPA/iOS, APK/Android, WEB or MAC with its icon. */
+/** IPA/iOS, APK/Android, AAB, WEB or MAC with its icon. */
 export function PackageTypeTag({ version }: { version: PackageLike }) {
-  const html = kindShown(version) === 'html';
+  const kind = kindShown(version);
+  const html = kind === 'html';
+  // A kind other than its platform's main one says so (AAB); an html page keeps the platform's tag, named in its tooltip.
+  const tag = html || kind === mainKindOf(version.nativePackageType) ? platformTag(version.nativePackageType) : packageKindRow(kind).tag;
   return (
     <Tooltip title={html ? packageKindRow('html').tag : undefined}>
-      <Tag color={colors[version.nativePackageType]} icon={<PackageTypeIcon version={version} size={12} />} data-package-type={version.nativePackageType}>
-        {platformTag(version.nativePackageType)}
+      <Tag color={colors[version.nativePackageType]} icon={<PackageTypeIcon version={version} size={12} />} data-package-type={version.nativePackageType} data-package-kind={kind}>
+        {tag}
       </Tag>
     </Tooltip>
   );
