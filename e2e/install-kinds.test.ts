@@ -71,7 +71,7 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
     const { context, page } = await newPage(browser, server.url, { width: 1280, height: 800 });
     await signIn(page);
     await page.goto('/home/app/appinfo');
-    const tagOf = (id: number) => page.locator(`[data-testid="version-row"][data-version-id="${id}"] [data-package-kind]`).innerText();
+    const tagOf = (id: number | undefined) => page.locator(`[data-testid="version-row"][data-version-id="${id}"] [data-package-kind]`).innerText();
     await page.locator(`[data-testid="version-row"][data-version-id="${ids.aab}"]`).waitFor();
     expect([await tagOf(ids.aab), await tagOf(ids.apk), await tagOf(ids.mac)]).toEqual(['AAB', 'APK/Android', 'MAC']);
     await context.close();
