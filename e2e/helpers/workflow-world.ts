@@ -3,7 +3,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createSandbox, GitRepo } from '../../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { createApi } from './api.ts';
 import { signIn as signInAs } from './browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './server-process.ts';
+import { E2E_ADMIN, startServerProcess, type ServerProcess, type ServerProcessOptions } from './server-process.ts';
 
 export const EDITOR = { username: 'editor', password: 'editor-pass-1' };
 export const VIEWER = { username: 'viewer', password: 'viewer-pass-1' };
@@ -43,7 +43,7 @@ export interface WorkflowWorld {
  * A real server (file:// repositories allowed, scheduled polling off so the UI's sync is what runs),
  * an editor and a viewer of one app, two real git repositories and one published apk.
  */
-export async function startWorkflowWorld(): Promise<WorkflowWorld> {
+export async function startWorkflowWorld(options: ServerProcessOptions = {}): Promise<WorkflowWorld> {
   const sandbox = createSandbox('release-e2e-git-');
   const client = GitRepo.init(sandbox.path('client'));
   client.commit({ message: 'feat(login): 一键登录', author: ALICE, time: todayAt(0), files: { 'login.ts': '1' } });
@@ -55,7 +55,7 @@ export async function startWorkflowWorld(): Promise<WorkflowWorld> {
   const backend = GitRepo.init(sandbox.path('backend'));
   backend.commit({ message: 'feat: 订单接口', author: ALICE, time: todayAt(90), files: { 'order.go': '1' } });
 
-  const server = await startServerProcess({ ALLOW_FILE_REPOSITORIES: 'true', SYNC_INTERVAL_SEC: '0' });
+  const server = await startServerProcess({ ALLOW_FILE_REPOSITORIES: 'true', SYNC_INTERVAL_SEC: '0' }, options);
   const api = createApi(server.url);
   const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
   const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppVersionRow } from '@release/contract';
+import type { AppDetail, AppVersionRow } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { VersionRemovalMessages } from '../src/modules/versions/version-removal.service.ts';
 import type { AuthUser } from '../src/modules/auth/session.service.ts';
@@ -59,8 +59,10 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     expect(await stored(first.file_key)).toBe(false);
     expect(await stored(attachment)).toBe(false);
     expect(await stored(first.icon_key ?? '')).toBe(true);
-    // The app's icon still loads, and the other version is untouched.
-    expect((await fetch(`${server.url}/api/media/${first.icon_key}`)).status).toBe(200);
+    // The app's icon still loads (through the signed link the app page gets), and the other version is untouched.
+    const shownIcon = (await server.request<AppDetail>('GET', `/api/app?appId=${appId}`, { token: admin })).body.data.appIcon ?? '';
+    expect(shownIcon).toContain(`/api/media/${first.icon_key}?`);
+    expect((await fetch(`${server.url}${shownIcon}`)).status).toBe(200);
     expect(await listed()).toEqual(['1.1.0']);
     // Its item leaves the package workflow; the other version's stays.
     expect(await items()).toEqual([`v${second.id}`]);
