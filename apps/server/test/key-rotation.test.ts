@@ -13,24 +13,12 @@ import { createSealedValuesRepository, type SealedValuesRepository } from '../sr
 import { testDialects, TEST_POSTGRES_URL } from './helpers/dialects.ts';
 import { runScript, startMainProcess, type MainProcess } from './helpers/main-process.ts';
 import { expectSealedWith, expectSecretsReadable, sealedValues, storeEverySecret, type StoredSecrets } from './helpers/secrets-world.ts';
-import { startTestServer, TEST_CLOCK_START, type ApiResponse } from './helpers/test-app.ts';
+import { startTestServer, TEST_CLOCK_START } from './helpers/test-app.ts';
+import { apiOf } from './helpers/compiled-server.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const ADMIN = { username: 'admin', password: 'rotate-admin-pass' };
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** The API of a running server process, in the shape the test helpers take. */
-function apiOf(server: MainProcess) {
-  return {
-    url: server.url,
-    async request<T>(method: string, urlPath: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> {
-      const headers: Record<string, string> = { ...(options.headers ?? {}), ...(options.token ? { token: options.token } : {}) };
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${server.url}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-      return { status: res.status, body: (await res.json()) as ApiResponse<T>['body'] };
-    },
-  };
-}
 
 describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => {
   const schema = `rot_${randomBytes(4).toString('hex')}`;
@@ -43,7 +31,7 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
 
   const start = async () => {
     server = await startMainProcess(env, { compiled: true });
-    const api = apiOf(server);
+    const api = apiOf(server.url);
     const login = await api.request<{ token: string }>('POST', '/api/user/login', { body: { username: ADMIN.username, password: sha(ADMIN.password) } });
     return { api, token: login.body.data.token };
   };

@@ -104,6 +104,28 @@ export interface TestServerOptions {
   pollIntervalMs?: number;
 }
 
+/** TestServer's `request` against any base URL (a server in this process or another): JSON in, JSON envelope out. */
+export function requestAt(url: string): TestServer['request'] {
+  return async (method, urlPath, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.token = opts.token;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    const response = await fetch(`${url}${urlPath}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: ApiResponse['body'];
+    try {
+      parsed = JSON.parse(text) as ApiResponse['body'];
+    } catch {
+      throw new Error(`${method} ${urlPath} answered non-JSON (${response.status}): ${text.slice(0, 200)}`);
+    }
+    return { status: response.status, body: parsed } as never;
+  };
+}
+
 export async function startTestServer(dialect: DialectName, options: TestServerOptions = {}): Promise<TestServer> {
   const suffix = randomBytes(6).toString('hex');
   const schema = `t_${suffix}`;
@@ -135,24 +157,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : undefined,
     schema,
     openAnotherConnection: () => openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema, sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:' }),
-    async request(method, urlPath, opts = {}) {
-      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-      if (opts.token) headers.token = opts.token;
-      let body: string | undefined = opts.rawBody;
-      if (opts.body !== undefined) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(opts.body);
-      }
-      const response = await fetch(`${url}${urlPath}`, { method, headers, body });
-      const text = await response.text();
-      let parsed: ApiResponse['body'];
-      try {
-        parsed = JSON.parse(text) as ApiResponse['body'];
-      } catch {
-        throw new Error(`${method} ${urlPath} answered non-JSON (${response.status}): ${text.slice(0, 200)}`);
-      }
-      return { status: response.status, body: parsed } as never;
-    },
+    request: requestAt(url),
     async login(username, password, phoneCode) {
       const res = await server.request<{ token: string }>('POST', '/api/user/login', { body: { username, password: sha256Hex(password), phoneCode } });
       if (res.body.code !== 200) throw new Error(`login ${username} failed: ${res.body.msg}`);
