@@ -35,19 +35,31 @@ async function cleanUp(): Promise<void> {
 }
 // A reader that goes away (`| head`) must not skip the clean-up: writes to a closed stdout are dropped.
 process.stdout.on('error', () => undefined);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 /** The plan of the list query a case runs (the last one, for cases that walk several pages). */
 async function planOf(db: BenchDb, item: Case, patch?: RepoPatch): Promise<PlanVerdict | null> {
   const capture = captureQueries(db.handle.db);
   await item.run(serviceOn(capture.db, patch));
   // The page query of list(), or the committer names' skip scan (raw SQL).
-  const list = capture.take().filter((q) => (q.sql.includes('from "commit_logs" as "c"') && q.sql.includes('order by')) || q.sql.includes('with recursive'));
+  const list = capture
+    .take()
+    .filter(
+      (q) =>
+        (q.sql.includes('from "commit_logs" as "c"') && q.sql.includes('order by')) || q.sql.includes('with recursive'),
+    );
   const last = list.at(-1);
   return last ? explain(db.handle.db, db.dialect, last) : null;
 }
 
-async function measure(small: BenchDb, large: BenchDb, smallCases: Case[], largeCases: Case[], patch?: RepoPatch): Promise<QueryRow[]> {
+async function measure(
+  small: BenchDb,
+  large: BenchDb,
+  smallCases: Case[],
+  largeCases: Case[],
+  patch?: RepoPatch,
+): Promise<QueryRow[]> {
   const rows: QueryRow[] = [];
   const services = { small: serviceOn(small.handle.db, patch), large: serviceOn(large.handle.db, patch) };
   for (const [index, item] of largeCases.entries()) {
@@ -61,17 +73,31 @@ async function measure(small: BenchDb, large: BenchDb, smallCases: Case[], large
     if (patch) {
       // The proposed query must show exactly what the shipped one shows.
       const [shipped, tried] = [await item.run(serviceOn(large.handle.db)), await item.run(services.large)];
-      if (shipped.join() !== tried.join()) throw new Error(`${item.name}: the proposed list() shows other items than the shipped one`);
+      if (shipped.join() !== tried.join())
+        throw new Error(`${item.name}: the proposed list() shows other items than the shipped one`);
     }
-    const row: QueryRow = { name: item.name, small: smallTiming, large: largeTiming, smallPlan: await planOf(small, twin, patch), largePlan: await planOf(large, item, patch), depth: item.depth, informational: item.informational, legacy: item.legacy };
-    log(`    ${row.name} (depth ${twin.depth} / ${item.depth}): ${verdict(row)} p95 ${row.small.p95.toFixed(2)} / ${row.large.p95.toFixed(2)} ms`);
+    const row: QueryRow = {
+      name: item.name,
+      small: smallTiming,
+      large: largeTiming,
+      smallPlan: await planOf(small, twin, patch),
+      largePlan: await planOf(large, item, patch),
+      depth: item.depth,
+      informational: item.informational,
+      legacy: item.legacy,
+    };
+    log(
+      `    ${row.name} (depth ${twin.depth} / ${item.depth}): ${verdict(row)} p95 ${row.small.p95.toFixed(2)} / ${row.large.p95.toFixed(2)} ms`,
+    );
     rows.push(row);
   }
   return rows;
 }
 
 async function benchDialect(dialect: DialectName): Promise<void> {
-  log(`\n== ${dialect}: loading ${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} update items over 200 workflows …`);
+  log(
+    `\n== ${dialect}: loading ${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} update items over 200 workflows …`,
+  );
   const small = await buildDataset(dialect, workDir, SMALL, log);
   open.add(small);
   const large = await buildDataset(dialect, workDir, LARGE, log);
@@ -86,8 +112,16 @@ async function benchDialect(dialect: DialectName): Promise<void> {
   const rows = await measure(small, large, smallCases, largeCases);
   const s = sizeLabel(SMALL);
   const l = sizeLabel(LARGE);
-  printQueryTable(`${dialect}: commit-log queries, ${s} vs ${l} rows (the real service and repository)`, rows, s, l, log);
-  log(`  plans at ${l} (index: range read in order; walk: read in order, skipping rows the filter drops; sort/scan: every match read):`);
+  printQueryTable(
+    `${dialect}: commit-log queries, ${s} vs ${l} rows (the real service and repository)`,
+    rows,
+    s,
+    l,
+    log,
+  );
+  log(
+    `  plans at ${l} (index: range read in order; walk: read in order, skipping rows the filter drops; sort/scan: every match read):`,
+  );
   printPlans(rows, log);
   for (const db of [small, large]) {
     open.delete(db);
@@ -96,7 +130,9 @@ async function benchDialect(dialect: DialectName): Promise<void> {
 }
 
 const started = performance.now();
-log(`commit-log query bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
+log(
+  `commit-log query bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
+);
 try {
   for (const dialect of dialects) await benchDialect(dialect);
 } catch (error) {

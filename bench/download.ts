@@ -22,7 +22,13 @@ async function verifyResume(url: string, file: string, size: number): Promise<Ro
   const rest = await download(url, { range: `bytes=${half}-`, hash });
   const got = hash.digest('hex');
   const want = await sha256File(file);
-  const ok = first.status === 206 && rest.status === 206 && first.bytes === half && rest.bytes === size - half && rest.contentRange === `bytes ${half}-${size - 1}/${size}` && got === want;
+  const ok =
+    first.status === 206 &&
+    rest.status === 206 &&
+    first.bytes === half &&
+    rest.bytes === size - half &&
+    rest.contentRange === `bytes ${half}-${size - 1}/${size}` &&
+    got === want;
   return {
     metric: 'download resume (Range) byte for byte',
     ours: `${first.status}+${rest.status}, sha256 ${got.slice(0, 12)}…`,
@@ -39,7 +45,14 @@ export interface DownloadOutcome {
 }
 
 /** Ours, nginx with sendfile and nginx without, in a rotating order each round; medians of the per-round ratios. */
-export async function benchDownload(server: BenchServer, cdnUrl: string, fileKey: string, tempDir: string, rounds: number, log: (line: string) => void): Promise<DownloadOutcome> {
+export async function benchDownload(
+  server: BenchServer,
+  cdnUrl: string,
+  fileKey: string,
+  tempDir: string,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<DownloadOutcome> {
   const file = server.objectPath(fileKey);
   const size = fs.statSync(file).size;
   const metric = `download ${mb(size)} (signed URL)`;
@@ -72,18 +85,33 @@ export async function benchDownload(server: BenchServer, cdnUrl: string, fileKey
         const which = (round + step) % urls.length;
         const url = urls[which] ?? '';
         const result = await download(url);
-        if (result.status !== 200 || result.bytes !== size) throw new Error(`GET ${url}: HTTP ${result.status}, ${result.bytes} of ${size} bytes`);
+        if (result.status !== 200 || result.bytes !== size)
+          throw new Error(`GET ${url}: HTTP ${result.status}, ${result.bytes} of ${size} bytes`);
         times[which]?.push(result.ms);
       }
       const [ours, sendfile, copy] = times.map((list) => list[list.length - 1] ?? NaN);
-      log(`  round ${round + 1}: ours ${mbps(size, ours ?? NaN)}, nginx ${mbps(size, sendfile ?? NaN)} (sendfile off: ${mbps(size, copy ?? NaN)})`);
+      log(
+        `  round ${round + 1}: ours ${mbps(size, ours ?? NaN)}, nginx ${mbps(size, sendfile ?? NaN)} (sendfile off: ${mbps(size, copy ?? NaN)})`,
+      );
     }
     const [ours = [], sendfile = [], copy = []] = times;
     const ratioTo = (reference: number[]) => median(ours.map((ms, i) => (reference[i] ?? NaN) / ms));
     const ratio = ratioTo(sendfile);
     return {
-      rows: [{ metric, ours: mbps(size, median(ours)), reference: `${mbps(size, median(sendfile))} nginx`, ratio: fixed(ratio), target: '>= 0.90', pass: ratio >= 0.9 }, resume],
-      notes: [`nginx with sendfile off (copying through user space, as Node must): ${mbps(size, median(copy))}; ours / that = ${fixed(ratioTo(copy))}`],
+      rows: [
+        {
+          metric,
+          ours: mbps(size, median(ours)),
+          reference: `${mbps(size, median(sendfile))} nginx`,
+          ratio: fixed(ratio),
+          target: '>= 0.90',
+          pass: ratio >= 0.9,
+        },
+        resume,
+      ],
+      notes: [
+        `nginx with sendfile off (copying through user space, as Node must): ${mbps(size, median(copy))}; ours / that = ${fixed(ratioTo(copy))}`,
+      ],
     };
   } finally {
     for (const nginx of servers) await nginx.stop();

@@ -31,15 +31,21 @@ const ownDir = !process.env.BENCH_DIR;
 const workDir = process.env.BENCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'release-bench-git-'));
 const cleanups: Array<() => Promise<void>> = [];
 async function cleanUp(): Promise<void> {
-  for (const clean of cleanups.splice(0).reverse()) await clean().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+  for (const clean of cleanups.splice(0).reverse())
+    await clean().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
   if (ownDir) fs.rmSync(workDir, { recursive: true, force: true });
 }
 // A reader that goes away (`| head`) must not skip the clean-up: writes to a closed stdout are dropped.
 process.stdout.on('error', () => undefined);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const summary: string[] = [];
 const cpuSummary: string[] = [];
 
@@ -48,7 +54,10 @@ type Phase = Exclude<keyof SyncPhases, 'mirroredCpu'>;
 function printSyncs(syncs: SyncPhases[]): void {
   const columns: Phase[] = ['created', 'mirror', 'known', 'read', 'rows', 'insert', 'rest', 'total'];
   log(`    sync | ${columns.map((c) => c.padStart(8)).join(' | ')}`);
-  const line = (label: string, p: SyncPhases) => log(`    ${label.padEnd(4)} | ${columns.map((c) => (c === 'created' ? String(p[c]) : s(p[c])).padStart(8)).join(' | ')}`);
+  const line = (label: string, p: SyncPhases) =>
+    log(
+      `    ${label.padEnd(4)} | ${columns.map((c) => (c === 'created' ? String(p[c]) : s(p[c])).padStart(8)).join(' | ')}`,
+    );
   syncs.forEach((p, i) => line(String(i + 1), p));
 }
 
@@ -77,7 +86,10 @@ const referenceCpu: number[] = [];
 const plainReferenceCpu: number[] = [];
 
 function timeReference(gitDir: string): void {
-  for (const [times, cpu, withFiles] of [[references, referenceCpu, true], [plainReferences, plainReferenceCpu, false]] as const) {
+  for (const [times, cpu, withFiles] of [
+    [references, referenceCpu, true],
+    [plainReferences, plainReferenceCpu, false],
+  ] as const) {
     const before = ownCpu().git;
     times.push(timeGitLog(gitDir, withFiles));
     cpu.push(ownCpu().git - before);
@@ -88,7 +100,11 @@ function timeReference(gitDir: string): void {
 async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, variant: Variant): Promise<Pass> {
   const db = await openBenchDb(dialect, workDir, 'git');
   cleanups.push(() => db.close());
-  const seeded = await seedApp(db, () => ({ tabName: '客户端', repoPath: repo.url, committers: [], defaultBranch: '' }), 1);
+  const seeded = await seedApp(
+    db,
+    () => ({ tabName: '客户端', repoPath: repo.url, committers: [], defaultBranch: '' }),
+    1,
+  );
   const workflowId = seeded.workflowIds[0] ?? 0;
   const mirrorsDir = fs.mkdtempSync(path.join(workDir, `mirrors-${dialect}-`));
   cleanups.push(async () => fs.rmSync(mirrorsDir, { recursive: true, force: true }));
@@ -109,19 +125,31 @@ async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, 
     for (const key of ['node', 'git', 'db'] as const) cpu[key] += used[key];
   }
   if (profiler) {
-    const file = profileArg?.includes('=') ? profileArg.slice(profileArg.indexOf('=') + 1).replace('.cpuprofile', `-${dialect}.cpuprofile`) : undefined;
-    log(`  CPU profile of this extra pass (this process only; git runs in its own)${file ? `, written to ${file}` : ''}:`);
+    const file = profileArg?.includes('=')
+      ? profileArg.slice(profileArg.indexOf('=') + 1).replace('.cpuprofile', `-${dialect}.cpuprofile`)
+      : undefined;
+    log(
+      `  CPU profile of this extra pass (this process only; git runs in its own)${file ? `, written to ${file}` : ''}:`,
+    );
     for (const entry of await profiler.stop(file)) log(`    ${entry}`);
   }
   const ingestSyncs = syncs.filter((p) => p.created > 0);
   const stored = ingestSyncs.reduce((sum, p) => sum + p.created, 0);
-  const rows = await db.handle.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (stored !== commits || Number(rows.n) !== commits) throw new Error(`stored ${stored} (table: ${rows.n}) of ${commits} commits`);
+  const rows = await db.handle.db
+    .selectFrom('commit_logs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (stored !== commits || Number(rows.n) !== commits)
+    throw new Error(`stored ${stored} (table: ${rows.n}) of ${commits} commits`);
   const sum = (key: Phase) => ingestSyncs.reduce((total, p) => total + p[key], 0);
   const clone = ingestSyncs[0]?.mirror ?? 0;
-  log(`  ${variant}: ${ingestSyncs.length} sync(s) stored ${stored.toLocaleString('en')} commits, then one found nothing new:`);
+  log(
+    `  ${variant}: ${ingestSyncs.length} sync(s) stored ${stored.toLocaleString('en')} commits, then one found nothing new:`,
+  );
   printSyncs(syncs);
-  log(`    summed: clone ${s(clone)}, later fetches ${s(sum('mirror') - clone)}, known ids ${s(sum('known'))}, read ${s(sum('read'))}, rows ${s(sum('rows'))}, insert ${s(sum('insert'))}, rest ${s(sum('rest'))}`);
+  log(
+    `    summed: clone ${s(clone)}, later fetches ${s(sum('mirror') - clone)}, known ids ${s(sum('known'))}, read ${s(sum('read'))}, rows ${s(sum('rows'))}, insert ${s(sum('insert'))}, rest ${s(sum('rest'))}`,
+  );
   const rePoll = syncs.at(-1)?.created === 0 ? (syncs.at(-1)?.total ?? NaN) : NaN;
   return { variant, total: sum('total'), clone, rePoll, mirror: mirrorDirFor(mirrorsDir, repo.url), cpu };
 }
@@ -136,17 +164,28 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   log(`    (process peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`);
   const mirror = passes[0]?.mirror ?? '';
   const walk = { plain: performance.now(), files: 0 };
-  const all = await readNewCommits(mirror, { branches: [], committers: [] }, () => false, { maxCommits: commits + 1, withFiles: false });
+  const all = await readNewCommits(mirror, { branches: [], committers: [] }, () => false, {
+    maxCommits: commits + 1,
+    withFiles: false,
+  });
   walk.plain = performance.now() - walk.plain;
   walk.files = performance.now();
   await readNewCommits(mirror, { branches: [], committers: [] }, () => false, { maxCommits: commits + 1 });
   walk.files = performance.now() - walk.files;
   const reference = median(references);
   const plain = median(plainReferences);
-  log(`  git log --all --date-order -z <our format> --name-status --no-renames --diff-merges=first-parent --root > /dev/null (what the ingest reads), before each sync: median ${s(reference)} of ${references.length} (${s(Math.min(...references))} to ${s(Math.max(...references))})`);
-  log(`  the same without --name-status (no changed files: git diffs nothing): median ${s(plain)} (${s(Math.min(...plainReferences))} to ${s(Math.max(...plainReferences))})`);
-  log(`  readNewCommits alone, all ${all.commits.length.toLocaleString('en')} commits in one call: ${s(walk.plain)} without files, ${s(walk.files)} with files`);
-  log(`  re-poll of the fully stored repository (fetch, known ids, a walk from the tips the last sync walked, nothing new): ${s(passes[0]?.rePoll ?? NaN)}`);
+  log(
+    `  git log --all --date-order -z <our format> --name-status --no-renames --diff-merges=first-parent --root > /dev/null (what the ingest reads), before each sync: median ${s(reference)} of ${references.length} (${s(Math.min(...references))} to ${s(Math.max(...references))})`,
+  );
+  log(
+    `  the same without --name-status (no changed files: git diffs nothing): median ${s(plain)} (${s(Math.min(...plainReferences))} to ${s(Math.max(...plainReferences))})`,
+  );
+  log(
+    `  readNewCommits alone, all ${all.commits.length.toLocaleString('en')} commits in one call: ${s(walk.plain)} without files, ${s(walk.files)} with files`,
+  );
+  log(
+    `  re-poll of the fully stored repository (fetch, known ids, a walk from the tips the last sync walked, nothing new): ${s(passes[0]?.rePoll ?? NaN)}`,
+  );
   const refCpu = median(referenceCpu);
   const plainCpu = median(plainReferenceCpu);
   for (const pass of passes) {
@@ -154,7 +193,9 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
     const total = node + git + db;
     // On 2 idle cores the syncs take about the busiest process's CPU (node: all its threads) or half of all of it, whichever is more.
     const bound = Math.max(node, git, db, total / 2);
-    log(`  CPU of the syncs after the clone: node ${node.toFixed(2)} s + git ${git.toFixed(2)} s${dialect === 'postgres' ? ` + PostgreSQL ${db.toFixed(2)} s` : ''} = ${total.toFixed(2)} s; git log ${refCpu.toFixed(2)} s of CPU (median; ${plainCpu.toFixed(2)} s without files)`);
+    log(
+      `  CPU of the syncs after the clone: node ${node.toFixed(2)} s + git ${git.toFixed(2)} s${dialect === 'postgres' ? ` + PostgreSQL ${db.toFixed(2)} s` : ''} = ${total.toFixed(2)} s; git log ${refCpu.toFixed(2)} s of CPU (median; ${plainCpu.toFixed(2)} s without files)`,
+    );
     cpuSummary.push(
       `${`${dialect}, ${pass.variant}`.padEnd(38)} | node ${node.toFixed(2)} s, git ${git.toFixed(2)} s${dialect === 'postgres' ? `, PostgreSQL ${db.toFixed(2)} s` : ''} = ${(total / refCpu).toFixed(1)}x git log's ${refCpu.toFixed(2)} s | on 2 idle cores about ${(bound / refCpu).toFixed(1)}x at best`,
     );
@@ -167,14 +208,18 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
 }
 
 const started = performance.now();
-log(`git ingest bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
+log(
+  `git ingest bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
+);
 try {
   const main = Math.round(MAIN_COMMITS * scale);
   const release = Math.round(RELEASE_COMMITS * scale);
   const building = performance.now();
   const repo = buildHistory(path.join(workDir, 'repo'), main, release);
   const commits = countCommits(path.join(repo.dir, '.git'));
-  log(`repository: ${commits.toLocaleString('en')} commits (main ${main.toLocaleString('en')}, release/2.x ${release.toLocaleString('en')}, a tag every 1,000), built with fast-import in ${s(performance.now() - building)}`);
+  log(
+    `repository: ${commits.toLocaleString('en')} commits (main ${main.toLocaleString('en')}, release/2.x ${release.toLocaleString('en')}, a tag every 1,000), built with fast-import in ${s(performance.now() - building)}`,
+  );
   for (const dialect of dialects) await benchDialect(dialect, repo, commits);
 } catch (error) {
   log(`\nthe bench stopped early: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -182,8 +227,12 @@ try {
 } finally {
   await cleanUp();
 }
-log(`\n${'database, variant'.padEnd(38)} | ours: syncs until everything is stored | reference: git log with the files stored | ratio | target | result | against git log without files`);
+log(
+  `\n${'database, variant'.padEnd(38)} | ours: syncs until everything is stored | reference: git log with the files stored | ratio | target | result | against git log without files`,
+);
 for (const line of summary) log(line);
-log(`\n${'CPU seconds (load-independent)'.padEnd(38)} | ours, summed over processes | what 2 idle cores would allow at best`);
+log(
+  `\n${'CPU seconds (load-independent)'.padEnd(38)} | ours, summed over processes | what 2 idle cores would allow at best`,
+);
 for (const line of cpuSummary) log(line);
 log(`total ${s(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}`);

@@ -50,7 +50,12 @@ async function readFor(url: string, headers: Record<string, string>): Promise<Wi
     }),
   );
   latencies.sort((a, b) => a - b);
-  return { perSecond: latencies.length / (WINDOW_MS / 1000), p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? NaN, count: latencies.length, failed };
+  return {
+    perSecond: latencies.length / (WINDOW_MS / 1000),
+    p99: latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? NaN,
+    count: latencies.length,
+    failed,
+  };
 }
 
 /** Editors publishing `bytes` over and over until `stop()`; `started` resolves once the first is being parsed. */
@@ -89,19 +94,27 @@ async function main(): Promise<void> {
     const hostileApp = await api.createApp(admin, { appName: '恶意上传', path: 'hostile', appType: 'native' });
     // The fuzz suite's slowest packages: 65,000 entries (refused after reading them all) and a 1,000,000-key
     // Info.plist (within every limit: read whole and published, ~1 s and ~100 MB of a worker's heap each).
-    const entries = hostilePackages(sampleIpa()).find((item) => item.label === 'ipa: 65,000 entries')?.bytes();
+    const entries = hostilePackages(sampleIpa())
+      .find((item) => item.label === 'ipa: 65,000 entries')
+      ?.bytes();
     if (!entries) throw new Error('the 65,000-entry ipa is gone from the fuzz campaign');
     const heavy = heavyInfoPlistIpa(1_000_000);
     let turn = 0;
-    const publishHostile = () => api.publishPackage(admin, hostileApp, 'hostile.ipa', turn++ % 2 === 0 ? entries : heavy);
+    const publishHostile = () =>
+      api.publishPackage(admin, hostileApp, 'hostile.ipa', turn++ % 2 === 0 ? entries : heavy);
 
-    const targets: Array<{ name: string; url: string; headers: Record<string, string> }> = [{ name: 'GET /api/apps', url: `${server.url}/api/apps?pageNo=1&pageSize=20`, headers: { token: admin } }];
+    const targets: Array<{ name: string; url: string; headers: Record<string, string> }> = [
+      { name: 'GET /api/apps', url: `${server.url}/api/apps?pageNo=1&pageSize=20`, headers: { token: admin } },
+    ];
     const install = await fetch(`${server.url}/package/bench`);
     await install.arrayBuffer();
     const hasInstallPage = install.ok && fs.existsSync(path.join(root, 'apps/web/dist/install.html'));
-    if (hasInstallPage) targets.push({ name: 'install page /package/bench', url: `${server.url}/package/bench`, headers: {} });
+    if (hasInstallPage)
+      targets.push({ name: 'install page /package/bench', url: `${server.url}/package/bench`, headers: {} });
 
-    const results = new Map<string, { ours: Window[]; reference: Window[] }>(targets.map((target) => [target.name, { ours: [], reference: [] }]));
+    const results = new Map<string, { ours: Window[]; reference: Window[] }>(
+      targets.map((target) => [target.name, { ours: [], reference: [] }]),
+    );
     const totals = { published: 0, refused: 0 };
     const measureHostile = async () => {
       const attackers = attack(publishHostile);
@@ -134,13 +147,31 @@ async function main(): Promise<void> {
       const failed = [...ours, ...reference].reduce((sum, w) => sum + w.failed, 0);
       const rateRatio = median(ours.map((w, i) => w.perSecond / (reference[i]?.perSecond ?? NaN)));
       rows.push(
-        { metric: `${target.name}: requests/s`, ours: `${oursRate.toFixed(0)}/s while parsing`, reference: `${refRate.toFixed(0)}/s idle`, ratio: `${fixed(rateRatio)}x`, target: '≥ 0.33x', pass: rateRatio >= 0.33 && failed === 0 },
-        { metric: `${target.name}: p99`, ours: msText(oursP99), reference: msText(refP99), ratio: `${fixed(refP99 / oursP99)}x`, target: '≤ 1 s', pass: oursP99 <= 1000 && failed === 0 },
+        {
+          metric: `${target.name}: requests/s`,
+          ours: `${oursRate.toFixed(0)}/s while parsing`,
+          reference: `${refRate.toFixed(0)}/s idle`,
+          ratio: `${fixed(rateRatio)}x`,
+          target: '≥ 0.33x',
+          pass: rateRatio >= 0.33 && failed === 0,
+        },
+        {
+          metric: `${target.name}: p99`,
+          ours: msText(oursP99),
+          reference: msText(refP99),
+          ratio: `${fixed(refP99 / oursP99)}x`,
+          target: '≤ 1 s',
+          pass: oursP99 <= 1000 && failed === 0,
+        },
       );
       if (failed > 0) console.log(`${target.name}: ${failed} requests failed or were refused`);
     }
-    console.log(`\nreaders while hostile uploads are parsed: ${ROUNDS} rounds × ${WINDOW_MS / 1000} s per side, ${READERS} readers, ${ATTACKERS} editors uploading`);
-    console.log(`hostile uploads finished in the windows: ${totals.refused} refused, ${totals.published} published (a 65,000-entry ipa and a 1,000,000-key Info.plist, alternately)`);
+    console.log(
+      `\nreaders while hostile uploads are parsed: ${ROUNDS} rounds × ${WINDOW_MS / 1000} s per side, ${READERS} readers, ${ATTACKERS} editors uploading`,
+    );
+    console.log(
+      `hostile uploads finished in the windows: ${totals.refused} refused, ${totals.published} published (a 65,000-entry ipa and a 1,000,000-key Info.plist, alternately)`,
+    );
     if (!hasInstallPage) console.log('install page: not measured (run `npm run build -w apps/web` first)');
     printTable(rows, (line) => console.log(line));
   } finally {

@@ -17,7 +17,8 @@ interface ReferenceResult {
 type ReferenceParser = new (file: string) => { parse(): Promise<ReferenceResult> };
 
 const [which, file] = process.argv.slice(2);
-if ((which !== 'ours' && which !== 'reference') || !file) throw new Error('usage: inspect-child.ts ours|reference <file>');
+if ((which !== 'ours' && which !== 'reference') || !file)
+  throw new Error('usage: inspect-child.ts ours|reference <file>');
 
 /**
  * This process's own peak RSS: VmHWM of its address space. (getrusage's maxRSS is not: on Linux it starts at

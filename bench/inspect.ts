@@ -43,11 +43,14 @@ export async function benchInspect(cases: InspectCase[], rounds: number, log: (l
       for (const which of order) (which === 'ours' ? ours : reference).push(await inspectIn(which, item.file));
       const o = ours[ours.length - 1];
       const r = reference[reference.length - 1];
-      const line = (c: ChildResult | undefined) => `${msText(c?.ms ?? NaN)} (warm ${msText(c?.warmMs ?? NaN)}), ${mb(c?.peak ?? null)}`;
+      const line = (c: ChildResult | undefined) =>
+        `${msText(c?.ms ?? NaN)} (warm ${msText(c?.warmMs ?? NaN)}), ${mb(c?.peak ?? null)}`;
       log(`  ${item.label} round ${round + 1}: ours ${line(o)}; app-info-parser ${line(r)}`);
     }
     log(`    read by ours: ${ours[0]?.summary}; by app-info-parser: ${reference[0]?.summary}`);
-    log(`    each child's RSS before its inspector loads (${fromSources ? 'node + tsx' : 'node'}): ${mb(ours[0]?.baseline ?? null)}`);
+    log(
+      `    each child's RSS before its inspector loads (${fromSources ? 'node + tsx' : 'node'}): ${mb(ours[0]?.baseline ?? null)}`,
+    );
     const ratio = median(ours.map((o, i) => (reference[i]?.ms ?? NaN) / o.ms));
     const oursPeak = Math.max(...ours.map((o) => o.peak));
     const referencePeak = Math.max(...reference.map((r) => r.peak));

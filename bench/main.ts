@@ -19,7 +19,8 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 if (only && only !== 'transfer' && only !== 'inspect') throw new Error(`--only takes transfer or inspect, not ${only}`);
 const benchDir = process.env.BENCH_DIR;
-if (!benchDir || !fs.existsSync(benchDir)) throw new Error('BENCH_DIR must name an existing directory (start through `npm run bench`)');
+if (!benchDir || !fs.existsSync(benchDir))
+  throw new Error('BENCH_DIR must name an existing directory (start through `npm run bench`)');
 const workDir: string = benchDir;
 
 const sizes = {
@@ -32,7 +33,8 @@ const sizes = {
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const cleanups: Array<() => Promise<void>> = [];
 async function cleanUp() {
-  for (const clean of cleanups.splice(0).reverse()) await clean().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+  for (const clean of cleanups.splice(0).reverse())
+    await clean().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
@@ -52,13 +54,22 @@ async function uploadAndDownload(): Promise<void> {
   rows.push(...upload.rows);
   notes.push(...upload.notes);
   const registered = await registerPackage(server, upload.fileKey);
-  notes.push(`registration (POST /api/v2/upload_app, the server inspecting the ${mb(apk.size)} apk): ${msText(registered.ms)}, read as ${registered.label}`);
+  notes.push(
+    `registration (POST /api/v2/upload_app, the server inspecting the ${mb(apk.size)} apk): ${msText(registered.ms)}, read as ${registered.label}`,
+  );
   notes.push(`server peak RSS after registration: ${mb(peakRss(server.pid))}`);
   await fs.promises.rm(apk.file, { force: true });
 
   log(`\n(c) download through ${new URL(registered.cdnUrl).pathname} …`);
   const nginxDir = fs.mkdtempSync(path.join(workDir, 'nginx-'));
-  const downloads = await benchDownload(server, registered.cdnUrl, upload.fileKey, nginxDir, sizes.rounds.download, log);
+  const downloads = await benchDownload(
+    server,
+    registered.cdnUrl,
+    upload.fileKey,
+    nginxDir,
+    sizes.rounds.download,
+    log,
+  );
   rows.push(...downloads.rows);
   notes.push(...downloads.notes);
   notes.push(`server peak RSS at the end (uploads, registration, downloads): ${mb(peakRss(server.pid))}`);
@@ -79,7 +90,9 @@ async function inspection(): Promise<void> {
 }
 
 const started = performance.now();
-log(`release-system bench${quick ? ' (--quick)' : ''}, ${fromSources ? 'server and inspector from sources under tsx (--tsx)' : 'compiled server and inspector (as npm start runs them)'}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`);
+log(
+  `release-system bench${quick ? ' (--quick)' : ''}, ${fromSources ? 'server and inspector from sources under tsx (--tsx)' : 'compiled server and inspector (as npm start runs them)'}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
+);
 let failure: unknown = null;
 try {
   if (only !== 'inspect') await uploadAndDownload();
@@ -89,7 +102,9 @@ try {
 } finally {
   await cleanUp();
 }
-log(`\nmedians of alternating rounds (upload ${sizes.rounds.upload}, download ${sizes.rounds.download}, inspection ${sizes.rounds.inspect}; ratio > 1: ours is better); total ${msText(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}\n`);
+log(
+  `\nmedians of alternating rounds (upload ${sizes.rounds.upload}, download ${sizes.rounds.download}, inspection ${sizes.rounds.inspect}; ratio > 1: ours is better); total ${msText(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}\n`,
+);
 printTable(rows, log);
 for (const note of notes) log(`  · ${note}`);
 if (failure) {

@@ -23,7 +23,9 @@ if (!args.includes('--quick') && free < NEED_FULL) {
   args.push('--quick');
 }
 if (free < NEED_QUICK) {
-  console.error(`not enough free space in ${os.tmpdir()} even for --quick (${(NEED_QUICK / GiB).toFixed(1)} GiB needed)`);
+  console.error(
+    `not enough free space in ${os.tmpdir()} even for --quick (${(NEED_QUICK / GiB).toFixed(1)} GiB needed)`,
+  );
   process.exit(1);
 }
 
@@ -61,19 +63,33 @@ if (!fromSources) {
 }
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-bench-'));
 env.BENCH_DIR = workDir;
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/main.ts'), ...args], { cwd: root, stdio: 'inherit', env });
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/main.ts'), ...args], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
 // Ctrl-C reaches the whole process group: the child stops its servers; this process waits, then cleans up.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-const code = await new Promise((resolve) => child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+const code = await new Promise((resolve) =>
+  child.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))),
+);
 fs.rmSync(workDir, { recursive: true, force: true });
 
 // Workflows and update logs: list queries at 1,000,000 items, and ingest of a real git history against git log.
 let logsCode = 0;
 // `--only=transfer|inspect` runs one half of main.ts and nothing after it.
-const logScripts = args.some((a) => a.startsWith('--only=')) ? [] : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts', 'bench/hostile.ts'];
+const logScripts = args.some((a) => a.startsWith('--only='))
+  ? []
+  : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts', 'bench/hostile.ts'];
 for (const script of logScripts) {
-  const run = spawn(process.execPath, ['--import', 'tsx', path.join(root, script), ...args.filter((a) => a === '--quick')], { cwd: root, stdio: 'inherit' });
-  const exit = await new Promise((resolve) => run.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+  const run = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, script), ...args.filter((a) => a === '--quick')],
+    { cwd: root, stdio: 'inherit' },
+  );
+  const exit = await new Promise((resolve) =>
+    run.once('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))),
+  );
   if (exit !== 0) logsCode = exit;
 }
 process.exitCode = code || logsCode;

@@ -50,12 +50,23 @@ interface Uploaded {
 async function uploadOnce(server: BenchServer, file: string, bytes: Buffer): Promise<Uploaded> {
   const size = bytes.length;
   const started = performance.now();
-  const keys = await server.api<{ appFile: { fileKey: string } | null }>('POST', '/api/get_signed_url', { appFileName: path.basename(file) });
+  const keys = await server.api<{ appFile: { fileKey: string } | null }>('POST', '/api/get_signed_url', {
+    appFileName: path.basename(file),
+  });
   const fileKey = keys.appFile?.fileKey;
   if (!fileKey) throw new Error('get_signed_url issued no key');
-  const start = await server.api<{ uploadId: string; partSize: number; uploadParamsList: PartUrl[] }>('POST', '/api/multi_signed_url_upload', { functionName: 'start', fileKey, fileSize: size });
+  const start = await server.api<{ uploadId: string; partSize: number; uploadParamsList: PartUrl[] }>(
+    'POST',
+    '/api/multi_signed_url_upload',
+    { functionName: 'start', fileKey, fileSize: size },
+  );
   const tags = await putParts(start.uploadParamsList, bytes, start.partSize, CONCURRENCY);
-  await server.api('POST', '/api/multi_signed_url_upload', { functionName: 'finish', fileKey, uploadId: start.uploadId, tags });
+  await server.api('POST', '/api/multi_signed_url_upload', {
+    functionName: 'finish',
+    fileKey,
+    uploadId: start.uploadId,
+    tags,
+  });
   const transferMs = performance.now() - started;
   await fsyncFile(server.objectPath(fileKey));
   return { fileKey, transferMs, durableMs: performance.now() - started };
@@ -68,7 +79,13 @@ export interface UploadOutcome {
   fileKey: string;
 }
 
-export async function benchUpload(server: BenchServer, pkg: { file: string; size: number }, workDir: string, rounds: number, log: (line: string) => void): Promise<UploadOutcome> {
+export async function benchUpload(
+  server: BenchServer,
+  pkg: { file: string; size: number },
+  workDir: string,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<UploadOutcome> {
   const idleRss = currentRss(server.pid);
   const ratios: number[] = [];
   const ours: number[] = [];
@@ -97,7 +114,9 @@ export async function benchUpload(server: BenchServer, pkg: { file: string; size
     oursNoSync.push(uploaded.transferMs);
     raw.push(rawMs);
     ratios.push(rawMs / uploaded.durableMs);
-    log(`  round ${round + 1}: upload ${mbps(pkg.size, uploaded.durableMs)} (finish answered at ${mbps(pkg.size, uploaded.transferMs)}), raw write + fsync ${mbps(pkg.size, rawMs)}`);
+    log(
+      `  round ${round + 1}: upload ${mbps(pkg.size, uploaded.durableMs)} (finish answered at ${mbps(pkg.size, uploaded.transferMs)}), raw write + fsync ${mbps(pkg.size, rawMs)}`,
+    );
   }
   // Only the last upload is kept (for registration and downloads).
   for (const file of written.slice(0, -2)) await fsp.rm(file, { force: true });
@@ -115,16 +134,39 @@ export async function benchUpload(server: BenchServer, pkg: { file: string; size
         target: '>= 0.80',
         pass: median(ratios) >= 0.8,
       },
-      { metric: 'server peak RSS after uploads', ours: mb(peak), reference: `${mb(idleRss)} idle`, ratio: '-', target: '< 200 MiB', pass: peak === null ? null : peak < 200 * 1024 * 1024 },
+      {
+        metric: 'server peak RSS after uploads',
+        ours: mb(peak),
+        reference: `${mb(idleRss)} idle`,
+        ratio: '-',
+        target: '< 200 MiB',
+        pass: peak === null ? null : peak < 200 * 1024 * 1024,
+      },
     ],
     notes: [`upload until finish answered (before the fsync): median ${mbps(pkg.size, median(oursNoSync))}`],
   };
 }
 
 /** POST /api/app, then POST /api/v2/upload_app: the uploaded file becomes a version (the server inspects it). */
-export async function registerPackage(server: BenchServer, fileKey: string): Promise<{ cdnUrl: string; ms: number; label: string }> {
-  const app = await server.api<{ appId: number }>('POST', '/api/app', { appName: '基准测试', appType: 'native', password: '246813', path: `bench${Date.now()}` });
+export async function registerPackage(
+  server: BenchServer,
+  fileKey: string,
+): Promise<{ cdnUrl: string; ms: number; label: string }> {
+  const app = await server.api<{ appId: number }>('POST', '/api/app', {
+    appName: '基准测试',
+    appType: 'native',
+    password: '246813',
+    path: `bench${Date.now()}`,
+  });
   const started = performance.now();
-  const version = await server.api<{ cdnUrl: string; bundleId: string | null; appVersion: string | null }>('POST', '/api/v2/upload_app', { appId: app.appId, s3Url: fileKey, description: 'benchmark' });
-  return { cdnUrl: version.cdnUrl, ms: performance.now() - started, label: `${version.bundleId ?? '?'} ${version.appVersion ?? '?'}` };
+  const version = await server.api<{ cdnUrl: string; bundleId: string | null; appVersion: string | null }>(
+    'POST',
+    '/api/v2/upload_app',
+    { appId: app.appId, s3Url: fileKey, description: 'benchmark' },
+  );
+  return {
+    cdnUrl: version.cdnUrl,
+    ms: performance.now() - started,
+    label: `${version.bundleId ?? '?'} ${version.appVersion ?? '?'}`,
+  };
 }

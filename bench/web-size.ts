@@ -22,7 +22,12 @@ const CONSOLE_BUDGET = 400 * KB;
 const INSTALL_BUDGET = 60 * KB;
 const ROUNDS = 3;
 /** DevTools' "Fast 3G" preset (front_end/core/sdk/NetworkManager.ts): 1.6 Mbit/s × 0.9 down, 750 kbit/s × 0.9 up, 150 ms × 3.75 latency. */
-const FAST_3G = { offline: false, downloadThroughput: (1.6 * 1000 * 1000) / 8 * 0.9, uploadThroughput: (750 * 1000) / 8 * 0.9, latency: 150 * 3.75 };
+const FAST_3G = {
+  offline: false,
+  downloadThroughput: ((1.6 * 1000 * 1000) / 8) * 0.9,
+  uploadThroughput: ((750 * 1000) / 8) * 0.9,
+  latency: 150 * 3.75,
+};
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'apps/web/dist');
@@ -87,8 +92,18 @@ interface Load {
 }
 
 /** One cold load (fresh context, empty cache) of `url` under Fast 3G, until `selector` is in the page. */
-async function throttledLoad(browser: Browser, baseUrl: string, url: string, selector: string, storage: Record<string, string>): Promise<Load> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+async function throttledLoad(
+  browser: Browser,
+  baseUrl: string,
+  url: string,
+  selector: string,
+  storage: Record<string, string>,
+): Promise<Load> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+  });
   try {
     // The session first (as the login page leaves it), then a watch that notes when the usable element appears.
     await context.addInitScript({
@@ -104,8 +119,14 @@ async function throttledLoad(browser: Browser, baseUrl: string, url: string, sel
     const types = new Map<string, { type: string; encoding: string; url: string }>();
     const sizes = new Map<string, number>();
     cdp.on('Network.responseReceived', (event) => {
-      const headers = Object.fromEntries(Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
-      types.set(event.requestId, { type: event.type, encoding: headers['content-encoding'] ?? 'identity', url: event.response.url });
+      const headers = Object.fromEntries(
+        Object.entries(event.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]),
+      );
+      types.set(event.requestId, {
+        type: event.type,
+        encoding: headers['content-encoding'] ?? 'identity',
+        url: event.response.url,
+      });
     });
     cdp.on('Network.loadingFinished', (event) => sizes.set(event.requestId, event.encodedDataLength));
     await page.goto(url, { waitUntil: 'commit' });
@@ -118,8 +139,7 @@ async function throttledLoad(browser: Browser, baseUrl: string, url: string, sel
       if (info?.type === 'Script') {
         load.js += size;
         load.scripts.push(`${path.basename(new URL(info.url).pathname)} ${kb(size)}`);
-      }
-      else if (info?.type === 'Stylesheet') load.css += size;
+      } else if (info?.type === 'Stylesheet') load.css += size;
       else load.other += size;
       if (info?.type === 'Script' || info?.type === 'Stylesheet') load.encodings.add(info.encoding);
     }
@@ -132,51 +152,117 @@ async function throttledLoad(browser: Browser, baseUrl: string, url: string, sel
 /** An app with one published apk, so /home/app opens its page and /package/<path> lists a version. */
 async function seedApp(server: BenchServer): Promise<string> {
   const appPath = `web${Date.now()}`;
-  const app = await server.api<{ appId: number }>('POST', '/api/app', { appName: '基准应用', appType: 'native', password: '246813', path: appPath });
+  const app = await server.api<{ appId: number }>('POST', '/api/app', {
+    appName: '基准应用',
+    appType: 'native',
+    password: '246813',
+    path: appPath,
+  });
   const bytes = sampleApk();
-  const keys = await server.api<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', { appFileName: 'bench.apk' });
+  const keys = await server.api<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', {
+    appFileName: 'bench.apk',
+  });
   const fileKey = keys.appFile.fileKey;
-  const start = await server.api<{ uploadId: string; partSize: number; uploadParamsList: PartUrl[] }>('POST', '/api/multi_signed_url_upload', { functionName: 'start', fileKey, fileSize: bytes.length });
+  const start = await server.api<{ uploadId: string; partSize: number; uploadParamsList: PartUrl[] }>(
+    'POST',
+    '/api/multi_signed_url_upload',
+    { functionName: 'start', fileKey, fileSize: bytes.length },
+  );
   const tags = await putParts(start.uploadParamsList, bytes, start.partSize, 1);
-  await server.api('POST', '/api/multi_signed_url_upload', { functionName: 'finish', fileKey, uploadId: start.uploadId, tags });
+  await server.api('POST', '/api/multi_signed_url_upload', {
+    functionName: 'finish',
+    fileKey,
+    uploadId: start.uploadId,
+    tags,
+  });
   await server.api('POST', '/api/v2/upload_app', { appId: app.appId, s3Url: fileKey, description: 'bench' });
   return appPath;
 }
 
 function sizeRow(metric: string, bytes: number, budget: number, note: string): Row {
-  return { metric, ours: kb(bytes), reference: note, ratio: (bytes / budget).toFixed(2), target: `<= ${kb(budget)}`, pass: bytes <= budget };
+  return {
+    metric,
+    ours: kb(bytes),
+    reference: note,
+    ratio: (bytes / budget).toFixed(2),
+    target: `<= ${kb(budget)}`,
+    pass: bytes <= budget,
+  };
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  log(`web size bench: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}; Fast 3G = ${(FAST_3G.downloadThroughput / KB).toFixed(0)} KB/s down, ${FAST_3G.latency} ms latency`);
+  log(
+    `web size bench: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}; Fast 3G = ${(FAST_3G.downloadThroughput / KB).toFixed(0)} KB/s down, ${FAST_3G.latency} ms latency`,
+  );
   if (!args.includes('--no-build')) {
     log('building the web app (npm run build -w apps/web)');
-    const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (built.status !== 0) throw new Error('the web build failed');
   }
   if (!fromSources) {
     // The compiled server, as `npm start` and the other benches run it (rebuilt only when stale).
-    const built = spawnSync(process.execPath, ['-e', "const m = await import('./scripts/build-server.mjs'); if (m.serverIsStale()) await m.buildServer();"], { cwd: root, stdio: 'inherit' });
+    const built = spawnSync(
+      process.execPath,
+      ['-e', "const m = await import('./scripts/build-server.mjs'); if (m.serverIsStale()) await m.buildServer();"],
+      { cwd: root, stdio: 'inherit' },
+    );
     if (built.status !== 0) throw new Error('the server build failed');
   }
   const manifestFile = path.join(dist, '.vite/manifest.json');
-  const manifest = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : null;
+  const manifest = fs.existsSync(manifestFile)
+    ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>)
+    : null;
   if (!manifest) throw new Error(`${manifestFile} is missing (build.manifest in apps/web/vite.config.ts)`);
-  const installEntry = Object.keys(manifest).find((key) => manifest[key]?.isEntry && key.endsWith('.html') && key !== 'index.html');
+  const installEntry = Object.keys(manifest).find(
+    (key) => manifest[key]?.isEntry && key.endsWith('.html') && key !== 'index.html',
+  );
 
   const rows: Row[] = [];
   const consoleStatic = compressedSizes(entryFiles(manifest, 'index.html'));
-  log(`console entry (index.html and its static imports): ${kb(consoleStatic.raw)} raw, ${kb(consoleStatic.br)} brotli, ${kb(consoleStatic.gz)} gzip`);
-  rows.push(sizeRow('console entry JS+CSS, brotli (static imports)', consoleStatic.br, CONSOLE_BUDGET, `gzip ${kb(consoleStatic.gz)}, raw ${kb(consoleStatic.raw)}`));
+  log(
+    `console entry (index.html and its static imports): ${kb(consoleStatic.raw)} raw, ${kb(consoleStatic.br)} brotli, ${kb(consoleStatic.gz)} gzip`,
+  );
+  rows.push(
+    sizeRow(
+      'console entry JS+CSS, brotli (static imports)',
+      consoleStatic.br,
+      CONSOLE_BUDGET,
+      `gzip ${kb(consoleStatic.gz)}, raw ${kb(consoleStatic.raw)}`,
+    ),
+  );
   // The console's routes as a first visit meets them: the entry plus the page's lazy chunk and its static imports.
-  for (const [route, page] of [['/login', 'src/features/auth/login.page.tsx'], ['/home/app/<path>', 'src/features/apps/app.page.tsx']] as const) {
+  for (const [route, page] of [
+    ['/login', 'src/features/auth/login.page.tsx'],
+    ['/home/app/<path>', 'src/features/apps/app.page.tsx'],
+  ] as const) {
     const routeStatic = compressedSizes(entryFiles(manifest, 'index.html', page));
-    rows.push(sizeRow(`console ${route}: entry + page JS+CSS, brotli (static imports)`, routeStatic.br, CONSOLE_BUDGET, `gzip ${kb(routeStatic.gz)}, raw ${kb(routeStatic.raw)}`));
+    rows.push(
+      sizeRow(
+        `console ${route}: entry + page JS+CSS, brotli (static imports)`,
+        routeStatic.br,
+        CONSOLE_BUDGET,
+        `gzip ${kb(routeStatic.gz)}, raw ${kb(routeStatic.raw)}`,
+      ),
+    );
   }
   const installStatic = installEntry ? compressedSizes(entryFiles(manifest, installEntry)) : null;
-  if (installStatic) rows.push(sizeRow(`install entry (${installEntry}) JS+CSS, brotli`, installStatic.br, INSTALL_BUDGET, `gzip ${kb(installStatic.gz)}, raw ${kb(installStatic.raw)}`));
-  else rows.push(skipped('install entry JS+CSS, brotli', `<= ${kb(INSTALL_BUDGET)}`, 'no install entry in the Vite manifest'));
+  if (installStatic)
+    rows.push(
+      sizeRow(
+        `install entry (${installEntry}) JS+CSS, brotli`,
+        installStatic.br,
+        INSTALL_BUDGET,
+        `gzip ${kb(installStatic.gz)}, raw ${kb(installStatic.raw)}`,
+      ),
+    );
+  else
+    rows.push(
+      skipped('install entry JS+CSS, brotli', `<= ${kb(INSTALL_BUDGET)}`, 'no install entry in the Vite manifest'),
+    );
 
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-web-bench-'));
   let server: BenchServer | undefined;
@@ -185,33 +271,89 @@ async function main(): Promise<void> {
     server = await startServer(path.join(workDir, 'data'));
     const appPath = await seedApp(server);
     // The console's session as the login page keeps it (apps/web/src/app/session.store.ts).
-    const login = await server.api<{ token: string; username: string; tokenTime: number; roleLevel: number; userId: number }>('POST', '/api/user/login', {
+    const login = await server.api<{
+      token: string;
+      username: string;
+      tokenTime: number;
+      roleLevel: number;
+      userId: number;
+    }>('POST', '/api/user/login', {
       username: ADMIN.username,
       password: createHash('sha256').update(ADMIN.password).digest('hex'),
     });
-    const session = { token: login.token, username: login.username, tokenTime: String(login.tokenTime), roleLevel: String(login.roleLevel), userId: String(login.userId), privateUrl: '' };
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-dev-shm-usage'] });
+    const session = {
+      token: login.token,
+      username: login.username,
+      tokenTime: String(login.tokenTime),
+      roleLevel: String(login.roleLevel),
+      userId: String(login.userId),
+      privateUrl: '',
+    };
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-dev-shm-usage',
+      ],
+    });
     const pages = [
-      { name: 'console /login', url: '/login', selector: '[data-testid="login-username"]', storage: {}, budget: CONSOLE_BUDGET },
-      { name: 'console /home/app', url: '/home/app', selector: '[data-testid="version-row"]', storage: session, budget: CONSOLE_BUDGET },
-      { name: `install /package/<path>`, url: `/package/${appPath}`, selector: '[data-testid="install-password"]', storage: {}, budget: INSTALL_BUDGET },
+      {
+        name: 'console /login',
+        url: '/login',
+        selector: '[data-testid="login-username"]',
+        storage: {},
+        budget: CONSOLE_BUDGET,
+      },
+      {
+        name: 'console /home/app',
+        url: '/home/app',
+        selector: '[data-testid="version-row"]',
+        storage: session,
+        budget: CONSOLE_BUDGET,
+      },
+      {
+        name: `install /package/<path>`,
+        url: `/package/${appPath}`,
+        selector: '[data-testid="install-password"]',
+        storage: {},
+        budget: INSTALL_BUDGET,
+      },
     ];
     for (const target of pages) {
       const loads: Load[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) loads.push(await throttledLoad(browser, server.url, target.url, target.selector, target.storage));
+      for (let round = 0; round < ROUNDS; round += 1)
+        loads.push(await throttledLoad(browser, server.url, target.url, target.selector, target.storage));
       const js = median(loads.map((l) => l.js));
       const css = median(loads.map((l) => l.css));
       const ms = median(loads.map((l) => l.usableMs));
       const encodings = [...new Set(loads.flatMap((l) => [...l.encodings]))].join('+');
       if (args.includes('--files')) log(`${target.name}, scripts of the first load: ${loads[0]?.scripts.join(', ')}`);
-      log(`${target.name}: ${loads.map((l) => `${msText(l.usableMs)} (JS ${kb(l.js)}, CSS ${kb(l.css)}, other ${kb(l.other)})`).join('; ')}`);
+      log(
+        `${target.name}: ${loads.map((l) => `${msText(l.usableMs)} (JS ${kb(l.js)}, CSS ${kb(l.css)}, other ${kb(l.other)})`).join('; ')}`,
+      );
       // The console's budget is its static rows above (the code a route needs before it renders): what the wire
       // shows until usable also holds the parts a page loads beside itself (its dialogs' and views' chunks, fetched
       // while the data comes) and every response's headers.
-      const wireRow = sizeRow(`${target.name}: JS fetched until usable (wire, ${encodings})`, js, target.budget, `CSS ${kb(css)}`);
+      const wireRow = sizeRow(
+        `${target.name}: JS fetched until usable (wire, ${encodings})`,
+        js,
+        target.budget,
+        `CSS ${kb(css)}`,
+      );
       rows.push(target.budget === CONSOLE_BUDGET ? { ...wireRow, target: 'none (INFO)', pass: null } : wireRow);
       const transferFloor = ((js + css) / FAST_3G.downloadThroughput) * 1000;
-      rows.push({ metric: `${target.name}: first usable paint, Fast 3G`, ours: msText(ms), reference: `${msText(transferFloor)} to move JS+CSS at 180 KB/s`, ratio: '-', target: 'none (INFO)', pass: null });
+      rows.push({
+        metric: `${target.name}: first usable paint, Fast 3G`,
+        ours: msText(ms),
+        reference: `${msText(transferFloor)} to move JS+CSS at 180 KB/s`,
+        ratio: '-',
+        target: 'none (INFO)',
+        pass: null,
+      });
     }
   } finally {
     await browser?.close();

@@ -22,7 +22,10 @@ const isignProfile = () => read('other', 'isign-credentials', 'test.mobileprovis
 const isignCertificate = () => new X509Certificate(read('other', 'isign-credentials', 'test.cert.pem'));
 
 // Values recorded in fixtures/SOURCES.md (read with openssl).
-const p12Expectations: Record<string, { password: string; pem: string; commonName: string; teamId: string | null; teamName: string; validTo: string }> = {
+const p12Expectations: Record<
+  string,
+  { password: string; pem: string; commonName: string; teamId: string | null; teamName: string; validTo: string }
+> = {
   'rcodesign-self-signed-rsa-apple-distribution.p12': {
     password: 'password',
     pem: 'p12/rcodesign-self-signed-rsa-apple-distribution.pem',
@@ -39,7 +42,14 @@ const p12Expectations: Record<string, { password: string; pem: string; commonNam
     teamName: 'RSA Apple Development',
     validTo: '2037-07-16',
   },
-  'rcodesign-apple-codesign-testuser.p12': { password: 'password123', pem: '', commonName: 'Test User', teamId: null, teamName: 'PyOxidizer', validTo: '2022' },
+  'rcodesign-apple-codesign-testuser.p12': {
+    password: 'password123',
+    pem: '',
+    commonName: 'Test User',
+    teamId: null,
+    teamName: 'PyOxidizer',
+    validTo: '2022',
+  },
   'derived-isign-test-aes256.p12': {
     password: 'test',
     pem: 'other/isign-credentials/test.cert.pem',
@@ -51,7 +61,9 @@ const p12Expectations: Record<string, { password: string; pem: string; commonNam
 };
 
 describe('fixtures/p12', () => {
-  const files = readdirSync(join(fixturesDir, 'p12')).filter((name) => name.endsWith('.p12')).sort();
+  const files = readdirSync(join(fixturesDir, 'p12'))
+    .filter((name) => name.endsWith('.p12'))
+    .sort();
 
   it('has an expectation for every p12', () => {
     expect(files.filter((name) => !(name in p12Expectations))).toEqual([]);
@@ -70,7 +82,9 @@ describe('fixtures/p12', () => {
       expect(identity.certificate.sha1).toBe(sha1(new X509Certificate(pem).raw));
       if (pem.includes('PRIVATE KEY')) {
         const publicFromPem = createPublicKey(createPrivateKey(pem)).export({ type: 'spki', format: 'der' });
-        expect(createPublicKey(identity.privateKey).export({ type: 'spki', format: 'der' }).equals(publicFromPem)).toBe(true);
+        expect(createPublicKey(identity.privateKey).export({ type: 'spki', format: 'der' }).equals(publicFromPem)).toBe(
+          true,
+        );
       }
     }
   });
@@ -88,19 +102,33 @@ describe('fixtures/p12', () => {
 
 describe('the isign signing set passes the upload checks', () => {
   const upload = (now: number, p12 = read('p12', 'derived-isign-test-aes256.p12'), password = 'test') =>
-    checkCertificateUpload({ p12, password, profiles: [{ fileName: 'test.mobileprovision', bytes: isignProfile() }], now });
+    checkCertificateUpload({
+      p12,
+      password,
+      profiles: [{ fileName: 'test.mobileprovision', bytes: isignProfile() }],
+      now,
+    });
 
   it('while both were valid: team, wildcard app id, development, two devices, lists the certificate', () => {
     const checked = upload(Date.UTC(2017, 0, 1));
     expect(checked.identity.certificate.sha1).toBe(sha1(isignCertificate().raw));
     expect([checked.groupId, checked.mainBundleId]).toEqual(['ISIGNTESTS', '*']);
-    expect(checked.profiles.map((p) => [p.name, p.uuid, p.type, p.appId, p.profile.provisionedDevices.length, p.listsCertificate])).toEqual([
-      ['RDC-Dev', 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', 'development', 'ISIGNTESTS.*', 2, true],
-    ]);
+    expect(
+      checked.profiles.map((p) => [
+        p.name,
+        p.uuid,
+        p.type,
+        p.appId,
+        p.profile.provisionedDevices.length,
+        p.listsCertificate,
+      ]),
+    ).toEqual([['RDC-Dev', 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', 'development', 'ISIGNTESTS.*', 2, true]]);
   });
 
   it('refuses the pair once expired, and a certificate the profile does not list', () => {
-    expect(() => upload(Date.UTC(2026, 10, 23))).toThrow(CertMessages.certificateExpired(Date.UTC(2025, 9, 19, 19, 13, 7)));
+    expect(() => upload(Date.UTC(2026, 10, 23))).toThrow(
+      CertMessages.certificateExpired(Date.UTC(2025, 9, 19, 19, 13, 7)),
+    );
     expect(() => upload(Date.UTC(2017, 11, 1))).toThrow('描述文件「RDC-Dev」已过期（2017-11-28）');
     const rcodesign = read('p12', 'rcodesign-self-signed-rsa-apple-distribution.p12');
     expect(() => upload(Date.UTC(2024, 0, 1), rcodesign, 'password')).toThrow(CertMessages.profileMismatch('RDC-Dev'));
@@ -110,9 +138,14 @@ describe('the isign signing set passes the upload checks', () => {
     'fixture profile %s is not accepted for the isign certificate',
     (name) => {
       const profiles = [{ fileName: name, bytes: read('mobileprovision', name) }];
-      expect(() => checkCertificateUpload({ p12: read('p12', 'derived-isign-test-aes256.p12'), password: 'test', profiles, now: Date.UTC(2016, 0, 1) })).toThrow(
-        /不包含该证书|没有苹果签名/,
-      );
+      expect(() =>
+        checkCertificateUpload({
+          p12: read('p12', 'derived-isign-test-aes256.p12'),
+          password: 'test',
+          profiles,
+          now: Date.UTC(2016, 0, 1),
+        }),
+      ).toThrow(/不包含该证书|没有苹果签名/);
     },
   );
 });
@@ -133,11 +166,23 @@ describe.each(testDialects())('/api/cert_upload with the real isign set on %s', 
     form.append('password', 'test');
     form.append('p12', new Blob([new Uint8Array(read('p12', 'derived-isign-test-aes256.p12'))]), 'isign.p12');
     form.append('profiles', new Blob([new Uint8Array(isignProfile())]), 'test.mobileprovision');
-    const response = await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form });
+    const response = await fetch(`${server.url}/api/cert_upload`, {
+      method: 'POST',
+      headers: { token: admin },
+      body: form,
+    });
     const body = (await response.json()) as { code: number; data: CertificateRow };
     expect(body.code).toBe(200);
-    expect(body.data).toMatchObject({ groupId: 'ISIGNTESTS', mainBundleId: '*', name: 'isign_tests', teamName: 'isign tests', expireTime: Date.UTC(2017, 10, 28, 22, 57, 49) });
+    expect(body.data).toMatchObject({
+      groupId: 'ISIGNTESTS',
+      mainBundleId: '*',
+      name: 'isign_tests',
+      teamName: 'isign tests',
+      expireTime: Date.UTC(2017, 10, 28, 22, 57, 49),
+    });
     const listed = await server.request<CertificateRow[]>('GET', '/api/cert_list', { token: admin });
-    expect(listed.body.data.map((row) => [row.name, row.profiles.map((p) => p.name)])).toEqual([['isign_tests', ['RDC-Dev']]]);
+    expect(listed.body.data.map((row) => [row.name, row.profiles.map((p) => p.name)])).toEqual([
+      ['isign_tests', ['RDC-Dev']],
+    ]);
   });
 });

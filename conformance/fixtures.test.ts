@@ -16,7 +16,9 @@ const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
 
 function filesIn(folder: string): string[] {
-  return readdirSync(join(fixturesDir, folder)).filter((name) => !name.startsWith('.')).sort();
+  return readdirSync(join(fixturesDir, folder))
+    .filter((name) => !name.startsWith('.'))
+    .sort();
 }
 
 const day = (date: Date | null | undefined) => date?.toISOString().slice(0, 10) ?? null;
@@ -76,7 +78,11 @@ function summarize(result: PackageInspection) {
         deviceType: result.deviceType,
         icon: result.kind === 'apk' ? summarizeIcon(result.icon) : null,
         schemes: result.signatures.schemes,
-        signers: result.signatures.signers.map((signer) => ({ commonName: signer.commonName, sha256: signer.sha256, schemes: signer.schemes })),
+        signers: result.signatures.signers.map((signer) => ({
+          commonName: signer.commonName,
+          sha256: signer.sha256,
+          schemes: signer.schemes,
+        })),
       };
     case 'mac':
       return {
@@ -140,7 +146,12 @@ describe('fixtures/mobileprovision', () => {
     const profile = inspectMobileprovision(readFileSync(join(credentials, 'test.mobileprovision')));
     const certificate = new X509Certificate(readFileSync(join(credentials, 'test.cert.pem')));
     const sha1 = createHash('sha1').update(certificate.raw).digest('hex').toUpperCase();
-    expect(summarizeProfile(profile)).toMatchObject({ name: 'RDC-Dev', type: 'development', teamId: 'ISIGNTESTS', devices: 2 });
+    expect(summarizeProfile(profile)).toMatchObject({
+      name: 'RDC-Dev',
+      type: 'development',
+      teamId: 'ISIGNTESTS',
+      devices: 2,
+    });
     expect(profile.developerCertificates[0]?.sha1).toBe(sha1);
     expect(profile.developerCertificates[0]?.commonName).toBe('isign_tests');
   });
@@ -151,6 +162,9 @@ describe('renamed fixtures are caught by content', () => {
     ['apk/androguard-com.politedroid_4.apk', 'politedroid.ipa', '扩展名为.ipa但内容是Android安装包'],
     ['ipa/isign-Test.ipa', 'Test.apk', '扩展名为.apk但内容是iOS安装包'],
   ])('%s uploaded as %s', async (file, declaredName, message) => {
-    await expect(inspectPackage(join(fixturesDir, file), { declaredName })).rejects.toMatchObject({ reason: 'kindMismatch', message });
+    await expect(inspectPackage(join(fixturesDir, file), { declaredName })).rejects.toMatchObject({
+      reason: 'kindMismatch',
+      message,
+    });
   });
 });

@@ -20,13 +20,43 @@ export interface BinaryExpectation {
 
 export const expectations: Record<string, BinaryExpectation[]> = {
   'appinfo-iphone.ipa': [
-    { path: 'Payload/AppInfoDemo.app/AppInfoDemo', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.AppInfoDemo', teamId: '5PJA6N5A3B', signer: 'iPhone Developer: Yi Xiao (54P9L43M84)', derEntitlements: null },
+    {
+      path: 'Payload/AppInfoDemo.app/AppInfoDemo',
+      archs: ['armv7', 'arm64'],
+      directories: [
+        [0, 1],
+        [0x1000, 2],
+      ],
+      identifier: 'com.icyleaf.AppInfoDemo',
+      teamId: '5PJA6N5A3B',
+      signer: 'iPhone Developer: Yi Xiao (54P9L43M84)',
+      derEntitlements: null,
+    },
   ],
   'appinfo-ipad.ipa': [
-    { path: 'Payload/bundle.app/bundle', archs: ['armv7', 'arm64'], directories: [[0, 1], [0x1000, 2]], identifier: 'com.icyleaf.bundle', teamId: '5PJA6N5A3B', signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)', derEntitlements: null },
+    {
+      path: 'Payload/bundle.app/bundle',
+      archs: ['armv7', 'arm64'],
+      directories: [
+        [0, 1],
+        [0x1000, 2],
+      ],
+      identifier: 'com.icyleaf.bundle',
+      teamId: '5PJA6N5A3B',
+      signer: 'iPhone Distribution: QYER Inc (5PJA6N5A3B)',
+      derEntitlements: null,
+    },
   ],
   'appinfo-embedded.ipa': [
-    { path: 'Payload/Demo.app/Demo', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.icyleaf.test.Demo', teamId: '72LA85G59H', signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.', derEntitlements: 'xcode12' },
+    {
+      path: 'Payload/Demo.app/Demo',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'com.icyleaf.test.Demo',
+      teamId: '72LA85G59H',
+      signer: 'iPhone Distribution: Niceliving Beijing Technology Co. Ltd.',
+      derEntitlements: 'xcode12',
+    },
     {
       path: 'Payload/Demo.app/PlugIns/Notification.appex/Notification',
       archs: ['arm64'],
@@ -38,20 +68,55 @@ export const expectations: Record<string, BinaryExpectation[]> = {
     },
   ],
   'appinfo-apple-tv.ipa': [
-    { path: 'Payload/BilibiliLive.app/BilibiliLive', archs: ['arm64'], directories: [[0, 2]], identifier: 'com.etan.tv.BilibiliLive.tvOS', teamId: '3WJ3AZZMPP', signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)', derEntitlements: 'current' },
+    {
+      path: 'Payload/BilibiliLive.app/BilibiliLive',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'com.etan.tv.BilibiliLive.tvOS',
+      teamId: '3WJ3AZZMPP',
+      signer: 'Apple Development: icyleaf@ews.im (AR9Y2A54NC)',
+      derEntitlements: 'current',
+    },
   ],
   'isign-Test.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
+    {
+      path: 'Payload/IsignTestApp.app/IsignTestApp',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'net.neilk.IsignTestApp',
+      teamId: 'L37S4Z6BE9',
+      signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
+      derEntitlements: null,
+    },
   ],
   'isign-isignTestApp.ipa': [
-    { path: 'Payload/IsignTestApp.app/IsignTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.IsignTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
+    {
+      path: 'Payload/IsignTestApp.app/IsignTestApp',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'net.neilk.IsignTestApp',
+      teamId: 'L37S4Z6BE9',
+      signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
+      derEntitlements: null,
+    },
   ],
   'isign-isignFrameworksTestApp.ipa': [
-    { path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp', archs: ['arm64'], directories: [[0, 2]], identifier: 'net.neilk.isignFrameworksTestApp', teamId: 'L37S4Z6BE9', signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)', derEntitlements: null },
+    {
+      path: 'Payload/isignFrameworksTestApp.app/isignFrameworksTestApp',
+      archs: ['arm64'],
+      directories: [[0, 2]],
+      identifier: 'net.neilk.isignFrameworksTestApp',
+      teamId: 'L37S4Z6BE9',
+      signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',
+      derEntitlements: null,
+    },
     {
       path: 'Payload/isignFrameworksTestApp.app/Frameworks/FontAwesome_swift.framework/FontAwesome_swift',
       archs: ['arm64'],
-      directories: [[0, 1], [0x1000, 2]],
+      directories: [
+        [0, 1],
+        [0x1000, 2],
+      ],
       identifier: 'org.cocoapods.FontAwesome-swift',
       teamId: 'L37S4Z6BE9',
       signer: 'Apple Development: Neil Kandalgaonkar (PJ5C3PEW8Z)',

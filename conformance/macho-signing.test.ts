@@ -32,7 +32,13 @@ describe('the isign test identity signs a fixture binary', () => {
     const slice = parseMachO(bytes).slices[0];
     const directories = slice ? (readEmbeddedSignature(bytes, slice)?.codeDirectories ?? []) : [];
     const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
-    const cms = signCodeDirectories({ codeDirectories: directories, certificate: identity.certificate.der, chain: identity.chain, privateKey: identity.privateKey, signingTime: new Date('2017-01-01T00:00:00Z') });
+    const cms = signCodeDirectories({
+      codeDirectories: directories,
+      certificate: identity.certificate.der,
+      chain: identity.chain,
+      privateKey: identity.privateKey,
+      signingTime: new Date('2017-01-01T00:00:00Z'),
+    });
     const result = verifyCodeDirectoryCms(cms, directories);
     expect(result.failures).toEqual([]);
     expect(result.signerCertificate?.equals(identity.certificate.der)).toBe(true);
@@ -48,7 +54,10 @@ describe.each(Object.keys(expectations))('re-signing the binaries of ipa/%s with
       for (const binary of expectations[ipa] ?? []) {
         const bytes = await zip.readEntry(binary.path);
         const bundle = binary.path.slice(0, binary.path.lastIndexOf('/') + 1);
-        const context = { infoPlist: await optional(zip, `${bundle}Info.plist`), codeResources: await optional(zip, `${bundle}_CodeSignature/CodeResources`) };
+        const context = {
+          infoPlist: await optional(zip, `${bundle}Info.plist`),
+          codeResources: await optional(zip, `${bundle}_CodeSignature/CodeResources`),
+        };
         expect([binary.path, verifyMachO(bytes, context)]).toEqual([binary.path, []]);
         const first = parseMachO(bytes).slices[0];
         const old = first ? readEmbeddedSignature(sliceBytes(bytes, first), first) : null;
@@ -62,7 +71,9 @@ describe.each(Object.keys(expectations))('re-signing the binaries of ipa/%s with
           privateKey: identity.privateKey,
           // Slot 1 only for a bundle's main executable, as the original had it.
           infoPlist: old.codeDirectories[0]?.specialSlots.get(1)?.some((byte) => byte !== 0) ? context.infoPlist : null,
-          codeResources: old.codeDirectories[0]?.specialSlots.get(3)?.some((byte) => byte !== 0) ? context.codeResources : null,
+          codeResources: old.codeDirectories[0]?.specialSlots.get(3)?.some((byte) => byte !== 0)
+            ? context.codeResources
+            : null,
           entitlementsXml: old.entitlementsXml,
           entitlementsDer: entitlements ? encodeDerEntitlements(entitlements) : null,
           isMainExecutable: first.fileType === 2,
@@ -76,7 +87,9 @@ describe.each(Object.keys(expectations))('re-signing the binaries of ipa/%s with
         for (const slice of file.slices) {
           const signature = readEmbeddedSignature(sliceBytes(signed, slice), slice);
           expect(signature?.certificates[0]?.equals(identity.certificate.der)).toBe(true);
-          expect(signature?.codeDirectories.map((cd) => [cd.identifier, cd.teamId])).toEqual(binary.directories.map(() => [binary.identifier, 'ISIGNTESTS']));
+          expect(signature?.codeDirectories.map((cd) => [cd.identifier, cd.teamId])).toEqual(
+            binary.directories.map(() => [binary.identifier, 'ISIGNTESTS']),
+          );
           expect(decodeRequirement(signature?.requirements[0]?.data ?? Buffer.alloc(0))).toBe(
             `identifier "${binary.identifier}" and anchor apple generic and certificate leaf[subject.CN] = "isign_tests" and certificate 1[field.1.2.840.113635.100.6.2.1] exists`,
           );
@@ -93,7 +106,8 @@ async function ipaFiles(ipa: string): Promise<Map<string, Buffer>> {
   const zip = await openZipIndex(resolve(fixturesDir, 'ipa', ipa));
   try {
     const files = new Map<string, Buffer>();
-    for (const entry of zip.entries.values()) if (!entry.isDirectory) files.set(entry.name, await zip.readEntry(entry.name));
+    for (const entry of zip.entries.values())
+      if (!entry.isDirectory) files.set(entry.name, await zip.readEntry(entry.name));
     return files;
   } finally {
     await zip.close();
@@ -114,37 +128,53 @@ describe.each(Object.keys(expectations))('the whole app of ipa/%s', (ipa) => {
       signingTime: new Date('2017-01-01T00:00:00Z'),
     });
     expect(signed.map((bundle) => [bundle.bundleId, bundle.profileUuid !== null])).toEqual(
-      [...(expectations[ipa] ?? [])].reverse().map((binary) => [binary.identifier, !binary.path.includes('.framework/')]),
+      [...(expectations[ipa] ?? [])]
+        .reverse()
+        .map((binary) => [binary.identifier, !binary.path.includes('.framework/')]),
     );
     expect(verifyApp(files)).toEqual([]);
     const [main] = signed.slice(-1);
-    const resource = [...files.keys()].find((name) => main && name.startsWith(main.path) && name.endsWith('.png')) ?? `${main?.path}embedded.mobileprovision`;
+    const resource =
+      [...files.keys()].find((name) => main && name.startsWith(main.path) && name.endsWith('.png')) ??
+      `${main?.path}embedded.mobileprovision`;
     files.set(resource, Buffer.concat([files.get(resource) ?? Buffer.alloc(0), Buffer.from('!')]));
     expect(verifyApp(files).length).toBeGreaterThan(0);
   });
 });
 
-describe.each(['rcodesign-self-signed-rsa-apple-development.p12', 'rcodesign-self-signed-rsa-apple-distribution.p12'])('re-signing every fixture app with %s', (p12) => {
-  it('passes the verifier, with a profile made for that certificate (team "test")', async () => {
-    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', p12)), 'password');
-    // No profile in the fixtures lists these certificates; one is made here, signed by a throwaway "Apple".
-    const profile = makeSignedProfile([{ der: identity.certificate.der }], makeIdentity('Test Provisioning Profile Signing'), {
-      Name: 'rcodesign test',
-      UUID: '0a0b0c0d-0000-4000-8000-000000000001',
-      TeamIdentifier: ['test'],
-      ExpirationDate: new Date('2037-01-01T00:00:00Z'),
-      Entitlements: { 'application-identifier': 'test.*', 'com.apple.developer.team-identifier': 'test', 'get-task-allow': true, 'keychain-access-groups': ['test.*'] },
+describe.each(['rcodesign-self-signed-rsa-apple-development.p12', 'rcodesign-self-signed-rsa-apple-distribution.p12'])(
+  're-signing every fixture app with %s',
+  (p12) => {
+    it('passes the verifier, with a profile made for that certificate (team "test")', async () => {
+      const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', p12)), 'password');
+      // No profile in the fixtures lists these certificates; one is made here, signed by a throwaway "Apple".
+      const profile = makeSignedProfile(
+        [{ der: identity.certificate.der }],
+        makeIdentity('Test Provisioning Profile Signing'),
+        {
+          Name: 'rcodesign test',
+          UUID: '0a0b0c0d-0000-4000-8000-000000000001',
+          TeamIdentifier: ['test'],
+          ExpirationDate: new Date('2037-01-01T00:00:00Z'),
+          Entitlements: {
+            'application-identifier': 'test.*',
+            'com.apple.developer.team-identifier': 'test',
+            'get-task-allow': true,
+            'keychain-access-groups': ['test.*'],
+          },
+        },
+      );
+      for (const ipa of Object.keys(expectations)) {
+        const files = await ipaFiles(ipa);
+        resignApp(files, {
+          certificate: identity.certificate.der,
+          chain: identity.chain,
+          privateKey: identity.privateKey,
+          profiles: [{ uuid: '0a0b0c0d-0000-4000-8000-000000000001', appId: 'test.*', content: profile }],
+          signingTime: new Date('2026-11-23T00:00:00Z'),
+        });
+        expect([ipa, verifyApp(files)]).toEqual([ipa, []]);
+      }
     });
-    for (const ipa of Object.keys(expectations)) {
-      const files = await ipaFiles(ipa);
-      resignApp(files, {
-        certificate: identity.certificate.der,
-        chain: identity.chain,
-        privateKey: identity.privateKey,
-        profiles: [{ uuid: '0a0b0c0d-0000-4000-8000-000000000001', appId: 'test.*', content: profile }],
-        signingTime: new Date('2026-11-23T00:00:00Z'),
-      });
-      expect([ipa, verifyApp(files)]).toEqual([ipa, []]);
-    }
-  });
-});
+  },
+);

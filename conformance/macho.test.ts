@@ -11,7 +11,13 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import { openZipIndex, type ZipIndex } from '@release/inspect/zip-index.ts';
-import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
+import {
+  blobOfSlot,
+  CSSLOT,
+  mismatchedPages,
+  mismatchedSpecialSlots,
+  readEmbeddedSignature,
+} from '../apps/server/src/signing/code-signature.ts';
 import { verifyCodeDirectoryCms } from '../apps/server/src/signing/cms-verify.ts';
 import { decodeRequirement, designatedRequirement, requirementSet } from '../apps/server/src/signing/requirements.ts';
 import { decodeDerEntitlements, encodeDerEntitlements } from '../apps/server/src/signing/der-entitlements.ts';
@@ -22,7 +28,11 @@ import { buildCodeResources } from '../apps/server/src/signing/code-resources-bu
 import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 
-const commonName = (der: Buffer) => new X509Certificate(der).subject.split('\n').find((line) => line.startsWith('CN='))?.slice(3) ?? null;
+const commonName = (der: Buffer) =>
+  new X509Certificate(der).subject
+    .split('\n')
+    .find((line) => line.startsWith('CN='))
+    ?.slice(3) ?? null;
 const sha1 = (der: Buffer) => createHash('sha1').update(der).digest('hex').toUpperCase();
 
 async function machOPaths(zip: ZipIndex): Promise<string[]> {
@@ -33,7 +43,6 @@ async function machOPaths(zip: ZipIndex): Promise<string[]> {
   }
   return found.sort();
 }
-
 
 describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
   const expected = expectations[ipa] ?? [];
@@ -62,9 +71,19 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
             [CSSLOT.derEntitlements, blobOfSlot(signature, CSSLOT.derEntitlements)],
           ]);
           for (const directory of signature.codeDirectories) {
-            expect([binary.path, slice.arch, directory.slot, directory.identifier, directory.teamId]).toEqual([binary.path, slice.arch, directory.slot, binary.identifier, binary.teamId]);
+            expect([binary.path, slice.arch, directory.slot, directory.identifier, directory.teamId]).toEqual([
+              binary.path,
+              slice.arch,
+              directory.slot,
+              binary.identifier,
+              binary.teamId,
+            ]);
             expect([binary.path, slice.arch, mismatchedPages(code, directory)]).toEqual([binary.path, slice.arch, []]);
-            expect([binary.path, slice.arch, mismatchedSpecialSlots(directory, slots)]).toEqual([binary.path, slice.arch, []]);
+            expect([binary.path, slice.arch, mismatchedSpecialSlots(directory, slots)]).toEqual([
+              binary.path,
+              slice.arch,
+              [],
+            ]);
             // The signer's CodeDirectory builder lays it out as Xcode did, byte for byte.
             const rebuilt = buildCodeDirectory({
               version: directory.version as 0x20200 | 0x20400,
@@ -81,7 +100,12 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
               execSegLimit: directory.execSegLimit ?? undefined,
               execSegFlags: directory.execSegFlags ?? undefined,
             });
-            expect([binary.path, slice.arch, directory.slot, rebuilt.equals(directory.data)]).toEqual([binary.path, slice.arch, directory.slot, true]);
+            expect([binary.path, slice.arch, directory.slot, rebuilt.equals(directory.data)]).toEqual([
+              binary.path,
+              slice.arch,
+              directory.slot,
+              true,
+            ]);
           }
           expect(signature.requirements.map((r) => r.type)).toEqual([3]);
           // Xcode's designated requirement, which the signer rebuilds byte for byte.
@@ -89,18 +113,29 @@ describe.each(Object.keys(expectations))('signed binaries of ipa/%s', (ipa) => {
           expect(decodeRequirement(signature.requirements[0]?.data ?? Buffer.alloc(0))).toBe(designated);
           const rebuilt = requirementSet([{ type: 3, blob: designatedRequirement(binary.identifier, binary.signer) }]);
           expect(rebuilt.equals(blobOfSlot(signature, CSSLOT.requirements) ?? Buffer.alloc(0))).toBe(true);
-          const derForm = signature.derEntitlements ? (signature.derEntitlements[0] === 0x70 ? 'current' : 'xcode12') : null;
+          const derForm = signature.derEntitlements
+            ? signature.derEntitlements[0] === 0x70
+              ? 'current'
+              : 'xcode12'
+            : null;
           expect(derForm).toBe(binary.derEntitlements);
           if (signature.derEntitlements && signature.entitlements) {
             // Both forms say the same; the current form is what the signer writes, byte for byte.
             expect(decodeDerEntitlements(signature.derEntitlements)).toEqual(signature.entitlements);
-            if (derForm === 'current') expect(encodeDerEntitlements(signature.entitlements).equals(signature.derEntitlements)).toBe(true);
+            if (derForm === 'current')
+              expect(encodeDerEntitlements(signature.entitlements).equals(signature.derEntitlements)).toBe(true);
           }
-          expect(signature.entitlements?.['application-identifier'] ?? null).toBe(slice.fileType === 2 ? `${binary.teamId}.${binary.identifier}` : null);
+          expect(signature.entitlements?.['application-identifier'] ?? null).toBe(
+            slice.fileType === 2 ? `${binary.teamId}.${binary.identifier}` : null,
+          );
           const [leaf, ...chain] = signature.certificates;
           expect(leaf && commonName(leaf)).toBe(binary.signer);
-          expect(chain.map(commonName)).toEqual(['Apple Worldwide Developer Relations Certification Authority', 'Apple Root CA']);
-          if (profile && leaf) expect(inspectMobileprovision(profile).developerCertificates.map((c) => c.sha1)).toContain(sha1(leaf));
+          expect(chain.map(commonName)).toEqual([
+            'Apple Worldwide Developer Relations Certification Authority',
+            'Apple Root CA',
+          ]);
+          if (profile && leaf)
+            expect(inspectMobileprovision(profile).developerCertificates.map((c) => c.sha1)).toContain(sha1(leaf));
           // The CMS signs the primary CodeDirectory with that certificate; Apple's cdhash attributes name every CodeDirectory.
           const cms = verifyCodeDirectoryCms(signature.cms ?? Buffer.alloc(0), signature.codeDirectories);
           expect([binary.path, slice.arch, cms.failures]).toEqual([binary.path, slice.arch, []]);
@@ -141,7 +176,10 @@ describe('a corrupted page is caught', () => {
     // Pretend a signer rewrote one page hash without signing again.
     directory.data.writeUInt8(directory.data.readUInt8(directory.data.length - 1) ^ 0x01, directory.data.length - 1);
     const reread = readEmbeddedSignature(bytes, slice!);
-    expect(verifyCodeDirectoryCms(signature.cms, reread?.codeDirectories ?? []).failures).toEqual(['messageDigest', 'cdHashes']);
+    expect(verifyCodeDirectoryCms(signature.cms, reread?.codeDirectories ?? []).failures).toEqual([
+      'messageDigest',
+      'cdHashes',
+    ]);
   });
 });
 
@@ -149,13 +187,17 @@ describe('a corrupted page is caught', () => {
 async function bundleFiles(zip: ZipIndex, root: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   for (const entry of zip.entries.values()) {
-    if (!entry.isDirectory && entry.name.startsWith(root)) files.set(entry.name.slice(root.length), await zip.readEntry(entry.name));
+    if (!entry.isDirectory && entry.name.startsWith(root))
+      files.set(entry.name.slice(root.length), await zip.readEntry(entry.name));
   }
   return files;
 }
 
 /** Seals written by 2016 Xcode (rules2 with `^` and nested-code rules, `hash` beside `hash2`). */
-const OLDER_XCODE_SEALS = new Set(['Payload/AppInfoDemo.app/_CodeSignature/CodeResources', 'Payload/bundle.app/_CodeSignature/CodeResources']);
+const OLDER_XCODE_SEALS = new Set([
+  'Payload/AppInfoDemo.app/_CodeSignature/CodeResources',
+  'Payload/bundle.app/_CodeSignature/CodeResources',
+]);
 
 describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
   it('every sealed file matches, none is missing, none is unsealed; a changed resource is caught', async () => {
@@ -170,13 +212,21 @@ describe.each(Object.keys(expectations))('CodeResources of ipa/%s', (ipa) => {
         const files = await bundleFiles(zip, root);
         const info = parsePlistDict(files.get('Info.plist') ?? Buffer.alloc(0));
         const executable = info ? plistString(info, 'CFBundleExecutable') : null;
-        expect([seal, checkSealedFiles(resources, files, executable)]).toEqual([seal, { mismatched: [], missing: [], unsealed: [], nested: [] }]);
+        expect([seal, checkSealedFiles(resources, files, executable)]).toEqual([
+          seal,
+          { mismatched: [], missing: [], unsealed: [], nested: [] },
+        ]);
         // The signer's seal of the same files: byte for byte what current Xcode wrote; 2016 Xcode used other rules.
         const binary = files.get(executable ?? '') ?? Buffer.alloc(0);
         const firstSlice = parseMachO(binary).slices[0];
-        const withSha1 = firstSlice ? (readEmbeddedSignature(sliceBytes(binary, firstSlice), firstSlice)?.codeDirectories.length ?? 0) > 1 : false;
+        const withSha1 = firstSlice
+          ? (readEmbeddedSignature(sliceBytes(binary, firstSlice), firstSlice)?.codeDirectories.length ?? 0) > 1
+          : false;
         const rebuilt = buildCodeResources(files, executable, { withSha1 });
-        expect([seal, checkSealedFiles(parseCodeResources(rebuilt)!, files, executable)]).toEqual([seal, { mismatched: [], missing: [], unsealed: [], nested: [] }]);
+        expect([seal, checkSealedFiles(parseCodeResources(rebuilt)!, files, executable)]).toEqual([
+          seal,
+          { mismatched: [], missing: [], unsealed: [], nested: [] },
+        ]);
         expect([seal, rebuilt.equals(await zip.readEntry(seal))]).toEqual([seal, !OLDER_XCODE_SEALS.has(seal)]);
         const [first] = [...resources.files2.keys()].filter((path) => files.has(path));
         if (first) {

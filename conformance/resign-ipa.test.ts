@@ -37,10 +37,18 @@ describe.each(Object.keys(expectations))('ipa/%s re-signed by the streaming re-s
     const result = await resignIpa(
       source,
       output,
-      { certificate: identity.certificate.der, chain: identity.chain, privateKey: identity.privateKey, profiles: [{ uuid: 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', appId: 'ISIGNTESTS.*', content: profile }], signingTime: new Date('2017-01-01T00:00:00Z') },
+      {
+        certificate: identity.certificate.der,
+        chain: identity.chain,
+        privateKey: identity.privateKey,
+        profiles: [{ uuid: 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', appId: 'ISIGNTESTS.*', content: profile }],
+        signingTime: new Date('2017-01-01T00:00:00Z'),
+      },
       (_, percent) => percents.push(percent),
     );
-    expect(result.signed.map((bundle) => bundle.bundleId)).toEqual([...(expectations[ipa] ?? [])].reverse().map((binary) => binary.identifier));
+    expect(result.signed.map((bundle) => bundle.bundleId)).toEqual(
+      [...(expectations[ipa] ?? [])].reverse().map((binary) => binary.identifier),
+    );
     expect(percents.at(-1)).toBe(100);
     const archive = await openIpa(output);
     try {
@@ -53,7 +61,11 @@ describe.each(Object.keys(expectations))('ipa/%s re-signed by the streaming re-s
     expect(before.filter((name) => !after.includes(name))).toEqual([]);
     const [original, resigned] = await Promise.all([inspectPackage(source), inspectPackage(output)]);
     if (original.kind !== 'ipa' || resigned.kind !== 'ipa') throw new Error('not inspected as an ipa');
-    expect([resigned.bundleId, resigned.version, resigned.build]).toEqual([original.bundleId, original.version, original.build]);
+    expect([resigned.bundleId, resigned.version, resigned.build]).toEqual([
+      original.bundleId,
+      original.version,
+      original.build,
+    ]);
     expect(resigned.provisioningProfile?.teamId).toBe('ISIGNTESTS');
   });
 });

@@ -23,9 +23,18 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'release-e2e-apple-'));
 
   beforeAll(async () => {
-    const identity = makeAppleIdentity({ teamId: TEAM, teamName: '苹果测试团队', commonName: `Apple Distribution: 苹果测试团队 (${TEAM})`, notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 365 * DAY) });
+    const identity = makeAppleIdentity({
+      teamId: TEAM,
+      teamName: '苹果测试团队',
+      commonName: `Apple Distribution: 苹果测试团队 (${TEAM})`,
+      notBefore: new Date(Date.now() - DAY),
+      notAfter: new Date(Date.now() + 365 * DAY),
+    });
     const signer = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing' });
-    apple = await startAppleFake({ teamId: TEAM, devices: [{ name: '老测试机', udid: '00008030-001A2B3C4D5E6F70', model: 'iPhone 13' }] });
+    apple = await startAppleFake({
+      teamId: TEAM,
+      devices: [{ name: '老测试机', udid: '00008030-001A2B3C4D5E6F70', model: 'iPhone 13' }],
+    });
     apple.addBundleId({ identifier: 'com.studio.tester', name: 'Tester' });
     apple.addCertificate({ der: identity.der, certificateType: 'DISTRIBUTION' });
     key = apple.addKey();
@@ -47,16 +56,27 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     form.append('profiles', new Blob([new Uint8Array(profile)]), 'old.mobileprovision');
     const api = createApi(server.url);
     const token = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    const uploaded = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token }, body: form })).json()) as { code: number; msg: string };
+    const uploaded = (await (
+      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token }, body: form })
+    ).json()) as { code: number; msg: string };
     expect([uploaded.code, uploaded.msg]).toEqual([200, 'success']);
     // A new tester's phone in the local device list.
     const added = (await (
-      await fetch(`${server.url}/api/udid`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ udid: '00008120-0011223344556677', deviceName: '新同事的 iPhone', platform: 'ios' }) })
+      await fetch(`${server.url}/api/udid`, {
+        method: 'POST',
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify({ udid: '00008120-0011223344556677', deviceName: '新同事的 iPhone', platform: 'ios' }),
+      })
     ).json()) as { code: number };
     expect(added.code).toBe(200);
     // An app with a build of that bundle id, for the one-button scenario.
     appId = await api.createApp(token, { appName: '测试应用', path: 'tstr', appType: 'native' });
-    await api.publishPackage(token, appId, 'Tester.ipa', sampleSignedIpa({ bundleId: 'com.studio.tester', noExtension: true }));
+    await api.publishPackage(
+      token,
+      appId,
+      'Tester.ipa',
+      sampleSignedIpa({ bundleId: 'com.studio.tester', noExtension: true }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -91,7 +111,9 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await expect.poll(() => row.getByTestId('apple-account-register').innerText()).toContain('（1）');
 
     await row.getByTestId('apple-account-register').click();
-    await expect.poll(() => page.getByTestId('apple-register-device').allInnerTexts()).toEqual(['新同事的 iPhone（00008120-0011223344556677）']);
+    await expect
+      .poll(() => page.getByTestId('apple-register-device').allInnerTexts())
+      .toEqual(['新同事的 iPhone（00008120-0011223344556677）']);
     await clickAtRest(page.getByTestId('apple-register-submit'));
     await page.getByTestId('apple-register-result').getByText('已注册 1 台设备').waitFor();
     expect(apple.state.devices.map((d) => d.udid)).toContain('00008120-0011223344556677');
@@ -104,7 +126,10 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await page.getByTestId('apple-profile-modal').waitFor({ state: 'hidden' });
 
     await page.goto('/home/setting/certification');
-    const cert = page.getByTestId('cert-table').locator('tbody tr').filter({ hasText: `Apple Distribution: 苹果测试团队 (${TEAM})` });
+    const cert = page
+      .getByTestId('cert-table')
+      .locator('tbody tr')
+      .filter({ hasText: `Apple Distribution: 苹果测试团队 (${TEAM})` });
     await expect.poll(() => cert.getByTestId('cert-profile').innerText()).toContain('com.studio.tester AdHoc');
     await cert.locator('.ant-table-row-expand-icon').click();
     await expect.poll(() => page.getByTestId('cert-details').innerText()).toContain('2 台设备');
@@ -117,7 +142,11 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
   it("binds the app and adds another tester's phone to its build with one button: the build is re-signed", async () => {
     const api = createApi(server.url);
     const token = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    await fetch(`${server.url}/api/udid`, { method: 'POST', headers: { token, 'content-type': 'application/json' }, body: JSON.stringify({ udid: '00008130-00AABBCCDDEEFF00', deviceName: '测试组的 iPhone', platform: 'ios' }) });
+    await fetch(`${server.url}/api/udid`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify({ udid: '00008130-00AABBCCDDEEFF00', deviceName: '测试组的 iPhone', platform: 'ios' }),
+    });
     const { context, page } = await newPage(browser, server.url, { width: 768, height: 1000 });
     await signIn(page);
     await page.goto('/home/setting/apple_account');
@@ -138,7 +167,9 @@ describe('Apple accounts in a real browser (App Store Connect on the loopback fa
     await modal.waitFor({ state: 'hidden' });
     expect(apple.state.devices.map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
     const newest = apple.state.profiles.at(-1);
-    expect(apple.state.devices.filter((d) => newest?.deviceIds.includes(d.id)).map((d) => d.udid)).toContain('00008130-00AABBCCDDEEFF00');
+    expect(apple.state.devices.filter((d) => newest?.deviceIds.includes(d.id)).map((d) => d.udid)).toContain(
+      '00008130-00AABBCCDDEEFF00',
+    );
     await context.close();
   });
 });

@@ -38,7 +38,12 @@ describe('certificates and device IDs in a real browser', () => {
     );
     fs.writeFileSync(
       devicesFile,
-      ['Device ID\tDevice Name\tDevice Platform', '00008030-001A2B3C4D5E6F70\t测试 iPhone\tios', '00008101-000A1B2C3D4E5F6\t坏的 iPad\tios', 'ABCDEF01-2345-6789-ABCD-EF0123456789\tBuild Mac\tmac'].join('\n'),
+      [
+        'Device ID\tDevice Name\tDevice Platform',
+        '00008030-001A2B3C4D5E6F70\t测试 iPhone\tios',
+        '00008101-000A1B2C3D4E5F6\t坏的 iPad\tios',
+        'ABCDEF01-2345-6789-ABCD-EF0123456789\tBuild Mac\tmac',
+      ].join('\n'),
     );
     server = await startServerProcess();
     browser = await launchBrowser();
@@ -65,7 +70,10 @@ describe('certificates and device IDs in a real browser', () => {
     await expectToast(page, '上传成功');
     await modal.waitFor({ state: 'hidden' });
 
-    const row = page.getByTestId('cert-table').locator('tbody tr').filter({ hasText: 'Apple Development: 李雷 (STAR123456)' });
+    const row = page
+      .getByTestId('cert-table')
+      .locator('tbody tr')
+      .filter({ hasText: 'Apple Development: 李雷 (STAR123456)' });
     await expect.poll(() => row.getByTestId('cert-team').innerText()).toBe('星际工作室\nSTAR123456');
     await expect.poll(() => row.innerText()).toContain('com.studio.starfleet');
     await expect.poll(() => row.getByTestId('cert-profile').innerText()).toContain('StarFleet Development');
@@ -89,7 +97,10 @@ describe('certificates and device IDs in a real browser', () => {
     ]);
     expect(await page.getByTestId('device-table').locator('tbody tr.ant-table-row').count()).toBe(0);
 
-    fs.writeFileSync(devicesFile, fs.readFileSync(devicesFile, 'utf8').replace('000A1B2C3D4E5F6\t', '000A1B2C3D4E5F60\t'));
+    fs.writeFileSync(
+      devicesFile,
+      fs.readFileSync(devicesFile, 'utf8').replace('000A1B2C3D4E5F6\t', '000A1B2C3D4E5F60\t'),
+    );
     await page.locator('input[type=file][accept=".txt,.csv,.deviceids,.plist"]').setInputFiles(devicesFile);
     await page.getByTestId('device-import-done').waitFor();
     await page.getByTestId('device-import-close').click();

@@ -1,7 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
-import { callbackUrlOf, challengeOf, fakeDeviceAnswer } from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
+import {
+  callbackUrlOf,
+  challengeOf,
+  fakeDeviceAnswer,
+} from '../apps/server/src/modules/device-enroll/testing/device-answer.ts';
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { IPAD_UA, IPHONE_UA, launchBrowser, newPage } from './helpers/browser.ts';
@@ -43,7 +47,12 @@ describe('self-service device registration from the install page', () => {
     admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const appId = await api.createApp(admin, { appName: '内测应用', path: appPath, appType: 'native' });
     await api.createUser(admin, 'tester', 'tester-pass-1', 20);
-    await api.publishPackage(admin, appId, 'adhoc.ipa', sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }));
+    await api.publishPackage(
+      admin,
+      appId,
+      'adhoc.ipa',
+      sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -78,7 +87,14 @@ describe('self-service device registration from the install page', () => {
     const answer = await fetch(callbackUrlOf(mobileconfig), {
       method: 'POST',
       headers: { 'content-type': 'application/pkcs7-signature' },
-      body: new Uint8Array(fakeDeviceAnswer({ udid: PHONE_UDID.toLowerCase(), challenge: challengeOf(mobileconfig), product: 'iPhone15,2', version: '22C152' })),
+      body: new Uint8Array(
+        fakeDeviceAnswer({
+          udid: PHONE_UDID.toLowerCase(),
+          challenge: challengeOf(mobileconfig),
+          product: 'iPhone15,2',
+          version: '22C152',
+        }),
+      ),
       redirect: 'manual',
     });
     expect(answer.status).toBe(301);
@@ -137,7 +153,11 @@ describe('self-service device registration from the install page', () => {
     await page.goto(location);
     await page.getByTestId('enroll-udid').waitFor();
     expect(await page.getByTestId('enroll-udid').innerText()).toBe('00008110-0011223344556677');
-    const devices = await api.call<Array<{ udid: string; deviceName: string; createBy: string | null }>>('GET', '/api/udids?pageNo=1&pageSize=20&keyword=0011223344556677', admin);
+    const devices = await api.call<Array<{ udid: string; deviceName: string; createBy: string | null }>>(
+      'GET',
+      '/api/udids?pageNo=1&pageSize=20&keyword=0011223344556677',
+      admin,
+    );
     expect(devices).toEqual([expect.objectContaining({ deviceName: 'tester 的 iPhone14,5', createBy: 'tester' })]);
     await context.close();
   });

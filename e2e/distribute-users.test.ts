@@ -22,7 +22,12 @@ describe('分发用户 settings page in a real browser', () => {
     api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     await api.createUser(admin, 'tester', 'tester-pass-1', 20);
-    for (const [appName, path] of [['星舰编辑', 'edit'], ['星舰下载', 'view'], ['星舰未分配', 'none']] as const) await api.createApp(admin, { appName, path });
+    for (const [appName, path] of [
+      ['星舰编辑', 'edit'],
+      ['星舰下载', 'view'],
+      ['星舰未分配', 'none'],
+    ] as const)
+      await api.createApp(admin, { appName, path });
   });
   afterAll(async () => {
     await browser?.close();
@@ -34,7 +39,10 @@ describe('分发用户 settings page in a real browser', () => {
     const tester = await api.login('tester', 'tester-pass-1');
     const apps = await api.call<Array<{ appName: string }>>('GET', '/api/apps', tester);
     const permits = await api.call<Array<{ appName: string; permit: string }>>('GET', '/api/user_apps', tester);
-    return { list: apps.map((a) => a.appName).sort(), permits: Object.fromEntries(permits.map((p) => [p.appName, p.permit])) };
+    return {
+      list: apps.map((a) => a.appName).sort(),
+      permits: Object.fromEntries(permits.map((p) => [p.appName, p.permit])),
+    };
   }
 
   it('at 768 px an admin gives a tester edit on one app and download on another, then takes one away', async () => {
@@ -54,7 +62,9 @@ describe('分发用户 settings page in a real browser', () => {
     await expect.poll(() => page.getByTestId('distribute-save').isEnabled()).toBe(true);
     await pick(page, 'distribute-edit-select', '星舰编辑');
     // An app picked as 可编辑 cannot also be 仅下载.
-    const taken = (await openDropdown(page, page.getByTestId('distribute-view-select'))).locator('.ant-select-item-option').filter({ hasText: '星舰编辑' });
+    const taken = (await openDropdown(page, page.getByTestId('distribute-view-select')))
+      .locator('.ant-select-item-option')
+      .filter({ hasText: '星舰编辑' });
     await expect.poll(() => taken.getAttribute('aria-disabled')).toBe('true');
     await pick(page, 'distribute-view-select', '星舰下载');
     await clickAtRest(page.getByTestId('distribute-save'));
@@ -62,14 +72,20 @@ describe('分发用户 settings page in a real browser', () => {
     await page.getByTestId('distribute-modal').waitFor({ state: 'hidden' });
     await expect.poll(() => row.getByTestId('distribute-edit-apps').innerText()).toBe('星舰编辑');
     await expect.poll(() => row.getByTestId('distribute-view-apps').innerText()).toBe('星舰下载');
-    expect(await testerSees()).toEqual({ list: ['星舰下载', '星舰编辑'], permits: { 星舰编辑: 'edit', 星舰下载: 'view' } });
+    expect(await testerSees()).toEqual({
+      list: ['星舰下载', '星舰编辑'],
+      permits: { 星舰编辑: 'edit', 星舰下载: 'view' },
+    });
     // Usable at 768 px: the page does not overflow the window sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
     // The admin takes the download permit away again.
     await row.getByTestId('distribute-edit').click();
     const modal = page.getByTestId('distribute-modal');
-    const viewTag = modal.getByTestId('distribute-view-select').locator('.ant-select-selection-item').filter({ hasText: '星舰下载' });
+    const viewTag = modal
+      .getByTestId('distribute-view-select')
+      .locator('.ant-select-selection-item')
+      .filter({ hasText: '星舰下载' });
     await clickAtRest(viewTag.locator('.ant-select-selection-item-remove'));
     await expect.poll(() => viewTag.count()).toBe(0);
     await clickAtRest(page.getByTestId('distribute-save'));

@@ -28,8 +28,14 @@ describe('distribution loop in a real browser', () => {
   let appPassword = '';
 
   beforeAll(async () => {
-    fs.writeFileSync(ipaFile, sampleIpa({ name: '星际舰队', bundleId: 'com.studio.starfleet', version: '1.4.2', build: '302' }));
-    fs.writeFileSync(apkFile, sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '1.4.2', versionCode: 302 }));
+    fs.writeFileSync(
+      ipaFile,
+      sampleIpa({ name: '星际舰队', bundleId: 'com.studio.starfleet', version: '1.4.2', build: '302' }),
+    );
+    fs.writeFileSync(
+      apkFile,
+      sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '1.4.2', versionCode: 302 }),
+    );
     server = await startServerProcess();
     browser = await launchBrowser();
     api = createApi(server.url);
@@ -66,7 +72,9 @@ describe('distribution loop in a real browser', () => {
 
   it('a tester subscribes, an editor publishes an ipa and an apk and sees the progress reach 100 %', async () => {
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    const appId = (await api.call<Array<{ appId: number; path: string }>>('GET', '/api/apps', admin)).find((a) => a.path === appPath)?.appId;
+    const appId = (await api.call<Array<{ appId: number; path: string }>>('GET', '/api/apps', admin)).find(
+      (a) => a.path === appPath,
+    )?.appId;
     const tester = await api.login('tester', 'tester-pass-1');
     await api.call('POST', '/api/app_collect', tester, { appIds: [appId], appCollectType: 'subscribe' });
 
@@ -84,7 +92,14 @@ describe('distribution loop in a real browser', () => {
     const rows = page.getByTestId('version-row');
     await expect.poll(() => rows.count()).toBe(2);
     // Icons read from the packages themselves (CgBI PNG and apk mipmap) load as images.
-    await expect.poll(() => page.getByTestId('versions-table').locator('img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('versions-table')
+          .locator('img')
+          .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length),
+      )
+      .toBeGreaterThanOrEqual(2);
     await page.screenshot({ path: '.tmp/e2e-app-page.png', fullPage: true });
     await context.close();
   });
@@ -97,7 +112,11 @@ describe('distribution loop in a real browser', () => {
     await page.getByTestId('publish-submit').click();
     // The percent is seen at 100 before the page moves on, or the success page is already there.
     // count() answers at once: getAttribute would wait the page's whole timeout for a bar the success page has replaced.
-    await expect.poll(() => page.locator('[data-testid=publish-success], [data-testid=publish-progress][data-percent="100"]').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page.locator('[data-testid=publish-success], [data-testid=publish-progress][data-percent="100"]').count(),
+      )
+      .toBeGreaterThan(0);
     await context.close();
   });
 
@@ -124,14 +143,26 @@ describe('distribution loop in a real browser', () => {
       new MutationObserver(() => {
         const value = document.querySelector('[data-testid=publish-progress]')?.getAttribute('data-percent');
         if (value != null && Number(value) !== seen.at(-1)) seen.push(Number(value));
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-percent'],
+      });
     });
     const percentsSeen = () => page.evaluate(() => (window as unknown as { percentsSeen: number[] }).percentsSeen);
-    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({
-      name: 'StarFleet-web.html',
-      mimeType: 'text/html',
-      buffer: Buffer.concat([Buffer.from('<!DOCTYPE html><html><head><title>星际舰队</title></head><body>'), Buffer.alloc(12 * 1024 * 1024, 'a'), Buffer.from('</body></html>')]),
-    });
+    await page
+      .getByTestId('publish-dropzone')
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: 'StarFleet-web.html',
+        mimeType: 'text/html',
+        buffer: Buffer.concat([
+          Buffer.from('<!DOCTYPE html><html><head><title>星际舰队</title></head><body>'),
+          Buffer.alloc(12 * 1024 * 1024, 'a'),
+          Buffer.from('</body></html>'),
+        ]),
+      });
     await page.getByTestId('publish-submit').click();
     await expect.poll(async () => (await percentsSeen()).some((p) => p > 0 && p < 80)).toBe(true);
     expect(await page.getByTestId('publish-progress').getAttribute('data-phase')).toBe('uploading');
@@ -148,16 +179,31 @@ describe('distribution loop in a real browser', () => {
     await signIn(page, 'editor', 'editor-pass-1');
     await page.goto('/publish');
     const longName = `${'星'.repeat(197)}.apk`;
-    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({ name: longName, mimeType: 'application/octet-stream', buffer: fs.readFileSync(apkFile) });
+    await page
+      .getByTestId('publish-dropzone')
+      .locator('input[type=file]')
+      .setInputFiles({ name: longName, mimeType: 'application/octet-stream', buffer: fs.readFileSync(apkFile) });
     await expectToast(page, '文件名过长：最多 200 个字符，请重命名后再选择');
     expect(await page.getByTestId('publish-dropzone').locator('.ant-upload-list-item').count()).toBe(0);
-    await page.getByTestId('publish-attachments').locator('input[type=file]').setInputFiles([
-      { name: `${'a'.repeat(201)}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x') },
-      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
-    ]);
-    await expect.poll(() => page.getByTestId('publish-attachments').locator('.ant-upload-list-item').allInnerTexts()).toEqual(['notes.txt']);
+    await page
+      .getByTestId('publish-attachments')
+      .locator('input[type=file]')
+      .setInputFiles([
+        { name: `${'a'.repeat(201)}.txt`, mimeType: 'text/plain', buffer: Buffer.from('x') },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+      ]);
+    await expect
+      .poll(() => page.getByTestId('publish-attachments').locator('.ant-upload-list-item').allInnerTexts())
+      .toEqual(['notes.txt']);
     // A name of exactly 200 is taken.
-    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles({ name: `${'星'.repeat(196)}.apk`, mimeType: 'application/octet-stream', buffer: fs.readFileSync(apkFile) });
+    await page
+      .getByTestId('publish-dropzone')
+      .locator('input[type=file]')
+      .setInputFiles({
+        name: `${'星'.repeat(196)}.apk`,
+        mimeType: 'application/octet-stream',
+        buffer: fs.readFileSync(apkFile),
+      });
     await expect.poll(() => page.getByTestId('publish-dropzone').locator('.ant-upload-list-item').count()).toBe(1);
     await context.close();
   });
@@ -197,11 +243,15 @@ describe('distribution loop in a real browser', () => {
     await page.getByTestId('install-gate').waitFor();
     expect(await widthOf('install-page')).toBe(768);
     await expect.poll(() => widthOf('install-qr')).toBeGreaterThan(700);
-    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(await widthOf('install-qr'));
+    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(
+      await widthOf('install-qr'),
+    );
     await page.getByTestId('install-password').fill(appPassword);
     await page.getByTestId('install-submit').click();
     await page.getByTestId('install-version').first().waitFor();
-    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(await widthOf('install-qr'));
+    expect(await page.locator('.install-main').evaluate((el) => el.getBoundingClientRect().width)).toBe(
+      await widthOf('install-qr'),
+    );
     await context.close();
   });
 

@@ -111,21 +111,37 @@ describe('foundation in a real browser', () => {
 
   it('an admin demoted while on a settings page is sent to /403 by the next call', async () => {
     const api = async (method: string, path: string, token: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, { method, headers: { token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { token, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return (await res.json()) as { code: number; data: unknown };
     };
-    const digest = async (text: string) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('hex');
-    const login = (await api('POST', '/api/user/login', '', { username: E2E_ADMIN.username, password: await digest(E2E_ADMIN.password) })) as { data: { token: string } };
-    const roles = (await api('GET', '/api/roles?pageNo=1&pageSize=100', login.data.token)) as { data: Array<{ roleId: number; roleLevel: number }> };
+    const digest = async (text: string) =>
+      Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('hex');
+    const login = (await api('POST', '/api/user/login', '', {
+      username: E2E_ADMIN.username,
+      password: await digest(E2E_ADMIN.password),
+    })) as { data: { token: string } };
+    const roles = (await api('GET', '/api/roles?pageNo=1&pageSize=100', login.data.token)) as {
+      data: Array<{ roleId: number; roleLevel: number }>;
+    };
     const adminRole = roles.data.find((r) => r.roleLevel === 100)?.roleId;
     const devRole = roles.data.find((r) => r.roleLevel === 30)?.roleId;
-    const created = (await api('POST', '/api/user', login.data.token, { username: 'second-admin', password: await digest('second-pass'), roleId: adminRole })) as { data: { userId: number } };
+    const created = (await api('POST', '/api/user', login.data.token, {
+      username: 'second-admin',
+      password: await digest('second-pass'),
+      roleId: adminRole,
+    })) as { data: { userId: number } };
 
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, 'second-admin', 'second-pass');
     await page.goto('/home/setting/user-manage');
     await page.getByTestId('user-table').waitFor();
-    expect((await api('POST', '/api/user_role', login.data.token, { userId: created.data.userId, roleId: devRole })).code).toBe(200);
+    expect(
+      (await api('POST', '/api/user_role', login.data.token, { userId: created.data.userId, roleId: devRole })).code,
+    ).toBe(200);
     await page.getByTestId('user-search').locator('input').fill('second');
     await page.getByTestId('user-search').locator('input').press('Enter');
     await page.waitForURL(/\/403$/);

@@ -32,8 +32,19 @@ describe.each(e2eDatabases())('who gets into the install page without typing the
     const editorId = await api.createUser(admin, 'editor', 'editor-pass-1', 20);
     const viewerId = await api.createUser(admin, 'viewer', 'viewer-pass-1', 20);
     await api.createUser(admin, 'outsider', 'outsider-pass-1', 20);
-    const appId = await api.createApp(admin, { appName: '商城', path: 'shop', appType: 'native', editUserIds: [editorId], viewUserIds: [viewerId] });
-    await api.publishPackage(admin, appId, 'shop.apk', sampleApk({ label: '商城', versionName: '1.0.0', versionCode: 100 }));
+    const appId = await api.createApp(admin, {
+      appName: '商城',
+      path: 'shop',
+      appType: 'native',
+      editUserIds: [editorId],
+      viewUserIds: [viewerId],
+    });
+    await api.publishPackage(
+      admin,
+      appId,
+      'shop.apk',
+      sampleApk({ label: '商城', versionName: '1.0.0', versionCode: 100 }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -87,7 +98,14 @@ describe.each(e2eDatabases())('who gets into the install page without typing the
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     await tester.page.reload();
-    await expect.poll(() => tester.page.getByTestId('install-gate').innerText().catch(() => '')).toContain('安装密码已更改，请输入新的安装密码');
+    await expect
+      .poll(() =>
+        tester.page
+          .getByTestId('install-gate')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toContain('安装密码已更改，请输入新的安装密码');
     await tester.page.getByTestId('install-password').fill(fresh);
     await tester.page.getByTestId('install-submit').click();
     await tester.page.getByTestId('install-version').first().waitFor();

@@ -9,10 +9,14 @@ import { FAST_3G, throttle } from './helpers/network.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 const PASSWORD = '135790';
-const MAC_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const WINDOWS_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
-const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const MAC_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const WINDOWS_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 /** What the issue allows the page's first paint: 60 KB of compressed JavaScript and CSS. */
@@ -21,7 +25,8 @@ const FIRST_PAINT_BUDGET = 60 * 1024;
 const GATE_WAIT_MS = 4_000;
 
 /** A strict Content-Security-Policy as a hardened deployment sends it: no inline script or style, nothing from elsewhere. */
-const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 async function withStrictCsp(page: Page): Promise<string[]> {
   const violations: string[] = [];
@@ -48,7 +53,12 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
     await api.publishPackage(admin, appId, 'every.ipa', sampleIpa({ name: '全平台应用' }));
     await api.publishPackage(admin, appId, 'every.apk', sampleApk({ label: '全平台应用' }));
     await api.publishPackage(admin, appId, 'every-mac.zip', sampleMacZip());
-    await api.publishPackage(admin, appId, 'site.zip', buildZip([{ name: 'index.html', data: '<!doctype html><title>站点</title>' }]));
+    await api.publishPackage(
+      admin,
+      appId,
+      'site.zip',
+      buildZip([{ name: 'index.html', data: '<!doctype html><title>站点</title>' }]),
+    );
     // Phone builds only: a Mac visitor gets the iOS tab here.
     const phonesId = await api.createApp(admin, { appName: '手机应用', path: 'phones', appType: 'native' });
     await api.publishPackage(admin, phonesId, 'phones.apk', sampleApk({ label: '手机应用' }));
@@ -59,7 +69,10 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
     await server?.stop();
   });
 
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     it(`on throttled Fast 3G the password box shows within the 2 s target, from well under 60 KB of script and style and none of the console's (${viewport.width} px)`, async () => {
       const { context, page } = await newPage(browser, server.url, viewport);
       await throttle(page, FAST_3G);
@@ -74,7 +87,8 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
       expect(assets.length).toBeGreaterThan(0);
       for (const url of assets) expect(new URL(url).pathname).not.toMatch(/\/(antd[a-z-]*|react|main|vendor)-/);
       let compressed = 0;
-      for (const url of new Set(assets)) compressed += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
+      for (const url of new Set(assets))
+        compressed += gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).length;
       expect(compressed).toBeLessThanOrEqual(FIRST_PAINT_BUDGET);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await context.close();
@@ -127,7 +141,10 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
       const selected = page.getByTestId('install-platform').locator('[aria-selected="true"]');
       expect([userAgent, appPath, await selected.innerText()]).toEqual([userAgent, appPath, tab]);
       // The app's tabs side by side (four for every platform), none cut off, the page no wider than the screen.
-      const tabs = await page.getByTestId('install-platform').locator('button').evaluateAll((buttons) => buttons.map((b) => b.scrollWidth <= b.clientWidth + 1));
+      const tabs = await page
+        .getByTestId('install-platform')
+        .locator('button')
+        .evaluateAll((buttons) => buttons.map((b) => b.scrollWidth <= b.clientWidth + 1));
       expect(tabs).toEqual(appPath === 'every' ? [true, true, true, true] : [true, true]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await context.close();

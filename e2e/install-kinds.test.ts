@@ -5,7 +5,8 @@ import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
-const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 const PASSWORD = '135790';
 
 /** Each listed build as the user sees it: its action's label and file link, newest first. */
@@ -13,7 +14,11 @@ async function actions(page: Page): Promise<Array<{ id: number; text: string; hr
   return page.getByTestId('install-version').evaluateAll((items) =>
     items.map((item) => {
       const action = item.querySelector<HTMLAnchorElement>('[data-testid="install-action"]');
-      return { id: Number(item.getAttribute('data-version-id')), text: action?.innerText.trim() ?? '', href: action?.getAttribute('href') ?? null };
+      return {
+        id: Number(item.getAttribute('data-version-id')),
+        text: action?.innerText.trim() ?? '',
+        href: action?.getAttribute('href') ?? null,
+      };
     }),
   );
 }
@@ -36,9 +41,30 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const appId = await api.createApp(admin, { appName: '应用信息', path: 'appinfo', appType: 'native' });
-    ids.apk = (await api.publishPackage(admin, appId, 'appinfo-android.apk', sampleApk({ label: '应用信息', versionName: '1.0.0', versionCode: 100 }))).id;
-    ids.aab = (await api.publishPackage(admin, appId, 'appinfo-android.aab', sampleAab({ label: '应用信息', versionName: '1.1.0', versionCode: 110 }))).id;
-    ids.mac = (await api.publishPackage(admin, appId, 'appinfo-mac.zip', sampleMacZip({ name: '应用信息', version: '1.1.0', build: '110' }))).id;
+    ids.apk = (
+      await api.publishPackage(
+        admin,
+        appId,
+        'appinfo-android.apk',
+        sampleApk({ label: '应用信息', versionName: '1.0.0', versionCode: 100 }),
+      )
+    ).id;
+    ids.aab = (
+      await api.publishPackage(
+        admin,
+        appId,
+        'appinfo-android.aab',
+        sampleAab({ label: '应用信息', versionName: '1.1.0', versionCode: 110 }),
+      )
+    ).id;
+    ids.mac = (
+      await api.publishPackage(
+        admin,
+        appId,
+        'appinfo-mac.zip',
+        sampleMacZip({ name: '应用信息', version: '1.1.0', build: '110' }),
+      )
+    ).id;
     const bundleOnly = await api.createApp(admin, { appName: '只有 AAB', path: 'aabonly', appType: 'native' });
     ids.only = (await api.publishPackage(admin, bundleOnly, 'only.aab', sampleAab())).id;
   });
@@ -47,7 +73,10 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
     await server?.stop();
   });
 
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     it(`on an Android phone the newest apk is 下载安装 and the newer aab is only a file to download (${viewport.width} px)`, async () => {
       const { context, page } = await newPage(browser, server.url, viewport, ANDROID_UA);
       await unlock(page, '/android/appinfo');
@@ -58,9 +87,15 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
         [ids.aab, '下载 AAB'],
       ]);
       expect(await page.getByTestId('install-bundle-hint').innerText()).toContain('手机不能直接安装');
-      const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-version').nth(1).getByTestId('install-action').click()]);
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('install-version').nth(1).getByTestId('install-action').click(),
+      ]);
       expect(file.suggestedFilename()).toBe('appinfo-android.aab');
-      const [apk] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-action').first().click()]);
+      const [apk] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('install-action').first().click(),
+      ]);
       expect(apk.suggestedFilename()).toBe('appinfo-android.apk');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await context.close();
@@ -71,7 +106,8 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
     const { context, page } = await newPage(browser, server.url, { width: 1280, height: 800 });
     await signIn(page);
     await page.goto('/home/app/appinfo');
-    const tagOf = (id: number | undefined) => page.locator(`[data-testid="version-row"][data-version-id="${id}"] [data-package-kind]`).innerText();
+    const tagOf = (id: number | undefined) =>
+      page.locator(`[data-testid="version-row"][data-version-id="${id}"] [data-package-kind]`).innerText();
     await page.locator(`[data-testid="version-row"][data-version-id="${ids.aab}"]`).waitFor();
     expect([await tagOf(ids.aab), await tagOf(ids.apk), await tagOf(ids.mac)]).toEqual(['AAB', 'APK/Android', 'MAC']);
     await context.close();
@@ -90,7 +126,10 @@ describe.each(e2eDatabases())('the install page offers only files a device insta
     await unlock(page, '/package/appinfo');
     await page.getByTestId('install-platform').getByText('Mac').click();
     await expect.poll(async () => (await actions(page)).map((a) => [a.id, a.text])).toEqual([[ids.mac, '下载']]);
-    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-action').first().click()]);
+    const [zip] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('install-action').first().click(),
+    ]);
     expect(zip.suggestedFilename()).toBe('appinfo-mac.zip');
     await context.close();
   });

@@ -23,10 +23,29 @@ describe('what the install page tells a visitor: a changed password, a missing v
     api = createApi(server.url);
     admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     shopId = await api.createApp(admin, { appName: '商城', path: 'shop', appType: 'native' });
-    await api.publishPackage(admin, shopId, 'shop-1.apk', sampleApk({ label: '商城', packageName: 'com.example.shop', versionName: '1.0.0', versionCode: 100 }));
-    latestId = (await api.publishPackage(admin, shopId, 'shop-2.apk', sampleApk({ label: '商城', packageName: 'com.example.shop', versionName: '2.0.0', versionCode: 200 }))).id;
+    await api.publishPackage(
+      admin,
+      shopId,
+      'shop-1.apk',
+      sampleApk({ label: '商城', packageName: 'com.example.shop', versionName: '1.0.0', versionCode: 100 }),
+    );
+    latestId = (
+      await api.publishPackage(
+        admin,
+        shopId,
+        'shop-2.apk',
+        sampleApk({ label: '商城', packageName: 'com.example.shop', versionName: '2.0.0', versionCode: 200 }),
+      )
+    ).id;
     const other = await api.createApp(admin, { appName: '别的应用', path: 'other', appType: 'native' });
-    otherAppVersionId = (await api.publishPackage(admin, other, 'other.apk', sampleApk({ label: '别的应用', packageName: 'com.example.other', versionName: '9.0.0', versionCode: 900 }))).id;
+    otherAppVersionId = (
+      await api.publishPackage(
+        admin,
+        other,
+        'other.apk',
+        sampleApk({ label: '别的应用', packageName: 'com.example.other', versionName: '9.0.0', versionCode: 900 }),
+      )
+    ).id;
     await api.createApp(admin, { appName: '空应用', path: 'empty', appType: 'native' });
     await api.createApp(admin, { appName: '锁定应用', path: 'locked', appType: 'native' });
   });
@@ -46,7 +65,14 @@ describe('what the install page tells a visitor: a changed password, a missing v
     await page.getByTestId('install-version').first().waitFor();
     expect(await page.getByTestId('install-gate').count()).toBe(0);
 
-    await api.call('POST', '/api/app', admin, { appId: shopId, appName: '商城', appType: 'native', password: '864213', path: 'shop', distributeUsers: [] });
+    await api.call('POST', '/api/app', admin, {
+      appId: shopId,
+      appName: '商城',
+      appType: 'native',
+      password: '864213',
+      path: 'shop',
+      distributeUsers: [],
+    });
     await page.reload();
     const gate = page.getByTestId('install-gate');
     await gate.waitFor();
@@ -60,7 +86,14 @@ describe('what the install page tells a visitor: a changed password, a missing v
     await page.getByTestId('install-submit').click();
     await page.getByTestId('install-version').first().waitFor();
     await context.close();
-    await api.call('POST', '/api/app', admin, { appId: shopId, appName: '商城', appType: 'native', password: PASSWORD, path: 'shop', distributeUsers: [] });
+    await api.call('POST', '/api/app', admin, {
+      appId: shopId,
+      appName: '商城',
+      appType: 'native',
+      password: PASSWORD,
+      path: 'shop',
+      distributeUsers: [],
+    });
   });
 
   it('a link to a version that does not exist, or is another app’s, says so above the latest build', async () => {
@@ -113,7 +146,9 @@ describe('what the install page tells a visitor: a changed password, a missing v
     await page.goto('/package/locked');
     await page.getByTestId('install-password').fill(PASSWORD);
     await page.getByTestId('install-submit').click();
-    await expect.poll(() => page.getByTestId('install-gate').innerText()).toContain('密码错误次数过多，请 15 分钟后再试');
+    await expect
+      .poll(() => page.getByTestId('install-gate').innerText())
+      .toContain('密码错误次数过多，请 15 分钟后再试');
     expect(await page.getByTestId('install-version').count()).toBe(0);
     await context.close();
   });

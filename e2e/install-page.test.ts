@@ -19,9 +19,11 @@ const HTML_PAGE = `<!doctype html><meta charset="utf-8"><title>活动页</title>
   document.getElementById('probe').textContent = '脚本已运行：' + reached;
 </script>`;
 
-const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const ANDROID_UA =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 // iPadOS Safari asks for desktop pages: it names itself a Mac, and only its touch points tell it apart.
-const IPADOS_DESKTOP_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+const IPADOS_DESKTOP_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
 const LARK_IPHONE_UA = `${IPHONE_UA} Lark/7.14.5 LarkLocale/zh_CN`;
 
 /** Opens the page (`/package/<path>` unless a route is given), enters the password, and answers what the page was sent. */
@@ -40,7 +42,11 @@ async function actions(page: Page): Promise<Array<{ id: number; text: string; hr
   return page.getByTestId('install-version').evaluateAll((items) =>
     items.map((item) => {
       const action = item.querySelector<HTMLAnchorElement>('[data-testid="install-action"]');
-      return { id: Number(item.getAttribute('data-version-id')), text: action?.innerText.trim() ?? '', href: action?.getAttribute('href') ?? null };
+      return {
+        id: Number(item.getAttribute('data-version-id')),
+        text: action?.innerText.trim() ?? '',
+        href: action?.getAttribute('href') ?? null,
+      };
     }),
   );
 }
@@ -58,19 +64,60 @@ describe('the install page for web packages, unknown links, packages for another
     api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const testerId = await api.createUser(admin, 'tester', 'tester-pass-1', 20);
-    const webApp = await api.createApp(admin, { appName: '活动页面', path: 'promo', appType: 'native', viewUserIds: [testerId] });
-    await api.publishPackage(admin, webApp, 'site.zip', buildZip([{ name: 'index.html', data: '<!doctype html><title>站点</title>' }]));
+    const webApp = await api.createApp(admin, {
+      appName: '活动页面',
+      path: 'promo',
+      appType: 'native',
+      viewUserIds: [testerId],
+    });
+    await api.publishPackage(
+      admin,
+      webApp,
+      'site.zip',
+      buildZip([{ name: 'index.html', data: '<!doctype html><title>站点</title>' }]),
+    );
     await api.publishPackage(admin, webApp, '活动页.html', Buffer.from(HTML_PAGE));
     const iosApp = await api.createApp(admin, { appName: '内测应用', path: 'beta', appType: 'native' });
-    await api.publishPackage(admin, iosApp, 'adhoc.ipa', sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }));
+    await api.publishPackage(
+      admin,
+      iosApp,
+      'adhoc.ipa',
+      sampleIpa({ name: '内测应用', version: '2.1.0', build: '210' }),
+    );
     // Enterprise builds install on any iPhone: no device registration box beside the hint. 3.1's profile is
     // current, as a typical build's is; 3.0's ran out yesterday.
     const profileSigner = makeIdentity('Apple iPhone OS Provisioning Profile Signing');
-    const enterprise = (overrides: Parameters<typeof profileDict>[1] = {}) => makeProfile(profileDict([], { ProvisionedDevices: [], ProvisionsAllDevices: true, ...overrides }), profileSigner);
+    const enterprise = (overrides: Parameters<typeof profileDict>[1] = {}) =>
+      makeProfile(profileDict([], { ProvisionedDevices: [], ProvisionsAllDevices: true, ...overrides }), profileSigner);
     const bothApp = await api.createApp(admin, { appName: '双端应用', path: 'both', appType: 'native' });
-    await api.publishPackage(admin, bothApp, 'Both-3.0.ipa', sampleIpa({ name: '双端应用', version: '3.0.0', build: '300', extra: { 'embedded.mobileprovision': enterprise({ ExpirationDate: new Date(Date.now() - DAY_MS) }) } }));
-    await api.publishPackage(admin, bothApp, 'Both-3.1.ipa', sampleIpa({ name: '双端应用', version: '3.1.0', build: '310', extra: { 'embedded.mobileprovision': enterprise() } }));
-    await api.publishPackage(admin, bothApp, 'Both.apk', sampleApk({ label: '双端应用', packageName: 'com.example.both', versionName: '3.1.0', versionCode: 310 }));
+    await api.publishPackage(
+      admin,
+      bothApp,
+      'Both-3.0.ipa',
+      sampleIpa({
+        name: '双端应用',
+        version: '3.0.0',
+        build: '300',
+        extra: { 'embedded.mobileprovision': enterprise({ ExpirationDate: new Date(Date.now() - DAY_MS) }) },
+      }),
+    );
+    await api.publishPackage(
+      admin,
+      bothApp,
+      'Both-3.1.ipa',
+      sampleIpa({
+        name: '双端应用',
+        version: '3.1.0',
+        build: '310',
+        extra: { 'embedded.mobileprovision': enterprise() },
+      }),
+    );
+    await api.publishPackage(
+      admin,
+      bothApp,
+      'Both.apk',
+      sampleApk({ label: '双端应用', packageName: 'com.example.both', versionName: '3.1.0', versionCode: 310 }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -122,7 +169,14 @@ describe('the install page for web packages, unknown links, packages for another
     const { context, page } = await newPage(browser, server.url, { width: 768, height: 1024 });
     await page.goto('/package/promo');
     await page.getByTestId('install-gate').waitFor();
-    await expect.poll(() => page.getByTestId('install-app-name').innerText().catch(() => '')).toBe('活动页面');
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('install-app-name')
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('活动页面');
 
     await page.goto('/package/nosuchapp');
     const missing = page.getByTestId('install-missing');
@@ -143,7 +197,9 @@ describe('the install page for web packages, unknown links, packages for another
     // The page was opened as 127.0.0.1, so its QR code is of no use to a phone: said beside it, without the admin's link.
     const warning = page.getByTestId('install-qr').getByTestId('qr-loopback-warning');
     expect(await warning.isVisible()).toBe(true);
-    expect(await warning.innerText()).toContain('请管理员把服务的 PUBLIC_URL 设置为手机能访问的地址后重启服务，或用局域网地址打开本页');
+    expect(await warning.innerText()).toContain(
+      '请管理员把服务的 PUBLIC_URL 设置为手机能访问的地址后重启服务，或用局域网地址打开本页',
+    );
     expect(await warning.getByTestId('qr-loopback-check').count()).toBe(0);
     // The registration box says how to open the page there; the hint above it does not say it twice.
     expect(await page.getByTestId('install-elsewhere').innerText()).toBe('请在 iPhone 或 iPad 上扫码安装');
@@ -157,7 +213,9 @@ describe('the install page for web packages, unknown links, packages for another
     const hint = page.getByTestId('install-elsewhere');
     await hint.waitFor();
     expect(await hint.innerText()).toContain('请在 iPhone 或 iPad 上扫码安装');
-    expect(await hint.innerText()).toContain('用 iPhone 或 iPad 的相机扫描本页二维码，在 Safari 中打开本页后点击“安装”。');
+    expect(await hint.innerText()).toContain(
+      '用 iPhone 或 iPad 的相机扫描本页二维码，在 Safari 中打开本页后点击“安装”。',
+    );
     expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
     // Beside the QR code nothing needs scrolling to.
     expect(await page.getByTestId('install-show-qr').isVisible()).toBe(false);
@@ -169,10 +227,15 @@ describe('the install page for web packages, unknown links, packages for another
     expect(await page.locator('a[href^="itms-services:"]').count()).toBe(0);
     // The newest build is current and carries no warning; only the older one, whose profile ran out, says so.
     expect(await page.getByTestId('install-expired').count()).toBe(0);
-    expect(await page.getByTestId('install-version').nth(1).getByTestId('version-expired').innerText()).toBe('证书已过期');
+    expect(await page.getByTestId('install-version').nth(1).getByTestId('version-expired').innerText()).toBe(
+      '证书已过期',
+    );
     expect(await page.getByTestId('version-expired').count()).toBe(1);
     expect(await page.getByTestId('install-https-alert').isVisible()).toBe(true);
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('install-action').first().click()]);
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('install-action').first().click(),
+    ]);
     expect(file.suggestedFilename()).toBe('Both-3.1.ipa');
 
     // An apk can be installed from a computer (adb): its action stays 下载安装.
@@ -189,7 +252,10 @@ describe('the install page for web packages, unknown links, packages for another
       { userAgent: IPADOS_DESKTOP_UA, viewport: { width: 768, height: 1024 }, touchPoints: 5 },
     ]) {
       const { context, page } = await newPage(browser, server.url, device.viewport, device.userAgent);
-      await context.addInitScript((points) => Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => points }), device.touchPoints);
+      await context.addInitScript(
+        (points) => Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => points }),
+        device.touchPoints,
+      );
       await unlock(page, '/ios/both');
       const shown = await actions(page);
       expect(shown.map((a) => a.text)).toEqual(['安装', '安装']);
@@ -198,7 +264,8 @@ describe('the install page for web packages, unknown links, packages for another
       expect(await page.getByTestId('install-https-alert').innerText()).toContain('iOS 只能通过 HTTPS 安装');
       const inApp = device.userAgent === LARK_IPHONE_UA;
       expect(await page.getByTestId('install-inapp-banner').count()).toBe(inApp ? 1 : 0);
-      if (inApp) expect(await page.getByTestId('install-inapp-banner').innerText()).toContain('选择“在 Safari 中打开”后再安装');
+      if (inApp)
+        expect(await page.getByTestId('install-inapp-banner').innerText()).toContain('选择“在 Safari 中打开”后再安装');
       await context.close();
     }
   });
@@ -211,7 +278,11 @@ describe('the install page for web packages, unknown links, packages for another
     expect(await hint.innerText()).toContain('请在 Android 手机上扫码安装');
     expect(await hint.innerText()).toContain('用 Android 手机扫描本页二维码，在浏览器中打开本页后点击“下载安装”。');
     const [apk] = await actions(iphone.page);
-    expect(apk).toEqual({ id: data.versions.find((v) => v.nativePackageType === 'android')?.id, text: '下载 APK', href: downloadUrls(data).get(apk?.id ?? 0) });
+    expect(apk).toEqual({
+      id: data.versions.find((v) => v.nativePackageType === 'android')?.id,
+      text: '下载 APK',
+      href: downloadUrls(data).get(apk?.id ?? 0),
+    });
     await iphone.context.close();
 
     const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 }, ANDROID_UA);
@@ -220,10 +291,11 @@ describe('the install page for web packages, unknown links, packages for another
     expect(await page.getByTestId('install-elsewhere').innerText()).toContain('请在 iPhone 或 iPad 上扫码安装');
     expect((await actions(page)).map((a) => a.text)).toEqual(['下载 IPA', '下载 IPA']);
     // One column: the QR code is under the packages until 查看二维码 brings it up.
-    const qrInView = () => page.getByTestId('install-qr').evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= window.innerHeight;
-    });
+    const qrInView = () =>
+      page.getByTestId('install-qr').evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
     expect(await qrInView()).toBe(false);
     await page.getByTestId('install-show-qr').click();
     await expect.poll(qrInView).toBe(true);

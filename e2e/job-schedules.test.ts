@@ -69,17 +69,27 @@ describe.each(e2eDatabases())('设置 → 后台任务 (%s)', (database) => {
     let failLoad = true;
     // The server's own answers, with the last poll failed as a repository that cannot be reached would make it.
     await page.route('**/api/system_setting/jobs', async (route) => {
-      if (failLoad) return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 503, msg: '数据库暂时不可用', data: null }) });
+      if (failLoad)
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ code: 503, msg: '数据库暂时不可用', data: null }),
+        });
       const response = await route.fetch();
       const body = (await response.json()) as { data: JobScheduleRow[] };
-      for (const row of body.data) if (row.name === 'repository-poll') row.lastError = '仓库地址无法访问：git@example.invalid:game.git';
+      for (const row of body.data)
+        if (row.name === 'repository-poll') row.lastError = '仓库地址无法访问：git@example.invalid:game.git';
       return route.fulfill({ response, json: body });
     });
     await page.goto('/home/setting/jobs');
     await page.getByTestId('jobs-error').waitFor();
     expect(await page.getByTestId('jobs-error').innerText()).toContain('后台任务读取失败');
     failLoad = false;
-    await page.getByTestId('jobs-error').getByRole('button', { name: '重 试' }).or(page.getByTestId('jobs-error').getByRole('button', { name: '重试' })).click();
+    await page
+      .getByTestId('jobs-error')
+      .getByRole('button', { name: '重 试' })
+      .or(page.getByTestId('jobs-error').getByRole('button', { name: '重试' }))
+      .click();
     await page.getByTestId('job-repository-poll').waitFor();
     expect(await text(page, 'job-last-error-repository-poll')).toBe('仓库地址无法访问：git@example.invalid:game.git');
     await context.close();

@@ -20,11 +20,22 @@ describe('the wiki page and document events in a real browser, against the Lark 
   let chapter: { node_token: string };
 
   beforeAll(async () => {
-    lark = await startLarkFake({ app: { encryptKey: ENCRYPT_KEY }, wikiSpaces: [{ space_id: '7101', name: '研发知识库' }, { space_id: '7102', name: '美术规范' }] });
+    lark = await startLarkFake({
+      app: { encryptKey: ENCRYPT_KEY },
+      wikiSpaces: [
+        { space_id: '7101', name: '研发知识库' },
+        { space_id: '7102', name: '美术规范' },
+      ],
+    });
     handbook = lark.addWikiNode({ space_id: '7101', title: '发布手册' });
     chapter = lark.addWikiNode({ space_id: '7101', title: '打包与签名', parent_node_token: handbook.node_token });
     lark.addWikiNode({ space_id: '7101', title: '常见问题', obj_type: 'sheet' });
-    server = await startServerProcess({ ...larkEnv(lark), LARK_VERIFICATION_TOKEN: lark.app.verificationToken, LARK_ENCRYPT_KEY: ENCRYPT_KEY, LARK_DOCS_BASE_URL: DOCS_BASE_URL });
+    server = await startServerProcess({
+      ...larkEnv(lark),
+      LARK_VERIFICATION_TOKEN: lark.app.verificationToken,
+      LARK_ENCRYPT_KEY: ENCRYPT_KEY,
+      LARK_DOCS_BASE_URL: DOCS_BASE_URL,
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -40,7 +51,9 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await page.getByTestId('header-menu').getByText('文档').click();
     await page.waitForURL(/\/home\/wiki/);
     const tree = page.getByTestId('wiki-tree');
-    await expect.poll(() => tree.getByTestId('wiki-node').allInnerTexts()).toEqual([expect.stringContaining('发布手册'), expect.stringContaining('常见问题')]);
+    await expect
+      .poll(() => tree.getByTestId('wiki-node').allInnerTexts())
+      .toEqual([expect.stringContaining('发布手册'), expect.stringContaining('常见问题')]);
     expect(await page.getByTestId('wiki-space-select').innerText()).toContain('研发知识库');
     // Children are not read until the page is expanded.
     expect(lark.requests.filter((r) => r.route === 'wiki.node.list' && r.query.parent_node_token)).toHaveLength(0);
@@ -49,7 +62,9 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await child.waitFor();
     expect(await child.getAttribute('href')).toBe(`${DOCS_BASE_URL}/wiki/${chapter.node_token}`);
     expect(await child.getAttribute('target')).toBe('_blank');
-    expect(lark.requests.filter((r) => r.route === 'wiki.node.list' && r.query.parent_node_token === handbook.node_token)).toHaveLength(1);
+    expect(
+      lark.requests.filter((r) => r.route === 'wiki.node.list' && r.query.parent_node_token === handbook.node_token),
+    ).toHaveLength(1);
     await page.screenshot({ path: '.tmp/e2e-wiki-768.png' });
     await context.close();
   });
@@ -58,7 +73,13 @@ describe('the wiki page and document events in a real browser, against the Lark 
     const api = createApi(server.url);
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const appId = await api.createApp(admin, { appName: '知识库应用', path: 'docs', appType: 'doc' });
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '发布文档', contentType: 'custom', manageType: 'wiki', enterpriseName: '研发知识库' });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '发布文档',
+      contentType: 'custom',
+      manageType: 'wiki',
+      enterpriseName: '研发知识库',
+    });
     const workflow = (await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin))[0];
 
     const { context, page } = await newPage(browser, server.url);
@@ -75,15 +96,38 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await input.fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}`);
     await clickAtRest(page.getByTestId('lark-docs-save'));
     await modal.waitFor({ state: 'detached' });
-    expect(lark.subscriptions).toContainEqual(expect.objectContaining({ fileToken: handbook.obj_token, fileType: 'docx' }));
+    expect(lark.subscriptions).toContainEqual(
+      expect.objectContaining({ fileToken: handbook.obj_token, fileType: 'docx' }),
+    );
 
     // Someone edits the page twice in Lark; Lark pushes encrypted, signed events.
     const url = `${server.url}/api/lark/event`;
-    expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: handbook.obj_token, content: '1. 打包\n2. 上传', url })).toMatchObject({ status: 'delivered' });
+    expect(
+      await lark.emitDriveEvent({
+        eventType: 'drive.file.edit_v1',
+        fileToken: handbook.obj_token,
+        content: '1. 打包\n2. 上传',
+        url,
+      }),
+    ).toMatchObject({ status: 'delivered' });
     // Answered at once, handled by the server's job runner: the second edit comes after the first was read.
-    const listed = async () => (await api.call<{ list: unknown[] }>('GET', `/api/commit_log_list?workflowIds=${workflow?.id ?? 0}&onlyCliff=false`, admin)).list.length;
+    const listed = async () =>
+      (
+        await api.call<{ list: unknown[] }>(
+          'GET',
+          `/api/commit_log_list?workflowIds=${workflow?.id ?? 0}&onlyCliff=false`,
+          admin,
+        )
+      ).list.length;
     await expect.poll(listed).toBe(1);
-    expect(await lark.emitDriveEvent({ eventType: 'drive.file.edit_v1', fileToken: handbook.obj_token, content: '1. 打包\n2. 签名\n3. 上传', url })).toMatchObject({ status: 'delivered' });
+    expect(
+      await lark.emitDriveEvent({
+        eventType: 'drive.file.edit_v1',
+        fileToken: handbook.obj_token,
+        content: '1. 打包\n2. 签名\n3. 上传',
+        url,
+      }),
+    ).toMatchObject({ status: 'delivered' });
 
     await page.reload();
     const items = page.getByTestId('commit-item');
@@ -96,10 +140,15 @@ describe('the wiki page and document events in a real browser, against the Lark 
     await latest.getByTestId('commit-wiki-diff').click();
     const diff = page.getByTestId('wiki-diff');
     // SPEC §9: the modal is 80vw wide (1024 px of 1280).
-    await expect.poll(async () => Math.round((await page.locator('.ant-modal').filter({ has: diff }).boundingBox())?.width ?? 0)).toBe(1024);
+    await expect
+      .poll(async () => Math.round((await page.locator('.ant-modal').filter({ has: diff }).boundingBox())?.width ?? 0))
+      .toBe(1024);
     expect(await diff.innerText()).toContain('修改前');
     expect(await diff.getByTestId('wiki-diff-remove').allInnerTexts()).toEqual([expect.stringContaining('2. 上传')]);
-    expect(await diff.getByTestId('wiki-diff-add').allInnerTexts()).toEqual([expect.stringContaining('2. 签名'), expect.stringContaining('3. 上传')]);
+    expect(await diff.getByTestId('wiki-diff-add').allInnerTexts()).toEqual([
+      expect.stringContaining('2. 签名'),
+      expect.stringContaining('3. 上传'),
+    ]);
     await page.screenshot({ path: '.tmp/e2e-lark-doc-diff.png' });
     await context.close();
   });

@@ -21,12 +21,20 @@ describe.each(e2eDatabases())('without a Lark app, Lark-only controls are hidden
     const admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
     const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
     const appId = await api.createApp(admin, { appName: '无飞书应用', path: APP_PATH, editUserIds: [editorId] });
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '知识库', contentType: 'custom', manageType: 'wiki', enterpriseName: '星辰工作室' });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '知识库',
+      contentType: 'custom',
+      manageType: 'wiki',
+      enterpriseName: '星辰工作室',
+    });
     const [wiki] = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin);
     const res = await fetch(wiki?.webhookUrl ?? '', {
       method: 'POST',
       headers: { authorization: `Bearer ${wiki?.webhookSecret ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ items: [{ id: 'doc-1', time: Date.now() - 60_000, author: '策划小李', message: 'docs: 世界观设定' }] }),
+      body: JSON.stringify({
+        items: [{ id: 'doc-1', time: Date.now() - 60_000, author: '策划小李', message: 'docs: 世界观设定' }],
+      }),
     });
     expect(res.status).toBe(200);
     await api.call('POST', '/api/task_view', admin, { appId, taskViewEnabled: true });

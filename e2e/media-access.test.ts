@@ -13,11 +13,20 @@ const REFUSED = '图片或视频链接无效或已过期，请刷新页面后重
 /** The /api/media pictures of the page once they have all loaded (src and natural width), at least `atLeast` of them. */
 async function loadedMedia(page: Page, atLeast: number): Promise<Array<{ src: string; width: number }>> {
   const read = () =>
-    page.locator('img[src*="/api/media/"]').evaluateAll((images) => images.map((img) => ({ src: (img as HTMLImageElement).src, width: (img as HTMLImageElement).complete ? (img as HTMLImageElement).naturalWidth : 0 })));
-  await expect.poll(async () => {
-    const images = await read();
-    return images.length >= atLeast && images.every((i) => i.width > 0);
-  }).toBe(true);
+    page
+      .locator('img[src*="/api/media/"]')
+      .evaluateAll((images) =>
+        images.map((img) => ({
+          src: (img as HTMLImageElement).src,
+          width: (img as HTMLImageElement).complete ? (img as HTMLImageElement).naturalWidth : 0,
+        })),
+      );
+  await expect
+    .poll(async () => {
+      const images = await read();
+      return images.length >= atLeast && images.every((i) => i.width > 0);
+    })
+    .toBe(true);
   return read();
 }
 
@@ -42,16 +51,52 @@ describe.each(e2eDatabases())('media of an app in the browser (%s)', (database) 
       return ((await res.json()) as { data: { url: string } }).data.url;
     };
     const icon = await upload('app', 'icon.png', gradientPng(96, 96));
-    await api.call('POST', '/api/app', admin, { appId, appName: '星图', appType: 'unity', password: '135790', path: 'stars', appIcon: icon, distributeUsers: [{ userId: viewerId, permit: 'view' }] });
-    await api.publishPackage(admin, appId, 'stars.apk', sampleApk({ label: '星图', versionName: '2.0.0', versionCode: 200 }));
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '关卡', contentType: 'custom', manageType: 'other' });
-    const [workflow] = await api.call<Array<{ id: number; webhookUrl: string; webhookSecret: string }>>('GET', `/api/workflow?appId=${appId}`, admin);
+    await api.call('POST', '/api/app', admin, {
+      appId,
+      appName: '星图',
+      appType: 'unity',
+      password: '135790',
+      path: 'stars',
+      appIcon: icon,
+      distributeUsers: [{ userId: viewerId, permit: 'view' }],
+    });
+    await api.publishPackage(
+      admin,
+      appId,
+      'stars.apk',
+      sampleApk({ label: '星图', versionName: '2.0.0', versionCode: 200 }),
+    );
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '关卡',
+      contentType: 'custom',
+      manageType: 'other',
+    });
+    const [workflow] = await api.call<Array<{ id: number; webhookUrl: string; webhookSecret: string }>>(
+      'GET',
+      `/api/workflow?appId=${appId}`,
+      admin,
+    );
     if (!workflow) throw new Error('workflow missing');
-    const pushed = await fetch(workflow.webhookUrl, { method: 'POST', headers: { authorization: `Bearer ${workflow.webhookSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ id: 'level-7', time: Date.now(), author: '策划小李', message: '第七关新地图' }] }) });
+    const pushed = await fetch(workflow.webhookUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workflow.webhookSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [{ id: 'level-7', time: Date.now(), author: '策划小李', message: '第七关新地图' }],
+      }),
+    });
     expect(pushed.status).toBe(200);
-    const page = await api.call<{ list: Array<{ id: number }> }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}&pageNo=1&pageSize=20`, admin);
+    const page = await api.call<{ list: Array<{ id: number }> }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}&pageNo=1&pageSize=20`,
+      admin,
+    );
     const shot = await upload('media', 'map.png', gradientPng(320, 200));
-    await api.call('POST', '/api/commit_log/update', admin, { id: page.list[0]?.id, description: '新地图截图', fileUrls: JSON.stringify([shot]) });
+    await api.call('POST', '/api/commit_log/update', admin, {
+      id: page.list[0]?.id,
+      description: '新地图截图',
+      fileUrls: JSON.stringify([shot]),
+    });
   });
   afterAll(async () => {
     await browser?.close();

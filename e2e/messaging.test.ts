@@ -45,23 +45,65 @@ describe('pushing update items and packages to group robots from the browser', (
     const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
     appId = await api.createApp(admin, { appName: '星际舰队', path: appPath, editUserIds: [editorId] });
     const hook = (token: string) => `${lark.url}/open-apis/bot/v2/hook/${token}`;
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '策划', contentType: 'custom', manageType: 'JPS', enterpriseName: '星辰工作室', robotUrl: hook(botToken), robotSecret: 'bot-signing-secret' });
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '未签名', contentType: 'custom', manageType: 'other', robotUrl: hook(unsignedBotToken) });
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '安装包', contentType: 'package', packageType: 'apk', robotUrl: wecom.robotUrl(robotKey) });
-    await api.call('POST', '/api/workflow', admin, { appId, tabName: '无机器人', contentType: 'custom', manageType: 'other' });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '策划',
+      contentType: 'custom',
+      manageType: 'JPS',
+      enterpriseName: '星辰工作室',
+      robotUrl: hook(botToken),
+      robotSecret: 'bot-signing-secret',
+    });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '未签名',
+      contentType: 'custom',
+      manageType: 'other',
+      robotUrl: hook(unsignedBotToken),
+    });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '安装包',
+      contentType: 'package',
+      packageType: 'apk',
+      robotUrl: wecom.robotUrl(robotKey),
+    });
+    await api.call('POST', '/api/workflow', admin, {
+      appId,
+      tabName: '无机器人',
+      contentType: 'custom',
+      manageType: 'other',
+    });
     const rows = await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, admin);
-    [custom, unsigned, packages, robotless] = ['策划', '未签名', '安装包', '无机器人'].map((name) => rows.find((w) => w.tabName === name) as WorkflowRow) as [WorkflowRow, WorkflowRow, WorkflowRow, WorkflowRow];
+    [custom, unsigned, packages, robotless] = ['策划', '未签名', '安装包', '无机器人'].map(
+      (name) => rows.find((w) => w.tabName === name) as WorkflowRow,
+    ) as [WorkflowRow, WorkflowRow, WorkflowRow, WorkflowRow];
     const now = Date.now();
     for (const [workflow, items] of [
-      [custom, [{ id: 'lvl-1', time: now - 120_000, author: '策划小李', message: 'feat: 第一章关卡' }, { id: 'lvl-2', time: now - 60_000, author: '策划小王', message: 'fix: 第二章关卡难度' }]],
+      [
+        custom,
+        [
+          { id: 'lvl-1', time: now - 120_000, author: '策划小李', message: 'feat: 第一章关卡' },
+          { id: 'lvl-2', time: now - 60_000, author: '策划小王', message: 'fix: 第二章关卡难度' },
+        ],
+      ],
       [unsigned, [{ id: 'doc-1', time: now - 30_000, author: '策划小李', message: 'docs: 世界观设定' }]],
       [robotless, [{ id: 'note-1', time: now - 20_000, author: '策划小李', message: 'docs: 角色小传' }]],
     ] as const) {
-      const res = await fetch(workflow.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${workflow.webhookSecret ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ items }) });
+      const res = await fetch(workflow.webhookUrl ?? '', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${workflow.webhookSecret ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items }),
+      });
       expect(res.status).toBe(200);
     }
     const editor = await api.login(EDITOR.username, EDITOR.password);
-    await api.publishPackage(editor, appId, 'StarFleet.apk', sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '2.0.1', versionCode: 201 }));
+    await api.publishPackage(
+      editor,
+      appId,
+      'StarFleet.apk',
+      sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '2.0.1', versionCode: 201 }),
+    );
   });
   afterAll(async () => {
     await browser?.close();
@@ -83,7 +125,11 @@ describe('pushing update items and packages to group robots from the browser', (
     expect(lark.botMessages.map((m) => m.botToken)).toEqual([botToken]);
     expect(cardText(lark.botMessages[0]?.card)).toContain('星际舰队 · 策划 更新日志');
     // A pushed item without a link of its own links to its /commit page here (详情).
-    expect(cardText(lark.botMessages[0]?.card)).toMatch(new RegExp(`第二章关卡难度 \\[详情\\]\\(${server.url}/commit\\?commitId=[^)]*&workflowId=${custom.id}\\) — 策划小王`));
+    expect(cardText(lark.botMessages[0]?.card)).toMatch(
+      new RegExp(
+        `第二章关卡难度 \\[详情\\]\\(${server.url}/commit\\?commitId=[^)]*&workflowId=${custom.id}\\) — 策划小王`,
+      ),
+    );
 
     const first = page.getByTestId('commit-item').filter({ hasText: '第一章关卡' });
     await first.getByTestId('commit-item-menu').click();
@@ -120,7 +166,10 @@ describe('pushing update items and packages to group robots from the browser', (
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     await page.screenshot({ path: '.tmp/e2e-send-message-768.png' });
     await clickAtRest(page.getByTestId('send-message-ok'));
-    await expectToast(page, '推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）');
+    await expectToast(
+      page,
+      '推送失败：sign match fail or timestamp is not within one hour from current time（飞书 19021）',
+    );
     expect(lark.botMessages.filter((m) => m.botToken === unsignedBotToken)).toEqual([]);
     await context.close();
   });
@@ -133,7 +182,9 @@ describe('pushing update items and packages to group robots from the browser', (
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-send').click();
     const robot = page.getByRole('radio', { name: /工作流群机器人/ });
     await expect.poll(() => robot.isDisabled()).toBe(true);
-    expect(await page.getByTestId('send-message-scope').innerText()).toContain('工作流群机器人（未设置，可在“编辑工作流 → 机器人地址”中填写）');
+    expect(await page.getByTestId('send-message-scope').innerText()).toContain(
+      '工作流群机器人（未设置，可在“编辑工作流 → 机器人地址”中填写）',
+    );
     expect(await page.getByRole('radio', { name: '发给自己（飞书）' }).isChecked()).toBe(true);
     await page.screenshot({ path: '.tmp/e2e-send-message-no-robot-768.png' });
     await clickAtRest(page.getByTestId('send-scope-chatDev'));
@@ -142,8 +193,15 @@ describe('pushing update items and packages to group robots from the browser', (
     await page.keyboard.press('Escape');
     await page.getByTestId('commit-item').filter({ hasText: '角色小传' }).getByTestId('commit-item-menu').click();
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
-    expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: /工作流群机器人/ }).isDisabled()).toBe(true);
-    expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: '测试群' }).isChecked()).toBe(true);
+    expect(
+      await page
+        .getByTestId('send-logs-destination')
+        .getByRole('radio', { name: /工作流群机器人/ })
+        .isDisabled(),
+    ).toBe(true);
+    expect(await page.getByTestId('send-logs-destination').getByRole('radio', { name: '测试群' }).isChecked()).toBe(
+      true,
+    );
     await context.close();
   });
 
@@ -178,12 +236,20 @@ describe('pushing update items and packages to group robots from the browser', (
 
   it('批量发送通知 previews a subject of 1,000 characters as the card sends it: cut to 200 characters with …', async () => {
     const long = `feat: 超长提交信息 ${'这是一段很长的说明文字，用来测试界面上的换行和截断。'.repeat(40)}`;
-    const pushed = await fetch(custom.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${custom.webhookSecret ?? ''}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ id: 'lvl-long', time: Date.now() - 10_000, author: '策划小李', message: long }] }) });
+    const pushed = await fetch(custom.webhookUrl ?? '', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${custom.webhookSecret ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [{ id: 'lvl-long', time: Date.now() - 10_000, author: '策划小李', message: long }],
+      }),
+    });
     expect(pushed.status).toBe(200);
     const { context, page } = await newPage(browser, server.url);
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${appPath}?workflowId=${custom.id}`);
-    await clickAtRest(page.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-item-menu'));
+    await clickAtRest(
+      page.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-item-menu'),
+    );
     await settled(page, '.ant-dropdown').getByTestId('commit-menu-batch').click();
     const line = page.getByTestId('message-preview-line').filter({ hasText: '超长提交信息' });
     await expect.poll(() => line.innerText()).toContain('… — 策划小李');
@@ -207,7 +273,9 @@ describe('pushing update items and packages to group robots from the browser', (
     const modal = page.getByTestId('workflow-modal');
     await clickAtRest(modal.getByTestId('workflow-robot-secret-clear'));
     await settled(page, '.ant-popconfirm').getByRole('button', { name: '清除密钥' }).click();
-    await expect.poll(() => modal.getByTestId('workflow-robot-secret-clearing').innerText()).toContain('保存后将清除已保存的密钥');
+    await expect
+      .poll(() => modal.getByTestId('workflow-robot-secret-clearing').innerText())
+      .toContain('保存后将清除已保存的密钥');
     await clickAtRest(page.getByTestId('workflow-save'));
     await expectToast(page, '保存成功');
     await modal.waitFor({ state: 'hidden' });

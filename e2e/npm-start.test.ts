@@ -29,7 +29,16 @@ describe('npm start as an operator runs it', () => {
   it('keeps the one-time admin password last on the console, logs no line per request, and a SIGTERM to npm alone leaves no server behind', async () => {
     const child = spawn('npm', ['start'], {
       cwd: root,
-      env: { ...process.env, SKIP_WEB_BUILD: '1', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: '', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        SKIP_WEB_BUILD: '1',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ADMIN_USERNAME: 'admin',
+        ADMIN_PASSWORD: '',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     npm = child;

@@ -26,7 +26,9 @@ describe('re-signing an ipa version in a real browser', () => {
     form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, 'star-pass'))]), 'star.p12');
     form.append('profiles', new Blob([new Uint8Array(set.mainProfile)]), 'main.mobileprovision');
     form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
-    const uploaded = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { code: number; msg: string };
+    const uploaded = (await (
+      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
+    ).json()) as { code: number; msg: string };
     expect([uploaded.code, uploaded.msg]).toEqual([200, 'success']);
   });
   afterAll(async () => {
@@ -41,14 +43,23 @@ describe('re-signing an ipa version in a real browser', () => {
     const rows = page.getByTestId('version-row');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByTestId('version-resign').click();
-    await pickOption(page, page.getByTestId('resign-certificate'), 'Apple Development: 韩梅梅 (STAR123456)（包含此应用的描述文件）', { exact: false });
+    await pickOption(
+      page,
+      page.getByTestId('resign-certificate'),
+      'Apple Development: 韩梅梅 (STAR123456)（包含此应用的描述文件）',
+      { exact: false },
+    );
     await clickAtRest(page.getByTestId('resign-start'));
-    await expect.poll(() => page.getByTestId('resign-done').allInnerTexts()).toEqual([expect.stringContaining('1.2.3 (45) 重签名成功')]);
+    await expect
+      .poll(() => page.getByTestId('resign-done').allInnerTexts())
+      .toEqual([expect.stringContaining('1.2.3 (45) 重签名成功')]);
     await expectToast(page, '1.2.3 (45) 重签名成功');
     expect(await page.getByTestId('resign-progress').getAttribute('data-percent')).toBe('100');
     await clickAtRest(page.getByTestId('resign-close'));
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.first().getByTestId('version-note').innerText()).toContain('由版本 #1 1.2.3 (45) 使用证书「Apple Development: 韩梅梅 (STAR123456)」重签名');
+    expect(await rows.first().getByTestId('version-note').innerText()).toContain(
+      '由版本 #1 1.2.3 (45) 使用证书「Apple Development: 韩梅梅 (STAR123456)」重签名',
+    );
     await context.close();
   });
 });

@@ -45,7 +45,9 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     await page.waitForURL((url) => url.href.startsWith(lark.url));
     await page.getByRole('link', { name: '拒绝授权' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
-    await expect.poll(() => page.getByTestId('login-sign-in-error').innerText()).toContain('你已取消飞书授权，未能登录');
+    await expect
+      .poll(() => page.getByTestId('login-sign-in-error').innerText())
+      .toContain('你已取消飞书授权，未能登录');
     // The button shows once the login options are read, which may be after the reason is shown.
     await expect.poll(() => page.getByTestId('login-feishu').isVisible()).toBe(true);
     await page.screenshot({ path: '.tmp/e2e-login-lark-denied-768.png' });
@@ -91,12 +93,21 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     // Stand-in for the Lark client's JS bridge: config() is recorded, requestAccess() asks the fake for a code.
     const configs: Array<{ appId: string; timestamp: number; nonceStr: string; signature: string }> = [];
     await page.exposeFunction('larkFakeConfig', (config: (typeof configs)[number]) => void configs.push(config));
-    await page.exposeFunction('larkFakeCode', (scopes: string[]) => lark.mintCode({ openId: user.openId, scopes, ttlMs: 3 * 60_000 }));
+    await page.exposeFunction('larkFakeCode', (scopes: string[]) =>
+      lark.mintCode({ openId: user.openId, scopes, ttlMs: 3 * 60_000 }),
+    );
     await page.addInitScript(() => {
-      const w = globalThis as unknown as Record<string, unknown> & { larkFakeConfig(c: unknown): void; larkFakeCode(s: string[]): Promise<string> };
-      w.h5sdk = { ready: (callback: () => void) => callback(), config: (options: unknown) => w.larkFakeConfig(options) };
+      const w = globalThis as unknown as Record<string, unknown> & {
+        larkFakeConfig(c: unknown): void;
+        larkFakeCode(s: string[]): Promise<string>;
+      };
+      w.h5sdk = {
+        ready: (callback: () => void) => callback(),
+        config: (options: unknown) => w.larkFakeConfig(options),
+      };
       w.tt = {
-        requestAccess: (options: { scopeList: string[]; success(result: { code: string }): void }) => void w.larkFakeCode(options.scopeList).then((code) => options.success({ code })),
+        requestAccess: (options: { scopeList: string[]; success(result: { code: string }): void }) =>
+          void w.larkFakeCode(options.scopeList).then((code) => options.success({ code })),
       };
     });
     await page.goto('/login?auto_login=1');
@@ -106,7 +117,15 @@ describe('Lark and WeCom sign-in in a real browser, against the fakes', () => {
     const [config] = configs;
     const ticket = lark.state.jsTickets[0]?.ticket ?? '';
     expect(config?.appId).toBe(lark.app.appId);
-    expect(lark.verifyJsapiSignature({ ticket, nonceStr: config?.nonceStr ?? '', timestamp: config?.timestamp ?? 0, url: `${server.url}/login?auto_login=1`, signature: config?.signature ?? '' })).toMatchObject({ ok: true });
+    expect(
+      lark.verifyJsapiSignature({
+        ticket,
+        nonceStr: config?.nonceStr ?? '',
+        timestamp: config?.timestamp ?? 0,
+        url: `${server.url}/login?auto_login=1`,
+        signature: config?.signature ?? '',
+      }),
+    ).toMatchObject({ ok: true });
     await context.close();
   });
 

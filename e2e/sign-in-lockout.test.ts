@@ -34,7 +34,10 @@ describe('a user locked out after ten wrong passwords sees why on the login page
     await server?.stop();
   });
 
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
     it(`at ${viewport.width} px the right password is refused with the wait, and another user signs in from the same machine`, async () => {
       const { context, page } = await newPage(browser, server.url, viewport);
       await page.goto('/login');

@@ -40,7 +40,10 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
 
   /** What the fake holds: the live tasks of the app's list, and the bug table's records by column name. */
   const larkTasks = () => [...lark.tasks.tasks.values()].filter((task) => !task.deleted);
-  const bugTable = () => [...lark.bitable.apps.values()].flatMap((app) => app.tables.map((table) => ({ app, table }))).find(({ table }) => table.name === '缺陷');
+  const bugTable = () =>
+    [...lark.bitable.apps.values()]
+      .flatMap((app) => app.tables.map((table) => ({ app, table })))
+      .find(({ table }) => table.name === '缺陷');
   const larkBugs = () => {
     const found = bugTable();
     if (!found) return [];
@@ -50,7 +53,13 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
       const options = (field.property?.options ?? []) as Array<{ id: string; name: string }>;
       return field.type === 3 ? (options.find((o) => o.id === value)?.name ?? value) : value;
     };
-    return table.records.map((record) => ({ recordId: record.record_id, ...Object.fromEntries(table.fields.map((f) => [f.field_name, shown(f, record.cells.get(f.field_id))])) }) as Record<string, unknown> & { recordId: string });
+    return table.records.map(
+      (record) =>
+        ({
+          recordId: record.record_id,
+          ...Object.fromEntries(table.fields.map((f) => [f.field_name, shown(f, record.cells.get(f.field_id))])),
+        }) as Record<string, unknown> & { recordId: string },
+    );
   };
   const rows = () => editor.page.getByTestId('task-table').locator('tbody tr.ant-table-row');
   /**
@@ -114,7 +123,11 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     expect([await table.innerText(), await table.isEnabled()]).toEqual(['创建多维表格', true]);
 
     // Lark refuses: the app lacks the Task scope. The user is told what the admin has to grant, and may try again.
-    lark.injectError({ route: 'task.tasklist.create', status: 400, body: { code: 99991672, msg: 'Access denied. One of the following scopes is required: [task:tasklist:write]' } });
+    lark.injectError({
+      route: 'task.tasklist.create',
+      status: 400,
+      body: { code: 99991672, msg: 'Access denied. One of the following scopes is required: [task:tasklist:write]' },
+    });
     await taskList.click();
     await expectToast(page, LarkTaskMessages.larkCodes[99991672] ?? 'missing');
     expect(await taskList.innerText()).toBe('创建任务清单');
@@ -123,7 +136,10 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await taskList.click();
     await expect.poll(() => taskList.innerText()).toBe('前往任务清单');
     const list = [...lark.tasks.tasklists.values()][0];
-    expect(list).toMatchObject({ name: `${APP_NAME} 任务`, url: expect.stringContaining('/client/todo/task_list?guid=') });
+    expect(list).toMatchObject({
+      name: `${APP_NAME} 任务`,
+      url: expect.stringContaining('/client/todo/task_list?guid='),
+    });
     expect(list?.members.map((m) => m.id)).toContain(larkEditor.openId);
     expect(await taskList.getAttribute('href')).toBe(list?.url);
     expect(await taskList.getAttribute('target')).toBe('_blank');
@@ -140,7 +156,9 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await fillNew(page, '登录页改版');
     await submitNew(page);
     // The push runs in the background: the fake's task list gets the task with its assignee and times.
-    await expect.poll(() => larkTasks().find((task) => task.summary === '登录页改版')?.members).toEqual([{ id: larkEditor.openId, type: 'user', role: 'assignee' }]);
+    await expect
+      .poll(() => larkTasks().find((task) => task.summary === '登录页改版')?.members)
+      .toEqual([{ id: larkEditor.openId, type: 'user', role: 'assignee' }]);
     const inLark = larkTasks().find((task) => task.summary === '登录页改版');
     expect(inLark?.tasklists.map((l) => l.tasklist_guid)).toEqual([[...lark.tasks.tasklists.keys()][0]]);
     expect([inLark?.start?.timestamp, inLark?.due?.timestamp]).toEqual([String(RANGE.startAt), String(RANGE.due)]);
@@ -149,12 +167,21 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await expect.poll(() => row.innerText()).toMatch(/未开始/);
     // Someone completes and renames it in Lark; the page has not been reloaded since.
     await page.evaluate(() => ((window as unknown as { stayedOnPage: boolean }).stayedOnPage = true));
-    lark.work.editTask({ openId: larkEditor.openId, taskGuid: inLark?.guid ?? '', task: { summary: '登录页改版（飞书里改）', completed_at: String(lark.clock.now()) }, updateFields: ['summary', 'completed_at'] });
+    lark.work.editTask({
+      openId: larkEditor.openId,
+      taskGuid: inLark?.guid ?? '',
+      task: { summary: '登录页改版（飞书里改）', completed_at: String(lark.clock.now()) },
+      updateFields: ['summary', 'completed_at'],
+    });
     expect(await rows().filter({ hasText: '登录页改版（飞书里改）' }).count()).toBe(0);
     await refreshTasks(page);
     const changed = rows().filter({ hasText: '登录页改版（飞书里改）' });
     await expect.poll(() => changed.innerText()).toMatch(/已完成/);
-    expect(await rows().filter({ hasText: /^登录页改版$/ }).count()).toBe(0);
+    expect(
+      await rows()
+        .filter({ hasText: /^登录页改版$/ })
+        .count(),
+    ).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { stayedOnPage?: boolean }).stayedOnPage)).toBe(true);
   });
 
@@ -164,7 +191,9 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await fillNew(page, '进入关卡闪退');
     await pick(page, 'task-bug-severity', '致命');
     await submitNew(page);
-    await expect.poll(() => larkBugs().find((r) => r.标题 === '进入关卡闪退')).toMatchObject({ 严重程度: '致命', 缺陷状态: '新建', 指派给: [larkEditor.openId] });
+    await expect
+      .poll(() => larkBugs().find((r) => r.标题 === '进入关卡闪退'))
+      .toMatchObject({ 严重程度: '致命', 缺陷状态: '新建', 指派给: [larkEditor.openId] });
     const record = larkBugs().find((r) => r.标题 === '进入关卡闪退');
 
     const row = rows().filter({ hasText: '进入关卡闪退' });
@@ -172,7 +201,13 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     // In Lark the base is shared with the editor, who sets a status Lark has no option for yet and lowers the severity.
     const found = bugTable();
     lark.work.shareBase({ appToken: found?.app.app_token ?? '', id: larkEditor.openId });
-    lark.work.editRecord({ openId: larkEditor.openId, appToken: found?.app.app_token ?? '', tableId: found?.table.table_id ?? '', recordId: record?.recordId ?? '', fields: { 缺陷状态: '待验证', 严重程度: '一般' } });
+    lark.work.editRecord({
+      openId: larkEditor.openId,
+      appToken: found?.app.app_token ?? '',
+      tableId: found?.table.table_id ?? '',
+      recordId: record?.recordId ?? '',
+      fields: { 缺陷状态: '待验证', 严重程度: '一般' },
+    });
     expect(await row.innerText()).toMatch(/新建[\s\S]*致命/);
     await refreshTasks(page);
     await expect.poll(() => row.innerText()).toMatch(/待验证[\s\S]*一般/);
@@ -180,7 +215,9 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     // Bitable has no record comments: the drawer says a linked bug's comments stay here.
     const drawer = page.getByTestId('task-drawer');
     await row.getByTestId('task-row-title').click();
-    expect(await drawer.getByTestId('task-comments-local-only').innerText()).toBe('缺陷评论仅保存在本系统，不会同步到飞书多维表格');
+    expect(await drawer.getByTestId('task-comments-local-only').innerText()).toBe(
+      '缺陷评论仅保存在本系统，不会同步到飞书多维表格',
+    );
     await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
   });
@@ -195,22 +232,41 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await submitNew(page);
     // Wait (through the API, as a script would) until the background push has been refused.
     const token = await api.login(EDITOR.username, EDITOR.password);
-    const [saved] = await api.call<Array<{ guid: string }>>('POST', '/api/tasks', token, { appId, recordType: 'task', keyword: '支付页埋点', pageNo: 1, pageSize: 20 });
-    await expect.poll(async () => (await api.call<Array<{ field: string }>>('GET', `/api/task_history?taskGuid=${saved?.guid}`, token)).map((h) => h.field)).toContain('larkSyncFailed');
+    const [saved] = await api.call<Array<{ guid: string }>>('POST', '/api/tasks', token, {
+      appId,
+      recordType: 'task',
+      keyword: '支付页埋点',
+      pageNo: 1,
+      pageSize: 20,
+    });
+    await expect
+      .poll(async () =>
+        (await api.call<Array<{ field: string }>>('GET', `/api/task_history?taskGuid=${saved?.guid}`, token)).map(
+          (h) => h.field,
+        ),
+      )
+      .toContain('larkSyncFailed');
     expect(larkTasks().some((task) => task.summary === '支付页埋点')).toBe(false);
 
     const drawer = page.getByTestId('task-drawer');
     await rows().filter({ hasText: '支付页埋点' }).getByTestId('task-row-title').click();
-    await expect.poll(() => drawer.getByTestId('task-sync-failed').innerText()).toContain(`未能同步到飞书：${LarkTaskMessages.larkCodes[1470403]}`);
+    await expect
+      .poll(() => drawer.getByTestId('task-sync-failed').innerText())
+      .toContain(`未能同步到飞书：${LarkTaskMessages.larkCodes[1470403]}`);
     expect(await drawer.getByTestId('task-sync-failed').innerText()).toContain('点击“刷新任务列表”即可重新同步到飞书');
-    expect([await drawer.getByTestId('task-summary').inputValue(), await drawer.getByTestId('task-description').inputValue()]).toEqual(['支付页埋点', '下单、支付成功、支付失败三个事件']);
+    expect([
+      await drawer.getByTestId('task-summary').inputValue(),
+      await drawer.getByTestId('task-description').inputValue(),
+    ]).toEqual(['支付页埋点', '下单、支付成功、支付失败三个事件']);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-refused.png') });
     await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
     await drawer.waitFor({ state: 'hidden' });
 
     // The app is a member again (the injected refusal was a single one): 刷新任务列表 sends the task as typed.
     await refreshTasks(page);
-    await expect.poll(() => larkTasks().find((task) => task.summary === '支付页埋点')?.description).toBe('下单、支付成功、支付失败三个事件');
+    await expect
+      .poll(() => larkTasks().find((task) => task.summary === '支付页埋点')?.description)
+      .toBe('下单、支付成功、支付失败三个事件');
     const history = page.waitForResponse((res) => res.url().includes('/api/task_history'));
     await rows().filter({ hasText: '支付页埋点' }).getByTestId('task-row-title').click();
     await history;
@@ -237,7 +293,9 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await refreshTasks(page);
     await expect.poll(() => rows().filter({ hasText: '登录页改版' }).count()).toBe(0);
     await rows().filter({ hasText: '支付页埋点（本地改）' }).getByTestId('task-row-title').click();
-    await expect.poll(() => drawer.getByTestId('task-lark-deleted').innerText()).toContain('此后它只保存在本系统，不再与飞书同步');
+    await expect
+      .poll(() => drawer.getByTestId('task-lark-deleted').innerText())
+      .toContain('此后它只保存在本系统，不再与飞书同步');
     expect(larkTasks().filter((task) => task.summary.startsWith('支付页埋点'))).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-deleted.png') });
     await clickAtRest(drawer.getByRole('button', { name: '取 消' }));
@@ -250,14 +308,21 @@ describe('the task view of an app linked to Lark, against the Lark fake', () => 
     await page.goto(`/home/app/${APP_PATH}`);
     await page.getByTestId('app-view-mode').getByText('任务视图').click();
     await page.getByTestId('task-view').waitFor();
-    await expect.poll(() => page.getByTestId('task-table').locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByTestId('task-table').locator('tbody tr.ant-table-row').count())
+      .toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('task-lark-task-list').innerText()).toBe('前往任务清单');
     expect(await page.getByTestId('task-lark-table').innerText()).toBe('前往多维表格');
     for (const id of ['task-create', 'task-refresh', 'task-lark-table', 'task-lark-task-list']) {
       const box = await page.getByTestId(id).boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 768).toBe(true);
     }
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth && document.body.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          document.documentElement.scrollWidth <= window.innerWidth && document.body.scrollWidth <= window.innerWidth,
+      ),
+    ).toBe(true);
     await page.screenshot({ path: path.join(shots, 'e2e-tasks-lark-768.png') });
     await context.close();
   });

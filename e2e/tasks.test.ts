@@ -19,7 +19,10 @@ const SEEDED = 21;
 
 /** The count on a tab's badge ('' while none shows), at once: getAttribute would wait the page's timeout for none. */
 async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
-  const titles = await page.getByTestId(`task-tab-${type}`).locator('.ant-scroll-number').evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
+  const titles = await page
+    .getByTestId(`task-tab-${type}`)
+    .locator('.ant-scroll-number')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('title') ?? ''));
   return titles.join(' ');
 }
 
@@ -27,7 +30,9 @@ async function badge(page: Page, type: 'task' | 'bug'): Promise<string> {
 async function textRows(page: Page, testId: string): Promise<number> {
   return page.getByTestId(testId).evaluate((el) => {
     const style = getComputedStyle(el);
-    return Math.round((el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight));
+    return Math.round(
+      (el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight),
+    );
   });
 }
 
@@ -50,9 +55,20 @@ describe('the task view of an app, without Lark', () => {
     const editor = await api.login(EDITOR.username, EDITOR.password);
     const start = Date.now();
     for (let i = 1; i <= SEEDED; i += 1) {
-      await api.call('POST', '/api/create_task', editor, { appId, recordType: 'task', summary: `预置任务 ${String(i).padStart(2, '0')}`, assigneeIds: [editorId], startAt: start, due: start + 86_400_000 });
+      await api.call('POST', '/api/create_task', editor, {
+        appId,
+        recordType: 'task',
+        summary: `预置任务 ${String(i).padStart(2, '0')}`,
+        assigneeIds: [editorId],
+        startAt: start,
+        due: start + 86_400_000,
+      });
     }
-    const filesAppId = await api.createApp(admin, { appName: '附件应用', path: FILES_APP_PATH, editUserIds: [editorId] });
+    const filesAppId = await api.createApp(admin, {
+      appName: '附件应用',
+      path: FILES_APP_PATH,
+      editUserIds: [editorId],
+    });
     await api.call('POST', '/api/task_view', admin, { appId: filesAppId, taskViewEnabled: true });
     browser = await launchBrowser();
   });
@@ -88,7 +104,9 @@ describe('the task view of an app, without Lark', () => {
     // 20 a page, 'N items in total', and the 21st on page 2.
     const rows = page.getByTestId('task-table').locator('tbody tr.ant-table-row');
     await expect.poll(() => rows.count()).toBe(20);
-    expect(await page.getByTestId('task-view').locator('.ant-pagination-total-text').innerText()).toBe(`共 ${SEEDED} 条`);
+    expect(await page.getByTestId('task-view').locator('.ant-pagination-total-text').innerText()).toBe(
+      `共 ${SEEDED} 条`,
+    );
     await page.getByTestId('task-view').locator('.ant-pagination-item-2').click();
     await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining('预置任务 01')]);
     await page.getByTestId('task-view').locator('.ant-pagination-item-1').click();
@@ -106,7 +124,9 @@ describe('the task view of an app, without Lark', () => {
     await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
     await expect.poll(() => drawerErrors(page)).toEqual([]);
     // An attachment goes through the upload flow before the record is saved.
-    await drawer.locator('input[type=file]').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: gradientPng(16, 16) });
+    await drawer
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: gradientPng(16, 16) });
     await expect.poll(() => drawer.locator('.ant-upload-list-item-done').innerText()).toContain('design.png');
     await page.getByTestId('task-submit').dblclick();
     await expectToast(page, '创建成功');
@@ -145,7 +165,9 @@ describe('the task view of an app, without Lark', () => {
     await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe('编辑缺陷');
     await drawer.getByTestId('task-bug-status').waitFor();
     await clickAtRest(drawer.getByTestId('task-comment-submit'));
-    await expect.poll(() => drawer.getByTestId('task-comments').locator('.ant-form-item-explain-error').allInnerTexts()).toEqual(['请输入评论']);
+    await expect
+      .poll(() => drawer.getByTestId('task-comments').locator('.ant-form-item-explain-error').allInnerTexts())
+      .toEqual(['请输入评论']);
     const commentBox = drawer.getByTestId('task-comment-input');
     // SPEC §9: the comment box is 3 rows high and grows to 10 at most.
     expect(await textRows(page, 'task-comment-input')).toBe(3);
@@ -160,7 +182,9 @@ describe('the task view of an app, without Lark', () => {
     await drawer.getByTestId('task-comment-edit-input').fill('iPhone 12 与 13 上必现');
     await clickAtRest(drawer.getByTestId('task-comment-save'));
     await expectToast(page, '修改成功');
-    await expect.poll(() => comment.getByTestId('task-comment-content').allInnerTexts()).toEqual(['iPhone 12 与 13 上必现']);
+    await expect
+      .poll(() => comment.getByTestId('task-comment-content').allInnerTexts())
+      .toEqual(['iPhone 12 与 13 上必现']);
     await comment.getByTestId('task-comment-delete').click();
     await expect.poll(() => page.locator('.ant-popconfirm:visible').innerText()).toContain('请确认是否删除该评论?');
     await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
@@ -190,27 +214,43 @@ describe('the task view of an app, without Lark', () => {
     await page.keyboard.press('Escape');
     await chooseRange(page, '2026-12-01 09:00', '2026-12-05 18:00');
     // 21 files at once: 20 are uploaded, the 21st is not added (create_task would refuse it: 参数错误：… <=20 项).
-    const files = Array.from({ length: TASK_ATTACHMENTS_MAX + 1 }, (_, i) => ({ name: `shot-${String(i + 1).padStart(2, '0')}.png`, mimeType: 'image/png', buffer: gradientPng(8, 8 + i) }));
+    const files = Array.from({ length: TASK_ATTACHMENTS_MAX + 1 }, (_, i) => ({
+      name: `shot-${String(i + 1).padStart(2, '0')}.png`,
+      mimeType: 'image/png',
+      buffer: gradientPng(8, 8 + i),
+    }));
     await drawer.locator('input[type=file]').setInputFiles(files);
     const done = drawer.locator('.ant-upload-list-item-done');
     await expect.poll(() => done.count(), { timeout: 90_000 }).toBe(TASK_ATTACHMENTS_MAX);
-    expect(await drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(expect.stringContaining('shot-21.png'));
+    expect(await drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(
+      expect.stringContaining('shot-21.png'),
+    );
     const full = drawer.getByTestId('task-attachments-full');
-    expect(await full.innerText()).toBe(`每条记录最多 ${TASK_ATTACHMENTS_MAX} 个附件，已达上限；如需添加，请先删除不需要的附件`);
+    expect(await full.innerText()).toBe(
+      `每条记录最多 ${TASK_ATTACHMENTS_MAX} 个附件，已达上限；如需添加，请先删除不需要的附件`,
+    );
     expect(await drawer.getByTestId('task-attachment-button').isDisabled()).toBe(true);
     // A file chosen once full is not added either.
-    await drawer.locator('input[type=file]').setInputFiles({ name: 'late.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
+    await drawer
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'late.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
     expect(await drawer.locator('.ant-upload-list-item').count()).toBe(TASK_ATTACHMENTS_MAX);
 
     // Removing one makes room again.
-    await clickAtRest(drawer.locator('.ant-upload-list-item', { hasText: 'shot-20.png' }).getByRole('button', { name: '删除文件' }));
+    await clickAtRest(
+      drawer.locator('.ant-upload-list-item', { hasText: 'shot-20.png' }).getByRole('button', { name: '删除文件' }),
+    );
     await expect.poll(() => full.count()).toBe(0);
     expect(await drawer.getByTestId('task-attachment-button').isEnabled()).toBe(true);
-    await drawer.locator('input[type=file]').setInputFiles({ name: 'last.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
+    await drawer
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'last.png', mimeType: 'image/png', buffer: gradientPng(4, 4) });
     // All uploaded before the save (one still uploading is refused with 附件上传中): 20 done counts the removed
     // shot-20.png too while it still fades out, so wait for last.png to be done and shot-20.png to be gone.
     await expect.poll(() => done.allInnerTexts()).toContainEqual(expect.stringContaining('last.png'));
-    await expect.poll(() => drawer.locator('.ant-upload-list-item').allInnerTexts()).not.toContainEqual(expect.stringContaining('shot-20.png'));
+    await expect
+      .poll(() => drawer.locator('.ant-upload-list-item').allInnerTexts())
+      .not.toContainEqual(expect.stringContaining('shot-20.png'));
     await expect.poll(() => done.count()).toBe(TASK_ATTACHMENTS_MAX);
     await clickAtRest(page.getByTestId('task-submit'));
     await drawer.waitFor({ state: 'hidden' });
@@ -219,7 +259,9 @@ describe('the task view of an app, without Lark', () => {
     const row = page.getByTestId('task-table').locator('tbody tr.ant-table-row').filter({ hasText: '附件很多的任务' });
     await row.getByTestId('task-row-title').click();
     await expect.poll(() => drawer.locator('.ant-upload-list-item-done').count()).toBe(TASK_ATTACHMENTS_MAX);
-    expect(await drawer.locator('.ant-upload-list-item-done').allInnerTexts()).toContainEqual(expect.stringContaining('last.png'));
+    expect(await drawer.locator('.ant-upload-list-item-done').allInnerTexts()).toContainEqual(
+      expect.stringContaining('last.png'),
+    );
     expect(await drawer.getByTestId('task-attachments-full').count()).toBe(1);
     await context.close();
     // 22 uploads of four requests each: longer than a usual scenario on a loaded machine.

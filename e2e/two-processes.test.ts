@@ -9,7 +9,11 @@ import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/ser
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 async function call<T>(base: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, { method, headers: { token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { token, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as { code: number; msg: string; data: T };
   if (json.code !== 200) throw new Error(`${method} ${path}: ${json.msg}`);
   return json.data;
@@ -46,16 +50,30 @@ describe('two server processes on one PostgreSQL and one S3 store', () => {
   });
 
   it('a package uploaded through one is listed, inspected and downloadable through the other', async () => {
-    const login = await call<{ token: string }>(first.url, 'POST', '/api/user/login', '', { username: E2E_ADMIN.username, password: sha(E2E_ADMIN.password) });
+    const login = await call<{ token: string }>(first.url, 'POST', '/api/user/login', '', {
+      username: E2E_ADMIN.username,
+      password: sha(E2E_ADMIN.password),
+    });
     const token = login.token;
     // The session made by the first process is valid on the second.
     await call(second.url, 'GET', '/api/user/me', token);
-    const { appId } = await call<{ appId: number }>(first.url, 'POST', '/api/app', token, { appName: '双进程', appType: 'native', password: '246810', path: 'twin' });
+    const { appId } = await call<{ appId: number }>(first.url, 'POST', '/api/app', token, {
+      appName: '双进程',
+      appType: 'native',
+      password: '246810',
+      path: 'twin',
+    });
 
     const apk = sampleApk({ versionName: '9.9.9', extra: { 'assets/pad.bin': randomBytes(7 * 1024 * 1024) } });
-    const keys = await call<{ appFile: { fileKey: string } }>(first.url, 'POST', '/api/get_signed_url', token, { appFileName: 'twin.apk' });
+    const keys = await call<{ appFile: { fileKey: string } }>(first.url, 'POST', '/api/get_signed_url', token, {
+      appFileName: 'twin.apk',
+    });
     const fileKey = keys.appFile.fileKey;
-    const start = await call<{ uploadId: string; partSize: number; uploadParamsList: Array<{ partNo: number; signedUrl: string }> }>(first.url, 'POST', '/api/multi_signed_url_upload', token, {
+    const start = await call<{
+      uploadId: string;
+      partSize: number;
+      uploadParamsList: Array<{ partNo: number; signedUrl: string }>;
+    }>(first.url, 'POST', '/api/multi_signed_url_upload', token, {
       functionName: 'start',
       fileKey,
       fileSize: apk.length,
@@ -64,16 +82,33 @@ describe('two server processes on one PostgreSQL and one S3 store', () => {
     for (const part of start.uploadParamsList) {
       // Straight to S3: the bytes never pass through either server.
       expect(part.signedUrl.startsWith(s3.endpoint)).toBe(true);
-      const res = await fetch(part.signedUrl, { method: 'PUT', body: new Uint8Array(apk.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize)) });
+      const res = await fetch(part.signedUrl, {
+        method: 'PUT',
+        body: new Uint8Array(apk.subarray((part.partNo - 1) * start.partSize, part.partNo * start.partSize)),
+      });
       tags.push({ partNo: part.partNo, etag: res.headers.get('etag') ?? '' });
     }
     // Finished and registered through the other process.
-    await call(second.url, 'POST', '/api/multi_signed_url_upload', token, { functionName: 'finish', fileKey, uploadId: start.uploadId, tags });
-    const version = await call<{ id: number; appVersion: string; cdnUrl: string }>(second.url, 'POST', '/api/v2/upload_app', token, { appId, s3Url: fileKey });
+    await call(second.url, 'POST', '/api/multi_signed_url_upload', token, {
+      functionName: 'finish',
+      fileKey,
+      uploadId: start.uploadId,
+      tags,
+    });
+    const version = await call<{ id: number; appVersion: string; cdnUrl: string }>(
+      second.url,
+      'POST',
+      '/api/v2/upload_app',
+      token,
+      { appId, s3Url: fileKey },
+    );
     expect(version.appVersion).toBe('9.9.9');
 
     const listed = await fetch(`${first.url}/api/app_versions?appId=${appId}`, { headers: { token } });
-    const list = (await listed.json()) as { data: Array<{ id: number; appVersion: string; cdnUrl: string; bundleId: string }>; total: number };
+    const list = (await listed.json()) as {
+      data: Array<{ id: number; appVersion: string; cdnUrl: string; bundleId: string }>;
+      total: number;
+    };
     expect(list.total).toBe(1);
     expect(list.data[0]).toMatchObject({ id: version.id, appVersion: '9.9.9', bundleId: 'com.example.shop' });
     const downloaded = Buffer.from(await (await fetch(list.data[0]?.cdnUrl ?? '')).arrayBuffer());

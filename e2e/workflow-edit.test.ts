@@ -19,7 +19,10 @@ describe('editing a repository workflow in a real browser', () => {
   });
 
   const messages = (page: Page) => page.getByTestId('commit-message').allInnerTexts();
-  async function editWorkflow(page: Page, change: (modal: ReturnType<Page['getByTestId']>) => Promise<void>): Promise<void> {
+  async function editWorkflow(
+    page: Page,
+    change: (modal: ReturnType<Page['getByTestId']>) => Promise<void>,
+  ): Promise<void> {
     await page.getByTestId('workflow-edit').click();
     const modal = page.getByTestId('workflow-modal');
     await modal.waitFor();
@@ -59,9 +62,15 @@ describe('editing a repository workflow in a real browser', () => {
     // /commit with the 7 characters the list shows opens that item.
     const shortId = world.client.git(['rev-parse', 'main']).trim().slice(0, 7);
     expect(await page.getByTestId('commit-item').first().innerText()).toContain(shortId);
-    const workflows = await world.api.call<Array<{ id: number; tabName: string }>>('GET', `/api/workflow?appId=${world.appId}`, await world.api.login(EDITOR.username, EDITOR.password));
+    const workflows = await world.api.call<Array<{ id: number; tabName: string }>>(
+      'GET',
+      `/api/workflow?appId=${world.appId}`,
+      await world.api.login(EDITOR.username, EDITOR.password),
+    );
     await page.goto(`/commit?commitId=${shortId}&workflowId=${workflows.find((w) => w.tabName === '客户端')?.id}`);
-    await expect.poll(() => page.getByTestId('commit-detail').getByTestId('commit-message').allInnerTexts()).toEqual(['修复启动崩溃']);
+    await expect
+      .poll(() => page.getByTestId('commit-detail').getByTestId('commit-message').allInnerTexts())
+      .toEqual(['修复启动崩溃']);
     await context.close();
   });
 });

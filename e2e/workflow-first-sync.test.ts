@@ -28,7 +28,10 @@ describe.each(e2eDatabases())('a new repository workflow shows its history at on
     await world?.cleanup();
   });
 
-  for (const [viewport, tabName] of [[{ width: 390, height: 844 }, '客户端'], [{ width: 1280, height: 800 }, '客户端 dev']] as const) {
+  for (const [viewport, tabName] of [
+    [{ width: 390, height: 844 }, '客户端'],
+    [{ width: 1280, height: 800 }, '客户端 dev'],
+  ] as const) {
     it(`saved in 添加工作流 at ${viewport.width} px, its commits are listed without pressing 同步`, async () => {
       const { context, page } = await newPage(browser, world.server.url, viewport);
       await signIn(page, EDITOR);
@@ -49,7 +52,14 @@ describe.each(e2eDatabases())('a new repository workflow shows its history at on
 
   it('created through the API by a script, its commits are listed when the page is opened', async () => {
     const editor = await world.api.login(EDITOR.username, EDITOR.password);
-    await world.api.call('POST', '/api/workflow', editor, { appId: world.appId, tabName: '服务端', contentType: 'default', repoType: 'git', repoPath: world.backend.url, defaultBranch: 'main' });
+    await world.api.call('POST', '/api/workflow', editor, {
+      appId: world.appId,
+      tabName: '服务端',
+      contentType: 'default',
+      repoType: 'git',
+      repoPath: world.backend.url,
+      defaultBranch: 'main',
+    });
     const { context, page } = await newPage(browser, world.server.url, { width: 390, height: 844 });
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${world.appPath}`);

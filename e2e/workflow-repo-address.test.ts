@@ -4,7 +4,8 @@ import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
-const FILE_OFF = '本服务器未开启 file:// 仓库（服务器本机上的仓库）：请改用 https://、http://、ssh:// 或 git@主机:路径 地址；确需读取本机仓库时，请管理员按 docs/configuration.md 设置 ALLOW_FILE_REPOSITORIES=true 后重启服务';
+const FILE_OFF =
+  '本服务器未开启 file:// 仓库（服务器本机上的仓库）：请改用 https://、http://、ssh:// 或 git@主机:路径 地址；确需读取本机仓库时，请管理员按 docs/configuration.md 设置 ALLOW_FILE_REPOSITORIES=true 后重启服务';
 
 const HOST_REFUSED = '仓库地址的主机不在允许范围内：内网、本机地址需管理员在「设置 → 系统 → 仓库主机」中允许';
 
@@ -69,7 +70,9 @@ describe.each(e2eDatabases())('the workflow modal on a server without file:// re
     await page.getByTestId('workflow-save').click();
     await page.getByTestId('workflow-tab').filter({ hasText: '客户端主干' }).waitFor();
     expect(await page.getByTestId('workflow-tab').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('workflow-sync-error').allInnerTexts(), { timeout: 15_000 }).toEqual(['无法连接仓库地址，请检查地址和网络']);
+    await expect
+      .poll(() => page.getByTestId('workflow-sync-error').allInnerTexts(), { timeout: 15_000 })
+      .toEqual(['无法连接仓库地址，请检查地址和网络']);
     await context.close();
   });
 });

@@ -5,7 +5,15 @@ import { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture
 import { clickAtRest, openDropdown, pickOption } from './helpers/antd.ts';
 import { firstSync } from './helpers/first-sync.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { ALICE, EDITOR, signIn, startWorkflowWorld, todayAt, VIEWER, type WorkflowWorld } from './helpers/workflow-world.ts';
+import {
+  ALICE,
+  EDITOR,
+  signIn,
+  startWorkflowWorld,
+  todayAt,
+  VIEWER,
+  type WorkflowWorld,
+} from './helpers/workflow-world.ts';
 
 const HISTORY = 75;
 const ZHAO = { name: '赵晨', email: 'zhao@studio.test' };
@@ -15,7 +23,12 @@ const SUN = { name: '孙琪', email: 'sun@studio.test' };
 function itemsOf(scope: Locator): Promise<string[]> {
   return scope
     .getByTestId('commit-item')
-    .evaluateAll((items) => items.map((el) => `${el.querySelector('[data-testid=commit-message]')?.textContent} · ${el.querySelector('[data-testid=commit-source]')?.textContent}`));
+    .evaluateAll((items) =>
+      items.map(
+        (el) =>
+          `${el.querySelector('[data-testid=commit-message]')?.textContent} · ${el.querySelector('[data-testid=commit-source]')?.textContent}`,
+      ),
+    );
 }
 
 /** A calendar day's count per app / workflow as its chips say it ('晨曦：4'). */
@@ -25,13 +38,19 @@ function chipsOf(day: Locator): Promise<Array<string | null>> {
 
 /** A calendar day's chip colour per app / workflow. */
 async function colorsOf(day: Locator): Promise<Record<string, string>> {
-  const pairs = await day.locator('.calendar-count').evaluateAll((els) => els.map((el) => [el.querySelector('.calendar-count-name')?.textContent ?? '', getComputedStyle(el).color]));
+  const pairs = await day
+    .locator('.calendar-count')
+    .evaluateAll((els) =>
+      els.map((el) => [el.querySelector('.calendar-count-name')?.textContent ?? '', getComputedStyle(el).color]),
+    );
   return Object.fromEntries(pairs);
 }
 
 /** How many lines an element's text takes. */
 function lines(el: Locator): Promise<number> {
-  return el.evaluate((node) => Math.round(node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight)));
+  return el.evaluate((node) =>
+    Math.round(node.getBoundingClientRect().height / parseFloat(getComputedStyle(node).lineHeight)),
+  );
 }
 
 /** A subject folded to at most three lines, with 展开 to show the rest. */
@@ -55,18 +74,37 @@ describe('a long git history and pushed custom items in the browser', () => {
     browser = await launchBrowser();
     const repo = GitRepo.init(`${world.client.dir}-history`);
     const start = Math.floor(Date.now() / 1000) - HISTORY * 60;
-    for (let n = 1; n <= HISTORY; n++) repo.commit({ message: `chore: 第 ${n} 次提交`, author: ALICE, time: start + n * 60 });
+    for (let n = 1; n <= HISTORY; n++)
+      repo.commit({ message: `chore: 第 ${n} 次提交`, author: ALICE, time: start + n * 60 });
 
     const { api, adminToken } = world;
     const editor = await api.login(EDITOR.username, EDITOR.password);
     const appId = await api.createApp(adminToken, { appName: '月光', path: appPath, editUserIds: [world.editorId] });
     moonId = appId;
-    historyId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '历史', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
+    historyId = (
+      await api.call<{ id: number }>('POST', '/api/workflow', editor, {
+        appId,
+        tabName: '历史',
+        contentType: 'default',
+        repoType: 'git',
+        repoPath: repo.url,
+      })
+    ).id;
     // The server syncs a repository workflow when it is saved.
     expect(await firstSync(api, editor, appId, historyId)).toEqual({ error: null, items: HISTORY });
 
-    levelsId = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' })).id;
-    const levels = (await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, editor)).find((w) => w.id === levelsId);
+    levelsId = (
+      await api.call<{ id: number }>('POST', '/api/workflow', editor, {
+        appId,
+        tabName: '关卡',
+        contentType: 'custom',
+        manageType: 'JPS_GAME',
+        enterpriseName: '星辰工作室',
+      })
+    ).id;
+    const levels = (await api.call<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, editor)).find(
+      (w) => w.id === levelsId,
+    );
     const now = Date.now();
     const items = [
       {
@@ -74,18 +112,39 @@ describe('a long git history and pushed custom items in the browser', () => {
         time: now - 120_000,
         author: '策划小李',
         message: '更新第一章关卡',
-        metadata: { applications: [{ applicationId: 7, name: '关卡编辑器', icon: null, changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }] }] },
+        metadata: {
+          applications: [
+            {
+              applicationId: 7,
+              name: '关卡编辑器',
+              icon: null,
+              changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }],
+            },
+          ],
+        },
       },
       {
         id: 'doc-9',
         time: now - 60_000,
         author: '策划小李',
         message: '修改文档：第一章设计',
-        metadata: { event: 'drive.file.edit_v1', spaceName: '策划文档', objTitle: '第一章设计', url: null, changeVisible: true, beforeContent: '标题\n敌人 3 个\n结尾', afterContent: '标题\n敌人 5 个\n结尾' },
+        metadata: {
+          event: 'drive.file.edit_v1',
+          spaceName: '策划文档',
+          objTitle: '第一章设计',
+          url: null,
+          changeVisible: true,
+          beforeContent: '标题\n敌人 3 个\n结尾',
+          afterContent: '标题\n敌人 5 个\n结尾',
+        },
       },
     ];
     push = async (pushed) => {
-      const res = await fetch(levels?.webhookUrl ?? '', { method: 'POST', headers: { authorization: `Bearer ${levels?.webhookSecret}`, 'content-type': 'application/json' }, body: JSON.stringify({ items: pushed }) });
+      const res = await fetch(levels?.webhookUrl ?? '', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${levels?.webhookSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: pushed }),
+      });
       return ((await res.json()) as { data: unknown }).data;
     };
     expect(await push(items)).toEqual({ received: 2, created: 2 });
@@ -130,8 +189,12 @@ describe('a long git history and pushed custom items in the browser', () => {
     await doc.getByTestId('commit-wiki-diff').click();
     const diff = page.getByTestId('wiki-diff');
     await diff.waitFor();
-    expect(await diff.locator('.wiki-diff-line.is-remove').allInnerTexts()).toEqual([expect.stringContaining('敌人 3 个')]);
-    expect(await diff.locator('.wiki-diff-line.is-add').allInnerTexts()).toEqual([expect.stringContaining('敌人 5 个')]);
+    expect(await diff.locator('.wiki-diff-line.is-remove').allInnerTexts()).toEqual([
+      expect.stringContaining('敌人 3 个'),
+    ]);
+    expect(await diff.locator('.wiki-diff-line.is-add').allInnerTexts()).toEqual([
+      expect.stringContaining('敌人 5 个'),
+    ]);
     // Before and after side by side: the two unchanged lines show on both sides.
     expect(await diff.locator('.wiki-diff-line.is-same').count()).toBe(4);
     await page.screenshot({ path: '.tmp/e2e-wiki-diff.png' });
@@ -140,9 +203,23 @@ describe('a long git history and pushed custom items in the browser', () => {
 
   it('a subject of 1,000 characters folds after three lines with 展开 in the list, a day and the trend; a survey without a category has no stray ·', async () => {
     const long = `超长提交信息 ${'这是一段很长的说明文字，用来测试界面上的换行和截断。'.repeat(40)}`;
-    const survey = { applications: [{ applicationId: 8, name: '问卷系统', icon: null, changelogs: [{ id: 's-1', elementType: 'survey', gameplay: '', count: 2 }] }] };
+    const survey = {
+      applications: [
+        {
+          applicationId: 8,
+          name: '问卷系统',
+          icon: null,
+          changelogs: [{ id: 's-1', elementType: 'survey', gameplay: '', count: 2 }],
+        },
+      ],
+    };
     const now = Date.now();
-    expect(await push([{ id: 'long-1', time: now - 30_000, author: '策划小周', message: long }, { id: 'survey-1', time: now - 20_000, author: '策划小周', message: '问卷调查', metadata: survey }])).toEqual({ received: 2, created: 2 });
+    expect(
+      await push([
+        { id: 'long-1', time: now - 30_000, author: '策划小周', message: long },
+        { id: 'survey-1', time: now - 20_000, author: '策划小周', message: '问卷调查', metadata: survey },
+      ]),
+    ).toEqual({ received: 2, created: 2 });
     const { context, page } = await newPage(browser, world.server.url);
     await signIn(page, EDITOR);
     await page.goto(`/home/app/${appPath}?workflowId=${levelsId}`);
@@ -164,11 +241,19 @@ describe('a long git history and pushed custom items in the browser', () => {
     await page.getByTestId('view-toggle').getByText('日历').click();
     await page.locator(`[data-testid=calendar-day][data-date="${new Date(now).toLocaleDateString('sv-SE')}"]`).click();
     const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
-    await expectFolded(drawer.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message'));
+    await expectFolded(
+      drawer.getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message'),
+    );
     await page.keyboard.press('Escape');
 
     await page.goto(`/trend/${encodeURIComponent('策划小周')}`);
-    await expectFolded(page.getByTestId('commit-list').getByTestId('commit-item').filter({ hasText: '超长提交信息' }).getByTestId('commit-message'));
+    await expectFolded(
+      page
+        .getByTestId('commit-list')
+        .getByTestId('commit-item')
+        .filter({ hasText: '超长提交信息' })
+        .getByTestId('commit-message'),
+    );
     // The trend is reached from the app page's committers: 应用管理 stays highlighted.
     expect(await page.getByTestId('header-menu').locator('.ant-menu-item-selected').innerText()).toBe('应用管理');
     await context.close();
@@ -178,15 +263,25 @@ describe('a long git history and pushed custom items in the browser', () => {
     const editor = await world.api.login(EDITOR.username, EDITOR.password);
     const name = `超长的工作流名称${'很长'.repeat(28)}`;
     expect(name).toHaveLength(64);
-    await world.api.call('POST', '/api/workflow', editor, { appId: moonId, tabName: name, contentType: 'custom', manageType: 'other' });
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 768, height: 1024 }]) {
+    await world.api.call('POST', '/api/workflow', editor, {
+      appId: moonId,
+      tabName: name,
+      contentType: 'custom',
+      manageType: 'other',
+    });
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 768, height: 1024 },
+    ]) {
       const { context, page } = await newPage(browser, world.server.url, viewport);
       await signIn(page, EDITOR);
       await page.goto(`/home/app/${appPath}?workflowId=${historyId}`);
       const tab = page.getByTestId('workflow-tab').filter({ hasText: name });
       await tab.waitFor();
       expect(await tab.getAttribute('title')).toContain(name);
-      const { shown, full } = await tab.locator('.workflow-tab-name').evaluate((el) => ({ shown: el.clientWidth, full: el.scrollWidth }));
+      const { shown, full } = await tab
+        .locator('.workflow-tab-name')
+        .evaluate((el) => ({ shown: el.clientWidth, full: el.scrollWidth }));
       expect(full).toBeGreaterThan(shown);
       expect(shown).toBeLessThanOrEqual(viewport.width < 1000 ? 140 : 200);
       // The other tabs stay on the bar beside it.
@@ -207,7 +302,10 @@ describe('a long git history and pushed custom items in the browser', () => {
     await expect.poll(() => modal.innerText()).toContain('请选择上传包类型!');
     await modal.getByTestId('workflow-package-type').click();
     // Clicked once the list has finished its entrance motion (a click during it can be lost on a loaded machine).
-    await page.locator('.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"])').getByText('APK', { exact: true }).click();
+    await page
+      .locator('.ant-select-dropdown:visible:not([class*="-appear"]):not([class*="-enter"])')
+      .getByText('APK', { exact: true })
+      .click();
     await page.getByTestId('workflow-save').click();
     const item = page.getByTestId('commit-item');
     await expect.poll(() => item.count()).toBe(1);
@@ -233,12 +331,27 @@ describe('a long git history and pushed custom items in the browser', () => {
     repo.checkout('release', true);
     repo.commit({ message: 'docs: 发布说明', author: ZHAO, time: pushed + 30 });
     const appId = await api.createApp(adminToken, { appName: '晨曦', path: 'dawn', editUserIds: [world.editorId] });
-    for (const [tabName, branch, created] of [['主干', 'main', 3], ['发布', 'release', 4]] as const) {
-      const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName, contentType: 'default', repoType: 'git', repoPath: repo.url, defaultBranch: branch })).id;
+    for (const [tabName, branch, created] of [
+      ['主干', 'main', 3],
+      ['发布', 'release', 4],
+    ] as const) {
+      const id = (
+        await api.call<{ id: number }>('POST', '/api/workflow', editor, {
+          appId,
+          tabName,
+          contentType: 'default',
+          repoType: 'git',
+          repoPath: repo.url,
+          defaultBranch: branch,
+        })
+      ).id;
       expect(await firstSync(api, editor, appId, id)).toEqual({ error: null, items: created });
     }
     // Each workflow keeps its own item of a commit on both branches; the list shows them one after the other.
-    const together = ['发布说明 · 晨曦 / 发布', ...[3, 2, 1].flatMap((n) => [`第 ${n} 个功能 · 晨曦 / 发布`, `第 ${n} 个功能 · 晨曦 / 主干`])];
+    const together = [
+      '发布说明 · 晨曦 / 发布',
+      ...[3, 2, 1].flatMap((n) => [`第 ${n} 个功能 · 晨曦 / 发布`, `第 ${n} 个功能 · 晨曦 / 主干`]),
+    ];
     const day = new Date(pushed * 1000).toLocaleDateString('sv-SE');
 
     const { context, page } = await newPage(browser, world.server.url);
@@ -262,7 +375,9 @@ describe('a long git history and pushed custom items in the browser', () => {
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
     await page.getByTestId('calendar-mode').getByText('年').click();
-    await expect.poll(() => page.locator(`[data-testid=calendar-month][data-month="${day.slice(0, 7)}"]`).innerText()).toContain('共 4 条');
+    await expect
+      .poll(() => page.locator(`[data-testid=calendar-month][data-month="${day.slice(0, 7)}"]`).innerText())
+      .toContain('共 4 条');
     await page.getByTestId('calendar-mode').getByText('月').click();
     for (const tab of ['发布', '主干']) {
       await page.getByTestId('workflow-tab').filter({ hasText: tab }).click();
@@ -292,8 +407,21 @@ describe('a long git history and pushed custom items in the browser', () => {
     ] as const) {
       const repo = GitRepo.init(`${world.client.dir}-${path}`);
       features.forEach((feature, n) => repo.commit({ message: `feat: ${feature}`, author: SUN, time: pushed + n }));
-      const appId = await api.createApp(adminToken, { appName, path, editUserIds: [world.editorId], viewUserIds: [...viewUserIds] });
-      const id = (await api.call<{ id: number }>('POST', '/api/workflow', editor, { appId, tabName: '主干', contentType: 'default', repoType: 'git', repoPath: repo.url })).id;
+      const appId = await api.createApp(adminToken, {
+        appName,
+        path,
+        editUserIds: [world.editorId],
+        viewUserIds: [...viewUserIds],
+      });
+      const id = (
+        await api.call<{ id: number }>('POST', '/api/workflow', editor, {
+          appId,
+          tabName: '主干',
+          contentType: 'default',
+          repoType: 'git',
+          repoPath: repo.url,
+        })
+      ).id;
       expect(await firstSync(api, editor, appId, id)).toEqual({ error: null, items: features.length });
     }
     const south = ['关卡三 · 南风 / 主干', '关卡二 · 南风 / 主干', '关卡一 · 南风 / 主干'];
@@ -358,15 +486,21 @@ describe('a long git history and pushed custom items in the browser', () => {
     await modal.getByTestId('workflow-repo-path').fill(`${world.client.url}-missing`);
     await page.getByTestId('workflow-save').click();
     // The server syncs it once saved; the page waits for that sync and shows why it failed.
-    await expect.poll(() => page.getByTestId('workflow-sync-error').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringContaining('仓库不存在或无权访问：请检查仓库地址')]);
-    expect(await page.getByTestId('commit-empty').innerText()).toContain('点击编辑按钮修改仓库地址，再点击同步按钮重试');
+    await expect
+      .poll(() => page.getByTestId('workflow-sync-error').allInnerTexts(), { timeout: 15_000 })
+      .toEqual([expect.stringContaining('仓库不存在或无权访问：请检查仓库地址')]);
+    expect(await page.getByTestId('commit-empty').innerText()).toContain(
+      '点击编辑按钮修改仓库地址，再点击同步按钮重试',
+    );
 
     await page.getByTestId('workflow-edit').click();
     await modal.getByTestId('workflow-repo-path').fill(world.client.url);
     await page.getByTestId('workflow-save').click();
     await modal.waitFor({ state: 'hidden' });
     // No 同步 needed: the fixed address is synced by the server, and the list shows its commits.
-    await expect.poll(() => page.getByTestId('commit-list').getByTestId('commit-message').allInnerTexts()).toEqual(['修复启动崩溃', 'dev 分支上的缓存', '一键登录']);
+    await expect
+      .poll(() => page.getByTestId('commit-list').getByTestId('commit-message').allInnerTexts())
+      .toEqual(['修复启动崩溃', 'dev 分支上的缓存', '一键登录']);
     expect(await page.getByTestId('workflow-sync-error').count()).toBe(0);
     await context.close();
   });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickAtRest, expectToast, pickOption, settled, toasts } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
-import { BOB, EDITOR, VIEWER, signIn, startWorkflowWorld, todayAt, type WorkflowWorld } from './helpers/workflow-world.ts';
+import {
+  BOB,
+  EDITOR,
+  VIEWER,
+  signIn,
+  startWorkflowWorld,
+  todayAt,
+  type WorkflowWorld,
+} from './helpers/workflow-world.ts';
 
 const WEEKDAYS = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
 
@@ -56,7 +64,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     // The new workflow is synced at once: main's two commits, newest first; dev's commit is not on main.
     await expect.poll(() => messages(page)).toEqual(['修复启动崩溃', '一键登录']);
     const fix = page.getByTestId('commit-item').filter({ hasText: '修复启动崩溃' });
-    expect(await fix.getByTestId('commit-id').innerText()).toBe(world.client.git(['rev-parse', 'main']).trim().slice(0, 7));
+    expect(await fix.getByTestId('commit-id').innerText()).toBe(
+      world.client.git(['rev-parse', 'main']).trim().slice(0, 7),
+    );
     expect(await fix.locator('[data-commit-type]').innerText()).toContain('Bug修改');
     expect(await fix.getByTestId('commit-tag').innerText()).toContain('v1.4.2');
     expect(await fix.getByTestId('commit-committer').innerText()).toContain('王小明');
@@ -87,7 +97,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     await cell.click();
 
     const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
-    await expect.poll(() => drawer.locator('.ant-drawer-title').innerText()).toBe(`${WEEKDAYS[new Date().getDay()]} ${today}`);
+    await expect
+      .poll(() => drawer.locator('.ant-drawer-title').innerText())
+      .toBe(`${WEEKDAYS[new Date().getDay()]} ${today}`);
     await expect.poll(() => messages(page, drawer)).toEqual(['修复启动崩溃', '一键登录']);
 
     const item = drawer.getByTestId('commit-item').filter({ hasText: '修复启动崩溃' });
@@ -98,15 +110,21 @@ describe('an editor follows a git repository in the workflow view', () => {
     // A text file renamed .png passes the page's check; the server refuses it by content and that is the one toast.
     const before = await toasts(page);
     const refused = page.waitForResponse((response) => response.url().endsWith('/api/upload'));
-    await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash-log.png', mimeType: 'image/png', buffer: Buffer.from('not an image, a text log') });
+    await snapshot
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'crash-log.png', mimeType: 'image/png', buffer: Buffer.from('not an image, a text log') });
     expect((await refused).status()).toBe(400);
     await expect.poll(() => snapshot.getByTestId('snapshot-upload').locator('.ant-btn-loading').count()).toBe(0);
     expect((await toasts(page)).filter((toast) => !before.includes(toast))).toEqual(['必须上传图片或视频类型的文件']);
     expect(await snapshot.getByTestId('snapshot-media-item').count()).toBe(0);
     // A .txt is refused by the page itself, in the same words.
-    await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await snapshot
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'crash.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
     await expectToast(page, '必须上传图片或视频类型的文件');
-    await snapshot.locator('input[type=file]').setInputFiles({ name: 'crash.png', mimeType: 'image/png', buffer: gradientPng(320, 200) });
+    await snapshot
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'crash.png', mimeType: 'image/png', buffer: gradientPng(320, 200) });
     await snapshot.getByTestId('snapshot-media-item').waitFor();
     await snapshot.getByTestId('snapshot-description').fill('低内存机型复现截图');
     // Only the non-empty list (APK) is offered, and its picker waits for its checkbox.
@@ -117,7 +135,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     await expect.poll(() => snapshot.locator('.ant-select-disabled').count()).toBe(0);
     await pickOption(page, apkPicker, world.apk.appVersion, { exact: false });
     // The chosen version shows in the picker before the drawer is saved.
-    await expect.poll(() => apkPicker.locator('.ant-select-selection-item').allInnerTexts()).toEqual([expect.stringContaining(world.apk.appVersion)]);
+    await expect
+      .poll(() => apkPicker.locator('.ant-select-selection-item').allInnerTexts())
+      .toEqual([expect.stringContaining(world.apk.appVersion)]);
     await clickAtRest(snapshot.getByTestId('snapshot-description'));
     await clickAtRest(page.getByTestId('snapshot-save'));
     await expectToast(page, '保存成功');
@@ -130,7 +150,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     await item.getByTestId('media-thumb').click();
     const lightbox = page.getByTestId('lightbox');
     await lightbox.waitFor();
-    await expect.poll(() => lightbox.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(320);
+    await expect
+      .poll(() => lightbox.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBe(320);
     const zoomIn = page.getByTestId('lightbox-zoom-in');
     const zoomOut = page.getByTestId('lightbox-zoom-out');
     await zoomIn.click();
@@ -172,7 +194,11 @@ describe('an editor follows a git repository in the workflow view', () => {
 
     await page.getByTestId('workflow-tab').filter({ hasText: '工作流汇总' }).click();
     await expect.poll(() => messages(page)).toEqual(['订单接口', '修复启动崩溃', '一键登录']);
-    expect(await page.getByTestId('commit-source').allInnerTexts()).toEqual(['星际舰队 / 服务端', '星际舰队 / 客户端', '星际舰队 / 客户端']);
+    expect(await page.getByTestId('commit-source').allInnerTexts()).toEqual([
+      '星际舰队 / 服务端',
+      '星际舰队 / 客户端',
+      '星际舰队 / 客户端',
+    ]);
     expect(await page.getByTestId('commit-item-menu').count()).toBe(0);
     // The summary is not edited or deleted like a stored workflow.
     expect(await page.getByTestId('workflow-edit').count()).toBe(0);
@@ -218,7 +244,11 @@ describe('an editor follows a git repository in the workflow view', () => {
   it('/commit shows one update item in full: message, media, description and bound version', async () => {
     const { context, page } = await newPage(browser, world.server.url);
     await signIn(page, EDITOR);
-    const workflows = await world.api.call<Array<{ id: number; tabName: string }>>('GET', `/api/workflow?appId=${world.appId}`, await world.api.login(EDITOR.username, EDITOR.password));
+    const workflows = await world.api.call<Array<{ id: number; tabName: string }>>(
+      'GET',
+      `/api/workflow?appId=${world.appId}`,
+      await world.api.login(EDITOR.username, EDITOR.password),
+    );
     const clientId = workflows.find((w) => w.tabName === '客户端')?.id;
     const commitId = world.client.git(['rev-parse', 'main']).trim();
     await page.goto(`/commit?commitId=${commitId}&workflowId=${clientId}`);
@@ -234,7 +264,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     // 在应用中查看 lands on the item's own tab of its app.
     await detail.getByTestId('commit-detail-app').click();
     await page.waitForURL(new RegExp(`/home/app/${world.appPath}\\?workflowId=${clientId}$`));
-    await expect.poll(() => page.getByTestId('workflow-tabs').locator('.ant-tabs-tab-active').innerText()).toBe('客户端');
+    await expect
+      .poll(() => page.getByTestId('workflow-tabs').locator('.ant-tabs-tab-active').innerText())
+      .toBe('客户端');
     await expect.poll(() => messages(page)).toEqual(['修复启动崩溃', '一键登录']);
     await context.close();
   });
@@ -247,7 +279,8 @@ describe('an editor follows a git repository in the workflow view', () => {
     await page.getByTestId('workflow-tab').filter({ hasText: '客户端' }).click();
     await expect.poll(() => messages(page)).toEqual(['修复启动崩溃', '一键登录']);
     expect(await page.getByTestId('commit-item-menu').count()).toBe(0);
-    for (const button of ['workflow-add', 'workflow-edit', 'workflow-delete', 'workflow-sync']) expect(await page.getByTestId(button).count()).toBe(0);
+    for (const button of ['workflow-add', 'workflow-edit', 'workflow-delete', 'workflow-sync'])
+      expect(await page.getByTestId(button).count()).toBe(0);
     expect(await page.locator('[data-testid=workflow-tabs].is-sortable').count()).toBe(0);
     await context.close();
   });
@@ -264,7 +297,9 @@ describe('an editor follows a git repository in the workflow view', () => {
     await expect.poll(() => messages(page)).toEqual(shown);
     await page.getByTestId('filter-show-filtered').click();
     await expect.poll(() => messages(page)).toEqual(["Merge branch 'dev'", ...shown]);
-    await expect(page.locator('.commit-item.is-filtered').getByTestId('commit-message').allInnerTexts()).resolves.toEqual(["Merge branch 'dev'"]);
+    await expect(
+      page.locator('.commit-item.is-filtered').getByTestId('commit-message').allInnerTexts(),
+    ).resolves.toEqual(["Merge branch 'dev'"]);
     await page.getByTestId('filter-show-filtered').click();
     await expect.poll(() => messages(page)).toEqual(shown);
     await context.close();
@@ -300,7 +335,11 @@ describe('an editor follows a git repository in the workflow view', () => {
     await clickAtRest(page.getByTestId('snapshot-save'));
     await expectToast(page, '保存成功');
     await snapshot.waitFor({ state: 'hidden' });
-    const widths = () => item.getByTestId('media-thumb').locator('img').evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
+    const widths = () =>
+      item
+        .getByTestId('media-thumb')
+        .locator('img')
+        .evaluateAll((imgs) => imgs.map((img) => (img as HTMLImageElement).naturalWidth));
     await expect.poll(widths).toEqual([320, 200]);
     await context.close();
   });

@@ -30,7 +30,9 @@ export async function buildCliBundle() {
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __releaseCliRequire } from 'node:module'; const require = __releaseCliRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __releaseCliRequire } from 'node:module'; const require = __releaseCliRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   }).finally(() => stop());
   const [file] = result.outputFiles;

@@ -24,7 +24,17 @@ export const serverBundle = path.join(serverDir, 'dist/main.mjs');
 export const serverNodeArgs = ['--enable-source-maps', '--max-semi-space-size=2'];
 
 /** What the bundle is made from: a change to any of these makes it stale. */
-const sources = ['apps/server/src', 'apps/server/package.json', 'packages/contract/src', 'packages/contract/package.json', 'packages/inspect/src', 'packages/inspect/package.json', 'packages/cli/src', 'scripts/build-server.mjs', 'scripts/build-cli.mjs'];
+const sources = [
+  'apps/server/src',
+  'apps/server/package.json',
+  'packages/contract/src',
+  'packages/contract/package.json',
+  'packages/inspect/src',
+  'packages/inspect/package.json',
+  'packages/cli/src',
+  'scripts/build-server.mjs',
+  'scripts/build-cli.mjs',
+];
 
 function newestMtime(file) {
   const stat = fs.statSync(file);
@@ -43,7 +53,9 @@ export function serverIsStale() {
 
 /** The npm dependencies of the server and of the workspace packages it bundles (@release/inspect), minus those packages (TypeScript sources, bundled). */
 function externalPackages() {
-  const names = ['apps/server', 'packages/inspect'].flatMap((dir) => Object.keys(JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')).dependencies ?? {}));
+  const names = ['apps/server', 'packages/inspect'].flatMap((dir) =>
+    Object.keys(JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')).dependencies ?? {}),
+  );
   return [...new Set(names)].filter((name) => !name.startsWith('@release/'));
 }
 
@@ -53,7 +65,10 @@ export async function buildServer({ log = console.log } = {}) {
   // esbuild's service process would otherwise live as long as the caller; it is not needed after the build.
   const result = await build({
     // The package inspection worker (packages/inspect/src/worker/inspect-pool.ts) loads dist/inspect-worker.mjs beside the bundle.
-    entryPoints: { main: path.join(serverDir, 'src/main.ts'), 'inspect-worker': path.join(root, 'packages/inspect/src/worker/inspect-worker.ts') },
+    entryPoints: {
+      main: path.join(serverDir, 'src/main.ts'),
+      'inspect-worker': path.join(root, 'packages/inspect/src/worker/inspect-worker.ts'),
+    },
     outdir: path.dirname(serverBundle),
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -72,12 +87,16 @@ export async function buildServer({ log = console.log } = {}) {
   const bundled = Object.keys(result.metafile.inputs).filter((input) => input.split(/[\\/]/).includes('node_modules'));
   if (bundled.length > 0) {
     fs.rmSync(serverBundle, { force: true });
-    throw new Error(`these files would be bundled; add their packages to apps/server/package.json dependencies:\n  ${bundled.join('\n  ')}`);
+    throw new Error(
+      `these files would be bundled; add their packages to apps/server/package.json dependencies:\n  ${bundled.join('\n  ')}`,
+    );
   }
   const cli = await buildCliBundle();
   fs.writeFileSync(path.join(path.dirname(serverBundle), 'release-cli.mjs'), cli);
   const bytes = fs.statSync(serverBundle).size;
-  log(`built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB), inspect-worker.mjs and release-cli.mjs (${(cli.length / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`);
+  log(
+    `built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB), inspect-worker.mjs and release-cli.mjs (${(cli.length / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

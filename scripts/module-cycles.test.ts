@@ -7,7 +7,8 @@ const graphOf = (files: Record<string, string>) => moduleGraph(new Map(Object.en
 describe('module import cycles', () => {
   it('draws an edge per module imported from another module, type-only and dynamic imports too', () => {
     const graph = graphOf({
-      'versions/a.ts': "import type { U } from '../uploads/u.ts';\nimport { x } from './b.ts';\nimport { y } from '../../http/links.ts';",
+      'versions/a.ts':
+        "import type { U } from '../uploads/u.ts';\nimport { x } from './b.ts';\nimport { y } from '../../http/links.ts';",
       'uploads/u.ts': "export { r } from '../versions/row.ts';\nconst m = await import('../media/m.ts');",
       'media/m.ts': "import { z } from 'zod';",
     });
@@ -25,7 +26,10 @@ describe('module import cycles', () => {
       'apps/policy.ts': '',
     };
     expect(cycleProblems(graphOf(files), [])).toEqual([]);
-    const problems = cycleProblems(graphOf({ ...files, 'workflows/repo.ts': "import { row } from '../versions/row.ts';" }), []);
+    const problems = cycleProblems(
+      graphOf({ ...files, 'workflows/repo.ts': "import { row } from '../versions/row.ts';" }),
+      [],
+    );
     expect(problems).toHaveLength(3);
     expect(problems[0]).toBe(
       'import cycle between modules: commit-logs → workflows → versions → commit-logs (commit-logs/ingest.ts -> workflows/repo.ts; workflows/repo.ts -> versions/row.ts; versions/registration.ts -> commit-logs/ingest.ts)',

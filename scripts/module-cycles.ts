@@ -26,7 +26,8 @@ export const KNOWN_CYCLE_EDGES: readonly string[] = [
 /** Module → the modules it imports, each with one import that shows it (`a/x.ts -> b/y.ts`). */
 export type ModuleGraph = Map<string, Map<string, string>>;
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"]([^'"]+)['"]/g;
 
 /** The module graph of sources keyed by their path under the modules folder (`versions/version-row.ts`). */
 export function moduleGraph(sources: ReadonlyMap<string, string>): ModuleGraph {
@@ -111,12 +112,17 @@ export function cycleProblems(graph: ModuleGraph, known: readonly string[]): str
         inCycles.add(edge);
         if (known.includes(edge)) continue;
         const cycle = cycleThrough(graph, group, from, to);
-        const evidence = cycle.slice(0, -1).map((a, i) => graph.get(a)?.get(cycle[i + 1] as string)).join('; ');
+        const evidence = cycle
+          .slice(0, -1)
+          .map((a, i) => graph.get(a)?.get(cycle[i + 1] as string))
+          .join('; ');
         problems.push(`import cycle between modules: ${cycle.join(' → ')} (${evidence})`);
       }
     }
   }
-  for (const edge of known) if (!inCycles.has(edge)) problems.push(`${edge} no longer closes a cycle: take it off KNOWN_CYCLE_EDGES in scripts/module-cycles.ts`);
+  for (const edge of known)
+    if (!inCycles.has(edge))
+      problems.push(`${edge} no longer closes a cycle: take it off KNOWN_CYCLE_EDGES in scripts/module-cycles.ts`);
   return problems;
 }
 

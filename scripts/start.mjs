@@ -65,4 +65,6 @@ if (serverIsStale()) {
   exitIfStopped(await run(process.execPath, [path.join(root, 'scripts/build-server.mjs')]));
 }
 
-process.exit(await run(process.execPath, [...serverNodeArgs, serverBundle], { env: { NODE_ENV: 'production', ...process.env } }));
+process.exit(
+  await run(process.execPath, [...serverNodeArgs, serverBundle], { env: { NODE_ENV: 'production', ...process.env } }),
+);

@@ -40,11 +40,23 @@ if (!fs.existsSync(fixturesDir)) {
 
 const report = path.join(root, '.tmp/vitest-report.json');
 fs.mkdirSync(path.dirname(report), { recursive: true });
-const vitest = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...projectArgs, ...extraArgs], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
+const vitest = spawnSync(
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...projectArgs,
+    ...extraArgs,
+  ],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  },
+);
 if (fs.existsSync(report)) {
   const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
   console.log(`\n${summary.numPassedTests} passed, ${summary.numFailedTests} failed`);

@@ -5,9 +5,11 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { constants as zlib } from 'node:zlib';
 
 /** What the install entry shares with the console: zod-free contract bits and its own strings (on its first paint)… */
-const installShared = /[\\/]src[\\/](features[\\/]packages[\\/]|install-page|errors)|modulepreload-polyfill|preload-helper/;
+const installShared =
+  /[\\/]src[\\/](features[\\/]packages[\\/]|install-page|errors)|modulepreload-polyfill|preload-helper/;
 /** …and what its versions view shares with it (loaded after the password box): formatting, strings, dayjs core. */
-const installExtras = /[\\/]src[\\/](features[\\/]device-enroll[\\/]device-enroll\.strings|features[\\/]versions[\\/]version-format|app[\\/](loopback-url|clipboard))|node_modules[\\/]dayjs[\\/]dayjs\.min\.js$/;
+const installExtras =
+  /[\\/]src[\\/](features[\\/]device-enroll[\\/]device-enroll\.strings|features[\\/]versions[\\/]version-format|app[\\/](loopback-url|clipboard))|node_modules[\\/]dayjs[\\/]dayjs\.min\.js$/;
 /**
  * Library chunks, apart from the app's own code. The console's entry takes the libraries its first paint needs
  * (react apart: it changes least); what only lazy pages and dialogs use (antd's Table, DatePicker, Upload, …,
@@ -21,7 +23,11 @@ const vendorGroups = [
   { name: 'install-vendor', test: /node_modules[\\/]preact[\\/]/, priority: 100 },
   { name: 'install-shared', test: installShared, priority: 100 },
   { name: 'install-extras', test: installExtras, priority: 100 },
-  { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 50 },
+  {
+    name: 'react',
+    test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|cookie|set-cookie-parser)[\\/]/,
+    priority: 50,
+  },
   // Other libraries the entry needs.
   { name: 'vendor', test: /node_modules[\\/]/, priority: 10, tags: ['$initial' as const] },
 ];
@@ -36,8 +42,12 @@ const zodWithoutEval: Plugin = {
   name: 'zod-without-eval',
   transform(code, id) {
     if (!/[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/.test(id)) return null;
-    if (!code.includes('__zod_globalConfig')) this.error('zod no longer keeps its config in globalThis.__zod_globalConfig: see zodWithoutEval');
-    return { code: `globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n${code}`, map: null };
+    if (!code.includes('__zod_globalConfig'))
+      this.error('zod no longer keeps its config in globalThis.__zod_globalConfig: see zodWithoutEval');
+    return {
+      code: `globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n${code}`,
+      map: null,
+    };
   },
 };
 
@@ -50,7 +60,10 @@ export default defineConfig({
     compression({
       include: /\.(html|js|mjs|css|svg|json|txt)$/,
       threshold: 1024,
-      algorithms: [defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm('gzip', { level: 9 })],
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
       skipIfLargerOrEqual: true,
     }),
   ],
@@ -68,7 +81,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       // The console (index.html) and the testers' install page (install.html, Preact, no antd).
-      input: { main: fileURLToPath(new URL('index.html', import.meta.url)), install: fileURLToPath(new URL('install.html', import.meta.url)) },
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        install: fileURLToPath(new URL('install.html', import.meta.url)),
+      },
       output: {
         codeSplitting: { groups: vendorGroups },
       },

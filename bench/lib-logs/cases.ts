@@ -3,8 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../apps/server/src/db/schema.ts';
 import { createAppMembersRepository } from '../../apps/server/src/modules/apps/app-members.repository.ts';
 import { createAppsPolicy } from '../../apps/server/src/modules/apps/apps.policy.ts';
-import { createCommitLogsRepository, type CommitLogsRepository } from '../../apps/server/src/modules/commit-logs/commit-logs.repository.ts';
-import { createCommitLogsService, type CommitLogsService } from '../../apps/server/src/modules/commit-logs/commit-logs.service.ts';
+import {
+  createCommitLogsRepository,
+  type CommitLogsRepository,
+} from '../../apps/server/src/modules/commit-logs/commit-logs.repository.ts';
+import {
+  createCommitLogsService,
+  type CommitLogsService,
+} from '../../apps/server/src/modules/commit-logs/commit-logs.service.ts';
 import { createVersionsRepository } from '../../apps/server/src/modules/versions/versions.repository.ts';
 import { createWorkflowsRepository } from '../../apps/server/src/modules/workflows/workflows.repository.ts';
 import { END_TIME, START_TIME } from './dataset.ts';
@@ -48,7 +54,9 @@ const base = { onlyCliff: true, pageNo: 1, pageSize: PAGE };
 
 function call(db: BenchDb, service: CommitLogsService, source: Source, extra: Partial<CommitLogListQuery>) {
   const query = { ...base, ...extra };
-  return 'remark' in source.filter ? service.userList(db.viewer, { ...query, remark: source.filter.remark }, db.presenter) : service.list(db.viewer, { ...query, workflowIds: source.filter.workflowIds }, db.presenter);
+  return 'remark' in source.filter
+    ? service.userList(db.viewer, { ...query, remark: source.filter.remark }, db.presenter)
+    : service.list(db.viewer, { ...query, workflowIds: source.filter.workflowIds }, db.presenter);
 }
 
 /** Items the source lists, with onlyCliff unless told (its length in 30-item pages decides the middle and oldest page). */
@@ -74,11 +82,21 @@ export function months(): Array<{ label: string; startTime: number; endTime: num
 }
 
 /** Every item of a month as the calendar fetches it: 200 a page, following hasMore (by pageNo, as the web app does, or by cursor). */
-async function wholeMonth(db: BenchDb, service: CommitLogsService, source: Source, window: { startTime: number; endTime: number }, byCursor: boolean): Promise<number[]> {
+async function wholeMonth(
+  db: BenchDb,
+  service: CommitLogsService,
+  source: Source,
+  window: { startTime: number; endTime: number },
+  byCursor: boolean,
+): Promise<number[]> {
   const items: number[] = [];
   let cursor: string | undefined;
   for (let pageNo = 1; pageNo <= CALENDAR_MAX_PAGES; pageNo += 1) {
-    const page = await call(db, service, source, { ...window, pageSize: CALENDAR_PAGE, ...(byCursor ? (cursor ? { cursor } : {}) : { pageNo }) });
+    const page = await call(db, service, source, {
+      ...window,
+      pageSize: CALENDAR_PAGE,
+      ...(byCursor ? (cursor ? { cursor } : {}) : { pageNo }),
+    });
     items.push(...page.list.map((item) => item.id));
     if (!page.hasMore || page.list.length === 0 || !page.nextCursor) break;
     cursor = page.nextCursor;
@@ -103,13 +121,30 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
       { label: 'middle', pageNo: Math.floor(pages / 2) + 1 },
       { label: 'oldest', pageNo: pages },
     ];
-    cases.push({ name: `${source.label}: newest page`, depth: 0, informational: false, run: async (s) => (await call(db, s, source, {})).list.map((item) => item.id) });
+    cases.push({
+      name: `${source.label}: newest page`,
+      depth: 0,
+      informational: false,
+      run: async (s) => (await call(db, s, source, {})).list.map((item) => item.id),
+    });
     for (const position of positions) {
       const depth = (position.pageNo - 1) * PAGE;
-      const before = position.pageNo > 1 ? (await call(db, real, source, { pageNo: position.pageNo - 1 })).nextCursor : null;
+      const before =
+        position.pageNo > 1 ? (await call(db, real, source, { pageNo: position.pageNo - 1 })).nextCursor : null;
       const cursor = before ?? undefined;
-      cases.push({ name: `${source.label}: ${position.label}, cursor`, depth, informational: false, run: async (s) => (await call(db, s, source, cursor ? { cursor } : {})).list.map((item) => item.id) });
-      cases.push({ name: `${source.label}: ${position.label}, pageNo (legacy)`, depth, informational: false, legacy: true, run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id) });
+      cases.push({
+        name: `${source.label}: ${position.label}, cursor`,
+        depth,
+        informational: false,
+        run: async (s) => (await call(db, s, source, cursor ? { cursor } : {})).list.map((item) => item.id),
+      });
+      cases.push({
+        name: `${source.label}: ${position.label}, pageNo (legacy)`,
+        depth,
+        informational: false,
+        legacy: true,
+        run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id),
+      });
     }
   }
   // "Show filtered logs": hidden items too (merges, commits outside a committer filter), read as one range per
@@ -118,20 +153,59 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
     const withHidden = { onlyCliff: false };
     const pages = Math.max(1, Math.floor((await count(db, source, false)) / PAGE));
     const pageNo = Math.floor(pages / 2) + 1;
-    const cursor = pageNo > 1 ? ((await call(db, real, source, { ...withHidden, pageNo: pageNo - 1 })).nextCursor ?? undefined) : undefined;
-    cases.push({ name: `${source.label}, hidden shown: newest page`, depth: 0, informational: false, run: async (s) => (await call(db, s, source, withHidden)).list.map((item) => item.id) });
-    cases.push({ name: `${source.label}, hidden shown: middle, cursor`, depth: (pageNo - 1) * PAGE, informational: false, run: async (s) => (await call(db, s, source, { ...withHidden, ...(cursor ? { cursor } : {}) })).list.map((item) => item.id) });
+    const cursor =
+      pageNo > 1
+        ? ((await call(db, real, source, { ...withHidden, pageNo: pageNo - 1 })).nextCursor ?? undefined)
+        : undefined;
+    cases.push({
+      name: `${source.label}, hidden shown: newest page`,
+      depth: 0,
+      informational: false,
+      run: async (s) => (await call(db, s, source, withHidden)).list.map((item) => item.id),
+    });
+    cases.push({
+      name: `${source.label}, hidden shown: middle, cursor`,
+      depth: (pageNo - 1) * PAGE,
+      informational: false,
+      run: async (s) =>
+        (await call(db, s, source, { ...withHidden, ...(cursor ? { cursor } : {}) })).list.map((item) => item.id),
+    });
   }
   // A committer with 0.1% of the items (at 1k that is one item or none, so the small side passes the top committer).
-  cases.push({ name: `${rare.label}: newest page`, depth: 0, informational: false, run: async (s) => (await call(db, s, rare, {})).list.map((item) => item.id) });
+  cases.push({
+    name: `${rare.label}: newest page`,
+    depth: 0,
+    informational: false,
+    run: async (s) => (await call(db, s, rare, {})).list.map((item) => item.id),
+  });
   // The committer pick list of the workflow modal (GET /api/workflow/users): distinct names over the viewer's apps.
-  cases.push({ name: 'committer names of the app (pick list)', depth: 0, informational: false, run: (s) => s.committers(db.viewer) });
+  cases.push({
+    name: 'committer names of the app (pick list)',
+    depth: 0,
+    informational: false,
+    run: (s) => s.committers(db.viewer),
+  });
   for (const source of sources.slice(0, 2)) {
     for (const month of months()) {
       const window = { startTime: month.startTime, endTime: month.endTime };
-      cases.push({ name: `calendar ${month.label} month, ${source.label}: first 30`, depth: 0, informational: false, run: async (s) => (await call(db, s, source, window)).list.map((item) => item.id) });
-      cases.push({ name: `calendar ${month.label} month, ${source.label}: whole, pageNo`, depth: 0, informational: true, run: (s) => wholeMonth(db, s, source, window, false) });
-      cases.push({ name: `calendar ${month.label} month, ${source.label}: whole, cursor`, depth: 0, informational: true, run: (s) => wholeMonth(db, s, source, window, true) });
+      cases.push({
+        name: `calendar ${month.label} month, ${source.label}: first 30`,
+        depth: 0,
+        informational: false,
+        run: async (s) => (await call(db, s, source, window)).list.map((item) => item.id),
+      });
+      cases.push({
+        name: `calendar ${month.label} month, ${source.label}: whole, pageNo`,
+        depth: 0,
+        informational: true,
+        run: (s) => wholeMonth(db, s, source, window, false),
+      });
+      cases.push({
+        name: `calendar ${month.label} month, ${source.label}: whole, cursor`,
+        depth: 0,
+        informational: true,
+        run: (s) => wholeMonth(db, s, source, window, true),
+      });
     }
   }
   return cases;

@@ -32,12 +32,17 @@ export function summarise(profile: Profiler.Profile, count = 18): string[] {
   const byFunction = new Map<string, number>();
   for (const node of profile.nodes) {
     const frame = node.callFrame;
-    const where = frame.url ? `${path.basename(frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}` : '(native)';
+    const where = frame.url
+      ? `${path.basename(frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}`
+      : '(native)';
     const key = `${frame.functionName || '(anonymous)'}  ${where}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + (byNode.get(node.id) ?? 0));
   }
   return [...byFunction.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
-    .map(([key, micros]) => `${((100 * micros) / total).toFixed(1).padStart(6)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+    .map(
+      ([key, micros]) =>
+        `${((100 * micros) / total).toFixed(1).padStart(6)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+    );
 }

@@ -28,7 +28,11 @@ export interface CpuReading {
 
 /** PIDs of the PostgreSQL backends connected to the current database (run through the bench's own pool). */
 async function postgresBackends(db: Kysely<Database>): Promise<number[]> {
-  const rows = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`.execute(db);
+  const rows = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`.execute(
+    db,
+  );
   return rows.rows.map((row) => Number(row.pid));
 }
 
@@ -40,7 +44,9 @@ export function ownCpu(): { node: number; git: number } {
 }
 
 /** Starts a reading; `stop(from)` answers the CPU seconds spent since (or since `from`, an ownCpu() taken later). */
-export async function startCpu(db: Kysely<Database> | null): Promise<{ stop(from?: { node: number; git: number }): Promise<CpuReading> }> {
+export async function startCpu(
+  db: Kysely<Database> | null,
+): Promise<{ stop(from?: { node: number; git: number }): Promise<CpuReading> }> {
   const start = ownCpu();
   const backends = new Map<number, number>();
   if (db) for (const pid of await postgresBackends(db)) backends.set(pid, statCpu(`/proc/${pid}/stat`, 11));
@@ -48,7 +54,9 @@ export async function startCpu(db: Kysely<Database> | null): Promise<{ stop(from
     async stop(from = start) {
       const end = ownCpu();
       let dbCpu = 0;
-      if (db) for (const pid of await postgresBackends(db)) dbCpu += statCpu(`/proc/${pid}/stat`, 11) - (backends.get(pid) ?? 0);
+      if (db)
+        for (const pid of await postgresBackends(db))
+          dbCpu += statCpu(`/proc/${pid}/stat`, 11) - (backends.get(pid) ?? 0);
       return { node: end.node - from.node, git: end.git - from.git, db: dbCpu };
     },
   };

@@ -49,7 +49,28 @@ function zipf(n: number, s: number): (u: number) => number {
 }
 
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴', '徐', '孙', '胡', '朱', '高'];
-const GIVEN = ['伟', '芳', '娜', '敏', '静', '磊', '洋', '艳', '勇', '军', '杰', '涛', '明', '超', '霞', '平', '刚', '桂英', '晨', '宇'];
+const GIVEN = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '磊',
+  '洋',
+  '艳',
+  '勇',
+  '军',
+  '杰',
+  '涛',
+  '明',
+  '超',
+  '霞',
+  '平',
+  '刚',
+  '桂英',
+  '晨',
+  '宇',
+];
 const LATIN = ['alex', 'maria', 'jonas', 'li.wei', 'sam', 'olga', 'kenji', 'priya', 'tom', 'nina'];
 
 export interface Committer {
@@ -61,14 +82,28 @@ export interface Committer {
 export function committers(): Committer[] {
   return Array.from({ length: COMMITTERS }, (_, i) => {
     // 15 surnames x 20 given names: 300 distinct Chinese names; every seventh person uses a Latin login.
-    const name = i % 7 === 3 ? `${LATIN[i % LATIN.length]}${i}` : `${SURNAMES[i % SURNAMES.length]}${GIVEN[Math.floor(i / SURNAMES.length) % GIVEN.length]}`;
+    const name =
+      i % 7 === 3
+        ? `${LATIN[i % LATIN.length]}${i}`
+        : `${SURNAMES[i % SURNAMES.length]}${GIVEN[Math.floor(i / SURNAMES.length) % GIVEN.length]}`;
     return { name, email: `dev${i}@corp.example` };
   });
 }
 
 const TYPES = ['feat', 'fix', 'refactor', 'chore', 'perf', 'test', 'docs'];
 const SCOPES = ['battle', 'ui', 'net', 'login', 'shop', 'guild', 'build', 'audio', 'map', 'pay'];
-const PHRASES = ['修复登录后偶发白屏', 'add retry to asset download', '优化战斗结算性能', 'bump SDK to 4.2', '新增公会聊天表情', 'fix crash on Android 9', '调整商城排序规则', 'remove unused textures', '支持热更新断点续传', 'tune GC for low-end devices'];
+const PHRASES = [
+  '修复登录后偶发白屏',
+  'add retry to asset download',
+  '优化战斗结算性能',
+  'bump SDK to 4.2',
+  '新增公会聊天表情',
+  'fix crash on Android 9',
+  '调整商城排序规则',
+  'remove unused textures',
+  '支持热更新断点续传',
+  'tune GC for low-end devices',
+];
 const BRANCHES = ['main', 'main', 'main', 'main', 'main', 'main', 'develop', 'develop', 'develop', 'release/2.4'];
 
 export interface Layout {
@@ -79,7 +114,13 @@ export interface Layout {
 }
 
 /** Rows `from` to `to` (exclusive) of the layout, in commit-time order (ids grow with time, as ingestion does). */
-export function generateRows(layout: Layout, from: number, to: number, people: Committer[], filters: Map<number, Set<string>>): Array<Insertable<CommitLogsTable>> {
+export function generateRows(
+  layout: Layout,
+  from: number,
+  to: number,
+  people: Committer[],
+  filters: Map<number, Set<string>>,
+): Array<Insertable<CommitLogsTable>> {
   const pickWorkflow = zipf(WORKFLOWS, 0.8);
   const pickCommitter = zipf(COMMITTERS, 1);
   const step = (SPAN_DAYS * DAY) / layout.rows;
@@ -96,7 +137,10 @@ export function generateRows(layout: Layout, from: number, to: number, people: C
       ? `Merge branch 'feature/${SCOPES[i % SCOPES.length]}-${i % 997}' into ${branch}`
       : `${TYPES[i % TYPES.length]}(${SCOPES[(i >> 3) % SCOPES.length]}): ${PHRASES[(i >> 1) % PHRASES.length]} #${1000 + (i % 9000)}${random() < 0.3 ? `\n\n${PHRASES[(i >> 2) % PHRASES.length]}，见 issue ${i % 5000}。` : ''}`;
     const tagged = random() < 0.01;
-    const files = Array.from({ length: 1 + Math.floor(random() * 4) }, (_, f) => `src/${SCOPES[(i + f) % SCOPES.length]}/module-${(i * 7 + f) % 300}.ts`);
+    const files = Array.from(
+      { length: 1 + Math.floor(random() * 4) },
+      (_, f) => `src/${SCOPES[(i + f) % SCOPES.length]}/module-${(i * 7 + f) % 300}.ts`,
+    );
     const filter = filters.get(rank);
     const workflowId = layout.workflowIds[rank] ?? 0;
     out.push({
@@ -127,7 +171,13 @@ export function generateRows(layout: Layout, from: number, to: number, people: C
  * Inserts the layout's rows: multi-row inserts of `batch` rows, `perTransaction` of them per transaction.
  * Returns the elapsed milliseconds.
  */
-export async function loadRows(db: Kysely<Database>, layout: Layout, people: Committer[], filters: Map<number, Set<string>>, progress: (done: number) => void): Promise<number> {
+export async function loadRows(
+  db: Kysely<Database>,
+  layout: Layout,
+  people: Committer[],
+  filters: Map<number, Set<string>>,
+  progress: (done: number) => void,
+): Promise<number> {
   const started = performance.now();
   const batch = 1000;
   const perTransaction = 50;
@@ -135,7 +185,10 @@ export async function loadRows(db: Kysely<Database>, layout: Layout, people: Com
     const end = Math.min(layout.rows, from + batch * perTransaction);
     await db.transaction().execute(async (trx) => {
       for (let start = from; start < end; start += batch) {
-        await trx.insertInto('commit_logs').values(generateRows(layout, start, Math.min(end, start + batch), people, filters)).execute();
+        await trx
+          .insertInto('commit_logs')
+          .values(generateRows(layout, start, Math.min(end, start + batch), people, filters))
+          .execute();
       }
     });
     progress(end);

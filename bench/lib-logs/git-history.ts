@@ -24,12 +24,22 @@ export function buildHistory(dir: string, main = MAIN_COMMITS, release = RELEASE
   for (let i = 1; i <= release; i += 1) {
     const who = i % 3 === 0 ? 'Ola Berg <ola@corp.test>' : 'Release Bot <release@corp.test>';
     const time = START + main - RELEASE_FORK + i * 2;
-    parts.push('commit refs/heads/release/2.x', `author ${who} ${time} +0000`, `committer ${who} ${time} +0000`, ...data(`fix(release): backport ${i}\n`));
+    parts.push(
+      'commit refs/heads/release/2.x',
+      `author ${who} ${time} +0000`,
+      `committer ${who} ${time} +0000`,
+      ...data(`fix(release): backport ${i}\n`),
+    );
     if (i === 1) parts.push(`from ${fork}`);
     parts.push(`M 100644 inline release/notes-${i % 20}.md`, ...data(`note ${i}\n`));
   }
   for (let i = TAG_EVERY; i <= ids.length; i += TAG_EVERY) {
-    parts.push(`tag v1.${i / TAG_EVERY}.0`, `from ${ids[i - 1] ?? ''}`, `tagger Release Bot <release@corp.test> ${START + i} +0000`, ...data(`版本 1.${i / TAG_EVERY}.0\n`));
+    parts.push(
+      `tag v1.${i / TAG_EVERY}.0`,
+      `from ${ids[i - 1] ?? ''}`,
+      `tagger Release Bot <release@corp.test> ${START + i} +0000`,
+      ...data(`版本 1.${i / TAG_EVERY}.0\n`),
+    );
   }
   repo.git(['fast-import', '--quiet'], {}, `${parts.join('\n')}\n`);
   return repo;
@@ -40,11 +50,22 @@ export function buildHistory(dir: string, main = MAIN_COMMITS, release = RELEASE
  * ingest's FILES_ARGS, so git prints exactly what the ingest reads and stores (each commit's changed files).
  */
 export function timeGitLog(gitDir: string, withFiles: boolean): number {
-  const args = [`--git-dir=${gitDir}`, 'log', '--all', '--date-order', '-z', LOG_FORMAT, ...(withFiles ? FILES_ARGS : [])];
+  const args = [
+    `--git-dir=${gitDir}`,
+    'log',
+    '--all',
+    '--date-order',
+    '-z',
+    LOG_FORMAT,
+    ...(withFiles ? FILES_ARGS : []),
+  ];
   const devNull = fs.openSync('/dev/null', 'w');
   try {
     const started = performance.now();
-    const result = spawnSync('git', args, { stdio: ['ignore', devNull, 'pipe'], env: { ...process.env, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1' } });
+    const result = spawnSync('git', args, {
+      stdio: ['ignore', devNull, 'pipe'],
+      env: { ...process.env, LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1' },
+    });
     const ms = performance.now() - started;
     if (result.status !== 0) throw new Error(`git log failed: ${result.stderr.toString()}`);
     return ms;

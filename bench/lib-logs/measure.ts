@@ -1,4 +1,13 @@
-import { CompiledQuery, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import {
+  CompiledQuery,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import type { DialectName } from '../../apps/server/src/db/database.ts';
 import type { Database } from '../../apps/server/src/db/schema.ts';
 
@@ -20,7 +29,12 @@ export interface Timing {
  * `warmup` untimed calls, then up to `iterations` timed ones, sequential. A call slower than `budgetMs / iterations`
  * (a scan at 1M rows) gets fewer rounds, never fewer than 5, so one bad plan cannot hold the bench for minutes.
  */
-export async function timeCalls(call: () => Promise<unknown[]>, iterations: number, warmup = 3, budgetMs = 15_000): Promise<Timing> {
+export async function timeCalls(
+  call: () => Promise<unknown[]>,
+  iterations: number,
+  warmup = 3,
+  budgetMs = 15_000,
+): Promise<Timing> {
   let rows = 0;
   let slowest = 0;
   for (let i = 0; i < warmup; i += 1) {
@@ -39,7 +53,8 @@ export async function timeCalls(call: () => Promise<unknown[]>, iterations: numb
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: rounds, rows };
 }
 
-export const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+export const ms = (value: number) =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
 /** Records the compiled SQL of every SELECT run through the returned Kysely, without changing it. */
 export function captureQueries(db: Kysely<Database>): { db: Kysely<Database>; take(): CompiledQuery[] } {
@@ -47,7 +62,8 @@ export function captureQueries(db: Kysely<Database>): { db: Kysely<Database>; ta
   const executor = db.getExecutor();
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      if (args.node.kind === 'SelectQueryNode' || args.node.kind === 'RawNode') seen.push(executor.compileQuery(args.node, args.queryId));
+      if (args.node.kind === 'SelectQueryNode' || args.node.kind === 'RawNode')
+        seen.push(executor.compileQuery(args.node, args.queryId));
       return args.node;
     },
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -84,21 +100,35 @@ const uniq = (values: string[]) => [...new Set(values)];
 export async function explain(db: Kysely<Database>, dialect: DialectName, query: CompiledQuery): Promise<PlanVerdict> {
   const usesCursor = /"id"\) </.test(query.sql);
   if (dialect === 'sqlite') {
-    const result = await db.executeQuery<{ id: number; parent: number; detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    const result = await db.executeQuery<{ id: number; parent: number; detail: string }>(
+      CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+    );
     const lines = result.rows.map((r) => r.detail);
-    const reads = (detail: string) => /^(SCAN|SEARCH) (c|commit_logs)\b/.test(detail) && !detail.includes('INTEGER PRIMARY KEY');
+    const reads = (detail: string) =>
+      /^(SCAN|SEARCH) (c|commit_logs)\b/.test(detail) && !detail.includes('INTEGER PRIMARY KEY');
     const access = uniq(lines.filter(reads));
     const byId = lines.some((l) => /^SEARCH c USING INTEGER PRIMARY KEY/.test(l));
     // A sort beside a read of commit_logs orders every row that read matches; one beside a merge of limited
     // subqueries, or beside reads by id, orders a few rows.
-    const sorts = result.rows.some((r) => /TEMP B-TREE FOR (RIGHT PART OF )?ORDER BY/.test(r.detail) && result.rows.some((o) => o.parent === r.parent && reads(o.detail)));
+    const sorts = result.rows.some(
+      (r) =>
+        /TEMP B-TREE FOR (RIGHT PART OF )?ORDER BY/.test(r.detail) &&
+        result.rows.some((o) => o.parent === r.parent && reads(o.detail)),
+    );
     let kind: PlanVerdict['kind'] = 'index';
     if (access.some((l) => l.startsWith('SCAN') && !l.includes(' USING '))) kind = 'scan';
     else if (sorts) kind = 'sort';
-    else if (access.some((l) => l.startsWith('SCAN')) || (usesCursor && !access.some((l) => /commit_time[<>]/.test(l)))) kind = 'walk';
-    return { kind, summary: `${access.join(' | ')}${sorts ? ' + TEMP B-TREE sort' : ''}${byId ? ' -> c by id' : ''}`, lines };
+    else if (access.some((l) => l.startsWith('SCAN')) || (usesCursor && !access.some((l) => /commit_time[<>]/.test(l))))
+      kind = 'walk';
+    return {
+      kind,
+      summary: `${access.join(' | ')}${sorts ? ' + TEMP B-TREE sort' : ''}${byId ? ' -> c by id' : ''}`,
+      lines,
+    };
   }
-  const result = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, costs off, timing off, summary off) ${query.sql}`, [...query.parameters]));
+  const result = await db.executeQuery<{ 'QUERY PLAN': string }>(
+    CompiledQuery.raw(`explain (analyze, costs off, timing off, summary off) ${query.sql}`, [...query.parameters]),
+  );
   const lines = result.rows.map((r) => r['QUERY PLAN']);
   const isNode = (l: string) => / on commit_logs( \w+)?( |$)/.test(l);
   const byId = lines.some((l) => isNode(l) && l.includes('commit_logs_pkey'));
@@ -107,7 +137,13 @@ export async function explain(db: Kysely<Database>, dialect: DialectName, query:
   const access: string[] = [];
   lines.forEach((line, index) => {
     if (!isNode(line) || line.includes('commit_logs_pkey')) return;
-    access.push(line.trim().replace(/^->\s*/, '').replace(/\s*\(actual.*$/, '').replace(/ on commit_logs( \w+)?$/, ' on commit_logs'));
+    access.push(
+      line
+        .trim()
+        .replace(/^->\s*/, '')
+        .replace(/\s*\(actual.*$/, '')
+        .replace(/ on commit_logs( \w+)?$/, ' on commit_logs'),
+    );
     read += Number(/actual rows=(\d+) loops=(\d+)/.exec(line)?.[1] ?? 0) * Number(/loops=(\d+)/.exec(line)?.[1] ?? 1);
     for (let i = index + 1; i < lines.length && !/->/.test(lines[i] ?? ''); i += 1) {
       const match = /Rows Removed by (?:Index Recheck|Filter): (\d+)/.exec(lines[i] ?? '');
@@ -122,5 +158,9 @@ export async function explain(db: Kysely<Database>, dialect: DialectName, query:
   if (access.some((l) => /Seq Scan/.test(l))) kind = 'scan';
   else if (sorts) kind = 'sort';
   else if (removed > 1000) kind = 'walk';
-  return { kind, summary: `${uniq(access).join(' | ')} (read ${read}${removed ? ` + ${removed} filtered away` : ''})${sorts ? ' + Sort' : ''}${byId ? ' -> c by id' : ''}`, lines };
+  return {
+    kind,
+    summary: `${uniq(access).join(' | ')} (read ${read}${removed ? ` + ${removed} filtered away` : ''})${sorts ? ' + Sort' : ''}${byId ? ' -> c by id' : ''}`,
+    lines,
+  };
 }

@@ -28,8 +28,22 @@ function kindText(plan: PlanVerdict | null, offset: boolean): string {
 }
 
 /** The table: query, both sizes' p50/p95 in ms (items shown), the ratio of p95s, the target, the plans. */
-export function printQueryTable(title: string, rows: QueryRow[], smallLabel: string, largeLabel: string, log: (line: string) => void): void {
-  const header = ['query', `${smallLabel} p50/p95 ms (items)`, `${largeLabel} p50/p95 ms (items)`, 'p95 ratio', 'target', 'result', `plan ${smallLabel} / ${largeLabel}`];
+export function printQueryTable(
+  title: string,
+  rows: QueryRow[],
+  smallLabel: string,
+  largeLabel: string,
+  log: (line: string) => void,
+): void {
+  const header = [
+    'query',
+    `${smallLabel} p50/p95 ms (items)`,
+    `${largeLabel} p50/p95 ms (items)`,
+    'p95 ratio',
+    'target',
+    'result',
+    `plan ${smallLabel} / ${largeLabel}`,
+  ];
   const lines = rows.map((row) => {
     const offset = row.name.includes('pageNo');
     return [

@@ -3,11 +3,20 @@ import type { Database } from '../../apps/server/src/db/schema.ts';
 import { ownCpu } from './cpu-time.ts';
 import { createAppMembersRepository } from '../../apps/server/src/modules/apps/app-members.repository.ts';
 import { createAppsPolicy } from '../../apps/server/src/modules/apps/apps.policy.ts';
-import { createCommitIngestService, type CommitIngestService } from '../../apps/server/src/modules/commit-logs/commit-ingest.service.ts';
-import { createCommitLogsRepository, type CommitLogsRepository } from '../../apps/server/src/modules/commit-logs/commit-logs.repository.ts';
+import {
+  createCommitIngestService,
+  type CommitIngestService,
+} from '../../apps/server/src/modules/commit-logs/commit-ingest.service.ts';
+import {
+  createCommitLogsRepository,
+  type CommitLogsRepository,
+} from '../../apps/server/src/modules/commit-logs/commit-logs.repository.ts';
 import { createRepoSyncService, type SyncResult } from '../../apps/server/src/modules/sync/repo-sync.service.ts';
 import { createVersionsRepository } from '../../apps/server/src/modules/versions/versions.repository.ts';
-import { createWorkflowsRepository, type WorkflowRecord } from '../../apps/server/src/modules/workflows/workflows.repository.ts';
+import {
+  createWorkflowsRepository,
+  type WorkflowRecord,
+} from '../../apps/server/src/modules/workflows/workflows.repository.ts';
 
 /** Where one syncOnce spent its time, in ms. */
 export interface SyncPhases {
@@ -37,9 +46,23 @@ const now = () => performance.now();
  * between the timed calls around them (the mirror before knownCommitIds, the read before ingestCommits).
  * `patch` swaps repository functions (to try a proposed change beside the shipped code).
  */
-export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo: CommitLogsRepository) => CommitLogsRepository = (repo) => repo) {
+export function timedSync(
+  db: Kysely<Database>,
+  mirrorsDir: string,
+  patch: (repo: CommitLogsRepository) => CommitLogsRepository = (repo) => repo,
+) {
   const clock = { now: () => Date.now() };
-  const fresh = (): SyncPhases => ({ mirror: 0, known: 0, read: 0, rows: 0, insert: 0, rest: 0, created: 0, total: 0, mirroredCpu: ownCpu() });
+  const fresh = (): SyncPhases => ({
+    mirror: 0,
+    known: 0,
+    read: 0,
+    rows: 0,
+    insert: 0,
+    rest: 0,
+    created: 0,
+    total: 0,
+    mirroredCpu: ownCpu(),
+  });
   let phases = fresh();
   let mark = 0;
   const baseLogs = patch(createCommitLogsRepository(db));
@@ -76,7 +99,15 @@ export function timedSync(db: Kysely<Database>, mirrorsDir: string, patch: (repo
     },
   };
   const members = createAppMembersRepository(db);
-  const sync = createRepoSyncService({ workflows, logs, ingest, policy: createAppsPolicy(members), mirrorsDir, clock, allowFileRemotes: true });
+  const sync = createRepoSyncService({
+    workflows,
+    logs,
+    ingest,
+    policy: createAppsPolicy(members),
+    mirrorsDir,
+    clock,
+    allowFileRemotes: true,
+  });
   return {
     workflows,
     /** One syncOnce of the workflow, with its phases. */

@@ -13,7 +13,9 @@ const byName = (a: BenchZipEntry, b: BenchZipEntry) => (a.name < b.name ? -1 : a
 export async function writeBigApk(dir: string, bulkBytes: number): Promise<{ file: string; size: number }> {
   const file = path.join(dir, 'bench-big.apk');
   const { entries, beforeCentralDirectory } = sampleApkEntries({ label: '基准测试', packageName: 'com.example.bench' });
-  const size = await writeZip(file, [...entries, { name: 'assets/bin/Data/data.unity3d', randomBytes: bulkBytes }], { beforeCentralDirectory });
+  const size = await writeZip(file, [...entries, { name: 'assets/bin/Data/data.unity3d', randomBytes: bulkBytes }], {
+    beforeCentralDirectory,
+  });
   return { file, size };
 }
 
@@ -33,20 +35,37 @@ function filler(min: number, max: number): Buffer {
  * them asset bundles under Data/Raw, with managed assemblies, a framework and code signature. Names are
  * sorted, so `embedded.mobileprovision` (lower case) comes after every asset, as in real exports.
  */
-export async function writeGameIpa(dir: string, entryCount: number): Promise<{ file: string; size: number; entries: number }> {
+export async function writeGameIpa(
+  dir: string,
+  entryCount: number,
+): Promise<{ file: string; size: number; entries: number }> {
   const file = path.join(dir, 'bench-game.ipa');
   const entries: BenchZipEntry[] = [...sampleIpaEntries()];
   const add = (name: string, data?: Buffer) => entries.push(data ? { name, data, method: 'store' } : { name });
-  for (const folder of ['Data/', 'Data/Managed/', 'Data/Raw/', 'Data/Raw/aa/', 'Data/Raw/aa/iOS/', 'Frameworks/', 'Frameworks/UnityFramework.framework/', '_CodeSignature/']) add(APP + folder);
+  for (const folder of [
+    'Data/',
+    'Data/Managed/',
+    'Data/Raw/',
+    'Data/Raw/aa/',
+    'Data/Raw/aa/iOS/',
+    'Frameworks/',
+    'Frameworks/UnityFramework.framework/',
+    '_CodeSignature/',
+  ])
+    add(APP + folder);
   add(`${APP}Frameworks/UnityFramework.framework/UnityFramework`, filler(4096, 8192));
   add(`${APP}Frameworks/UnityFramework.framework/Info.plist`, filler(512, 1024));
   add(`${APP}_CodeSignature/CodeResources`, filler(4096, 8192));
-  for (let i = 0; i < 300; i += 1) add(`${APP}Data/Managed/Assembly-${String(i).padStart(3, '0')}.dll`, filler(1024, 4096));
+  for (let i = 0; i < 300; i += 1)
+    add(`${APP}Data/Managed/Assembly-${String(i).padStart(3, '0')}.dll`, filler(1024, 4096));
   const packs = 200;
   for (let p = 0; p < packs; p += 1) add(`${APP}Data/Raw/aa/iOS/pack_${String(p).padStart(3, '0')}/`);
   for (let i = 0; entries.length < entryCount; i += 1) {
     const pack = String(i % packs).padStart(3, '0');
-    add(`${APP}Data/Raw/aa/iOS/pack_${pack}/asset_${String(i).padStart(6, '0')}_${'x'.repeat(i % 17)}.bundle`, filler(64, 512));
+    add(
+      `${APP}Data/Raw/aa/iOS/pack_${pack}/asset_${String(i).padStart(6, '0')}_${'x'.repeat(i % 17)}.bundle`,
+      filler(64, 512),
+    );
   }
   entries.sort(byName);
   return { file, size: await writeZip(file, entries), entries: entries.length };

@@ -12,15 +12,24 @@ export interface PartUrl {
 
 function putPart(agent: http.Agent, url: string, body: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'PUT', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        if (response.statusCode !== 200) return reject(new Error(`PUT part: HTTP ${response.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`));
-        resolve(String(response.headers.etag ?? ''));
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'PUT', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          if (response.statusCode !== 200)
+            return reject(
+              new Error(
+                `PUT part: HTTP ${response.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`,
+              ),
+            );
+          resolve(String(response.headers.etag ?? ''));
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -32,7 +41,8 @@ export function readWhole(file: string): Buffer {
   const buffer = Buffer.allocUnsafeSlow(size);
   const fd = fs.openSync(file, 'r');
   try {
-    for (let offset = 0; offset < size; ) offset += fs.readSync(fd, buffer, offset, Math.min(64 * 1024 * 1024, size - offset), offset);
+    for (let offset = 0; offset < size; )
+      offset += fs.readSync(fd, buffer, offset, Math.min(64 * 1024 * 1024, size - offset), offset);
   } finally {
     fs.closeSync(fd);
   }
@@ -46,14 +56,23 @@ export function readWhole(file: string): Buffer {
  * file cost the client ~2 s of CPU per GiB and, when the host had dropped the page cache, a second stream
  * of reads on the disk the server writes to.
  */
-export async function putParts(parts: PartUrl[], source: Buffer, partSize: number, concurrency: number): Promise<Array<{ partNo: number; etag: string }>> {
+export async function putParts(
+  parts: PartUrl[],
+  source: Buffer,
+  partSize: number,
+  concurrency: number,
+): Promise<Array<{ partNo: number; etag: string }>> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const queue = [...parts];
   const tags: Array<{ partNo: number; etag: string }> = [];
   const worker = async () => {
     for (let part = queue.shift(); part; part = queue.shift()) {
       const start = (part.partNo - 1) * partSize;
-      const etag = await putPart(agent, part.signedUrl, source.subarray(start, Math.min(start + partSize, source.length)));
+      const etag = await putPart(
+        agent,
+        part.signedUrl,
+        source.subarray(start, Math.min(start + partSize, source.length)),
+      );
       tags.push({ partNo: part.partNo, etag });
     }
   };
@@ -82,7 +101,14 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 export function download(url: string, options: { range?: string; hash?: Hash } = {}): Promise<Downloaded> {
   const target = new URL(url);
   const started = performance.now();
-  const request = [`GET ${target.pathname}${target.search} HTTP/1.1`, `Host: ${target.host}`, 'Connection: close', ...(options.range ? [`Range: ${options.range}`] : []), '', ''].join('\r\n');
+  const request = [
+    `GET ${target.pathname}${target.search} HTTP/1.1`,
+    `Host: ${target.host}`,
+    'Connection: close',
+    ...(options.range ? [`Range: ${options.range}`] : []),
+    '',
+    '',
+  ].join('\r\n');
   return new Promise((resolve, reject) => {
     let head: Buffer | null = Buffer.alloc(0);
     let status = 0;
@@ -108,7 +134,8 @@ export function download(url: string, options: { range?: string; hash?: Hash } =
           if (end < 0) return true;
           const lines = head.subarray(0, end).toString('latin1').split('\r\n');
           status = Number(lines[0]?.split(' ')[1] ?? 0);
-          contentRange = lines.find((line) => /^content-range:/i.test(line))?.replace(/^content-range:\s*/i, '') ?? null;
+          contentRange =
+            lines.find((line) => /^content-range:/i.test(line))?.replace(/^content-range:\s*/i, '') ?? null;
           const rest = head.subarray(end + HEADER_END.length);
           head = null;
           body(rest);

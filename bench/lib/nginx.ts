@@ -11,15 +11,24 @@ const NGINX = '/usr/sbin/nginx';
 /** Answers the nginx binary, installing the Debian package if needed; a one-line reason when it can't. */
 export function ensureNginx(log: (line: string) => void): { binary: string } | { reason: string } {
   if (fs.existsSync(NGINX)) return { binary: NGINX };
-  if (process.getuid?.() !== 0) return { reason: 'nginx is not installed and installing it needs root (apt-get install nginx)' };
+  if (process.getuid?.() !== 0)
+    return { reason: 'nginx is not installed and installing it needs root (apt-get install nginx)' };
   log('nginx is missing: apt-get install -y nginx …');
-  const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { stdio: 'ignore', timeout: 240_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], {
+      stdio: 'ignore',
+      timeout: 240_000,
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   if (install().status !== 0) {
     spawnSync('apt-get', ['update'], { stdio: 'ignore', timeout: 240_000 });
     const retried = install();
-    if (retried.status !== 0) return { reason: `apt-get install nginx failed (exit ${retried.status ?? retried.signal})` };
+    if (retried.status !== 0)
+      return { reason: `apt-get install nginx failed (exit ${retried.status ?? retried.signal})` };
   }
-  return fs.existsSync(NGINX) ? { binary: NGINX } : { reason: 'apt-get install nginx ran but /usr/sbin/nginx is missing' };
+  return fs.existsSync(NGINX)
+    ? { binary: NGINX }
+    : { reason: 'apt-get install nginx ran but /usr/sbin/nginx is missing' };
 }
 
 function freePort(): Promise<number> {
@@ -28,7 +37,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -71,7 +82,11 @@ http {
 }
 `,
   );
-  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', tempDir, '-e', path.join(tempDir, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    binary,
+    ['-c', conf, '-p', tempDir, '-e', path.join(tempDir, 'error.log'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const url = `http://127.0.0.1:${port}`;

@@ -25,13 +25,25 @@ export interface BenchServer {
 export async function startServer(dataDir: string, nodeArgs: string[] = []): Promise<BenchServer> {
   fs.mkdirSync(dataDir, { recursive: true });
   const bundle = path.join(root, 'apps/server/dist/main.mjs');
-  if (!fromSources && !fs.existsSync(bundle)) throw new Error(`${bundle} is missing (start through \`npm run bench\`, which builds it)`);
+  if (!fromSources && !fs.existsSync(bundle))
+    throw new Error(`${bundle} is missing (start through \`npm run bench\`, which builds it)`);
   // The options `npm start` gives the bundle (scripts/build-server.mjs, passed on by run.mjs).
   const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '--enable-source-maps').split(' ').filter(Boolean);
-  const entry = fromSources ? ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')] : [...startArgs, ...nodeArgs, bundle];
+  const entry = fromSources
+    ? ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')]
+    : [...startArgs, ...nodeArgs, bundle];
   const child: ChildProcess = spawn(process.execPath, entry, {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -53,7 +65,10 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
   }).finally(() => clearTimeout(startTimer));
   // A server that dies mid-run says so, with its last words, instead of leaving only ECONNREFUSED behind.
   child.once('exit', (code, signal) => {
-    if (!stopping) process.stderr.write(`\nserver pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}\n`);
+    if (!stopping)
+      process.stderr.write(
+        `\nserver pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}\n`,
+      );
   });
   let token = '';
   const api = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
@@ -66,7 +81,10 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
     if (envelope.code !== 200) throw new Error(`${method} ${urlPath}: ${envelope.code} ${envelope.msg}`);
     return envelope.data;
   };
-  const login = await api<{ token: string }>('POST', '/api/user/login', { username: ADMIN.username, password: createHash('sha256').update(ADMIN.password).digest('hex') });
+  const login = await api<{ token: string }>('POST', '/api/user/login', {
+    username: ADMIN.username,
+    password: createHash('sha256').update(ADMIN.password).digest('hex'),
+  });
   token = login.token;
   return {
     url,

@@ -36,7 +36,18 @@ interface EntryRecord {
 
 /** The fields shared by the local header and the central record, from "version needed" to "extra length". */
 function common(r: EntryRecord): Buffer {
-  return header([[20, 2], [0x0800, 2], [r.method, 2], [0, 2], [0x21, 2], [r.crc, 4], [r.compressed, 4], [r.size, 4], [r.name.length, 2], [0, 2]]);
+  return header([
+    [20, 2],
+    [0x0800, 2],
+    [r.method, 2],
+    [0, 2],
+    [0x21, 2],
+    [r.crc, 4],
+    [r.compressed, 4],
+    [r.size, 4],
+    [r.name.length, 2],
+    [0, 2],
+  ]);
 }
 
 class Output {
@@ -64,7 +75,8 @@ class Output {
 
   async writeAt(bytes: Buffer, position: number): Promise<void> {
     let done = 0;
-    while (done < bytes.length) done += (await this.handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
+    while (done < bytes.length)
+      done += (await this.handle.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
   }
 }
 
@@ -94,30 +106,72 @@ async function writeMemoryEntry(out: Output, entry: ZipEntrySpec): Promise<Entry
   const raw = typeof entry.data === 'string' ? Buffer.from(entry.data) : (entry.data ?? Buffer.alloc(0));
   const method = entry.method ?? (raw.length > 64 ? 'deflate' : 'store');
   const body = method === 'deflate' ? deflateRawSync(raw) : raw;
-  const record: EntryRecord = { name, method: method === 'deflate' ? 8 : 0, crc: crc32(raw) >>> 0, compressed: body.length, size: raw.length, offset: out.position };
+  const record: EntryRecord = {
+    name,
+    method: method === 'deflate' ? 8 : 0,
+    crc: crc32(raw) >>> 0,
+    compressed: body.length,
+    size: raw.length,
+    offset: out.position,
+  };
   await out.append(Buffer.concat([header([[0x04034b50, 4]]), common(record), name]));
   await out.append(body);
   return record;
 }
 
 /** Writes `entries` in order to `filePath`; answers the archive's size in bytes. */
-export async function writeZip(filePath: string, entries: BenchZipEntry[], options: { beforeCentralDirectory?: Buffer } = {}): Promise<number> {
+export async function writeZip(
+  filePath: string,
+  entries: BenchZipEntry[],
+  options: { beforeCentralDirectory?: Buffer } = {},
+): Promise<number> {
   if (entries.length > 0xffff) throw new Error(`zip32 holds at most 65,535 entries, not ${entries.length}`);
   const handle = await open(filePath, 'w');
   try {
     const out = new Output(handle);
     const records: EntryRecord[] = [];
     for (const entry of entries) {
-      records.push('randomBytes' in entry ? await writeRandomEntry(out, Buffer.from(entry.name, 'utf8'), entry.randomBytes) : await writeMemoryEntry(out, entry));
+      records.push(
+        'randomBytes' in entry
+          ? await writeRandomEntry(out, Buffer.from(entry.name, 'utf8'), entry.randomBytes)
+          : await writeMemoryEntry(out, entry),
+      );
     }
     if (options.beforeCentralDirectory) await out.append(options.beforeCentralDirectory);
     const cdOffset = out.position;
     for (const r of records) {
-      await out.append(Buffer.concat([header([[0x02014b50, 4], [0x031e, 2]]), common(r), header([[0, 2], [0, 2], [0, 2], [0, 4], [r.offset, 4]]), r.name]));
+      await out.append(
+        Buffer.concat([
+          header([
+            [0x02014b50, 4],
+            [0x031e, 2],
+          ]),
+          common(r),
+          header([
+            [0, 2],
+            [0, 2],
+            [0, 2],
+            [0, 4],
+            [r.offset, 4],
+          ]),
+          r.name,
+        ]),
+      );
     }
     const cdSize = out.position - cdOffset;
     if (out.position > ZIP32_LIMIT) throw new Error('archive is larger than zip32 allows');
-    await out.append(header([[0x06054b50, 4], [0, 2], [0, 2], [records.length, 2], [records.length, 2], [cdSize, 4], [cdOffset, 4], [0, 2]]));
+    await out.append(
+      header([
+        [0x06054b50, 4],
+        [0, 2],
+        [0, 2],
+        [records.length, 2],
+        [records.length, 2],
+        [cdSize, 4],
+        [cdOffset, 4],
+        [0, 2],
+      ]),
+    );
     await out.flush();
     return out.position;
   } finally {

@@ -17,7 +17,9 @@ export function settled(page: Page, css: string): Locator {
  * sliding in, a popup appearing): a click computed from a box that is still moving can land beside the target.
  */
 async function atRest(target: Locator): Promise<void> {
-  await expect.poll(() => target.evaluate((el) => el.closest('[class*="-appear"], [class*="-enter"]') === null)).toBe(true);
+  await expect
+    .poll(() => target.evaluate((el) => el.closest('[class*="-appear"], [class*="-enter"]') === null))
+    .toBe(true);
 }
 
 /** Clicks `target` once it is at rest (see atRest). */
@@ -43,9 +45,17 @@ export async function openDropdown(page: Page, select: Locator): Promise<Locator
  * exact: false) once its dropdown has opened, and waits until the select shows the choice (`shows`, or the text).
  * A multiple select's dropdown stays open afterwards, as for a user.
  */
-export async function pickOption(page: Page, select: Locator, text: string, options: { exact?: boolean; shows?: string } = {}): Promise<void> {
+export async function pickOption(
+  page: Page,
+  select: Locator,
+  text: string,
+  options: { exact?: boolean; shows?: string } = {},
+): Promise<void> {
   const dropdown = await openDropdown(page, select);
-  await dropdown.locator('.ant-select-item-option').filter({ has: page.getByText(text, { exact: options.exact ?? true }) }).click();
+  await dropdown
+    .locator('.ant-select-item-option')
+    .filter({ has: page.getByText(text, { exact: options.exact ?? true }) })
+    .click();
   await expect.poll(() => select.innerText()).toContain(options.shows ?? text);
 }
 

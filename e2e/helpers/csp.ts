@@ -19,7 +19,9 @@ interface Reported {
 /** Records every violation in this context's pages (call before the first page opens). */
 export async function watchCsp(context: BrowserContext): Promise<void> {
   await context.exposeBinding('__reportCspViolation', (_source, v: Reported) => {
-    violations.push(`${v.directive} blocked ${v.blocked || '(inline)'} at ${v.source}:${v.line} on ${v.page}${v.sample ? ` — ${v.sample}` : ''}`);
+    violations.push(
+      `${v.directive} blocked ${v.blocked || '(inline)'} at ${v.source}:${v.line} on ${v.page}${v.sample ? ` — ${v.sample}` : ''}`,
+    );
   });
   // As source text: this helper is also type-checked without the DOM library (bench/ uses newPage).
   await context.addInitScript({
@@ -30,7 +32,8 @@ export async function watchCsp(context: BrowserContext): Promise<void> {
   // A policy violation is reported by the event above (once); the console adds what no event reports: a bad Permissions-Policy.
   context.on('console', (message) => {
     const text = message.text();
-    if (/Permissions-Policy/i.test(text) && (message.type() === 'error' || message.type() === 'warning')) violations.push(`console ${message.type()}: ${text}`);
+    if (/Permissions-Policy/i.test(text) && (message.type() === 'error' || message.type() === 'warning'))
+      violations.push(`console ${message.type()}: ${text}`);
   });
 }
 
@@ -42,5 +45,6 @@ export function takeCspViolations(): string[] {
 /** Throws with every violation recorded since the last check. */
 export function expectNoCspViolations(): void {
   const seen = takeCspViolations();
-  if (seen.length > 0) throw new Error(`Content-Security-Policy violations:\n${seen.map((v) => `  - ${v}`).join('\n')}`);
+  if (seen.length > 0)
+    throw new Error(`Content-Security-Policy violations:\n${seen.map((v) => `  - ${v}`).join('\n')}`);
 }

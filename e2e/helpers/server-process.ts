@@ -27,13 +27,28 @@ export function e2eDatabases(): DialectName[] {
 }
 
 /** Starts the real server as `npm start` would (the compiled server and web app, a fresh DATA_DIR; SQLite there, or PostgreSQL when asked). */
-export async function startServerProcess(env: Record<string, string> = {}, options: ServerProcessOptions = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const database = options.database ?? 'sqlite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-e2e-'));
   const schema = `e2e_${randomBytes(6).toString('hex')}`;
   // Several processes share PostgreSQL, so the key comes from the environment there (as docs/operations.md says).
-  const databaseEnv = database === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') } : {};
-  const server = await startMainProcess({ DATA_DIR: dataDir, ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password, ...databaseEnv, ...env }, { compiled: true });
+  const databaseEnv =
+    database === 'postgres'
+      ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') }
+      : {};
+  const server = await startMainProcess(
+    {
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      ...databaseEnv,
+      ...env,
+    },
+    { compiled: true },
+  );
   return {
     url: server.url,
     dataDir,

@@ -25,9 +25,11 @@ export interface TaskRange {
  * (the browser and the test share the machine's time zone).
  */
 export function upcomingRange(now = new Date()): TaskRange {
-  const at = (days: number, hour: number) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, hour, 0, 0, 0);
+  const at = (days: number, hour: number) =>
+    new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, hour, 0, 0, 0);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const text = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const text = (d: Date) =>
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
   const start = at(1, 9);
   const due = at(5, 18);
   return { start: text(start), end: text(due), startAt: start.getTime(), due: due.getTime() };

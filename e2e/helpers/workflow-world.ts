@@ -50,7 +50,12 @@ export async function startWorkflowWorld(options: ServerProcessOptions = {}): Pr
   client.checkout('dev', true);
   client.commit({ message: 'perf: dev 分支上的缓存', author: BOB, time: todayAt(30), files: { 'cache.ts': '1' } });
   client.checkout('main');
-  client.commit({ message: 'fix: 修复启动崩溃\n\n低内存机型上启动时崩溃', author: BOB, time: todayAt(60), files: { 'boot.ts': '1' } });
+  client.commit({
+    message: 'fix: 修复启动崩溃\n\n低内存机型上启动时崩溃',
+    author: BOB,
+    time: todayAt(60),
+    files: { 'boot.ts': '1' },
+  });
   client.tag('v1.4.2', '1.4.2 正式版', ALICE, todayAt(70));
   const backend = GitRepo.init(sandbox.path('backend'));
   backend.commit({ message: 'feat: 订单接口', author: ALICE, time: todayAt(90), files: { 'order.go': '1' } });
@@ -61,9 +66,19 @@ export async function startWorkflowWorld(options: ServerProcessOptions = {}): Pr
   const editorId = await api.createUser(admin, EDITOR.username, EDITOR.password, 30);
   const viewerId = await api.createUser(admin, VIEWER.username, VIEWER.password, 20);
   const appPath = 'star';
-  const appId = await api.createApp(admin, { appName: '星际舰队', path: appPath, editUserIds: [editorId], viewUserIds: [viewerId] });
+  const appId = await api.createApp(admin, {
+    appName: '星际舰队',
+    path: appPath,
+    editUserIds: [editorId],
+    viewUserIds: [viewerId],
+  });
   const editor = await api.login(EDITOR.username, EDITOR.password);
-  const apkBytes = sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName: '1.4.2', versionCode: 302 });
+  const apkBytes = sampleApk({
+    label: '星际舰队',
+    packageName: 'com.studio.starfleet',
+    versionName: '1.4.2',
+    versionCode: 302,
+  });
   const apk = await api.publishPackage(editor, appId, 'StarFleet.apk', apkBytes);
   return {
     server,

@@ -157,7 +157,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerSecurityHeaders(app, { publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, storageOrigin: deps.blobs.kind === 's3' ? deps.blobs.origin : null });
+  registerSecurityHeaders(app, {
+    publicUrl: deps.publicUrl,
+    downloadBaseUrl: deps.downloadBaseUrl,
+    storageOrigin: deps.blobs.kind === 's3' ? deps.blobs.origin : null,
+  });
   registerNulGuard(app);
   warnOfUntrustedProxy(app, deps.trustProxy ?? false);
   await registerCompression(app);
@@ -177,7 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     wecom: deps.wecom ?? null,
     secret: deps.secret,
     previousSecrets: deps.previousSecrets,
-    robotHosts: deps.robotHosts ?? { larkOpenBaseUrl: deps.lark?.openBaseUrl ?? DEFAULT_ROBOT_HOSTS.larkOpenBaseUrl, wecomBaseUrl: deps.wecom?.baseUrl ?? DEFAULT_ROBOT_HOSTS.wecomBaseUrl },
+    robotHosts: deps.robotHosts ?? {
+      larkOpenBaseUrl: deps.lark?.openBaseUrl ?? DEFAULT_ROBOT_HOSTS.larkOpenBaseUrl,
+      wecomBaseUrl: deps.wecom?.baseUrl ?? DEFAULT_ROBOT_HOSTS.wecomBaseUrl,
+    },
     publicUrl: deps.publicUrl ?? null,
     logger: app.log,
     inspection: deps.inspection,
@@ -207,14 +214,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(rolesRoutes(services.roles));
   await app.register(categoriesRoutes(services.categories));
   await app.register(appsRoutes(services.apps));
-  await app.register(appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }));
+  await app.register(
+    appDetailRoutes({ detail: services.appDetail, members: services.appMembers, publicUrl: deps.publicUrl }),
+  );
   await app.register(notificationsRoutes(services.notifications));
   await app.register(settingsRoutes(services.settings));
   await app.register(repoHostsRoutes(services.repoHosts));
   await app.register(systemRoutes(createPublicUrlCheckService({ publicUrl: deps.publicUrl, secret: deps.secret })));
   await app.register(jobSchedulesRoutes(services.scheduler));
-  await app.register(mediaRoutes({ media: services.media, links: services.mediaLinks, uploads: services.uploads, blobs: deps.blobs, publicUrl: deps.publicUrl }));
-  const links = { blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: services.mediaLinks };
+  await app.register(
+    mediaRoutes({
+      media: services.media,
+      links: services.mediaLinks,
+      uploads: services.uploads,
+      blobs: deps.blobs,
+      publicUrl: deps.publicUrl,
+    }),
+  );
+  const links = {
+    blobs: deps.blobs,
+    publicUrl: deps.publicUrl,
+    downloadBaseUrl: deps.downloadBaseUrl,
+    mediaLinks: services.mediaLinks,
+  };
   await app.register(uploadsRoutes({ uploads: services.uploads, registration: services.registration, ...links }));
   const maxPackageBytes = deps.maxPackageBytes ?? DEFAULT_MAX_PACKAGE_BYTES;
   const direct = createDirectUploadService({
@@ -253,7 +275,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     logger: app.log,
     ...links,
   });
-  await registerAppleAccounts(app, { db: deps.db, box: services.box, clock: deps.clock ?? systemClock, baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL, zsign, ...links });
+  await registerAppleAccounts(app, {
+    db: deps.db,
+    box: services.box,
+    clock: deps.clock ?? systemClock,
+    baseUrl: deps.appleApiBaseUrl ?? DEFAULT_APPLE_API_BASE_URL,
+    zsign,
+    ...links,
+  });
   await registerDeviceEnroll(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,
@@ -262,9 +291,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     isInstallTokenValid: services.install.isPageTokenValid,
     profileSigner: deps.mobileconfigSigner ?? null,
   });
-  await app.register(messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }));
+  await app.register(
+    messagingRoutes({ messaging: services.messaging, log: services.deliveryLog, publicUrl: deps.publicUrl }),
+  );
   // The Lark sync of tasks and bugs (when a Lark app is configured): the tracker calls its hooks after each change.
-  const tasksSync = createTasksSync({ db: deps.db, clock: deps.clock ?? systemClock, lark: services.larkClient, jobs: services.jobs, scheduler: services.scheduler, policy: services.appsPolicy, blobs: deps.blobs, log: (message) => app.log.warn(message) });
+  const tasksSync = createTasksSync({
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    lark: services.larkClient,
+    jobs: services.jobs,
+    scheduler: services.scheduler,
+    policy: services.appsPolicy,
+    blobs: deps.blobs,
+    log: (message) => app.log.warn(message),
+  });
   const larkDocs = await registerLarkDocs(app, {
     db: deps.db,
     clock: deps.clock ?? systemClock,
@@ -275,9 +315,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     acceptEvent: services.inbound.larkDocumentEvent,
     workflows: services.workflowsRepo,
     // New items must never fail because autoPush could not be queued (as for every other source).
-    onNewItems: (targets) => services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
+    onNewItems: (targets) =>
+      services.autoPush.trigger(targets).catch((err: unknown) => app.log.error({ err }, 'queueing autoPush failed')),
     // A bug table edited in Lark is pulled now; the schedule still comes if this cannot be queued.
-    onBaseChanged: tasksSync ? (appToken, eventId) => tasksSync.baseChanged(appToken, eventId).catch((err: unknown) => app.log.error({ err }, 'queueing a Lark pull failed')) : undefined,
+    onBaseChanged: tasksSync
+      ? (appToken, eventId) =>
+          tasksSync
+            .baseChanged(appToken, eventId)
+            .catch((err: unknown) => app.log.error({ err }, 'queueing a Lark pull failed'))
+      : undefined,
   });
   // Lark document events come in through the inbound service; lark-docs reads them into items.
   services.inbound.readLarkDocumentsWith(larkDocs.events);
@@ -290,7 +336,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...links,
     fieldOptions: tasksSync?.fieldOptions,
     // A change is saved whatever happens to its push; a push that could not be queued is retried by the next pull.
-    onChange: tasksSync ? (record, change) => tasksSync.onChange(record, change).catch((err: unknown) => app.log.error({ err }, 'queueing a Lark push failed')) : undefined,
+    onChange: tasksSync
+      ? (record, change) =>
+          tasksSync
+            .onChange(record, change)
+            .catch((err: unknown) => app.log.error({ err }, 'queueing a Lark push failed'))
+      : undefined,
   });
   await registerTasksSync(app, tasksSync);
   if (deps.blobs.kind === 'local') await app.register(localBlobRoutes(deps.blobs));

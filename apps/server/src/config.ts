@@ -10,7 +10,10 @@ const schema = z.object({
   /** postgres://… switches to PostgreSQL; empty means SQLite at DATA_DIR/release.db. */
   DATABASE_URL: z.string().optional(),
   /** Schema used inside PostgreSQL (tests isolate themselves with it). */
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).default('public'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .default('public'),
   /** PostgreSQL connections at most, and how long a request waits for one before it gets 503. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -88,7 +91,15 @@ const schema = z.object({
   TRUST_PROXY: z
     .string()
     .default('false')
-    .transform((v, ctx) => parseTrustProxy(v) ?? (ctx.addIssue({ code: 'custom', message: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.1,10.0.0.0/8)' }), z.NEVER)),
+    .transform(
+      (v, ctx) =>
+        parseTrustProxy(v) ??
+        (ctx.addIssue({
+          code: 'custom',
+          message: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.1,10.0.0.0/8)',
+        }),
+        z.NEVER),
+    ),
   /** PEM certificate (then its chain) and RSA key files that sign the device registration .mobileconfig. */
   MOBILECONFIG_SIGN_CERT: z.string().optional(),
   MOBILECONFIG_SIGN_KEY: z.string().optional(),
@@ -105,10 +116,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  if (Boolean(cfg.MOBILECONFIG_SIGN_CERT) !== Boolean(cfg.MOBILECONFIG_SIGN_KEY)) throw new Error('Invalid configuration:\n  MOBILECONFIG_SIGN_CERT, MOBILECONFIG_SIGN_KEY: set both or neither');
-  if (cfg.SECRET_KEY_PREVIOUS && !cfg.SECRET_KEY) throw new Error('Invalid configuration:\n  SECRET_KEY_PREVIOUS: set only with SECRET_KEY (during a key rotation)');
-  if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET) throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
-  for (const key of ['LARK_OPEN_BASE_URL', 'LARK_ACCOUNTS_BASE_URL', 'LARK_PASSPORT_BASE_URL', 'LARK_DOCS_BASE_URL', 'WECOM_BASE_URL', 'WECOM_LOGIN_BASE_URL'] as const) {
+  if (Boolean(cfg.MOBILECONFIG_SIGN_CERT) !== Boolean(cfg.MOBILECONFIG_SIGN_KEY))
+    throw new Error('Invalid configuration:\n  MOBILECONFIG_SIGN_CERT, MOBILECONFIG_SIGN_KEY: set both or neither');
+  if (cfg.SECRET_KEY_PREVIOUS && !cfg.SECRET_KEY)
+    throw new Error('Invalid configuration:\n  SECRET_KEY_PREVIOUS: set only with SECRET_KEY (during a key rotation)');
+  if (cfg.LARK_APP_ID && !cfg.LARK_APP_SECRET)
+    throw new Error('Invalid configuration:\n  LARK_APP_SECRET: required when LARK_APP_ID is set');
+  for (const key of [
+    'LARK_OPEN_BASE_URL',
+    'LARK_ACCOUNTS_BASE_URL',
+    'LARK_PASSPORT_BASE_URL',
+    'LARK_DOCS_BASE_URL',
+    'WECOM_BASE_URL',
+    'WECOM_LOGIN_BASE_URL',
+  ] as const) {
     cfg[key] = cfg[key].replace(/\/+$/, '');
   }
   if (cfg.SMS_PROVIDER === 'webhook' && !cfg.SMS_WEBHOOK_URL) {
@@ -116,7 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (cfg.STORAGE === 's3') {
     const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !cfg[k]);
-    if (missing.length) throw new Error(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`);
+    if (missing.length)
+      throw new Error(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when STORAGE=s3`).join('\n')}`);
   }
   return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR) };
 }

@@ -21,7 +21,10 @@ async function main() {
   // Read before anything else starts, so a bad signing pair stops the server with its reason.
   const mobileconfigSigner =
     config.MOBILECONFIG_SIGN_CERT && config.MOBILECONFIG_SIGN_KEY
-      ? loadProfileSigner(readFileSync(config.MOBILECONFIG_SIGN_CERT, 'utf8'), readFileSync(config.MOBILECONFIG_SIGN_KEY, 'utf8'))
+      ? loadProfileSigner(
+          readFileSync(config.MOBILECONFIG_SIGN_CERT, 'utf8'),
+          readFileSync(config.MOBILECONFIG_SIGN_KEY, 'utf8'),
+        )
       : null;
   const here = path.dirname(fileURLToPath(import.meta.url));
   const handle = await openDatabase({
@@ -33,7 +36,13 @@ async function main() {
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   await migrateToLatest(handle);
-  const keys = await resolveServerKeys({ config, settings: createSettingsRepository(handle.db), sealed: createSealedValuesRepository(handle.db), clock: systemClock, log: (line) => process.stderr.write(`${line}\n`) });
+  const keys = await resolveServerKeys({
+    config,
+    settings: createSettingsRepository(handle.db),
+    sealed: createSealedValuesRepository(handle.db),
+    clock: systemClock,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   const secret = keys.current;
   const blobs = createBlobStore(config, { signer: createUrlSigner(secret), clock: systemClock });
 
@@ -43,25 +52,51 @@ async function main() {
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
     uploadQuota: { maxFiles: config.UPLOAD_QUOTA_FILES, maxBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
     mediaGraceMs: config.MEDIA_GRACE_HOURS * 60 * 60 * 1000,
-    inspection: { workers: config.INSPECT_WORKERS, timeoutMs: config.INSPECT_TIMEOUT_SEC * 1000, maxHeapMb: config.INSPECT_MEMORY_MB },
+    inspection: {
+      workers: config.INSPECT_WORKERS,
+      timeoutMs: config.INSPECT_TIMEOUT_SEC * 1000,
+      maxHeapMb: config.INSPECT_MEMORY_MB,
+    },
     mirrorsDir: path.join(config.DATA_DIR, 'mirrors'),
     allowFileRemotes: config.ALLOW_FILE_REPOSITORIES,
-    repoTimeouts: { connectMs: config.REPO_CONNECT_TIMEOUT_SEC * 1000, idleMs: config.REPO_IDLE_TIMEOUT_SEC * 1000, commandMs: config.REPO_COMMAND_TIMEOUT_SEC * 1000 },
+    repoTimeouts: {
+      connectMs: config.REPO_CONNECT_TIMEOUT_SEC * 1000,
+      idleMs: config.REPO_IDLE_TIMEOUT_SEC * 1000,
+      commandMs: config.REPO_COMMAND_TIMEOUT_SEC * 1000,
+    },
     secret,
     previousSecrets: keys.previous,
     publicUrl: config.PUBLIC_URL,
     downloadBaseUrl: config.DOWNLOAD_BASE_URL,
-    sms: config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL) : undefined,
+    sms:
+      config.SMS_PROVIDER === 'webhook' && config.SMS_WEBHOOK_URL
+        ? createWebhookSmsProvider(config.SMS_WEBHOOK_URL)
+        : undefined,
     lark:
       config.LARK_APP_ID && config.LARK_APP_SECRET
-        ? { appId: config.LARK_APP_ID, appSecret: config.LARK_APP_SECRET, openBaseUrl: config.LARK_OPEN_BASE_URL, accountsBaseUrl: config.LARK_ACCOUNTS_BASE_URL, passportBaseUrl: config.LARK_PASSPORT_BASE_URL }
+        ? {
+            appId: config.LARK_APP_ID,
+            appSecret: config.LARK_APP_SECRET,
+            openBaseUrl: config.LARK_OPEN_BASE_URL,
+            accountsBaseUrl: config.LARK_ACCOUNTS_BASE_URL,
+            passportBaseUrl: config.LARK_PASSPORT_BASE_URL,
+          }
         : null,
-    larkEvents: config.LARK_VERIFICATION_TOKEN || config.LARK_ENCRYPT_KEY ? { verificationToken: config.LARK_VERIFICATION_TOKEN ?? null, encryptKey: config.LARK_ENCRYPT_KEY ?? null } : null,
+    larkEvents:
+      config.LARK_VERIFICATION_TOKEN || config.LARK_ENCRYPT_KEY
+        ? { verificationToken: config.LARK_VERIFICATION_TOKEN ?? null, encryptKey: config.LARK_ENCRYPT_KEY ?? null }
+        : null,
     larkDocsBaseUrl: config.LARK_DOCS_BASE_URL,
     appleApiBaseUrl: config.APPLE_API_BASE_URL,
     wecom:
       config.WECOM_CORP_ID && config.WECOM_AGENT_ID && config.WECOM_SECRET
-        ? { corpId: config.WECOM_CORP_ID, agentId: config.WECOM_AGENT_ID, secret: config.WECOM_SECRET, baseUrl: config.WECOM_BASE_URL, loginBaseUrl: config.WECOM_LOGIN_BASE_URL }
+        ? {
+            corpId: config.WECOM_CORP_ID,
+            agentId: config.WECOM_AGENT_ID,
+            secret: config.WECOM_SECRET,
+            baseUrl: config.WECOM_BASE_URL,
+            loginBaseUrl: config.WECOM_LOGIN_BASE_URL,
+          }
         : null,
     robotHosts: { larkOpenBaseUrl: config.LARK_OPEN_BASE_URL, wecomBaseUrl: config.WECOM_BASE_URL },
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
@@ -75,7 +110,9 @@ async function main() {
   });
 
   await services.roles.seedDefaults();
-  const admin = await services.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () => randomToken().slice(0, 16));
+  const admin = await services.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () =>
+    randomToken().slice(0, 16),
+  );
   if (admin.created && !admin.generatedPassword) {
     app.log.info({ username: config.ADMIN_USERNAME }, 'first admin created from ADMIN_USERNAME / ADMIN_PASSWORD');
   }
@@ -125,7 +162,9 @@ async function main() {
   if (!config.PUBLIC_URL && reach) process.stdout.write(startupAddressNote(reach));
   if (admin.generatedPassword) {
     // Printed once, on the console only, after the start-up lines so it is the last thing on screen: the operator must keep it.
-    process.stdout.write(`\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`);
+    process.stdout.write(
+      `\n  First admin created: ${config.ADMIN_USERNAME} / ${admin.generatedPassword}\n  (shown only once; change it in 设置 → 用户管理)\n\n`,
+    );
   }
 }
 

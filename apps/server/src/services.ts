@@ -16,7 +16,11 @@ import { createUploadSessionsRepository } from './modules/uploads/upload-session
 import { createUploadsService, type UploadQuota } from './modules/uploads/uploads.service.ts';
 import { removeFilesOfFailedResigns } from './modules/zsign/zsign-orphans.ts';
 import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
-import { createInspectPool, DEFAULT_INSPECT_POOL, type InspectPoolOptions } from '@release/inspect/worker/inspect-pool.ts';
+import {
+  createInspectPool,
+  DEFAULT_INSPECT_POOL,
+  type InspectPoolOptions,
+} from '@release/inspect/worker/inspect-pool.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createVersionsService } from './modules/versions/versions.service.ts';
 import { createVersionRemovalService } from './modules/versions/version-removal.service.ts';
@@ -137,9 +141,26 @@ export function createServices(deps: ServiceDeps) {
   const mediaLinks = createMediaLinks({ secret: deps.secret, clock });
   const larkClient = deps.lark ? createLarkClient(deps.lark, clock) : null;
   const larkIcons = createLarkIcons({ db, blobs: deps.blobs, lark: larkClient, clock, logger: deps.logger });
-  const deliveryJob = createDeliveryJob({ deliveries: deliveriesRepo, messaging: messagingRepo, box, lark: larkClient, hosts: deps.robotHosts, clock, icons: larkIcons });
+  const deliveryJob = createDeliveryJob({
+    deliveries: deliveriesRepo,
+    messaging: messagingRepo,
+    box,
+    lark: larkClient,
+    hosts: deps.robotHosts,
+    clock,
+    icons: larkIcons,
+  });
   const deliveryQueue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
-  const autoPush = createAutoPushJob({ db, messaging: messagingRepo, queue: deliveryQueue, jobs, hosts: deps.robotHosts, publicUrl: deps.publicUrl, clock, mediaLinks });
+  const autoPush = createAutoPushJob({
+    db,
+    messaging: messagingRepo,
+    queue: deliveryQueue,
+    jobs,
+    hosts: deps.robotHosts,
+    publicUrl: deps.publicUrl,
+    clock,
+    mediaLinks,
+  });
   jobs.register(deliveryJob);
   jobs.register(autoPush.job);
   const deliveryLog = createDeliveryLogService({ db, deliveries: deliveriesRepo, jobs, clock });
@@ -149,11 +170,26 @@ export function createServices(deps: ServiceDeps) {
     versions: versionsRepo,
     clock,
     // New items must never fail because autoPush could not be queued; the next new item queues it again.
-    onNewItems: (targets) => autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
+    onNewItems: (targets) =>
+      autoPush.trigger(targets).catch((err: unknown) => deps.logger?.error({ err }, 'queueing autoPush failed')),
   });
-  const media = createMediaService({ blobs: deps.blobs, clock, files: createMediaFilesRepository(db), graceMs: deps.mediaGraceMs, logger: deps.logger });
+  const media = createMediaService({
+    blobs: deps.blobs,
+    clock,
+    files: createMediaFilesRepository(db),
+    graceMs: deps.mediaGraceMs,
+    logger: deps.logger,
+  });
   const inspector = createInspectPool(deps.inspection ?? DEFAULT_INSPECT_POOL);
-  const uploads = createUploadsService({ sessions: createUploadSessionsRepository(db), blobs: deps.blobs, clock, maxPackageBytes: deps.maxPackageBytes, policy: appsPolicy, members: appMembers, quota: deps.uploadQuota });
+  const uploads = createUploadsService({
+    sessions: createUploadSessionsRepository(db),
+    blobs: deps.blobs,
+    clock,
+    maxPackageBytes: deps.maxPackageBytes,
+    policy: appsPolicy,
+    members: appMembers,
+    quota: deps.uploadQuota,
+  });
   const usersRepo = createUsersRepository(db);
   const rolesRepo = createRolesRepository(db);
   const sessionRepo = createSessionRepository(db);
@@ -164,9 +200,28 @@ export function createServices(deps: ServiceDeps) {
   const repoHosts = createRepoHostsService({ settings: createSettingsRepository(db), clock });
   const repoTimeouts = deps.repoTimeouts ?? DEFAULT_REPO_TIMEOUTS;
   const repoGuard = createRepoHostGuard({ rules: repoHosts.read, timeouts: repoTimeouts });
-  const sync = createRepoSyncService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, policy: appsPolicy, mirrorsDir: deps.mirrorsDir, clock, allowFileRemotes: deps.allowFileRemotes, guard: repoGuard, timeouts: repoTimeouts });
+  const sync = createRepoSyncService({
+    workflows: workflowsRepo,
+    logs: commitLogsRepo,
+    ingest,
+    policy: appsPolicy,
+    mirrorsDir: deps.mirrorsDir,
+    clock,
+    allowFileRemotes: deps.allowFileRemotes,
+    guard: repoGuard,
+    timeouts: repoTimeouts,
+  });
   // Webhooks, pushes, polls and Lark document events come in through one service.
-  const inbound = createInboundService({ workflows: workflowsRepo, logs: commitLogsRepo, ingest, sync, box, clock, jobs, logger: deps.logger });
+  const inbound = createInboundService({
+    workflows: workflowsRepo,
+    logs: commitLogsRepo,
+    ingest,
+    sync,
+    box,
+    clock,
+    jobs,
+    logger: deps.logger,
+  });
   const repoSyncJob = createRepoSyncJob({ inbound, jobs, clock });
   const phoneCodes = createPhoneCodeService({ codes: createPhoneCodeRepository(db), sms, clock });
   const identities = createIdentitiesRepository(db);
@@ -182,7 +237,11 @@ export function createServices(deps: ServiceDeps) {
   });
   const messaging = createMessagingService({
     messaging: messagingRepo,
-    receivers: createReceiverResolver({ messaging: messagingRepo, hosts: deps.robotHosts, larkEnabled: Boolean(larkClient) }),
+    receivers: createReceiverResolver({
+      messaging: messagingRepo,
+      hosts: deps.robotHosts,
+      larkEnabled: Boolean(larkClient),
+    }),
     queue: deliveryQueue,
     log: deliveryLog,
     policy: appsPolicy,
@@ -200,9 +259,20 @@ export function createServices(deps: ServiceDeps) {
     await scheduler.purgeRuns();
     await media.purgeUnreferenced(now);
   }
-  scheduler.define({ name: 'housekeeping', title: '定期清理', intervalMs: HOUSEKEEPING_INTERVAL_MS, run: purgeExpired });
+  scheduler.define({
+    name: 'housekeeping',
+    title: '定期清理',
+    intervalMs: HOUSEKEEPING_INTERVAL_MS,
+    run: purgeExpired,
+  });
   // Polling of git and svn workflows; a webhook makes a poll unnecessary but never wrong.
-  if (deps.pollIntervalMs) scheduler.define({ name: 'repository-poll', title: '仓库轮询', intervalMs: deps.pollIntervalMs, run: () => inbound.pollAll() });
+  if (deps.pollIntervalMs)
+    scheduler.define({
+      name: 'repository-poll',
+      title: '仓库轮询',
+      intervalMs: deps.pollIntervalMs,
+      run: () => inbound.pollAll(),
+    });
   return {
     inspector,
     sso,
@@ -215,19 +285,54 @@ export function createServices(deps: ServiceDeps) {
     messaging,
     sessions,
     settings,
-    auth: createAuthService({ users: usersRepo, sessions, guard: loginGuard, phoneCodes, settings, sms, clock, larkAppId: deps.lark?.appId ?? null, wecomEnabled: Boolean(deps.wecom) }),
+    auth: createAuthService({
+      users: usersRepo,
+      sessions,
+      guard: loginGuard,
+      phoneCodes,
+      settings,
+      sms,
+      clock,
+      larkAppId: deps.lark?.appId ?? null,
+      wecomEnabled: Boolean(deps.wecom),
+    }),
     users: createUsersService({ users: usersRepo, roles: rolesRepo, sessions, clock }),
     roles: createRolesService({ roles: rolesRepo, users: usersRepo, clock }),
     categories: createCategoriesService({ categories: createCategoriesRepository(db), clock }),
     apps: createAppsService({ apps: appsRepo, mediaLinks }),
     appsPolicy,
-    appDetail: createAppDetailService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, box, clock, robotHosts: deps.robotHosts, mediaLinks }),
-    appMembers: createAppMembersService({ apps: appsRepo, members: appMembers, users: usersRepo, policy: appsPolicy, clock }),
+    appDetail: createAppDetailService({
+      apps: appsRepo,
+      members: appMembers,
+      users: usersRepo,
+      policy: appsPolicy,
+      box,
+      clock,
+      robotHosts: deps.robotHosts,
+      mediaLinks,
+    }),
+    appMembers: createAppMembersService({
+      apps: appsRepo,
+      members: appMembers,
+      users: usersRepo,
+      policy: appsPolicy,
+      clock,
+    }),
     notifications: createNotificationsService({ notifications: notificationsRepo }),
     media,
     mediaLinks,
     uploads,
-    install: createInstallService({ apps: appsRepo, access: installAccessRepo, versions: versionsRepo, policy: appsPolicy, guard: loginGuard, box, signer: createUrlSigner(deps.secret), clock, mediaLinks }),
+    install: createInstallService({
+      apps: appsRepo,
+      access: installAccessRepo,
+      versions: versionsRepo,
+      policy: appsPolicy,
+      guard: loginGuard,
+      box,
+      signer: createUrlSigner(deps.secret),
+      clock,
+      mediaLinks,
+    }),
     installAccess: createInstallAccessService({ apps: appsRepo, access: installAccessRepo, policy: appsPolicy, box }),
     versions: createVersionsService({ versions: versionsRepo, policy: appsPolicy, clock }),
     versionRemoval: createVersionRemovalService({ db, blobs: deps.blobs, policy: appsPolicy, logger: deps.logger }),
@@ -264,9 +369,17 @@ export function createServices(deps: ServiceDeps) {
       allowFileRemotes: deps.allowFileRemotes,
       guard: repoGuard,
       // Saved whatever happens to the queueing; the next poll syncs it then.
-      onRepoSaved: (id) => repoSyncJob.queue(id).catch((err: unknown) => deps.logger?.error({ err }, 'queueing the first sync failed')),
+      onRepoSaved: (id) =>
+        repoSyncJob.queue(id).catch((err: unknown) => deps.logger?.error({ err }, 'queueing the first sync failed')),
     }),
-    commitLogs: createCommitLogsService({ logs: commitLogsRepo, workflows: workflowsRepo, versions: versionsRepo, members: appMembers, policy: appsPolicy, clock }),
+    commitLogs: createCommitLogsService({
+      logs: commitLogsRepo,
+      workflows: workflowsRepo,
+      versions: versionsRepo,
+      members: appMembers,
+      policy: appsPolicy,
+      clock,
+    }),
     purgeExpired,
   };
 }

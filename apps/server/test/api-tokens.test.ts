@@ -22,22 +22,37 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
   });
 
   const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
-  const create = (session: string, body: Record<string, unknown>) => server.request<CreatedApiToken>('POST', '/api/api_token', { token: session, body });
-  const list = (session: string, query = '') => server.request<ApiTokenRow[]>('GET', `/api/api_tokens${query}`, { token: session });
-  const lastUsed = async (id: number) => (await server.db.selectFrom('api_tokens').select('last_used_time').where('id', '=', id).executeTakeFirstOrThrow()).last_used_time;
+  const create = (session: string, body: Record<string, unknown>) =>
+    server.request<CreatedApiToken>('POST', '/api/api_token', { token: session, body });
+  const list = (session: string, query = '') =>
+    server.request<ApiTokenRow[]>('GET', `/api/api_tokens${query}`, { token: session });
+  const lastUsed = async (id: number) =>
+    (await server.db.selectFrom('api_tokens').select('last_used_time').where('id', '=', id).executeTakeFirstOrThrow())
+      .last_used_time;
 
   it('creates a token shown once, lists it without the secret and stores only its hash', async () => {
     const res = await create(alice.token, { name: ' CI 流水线 ' });
     expect(res.body.code).toBe(200);
     const created = res.body.data;
     expect(created.token).toMatch(/^rst_[A-Za-z0-9_-]{43}$/);
-    expect(created).toMatchObject({ userId: alice.userId, name: 'CI 流水线', prefix: created.token.slice(0, 8), expireTime: null, revokedTime: null, lastUsedTime: null });
+    expect(created).toMatchObject({
+      userId: alice.userId,
+      name: 'CI 流水线',
+      prefix: created.token.slice(0, 8),
+      expireTime: null,
+      revokedTime: null,
+      lastUsedTime: null,
+    });
 
     const listed = await list(alice.token);
     expect(listed.body.total).toBe(1);
     expect(listed.body.data[0]).toEqual({ ...created, token: undefined });
     expect(JSON.stringify(listed.body)).not.toContain(created.token);
-    const stored = await server.db.selectFrom('api_tokens').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    const stored = await server.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(created.token.slice(8));
   });
@@ -48,7 +63,9 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
     expect(apps.status).toBe(200);
     const me = await server.request<{ username: string }>('GET', '/api/user/me', { token: created.token });
     expect(me.body.data.username).toBe('alice');
-    const lower = await server.request('GET', '/api/user/me', { headers: { authorization: `bearer ${created.token}` } });
+    const lower = await server.request('GET', '/api/user/me', {
+      headers: { authorization: `bearer ${created.token}` },
+    });
     expect(lower.status).toBe(200);
 
     const firstUse = await lastUsed(created.id);
@@ -72,7 +89,9 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
     const row = (await list(alice.token)).body.data.find((t) => t.id === created.id);
     expect(row?.revokedTime).toBe(server.clock.now());
     // Revoking again is harmless; an unknown id is not found.
-    expect((await server.request('DELETE', `/api/api_token?id=${created.id}`, { token: alice.token })).body.code).toBe(200);
+    expect((await server.request('DELETE', `/api/api_token?id=${created.id}`, { token: alice.token })).body.code).toBe(
+      200,
+    );
     expect((await server.request('DELETE', '/api/api_token?id=999999', { token: alice.token })).status).toBe(404);
   });
 
@@ -104,14 +123,20 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
   it('lets admins create, list and revoke tokens of other users', async () => {
     const created = await create(admin, { name: 'bob deploy', userId: bob.userId, expireDays: 30 });
     expect(created.body.data.userId).toBe(bob.userId);
-    const me = await server.request<{ username: string; roleLevel: number }>('GET', '/api/user/me', bearer(created.body.data.token));
+    const me = await server.request<{ username: string; roleLevel: number }>(
+      'GET',
+      '/api/user/me',
+      bearer(created.body.data.token),
+    );
     expect(me.body.data).toMatchObject({ username: 'bob', roleLevel: 30 });
     // A token never carries more rights than its user: bob's token is refused on admin routes.
     expect((await server.request('GET', '/api/roles', bearer(created.body.data.token))).status).toBe(403);
 
     const bobsTokens = await list(admin, `?userId=${bob.userId}&pageSize=1`);
     expect([bobsTokens.body.total, bobsTokens.body.data[0]?.name]).toEqual([2, 'bob deploy']);
-    expect((await server.request('DELETE', `/api/api_token?id=${created.body.data.id}`, { token: admin })).body.code).toBe(200);
+    expect(
+      (await server.request('DELETE', `/api/api_token?id=${created.body.data.id}`, { token: admin })).body.code,
+    ).toBe(200);
     expect((await server.request('GET', '/api/user/me', bearer(created.body.data.token))).status).toBe(401);
     expect((await create(admin, { name: 'ghost', userId: 999999 })).status).toBe(404);
   });
@@ -119,7 +144,10 @@ describe.each(testDialects())('API tokens on %s', (dialect) => {
   it('does not let a token mint new tokens, and dies with its user', async () => {
     const carol = await server.createUser({ username: 'carol', roleLevel: 30 });
     const { data: created } = (await create(carol.token, { name: 'carol ci' })).body;
-    const minted = await server.request('POST', '/api/api_token', { ...bearer(created.token), body: { name: 'longer' } });
+    const minted = await server.request('POST', '/api/api_token', {
+      ...bearer(created.token),
+      body: { name: 'longer' },
+    });
     expect([minted.status, minted.body.msg]).toEqual([403, ApiTokenMessages.sessionRequired]);
     expect((await server.request('GET', '/api/api_tokens', bearer(created.token))).body.code).toBe(200);
 

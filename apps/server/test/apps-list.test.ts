@@ -10,9 +10,22 @@ const at = (minutes: number) => T0 + minutes * minute;
 
 describe.each(testDialects())('app list on %s', (dialect) => {
   let server: TestServer;
-  const token: Record<'admin' | 'dev1' | 'dev2' | 'viewer' | 'outsider', string> = { admin: '', dev1: '', dev2: '', viewer: '', outsider: '' };
+  const token: Record<'admin' | 'dev1' | 'dev2' | 'viewer' | 'outsider', string> = {
+    admin: '',
+    dev1: '',
+    dev2: '',
+    viewer: '',
+    outsider: '',
+  };
   const userId: Record<'admin' | 'dev1' | 'dev2' | 'viewer', number> = { admin: 0, dev1: 0, dev2: 0, viewer: 0 };
-  const app: Record<'alpha' | 'beta' | 'gamma' | 'delta' | 'epsilon' | 'zeta', number> = { alpha: 0, beta: 0, gamma: 0, delta: 0, epsilon: 0, zeta: 0 };
+  const app: Record<'alpha' | 'beta' | 'gamma' | 'delta' | 'epsilon' | 'zeta', number> = {
+    alpha: 0,
+    beta: 0,
+    gamma: 0,
+    delta: 0,
+    epsilon: 0,
+    zeta: 0,
+  };
   let games = 0;
   let tools = 0;
 
@@ -20,20 +33,65 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     server = await startTestServer(dialect);
     const db = server.db;
     token.admin = await server.adminToken();
-    userId.admin = (await server.request<{ userId: number }>('GET', '/api/user/me', { token: token.admin })).body.data.userId;
-    for (const [name, roleLevel] of [['dev1', 30], ['dev2', 30], ['viewer', 20], ['outsider', 10]] as const) {
+    userId.admin = (
+      await server.request<{ userId: number }>('GET', '/api/user/me', { token: token.admin })
+    ).body.data.userId;
+    for (const [name, roleLevel] of [
+      ['dev1', 30],
+      ['dev2', 30],
+      ['viewer', 20],
+      ['outsider', 10],
+    ] as const) {
       const created = await server.createUser({ username: name, roleLevel });
       token[name] = created.token;
       if (name !== 'outsider') userId[name] = created.userId;
     }
-    games = (await server.request<{ id: number }>('POST', '/api/category', { token: token.admin, body: { categoryName: 'Games' } })).body.data.id;
-    tools = (await server.request<{ id: number }>('POST', '/api/category', { token: token.admin, body: { categoryName: 'Tools' } })).body.data.id;
+    games = (
+      await server.request<{ id: number }>('POST', '/api/category', {
+        token: token.admin,
+        body: { categoryName: 'Games' },
+      })
+    ).body.data.id;
+    tools = (
+      await server.request<{ id: number }>('POST', '/api/category', {
+        token: token.admin,
+        body: { categoryName: 'Tools' },
+      })
+    ).body.data.id;
 
-    app.alpha = await insertApp(db, { app_name: 'Alpha', app_type: 'unity', category_id: games, create_time: at(1), update_time: at(50) });
-    app.beta = await insertApp(db, { app_name: 'beta', app_type: 'native', category_id: games, create_time: at(2), update_time: at(30) });
-    app.gamma = await insertApp(db, { app_name: 'Gamma 100%', app_type: 'unity', category_id: tools, create_time: at(3), update_time: at(10) });
-    app.delta = await insertApp(db, { app_name: 'delta_x', app_type: 'native', create_time: at(4), update_time: at(40) });
-    app.epsilon = await insertApp(db, { app_name: 'Epsilon', app_type: 'doc', create_time: at(5), update_time: at(20) });
+    app.alpha = await insertApp(db, {
+      app_name: 'Alpha',
+      app_type: 'unity',
+      category_id: games,
+      create_time: at(1),
+      update_time: at(50),
+    });
+    app.beta = await insertApp(db, {
+      app_name: 'beta',
+      app_type: 'native',
+      category_id: games,
+      create_time: at(2),
+      update_time: at(30),
+    });
+    app.gamma = await insertApp(db, {
+      app_name: 'Gamma 100%',
+      app_type: 'unity',
+      category_id: tools,
+      create_time: at(3),
+      update_time: at(10),
+    });
+    app.delta = await insertApp(db, {
+      app_name: 'delta_x',
+      app_type: 'native',
+      create_time: at(4),
+      update_time: at(40),
+    });
+    app.epsilon = await insertApp(db, {
+      app_name: 'Epsilon',
+      app_type: 'doc',
+      create_time: at(5),
+      update_time: at(20),
+    });
     app.zeta = await insertApp(db, { app_name: 'zeta', app_type: 'unity', create_time: at(6), update_time: at(60) });
 
     await grantApp(db, app.alpha, userId.dev1, 'edit');
@@ -52,7 +110,8 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     await collectApp(db, app.alpha, userId.dev1, 'subscribe');
     await collectApp(db, app.epsilon, userId.dev1, 'collect'); // no permit on it: must stay invisible to dev1
 
-    for (const state of ['NOT_READ', 'NOT_READ', 'READ', 'IGNORE'] as const) await insertNotification(db, { userId: userId.dev1, appId: app.alpha, state });
+    for (const state of ['NOT_READ', 'NOT_READ', 'READ', 'IGNORE'] as const)
+      await insertNotification(db, { userId: userId.dev1, appId: app.alpha, state });
     await insertNotification(db, { userId: userId.admin, appId: app.alpha });
     await insertNotification(db, { userId: userId.dev1, appId: app.beta, state: 'READ' });
   });
@@ -64,7 +123,11 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
     const res = await server.request<AppListItem[]>('GET', `/api/apps?${qs}`, { token: token[who] });
     expect(res.status).toBe(200);
-    return { items: res.body.data, names: res.body.data.map((a) => a.appName), extra: appListExtraInfo.parse(res.body.extraInfo) };
+    return {
+      items: res.body.data,
+      names: res.body.data.map((a) => a.appName),
+      extra: appListExtraInfo.parse(res.body.extraInfo),
+    };
   }
   const byName = (items: AppListItem[], name: string) => items.find((a) => a.appName === name);
 
@@ -72,8 +135,19 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     const { items, names, extra } = await list('admin');
     expect(names).toEqual(['zeta', 'Alpha', 'delta_x', 'beta', 'Epsilon', 'Gamma 100%']);
     expect(byName(items, 'Alpha')).toEqual({
-      appId: app.alpha, appName: 'Alpha', appType: 'unity', appIcon: null, categoryId: games, categoryName: 'Games', path: expect.any(String),
-      description: '', collected: false, subscribed: false, unreadMessage: 1, createTime: at(1), updateTime: at(50),
+      appId: app.alpha,
+      appName: 'Alpha',
+      appType: 'unity',
+      appIcon: null,
+      categoryId: games,
+      categoryName: 'Games',
+      path: expect.any(String),
+      description: '',
+      collected: false,
+      subscribed: false,
+      unreadMessage: 1,
+      createTime: at(1),
+      updateTime: at(50),
     });
     expect(byName(items, 'delta_x')).toMatchObject({ categoryId: null, categoryName: UNCATEGORISED_NAME });
     expect(extra).toMatchObject({ total: 6, native: 2, unity: 3 });
@@ -141,7 +215,7 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     ]);
   });
 
-  it('shows only the viewer\'s favourites with viewCollect=true', async () => {
+  it("shows only the viewer's favourites with viewCollect=true", async () => {
     const admin = await list('admin', { viewCollect: true });
     expect(admin.names).toEqual(['beta', 'Epsilon']);
     expect(admin.extra).toMatchObject({ total: 2, native: 1, unity: 0 });
@@ -161,12 +235,47 @@ describe.each(testDialects())('app list on %s', (dialect) => {
   });
 
   it('sorts by update time, name or creation time, ascending or descending', async () => {
-    expect((await list('admin', { orderByColumn: 'update_time', sort: 'ASC' })).names).toEqual(['Gamma 100%', 'Epsilon', 'beta', 'delta_x', 'Alpha', 'zeta']);
-    expect((await list('admin', { orderByColumn: 'create_time', sort: 'ASC' })).names).toEqual(['Alpha', 'beta', 'Gamma 100%', 'delta_x', 'Epsilon', 'zeta']);
-    expect((await list('admin', { orderByColumn: 'create_time', sort: 'DESC' })).names).toEqual(['zeta', 'Epsilon', 'delta_x', 'Gamma 100%', 'beta', 'Alpha']);
+    expect((await list('admin', { orderByColumn: 'update_time', sort: 'ASC' })).names).toEqual([
+      'Gamma 100%',
+      'Epsilon',
+      'beta',
+      'delta_x',
+      'Alpha',
+      'zeta',
+    ]);
+    expect((await list('admin', { orderByColumn: 'create_time', sort: 'ASC' })).names).toEqual([
+      'Alpha',
+      'beta',
+      'Gamma 100%',
+      'delta_x',
+      'Epsilon',
+      'zeta',
+    ]);
+    expect((await list('admin', { orderByColumn: 'create_time', sort: 'DESC' })).names).toEqual([
+      'zeta',
+      'Epsilon',
+      'delta_x',
+      'Gamma 100%',
+      'beta',
+      'Alpha',
+    ]);
     // Names sort the way people read them, not upper case first.
-    expect((await list('admin', { orderByColumn: 'app_name', sort: 'ASC' })).names).toEqual(['Alpha', 'beta', 'delta_x', 'Epsilon', 'Gamma 100%', 'zeta']);
-    expect((await list('admin', { orderByColumn: 'app_name', sort: 'DESC' })).names).toEqual(['zeta', 'Gamma 100%', 'Epsilon', 'delta_x', 'beta', 'Alpha']);
+    expect((await list('admin', { orderByColumn: 'app_name', sort: 'ASC' })).names).toEqual([
+      'Alpha',
+      'beta',
+      'delta_x',
+      'Epsilon',
+      'Gamma 100%',
+      'zeta',
+    ]);
+    expect((await list('admin', { orderByColumn: 'app_name', sort: 'DESC' })).names).toEqual([
+      'zeta',
+      'Gamma 100%',
+      'Epsilon',
+      'delta_x',
+      'beta',
+      'Alpha',
+    ]);
   });
 
   it('pages the list while the counts cover every match', async () => {
@@ -183,11 +292,21 @@ describe.each(testDialects())('app list on %s', (dialect) => {
     expect(byName(admin, 'beta')).toMatchObject({ collected: true, subscribed: false, unreadMessage: 0 });
     expect(byName(dev1, 'beta')).toMatchObject({ collected: false, subscribed: false, unreadMessage: 0 });
     expect(byName(admin, 'Gamma 100%')).toMatchObject({ collected: false, subscribed: true });
-    expect(byName((await list('viewer')).items, 'Alpha')).toMatchObject({ collected: false, subscribed: false, unreadMessage: 0 });
+    expect(byName((await list('viewer')).items, 'Alpha')).toMatchObject({
+      collected: false,
+      subscribed: false,
+      unreadMessage: 0,
+    });
   });
 
   it('refuses unknown filter values with 400 and requires a session', async () => {
-    for (const [key, value] of [['appType', 'ios'], ['orderByColumn', 'password'], ['sort', 'sideways'], ['categoryId', '-2'], ['pageSize', '1001']] as const) {
+    for (const [key, value] of [
+      ['appType', 'ios'],
+      ['orderByColumn', 'password'],
+      ['sort', 'sideways'],
+      ['categoryId', '-2'],
+      ['pageSize', '1001'],
+    ] as const) {
       const res = await server.request('GET', `/api/apps?${key}=${value}`, { token: token.admin });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(ResultCode.badRequest);

@@ -14,14 +14,28 @@ describe.each(testDialects())('sign-in and sessions on %s', (dialect) => {
   });
 
   it('signs the admin in with the client-side SHA-256 digest and returns the session fields', async () => {
-    const res = await server.request<{ token: string; roleLevel: number; userId: number; username: string; tokenTime: number; url: string | null }>('POST', '/api/user/login', {
+    const res = await server.request<{
+      token: string;
+      roleLevel: number;
+      userId: number;
+      username: string;
+      tokenTime: number;
+      url: string | null;
+    }>('POST', '/api/user/login', {
       body: { username: ADMIN.username, password: sha256Hex(ADMIN.password) },
     });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(200);
-    expect(res.body.data).toMatchObject({ username: 'admin', roleLevel: 100, url: null, tokenTime: server.clock.now() });
+    expect(res.body.data).toMatchObject({
+      username: 'admin',
+      roleLevel: 100,
+      url: null,
+      tokenTime: server.clock.now(),
+    });
     expect(res.body.data.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    const me = await server.request<{ username: string; roleName: string }>('GET', '/api/user/me', { token: res.body.data.token });
+    const me = await server.request<{ username: string; roleName: string }>('GET', '/api/user/me', {
+      token: res.body.data.token,
+    });
     expect(me.body.data).toMatchObject({ username: 'admin', roleName: '管理员' });
   });
 
@@ -30,15 +44,21 @@ describe.each(testDialects())('sign-in and sessions on %s', (dialect) => {
   });
 
   it('refuses a wrong password and an unknown user with the same message', async () => {
-    const wrong = await server.request('POST', '/api/user/login', { body: { username: 'admin', password: sha256Hex('nope') } });
-    const unknown = await server.request('POST', '/api/user/login', { body: { username: 'ghost', password: sha256Hex('nope') } });
+    const wrong = await server.request('POST', '/api/user/login', {
+      body: { username: 'admin', password: sha256Hex('nope') },
+    });
+    const unknown = await server.request('POST', '/api/user/login', {
+      body: { username: 'ghost', password: sha256Hex('nope') },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.msg).toBe(Messages.wrongCredentials);
     expect(unknown.body).toEqual(wrong.body);
   });
 
   it('refuses a plain-text password: the client must send the digest', async () => {
-    const res = await server.request('POST', '/api/user/login', { body: { username: 'admin', password: ADMIN.password } });
+    const res = await server.request('POST', '/api/user/login', {
+      body: { username: 'admin', password: ADMIN.password },
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toContain('password');
   });
@@ -46,10 +66,14 @@ describe.each(testDialects())('sign-in and sessions on %s', (dialect) => {
   it('rate-limits ten wrong passwords in a row for one user and address, even when the next one is right', async () => {
     await server.createUser({ username: 'victim', password: 'right-pass' });
     for (let i = 0; i < LOGIN_MAX_FAILURES; i += 1) {
-      const res = await server.request('POST', '/api/user/login', { body: { username: 'victim', password: sha256Hex(`wrong-${i}`) } });
+      const res = await server.request('POST', '/api/user/login', {
+        body: { username: 'victim', password: sha256Hex(`wrong-${i}`) },
+      });
       expect(res.body.msg).toBe(Messages.wrongCredentials);
     }
-    const locked = await server.request('POST', '/api/user/login', { body: { username: 'victim', password: sha256Hex('right-pass') } });
+    const locked = await server.request('POST', '/api/user/login', {
+      body: { username: 'victim', password: sha256Hex('right-pass') },
+    });
     expect(locked.status).toBe(429);
     expect(locked.body).toMatchObject({ code: 429, msg: Messages.tooManyLoginFailures });
     // Other users from the same address are not locked out by it.

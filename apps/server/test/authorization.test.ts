@@ -47,9 +47,22 @@ const ADMIN_ONLY = [
   'POST /api/apple_account/add_device_to_build',
   'POST /api/task_view',
 ];
-const PUBLIC = ['GET /api/system/ping', 'GET /api/login_options', 'POST /api/user/login', 'POST /api/user/logout', 'POST /api/send_phone_code', 'POST /api/forget_password'];
+const PUBLIC = [
+  'GET /api/system/ping',
+  'GET /api/login_options',
+  'POST /api/user/login',
+  'POST /api/user/logout',
+  'POST /api/send_phone_code',
+  'POST /api/forget_password',
+];
 // No session, but a signature the server made (blob-store.test.ts, media-access.test.ts).
-const SIGNED = ['PUT /api/blob/part', 'GET /api/blob/file', 'GET /api/media/*', 'GET /api/app_version/manifest.plist', 'GET /api/app_version/open'];
+const SIGNED = [
+  'PUT /api/blob/part',
+  'GET /api/blob/file',
+  'GET /api/media/*',
+  'GET /api/app_version/manifest.plist',
+  'GET /api/app_version/open',
+];
 // Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon only.
 const INSTALL_PASSWORD = ['GET /api/app_version', 'GET /api/app_version/app'];
 // Checked against the workflow's own secret (custom-push.test.ts).
@@ -58,7 +71,12 @@ const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/w
 const LARK_EVENTS = ['POST /api/lark/event'];
 // Self-service device registration (device-enroll.test.ts): the install page token to start, then a
 // single-use challenge (the profile link, the device's signed answer) and the server's signed result link.
-const DEVICE_ENROLL = ['POST /api/device_enroll/install', 'GET /api/device_enroll/profile.mobileconfig', 'POST /api/device_enroll/callback', 'GET /api/device_enroll/result'];
+const DEVICE_ENROLL = [
+  'POST /api/device_enroll/install',
+  'GET /api/device_enroll/profile.mobileconfig',
+  'POST /api/device_enroll/callback',
+  'GET /api/device_enroll/result',
+];
 // Sign-in through Lark and WeCom: a single-use state, bound to the browser that started it (sso.test.ts).
 const SIGN_IN = [
   'GET /api/user/lark_login_url',
@@ -79,7 +97,9 @@ describe.each(testDialects())('every registered route checks its access on %s', 
   let server: TestServer;
   beforeAll(async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'release-authz-'));
-    server = await startTestServer(dialect, { blobs: (clock) => createLocalBlobStore({ root, signer: createUrlSigner('a'.repeat(32)), clock }) });
+    server = await startTestServer(dialect, {
+      blobs: (clock) => createLocalBlobStore({ root, signer: createUrlSigner('a'.repeat(32)), clock }),
+    });
     await server.createUser({ username: 'plain', password: 'plain-pass', roleLevel: 30 });
   });
   afterAll(async () => {
@@ -91,13 +111,28 @@ describe.each(testDialects())('every registered route checks its access on %s', 
     for (const key of ADMIN_ONLY) expect([key, declared.get(key)]).toEqual([key, 'admin']);
     for (const key of PUBLIC) expect([key, declared.get(key)]).toEqual([key, 'public']);
     const publicRoutes = [...declared].filter(([, access]) => access === 'public').map(([key]) => key);
-    expect(publicRoutes.sort()).toEqual([...PUBLIC, ...SIGNED, ...INSTALL_PASSWORD, ...WORKFLOW_SECRET, ...SIGN_IN, ...LARK_EVENTS, ...DEVICE_ENROLL].sort());
+    expect(publicRoutes.sort()).toEqual(
+      [
+        ...PUBLIC,
+        ...SIGNED,
+        ...INSTALL_PASSWORD,
+        ...WORKFLOW_SECRET,
+        ...SIGN_IN,
+        ...LARK_EVENTS,
+        ...DEVICE_ENROLL,
+      ].sort(),
+    );
   });
 
   it('anonymous callers get 401 on every non-public route', async () => {
     for (const route of server.built.routes.filter((r) => r.access !== 'public')) {
       const res = await server.request(route.method, concrete(route.url));
-      expect([route.method, route.url, res.status, res.body.msg.includes('token')]).toEqual([route.method, route.url, 401, true]);
+      expect([route.method, route.url, res.status, res.body.msg.includes('token')]).toEqual([
+        route.method,
+        route.url,
+        401,
+        true,
+      ]);
     }
   });
 
@@ -108,7 +143,12 @@ describe.each(testDialects())('every registered route checks its access on %s', 
       const res = await server.request(route.method, concrete(route.url), { token });
       if (route.url === '/api/user/logout') token = await server.login('plain', 'plain-pass');
       if (route.access === 'admin') {
-        expect([route.method, route.url, res.status, res.body.code]).toEqual([route.method, route.url, 403, ResultCode.noPermission]);
+        expect([route.method, route.url, res.status, res.body.code]).toEqual([
+          route.method,
+          route.url,
+          403,
+          ResultCode.noPermission,
+        ]);
       } else {
         expect([route.method, route.url, [401, 403].includes(res.status)]).toEqual([route.method, route.url, false]);
       }

@@ -6,12 +6,17 @@ import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 const APK = 'application/vnd.android.package-archive';
-const combos = testDialects().flatMap((dialect) => (['local', 's3'] as const).map((store) => [dialect, store] as const));
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
 
 /** Stores `body` under `key` and answers its signed download URL, as the version list hands it out. */
 async function publish(server: TestServer, key: string, body: Buffer): Promise<string> {
   await server.blobs.put(key, body, { contentType: APK });
-  return new URL(await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: '商城 2.0.apk', contentType: APK }), server.url).toString();
+  return new URL(
+    await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: '商城 2.0.apk', contentType: APK }),
+    server.url,
+  ).toString();
 }
 const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
@@ -95,7 +100,9 @@ describe.each(testDialects())('a stale resume of a local-disk download on %s', (
     // A range past the end of what the client thought it had is not refused either: the range is void.
     expect((await fetch(url, { headers: { range: 'bytes=900000-', 'if-range': oldTag } })).status).toBe(200);
     // A weak tag never matches for a range.
-    expect((await fetch(url, { headers: { range: 'bytes=0-9', 'if-range': `W/${res.headers.get('etag')}` } })).status).toBe(200);
+    expect(
+      (await fetch(url, { headers: { range: 'bytes=0-9', 'if-range': `W/${res.headers.get('etag')}` } })).status,
+    ).toBe(200);
   });
 
   it('resumes on a matching Last-Modified date and sends the whole file for an older one', async () => {
@@ -111,7 +118,9 @@ describe.each(testDialects())('a stale resume of a local-disk download on %s', (
     expect(rest.status).toBe(206);
     expect(await bytes(rest)).toEqual(body.subarray(40000));
 
-    const older = await fetch(url, { headers: { range: 'bytes=40000-', 'if-range': new Date(storedAt.getTime() - 3_600_000).toUTCString() } });
+    const older = await fetch(url, {
+      headers: { range: 'bytes=40000-', 'if-range': new Date(storedAt.getTime() - 3_600_000).toUTCString() },
+    });
     expect(older.status).toBe(200);
     expect(await bytes(older)).toEqual(body);
   });

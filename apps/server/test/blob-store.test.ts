@@ -31,7 +31,13 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
   beforeAll(async () => {
     if (kind === 's3') {
       const s3 = await startS3Server();
-      store = createS3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS });
+      store = createS3BlobStore({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        bucket: s3.bucket,
+        forcePathStyle: true,
+        ...S3_TEST_CREDENTIALS,
+      });
       cleanup = s3.close;
       server = await startTestServer('sqlite');
     } else {
@@ -52,7 +58,9 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
 
   it('stores, stats, reads a range of and deletes an object', async () => {
     const body = randomBytes(100_000);
-    expect(await store.put('icons/a/icon.png', Readable.from([body]), { contentType: 'image/png' })).toEqual({ size: body.length });
+    expect(await store.put('icons/a/icon.png', Readable.from([body]), { contentType: 'image/png' })).toEqual({
+      size: body.length,
+    });
     expect(await store.stat('icons/a/icon.png')).toEqual({ size: body.length });
     expect(sha(await readAll(await store.read('icons/a/icon.png')))).toBe(sha(body));
     expect(await readAll(await store.read('icons/a/icon.png', { start: 10, end: 19 }))).toEqual(body.subarray(10, 20));
@@ -64,7 +72,11 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
   it('assembles a multipart upload sent by PUT to the signed part URLs', async () => {
     const body = randomBytes(PART * 2 + 1234);
     const key = 'packages/2026/11/game.ipa';
-    const { uploadId } = await store.startMultipart(key, { size: body.length, partSize: PART, contentType: 'application/octet-stream' });
+    const { uploadId } = await store.startMultipart(key, {
+      size: body.length,
+      partSize: PART,
+      contentType: 'application/octet-stream',
+    });
     const parts = [];
     // Out of order on purpose: parts arrive as the five parallel uploads finish.
     for (const partNo of [3, 1, 2]) {
@@ -82,10 +94,19 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
   it('refuses to complete an upload with a missing part', async () => {
     const key = 'packages/2026/11/half.apk';
     const body = randomBytes(PART + 10);
-    const { uploadId } = await store.startMultipart(key, { size: body.length, partSize: PART, contentType: 'application/octet-stream' });
-    const res = await fetch(absolute(await store.partUploadUrl(key, uploadId, 1, 600)), { method: 'PUT', body: body.subarray(0, PART) });
+    const { uploadId } = await store.startMultipart(key, {
+      size: body.length,
+      partSize: PART,
+      contentType: 'application/octet-stream',
+    });
+    const res = await fetch(absolute(await store.partUploadUrl(key, uploadId, 1, 600)), {
+      method: 'PUT',
+      body: body.subarray(0, PART),
+    });
     const parts = [{ partNo: 1, etag: res.headers.get('etag') ?? '' }];
-    await expect(store.completeMultipart(key, uploadId, parts, body.length)).rejects.toMatchObject({ reason: 'incomplete' });
+    await expect(store.completeMultipart(key, uploadId, parts, body.length)).rejects.toMatchObject({
+      reason: 'incomplete',
+    });
     await store.abortMultipart(key, uploadId);
     expect(await store.stat(key)).toBeNull();
   });
@@ -93,10 +114,18 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
   it('downloads through a signed URL with the file name, and resumes with Range', async () => {
     const body = randomBytes(300_000);
     await store.put('packages/dl/app.apk', body, { contentType: 'application/vnd.android.package-archive' });
-    const url = absolute(await store.downloadUrl('packages/dl/app.apk', { expiresInSec: 600, fileName: '测试包 1.0.apk', contentType: 'application/vnd.android.package-archive' }));
+    const url = absolute(
+      await store.downloadUrl('packages/dl/app.apk', {
+        expiresInSec: 600,
+        fileName: '测试包 1.0.apk',
+        contentType: 'application/vnd.android.package-archive',
+      }),
+    );
     const full = await fetch(url);
     expect(full.status).toBe(200);
-    expect(full.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('测试包 1.0.apk')}`);
+    expect(full.headers.get('content-disposition')).toContain(
+      `filename*=UTF-8''${encodeURIComponent('测试包 1.0.apk')}`,
+    );
     expect(sha(Buffer.from(await full.arrayBuffer()))).toBe(sha(body));
     const part = await fetch(url, { headers: { range: 'bytes=100000-' } });
     expect(part.status).toBe(206);
@@ -105,7 +134,9 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
 
   it('refuses keys that try to leave the store', async () => {
     for (const key of ['../etc/passwd', '/abs/key', 'a/../../b', 'a//b']) {
-      await expect(store.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toMatchObject({ reason: 'invalid_key' });
+      await expect(store.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toMatchObject({
+        reason: 'invalid_key',
+      });
     }
   });
 });
@@ -126,7 +157,14 @@ describe('local blob routes refuse what they did not sign', () => {
 
   it('answers 403 for a tampered or expired signature and 416 past the end', async () => {
     await store.put('f/x.bin', randomBytes(10), { contentType: 'application/octet-stream' });
-    const url = new URL(await store.downloadUrl('f/x.bin', { expiresInSec: 60, fileName: 'x.bin', contentType: 'application/octet-stream' }), server.url);
+    const url = new URL(
+      await store.downloadUrl('f/x.bin', {
+        expiresInSec: 60,
+        fileName: 'x.bin',
+        contentType: 'application/octet-stream',
+      }),
+      server.url,
+    );
     expect((await fetch(new URL(url.toString().replace('x.bin&', 'y.bin&')))).status).toBe(403);
     expect((await fetch(url, { headers: { range: 'bytes=50-' } })).status).toBe(416);
     server.clock.advance(61_000);
@@ -136,10 +174,16 @@ describe('local blob routes refuse what they did not sign', () => {
   });
 
   it('refuses a part longer than its slot and keeps nothing of it', async () => {
-    const { uploadId } = await store.startMultipart('p/big.ipa', { size: 100, partSize: PART, contentType: 'application/octet-stream' });
+    const { uploadId } = await store.startMultipart('p/big.ipa', {
+      size: 100,
+      partSize: PART,
+      contentType: 'application/octet-stream',
+    });
     const url = new URL(await store.partUploadUrl('p/big.ipa', uploadId, 1, 60), server.url);
     const res = await fetch(url, { method: 'PUT', body: randomBytes(150) });
     expect(res.status).toBe(400);
-    await expect(store.completeMultipart('p/big.ipa', uploadId, [{ partNo: 1, etag: 'x' }], 100)).rejects.toMatchObject({ reason: 'incomplete' });
+    await expect(store.completeMultipart('p/big.ipa', uploadId, [{ partNo: 1, etag: 'x' }], 100)).rejects.toMatchObject(
+      { reason: 'incomplete' },
+    );
   });
 });

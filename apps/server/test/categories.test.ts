@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Messages, ResultCode, UNCATEGORISED_ID, UNCATEGORISED_NAME, type AppListItem, type CategoryRow } from '@release/contract';
+import {
+  Messages,
+  ResultCode,
+  UNCATEGORISED_ID,
+  UNCATEGORISED_NAME,
+  type AppListItem,
+  type CategoryRow,
+} from '@release/contract';
 import { insertApp } from './helpers/factories.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
@@ -16,8 +23,10 @@ describe.each(testDialects())('categories on %s', (dialect) => {
     await server?.close();
   });
 
-  const listCategories = (query = '', token = admin) => server.request<CategoryRow[]>('GET', `/api/categorys${query}`, { token });
-  const saveCategory = (body: Record<string, unknown>, token = admin) => server.request<{ id: number }>('POST', '/api/category', { token, body });
+  const listCategories = (query = '', token = admin) =>
+    server.request<CategoryRow[]>('GET', `/api/categorys${query}`, { token });
+  const saveCategory = (body: Record<string, unknown>, token = admin) =>
+    server.request<{ id: number }>('POST', '/api/category', { token, body });
   const deleteCategory = (id: number, token = admin) => server.request('DELETE', `/api/category?id=${id}`, { token });
   const categories = async () => (await listCategories()).body.data;
   const countOf = async (name: string) => (await categories()).find((c) => c.categoryName === name)?.appCount;
@@ -31,7 +40,11 @@ describe.each(testDialects())('categories on %s', (dialect) => {
   it('always lists the virtual 未分类 (id 0), counting apps without a category', async () => {
     const empty = await listCategories();
     expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ code: 200, total: 1, data: [{ id: UNCATEGORISED_ID, categoryName: UNCATEGORISED_NAME, appCount: 0 }] });
+    expect(empty.body).toMatchObject({
+      code: 200,
+      total: 1,
+      data: [{ id: UNCATEGORISED_ID, categoryName: UNCATEGORISED_NAME, appCount: 0 }],
+    });
     await insertApp(server.db);
     await insertApp(server.db);
     expect(await countOf(UNCATEGORISED_NAME)).toBe(2);
@@ -53,7 +66,8 @@ describe.each(testDialects())('categories on %s', (dialect) => {
 
   it('pages with 未分类 counted once, as the very last item', async () => {
     const pages = [];
-    for (let pageNo = 1; pageNo <= 3; pageNo += 1) pages.push((await listCategories(`?pageNo=${pageNo}&pageSize=2`)).body);
+    for (let pageNo = 1; pageNo <= 3; pageNo += 1)
+      pages.push((await listCategories(`?pageNo=${pageNo}&pageSize=2`)).body);
     expect(pages.map((p) => p.total)).toEqual([3, 3, 3]);
     expect(pages.map((p) => p.data.map((c) => c.categoryName))).toEqual([['Games', '工具'], ['未分类'], []]);
     const wide = await listCategories('?pageNo=1&pageSize=3');
@@ -140,7 +154,11 @@ describe.each(testDialects())('categories on %s', (dialect) => {
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual(await categories());
     const gamesId = (await categories()).find((c) => c.categoryName === 'Games')?.id ?? -1;
-    for (const res of [await saveCategory({ categoryName: 'Mine' }, token), await saveCategory({ id: gamesId, categoryName: 'Mine' }, token), await deleteCategory(gamesId, token)]) {
+    for (const res of [
+      await saveCategory({ categoryName: 'Mine' }, token),
+      await saveCategory({ id: gamesId, categoryName: 'Mine' }, token),
+      await deleteCategory(gamesId, token),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ code: ResultCode.noPermission, msg: Messages.noPermission, data: null });
     }

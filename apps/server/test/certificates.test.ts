@@ -13,10 +13,25 @@ import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } 
 // the expired and not-yet-valid ones below say their dates.
 const NOW = TEST_CLOCK_START;
 const valid = currentValidity(NOW);
-const apple = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技有限公司', commonName: 'Apple Development: 张三 (ABCDE12345)', serial: '7f01a2', now: NOW });
-const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', teamId: 'APPLE', now: NOW });
-const stranger = makeAppleIdentity({ teamId: 'ZZZZZ99999', commonName: 'Apple Distribution: Someone Else (ZZZZZ99999)', now: NOW });
-const signedProfile = (listed: TestIdentity[], overrides: Parameters<typeof makeSignedProfile>[2] = {}) => makeSignedProfile(listed, appleSigner, overrides, NOW);
+const apple = makeAppleIdentity({
+  teamId: 'ABCDE12345',
+  teamName: '示例科技有限公司',
+  commonName: 'Apple Development: 张三 (ABCDE12345)',
+  serial: '7f01a2',
+  now: NOW,
+});
+const appleSigner = makeAppleIdentity({
+  commonName: 'Apple iPhone OS Provisioning Profile Signing',
+  teamId: 'APPLE',
+  now: NOW,
+});
+const stranger = makeAppleIdentity({
+  teamId: 'ZZZZZ99999',
+  commonName: 'Apple Distribution: Someone Else (ZZZZZ99999)',
+  now: NOW,
+});
+const signedProfile = (listed: TestIdentity[], overrides: Parameters<typeof makeSignedProfile>[2] = {}) =>
+  makeSignedProfile(listed, appleSigner, overrides, NOW);
 const PASSWORD = 'p12-pass-2026';
 // Chinese passwords work in both forms (UTF-16 for the MAC and legacy ciphers, UTF-8 for OpenSSL 3's PBES2).
 const CHINESE_PASSWORD = '证书密码2026';
@@ -48,7 +63,11 @@ const profiles = {
     Entitlements: { 'application-identifier': 'ABCDE12345.com.example.demo', 'beta-reports-active': true },
   }),
   notListing: signedProfile([stranger], { Name: 'Someone Else Profile', UUID: '99999999-0000-0000-0000-000000000001' }),
-  expired: signedProfile([apple], { Name: 'Old Profile', UUID: '99999999-0000-0000-0000-000000000002', ExpirationDate: new Date('2026-11-01T00:00:00Z') }),
+  expired: signedProfile([apple], {
+    Name: 'Old Profile',
+    UUID: '99999999-0000-0000-0000-000000000002',
+    ExpirationDate: new Date('2026-11-01T00:00:00Z'),
+  }),
 };
 
 /** A p12 holding `keyOwner`'s private key but `certificateOwner`'s certificate. */
@@ -77,20 +96,36 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     await server?.close();
   });
 
-  async function upload(files: FormFile[], password: string | null = PASSWORD, token = admin): Promise<ApiResponse<CertificateRow>> {
+  async function upload(
+    files: FormFile[],
+    password: string | null = PASSWORD,
+    token = admin,
+  ): Promise<ApiResponse<CertificateRow>> {
     const form = new FormData();
     if (password !== null) form.append('password', password);
     for (const file of files) form.append(file.field, new Blob([new Uint8Array(file.bytes)]), file.name);
     const response = await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token }, body: form });
     return { status: response.status, body: (await response.json()) as ApiResponse<CertificateRow>['body'] };
   }
-  const p12 = (kind: P12Kind = 'openssl-legacy', identity = apple, password = PASSWORD): FormFile => ({ field: 'p12', name: 'dev.p12', bytes: makeP12(identity, password, kind) });
+  const p12 = (kind: P12Kind = 'openssl-legacy', identity = apple, password = PASSWORD): FormFile => ({
+    field: 'p12',
+    name: 'dev.p12',
+    bytes: makeP12(identity, password, kind),
+  });
   const profile = (bytes: Buffer, name = 'demo.mobileprovision'): FormFile => ({ field: 'profiles', name, bytes });
-  const list = async () => (await server.request<CertificateRow[]>('GET', '/api/cert_list', { token: admin })).body.data;
+  const list = async () =>
+    (await server.request<CertificateRow[]>('GET', '/api/cert_list', { token: admin })).body.data;
   const remove = (id: number, token = admin) => server.request('DELETE', `/api/cert?id=${id}`, { token });
 
   it('reads a Keychain-style (RC2/3DES) p12 with its profiles: subject, team, serial, SHA-1, validity, profile details', async () => {
-    const res = await upload([p12('openssl-legacy', apple, CHINESE_PASSWORD), profile(profiles.development), profile(profiles.extension, 'widget.mobileprovision')], CHINESE_PASSWORD);
+    const res = await upload(
+      [
+        p12('openssl-legacy', apple, CHINESE_PASSWORD),
+        profile(profiles.development),
+        profile(profiles.extension, 'widget.mobileprovision'),
+      ],
+      CHINESE_PASSWORD,
+    );
     expect(res.status).toBe(200);
     const row = res.body.data;
     expect(row).toMatchObject({
@@ -121,23 +156,34 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
         expireTime: valid.to.getTime(),
         listsCertificate: true,
       },
-      expect.objectContaining({ name: 'Demo Widget Ad Hoc', type: 'ad-hoc', bundleId: 'com.example.demo.widget', listsCertificate: true }),
+      expect.objectContaining({
+        name: 'Demo Widget Ad Hoc',
+        type: 'ad-hoc',
+        bundleId: 'com.example.demo.widget',
+        listsCertificate: true,
+      }),
     ]);
     expect(await list()).toEqual([row]);
     expect((await remove(row.id)).body.code).toBe(200);
   });
 
-  it.each<P12Kind>(['openssl-aes', 'forge-3des'])('reads a %s p12 and a BER-chunked profile; enterprise and App Store types', async (kind) => {
-    const res = await upload([p12(kind, apple, CHINESE_PASSWORD), profile(toBerChunked(profiles.enterprise)), profile(profiles.appStore)], CHINESE_PASSWORD);
-    expect(res.status).toBe(200);
-    expect(res.body.data.sha1).toBe(apple.sha1);
-    expect(res.body.data.mainBundleId).toBe('com.example.demo');
-    expect(res.body.data.profiles.map((p) => [p.name, p.type, p.provisionsAllDevices, p.devices.length])).toEqual([
-      ['Demo In House', 'enterprise', true, 0],
-      ['Demo App Store', 'app-store', false, 0],
-    ]);
-    await remove(res.body.data.id);
-  });
+  it.each<P12Kind>(['openssl-aes', 'forge-3des'])(
+    'reads a %s p12 and a BER-chunked profile; enterprise and App Store types',
+    async (kind) => {
+      const res = await upload(
+        [p12(kind, apple, CHINESE_PASSWORD), profile(toBerChunked(profiles.enterprise)), profile(profiles.appStore)],
+        CHINESE_PASSWORD,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data.sha1).toBe(apple.sha1);
+      expect(res.body.data.mainBundleId).toBe('com.example.demo');
+      expect(res.body.data.profiles.map((p) => [p.name, p.type, p.provisionsAllDevices, p.devices.length])).toEqual([
+        ['Demo In House', 'enterprise', true, 0],
+        ['Demo App Store', 'app-store', false, 0],
+      ]);
+      await remove(res.body.data.id);
+    },
+  );
 
   it('keeps the private key and password sealed: never in an answer, not in the clear in the database, usable by the signer', async () => {
     const res = await upload([p12('openssl-aes'), profile(profiles.development)]);
@@ -147,7 +193,11 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
       expect(text).not.toMatch(/PRIVATE KEY|private_key|password/i);
       expect(text).not.toContain(PASSWORD);
     }
-    const stored = await server.db.selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const stored = await server.db
+      .selectFrom('certificates')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(stored.private_key_sealed).toMatch(/^v1\./);
     expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
     expect(stored.password_sealed).not.toContain(PASSWORD);
@@ -166,18 +216,29 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
   it('refuses a wrong password and files that are not a p12, in Chinese', async () => {
     for (const kind of ['openssl-legacy', 'openssl-aes'] as const) {
       const res = await upload([p12(kind), profile(profiles.development)], 'not-the-password');
-      expect(res).toMatchObject({ status: 400, body: { code: ResultCode.badRequest, msg: CertMessages.wrongPassword } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { code: ResultCode.badRequest, msg: CertMessages.wrongPassword },
+      });
     }
     const otherKey = makeP12WithKeyOf(stranger, apple);
-    expect((await upload([{ field: 'p12', name: 'mixed.p12', bytes: otherKey }, profile(profiles.development)])).body.msg).toBe(CertMessages.keyMismatch);
-    const notP12 = await upload([{ field: 'p12', name: 'dev.p12', bytes: Buffer.from('hello, not a certificate') }, profile(profiles.development)]);
+    expect(
+      (await upload([{ field: 'p12', name: 'mixed.p12', bytes: otherKey }, profile(profiles.development)])).body.msg,
+    ).toBe(CertMessages.keyMismatch);
+    const notP12 = await upload([
+      { field: 'p12', name: 'dev.p12', bytes: Buffer.from('hello, not a certificate') },
+      profile(profiles.development),
+    ]);
     expect(notP12.body.msg).toBe(CertMessages.notP12);
     expect(await list()).toEqual([]);
   });
 
   it('refuses a profile that does not list the certificate, an expired profile, an unreadable or unsigned one', async () => {
     const mismatch = await upload([p12(), profile(profiles.development), profile(profiles.notListing)]);
-    expect(mismatch).toMatchObject({ status: 400, body: { msg: CertMessages.profileMismatch('Someone Else Profile') } });
+    expect(mismatch).toMatchObject({
+      status: 400,
+      body: { msg: CertMessages.profileMismatch('Someone Else Profile') },
+    });
     expect(mismatch.body.msg).toBe('描述文件「Someone Else Profile」不包含该证书，请上传与证书匹配的描述文件');
     const expired = await upload([p12(), profile(profiles.expired)]);
     expect(expired.body.msg).toBe('描述文件「Old Profile」已过期（2026-11-01）');
@@ -185,21 +246,40 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     expect(garbage.body.msg).toBe(CertMessages.profileUnreadable('broken.mobileprovision'));
     const bare = await upload([p12(), profile(xmlPlist(profileDict([apple.der])), 'bare.mobileprovision')]);
     expect(bare.body.msg).toBe(CertMessages.profileUnsigned('bare.mobileprovision'));
-    const mac = signedProfile([apple], { Name: 'Mac Development', UUID: '99999999-0000-0000-0000-000000000003', Platform: ['OSX'] });
-    expect((await upload([p12(), profile(mac, 'mac.provisionprofile')])).body.msg).toBe(CertMessages.profileNotIos('Mac Development'));
+    const mac = signedProfile([apple], {
+      Name: 'Mac Development',
+      UUID: '99999999-0000-0000-0000-000000000003',
+      Platform: ['OSX'],
+    });
+    expect((await upload([p12(), profile(mac, 'mac.provisionprofile')])).body.msg).toBe(
+      CertMessages.profileNotIos('Mac Development'),
+    );
     const tooMany = Array.from({ length: 21 }, (_, i) => profile(profiles.development, `p${i}.mobileprovision`));
     expect((await upload([p12(), ...tooMany])).body.msg).toBe(CertMessages.tooManyProfiles);
-    const twice = await upload([p12(), profile(profiles.development), profile(profiles.development, 'copy.mobileprovision')]);
+    const twice = await upload([
+      p12(),
+      profile(profiles.development),
+      profile(profiles.development, 'copy.mobileprovision'),
+    ]);
     expect(twice.body.msg).toBe(CertMessages.profileTwice('Demo Development'));
     expect(await list()).toEqual([]);
   });
 
   it('refuses an expired certificate and one not yet valid', async () => {
-    const old = makeAppleIdentity({ notBefore: new Date('2024-01-01T00:00:00Z'), notAfter: new Date('2026-03-15T00:00:00Z') });
+    const old = makeAppleIdentity({
+      notBefore: new Date('2024-01-01T00:00:00Z'),
+      notAfter: new Date('2026-03-15T00:00:00Z'),
+    });
     const oldProfile = signedProfile([old]);
     const expired = await upload([p12('openssl-aes', old), profile(oldProfile)]);
-    expect(expired).toMatchObject({ status: 400, body: { msg: '证书已过期（有效期至 2026-03-15），请上传有效的证书' } });
-    const future = makeAppleIdentity({ notBefore: new Date('2027-01-01T00:00:00Z'), notAfter: new Date('2028-01-01T00:00:00Z') });
+    expect(expired).toMatchObject({
+      status: 400,
+      body: { msg: '证书已过期（有效期至 2026-03-15），请上传有效的证书' },
+    });
+    const future = makeAppleIdentity({
+      notBefore: new Date('2027-01-01T00:00:00Z'),
+      notAfter: new Date('2028-01-01T00:00:00Z'),
+    });
     const early = await upload([p12('openssl-aes', future), profile(signedProfile([future]))]);
     expect(early.body.msg).toBe(CertMessages.certificateNotYetValid(Date.UTC(2027, 0, 1)));
   });
@@ -217,7 +297,10 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     const first = await upload([p12(), profile(profiles.development)]);
     expect(first.status).toBe(200);
     const again = await upload([p12('openssl-aes'), profile(profiles.appStore)]);
-    expect(again).toMatchObject({ status: 409, body: { code: ResultCode.conflict, msg: CertMessages.certificateExists } });
+    expect(again).toMatchObject({
+      status: 409,
+      body: { code: ResultCode.conflict, msg: CertMessages.certificateExists },
+    });
     await remove(first.body.data.id);
   });
 
@@ -225,16 +308,25 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     const res = await upload([p12(), profile(profiles.development), profile(profiles.extension)]);
     expect((await remove(res.body.data.id)).body).toEqual({ code: 200, msg: 'success', data: null });
     expect(await list()).toEqual([]);
-    const leftovers = await server.db.selectFrom('certificate_profiles').select('id').where('certificate_id', '=', res.body.data.id).execute();
+    const leftovers = await server.db
+      .selectFrom('certificate_profiles')
+      .select('id')
+      .where('certificate_id', '=', res.body.data.id)
+      .execute();
     expect(leftovers).toEqual([]);
-    expect(await remove(res.body.data.id)).toMatchObject({ status: 404, body: { msg: CertMessages.certificateNotFound } });
+    expect(await remove(res.body.data.id)).toMatchObject({
+      status: 404,
+      body: { msg: CertMessages.certificateNotFound },
+    });
   });
 
   it('is for admins only: others get 10028 and nothing is stored or shown', async () => {
     const res = await upload([p12(), profile(profiles.development)], PASSWORD, plain);
     expect(res).toMatchObject({ status: 403, body: { code: ResultCode.noPermission } });
     expect((await server.request('GET', '/api/cert_list', { token: plain })).body.code).toBe(ResultCode.noPermission);
-    expect((await server.request('DELETE', '/api/cert?id=1', { token: plain })).body.code).toBe(ResultCode.noPermission);
+    expect((await server.request('DELETE', '/api/cert?id=1', { token: plain })).body.code).toBe(
+      ResultCode.noPermission,
+    );
     expect(await list()).toEqual([]);
   });
 });

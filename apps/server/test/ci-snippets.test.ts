@@ -14,7 +14,9 @@ const doc = path.resolve(import.meta.dirname, '../../../docs/ci-pipelines.md');
 /** The fenced blocks of docs/ci-pipelines.md marked `<!-- ci-snippet: name -->`, by name. */
 function snippets(): Map<string, { lang: string; body: string }> {
   const found = new Map<string, { lang: string; body: string }>();
-  for (const match of fs.readFileSync(doc, 'utf8').matchAll(/<!-- ci-snippet: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g)) {
+  for (const match of fs
+    .readFileSync(doc, 'utf8')
+    .matchAll(/<!-- ci-snippet: ([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g)) {
     found.set(match[1] ?? '', { lang: match[2] ?? '', body: match[3] ?? '' });
   }
   return found;
@@ -80,12 +82,19 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     expect(jobs).toHaveLength(1);
     const job = jobs[0] as GitlabJob;
     const predefined = { CI_COMMIT_SHA: '3f2a9c1d', CI_COMMIT_REF_NAME: 'release/3.1', CI_COMMIT_TITLE: title };
-    return runProcess('sh', ['-e', '-c', job.script.join('\n')], { cwd, env: { PATH: basePath(), HOME: cwd, ...job.variables, ...predefined, ...projectVariables() } });
+    return runProcess('sh', ['-e', '-c', job.script.join('\n')], {
+      cwd,
+      env: { PATH: basePath(), HOME: cwd, ...job.variables, ...predefined, ...projectVariables() },
+    });
   }
 
   /** As a GitHub runner: each `run` step under bash -e -o pipefail with its env, `${{ }}` taken from the repository's variables and secrets. */
   async function github(body: string, cwd: string): Promise<ProcessRun> {
-    const expressions: Record<string, string> = { 'vars.RELEASE_SERVER': server.url, 'secrets.RELEASE_TOKEN': ci.ciToken, 'github.event.head_commit.message': title };
+    const expressions: Record<string, string> = {
+      'vars.RELEASE_SERVER': server.url,
+      'secrets.RELEASE_TOKEN': ci.ciToken,
+      'github.event.head_commit.message': title,
+    };
     const resolve = (value: string) =>
       value.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_all, name: string) => {
         const found = expressions[name];
@@ -97,35 +106,77 @@ describe.each(testDialects())('the CI snippets of docs/ci-pipelines.md, run agai
     for (const step of parseYaml(body) as GithubStep[]) {
       if (step.run === undefined) continue;
       expect(step.run).not.toContain('${{');
-      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, resolve(String(value))]));
-      last = await runProcess('bash', ['-e', '-o', 'pipefail', '-c', step.run], { cwd, env: { PATH: basePath(), HOME: cwd, GITHUB_SHA: '3f2a9c1d', GITHUB_REF_NAME: 'main', RUNNER_TEMP: runnerTemp, ...env } });
+      const env = Object.fromEntries(
+        Object.entries(step.env ?? {}).map(([key, value]) => [key, resolve(String(value))]),
+      );
+      last = await runProcess('bash', ['-e', '-o', 'pipefail', '-c', step.run], {
+        cwd,
+        env: {
+          PATH: basePath(),
+          HOME: cwd,
+          GITHUB_SHA: '3f2a9c1d',
+          GITHUB_REF_NAME: 'main',
+          RUNNER_TEMP: runnerTemp,
+          ...env,
+        },
+      });
       if (last.code !== 0) return last;
     }
     return last;
   }
 
-
   it('marks exactly the snippets this test runs', () => {
-    expect([...snippets().keys()].sort()).toEqual(['download', 'github-cli', 'github-curl', 'gitlab-cli', 'gitlab-curl', 'pipe']);
+    expect([...snippets().keys()].sort()).toEqual([
+      'download',
+      'github-cli',
+      'github-curl',
+      'gitlab-cli',
+      'gitlab-curl',
+      'pipe',
+    ]);
   });
 
   it.each([
     ['pipe', { android: ['1.0.1', 101] }, { appVersion: '1.0.1' }],
     ['download', { android: ['1.0.2', 102] }, { appVersion: '1.0.2', description: '修复登录' }],
     ['gitlab-cli', { android: ['1.0.3', 103] }, { appVersion: '1.0.3', description: title }],
-    ['gitlab-curl', { android: ['1.0.4', 104] }, { appVersion: '1.0.4', description: title, metadata: expect.objectContaining({ source: { commit: '3f2a9c1d', branch: 'release/3.1' } }) }],
+    [
+      'gitlab-curl',
+      { android: ['1.0.4', 104] },
+      {
+        appVersion: '1.0.4',
+        description: title,
+        metadata: expect.objectContaining({ source: { commit: '3f2a9c1d', branch: 'release/3.1' } }),
+      },
+    ],
     ['github-cli', { ios: ['2.0.1', '201'] }, { appVersion: '2.0.1', build: '201', description: title }],
-    ['github-curl', { ios: ['2.0.2', '202'] }, { appVersion: '2.0.2', description: title, metadata: expect.objectContaining({ source: { commit: '3f2a9c1d', branch: 'main' } }) }],
+    [
+      'github-curl',
+      { ios: ['2.0.2', '202'] },
+      {
+        appVersion: '2.0.2',
+        description: title,
+        metadata: expect.objectContaining({ source: { commit: '3f2a9c1d', branch: 'main' } }),
+      },
+    ],
   ] as const)('%s publishes a version', async (name, versions, expected) => {
     const snippet = snippets().get(name);
     if (!snippet) throw new Error(`no snippet ${name} in ${doc}`);
     const cwd = checkout(name, versions as { android?: [string, number]; ios?: [string, string] });
     const before = await ci.versionCount();
-    const run = name.startsWith('gitlab') ? await gitlab(snippet.body, cwd) : name.startsWith('github') ? await github(snippet.body, cwd) : await shell(snippet.body, cwd);
+    const run = name.startsWith('gitlab')
+      ? await gitlab(snippet.body, cwd)
+      : name.startsWith('github')
+        ? await github(snippet.body, cwd)
+        : await shell(snippet.body, cwd);
     expect([run.code, run.stderr]).toEqual([0, expect.any(String)]);
     expect(await ci.versionCount()).toBe(before + 1);
     expect(await ci.newest()).toMatchObject({ ...expected, uploadBy: 'ci-bot' });
-    if (fs.existsSync(path.join(cwd, 'release.json'))) expect(JSON.parse(fs.readFileSync(path.join(cwd, 'release.json'), 'utf8'))).toMatchObject({ ok: true, skipped: false });
+    if (fs.existsSync(path.join(cwd, 'release.json')))
+      expect(JSON.parse(fs.readFileSync(path.join(cwd, 'release.json'), 'utf8'))).toMatchObject({
+        ok: true,
+        skipped: false,
+      });
   });
 
   it('a failed download stops the two-command form with an error, where the pipe would exit 0 having published nothing', async () => {

@@ -35,7 +35,8 @@ describe.each(testDialects())('release-cli served as one file on %s', (dialect) 
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const download = (headers: Record<string, string> = {}) => fetch(`${server.url}/cli/release-cli.mjs`, { headers: { 'accept-encoding': 'identity', ...headers } });
+  const download = (headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/cli/release-cli.mjs`, { headers: { 'accept-encoding': 'identity', ...headers } });
 
   it('serves the file to anyone, revalidated by its ETag, the same bytes brotli- or gzip-compressed', async () => {
     const plain = await download();
@@ -53,14 +54,20 @@ describe.each(testDialects())('release-cli served as one file on %s', (dialect) 
 
     expect((await download({ 'if-none-match': etag })).status).toBe(304);
     // As sent (fetch would decode): smaller, and the same file once decoded.
-    const br = await rawRequest(`${server.url}/cli/release-cli.mjs`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await rawRequest(`${server.url}/cli/release-cli.mjs`, {
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect([br.headers['content-encoding'], br.headers.etag]).toEqual(['br', `${etag.slice(0, -1)}-br"`]);
     expect(br.body.length).toBeLessThan(text.length / 3);
     expect(brotliDecompressSync(br.body).toString('utf8')).toBe(text);
-    const gz = await rawRequest(`${server.url}/cli/release-cli.mjs`, { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    const gz = await rawRequest(`${server.url}/cli/release-cli.mjs`, {
+      headers: { 'accept-encoding': 'gzip, br;q=0' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString('utf8')).toBe(text);
-    expect((await download({ 'if-none-match': `${etag.slice(0, -1)}-gzip"`, 'accept-encoding': 'gzip' })).status).toBe(304);
+    expect((await download({ 'if-none-match': `${etag.slice(0, -1)}-gzip"`, 'accept-encoding': 'gzip' })).status).toBe(
+      304,
+    );
   });
 
   it('runs saved to a file and piped into node -, from a folder without node_modules, and publishes', async () => {
@@ -73,12 +80,28 @@ describe.each(testDialects())('release-cli served as one file on %s', (dialect) 
 
     fs.writeFileSync(path.join(tmp, 'app.apk'), sampleApk({ versionName: '5.0.0', versionCode: 500 }));
     const before = await ci.versionCount();
-    const piped = await runProcess(process.execPath, ['-', 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'], { cwd: tmp, env, input: bundle });
+    const piped = await runProcess(
+      process.execPath,
+      ['-', 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'],
+      { cwd: tmp, env, input: bundle },
+    );
     expect([piped.code, piped.stderr]).toEqual([0, expect.stringContaining('app.apk: 100%')]);
-    expect(JSON.parse(piped.stdout)).toMatchObject({ ok: true, skipped: false, appId: ci.appId, version: { appVersion: '5.0.0', build: '500', uploadBy: 'ci-bot' } });
+    expect(JSON.parse(piped.stdout)).toMatchObject({
+      ok: true,
+      skipped: false,
+      appId: ci.appId,
+      version: { appVersion: '5.0.0', build: '500', uploadBy: 'ci-bot' },
+    });
     // --skip-existing reads the package with the bundled inspectors.
-    const again = await runProcess(process.execPath, [saved, 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'], { cwd: tmp, env });
-    expect([again.code, JSON.parse(again.stdout)]).toEqual([0, expect.objectContaining({ skipped: true, appVersion: '5.0.0', build: '500' })]);
+    const again = await runProcess(
+      process.execPath,
+      [saved, 'upload', 'app.apk', '--app', 'shop', '--skip-existing', '--json'],
+      { cwd: tmp, env },
+    );
+    expect([again.code, JSON.parse(again.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ skipped: true, appVersion: '5.0.0', build: '500' }),
+    ]);
     expect(await ci.versionCount()).toBe(before + 1);
   });
 
@@ -89,12 +112,18 @@ describe.each(testDialects())('release-cli served as one file on %s', (dialect) 
       DATA_DIR: dataDir,
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'admin-pass-123',
-      ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(dialect === 'postgres'
+        ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') }
+        : {}),
     });
     try {
       const served = await fetch(`${compiled.url}/cli/release-cli.mjs`, { headers: { 'accept-encoding': 'identity' } });
       expect(served.status).toBe(200);
-      expect(Buffer.from(await served.arrayBuffer()).equals(fs.readFileSync(path.join(root, 'apps/server/dist/release-cli.mjs')))).toBe(true);
+      expect(
+        Buffer.from(await served.arrayBuffer()).equals(
+          fs.readFileSync(path.join(root, 'apps/server/dist/release-cli.mjs')),
+        ),
+      ).toBe(true);
     } finally {
       await compiled.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -11,7 +11,11 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..
 
 /** `release-cli login --lark --no-browser` in a child process, exposing the authorize URL it prints. */
 function startLarkLogin(env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI, 'login', '--lark', '--no-browser', '--json'], { env: { PATH: process.env.PATH ?? '', NO_PROXY: '127.0.0.1', ...env } });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [CLI, 'login', '--lark', '--no-browser', '--json'],
+    { env: { PATH: process.env.PATH ?? '', NO_PROXY: '127.0.0.1', ...env } },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -23,7 +27,9 @@ function startLarkLogin(env: Record<string, string>) {
     });
     child.on('close', () => reject(new Error(`the CLI ended before printing a URL:\n${stderr}`)));
   });
-  const finished = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const finished = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { authorizeUrl, finished };
 }
 
@@ -62,7 +68,10 @@ describe.each(testDialects())('release-cli login --lark against the Lark fake on
     const done = await run.finished;
     expect([done.code, done.stderr]).toEqual([0, expect.stringContaining('，用户 命令行用户；')]);
     expect(JSON.parse(done.stdout)).toMatchObject({ ok: true, server: world.server.url, username: '命令行用户' });
-    const stored = JSON.parse(fs.readFileSync(path.join(home, '.config/release-cli/config.json'), 'utf8')) as { server: string; token: string };
+    const stored = JSON.parse(fs.readFileSync(path.join(home, '.config/release-cli/config.json'), 'utf8')) as {
+      server: string;
+      token: string;
+    };
     const me = await world.server.request<{ username: string }>('GET', '/api/user/me', { token: stored.token });
     expect(me.body.data.username).toBe('命令行用户');
   });

@@ -17,8 +17,20 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
   beforeAll(async () => {
     server = await startTestServer(dialect);
     const admin = await server.adminToken();
-    appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'B', appType: 'unity', password: '135790', path: 'bulk' } })).body.data.appId;
-    const body = { appId, contentType: 'default', tabName: '批量', repoType: 'git', repoPath: 'https://git.example.test/bulk.git', defaultBranch: '' };
+    appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'B', appType: 'unity', password: '135790', path: 'bulk' },
+      })
+    ).body.data.appId;
+    const body = {
+      appId,
+      contentType: 'default',
+      tabName: '批量',
+      repoType: 'git',
+      repoPath: 'https://git.example.test/bulk.git',
+      defaultBranch: '',
+    };
     workflowId = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body })).body.data.id;
   }, 60_000);
   afterAll(async () => {
@@ -41,14 +53,22 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
       author_email: i % 2 === 0 ? null : 'mira@corp.test',
       source_url: null,
       app_version_id: null,
-      metadata: i % 5 === 0 ? null : JSON.stringify({ files: { added: [`dir\\${i}\tx.txt`], modified: [], removed: [] } }),
+      metadata:
+        i % 5 === 0 ? null : JSON.stringify({ files: { added: [`dir\\${i}\tx.txt`], modified: [], removed: [] } }),
       is_filtered: i % 7 === 0 ? 1 : 0,
       create_time: 1_700_000_500_000,
       update_time: 1_700_000_500_000,
     };
   }
   const stored = async (from: number, to: number) =>
-    server.db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '>=', `c${String(from).padStart(6, '0')}`).where('commit_id', '<', `c${String(to).padStart(6, '0')}`).orderBy('commit_id').execute();
+    server.db
+      .selectFrom('commit_logs')
+      .selectAll()
+      .where('workflow_id', '=', workflowId)
+      .where('commit_id', '>=', `c${String(from).padStart(6, '0')}`)
+      .where('commit_id', '<', `c${String(to).padStart(6, '0')}`)
+      .orderBy('commit_id')
+      .execute();
 
   it('stores every row exactly as given, awkward text and NULLs included, and answers how many', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => row(i));
@@ -68,9 +88,13 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
     const rows = Array.from({ length: ROWS }, (_, i) => row(ROWS - 10 + i, `again ${i}`));
     expect(await createCommitLogsRepository(server.db).insertNew(rows)).toBe(ROWS - 10);
     const overlap = await stored(ROWS - 10, ROWS);
-    expect(overlap.map((item) => item.commit_message)).toEqual(Array.from({ length: 10 }, (_, k) => row(ROWS - 10 + k).commit_message));
+    expect(overlap.map((item) => item.commit_message)).toEqual(
+      Array.from({ length: 10 }, (_, k) => row(ROWS - 10 + k).commit_message),
+    );
     const added = await stored(ROWS, 2 * ROWS - 10);
-    expect(added.map((item) => item.commit_message)).toEqual(Array.from({ length: ROWS - 10 }, (_, k) => `again ${k + 10}`));
+    expect(added.map((item) => item.commit_message)).toEqual(
+      Array.from({ length: ROWS - 10 }, (_, k) => `again ${k + 10}`),
+    );
     expect(await stored(0, 10 * ROWS)).toHaveLength(2 * ROWS - 10);
   });
 
@@ -87,14 +111,39 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
 
   it('a changed committer filter re-decides every stored item, over several pages of them', async () => {
     const admin = await server.adminToken();
-    const body = { appId, contentType: 'default', tabName: '分页', repoType: 'git', repoPath: 'https://git.example.test/pages.git', defaultBranch: '' };
+    const body = {
+      appId,
+      contentType: 'default',
+      tabName: '分页',
+      repoType: 'git',
+      repoPath: 'https://git.example.test/pages.git',
+      defaultBranch: '',
+    };
     const id = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body })).body.data.id;
     const workflow = await server.db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const many = Array.from({ length: 12_000 }, (_, i) => ({ ...row(i), workflow_id: id, remark: i % 3 === 0 ? 'Alice' : 'bob', commit_message: `commit ${i}`, is_filtered: 0 }));
+    const many = Array.from({ length: 12_000 }, (_, i) => ({
+      ...row(i),
+      workflow_id: id,
+      remark: i % 3 === 0 ? 'Alice' : 'bob',
+      commit_message: `commit ${i}`,
+      is_filtered: 0,
+    }));
     expect(await createCommitLogsRepository(server.db).insertNew(many)).toBe(many.length);
-    const hidden = async () => Number((await server.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll().as('n')).where('workflow_id', '=', id).where('is_filtered', '=', 1).executeTakeFirstOrThrow()).n);
+    const hidden = async () =>
+      Number(
+        (
+          await server.db
+            .selectFrom('commit_logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('workflow_id', '=', id)
+            .where('is_filtered', '=', 1)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     // Only alice's (by name, any case): bob's 8,000 are hidden, the three pages of 5,000 each decided.
-    expect(await server.built.services.ingest.refilter({ ...workflow, committers: JSON.stringify(['alice']) })).toBe(8_000);
+    expect(await server.built.services.ingest.refilter({ ...workflow, committers: JSON.stringify(['alice']) })).toBe(
+      8_000,
+    );
     expect(await hidden()).toBe(8_000);
     expect(await server.built.services.ingest.refilter({ ...workflow, committers: '[]' })).toBe(8_000);
     expect(await hidden()).toBe(0);
@@ -103,7 +152,11 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
   it('rows for a workflow that is gone fail whole: nothing of the batch is stored', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => ({ ...row(20 * ROWS + i), workflow_id: workflowId + 1000 }));
     await expect(createCommitLogsRepository(server.db).insertNew(rows)).rejects.toThrow(/foreign key/i);
-    const left = await server.db.selectFrom('commit_logs').select('id').where('workflow_id', '=', workflowId + 1000).execute();
+    const left = await server.db
+      .selectFrom('commit_logs')
+      .select('id')
+      .where('workflow_id', '=', workflowId + 1000)
+      .execute();
     expect(left).toEqual([]);
   });
 });

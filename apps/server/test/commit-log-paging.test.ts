@@ -43,11 +43,33 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
     for (const [index, path] of ['game', 'tool', 'hidden'].entries()) {
       const distributeUsers = index < 2 ? [{ userId: viewer.userId, permit: 'view' }] : [];
-      apps.push((await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: path, appType: 'unity', password: '135790', path, distributeUsers } })).body.data.appId);
+      apps.push(
+        (
+          await server.request<{ appId: number }>('POST', '/api/app', {
+            token: admin,
+            body: { appName: path, appType: 'unity', password: '135790', path, distributeUsers },
+          })
+        ).body.data.appId,
+      );
     }
     const create = async (appId: number, tabName: string) =>
-      (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'default', tabName, repoType: 'git', repoPath: `https://git.example.com/${tabName}.git` } })).body.data.id;
-    workflowIds.push(await create(apps[0] ?? 0, 'client'), await create(apps[0] ?? 0, 'server'), await create(apps[0] ?? 0, 'art'));
+      (
+        await server.request<{ id: number }>('POST', '/api/workflow', {
+          token: admin,
+          body: {
+            appId,
+            contentType: 'default',
+            tabName,
+            repoType: 'git',
+            repoPath: `https://git.example.com/${tabName}.git`,
+          },
+        })
+      ).body.data.id;
+    workflowIds.push(
+      await create(apps[0] ?? 0, 'client'),
+      await create(apps[0] ?? 0, 'server'),
+      await create(apps[0] ?? 0, 'art'),
+    );
     const toolFlow = await create(apps[1] ?? 0, 'tool');
     const hiddenFlow = await create(apps[2] ?? 0, 'hidden');
     const rows = await server.db.selectFrom('workflows').selectAll().execute();
@@ -58,7 +80,10 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     };
     // Interleaved so that ids do not follow commit time: the tie on commit time is broken by id, across workflows.
     for (const [n, id] of [workflowIds[2], workflowIds[0], workflowIds[1], toolFlow, hiddenFlow].entries()) {
-      await ingest(id ?? 0, Array.from({ length: 23 + n * 4 }, (_, i) => commit(n, i)));
+      await ingest(
+        id ?? 0,
+        Array.from({ length: 23 + n * 4 }, (_, i) => commit(n, i)),
+      );
     }
   });
   afterAll(async () => {
@@ -101,7 +126,11 @@ describe.each(testDialects())('paging update items across workflows and apps on 
       expect(whole).toHaveLength(onlyCliff ? 81 - 11 : 81);
       expect(whole.map((l) => l.id)).toEqual([...whole].sort(newestFirst).map((l) => l.id));
       expect(new Set(whole.map((l) => l.workflowId))).toEqual(new Set(workflowIds));
-      expect(whole.some((l, i) => i > 0 && whole[i - 1]?.commitTime === l.commitTime && whole[i - 1]?.workflowId !== l.workflowId)).toBe(true);
+      expect(
+        whole.some(
+          (l, i) => i > 0 && whole[i - 1]?.commitTime === l.commitTime && whole[i - 1]?.workflowId !== l.workflowId,
+        ),
+      ).toBe(true);
       for (const size of [1, 3, 7]) {
         expect((await walk('/api/commit_log_list', query, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
         expect((await byPageNo('/api/commit_log_list', query, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
@@ -123,7 +152,9 @@ describe.each(testDialects())('paging update items across workflows and apps on 
       expect(whole.findIndex((l) => hidden.includes(l))).toBeLessThan(whole.length - hidden.length);
       for (const size of [1, 4]) {
         expect((await walk(path, `${query}&onlyCliff=false`, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
-        expect((await byPageNo(path, `${query}&onlyCliff=false`, size)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
+        expect((await byPageNo(path, `${query}&onlyCliff=false`, size)).map((l) => l.id)).toEqual(
+          whole.map((l) => l.id),
+        );
       }
     }
   });
@@ -134,7 +165,13 @@ describe.each(testDialects())('paging update items across workflows and apps on 
       { workflowIds, onlyCliff: false, offset: 17, limit: 5 },
       { workflowIds, onlyCliff: true, offset: 0, limit: 4, before: { commitTime: base + 3 * MINUTE, id: 1_000_000 } },
     ]) {
-      const ids = async (fanIn?: number) => (await server.db.selectFrom(pageIds(server.db, filter, fanIn)).select('page.id').execute()).map((r) => r.id);
+      const ids = async (fanIn?: number) =>
+        (
+          await server.db
+            .selectFrom(pageIds(server.db, filter, fanIn))
+            .select('page.id')
+            .execute()
+        ).map((r) => r.id);
       const single = await ids();
       expect(single).toHaveLength(filter.limit + 1);
       expect(await ids(2)).toEqual(single);
@@ -148,7 +185,10 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     expect((await walk('/api/commit_log_list', query, 4)).map((l) => l.id)).toEqual(whole.map((l) => l.id));
     // A cursor newer than the window (a page of the month before) leaves the window's end in charge.
     const newer = (await get('/api/commit_log_list', `workflowIds=${workflowIds.join(',')}&pageSize=1`)).list[0];
-    const fromNewer = await get('/api/commit_log_list', `${query}&pageSize=200&cursor=${newer?.commitTime}:${newer?.id}`);
+    const fromNewer = await get(
+      '/api/commit_log_list',
+      `${query}&pageSize=200&cursor=${newer?.commitTime}:${newer?.id}`,
+    );
     expect(fromNewer.list.map((l) => l.id)).toEqual(whole.map((l) => l.id));
   });
 
@@ -160,18 +200,28 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     expect(seen.map((l) => l.id)).toEqual(visible.map((l) => l.id));
     expect(seen.map((l) => l.id)).toEqual([...seen].sort(newestFirst).map((l) => l.id));
     for (const size of [1, 4]) {
-      expect((await walk('/api/user_commit_log_list', 'remark=bob', size, viewer.token)).map((l) => l.id)).toEqual(visible.map((l) => l.id));
-      expect((await byPageNo('/api/user_commit_log_list', 'remark=bob', size, viewer.token)).map((l) => l.id)).toEqual(visible.map((l) => l.id));
+      expect((await walk('/api/user_commit_log_list', 'remark=bob', size, viewer.token)).map((l) => l.id)).toEqual(
+        visible.map((l) => l.id),
+      );
+      expect((await byPageNo('/api/user_commit_log_list', 'remark=bob', size, viewer.token)).map((l) => l.id)).toEqual(
+        visible.map((l) => l.id),
+      );
     }
     const all = (await get('/api/user_commit_log_list', 'remark=bob&onlyCliff=false&pageSize=200', viewer.token)).list;
     expect(all.length).toBeGreaterThan(seen.length);
-    expect((await walk('/api/user_commit_log_list', 'remark=bob&onlyCliff=false', 5, viewer.token)).map((l) => l.id)).toEqual(all.map((l) => l.id));
+    expect(
+      (await walk('/api/user_commit_log_list', 'remark=bob&onlyCliff=false', 5, viewer.token)).map((l) => l.id),
+    ).toEqual(all.map((l) => l.id));
   });
 
   it("gives the trend calendar a committer's items of its window in the apps the viewer can see, each app's count what the list shows for that project", async () => {
     const from = base + 2 * MINUTE;
     const to = base + 6 * MINUTE;
-    const perProject = (items: CommitLogItem[]) => items.reduce<Record<string, number>>((counts, l) => ({ ...counts, [l.appName]: (counts[l.appName] ?? 0) + 1 }), {});
+    const perProject = (items: CommitLogItem[]) =>
+      items.reduce<Record<string, number>>(
+        (counts, l) => ({ ...counts, [l.appName]: (counts[l.appName] ?? 0) + 1 }),
+        {},
+      );
     for (const [token, expected] of [
       [viewer.token, { game: 6, tool: 2 }],
       [admin, { game: 6, tool: 2, hidden: 2 }],
@@ -179,7 +229,9 @@ describe.each(testDialects())('paging update items across workflows and apps on 
       // The calendar follows nextCursor through its month (200 at a time; 3 here, so the cursor meets the window's end).
       const calendar = await walk('/api/user_commit_log_list', `remark=bob&startTime=${from}&endTime=${to}`, 3, token);
       const list = (await get('/api/user_commit_log_list', 'remark=bob&pageSize=200', token)).list;
-      expect(calendar.map((l) => l.id)).toEqual(list.filter((l) => l.commitTime >= from && l.commitTime < to).map((l) => l.id));
+      expect(calendar.map((l) => l.id)).toEqual(
+        list.filter((l) => l.commitTime >= from && l.commitTime < to).map((l) => l.id),
+      );
       // bob's i = 15 and 20 of each workflow (i = 10 is a merge, hidden): the trend picks a project by appName.
       expect(perProject(calendar)).toEqual(expected);
     }
@@ -189,6 +241,8 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     const names = await server.request<string[]>('GET', '/api/workflow/users', { token: viewer.token });
     expect(names.body.data).toEqual(['alice', 'bob']);
     const outsider = await server.createUser({ username: 'outsider', roleLevel: 20 });
-    expect((await server.request<string[]>('GET', '/api/workflow/users', { token: outsider.token })).body.data).toEqual([]);
+    expect((await server.request<string[]>('GET', '/api/workflow/users', { token: outsider.token })).body.data).toEqual(
+      [],
+    );
   });
 });

@@ -50,7 +50,11 @@ describe.each(testDialects())('compressed answers on %s', (dialect) => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     const document = JSON.parse(plain.body.toString('utf8')) as { openapi: string };
     expect(document.openapi).toMatch(/^3\./);
-    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip, deflate', 'gzip'], ['gzip;q=0.5, br;q=1', 'br']] as const) {
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['gzip;q=0.5, br;q=1', 'br'],
+    ] as const) {
       const res = await rawRequest(`${server.url}/api/docs/json`, { headers: { 'accept-encoding': accept } });
       expect([accept, res.headers['content-encoding']]).toEqual([accept, encoding]);
       expect(res.headers.vary).toMatch(/accept-encoding/i);
@@ -58,13 +62,21 @@ describe.each(testDialects())('compressed answers on %s', (dialect) => {
       expect(JSON.parse(decode(res).toString('utf8'))).toEqual(document);
     }
     // An envelope too: a list the web app reads.
-    const list = await rawRequest(`${server.url}/api/roles?pageNo=1&pageSize=100`, { headers: { token, 'accept-encoding': 'br' } });
+    const list = await rawRequest(`${server.url}/api/roles?pageNo=1&pageSize=100`, {
+      headers: { token, 'accept-encoding': 'br' },
+    });
     expect(JSON.parse(decode(list).toString('utf8'))).toMatchObject({ code: 200 });
   });
 
   it('serves the page and hashed scripts precompressed: br or gzip, immutable scripts, a page that is never cached stale', async () => {
-    for (const [accept, encoding, suffix] of [['br, gzip', 'br', '.br'], ['gzip', 'gzip', '.gz'], ['identity', undefined, '']] as const) {
-      const script = await rawRequest(`${server.url}/assets/index-Ab12Cd34.js`, { headers: { 'accept-encoding': accept } });
+    for (const [accept, encoding, suffix] of [
+      ['br, gzip', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+      ['identity', undefined, ''],
+    ] as const) {
+      const script = await rawRequest(`${server.url}/assets/index-Ab12Cd34.js`, {
+        headers: { 'accept-encoding': accept },
+      });
       expect([accept, script.status, script.headers['content-encoding']]).toEqual([accept, 200, encoding]);
       expect(script.headers['content-type']).toMatch(/javascript/);
       expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -83,7 +95,9 @@ describe.each(testDialects())('compressed answers on %s', (dialect) => {
   });
 
   it('answers a Range from the identity bytes, never from a compressed file', async () => {
-    const res = await rawRequest(`${server.url}/assets/index-Ab12Cd34.js`, { headers: { 'accept-encoding': 'br, gzip', range: 'bytes=10-99' } });
+    const res = await rawRequest(`${server.url}/assets/index-Ab12Cd34.js`, {
+      headers: { 'accept-encoding': 'br, gzip', range: 'bytes=10-99' },
+    });
     expect(res.status).toBe(206);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['content-range']).toBe(`bytes 10-99/${Buffer.byteLength(JS)}`);
@@ -94,7 +108,10 @@ describe.each(testDialects())('compressed answers on %s', (dialect) => {
     const apk = Buffer.concat([sampleApk(), Buffer.alloc(64 * 1024, 'a')]);
     const key = await transferFile(server, token, 'demo.apk', apk);
     for (const type of ['application/vnd.android.package-archive', 'application/octet-stream', 'text/plain']) {
-      const url = new URL(await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: 'demo.apk', contentType: type }), server.url).toString();
+      const url = new URL(
+        await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: 'demo.apk', contentType: type }),
+        server.url,
+      ).toString();
       const whole = await rawRequest(url, { headers: { 'accept-encoding': 'br, gzip' } });
       expect([type, whole.status, whole.headers['content-encoding']]).toEqual([type, 200, undefined]);
       expect(whole.headers['content-length']).toBe(String(apk.length));

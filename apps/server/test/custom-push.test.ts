@@ -8,22 +8,45 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
   let admin: string;
   let workflow: WorkflowRow;
   const levelChange = {
-    applications: [{ applicationId: 7, name: '关卡编辑器', icon: null, changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }] }],
+    applications: [
+      {
+        applicationId: 7,
+        name: '关卡编辑器',
+        icon: null,
+        changelogs: [{ id: 'l-1', elementType: 'level', gameplay: 'main', categoryName: '第一章', count: 3 }],
+      },
+    ],
   };
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
     admin = await server.adminToken();
-    const appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'G', appType: 'unity', password: '135790', path: 'game' } })).body.data.appId;
-    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' } });
-    workflow = (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data[0] as WorkflowRow;
+    const appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'G', appType: 'unity', password: '135790', path: 'game' },
+      })
+    ).body.data.appId;
+    await server.request('POST', '/api/workflow', {
+      token: admin,
+      body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' },
+    });
+    workflow = (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body
+      .data[0] as WorkflowRow;
   });
   afterAll(async () => {
     await server?.close();
   });
 
   const push = (body: unknown, secret = workflow.webhookSecret ?? '', url = workflow.webhookUrl ?? '') =>
-    fetch(url, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: number; msg: string; data: { received: number; created: number } } }));
+    fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as { code: number; msg: string; data: { received: number; created: number } },
+    }));
 
   it('gives editors a push address and secret', () => {
     expect(workflow.webhookUrl).toMatch(new RegExp(`^${server.url}/api/workflow/push/`));
@@ -31,48 +54,136 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
   });
 
   it('stores pushed items with their upload-log metadata, once', async () => {
-    const items = [{ id: 'jps-101', time: Date.UTC(2026, 10, 21, 9), author: '策划小李', message: '更新第一章关卡', metadata: levelChange }];
+    const items = [
+      {
+        id: 'jps-101',
+        time: Date.UTC(2026, 10, 21, 9),
+        author: '策划小李',
+        message: '更新第一章关卡',
+        metadata: levelChange,
+      },
+    ];
     expect((await push({ items })).body.data).toEqual({ received: 1, created: 1 });
     expect((await push({ items })).body.data).toEqual({ received: 1, created: 0 });
-    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}`,
+      { token: admin },
+    );
     const item = page.body.data.list[0];
     expect(item).toMatchObject({ commitMessage: '更新第一章关卡', remark: '策划小李', hasMetadata: true });
-    const meta = await server.request<Record<string, string>>('POST', '/api/commit_log/metadata_list', { token: admin, body: { ids: [item?.id] } });
+    const meta = await server.request<Record<string, string>>('POST', '/api/commit_log/metadata_list', {
+      token: admin,
+      body: { ids: [item?.id] },
+    });
     expect(JSON.parse(meta.body.data[String(item?.id)] ?? '{}')).toEqual(levelChange);
   });
 
   it('answers the before and after of a document edit for the wiki-difference modal', async () => {
-    const edit = { event: 'drive.file.edit_v1', spaceName: '策划文档', objTitle: '第一章设计', url: 'https://example.feishu.cn/docx/abc', changeVisible: true, beforeContent: '敌人 3 个\n', afterContent: '敌人 5 个\n' };
-    await push({ items: [{ id: 'doc-9', time: Date.UTC(2026, 10, 21, 10), author: '策划小李', message: '修改文档：第一章设计', metadata: edit }] });
-    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
+    const edit = {
+      event: 'drive.file.edit_v1',
+      spaceName: '策划文档',
+      objTitle: '第一章设计',
+      url: 'https://example.feishu.cn/docx/abc',
+      changeVisible: true,
+      beforeContent: '敌人 3 个\n',
+      afterContent: '敌人 5 个\n',
+    };
+    await push({
+      items: [
+        {
+          id: 'doc-9',
+          time: Date.UTC(2026, 10, 21, 10),
+          author: '策划小李',
+          message: '修改文档：第一章设计',
+          metadata: edit,
+        },
+      ],
+    });
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}`,
+      { token: admin },
+    );
     const ids = page.body.data.list.map((i) => i.id);
-    const diff = await server.request<Array<{ objTitle: string; beforeContent: string; afterContent: string }>>('POST', '/api/commit_log/wiki_diff', { token: admin, body: { ids } });
+    const diff = await server.request<Array<{ objTitle: string; beforeContent: string; afterContent: string }>>(
+      'POST',
+      '/api/commit_log/wiki_diff',
+      { token: admin, body: { ids } },
+    );
     // The level item has no document change and is left out.
-    expect(diff.body.data).toEqual([{ id: ids[0], objTitle: '第一章设计', url: edit.url, event: 'drive.file.edit_v1', beforeContent: '敌人 3 个\n', afterContent: '敌人 5 个\n' }]);
+    expect(diff.body.data).toEqual([
+      {
+        id: ids[0],
+        objTitle: '第一章设计',
+        url: edit.url,
+        event: 'drive.file.edit_v1',
+        beforeContent: '敌人 3 个\n',
+        afterContent: '敌人 5 个\n',
+      },
+    ]);
   });
 
   it('keeps the first text when an id is pushed again with a new message', async () => {
     const time = Date.UTC(2026, 10, 21, 11);
-    expect((await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '第一版说明' }] })).body.data).toEqual({ received: 1, created: 1 });
-    expect((await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '改过的说明' }] })).body.data).toEqual({ received: 1, created: 0 });
-    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}`, { token: admin });
-    expect(page.body.data.list.filter((i) => i.commitTime === time).map((i) => i.commitMessage)).toEqual(['第一版说明']);
+    expect(
+      (await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '第一版说明' }] })).body.data,
+    ).toEqual({ received: 1, created: 1 });
+    expect(
+      (await push({ items: [{ id: 'jps-202', time, author: '策划小李', message: '改过的说明' }] })).body.data,
+    ).toEqual({ received: 1, created: 0 });
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}`,
+      { token: admin },
+    );
+    expect(page.body.data.list.filter((i) => i.commitTime === time).map((i) => i.commitMessage)).toEqual([
+      '第一版说明',
+    ]);
   });
 
   it('refuses a time in seconds, naming the field and the unit, and stores nothing of the push', async () => {
     const seconds = Math.floor(Date.UTC(2026, 10, 21, 12) / 1000);
-    const refused = await push({ items: [{ id: 'jps-ms', time: Date.UTC(2026, 10, 21, 12), author: 'a', message: '毫秒' }, { id: 'jps-s', time: seconds, author: 'a', message: '秒' }] });
+    const refused = await push({
+      items: [
+        { id: 'jps-ms', time: Date.UTC(2026, 10, 21, 12), author: 'a', message: '毫秒' },
+        { id: 'jps-s', time: seconds, author: 'a', message: '秒' },
+      ],
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toBe('参数错误：items.1.time 应为毫秒时间戳（13 位数字）');
-    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflow.id}&startTime=0`, { token: admin });
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}&startTime=0`,
+      { token: admin },
+    );
     expect(page.body.data.list.map((i) => i.commitMessage)).not.toContain('毫秒');
     // 10^12 ms (2001-09-09) is the first time accepted.
-    expect((await push({ items: [{ id: 'jps-2001', time: 1_000_000_000_000, author: 'a', message: '2001' }] })).body.data).toEqual({ received: 1, created: 1 });
+    expect(
+      (await push({ items: [{ id: 'jps-2001', time: 1_000_000_000_000, author: 'a', message: '2001' }] })).body.data,
+    ).toEqual({ received: 1, created: 1 });
   });
 
   it('says in the API docs that time is in milliseconds and that a repeated id is not stored again', async () => {
     const docs = (await (await fetch(`${server.url}/api/docs/json`)).json()) as {
-      paths: Record<string, { post?: { description?: string; requestBody?: { content: Record<string, { schema: { properties: { items: { items: { properties: Record<string, { description?: string }> } } } } }> } } }>;
+      paths: Record<
+        string,
+        {
+          post?: {
+            description?: string;
+            requestBody?: {
+              content: Record<
+                string,
+                {
+                  schema: {
+                    properties: { items: { items: { properties: Record<string, { description?: string }> } } };
+                  };
+                }
+              >;
+            };
+          };
+        }
+      >;
     };
     const route = docs.paths['/api/workflow/push/{token}']?.post;
     // The operation is described in Chinese (issue 16.9); the field descriptions come from the contract.
@@ -89,11 +200,29 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     expect(wrong.status).toBe(401);
     const unknown = await push({ items }, workflow.webhookSecret ?? '', `${server.url}/api/workflow/push/nope`);
     expect(unknown.body).toEqual(wrong.body);
-    const bad = await push({ items: [{ id: 'y', time: Date.UTC(2026, 10, 21, 13), author: 'a', message: 'm', metadata: { applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }] } }] });
+    const bad = await push({
+      items: [
+        {
+          id: 'y',
+          time: Date.UTC(2026, 10, 21, 13),
+          author: 'a',
+          message: 'm',
+          metadata: {
+            applications: [{ applicationId: 1, name: 'n', changelogs: [{ id: 1, elementType: 'weapon', count: 1 }] }],
+          },
+        },
+      ],
+    });
     expect(bad.status).toBe(400);
     // An id is stored as x:<id> in 128 characters: 126 is the most a sender may use, on both databases.
-    expect((await push({ items: [{ id: 'i'.repeat(126), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] })).body.data).toEqual({ received: 1, created: 1 });
-    expect((await push({ items: [{ id: 'i'.repeat(127), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] })).status).toBe(400);
+    expect(
+      (await push({ items: [{ id: 'i'.repeat(126), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] })).body
+        .data,
+    ).toEqual({ received: 1, created: 1 });
+    expect(
+      (await push({ items: [{ id: 'i'.repeat(127), time: Date.UTC(2026, 10, 21), author: 'a', message: 'm' }] }))
+        .status,
+    ).toBe(400);
     expect(bad.body.msg).toContain('items.0.metadata');
   });
 });

@@ -25,13 +25,21 @@ describe.each(testDialects())('schemas on %s', (dialect) => {
     const mine = await open();
     const neighbour = await open();
     await migrateToLatest(neighbour);
-    await Promise.all([migrateToLatest(mine), neighbour.destroy().then(() => (dialect === 'postgres' ? dropPostgresSchema(TEST_POSTGRES_URL, neighbour.schema!) : undefined))]);
+    await Promise.all([
+      migrateToLatest(mine),
+      neighbour
+        .destroy()
+        .then(() => (dialect === 'postgres' ? dropPostgresSchema(TEST_POSTGRES_URL, neighbour.schema!) : undefined)),
+    ]);
     const tables = await mine.db.introspection.getTables();
     if (dialect === 'postgres') expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([mine.schema]));
     expect(tables.map((t) => t.name)).toContain('apps');
     // Migrating again is a no-op that still finds the migration tables of this schema.
     await migrateToLatest(mine);
-    const count = await mine.db.selectFrom('apps').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await mine.db
+      .selectFrom('apps')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 });

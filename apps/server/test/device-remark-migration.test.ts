@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, migrateToLatest, migrateUpTo, openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import {
+  dropPostgresSchema,
+  migrateToLatest,
+  migrateUpTo,
+  openDatabase,
+  type DatabaseHandle,
+} from '../src/db/database.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 
 // Install page registrations made before the admin's review said 待管理员确认 in their remark; after the upgrade the
@@ -14,9 +20,23 @@ describe.each(testDialects())('old device remarks on %s', (dialect) => {
   });
 
   it('drops the ，待管理员确认 suffix and keeps the device pending; other remarks stay as they are', async () => {
-    handle = await openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema: `t_${randomBytes(6).toString('hex')}`, sqliteFile: ':memory:' });
+    handle = await openDatabase({
+      url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
+      schema: `t_${randomBytes(6).toString('hex')}`,
+      sqliteFile: ':memory:',
+    });
     await migrateUpTo(handle, '2026-11-23-020-tasks-lark-deleted');
-    const device = (udid: string, remark: string) => ({ udid, device_name: `iPhone ${udid.slice(-1)}`, platform: 'ios', model: null, remark, user_id: null, create_by: null, create_time: 1, update_time: 1 });
+    const device = (udid: string, remark: string) => ({
+      udid,
+      device_name: `iPhone ${udid.slice(-1)}`,
+      platform: 'ios',
+      model: null,
+      remark,
+      user_id: null,
+      create_by: null,
+      create_time: 1,
+      update_time: 1,
+    });
     await handle.db
       .insertInto('devices')
       .values([
@@ -28,7 +48,11 @@ describe.each(testDialects())('old device remarks on %s', (dialect) => {
       .execute();
 
     await migrateToLatest(handle);
-    const rows = await handle.db.selectFrom('devices').select(['udid', 'remark', 'review_status']).orderBy('udid').execute();
+    const rows = await handle.db
+      .selectFrom('devices')
+      .select(['udid', 'remark', 'review_status'])
+      .orderBy('udid')
+      .execute();
     expect(rows.map((r) => [r.remark, r.review_status])).toEqual([
       ['安装页自助注册（测试应用）', 'pending'],
       ['安装页自助注册', 'pending'],

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DeviceMessages, ResultCode, type DeviceImportFailure, type DeviceImportResult, type DeviceRow } from '@release/contract';
+import {
+  DeviceMessages,
+  ResultCode,
+  type DeviceImportFailure,
+  type DeviceImportResult,
+  type DeviceRow,
+} from '@release/contract';
 import { binaryPlist, xmlPlist } from '@release/inspect/testing/packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type ApiResponse, type TestServer } from './helpers/test-app.ts';
@@ -26,19 +32,32 @@ describe.each(testDialects())('device IDs on %s', (dialect) => {
     await server.db.deleteFrom('devices').execute();
   });
 
-  const save = (body: Record<string, unknown>, token = admin) => server.request<{ id: number }>('POST', '/api/udid', { token, body });
+  const save = (body: Record<string, unknown>, token = admin) =>
+    server.request<{ id: number }>('POST', '/api/udid', { token, body });
   const list = (query = '', token = admin) => server.request<DeviceRow[]>('GET', `/api/udids${query}`, { token });
   const remove = (id: number, token = admin) => server.request('DELETE', `/api/udid?id=${id}`, { token });
 
-  async function importFile(content: string | Buffer, name = 'devices.txt', token = admin): Promise<ApiResponse<DeviceImportResult & DeviceImportFailure>> {
+  async function importFile(
+    content: string | Buffer,
+    name = 'devices.txt',
+    token = admin,
+  ): Promise<ApiResponse<DeviceImportResult & DeviceImportFailure>> {
     const form = new FormData();
     form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
     const response = await fetch(`${server.url}/api/udid/import`, { method: 'POST', headers: { token }, body: form });
-    return { status: response.status, body: (await response.json()) as ApiResponse<DeviceImportResult & DeviceImportFailure>['body'] };
+    return {
+      status: response.status,
+      body: (await response.json()) as ApiResponse<DeviceImportResult & DeviceImportFailure>['body'],
+    };
   }
   async function exportFile(format: string, token = admin) {
     const response = await fetch(`${server.url}/api/udid/export?format=${format}`, { headers: { token } });
-    return { status: response.status, type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), text: Buffer.from(await response.arrayBuffer()).toString('utf8') };
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      disposition: response.headers.get('content-disposition'),
+      text: Buffer.from(await response.arrayBuffer()).toString('utf8'),
+    };
   }
   const udids = async () => (await list('?pageSize=100')).body.data.map((d) => d.udid).sort();
 
@@ -58,27 +77,48 @@ describe.each(testDialects())('device IDs on %s', (dialect) => {
     ]);
     expect(res.body.data[2]).toMatchObject({ model: 'iPhone 15', createBy: 'admin', remark: '' });
 
-    const edited = await save({ id: phone.body.data.id, udid: IPHONE, deviceName: '张三的 iPhone', remark: '借给测试组' });
+    const edited = await save({
+      id: phone.body.data.id,
+      udid: IPHONE,
+      deviceName: '张三的 iPhone',
+      remark: '借给测试组',
+    });
     expect(edited.body.code).toBe(200);
-    expect((await list('?keyword=张三')).body.data).toEqual([expect.objectContaining({ deviceName: '张三的 iPhone', remark: '借给测试组' })]);
+    expect((await list('?keyword=张三')).body.data).toEqual([
+      expect.objectContaining({ deviceName: '张三的 iPhone', remark: '借给测试组' }),
+    ]);
     expect((await list('?keyword=001a2b')).body.data.map((d) => d.udid)).toEqual([IPHONE]);
     expect((await list('?platform=mac')).body.data.map((d) => d.udid)).toEqual([MAC]);
-    expect((await list('?pageNo=2&pageSize=2')).body).toMatchObject({ total: 3, data: [expect.objectContaining({ udid: IPHONE })] });
+    expect((await list('?pageNo=2&pageSize=2')).body).toMatchObject({
+      total: 3,
+      data: [expect.objectContaining({ udid: IPHONE })],
+    });
 
     expect((await remove(phone.body.data.id)).body.code).toBe(200);
     expect(await udids()).toEqual([MAC, OLD_IPHONE].sort());
-    expect(await remove(phone.body.data.id)).toMatchObject({ status: 404, body: { msg: DeviceMessages.deviceNotFound } });
+    expect(await remove(phone.body.data.id)).toMatchObject({
+      status: 404,
+      body: { msg: DeviceMessages.deviceNotFound },
+    });
   });
 
   it('refuses malformed UDIDs, duplicates in any letter case, and bad names', async () => {
-    expect(await save({ udid: '1234', deviceName: 'x' })).toMatchObject({ status: 400, body: { msg: DeviceMessages.udidInvalid('ios') } });
+    expect(await save({ udid: '1234', deviceName: 'x' })).toMatchObject({
+      status: 400,
+      body: { msg: DeviceMessages.udidInvalid('ios') },
+    });
     expect((await save({ udid: MAC, deviceName: 'Mac as iPhone' })).body.msg).toBe(DeviceMessages.udidInvalid('ios'));
-    expect((await save({ udid: OLD_IPHONE, deviceName: 'iPhone as Mac', platform: 'mac' })).body.msg).toBe(DeviceMessages.udidInvalid('mac'));
+    expect((await save({ udid: OLD_IPHONE, deviceName: 'iPhone as Mac', platform: 'mac' })).body.msg).toBe(
+      DeviceMessages.udidInvalid('mac'),
+    );
     expect((await save({ udid: IPHONE, deviceName: '' })).body.msg).toContain('请输入设备名称');
     expect((await save({ udid: IPHONE, deviceName: 'x'.repeat(51) })).body.msg).toContain('设备名称不能超过50个字符');
     const first = await save({ udid: IPHONE, deviceName: 'one' });
     const dup = await save({ udid: IPHONE.toLowerCase(), deviceName: 'two' });
-    expect(dup).toMatchObject({ status: 409, body: { code: ResultCode.conflict, msg: DeviceMessages.udidExists(IPHONE) } });
+    expect(dup).toMatchObject({
+      status: 409,
+      body: { code: ResultCode.conflict, msg: DeviceMessages.udidExists(IPHONE) },
+    });
     const other = await save({ udid: IPAD, deviceName: 'iPad' });
     expect((await save({ id: other.body.data.id, udid: IPHONE, deviceName: 'iPad' })).status).toBe(409);
     expect((await save({ id: 99999, udid: OLD_IPHONE, deviceName: 'ghost' })).status).toBe(404);
@@ -109,7 +149,9 @@ describe.each(testDialects())('device IDs on %s', (dialect) => {
     const res = await importFile(file);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(ResultCode.badRequest);
-    expect(res.body.msg).toBe(`导入失败，未导入任何设备：第 3 行：${DeviceMessages.udidInvalid('ios')}：not-a-udid（共 5 处错误）`);
+    expect(res.body.msg).toBe(
+      `导入失败，未导入任何设备：第 3 行：${DeviceMessages.udidInvalid('ios')}：not-a-udid（共 5 处错误）`,
+    );
     expect(res.body.data.errors).toEqual([
       { line: 3, message: `${DeviceMessages.udidInvalid('ios')}：not-a-udid` },
       { line: 4, message: DeviceMessages.linePlatform },
@@ -125,25 +167,42 @@ describe.each(testDialects())('device IDs on %s', (dialect) => {
     expect((await importFile(csv, 'devices.csv')).body.data).toEqual({ added: 2, existing: [] });
     expect((await list('?keyword=张三')).body.data.map((d) => d.deviceName)).toEqual(['张三, 测试机']);
     const bad = await importFile(`${IPAD},iPad\n${IPAD.slice(0, -1)},Broken iPad\n`, 'more.csv');
-    expect(bad.body.data.errors).toEqual([{ line: 2, message: `${DeviceMessages.udidInvalid('ios')}：${IPAD.slice(0, -1)}` }]);
+    expect(bad.body.data.errors).toEqual([
+      { line: 2, message: `${DeviceMessages.udidInvalid('ios')}：${IPAD.slice(0, -1)}` },
+    ]);
   });
 
   it("imports Apple's .deviceids plist, XML (with line numbers) or binary", async () => {
     const plist = (devices: Array<Record<string, string>>) => ({ 'Device UDIDs': devices });
-    const xml = xmlPlist(plist([{ deviceIdentifier: IPHONE, deviceName: 'QA iPhone', devicePlatform: 'ios' }, { deviceIdentifier: 'bad', deviceName: 'Bad', devicePlatform: 'ios' }]));
+    const xml = xmlPlist(
+      plist([
+        { deviceIdentifier: IPHONE, deviceName: 'QA iPhone', devicePlatform: 'ios' },
+        { deviceIdentifier: 'bad', deviceName: 'Bad', devicePlatform: 'ios' },
+      ]),
+    );
     const refused = await importFile(xml, 'devices.deviceids');
-    const badLine = xml.toString('utf8').split('\n').findIndex((line) => line.includes('<string>bad</string>'));
+    const badLine = xml
+      .toString('utf8')
+      .split('\n')
+      .findIndex((line) => line.includes('<string>bad</string>'));
     expect(refused.body.data.errors).toEqual([{ line: badLine, message: `${DeviceMessages.udidInvalid('ios')}：bad` }]);
-    const ok = await importFile(binaryPlist(plist([{ deviceIdentifier: MAC, deviceName: 'Mac', devicePlatform: 'mac' }])), 'devices.deviceids');
+    const ok = await importFile(
+      binaryPlist(plist([{ deviceIdentifier: MAC, deviceName: 'Mac', devicePlatform: 'mac' }])),
+      'devices.deviceids',
+    );
     expect(ok.body.data).toEqual({ added: 1, existing: [] });
   });
 
   it('refuses unreadable, empty and oversized files', async () => {
-    expect((await importFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'x.png')).body.msg).toBe(DeviceMessages.fileUnreadable);
+    expect((await importFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), 'x.png')).body.msg).toBe(
+      DeviceMessages.fileUnreadable,
+    );
     expect((await importFile('Device ID\tDevice Name\tDevice Platform\n')).body.msg).toBe(DeviceMessages.fileEmpty);
     const big = await importFile(Buffer.alloc(1024 * 1024 + 1, 0x41));
     expect(big).toMatchObject({ status: 413, body: { code: ResultCode.tooLarge, msg: DeviceMessages.fileTooLarge } });
-    expect((await server.request('POST', '/api/udid/import', { token: admin, body: {} })).body.msg).toBe(DeviceMessages.fileMissing);
+    expect((await server.request('POST', '/api/udid/import', { token: admin, body: {} })).body.msg).toBe(
+      DeviceMessages.fileMissing,
+    );
   });
 
   it("exports Apple's text, CSV and .deviceids; an exported file imports again without changes", async () => {
@@ -151,15 +210,34 @@ describe.each(testDialects())('device IDs on %s', (dialect) => {
     server.clock.advance(1000);
     await save({ udid: MAC, deviceName: '张三, Mac', platform: 'mac' });
     const txt = await exportFile('txt');
-    expect(txt).toMatchObject({ status: 200, type: 'text/plain; charset=utf-8', disposition: 'attachment; filename="devices.txt"' });
-    expect(txt.text).toBe(`Device ID\tDevice Name\tDevice Platform\n${IPHONE}\tQA iPhone\tios\n${MAC}\t张三, Mac\tmac\n`);
+    expect(txt).toMatchObject({
+      status: 200,
+      type: 'text/plain; charset=utf-8',
+      disposition: 'attachment; filename="devices.txt"',
+    });
+    expect(txt.text).toBe(
+      `Device ID\tDevice Name\tDevice Platform\n${IPHONE}\tQA iPhone\tios\n${MAC}\t张三, Mac\tmac\n`,
+    );
     const csv = await exportFile('csv');
     expect(csv.type).toBe('text/csv; charset=utf-8');
-    expect(csv.text).toBe(`\uFEFFDevice ID,Device Name,Device Platform\n${IPHONE},QA\tiPhone,ios\n${MAC},"张三, Mac",mac\n`);
+    expect(csv.text).toBe(
+      `\uFEFFDevice ID,Device Name,Device Platform\n${IPHONE},QA\tiPhone,ios\n${MAC},"张三, Mac",mac\n`,
+    );
     const plist = await exportFile('deviceids');
-    expect(plist.text).toMatch(new RegExp(`<key>deviceIdentifier</key>\\s*<string>${MAC}</string>\\s*<key>deviceName</key>\\s*<string>张三, Mac</string>`));
-    for (const [content, name] of [[txt.text, 'a.txt'], [csv.text, 'a.csv'], [plist.text, 'a.deviceids']] as const) {
-      expect((await importFile(content, name)).body.data).toEqual({ added: 0, existing: [expect.objectContaining({ udid: IPHONE }), expect.objectContaining({ udid: MAC })] });
+    expect(plist.text).toMatch(
+      new RegExp(
+        `<key>deviceIdentifier</key>\\s*<string>${MAC}</string>\\s*<key>deviceName</key>\\s*<string>张三, Mac</string>`,
+      ),
+    );
+    for (const [content, name] of [
+      [txt.text, 'a.txt'],
+      [csv.text, 'a.csv'],
+      [plist.text, 'a.deviceids'],
+    ] as const) {
+      expect((await importFile(content, name)).body.data).toEqual({
+        added: 0,
+        existing: [expect.objectContaining({ udid: IPHONE }), expect.objectContaining({ udid: MAC })],
+      });
     }
     expect((await exportFile('pdf')).status).toBe(400);
   });

@@ -11,7 +11,9 @@ import { testStore } from './helpers/s3-server.ts';
 import { curl } from './helpers/subprocess.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
-const combos = testDialects().flatMap((dialect) => (['local', 's3'] as const).map((store) => [dialect, store] as const));
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
 const MAX_PACKAGE_BYTES = 8 * 1024 * 1024;
 
 interface Envelope<T> {
@@ -41,8 +43,11 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     const status = Number(lines.pop());
     return { status, body: JSON.parse(lines.join('\n')) as Envelope<AppVersionRow> };
   };
-  const versionCount = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editor.token })).body.total ?? -1;
-  const sessions = (fileName: string) => server.db.selectFrom('upload_sessions').select(['state', 'file_key']).where('file_name', '=', fileName).execute();
+  const versionCount = async () =>
+    (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editor.token })).body
+      .total ?? -1;
+  const sessions = (fileName: string) =>
+    server.db.selectFrom('upload_sessions').select(['state', 'file_key']).where('file_name', '=', fileName).execute();
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'release-direct-'));
@@ -54,10 +59,21 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     viewer = await server.createUser({ username: 'tester', roleLevel: 20 });
     const created = await server.request<{ appId: number }>('POST', '/api/app', {
       token: admin,
-      body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] },
+      body: {
+        appName: '商城',
+        appType: 'native',
+        password: '135790',
+        path: 'shop',
+        distributeUsers: [
+          { userId: editor.userId, permit: 'edit' },
+          { userId: viewer.userId, permit: 'view' },
+        ],
+      },
     });
     appId = created.body.data.appId;
-    apiToken = (await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })).body.data.token;
+    apiToken = (
+      await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })
+    ).body.data.token;
   });
   afterAll(async () => {
     await server?.close();
@@ -66,16 +82,49 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
   });
 
   it('publishes with an API token: file, note, commit, branch and chat env in one request, answered as the version', async () => {
-    const apk = file('shop-3.1.0.apk', sampleApk({ packageName: 'com.shop', versionName: '3.1.0', versionCode: 310, extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) } }));
+    const apk = file(
+      'shop-3.1.0.apk',
+      sampleApk({
+        packageName: 'com.shop',
+        versionName: '3.1.0',
+        versionCode: 310,
+        extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) },
+      }),
+    );
     const { status, body } = await post([
-      '-H', `Authorization: Bearer ${apiToken}`,
-      '-F', 'path=shop', '-F', 'note=修复登录', '-F', 'commit=3f2a9c1', '-F', 'branch=release/3.1', '-F', 'chatEnv=DevTest',
-      '-F', `file=@${apk}`,
+      '-H',
+      `Authorization: Bearer ${apiToken}`,
+      '-F',
+      'path=shop',
+      '-F',
+      'note=修复登录',
+      '-F',
+      'commit=3f2a9c1',
+      '-F',
+      'branch=release/3.1',
+      '-F',
+      'chatEnv=DevTest',
+      '-F',
+      `file=@${apk}`,
     ]);
     expect([status, body.code, body.msg]).toEqual([200, 200, 'success']);
-    expect(body.data).toMatchObject({ appId, nativePackageType: 'android', appVersion: '3.1.0', build: '310', bundleId: 'com.shop', description: '修复登录', uploadBy: 'ci-bot', fileName: 'shop-3.1.0.apk', appSize: fs.statSync(apk).size });
+    expect(body.data).toMatchObject({
+      appId,
+      nativePackageType: 'android',
+      appVersion: '3.1.0',
+      build: '310',
+      bundleId: 'com.shop',
+      description: '修复登录',
+      uploadBy: 'ci-bot',
+      fileName: 'shop-3.1.0.apk',
+      appSize: fs.statSync(apk).size,
+    });
     expect(body.data.metadata.source).toEqual({ commit: '3f2a9c1', branch: 'release/3.1' });
-    const stored = await server.db.selectFrom('app_versions').select('chat_env').where('id', '=', body.data.id).executeTakeFirstOrThrow();
+    const stored = await server.db
+      .selectFrom('app_versions')
+      .select('chat_env')
+      .where('id', '=', body.data.id)
+      .executeTakeFirstOrThrow();
     expect(stored.chat_env).toBe('DevTest');
     const download = await fetch(body.data.cdnUrl);
     expect(Buffer.from(await download.arrayBuffer()).equals(fs.readFileSync(apk))).toBe(true);
@@ -86,8 +135,19 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     const apk = file('next.apk', sampleApk({ packageName: 'com.shop', versionName: '3.2.0', versionCode: 320 }));
     // Without the app before the file, the server cannot check the permit before storing: refused at once.
     const { status, body } = await post(['-H', `token: ${editor.token}`, '-F', `file=@${apk}`, '-F', 'path=shop']);
-    expect([status, body.msg]).toEqual([400, '请在 file 之前给出 path（应用下载地址）或 appId，或写在地址的查询参数中']);
-    const run = await curl(['-H', `token: ${editor.token}`, '-F', `file=@${apk}`, '-F', 'note=说明写在文件后面', `${endpoint()}?appId=${appId}`]);
+    expect([status, body.msg]).toEqual([
+      400,
+      '请在 file 之前给出 path（应用下载地址）或 appId，或写在地址的查询参数中',
+    ]);
+    const run = await curl([
+      '-H',
+      `token: ${editor.token}`,
+      '-F',
+      `file=@${apk}`,
+      '-F',
+      'note=说明写在文件后面',
+      `${endpoint()}?appId=${appId}`,
+    ]);
     const answer = JSON.parse(run.stdout) as Envelope<AppVersionRow>;
     expect(answer).toMatchObject({ code: 200, data: { appVersion: '3.2.0', description: '说明写在文件后面' } });
   });
@@ -118,20 +178,45 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     const before = await versionCount();
     const other = file('other.apk', sampleApk({ packageName: 'com.other', versionName: '1.0.0' }));
     const refused = await post(['-H', `Authorization: Bearer ${apiToken}`, '-F', 'path=shop', '-F', `file=@${other}`]);
-    expect([refused.status, refused.body.msg]).toEqual([409, '包名不一致：该应用的 Android 包名为 com.shop，此安装包为 com.other']);
-    expect(refused.body.data).toMatchObject({ reason: 'bundleIdMismatch', allowed: ['com.shop'], bundleId: 'com.other' });
+    expect([refused.status, refused.body.msg]).toEqual([
+      409,
+      '包名不一致：该应用的 Android 包名为 com.shop，此安装包为 com.other',
+    ]);
+    expect(refused.body.data).toMatchObject({
+      reason: 'bundleIdMismatch',
+      allowed: ['com.shop'],
+      bundleId: 'com.other',
+    });
     const [dropped] = await sessions('other.apk');
     expect(dropped?.state).toBe('aborted');
     expect(await server.blobs.stat(dropped?.file_key ?? '')).toBeNull();
 
-    const confirmed = await post(['-H', `Authorization: Bearer ${apiToken}`, '-F', 'path=shop', '-F', 'allowOtherBundleId=true', '-F', `file=@${other}`]);
+    const confirmed = await post([
+      '-H',
+      `Authorization: Bearer ${apiToken}`,
+      '-F',
+      'path=shop',
+      '-F',
+      'allowOtherBundleId=true',
+      '-F',
+      `file=@${other}`,
+    ]);
     expect([confirmed.status, confirmed.body.data.bundleId]).toEqual([200, 'com.other']);
     expect(await versionCount()).toBe(before + 1);
   });
 
   it('refuses a file over MAX_PACKAGE_MB with 413, streamed or declared, and keeps no part of it', async () => {
     const big = file('big.apk', randomBytes(MAX_PACKAGE_BYTES + 1));
-    const streamed = await post(['-H', `token: ${editor.token}`, '-H', 'Transfer-Encoding: chunked', '-F', 'path=shop', '-F', `file=@${big}`]);
+    const streamed = await post([
+      '-H',
+      `token: ${editor.token}`,
+      '-H',
+      'Transfer-Encoding: chunked',
+      '-F',
+      'path=shop',
+      '-F',
+      `file=@${big}`,
+    ]);
     expect([streamed.status, streamed.body.msg]).toEqual([413, '文件过大，最大支持 8 MB']);
     const [session] = await sessions('big.apk');
     expect(session?.state).toBe('aborted');
@@ -152,7 +237,11 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     );
     const request = http.request(endpoint(), {
       method: 'POST',
-      headers: { token: editor.token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 6 * 1024 * 1024 + 100) },
+      headers: {
+        token: editor.token,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + 6 * 1024 * 1024 + 100),
+      },
     });
     request.on('error', () => undefined);
     request.write(head);
@@ -164,7 +253,10 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     const [session] = await sessions('broken.apk');
     expect(await server.blobs.stat(session?.file_key ?? '')).toBeNull();
     if (server.blobs.kind === 'local') {
-      const leftovers = fs.readdirSync(server.blobs.root, { recursive: true }).map(String).filter((name) => name.includes('broken.apk'));
+      const leftovers = fs
+        .readdirSync(server.blobs.root, { recursive: true })
+        .map(String)
+        .filter((name) => name.includes('broken.apk'));
       expect(leftovers).toEqual([]);
     }
     expect(await versionCount()).toBe(before);

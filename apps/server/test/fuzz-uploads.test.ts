@@ -13,11 +13,17 @@ import { transferFile } from './helpers/upload-client.ts';
  * `GET /api/apps` keeps answering, each list within ANSWER_LIMIT_MS.
  */
 const WORST_PACKAGES = {
-  'ipa: binary Info.plist sharing one array 30 levels deep': { status: 400, msg: '无法读取安装包信息：Info.plist 无法解析' },
+  'ipa: binary Info.plist sharing one array 30 levels deep': {
+    status: 400,
+    msg: '无法读取安装包信息：Info.plist 无法解析',
+  },
   'ipa: XML Info.plist nested 300,000 deep': { status: 400, msg: '无法读取安装包信息：Info.plist 无法解析' },
   'ipa: Info.plist of 50,000 keys': { status: 200 },
   'ipa: 65,000 entries': { status: 400, msg: '无法读取安装包信息：Info.plist 无法解析' },
-  'ipa: Info.plist of 60 MB of zeros, deflated': { status: 400, msg: '安装包中的文件过大，无法读取：Payload/A.app/Info.plist' },
+  'ipa: Info.plist of 60 MB of zeros, deflated': {
+    status: 400,
+    msg: '安装包中的文件过大，无法读取：Payload/A.app/Info.plist',
+  },
   'ipa: zip64 record claiming 2^40 entries': { status: 400, msg: '文件已损坏或不完整' },
   'apk: label through 64 self-referring configurations': { status: 200 },
   'aab: manifest nested 1,000 deep': { status: 400, msg: '无法读取安装包信息：AndroidManifest.xml 无法解析' },
@@ -42,7 +48,10 @@ describe.each(testDialects())('the fuzz suite’s worst inputs over HTTP on %s',
   beforeAll(async () => {
     server = await startTestServer(dialect);
     admin = await server.adminToken();
-    const created = await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: '模糊测试', appType: 'native', password: '246810', path: 'fuzz' } });
+    const created = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: { appName: '模糊测试', appType: 'native', password: '246810', path: 'fuzz' },
+    });
     appId = created.body.data.appId;
   });
   afterAll(async () => {
@@ -55,30 +64,53 @@ describe.each(testDialects())('the fuzz suite’s worst inputs over HTTP on %s',
     const expected = WORST_PACKAGES[label as keyof typeof WORST_PACKAGES];
     const fileKey = await transferFile(server, admin, 'fuzz.bin', item.bytes());
     const upload = await whileListingApps(server, admin, () =>
-      server.request('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey, description: '', allowOtherBundleId: true } }),
+      server.request('POST', '/api/v2/upload_app', {
+        token: admin,
+        body: { appId, s3Url: fileKey, description: '', allowOtherBundleId: true },
+      }),
     );
-    expect({ status: upload.result.status, msg: upload.result.body.msg }, label).toEqual(expect.objectContaining(expected));
+    expect({ status: upload.result.status, msg: upload.result.body.msg }, label).toEqual(
+      expect.objectContaining(expected),
+    );
     if (upload.result.status !== 200) expect(upload.result.body.msg).toMatch(CHINESE);
     expect(upload.answered).toBeGreaterThan(0);
-    expect(upload.statuses.every((status) => status === 200), `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${upload.statuses}`).toBe(true);
+    expect(
+      upload.statuses.every((status) => status === 200),
+      `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${upload.statuses}`,
+    ).toBe(true);
   });
 
   const bodies = hostileJson().filter((item) => item.label in WORST_BODIES);
 
-  it.each(bodies.map((item) => [item.label, item] as const))('refuses a JSON body of %s and keeps serving', async (label, item) => {
-    const expected = WORST_BODIES[label as keyof typeof WORST_BODIES];
-    const sent = await whileListingApps(server, admin, async () => {
-      const response = await fetch(`${server.url}/api/app`, { method: 'POST', headers: { token: admin, 'content-type': 'application/json' }, body: new Uint8Array(item.bytes()) });
-      return { status: response.status, body: (await response.json()) as { msg: string } };
-    });
-    expect({ status: sent.result.status, msg: sent.result.body.msg }, label).toEqual(expect.objectContaining(expected));
-    expect(sent.result.body.msg).toMatch(CHINESE);
-    expect(sent.statuses.every((status) => status === 200), `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${sent.statuses}`).toBe(true);
-  });
+  it.each(bodies.map((item) => [item.label, item] as const))(
+    'refuses a JSON body of %s and keeps serving',
+    async (label, item) => {
+      const expected = WORST_BODIES[label as keyof typeof WORST_BODIES];
+      const sent = await whileListingApps(server, admin, async () => {
+        const response = await fetch(`${server.url}/api/app`, {
+          method: 'POST',
+          headers: { token: admin, 'content-type': 'application/json' },
+          body: new Uint8Array(item.bytes()),
+        });
+        return { status: response.status, body: (await response.json()) as { msg: string } };
+      });
+      expect({ status: sent.result.status, msg: sent.result.body.msg }, label).toEqual(
+        expect.objectContaining(expected),
+      );
+      expect(sent.result.body.msg).toMatch(CHINESE);
+      expect(
+        sent.statuses.every((status) => status === 200),
+        `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${sent.statuses}`,
+      ).toBe(true);
+    },
+  );
 
   it('still publishes an honest ipa and lists it', async () => {
     const fileKey = await transferFile(server, admin, 'demo.ipa', sampleIpa());
-    const published = await server.request<{ appVersion: string }>('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey, description: '', allowOtherBundleId: true } });
+    const published = await server.request<{ appVersion: string }>('POST', '/api/v2/upload_app', {
+      token: admin,
+      body: { appId, s3Url: fileKey, description: '', allowOtherBundleId: true },
+    });
     expect([published.status, published.body.data.appVersion]).toEqual([200, '1.2.3']);
   });
 });

@@ -21,7 +21,10 @@ describe.each(testDialects())('health endpoints for load balancers (%s)', (diale
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    broken = await startTestServer(dialect, { blobs: (clock) => createLocalBlobStore({ root: path.join(blocked, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }) });
+    broken = await startTestServer(dialect, {
+      blobs: (clock) =>
+        createLocalBlobStore({ root: path.join(blocked, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock }),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -30,8 +33,16 @@ describe.each(testDialects())('health endpoints for load balancers (%s)', (diale
   });
 
   it('/healthz answers without signing in or checking anything; /readyz checks the database and a write to the store', async () => {
-    expect(await probe(server, '/healthz')).toEqual({ status: 200, cache: 'no-store', body: { code: 200, msg: 'success', data: { status: 'ok' } } });
-    expect(await probe(server, '/readyz')).toEqual({ status: 200, cache: 'no-store', body: { code: 200, msg: 'success', data: { status: 'ready', database: 'ok', storage: 'ok' } } });
+    expect(await probe(server, '/healthz')).toEqual({
+      status: 200,
+      cache: 'no-store',
+      body: { code: 200, msg: 'success', data: { status: 'ok' } },
+    });
+    expect(await probe(server, '/readyz')).toEqual({
+      status: 200,
+      cache: 'no-store',
+      body: { code: 200, msg: 'success', data: { status: 'ready', database: 'ok', storage: 'ok' } },
+    });
     // The probe went through the store's real write path.
     expect(await server.blobs.stat('health/ready-probe')).toEqual({ size: 2 });
   });
@@ -41,7 +52,11 @@ describe.each(testDialects())('health endpoints for load balancers (%s)', (diale
     expect(ready).toEqual({
       status: 503,
       cache: 'no-store',
-      body: { code: 503, msg: '服务未就绪：存储不可用', data: { status: 'not ready', database: 'ok', storage: 'unavailable' } },
+      body: {
+        code: 503,
+        msg: '服务未就绪：存储不可用',
+        data: { status: 'not ready', database: 'ok', storage: 'unavailable' },
+      },
     });
     expect(JSON.stringify(ready.body)).not.toContain(blocked);
     expect((await probe(broken, '/healthz')).status).toBe(200);

@@ -25,7 +25,13 @@ describe.each(testDialects())('hostile inputs on %s', (dialect) => {
     editor = user.token;
     const created = await server.request<{ appId: number }>('POST', '/api/app', {
       token: admin,
-      body: { appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: user.userId, permit: 'edit' }] },
+      body: {
+        appName: '演示',
+        appType: 'native',
+        password: '246810',
+        path: 'demo',
+        distributeUsers: [{ userId: user.userId, permit: 'edit' }],
+      },
     });
     appId = created.body.data.appId;
   });
@@ -34,7 +40,12 @@ describe.each(testDialects())('hostile inputs on %s', (dialect) => {
   });
 
   async function postAnswer(url: string, body: Buffer) {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/pkcs7-signature' }, body: new Uint8Array(body), redirect: 'manual' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pkcs7-signature' },
+      body: new Uint8Array(body),
+      redirect: 'manual',
+    });
     return { status: response.status, body: (await response.json()) as { msg: string } };
   }
 
@@ -44,15 +55,25 @@ describe.each(testDialects())('hostile inputs on %s', (dialect) => {
     const bare = `${server.url}/api/device_enroll/callback`;
     const anonymous = await whileListingApps(server, admin, () => postAnswer(bare, body));
     // Without a registration named in the URL the body is not even parsed.
-    expect(anonymous.result).toEqual({ status: 404, body: expect.objectContaining({ msg: DeviceEnrollMessages.linkMissing }) });
+    expect(anonymous.result).toEqual({
+      status: 404,
+      body: expect.objectContaining({ msg: DeviceEnrollMessages.linkMissing }),
+    });
     expect(anonymous.statuses.every((status) => status === 200)).toBe(true);
 
     // With a genuine link (a signed-in user's), the body is parsed within the plist limits and refused.
-    const link = (await server.request<DeviceEnrollLink>('POST', '/api/device_enroll', { token: editor, body: {} })).body.data.profileUrl;
+    const link = (await server.request<DeviceEnrollLink>('POST', '/api/device_enroll', { token: editor, body: {} }))
+      .body.data.profileUrl;
     const profile = await (await fetch(link)).text();
-    const hostile = sharedNestingDeviceAnswer(27, { UDID: '00008110-000A1B2C3D4E5F99', CHALLENGE: challengeOf(profile) });
+    const hostile = sharedNestingDeviceAnswer(27, {
+      UDID: '00008110-000A1B2C3D4E5F99',
+      CHALLENGE: challengeOf(profile),
+    });
     const named = await whileListingApps(server, admin, () => postAnswer(callbackUrlOf(profile), hostile));
-    expect(named.result).toEqual({ status: 400, body: expect.objectContaining({ msg: DeviceEnrollMessages.bodyUnreadable }) });
+    expect(named.result).toEqual({
+      status: 400,
+      body: expect.objectContaining({ msg: DeviceEnrollMessages.bodyUnreadable }),
+    });
     expect(named.statuses.every((status) => status === 200)).toBe(true);
   });
 
@@ -62,19 +83,29 @@ describe.each(testDialects())('hostile inputs on %s', (dialect) => {
     ['an XML Info.plist nested 300,000 levels deep', () => deepXmlIpa(300_000)],
   ])('refuses an ipa with %s and keeps serving', async (_label, build) => {
     const fileKey = await transferFile(server, editor, 'hostile.ipa', build());
-    const upload = await whileListingApps(server, admin, () => server.request('POST', '/api/v2/upload_app', { token: editor, body: { appId, s3Url: fileKey, description: '' } }));
+    const upload = await whileListingApps(server, admin, () =>
+      server.request('POST', '/api/v2/upload_app', { token: editor, body: { appId, s3Url: fileKey, description: '' } }),
+    );
     expect(upload.result.status).toBe(400);
     expect(upload.result.body.msg).toBe('无法读取安装包信息：Info.plist 无法解析');
     expect(upload.answered).toBeGreaterThan(0);
-    expect(upload.statuses.every((status) => status === 200), `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${upload.statuses}`).toBe(true);
+    expect(
+      upload.statuses.every((status) => status === 200),
+      `GET /api/apps within ${ANSWER_LIMIT_MS} ms: ${upload.statuses}`,
+    ).toBe(true);
     // Nothing was kept, and an honest package still goes through.
-    const versions = await server.request<unknown[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=20`, { token: editor });
+    const versions = await server.request<unknown[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=20`, {
+      token: editor,
+    });
     expect(versions.body.total).toBe(0);
   });
 
   it('still publishes an honest ipa after the attacks', async () => {
     const fileKey = await transferFile(server, editor, 'demo.ipa', sampleIpa());
-    const res = await server.request<{ appVersion: string }>('POST', '/api/v2/upload_app', { token: editor, body: { appId, s3Url: fileKey, description: '' } });
+    const res = await server.request<{ appVersion: string }>('POST', '/api/v2/upload_app', {
+      token: editor,
+      body: { appId, s3Url: fileKey, description: '' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.appVersion).toBe('1.2.3');
   });

@@ -20,7 +20,12 @@ describe.each(testDialects())('polls through the inbound service on %s', (dialec
     repo.commit({ message: 'feat: 第一个提交', author: alice, time: t0, files: { 'a.txt': '1' } });
     server = await startTestServer(dialect);
     admin = await server.adminToken();
-    appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'P', appType: 'unity', password: '135790', path: 'polls' } })).body.data.appId;
+    appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'P', appType: 'unity', password: '135790', path: 'polls' },
+      })
+    ).body.data.appId;
   });
   afterAll(async () => {
     await server?.close();
@@ -28,8 +33,13 @@ describe.each(testDialects())('polls through the inbound service on %s', (dialec
   });
 
   const inbound = () => server.built.services.inbound;
-  const create = async (body: Record<string, unknown>) => (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, ...body } })).body.data.id;
-  const lastSync = async (id: number) => (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data.find((w) => w.id === id)?.lastSyncTime;
+  const create = async (body: Record<string, unknown>) =>
+    (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, ...body } })).body
+      .data.id;
+  const lastSync = async (id: number) =>
+    (await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin })).body.data.find(
+      (w) => w.id === id,
+    )?.lastSyncTime;
 
   it('polls a repository workflow unless an editor synced it since the save', async () => {
     const id = await create({ contentType: 'default', tabName: '客户端', repoType: 'git', repoPath: repo.url });
@@ -43,7 +53,12 @@ describe.each(testDialects())('polls through the inbound service on %s', (dialec
   });
 
   it('skips a workflow that was deleted or is no repository workflow', async () => {
-    const custom = await create({ contentType: 'custom', tabName: '关卡', manageType: 'JPS_GAME', enterpriseName: '星辰工作室' });
+    const custom = await create({
+      contentType: 'custom',
+      tabName: '关卡',
+      manageType: 'JPS_GAME',
+      enterpriseName: '星辰工作室',
+    });
     expect(await inbound().pollWorkflow(custom)).toEqual({ skipped: 'not a repository workflow' });
     const gone = await create({ contentType: 'default', tabName: '删除', repoType: 'git', repoPath: repo.url });
     await server.request('DELETE', `/api/workflow?id=${gone}`, { token: admin });

@@ -34,19 +34,42 @@ describe.each(testDialects())('package inspection workers on %s', (dialect) => {
     beforeAll(async () => {
       server = await startTestServer(dialect, { inspection: { workers: 1, timeoutMs: 300, maxHeapMb: 256 } });
       admin = await server.adminToken();
-      appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: '演示', appType: 'native', password: '246810', path: 'demo' } })).body.data.appId;
+      appId = (
+        await server.request<{ appId: number }>('POST', '/api/app', {
+          token: admin,
+          body: { appName: '演示', appType: 'native', password: '246810', path: 'demo' },
+        })
+      ).body.data.appId;
     });
     afterAll(() => server?.close());
 
     it('refuses the package that outlasts it with a clear message, keeps nothing, answers meanwhile, and inspects the next one', async () => {
       const fileKey = await transferFile(server, admin, 'heavy.ipa', heavy);
-      const upload = await whileListingApps(server, admin, () => server.request('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey, description: '' } }));
-      expect([upload.result.status, upload.result.body.msg]).toEqual([400, '安装包解析超时（超过 0.3 秒），文件可能已损坏或结构异常']);
+      const upload = await whileListingApps(server, admin, () =>
+        server.request('POST', '/api/v2/upload_app', {
+          token: admin,
+          body: { appId, s3Url: fileKey, description: '' },
+        }),
+      );
+      expect([upload.result.status, upload.result.body.msg]).toEqual([
+        400,
+        '安装包解析超时（超过 0.3 秒），文件可能已损坏或结构异常',
+      ]);
       expect(upload.statuses.every((status) => status === 200)).toBe(true);
       // The refused upload is gone: registering it again finds nothing to register.
-      expect((await server.request('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey, description: '' } })).status).toBe(400);
+      expect(
+        (
+          await server.request('POST', '/api/v2/upload_app', {
+            token: admin,
+            body: { appId, s3Url: fileKey, description: '' },
+          })
+        ).status,
+      ).toBe(400);
       const next = await transferFile(server, admin, 'demo.ipa', sampleIpa());
-      const published = await server.request<{ appVersion: string; bundleId: string }>('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: next, description: '' } });
+      const published = await server.request<{ appVersion: string; bundleId: string }>('POST', '/api/v2/upload_app', {
+        token: admin,
+        body: { appId, s3Url: next, description: '' },
+      });
       expect(published.body.data).toMatchObject({ appVersion: '1.2.3', bundleId: 'com.example.demo' });
     });
   });
@@ -58,17 +81,34 @@ describe.each(testDialects())('package inspection workers on %s', (dialect) => {
       DATA_DIR: dataDir,
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'admin-pass-123',
-      ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(dialect === 'postgres'
+        ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') }
+        : {}),
     });
     try {
       const api = apiOf(server.url);
-      const token = (await api.request<{ token: string }>('POST', '/api/user/login', { body: { username: 'admin', password: sha256Hex('admin-pass-123') } })).body.data.token;
-      const appId = (await api.request<{ appId: number }>('POST', '/api/app', { token, body: { appName: '演示', appType: 'native', password: '246810', path: 'demo' } })).body.data.appId;
+      const token = (
+        await api.request<{ token: string }>('POST', '/api/user/login', {
+          body: { username: 'admin', password: sha256Hex('admin-pass-123') },
+        })
+      ).body.data.token;
+      const appId = (
+        await api.request<{ appId: number }>('POST', '/api/app', {
+          token,
+          body: { appName: '演示', appType: 'native', password: '246810', path: 'demo' },
+        })
+      ).body.data.appId;
       const hostile = await transferFile(api, token, 'hostile.ipa', sharedNestingIpa(26));
-      const refused = await api.request('POST', '/api/v2/upload_app', { token, body: { appId, s3Url: hostile, description: '' } });
+      const refused = await api.request('POST', '/api/v2/upload_app', {
+        token,
+        body: { appId, s3Url: hostile, description: '' },
+      });
       expect([refused.status, refused.body.msg]).toEqual([400, '无法读取安装包信息：Info.plist 无法解析']);
       const honest = await transferFile(api, token, 'demo.ipa', sampleIpa());
-      const published = await api.request<{ appVersion: string; iconUrl: string }>('POST', '/api/v2/upload_app', { token, body: { appId, s3Url: honest, description: '' } });
+      const published = await api.request<{ appVersion: string; iconUrl: string }>('POST', '/api/v2/upload_app', {
+        token,
+        body: { appId, s3Url: honest, description: '' },
+      });
       expect(published.body.data.appVersion).toBe('1.2.3');
       expect((await fetch(published.body.data.iconUrl)).headers.get('content-type')).toBe('image/png');
     } finally {

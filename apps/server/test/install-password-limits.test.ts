@@ -23,7 +23,10 @@ describe.each(testDialects())('install password guesses sent in parallel on %s',
     server = await startTestServer(dialect);
     const admin = await server.adminToken();
     for (const path of paths) {
-      const created = await server.request('POST', '/api/app', { token: admin, body: { appName: `应用${path}`, appType: 'native', password: PASSWORD, path } });
+      const created = await server.request('POST', '/api/app', {
+        token: admin,
+        body: { appName: `应用${path}`, appType: 'native', password: PASSWORD, path },
+      });
       expect(created.body.code).toBe(200);
     }
   });
@@ -31,10 +34,13 @@ describe.each(testDialects())('install password guesses sent in parallel on %s',
     await server?.close();
   });
 
-  const open = (from: string, path: string, password: string) => requestFrom(server.url, from, 'GET', `/api/app_version?url=${path}&password=${password}`);
+  const open = (from: string, path: string, password: string) =>
+    requestFrom(server.url, from, 'GET', `/api/app_version?url=${path}&password=${password}`);
 
   it('compares exactly ten of thirty parallel wrong passwords for one app from one address; the right one from another address opens the page', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => open('127.0.0.2', 'gate0', String(900000 + i))));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => open('127.0.0.2', 'gate0', String(900000 + i))),
+    );
     expect(tally(answers)).toEqual({ wrong: LOGIN_MAX_FAILURES, refused: 30 - LOGIN_MAX_FAILURES, other: 0 });
     const locked = await open('127.0.0.2', 'gate0', PASSWORD);
     expect(locked.status).toBe(429);
@@ -45,7 +51,9 @@ describe.each(testDialects())('install password guesses sent in parallel on %s',
   });
 
   it('compares exactly fifty of sixty parallel guesses from one address across six apps; then that address waits for every app, others do not', async () => {
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => open('127.0.0.4', paths[i % 6] ?? '', String(900000 + i))));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => open('127.0.0.4', paths[i % 6] ?? '', String(900000 + i))),
+    );
     expect(tally(answers)).toEqual({ wrong: ADDRESS_MAX_ATTEMPTS, refused: 60 - ADDRESS_MAX_ATTEMPTS, other: 0 });
     expect((await open('127.0.0.4', 'gate6', PASSWORD)).status).toBe(429);
     expect((await open('127.0.0.5', 'gate6', PASSWORD)).body.code).toBe(200);

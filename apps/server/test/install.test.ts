@@ -22,19 +22,35 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     admin = await server.adminToken();
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
-    appBody = { appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] };
+    appBody = {
+      appName: '演示',
+      appType: 'native',
+      password: '246810',
+      path: 'demo',
+      distributeUsers: [
+        { userId: editor.userId, permit: 'edit' },
+        { userId: viewer.userId, permit: 'view' },
+      ],
+    };
     const { body } = await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: appBody });
     appBody = { ...appBody, appId: body.data.appId };
-    for (const [name, bytes] of [['demo.apk', sampleApk()], ['demo.ipa', ipa]] as const) {
+    for (const [name, bytes] of [
+      ['demo.apk', sampleApk()],
+      ['demo.ipa', ipa],
+    ] as const) {
       const key = await transferFile(server, editor.token, name, bytes);
-      await server.request('POST', '/api/v2/upload_app', { token: editor.token, body: { appId: body.data.appId, s3Url: key, description: `${name} 说明` } });
+      await server.request('POST', '/api/v2/upload_app', {
+        token: editor.token,
+        body: { appId: body.data.appId, s3Url: key, description: `${name} 说明` },
+      });
     }
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  const page = (query: string, headers: Record<string, string> = {}, token?: string) => server.request<InstallPage>('GET', `/api/app_version?${query}`, { headers, token });
+  const page = (query: string, headers: Record<string, string> = {}, token?: string) =>
+    server.request<InstallPage>('GET', `/api/app_version?${query}`, { headers, token });
 
   it('asks for the install password and refuses a wrong one', async () => {
     expect((await page('url=demo')).body.msg).toBe(InstallMessages.passwordRequired);
@@ -59,13 +75,22 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     expect(app).toMatchObject({ appName: '演示', path: 'demo' });
     expect(secure).toBe(false);
     expect(versions.map((v) => v.nativePackageType)).toEqual(['ios', 'android']);
-    expect(versions[0]).toMatchObject({ appVersion: '3.0.0', build: '300', profileType: 'ad-hoc', description: 'demo.ipa 说明' });
-    expect(versions[0]?.installUrl).toMatch(/^itms-services:\/\/\?action=download-manifest&url=http%3A%2F%2F127\.0\.0\.1/);
+    expect(versions[0]).toMatchObject({
+      appVersion: '3.0.0',
+      build: '300',
+      profileType: 'ad-hoc',
+      description: 'demo.ipa 说明',
+    });
+    expect(versions[0]?.installUrl).toMatch(
+      /^itms-services:\/\/\?action=download-manifest&url=http%3A%2F%2F127\.0\.0\.1/,
+    );
     expect(versions[1]?.installUrl).toBeNull();
     const again = await page('url=demo', { 'app-version-token': token });
     expect(again.body.code).toBe(200);
     // A pass that does not verify for the current password sends the visitor back to the password.
-    expect((await page('url=demo', { 'app-version-token': `${token}x` })).body.msg).toBe(InstallMessages.passwordChanged);
+    expect((await page('url=demo', { 'app-version-token': `${token}x` })).body.msg).toBe(
+      InstallMessages.passwordChanged,
+    );
     server.clock.advance(8 * DAY_MS);
     expect((await page('url=demo', { 'app-version-token': token })).body.msg).toBe(InstallMessages.passwordRequired);
     server.clock.advance(-8 * DAY_MS);
@@ -76,10 +101,16 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     const [ios, android] = latest.body.data.versions;
     expect(latest.body.data.askedVersionMissing).toBe(false);
     const asked = await page(`url=demo&password=246810&id=${android?.id}`);
-    expect([asked.body.data.askedVersionMissing, asked.body.data.versions.map((v) => v.id)]).toEqual([false, [android?.id, ios?.id]]);
+    expect([asked.body.data.askedVersionMissing, asked.body.data.versions.map((v) => v.id)]).toEqual([
+      false,
+      [android?.id, ios?.id],
+    ]);
     for (const query of ['id=999', 'packId=999']) {
       const missing = await page(`url=demo&password=246810&${query}`);
-      expect([missing.body.data.askedVersionMissing, missing.body.data.versions.map((v) => v.id)]).toEqual([true, [ios?.id, android?.id]]);
+      expect([missing.body.data.askedVersionMissing, missing.body.data.versions.map((v) => v.id)]).toEqual([
+        true,
+        [ios?.id, android?.id],
+      ]);
     }
   });
 
@@ -87,7 +118,10 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
     const before = await page('url=demo&password=246810');
     const manifestUrl = decodeURIComponent((before.body.data.versions[0]?.installUrl ?? '').split('&url=')[1] ?? '');
     expect((await fetch(manifestUrl)).status).toBe(200);
-    const changed = await server.request('POST', '/api/app', { token: admin, body: { ...appBody, password: '975318' } });
+    const changed = await server.request('POST', '/api/app', {
+      token: admin,
+      body: { ...appBody, password: '975318' },
+    });
     expect(changed.body.code).toBe(200);
     const stale = await page('url=demo', { 'app-version-token': before.body.data.token });
     expect([stale.status, stale.body.msg]).toEqual([400, InstallMessages.passwordChanged]);
@@ -125,7 +159,8 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
 
   it('refuses more than ten wrong passwords from one address', async () => {
     // The wrong tries made above were wiped by the right passwords after them: a right password starts the count over.
-    for (let i = 0; i < 10; i += 1) expect((await page('url=demo&password=999999')).body.msg).toBe(InstallMessages.passwordWrong);
+    for (let i = 0; i < 10; i += 1)
+      expect((await page('url=demo&password=999999')).body.msg).toBe(InstallMessages.passwordWrong);
     const limited = await page('url=demo&password=246810');
     expect(limited.status).toBe(429);
     // The window is 15 minutes from the first of the ten failures; the message counts down with it.
@@ -141,9 +176,15 @@ describe.each(testDialects())('the install page and iOS manifest on %s', (dialec
 describe('install links behind a proxy and a download host', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { publicUrl: 'https://release.example.com/', downloadBaseUrl: 'https://cdn.example.com' });
+    server = await startTestServer('sqlite', {
+      publicUrl: 'https://release.example.com/',
+      downloadBaseUrl: 'https://cdn.example.com',
+    });
     const admin = await server.adminToken();
-    const { body } = await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'CDN', appType: 'native', password: '246810', path: 'cdn' } });
+    const { body } = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: { appName: 'CDN', appType: 'native', password: '246810', path: 'cdn' },
+    });
     const key = await transferFile(server, admin, 'demo.ipa', sampleIpa());
     await server.request('POST', '/api/v2/upload_app', { token: admin, body: { appId: body.data.appId, s3Url: key } });
   });
@@ -155,7 +196,9 @@ describe('install links behind a proxy and a download host', () => {
     const res = await server.request<InstallPage>('GET', '/api/app_version?url=cdn&password=246810');
     const version = res.body.data.versions[0];
     expect(res.body.data.secure).toBe(true);
-    expect(version?.installUrl).toMatch(/^itms-services:\/\/\?action=download-manifest&url=https%3A%2F%2Frelease\.example\.com%2Fapi%2Fapp_version%2Fmanifest\.plist/);
+    expect(version?.installUrl).toMatch(
+      /^itms-services:\/\/\?action=download-manifest&url=https%3A%2F%2Frelease\.example\.com%2Fapi%2Fapp_version%2Fmanifest\.plist/,
+    );
     expect(version?.downloadUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/blob\/file\?/);
     expect(version?.iconUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/media\//);
   });

@@ -43,16 +43,49 @@ describe.each(testDialects())('scheduled work in the database on %s', (dialect) 
       ['housekeeping', '定期清理', HOUSEKEEPING_INTERVAL_MS],
       ['repository-poll', '仓库轮询', POLL_MS],
     ]);
-    expect(listed.body.data.find((r) => r.name === 'repository-poll')).toMatchObject({ enabled: true, running: false, lastRunAt: null, lastError: null, nextRunAt: server.clock.now() + POLL_MS });
+    expect(listed.body.data.find((r) => r.name === 'repository-poll')).toMatchObject({
+      enabled: true,
+      running: false,
+      lastRunAt: null,
+      lastError: null,
+      nextRunAt: server.clock.now() + POLL_MS,
+    });
     const refused = await jobs(viewer);
     expect(refused.status).toBe(403);
-    expect((await server.request('POST', '/api/system_setting/jobs/run', { token: viewer, body: { name: 'housekeeping' } })).status).toBe(403);
+    expect(
+      (await server.request('POST', '/api/system_setting/jobs/run', { token: viewer, body: { name: 'housekeeping' } }))
+        .status,
+    ).toBe(403);
   });
 
   it('polls the repositories when the interval has passed, once, and books the next poll', async () => {
-    const appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'S', appType: 'unity', password: '135790', path: 'sched' } })).body.data.appId;
-    const flow = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'default', tabName: '客户端', repoType: 'git', repoPath: repo.url, defaultBranch: 'main' } })).body.data.id;
-    const items = async () => (await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${flow}&pageSize=50&onlyCliff=false`, { token: admin })).body.data.list.map((i) => i.commitMessage);
+    const appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'S', appType: 'unity', password: '135790', path: 'sched' },
+      })
+    ).body.data.appId;
+    const flow = (
+      await server.request<{ id: number }>('POST', '/api/workflow', {
+        token: admin,
+        body: {
+          appId,
+          contentType: 'default',
+          tabName: '客户端',
+          repoType: 'git',
+          repoPath: repo.url,
+          defaultBranch: 'main',
+        },
+      })
+    ).body.data.id;
+    const items = async () =>
+      (
+        await server.request<{ list: CommitLogItem[] }>(
+          'GET',
+          `/api/commit_log_list?workflowIds=${flow}&pageSize=50&onlyCliff=false`,
+          { token: admin },
+        )
+      ).body.data.list.map((i) => i.commitMessage);
 
     expect(await scheduler().runDue()).toBe(0);
     expect(await items()).toEqual([]);
@@ -60,7 +93,12 @@ describe.each(testDialects())('scheduled work in the database on %s', (dialect) 
     const pollAt = server.clock.now();
     expect(await scheduler().runDue()).toBe(1);
     expect(await items()).toEqual(['feat: 第一个提交']);
-    expect(await row('repository-poll')).toMatchObject({ lastRunAt: pollAt, lastError: null, nextRunAt: pollAt + POLL_MS, running: false });
+    expect(await row('repository-poll')).toMatchObject({
+      lastRunAt: pollAt,
+      lastError: null,
+      nextRunAt: pollAt + POLL_MS,
+      running: false,
+    });
     expect((await row('repository-poll')).lastDurationMs).toEqual(expect.any(Number));
     // Not due again until the next interval.
     repo.commit({ message: 'fix: 第二个提交', author, time: t0 + 60, files: { 'b.txt': '1' } });
@@ -110,25 +148,46 @@ describe.each(testDialects())('scheduled work in the database on %s', (dialect) 
     release();
     await local.idle();
     expect(calls).toBe(1);
-    expect((await local.list())[0]?.record).toMatchObject({ last_error: '仓库地址无法访问', claimed_by: null, last_run_at: server.clock.now() });
+    expect((await local.list())[0]?.record).toMatchObject({
+      last_error: '仓库地址无法访问',
+      claimed_by: null,
+      last_run_at: server.clock.now(),
+    });
 
     // Through the page's API: housekeeping runs once now, and its next run is one interval after it.
-    const ran = await server.request<JobScheduleRow[]>('POST', '/api/system_setting/jobs/run', { token: admin, body: { name: 'housekeeping' } });
+    const ran = await server.request<JobScheduleRow[]>('POST', '/api/system_setting/jobs/run', {
+      token: admin,
+      body: { name: 'housekeeping' },
+    });
     expect(ran.body.code).toBe(200);
     await scheduler().idle();
-    expect(await row('housekeeping')).toMatchObject({ lastRunAt: server.clock.now(), lastError: null, running: false, nextRunAt: server.clock.now() + HOUSEKEEPING_INTERVAL_MS });
-    const unknown = await server.request('POST', '/api/system_setting/jobs/run', { token: admin, body: { name: 'nothing' } });
+    expect(await row('housekeeping')).toMatchObject({
+      lastRunAt: server.clock.now(),
+      lastError: null,
+      running: false,
+      nextRunAt: server.clock.now() + HOUSEKEEPING_INTERVAL_MS,
+    });
+    const unknown = await server.request('POST', '/api/system_setting/jobs/run', {
+      token: admin,
+      body: { name: 'nothing' },
+    });
     expect(unknown.body.msg).toBe(JobScheduleMessages.notFound);
   });
 
   it('a schedule turned off is not run when due, and runs again once turned on', async () => {
-    const off = await server.request<JobScheduleRow[]>('POST', '/api/system_setting/jobs/enabled', { token: admin, body: { name: 'repository-poll', enabled: false } });
+    const off = await server.request<JobScheduleRow[]>('POST', '/api/system_setting/jobs/enabled', {
+      token: admin,
+      body: { name: 'repository-poll', enabled: false },
+    });
     expect(off.body.data.find((r) => r.name === 'repository-poll')?.enabled).toBe(false);
     const before = (await row('repository-poll')).lastRunAt;
     server.clock.advance(POLL_MS);
     expect(await scheduler().runDue()).toBe(0);
     expect((await row('repository-poll')).lastRunAt).toBe(before);
-    await server.request('POST', '/api/system_setting/jobs/enabled', { token: admin, body: { name: 'repository-poll', enabled: true } });
+    await server.request('POST', '/api/system_setting/jobs/enabled', {
+      token: admin,
+      body: { name: 'repository-poll', enabled: true },
+    });
     expect(await scheduler().runDue()).toBe(1);
     expect((await row('repository-poll')).lastRunAt).toBe(server.clock.now());
   });

@@ -9,10 +9,19 @@ import { dropPostgresSchema, openDatabase, type DatabaseHandle } from '../src/db
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../src/modules/settings/key-file.ts';
-import { createSealedValuesRepository, type SealedValuesRepository } from '../src/modules/settings/sealed-values.repository.ts';
+import {
+  createSealedValuesRepository,
+  type SealedValuesRepository,
+} from '../src/modules/settings/sealed-values.repository.ts';
 import { testDialects, TEST_POSTGRES_URL } from './helpers/dialects.ts';
 import { runScript, startMainProcess, type MainProcess } from './helpers/main-process.ts';
-import { expectSealedWith, expectSecretsReadable, sealedValues, storeEverySecret, type StoredSecrets } from './helpers/secrets-world.ts';
+import {
+  expectSealedWith,
+  expectSecretsReadable,
+  sealedValues,
+  storeEverySecret,
+  type StoredSecrets,
+} from './helpers/secrets-world.ts';
 import { startTestServer, TEST_CLOCK_START } from './helpers/test-app.ts';
 import { apiOf } from './helpers/compiled-server.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -32,7 +41,9 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
   const start = async () => {
     server = await startMainProcess(env, { compiled: true });
     const api = apiOf(server.url);
-    const login = await api.request<{ token: string }>('POST', '/api/user/login', { body: { username: ADMIN.username, password: sha(ADMIN.password) } });
+    const login = await api.request<{ token: string }>('POST', '/api/user/login', {
+      body: { username: ADMIN.username, password: sha(ADMIN.password) },
+    });
     return { api, token: login.body.data.token };
   };
   const stop = async () => {
@@ -44,7 +55,14 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
   beforeAll(async () => {
     apple = await startAppleFake({ teamId: 'ABCDE12345' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-rotate-'));
-    env = { DATA_DIR: dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, APPLE_API_BASE_URL: apple.url, SECRET_KEY: '', SECRET_KEY_PREVIOUS: '' };
+    env = {
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      APPLE_API_BASE_URL: apple.url,
+      SECRET_KEY: '',
+      SECRET_KEY_PREVIOUS: '',
+    };
     if (dialect === 'postgres') {
       env = { ...env, DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema };
       // With DATABASE_URL the key is never generated: the operator provides it (here as the key file).
@@ -63,17 +81,31 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
     const first = await start();
     const oldKey = fileKeys()[0] ?? '';
     expect(oldKey.length).toBeGreaterThanOrEqual(32);
-    secrets = [await storeEverySecret(first.api, apple, first.token, 'r1', Date.now()), await storeEverySecret(first.api, apple, first.token, 'r2', Date.now())];
+    secrets = [
+      await storeEverySecret(first.api, apple, first.token, 'r1', Date.now()),
+      await storeEverySecret(first.api, apple, first.token, 'r2', Date.now()),
+    ];
     const [one] = secrets as [StoredSecrets];
     // Signed things handed out before the rotation: a package download link and an install page pass.
     const fileKey = await transferFile(first.api, first.token, 'demo.apk', sampleApk({ versionName: '1.0.0' }));
-    const version = (await first.api.request<{ cdnUrl: string }>('POST', '/api/v2/upload_app', { token: first.token, body: { appId: one.appId, s3Url: fileKey } })).body.data;
+    const version = (
+      await first.api.request<{ cdnUrl: string }>('POST', '/api/v2/upload_app', {
+        token: first.token,
+        body: { appId: one.appId, s3Url: fileKey },
+      })
+    ).body.data;
     expect((await fetch(version.cdnUrl)).status).toBe(200);
     const appPath = 'secr1';
-    const page = await first.api.request<{ token: string }>('GET', `/api/app_version?url=${appPath}&password=${one.installPassword}`);
+    const page = await first.api.request<{ token: string }>(
+      'GET',
+      `/api/app_version?url=${appPath}&password=${one.installPassword}`,
+    );
     expect(page.body.code).toBe(200);
     const pass = page.body.data.token;
-    expect((await first.api.request('GET', `/api/app_version?url=${appPath}`, { headers: { 'app-version-token': pass } })).body.code).toBe(200);
+    expect(
+      (await first.api.request('GET', `/api/app_version?url=${appPath}`, { headers: { 'app-version-token': pass } }))
+        .body.code,
+    ).toBe(200);
     await stop();
 
     const rotated = await runScript('scripts/admin.mjs', ['rotate-key'], env);
@@ -88,19 +120,34 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
     const box = createSecretBox(newKeys[0] ?? '');
     for (const s of secrets) await expectSecretsReadable(second.api, handle.db, box, second.token, s);
     // The .p8 is used by the server itself: a sync signs its calls to Apple with it.
-    expect((await second.api.request('POST', '/api/apple_account/sync', { token: second.token, body: { id: one.appleAccountId } })).body.code).toBe(200);
+    expect(
+      (
+        await second.api.request('POST', '/api/apple_account/sync', {
+          token: second.token,
+          body: { id: one.appleAccountId },
+        })
+      ).body.code,
+    ).toBe(200);
     // Nothing is left that the old key alone opens.
     for (const s of secrets) {
-      const row = await handle.db.selectFrom('apps').select('password').where('id', '=', s.appId).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom('apps')
+        .select('password')
+        .where('id', '=', s.appId)
+        .executeTakeFirstOrThrow();
       expect(() => createSecretBox(oldKey).open(row.password)).toThrow();
     }
     // Links signed with the old key stop working; fresh ones work.
     // (The restarted server listens on another port: the same link, on its address.)
     const oldLink = new URL(version.cdnUrl);
     expect((await fetch(`${second.api.url}${oldLink.pathname}${oldLink.search}`)).status).toBe(403);
-    const stale = await second.api.request('GET', `/api/app_version?url=${appPath}`, { headers: { 'app-version-token': pass } });
+    const stale = await second.api.request('GET', `/api/app_version?url=${appPath}`, {
+      headers: { 'app-version-token': pass },
+    });
     expect([stale.status, stale.body.msg]).toEqual([400, '安装密码已更改，请输入新的安装密码']);
-    const fresh = await second.api.request<Array<{ cdnUrl: string }>>('GET', `/api/app_versions?appId=${one.appId}`, { token: second.token });
+    const fresh = await second.api.request<Array<{ cdnUrl: string }>>('GET', `/api/app_versions?appId=${one.appId}`, {
+      token: second.token,
+    });
     expect((await fetch(fresh.body.data[0]?.cdnUrl ?? '')).status).toBe(200);
     await stop();
   }, 180_000);
@@ -119,7 +166,9 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
       },
     };
     const config = { DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL };
-    await expect(rotateKey({ db: handle.db, config, clock: { now: Date.now }, log: () => undefined, sealed: crashing })).rejects.toThrow('power cut');
+    await expect(
+      rotateKey({ db: handle.db, config, clock: { now: Date.now }, log: () => undefined, sealed: crashing }),
+    ).rejects.toThrow('power cut');
     const [next, previous] = fileKeys();
     expect(previous).toBe(before);
     // Five secrets are under the new key, the rest still under the old one.
@@ -138,32 +187,52 @@ describe.each(testDialects())('npm run admin -- rotate-key on %s', (dialect) => 
     expect(resumed.output).toContain('resuming the rotation');
     expect(fileKeys()).toEqual([next]);
     const last = await start();
-    for (const s of secrets) await expectSecretsReadable(last.api, handle.db, createSecretBox(next ?? ''), last.token, s);
+    for (const s of secrets)
+      await expectSecretsReadable(last.api, handle.db, createSecretBox(next ?? ''), last.token, s);
     await stop();
   }, 180_000);
 });
 
 describe.each(testDialects())('rotate-key with SECRET_KEY on %s', (dialect) => {
   it('asks for the old key in SECRET_KEY_PREVIOUS, then moves every secret onto SECRET_KEY', async () => {
-    const apple = await startAppleFake({ teamId: 'ABCDE12345', clock: new FakeClock({ frozen: true, start: TEST_CLOCK_START }) });
+    const apple = await startAppleFake({
+      teamId: 'ABCDE12345',
+      clock: new FakeClock({ frozen: true, start: TEST_CLOCK_START }),
+    });
     const oldKey = randomBytes(48).toString('base64url');
     const newKey = randomBytes(48).toString('base64url');
-    const server = await startTestServer(dialect, { appleApiBaseUrl: apple.url, serverKeys: async () => ({ current: oldKey, previous: [] }) });
+    const server = await startTestServer(dialect, {
+      appleApiBaseUrl: apple.url,
+      serverKeys: async () => ({ current: oldKey, previous: [] }),
+    });
     try {
       const admin = await server.adminToken();
       const stored = await storeEverySecret(server, apple, admin, 'e1');
-      const config = { DATA_DIR: os.tmpdir(), SECRET_KEY: newKey, DATABASE_URL: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined };
-      const refused = await rotateKey({ db: server.db, config, clock: server.clock, log: () => undefined }).catch((e: unknown) => e);
+      const config = {
+        DATA_DIR: os.tmpdir(),
+        SECRET_KEY: newKey,
+        DATABASE_URL: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
+      };
+      const refused = await rotateKey({ db: server.db, config, clock: server.clock, log: () => undefined }).catch(
+        (e: unknown) => e,
+      );
       // The new key alone opens nothing stored: the start-up check refuses it before anything changes.
       expect((refused as Error).message).toContain('does not open the secrets stored in the database');
       const withPrevious = { ...config, SECRET_KEY_PREVIOUS: oldKey };
       const lines: string[] = [];
-      const report = await rotateKey({ db: server.db, config: withPrevious, clock: server.clock, log: (l) => lines.push(l) });
+      const report = await rotateKey({
+        db: server.db,
+        config: withPrevious,
+        clock: server.clock,
+        log: (l) => lines.push(l),
+      });
       expect(report).toMatchObject({ resealed: 6, unreadable: [] });
       expect(lines.at(-1)).toContain('remove SECRET_KEY_PREVIOUS');
       await expectSealedWith(server.db, createSecretBox(newKey), stored);
       // Without SECRET_KEY_PREVIOUS (the new key already opens everything) it says how to rotate from the environment.
-      const again = await rotateKey({ db: server.db, config, clock: server.clock, log: () => undefined }).catch((e: unknown) => e);
+      const again = await rotateKey({ db: server.db, config, clock: server.clock, log: () => undefined }).catch(
+        (e: unknown) => e,
+      );
       expect((again as Error).message).toContain('SECRET_KEY_PREVIOUS to the old one');
     } finally {
       await server.close();

@@ -11,15 +11,29 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
   let zhang: LarkUser;
   const waits: number[] = [];
   const clientFor = (options: LarkClientOptions = {}, app = lark.app) =>
-    createLarkClient({ appId: app.appId, appSecret: app.appSecret, openBaseUrl: lark.url, accountsBaseUrl: lark.url, passportBaseUrl: lark.url }, lark.clock, {
-      // Waiting moves the fake's clock: its rate windows are what the wait is for.
-      sleep: async (ms) => {
-        waits.push(ms);
-        await lark.advance(ms);
+    createLarkClient(
+      {
+        appId: app.appId,
+        appSecret: app.appSecret,
+        openBaseUrl: lark.url,
+        accountsBaseUrl: lark.url,
+        passportBaseUrl: lark.url,
       },
-      ...options,
-    });
-  const failureOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as LarkApiError);
+      lark.clock,
+      {
+        // Waiting moves the fake's clock: its rate windows are what the wait is for.
+        sleep: async (ms) => {
+          waits.push(ms);
+          await lark.advance(ms);
+        },
+        ...options,
+      },
+    );
+  const failureOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (e: unknown) => e as LarkApiError,
+    );
 
   beforeEach(async () => {
     lark = await startLarkFake({ clock: new FakeClock({ frozen: true, start: Date.UTC(2026, 10, 23, 8) }) });
@@ -34,7 +48,16 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
     expect(list.url).toContain(list.guid);
     const field = await tasks.createSelectField(list.guid, '优先级', ['高', '中', '低']);
     expect(field.options.map((o) => o.name)).toEqual(['高', '中', '低']);
-    const input = { tasklistGuid: list.guid, summary: '登录页白屏', description: '步骤', start: larkTime(1_795_420_800_000), due: larkTime(1_795_507_200_000), assignees: [zhang.openId], clientToken: 'record-0001-guid', custom_fields: [{ guid: field.guid, single_select_value: field.options[0]?.guid }] };
+    const input = {
+      tasklistGuid: list.guid,
+      summary: '登录页白屏',
+      description: '步骤',
+      start: larkTime(1_795_420_800_000),
+      due: larkTime(1_795_507_200_000),
+      assignees: [zhang.openId],
+      clientToken: 'record-0001-guid',
+      custom_fields: [{ guid: field.guid, single_select_value: field.options[0]?.guid }],
+    };
     const task = await tasks.createTask(input);
     expect((await tasks.createTask(input)).guid).toBe(task.guid);
     expect(lark.tasks.tasksOf(list.guid)).toHaveLength(1);
@@ -66,7 +89,9 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
     expect(lark.tasks.tasksOf(list.guid)).toHaveLength(2);
 
     const impatient = createLarkTaskClient(clientFor({ maxInlineWaitMs: 0 }));
-    const error = await failureOf(impatient.createTask({ tasklistGuid: list.guid, summary: '三', assignees: [], clientToken: 'client-token-3' }));
+    const error = await failureOf(
+      impatient.createTask({ tasklistGuid: list.guid, summary: '三', assignees: [], clientToken: 'client-token-3' }),
+    );
     expect(error).toMatchObject({ httpStatus: 429, code: 99991400, retryAfterMs: 1000 });
     expect(larkTaskErrorMessage(error)).toBe(LarkTaskMessages.rateLimited);
   });
@@ -81,7 +106,9 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
     expect(larkTaskErrorMessage(denied)).toContain('共享');
 
     const base = await createLarkBitableClient(clientFor()).createBase('缺陷');
-    const refused = await failureOf(createLarkBitableClient(clientFor({}, otherApp)).listFields(base.appToken, base.defaultTableId));
+    const refused = await failureOf(
+      createLarkBitableClient(clientFor({}, otherApp)).listFields(base.appToken, base.defaultTableId),
+    );
     expect(refused).toMatchObject({ httpStatus: 403, code: 1254701 });
     expect(larkTaskErrorMessage(refused)).toContain('添加文档应用');
   });
@@ -94,7 +121,12 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
       { field_name: '缺陷状态', type: 3, property: { options: [{ name: '新建' }, { name: '修复中' }] } },
       { field_name: '指派给', type: 11 },
     ]);
-    const created = await bitable.createRecord(base.appToken, tableId, { 标题: '闪退', 缺陷状态: '新建', 指派给: [{ id: zhang.openId }] }, '3b8c4a8e-2c1e-4f8e-9d7a-1f2e3d4c5b6a');
+    const created = await bitable.createRecord(
+      base.appToken,
+      tableId,
+      { 标题: '闪退', 缺陷状态: '新建', 指派给: [{ id: zhang.openId }] },
+      '3b8c4a8e-2c1e-4f8e-9d7a-1f2e3d4c5b6a',
+    );
     await bitable.updateRecord(base.appToken, tableId, created.record_id, { 缺陷状态: '修复中' });
     const [row] = await bitable.searchAll(base.appToken, tableId);
     expect(bitableText(row?.fields.标题)).toBe('闪退');
@@ -102,6 +134,9 @@ describe('typed Lark clients (Task v2, Bitable) against the Lark fake', () => {
     expect(bitablePeople(row?.fields.指派给)).toEqual([zhang.openId]);
     expect(row?.last_modified_time).toEqual(expect.any(Number));
     const fields = await bitable.listFields(base.appToken, tableId);
-    expect(fields.find((f) => f.field_name === '缺陷状态')?.property?.options?.map((o) => o.name)).toEqual(['新建', '修复中']);
+    expect(fields.find((f) => f.field_name === '缺陷状态')?.property?.options?.map((o) => o.name)).toEqual([
+      '新建',
+      '修复中',
+    ]);
   });
 });

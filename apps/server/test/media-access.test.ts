@@ -10,7 +10,9 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(600, 3)]);
 const DAY = 24 * 3600_000;
 const REFUSED = '图片或视频链接无效或已过期，请刷新页面后重试';
-const combos = testDialects().flatMap((dialect) => (['local', 's3'] as const).map((store) => [dialect, store] as const));
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
 
 const bare = (url: string) => url.split('?')[0] ?? url;
 const keyOf = (url: string) => /\/api\/media\/(media\/[^?]+)/.exec(url)?.[1] ?? '';
@@ -54,15 +56,36 @@ describe.each(combos)('media of an app on %s with the %s store', (dialect, store
 
   // As a browser's <img> asks: no session header. One connection per request, so none is left open between tests.
   async function fetchMedia(url: string) {
-    const res = await rawRequest(url.startsWith('/') ? `${server.url}${url}` : url, { headers: { connection: 'close' } });
-    return { status: res.status, bytes: res.body, cache: res.headers['cache-control'] ?? null, msg: res.status === 200 ? null : (JSON.parse(res.body.toString()) as { msg: string }).msg };
+    const res = await rawRequest(url.startsWith('/') ? `${server.url}${url}` : url, {
+      headers: { connection: 'close' },
+    });
+    return {
+      status: res.status,
+      bytes: res.body,
+      cache: res.headers['cache-control'] ?? null,
+      msg: res.status === 200 ? null : (JSON.parse(res.body.toString()) as { msg: string }).msg,
+    };
   }
 
   it("an app icon: stored as /api/media/<key>, shown signed to the app's members, refused as a bare link and to anyone without one", async () => {
     const uploaded = await upload('app', { name: 'icon.png', mime: 'image/png', data: PNG });
     // The uploader's own preview works at once.
     expect(await fetchMedia(uploaded.url)).toMatchObject({ status: 200, bytes: PNG });
-    const saved = await server.request('POST', '/api/app', { token: admin, body: { appId, appName: '星际战舰', appType: 'unity', password: '135790', path: 'star', appIcon: uploaded.url, distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] } });
+    const saved = await server.request('POST', '/api/app', {
+      token: admin,
+      body: {
+        appId,
+        appName: '星际战舰',
+        appType: 'unity',
+        password: '135790',
+        path: 'star',
+        appIcon: uploaded.url,
+        distributeUsers: [
+          { userId: editor.userId, permit: 'edit' },
+          { userId: viewer.userId, permit: 'view' },
+        ],
+      },
+    });
     expect(saved.status).toBe(200);
     const row = await server.db.selectFrom('apps').select('app_icon').where('id', '=', appId).executeTakeFirstOrThrow();
     expect(row.app_icon).toBe(`/api/media/${uploaded.key}`);
@@ -77,37 +100,94 @@ describe.each(combos)('media of an app on %s with the %s store', (dialect, store
     expect(await fetchMedia(detail.body.data.appIcon ?? '')).toMatchObject({ status: 200, bytes: PNG });
 
     // Someone without a permit sees neither the app nor a link; the bare address or a forged signature is refused.
-    const theirs = await server.request<AppListItem[]>('GET', '/api/apps?pageNo=1&pageSize=20', { token: outsider.token });
+    const theirs = await server.request<AppListItem[]>('GET', '/api/apps?pageNo=1&pageSize=20', {
+      token: outsider.token,
+    });
     expect(theirs.body.data.map((a) => a.appId)).not.toContain(appId);
-    expect([403, 404]).toContain((await server.request('GET', `/api/app?appId=${appId}`, { token: outsider.token })).status);
+    expect([403, 404]).toContain(
+      (await server.request('GET', `/api/app?appId=${appId}`, { token: outsider.token })).status,
+    );
     expect(await fetchMedia(bare(listed))).toMatchObject({ status: 403, msg: REFUSED });
-    expect(await fetchMedia(`${bare(listed)}?expires=${Date.now() + DAY}&signature=forged`)).toMatchObject({ status: 403, msg: REFUSED });
+    expect(await fetchMedia(`${bare(listed)}?expires=${Date.now() + DAY}&signature=forged`)).toMatchObject({
+      status: 403,
+      msg: REFUSED,
+    });
     // A signature is for its own key: moved onto another key it is refused.
     const other = await upload('app', { name: 'other.png', mime: 'image/png', data: PNG });
-    expect(await fetchMedia(`/api/media/${other.key}?${listed.split('?')[1] ?? ''}`)).toMatchObject({ status: 403, msg: REFUSED });
+    expect(await fetchMedia(`/api/media/${other.key}?${listed.split('?')[1] ?? ''}`)).toMatchObject({
+      status: 403,
+      msg: REFUSED,
+    });
   });
 
   it('screenshots and videos of an update item: kept unsigned, signed in the list and the detail, other sites left as they are', async () => {
-    const workflowId = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'custom', manageType: 'other', tabName: '客户端' } })).body.data.id;
-    const workflow = await server.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
+    const workflowId = (
+      await server.request<{ id: number }>('POST', '/api/workflow', {
+        token: admin,
+        body: { appId, contentType: 'custom', manageType: 'other', tabName: '客户端' },
+      })
+    ).body.data.id;
+    const workflow = await server.db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('id', '=', workflowId)
+      .executeTakeFirstOrThrow();
     const commitId = 'a'.repeat(40);
-    await server.built.services.ingest.ingestCommits(workflow, [{ commitId, branch: 'main', authorName: 'alice', authorEmail: null, commitTime: server.clock.now(), message: 'feat: 新关卡', tags: [], tagSummary: [], url: null, files: { added: [], modified: [], removed: [] } }]);
-    const log = await server.db.selectFrom('commit_logs').select('id').where('commit_id', '=', commitId).executeTakeFirstOrThrow();
+    await server.built.services.ingest.ingestCommits(workflow, [
+      {
+        commitId,
+        branch: 'main',
+        authorName: 'alice',
+        authorEmail: null,
+        commitTime: server.clock.now(),
+        message: 'feat: 新关卡',
+        tags: [],
+        tagSummary: [],
+        url: null,
+        files: { added: [], modified: [], removed: [] },
+      },
+    ]);
+    const log = await server.db
+      .selectFrom('commit_logs')
+      .select('id')
+      .where('commit_id', '=', commitId)
+      .executeTakeFirstOrThrow();
     const video = await upload('media', { name: 'clip.mp4', mime: 'video/mp4', data: MP4 });
     const elsewhere = 'https://cdn.example.com/shots/1.png';
-    const updated = await server.request('POST', '/api/commit_log/update', { token: editor.token, body: { id: log.id, description: '录屏', fileUrls: JSON.stringify([video.url, elsewhere]) } });
+    const updated = await server.request('POST', '/api/commit_log/update', {
+      token: editor.token,
+      body: { id: log.id, description: '录屏', fileUrls: JSON.stringify([video.url, elsewhere]) },
+    });
     expect(updated.status).toBe(200);
-    const stored = await server.db.selectFrom('commit_logs').select('file_urls').where('id', '=', log.id).executeTakeFirstOrThrow();
+    const stored = await server.db
+      .selectFrom('commit_logs')
+      .select('file_urls')
+      .where('id', '=', log.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.file_urls)).toEqual([`/api/media/${video.key}`, elsewhere]);
 
-    const page = await server.request<{ list: CommitLogItem[] }>('GET', `/api/commit_log_list?workflowIds=${workflowId}&pageNo=1&pageSize=20`, { token: viewer.token });
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflowId}&pageNo=1&pageSize=20`,
+      { token: viewer.token },
+    );
     const urls = page.body.data.list.find((i) => i.commitId === commitId)?.fileUrls ?? [];
     expect(urls[1]).toBe(elsewhere);
     expect(keyOf(urls[0] ?? '')).toBe(video.key);
     expect(await fetchMedia(urls[0] ?? '')).toMatchObject({ status: 200, bytes: MP4 });
-    const detail = await server.request<{ fileUrls: string[] }>('GET', `/api/commit_log/detail?commitId=${commitId}&workflowId=${workflowId}`, { token: viewer.token });
+    const detail = await server.request<{ fileUrls: string[] }>(
+      'GET',
+      `/api/commit_log/detail?commitId=${commitId}&workflowId=${workflowId}`,
+      { token: viewer.token },
+    );
     expect(await fetchMedia(detail.body.data.fileUrls[0] ?? '')).toMatchObject({ status: 200, bytes: MP4 });
-    expect([403, 404]).toContain((await server.request('GET', `/api/commit_log_list?workflowIds=${workflowId}&pageNo=1&pageSize=20`, { token: outsider.token })).status);
+    expect([403, 404]).toContain(
+      (
+        await server.request('GET', `/api/commit_log_list?workflowIds=${workflowId}&pageNo=1&pageSize=20`, {
+          token: outsider.token,
+        })
+      ).status,
+    );
     expect(await fetchMedia(bare(urls[0] ?? ''))).toMatchObject({ status: 403, msg: REFUSED });
   });
 

@@ -7,7 +7,9 @@ import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(120, 5)]);
 const HOUR = 3600_000;
-const combos = testDialects().flatMap((dialect) => (['local', 's3'] as const).map((store) => [dialect, store] as const));
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
 
 // Housekeeping deletes the pictures no record names once MEDIA_GRACE_HOURS (24 here) have passed; named ones stay.
 describe.each(combos)('unreferenced media removed after the grace period on %s with the %s store', (dialect, store) => {
@@ -34,29 +36,81 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
     return ((await res.json()) as { data: { url: string; key: string } }).data;
   }
   const exists = async (key: string) => (await server.blobs.stat(key)) !== null;
-  const listed = async (key: string) => (await server.db.selectFrom('media_files').select('key').where('key', '=', key).executeTakeFirst()) !== undefined;
+  const listed = async (key: string) =>
+    (await server.db.selectFrom('media_files').select('key').where('key', '=', key).executeTakeFirst()) !== undefined;
 
   it('keeps app icons, version icons and screenshots; deletes a picture never saved and an icon replaced, not before 24 hours', async () => {
     const appId = await insertApp(server.db, { app_name: '星图', path: `stars-${store}` });
-    const saveIcon = (url: string) => server.request('POST', '/api/app', { token: admin, body: { appId, appName: '星图', appType: 'unity', password: '135790', path: `stars-${store}`, appIcon: url } });
+    const saveIcon = (url: string) =>
+      server.request('POST', '/api/app', {
+        token: admin,
+        body: { appId, appName: '星图', appType: 'unity', password: '135790', path: `stars-${store}`, appIcon: url },
+      });
     const replaced = await upload('app');
     expect((await saveIcon(replaced.url)).status).toBe(200);
     const icon = await upload('app');
     expect((await saveIcon(icon.url)).status).toBe(200);
     const neverSaved = await upload('media');
     const shot = await upload('media');
-    const workflowId = (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, contentType: 'custom', manageType: 'other', tabName: '关卡' } })).body.data.id;
-    const workflow = await server.db.selectFrom('workflows').selectAll().where('id', '=', workflowId).executeTakeFirstOrThrow();
+    const workflowId = (
+      await server.request<{ id: number }>('POST', '/api/workflow', {
+        token: admin,
+        body: { appId, contentType: 'custom', manageType: 'other', tabName: '关卡' },
+      })
+    ).body.data.id;
+    const workflow = await server.db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('id', '=', workflowId)
+      .executeTakeFirstOrThrow();
     const commitId = `${store}${'b'.repeat(40 - store.length)}`;
-    await server.built.services.ingest.ingestCommits(workflow, [{ commitId, branch: 'main', authorName: 'bob', authorEmail: null, commitTime: server.clock.now(), message: '新地图', tags: [], tagSummary: [], url: null, files: { added: [], modified: [], removed: [] } }]);
-    const log = await server.db.selectFrom('commit_logs').select('id').where('commit_id', '=', commitId).executeTakeFirstOrThrow();
-    expect((await server.request('POST', '/api/commit_log/update', { token: admin, body: { id: log.id, description: '', fileUrls: JSON.stringify([shot.url, 'https://cdn.example.com/x.png']) } })).status).toBe(200);
+    await server.built.services.ingest.ingestCommits(workflow, [
+      {
+        commitId,
+        branch: 'main',
+        authorName: 'bob',
+        authorEmail: null,
+        commitTime: server.clock.now(),
+        message: '新地图',
+        tags: [],
+        tagSummary: [],
+        url: null,
+        files: { added: [], modified: [], removed: [] },
+      },
+    ]);
+    const log = await server.db
+      .selectFrom('commit_logs')
+      .select('id')
+      .where('commit_id', '=', commitId)
+      .executeTakeFirstOrThrow();
+    expect(
+      (
+        await server.request('POST', '/api/commit_log/update', {
+          token: admin,
+          body: { id: log.id, description: '', fileUrls: JSON.stringify([shot.url, 'https://cdn.example.com/x.png']) },
+        })
+      ).status,
+    ).toBe(200);
     // A package's icon, stored by the server itself and named by its version.
     const versionIcon = await server.built.services.media.storeImage(PNG, 'image/png');
     const now = server.clock.now();
     await server.db
       .insertInto('app_versions')
-      .values({ app_id: appId, index_no: 1, native_package_type: 'android', file_key: 'packages/x.apk', file_name: 'x.apk', app_size: 1, icon_key: versionIcon, description: '', attach_files: '[]', metadata: '{}', warnings: '[]', create_time: now, update_time: now })
+      .values({
+        app_id: appId,
+        index_no: 1,
+        native_package_type: 'android',
+        file_key: 'packages/x.apk',
+        file_name: 'x.apk',
+        app_size: 1,
+        icon_key: versionIcon,
+        description: '',
+        attach_files: '[]',
+        metadata: '{}',
+        warnings: '[]',
+        create_time: now,
+        update_time: now,
+      })
       .execute();
     const kept = [icon.key, shot.key, versionIcon];
     const gone = [replaced.key, neverSaved.key];
@@ -71,7 +125,9 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
     for (const key of gone) expect([key, await exists(key), await listed(key)]).toEqual([key, false, false]);
     // What stays is still served; a run later finds nothing more to do.
     const app = await server.request<{ appIcon: string }>('GET', `/api/app?appId=${appId}`, { token: admin });
-    expect((await rawRequest(`${server.url}${app.body.data.appIcon}`, { headers: { connection: 'close' } })).status).toBe(200);
+    expect(
+      (await rawRequest(`${server.url}${app.body.data.appIcon}`, { headers: { connection: 'close' } })).status,
+    ).toBe(200);
     expect(await server.built.services.media.purgeUnreferenced(server.clock.now())).toBe(0);
   });
 });

@@ -24,16 +24,29 @@ describe.each(testDialects())('icon and media upload (POST /api/upload) on %s', 
     await server?.close();
   });
 
-  async function upload(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }, auth = token) {
-    const res = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { token: auth }, body: form(fields, file) });
-    return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: { url: string; key: string } } };
+  async function upload(
+    fields: Record<string, string>,
+    file: { name: string; type: string; data: Buffer },
+    auth = token,
+  ) {
+    const res = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      headers: { token: auth },
+      body: form(fields, file),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { code: number; msg: string; data: { url: string; key: string } },
+    };
   }
 
   it('stores a png icon and serves it back with its type', async () => {
     const res = await upload({ type: 'app' }, { name: 'icon.png', type: 'image/png', data: PNG });
     expect(res.body.code).toBe(200);
     // A link signed for the uploader's preview (media-access.test.ts proves who else gets one).
-    expect(res.body.data.url).toMatch(new RegExp(`^${server.url}/api/media/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.png\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(res.body.data.url).toMatch(
+      new RegExp(`^${server.url}/api/media/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.png\\?expires=\\d+&signature=[\\w-]+$`),
+    );
     const served = await fetch(res.body.data.url);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
@@ -43,7 +56,10 @@ describe.each(testDialects())('icon and media upload (POST /api/upload) on %s', 
     const declared = await upload({ type: 'app' }, { name: 'icon.gif', type: 'image/gif', data: PNG });
     expect(declared.status).toBe(400);
     expect(declared.body.msg).toBe('必须上传图片类型的文件');
-    const disguised = await upload({ type: 'app' }, { name: 'evil.png', type: 'image/png', data: Buffer.from('<script>alert(1)</script> not an image at all') });
+    const disguised = await upload(
+      { type: 'app' },
+      { name: 'evil.png', type: 'image/png', data: Buffer.from('<script>alert(1)</script> not an image at all') },
+    );
     expect(disguised.status).toBe(400);
     expect(disguised.body.msg).toBe('必须上传图片类型的文件');
   });
@@ -52,18 +68,31 @@ describe.each(testDialects())('icon and media upload (POST /api/upload) on %s', 
     const video = await upload({ type: 'media' }, { name: 'clip.mp4', type: 'video/mp4', data: MP4 });
     expect(video.body.code).toBe(200);
     expect(video.body.data.key).toMatch(/\.mp4$/);
-    const text = await upload({ type: 'media' }, { name: 'notes.txt', type: 'text/plain', data: Buffer.from('hello hello hello hello') });
+    const text = await upload(
+      { type: 'media' },
+      { name: 'notes.txt', type: 'text/plain', data: Buffer.from('hello hello hello hello') },
+    );
     expect(text.body.msg).toBe('必须上传图片或视频类型的文件');
     // A text file renamed .png passes the page's own check (name and declared type) and is refused by its content.
-    const renamed = await upload({ type: 'media' }, { name: 'crash.png', type: 'image/png', data: Buffer.from('not an image, only text') });
+    const renamed = await upload(
+      { type: 'media' },
+      { name: 'crash.png', type: 'image/png', data: Buffer.from('not an image, only text') },
+    );
     expect(renamed.status).toBe(400);
     expect(renamed.body.msg).toBe('必须上传图片或视频类型的文件');
   });
 
   it('requires a session to upload, and serves nothing outside the media keys', async () => {
-    const anonymous = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form({ type: 'app' }, { name: 'i.png', type: 'image/png', data: PNG }) });
+    const anonymous = await fetch(`${server.url}/api/upload`, {
+      method: 'POST',
+      body: form({ type: 'app' }, { name: 'i.png', type: 'image/png', data: PNG }),
+    });
     expect(anonymous.status).toBe(401);
-    for (const path of ['/api/media/../../release.db', '/api/media/packages/x.ipa', '/api/media/media/2026/11/not-a-uuid.png']) {
+    for (const path of [
+      '/api/media/../../release.db',
+      '/api/media/packages/x.ipa',
+      '/api/media/media/2026/11/not-a-uuid.png',
+    ]) {
       expect([path, (await fetch(`${server.url}${path}`)).status]).toEqual([path, 404]);
     }
   });

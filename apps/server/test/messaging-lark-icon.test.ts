@@ -12,7 +12,8 @@ import { insertItems, startMessagingWorld, type MessagingWorld } from './helpers
 type Card = { header: { title: { content: string }; icon?: { tag: string; img_key: string } } };
 
 /** A PNG as the icon upload takes it (told by its signature), made distinct by its filler. */
-const png = (fill: number) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, fill)]);
+const png = (fill: number) =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300, fill)]);
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
@@ -67,7 +68,8 @@ function countReads(blobs: BlobStore, key: string) {
     return stream;
   });
   return {
-    reached: (count: number) => (done >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
+    reached: (count: number) =>
+      done >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve })),
     restore: () => spy.mockRestore(),
   };
 }
@@ -82,7 +84,11 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
     const body = new FormData();
     body.append('type', 'app');
     body.append('file', new Blob([data], { type: 'image/png' }), 'icon.png');
-    const res = await fetch(`${world.server.url}/api/upload`, { method: 'POST', headers: { token: world.admin }, body });
+    const res = await fetch(`${world.server.url}/api/upload`, {
+      method: 'POST',
+      headers: { token: world.admin },
+      body,
+    });
     const json = (await res.json()) as { code: number; data: { url: string } };
     expect(json.code).toBe(200);
     await world.server.db.updateTable('apps').set({ app_icon: json.data.url }).where('id', '=', world.appId).execute();
@@ -97,13 +103,24 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
     await world.advance(1000);
     const robotCount = world.lark.botMessages.length;
     const imCount = world.lark.imMessages.length;
-    const toRobot = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'commit', workflowId: workflow.id, commitId: itemId }, world.editor.token);
-    const toSelf = await world.send('/api/send_lark_message', { appId: world.appId, receiveType: 'self', workflowId: workflow.id, commitId: itemId }, world.editor.token);
+    const toRobot = await world.send(
+      '/api/send_lark_message',
+      { appId: world.appId, receiveType: 'commit', workflowId: workflow.id, commitId: itemId },
+      world.editor.token,
+    );
+    const toSelf = await world.send(
+      '/api/send_lark_message',
+      { appId: world.appId, receiveType: 'self', workflowId: workflow.id, commitId: itemId },
+      world.editor.token,
+    );
     return {
       cardsBefore: robotCount + imCount,
       /** Both cards as Lark got them, once the jobs ran. */
       async cards(): Promise<{ robot: Card; im: Card; statuses: string[] }> {
-        const rows = await world.deliveries([...toRobot.body.data.deliveryIds, ...toSelf.body.data.deliveryIds], world.editor.token);
+        const rows = await world.deliveries(
+          [...toRobot.body.data.deliveryIds, ...toSelf.body.data.deliveryIds],
+          world.editor.token,
+        );
         expect(world.lark.botMessages).toHaveLength(robotCount + 1);
         expect(world.lark.imMessages).toHaveLength(imCount + 1);
         return {
@@ -125,9 +142,17 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
   beforeAll(async () => {
     world = await startMessagingWorld(dialect);
     const bot = world.lark.addBot({});
-    workflow = await world.createWorkflow({ tabName: '客户端', robotUrl: `${world.lark.url}/open-apis/bot/v2/hook/${bot.token}` });
+    workflow = await world.createWorkflow({
+      tabName: '客户端',
+      robotUrl: `${world.lark.url}/open-apis/bot/v2/hook/${bot.token}`,
+    });
     [itemId] = (await insertItems(world.server, { id: workflow.id, appId: world.appId }, [
-      { commitId: 'c0ffee00c0ffee00', message: 'feat: 新的关卡', author: '张三', time: world.server.clock.now() - 60_000 },
+      {
+        commitId: 'c0ffee00c0ffee00',
+        message: 'feat: 新的关卡',
+        author: '张三',
+        time: world.server.clock.now() - 60_000,
+      },
     ])) as [number];
   });
   afterAll(async () => {
@@ -142,8 +167,16 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
     // The fake issued one key, for exactly these bytes, as a message image of our app.
     expect(world.lark.state.imImages).toHaveLength(1);
     const issued = world.lark.state.imImages[0];
-    expect(issued).toMatchObject({ sha256: sha256(first), imageType: 'message', format: 'png', appId: world.lark.app.appId });
-    expect(one.robot.header).toMatchObject({ title: { content: '星际战舰 · 客户端 更新日志' }, icon: { tag: 'custom_icon', img_key: issued?.imageKey } });
+    expect(issued).toMatchObject({
+      sha256: sha256(first),
+      imageType: 'message',
+      format: 'png',
+      appId: world.lark.app.appId,
+    });
+    expect(one.robot.header).toMatchObject({
+      title: { content: '星际战舰 · 客户端 更新日志' },
+      icon: { tag: 'custom_icon', img_key: issued?.imageKey },
+    });
     expect(one.im.header.icon).toEqual({ tag: 'custom_icon', img_key: issued?.imageKey });
 
     // A second push reuses the key: still one upload.
@@ -168,7 +201,12 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
     const icon = png(3);
     await setIcon(icon);
     const before = world.lark.state.imImages.length;
-    world.lark.injectError({ route: 'im.image.create', status: 400, body: { code: 234011, msg: "Can't recognize the image format" }, times: 100 });
+    world.lark.injectError({
+      route: 'im.image.create',
+      status: 400,
+      body: { code: 234011, msg: "Can't recognize the image format" },
+      times: 100,
+    });
     const refused = await pushBoth();
     expect(refused.statuses).toEqual(['sent', 'sent']);
     expect(refused.robot.header.icon).toBeUndefined();
@@ -196,7 +234,10 @@ describe.each(testDialects())('Lark cards carry the app icon on %s', (dialect) =
   });
 
   it('leaves the icon out when the app has none of ours (no icon, or an address elsewhere)', async () => {
-    for (const appIcon of [null, 'https://cdn.example.com/api/media/media/2026/11/00000000-0000-0000-0000-000000000000.png']) {
+    for (const appIcon of [
+      null,
+      'https://cdn.example.com/api/media/media/2026/11/00000000-0000-0000-0000-000000000000.png',
+    ]) {
       await world.server.db.updateTable('apps').set({ app_icon: appIcon }).where('id', '=', world.appId).execute();
       const before = world.lark.state.imImages.length;
       const sent = await pushBoth();

@@ -19,10 +19,20 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('migrations under 
   });
 
   it('migrates a fresh schema with a 1 ms statement timeout, while queries stay bounded by it', async () => {
-    handle = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:', statementTimeoutMs: 1, onConnectionError: () => undefined });
+    handle = await openDatabase({
+      url: TEST_POSTGRES_URL,
+      schema,
+      sqliteFile: ':memory:',
+      statementTimeoutMs: 1,
+      onConnectionError: () => undefined,
+    });
     await migrateToLatest(handle);
     checker = await openDatabase({ url: TEST_POSTGRES_URL, schema, sqliteFile: ':memory:' });
-    const tables = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = ${schema} and table_name = 'apps'`.execute(checker.db);
+    const tables = await sql<{
+      n: number;
+    }>`select count(*)::int as n from information_schema.tables where table_schema = ${schema} and table_name = 'apps'`.execute(
+      checker.db,
+    );
     expect(tables.rows).toEqual([{ n: 1 }]);
     await expect(sql`select pg_sleep(0.2)`.execute(handle.db)).rejects.toMatchObject({ code: '57014' });
   });

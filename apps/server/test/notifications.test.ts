@@ -50,7 +50,8 @@ describe.each(testDialects())('notifications on %s', (dialect) => {
     expect(res.status).toBe(200);
     return { ids: res.body.data.map((n) => n.id), rows: res.body.data, total: res.body.total };
   }
-  const mark = (token: string, body: Record<string, unknown>) => server.request('POST', '/api/message', { token, body });
+  const mark = (token: string, body: Record<string, unknown>) =>
+    server.request('POST', '/api/message', { token, body });
 
   it("lists only the caller's unread notices, newest first, with the total", async () => {
     const { alice, bob, ids } = await seed();
@@ -81,12 +82,16 @@ describe.each(testDialects())('notifications on %s', (dialect) => {
 
   it('{id, state: IGNORE} ignores that one notice', async () => {
     const { alice, ids } = await seed();
-    expect((await mark(alice.token, { id: ids.a3, state: 'IGNORE' })).body).toEqual({ code: 200, msg: 'success', data: null });
+    expect((await mark(alice.token, { id: ids.a3, state: 'IGNORE' })).body).toEqual({
+      code: 200,
+      msg: 'success',
+      data: null,
+    });
     expect((await list(alice.token)).ids).toEqual([ids.b2, ids.a1]);
     expect((await list(alice.token, 'state=IGNORE')).ids).toEqual([ids.ignored, ids.a3]);
   });
 
-  it('{appId, state: READ} reads only that app\'s notices and leaves ignored ones ignored', async () => {
+  it("{appId, state: READ} reads only that app's notices and leaves ignored ones ignored", async () => {
     const { alice, bob, ids } = await seed();
     await mark(alice.token, { id: ids.a3, state: 'IGNORE' });
     expect((await mark(alice.token, { appId: appA, state: 'READ' })).body.code).toBe(200);
@@ -97,7 +102,7 @@ describe.each(testDialects())('notifications on %s', (dialect) => {
     expect((await list(bob.token)).ids).toEqual([ids.bobB, ids.bobA]);
   });
 
-  it('{state: READ} reads all of the caller\'s notices without resurrecting ignored ones', async () => {
+  it("{state: READ} reads all of the caller's notices without resurrecting ignored ones", async () => {
     const { alice, bob, ids } = await seed();
     expect((await mark(alice.token, { state: 'READ' })).body.code).toBe(200);
     expect(await list(alice.token)).toMatchObject({ ids: [], total: 0 });
@@ -138,7 +143,14 @@ describe.each(testDialects())('notifications on %s', (dialect) => {
   it('refuses malformed marks with 400 and changes nothing', async () => {
     const { alice } = await seed();
     const before = await list(alice.token, 'size=100&current=1');
-    for (const body of [{ state: 'NOT_READ' }, { id: 1 }, { state: 'DELETE' }, { id: 'abc', state: 'IGNORE' }, { state: 'IGNORE' }, { appId: appA, state: 'IGNORE' }]) {
+    for (const body of [
+      { state: 'NOT_READ' },
+      { id: 1 },
+      { state: 'DELETE' },
+      { id: 'abc', state: 'IGNORE' },
+      { state: 'IGNORE' },
+      { appId: appA, state: 'IGNORE' },
+    ]) {
       const res = await mark(alice.token, body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(ResultCode.badRequest);

@@ -35,8 +35,20 @@ describe.each(testDialects())('the API documentation at /api/docs on %s', (diale
   beforeAll(async () => {
     // Lark, WeCom and the Lark event keys configured, so the routes that only exist with them are documented too.
     server = await startTestServer(dialect, {
-      lark: { appId: 'cli_docs', appSecret: 'secret', openBaseUrl: unconfigured, accountsBaseUrl: unconfigured, passportBaseUrl: unconfigured },
-      wecom: { corpId: 'corp', agentId: '1000002', secret: 'secret', baseUrl: unconfigured, loginBaseUrl: unconfigured },
+      lark: {
+        appId: 'cli_docs',
+        appSecret: 'secret',
+        openBaseUrl: unconfigured,
+        accountsBaseUrl: unconfigured,
+        passportBaseUrl: unconfigured,
+      },
+      wecom: {
+        corpId: 'corp',
+        agentId: '1000002',
+        secret: 'secret',
+        baseUrl: unconfigured,
+        loginBaseUrl: unconfigured,
+      },
       larkEvents: { verificationToken: 'verify', encryptKey: null },
     });
     const response = await fetch(`${server.url}/api/docs/json`);
@@ -54,7 +66,11 @@ describe.each(testDialects())('the API documentation at /api/docs on %s', (diale
     const lacking = operations.flatMap(([name, op]) => {
       const problems = [
         !op.summary?.trim() ? '没有 summary' : !CHINESE.test(op.summary) ? `summary 不是中文：${op.summary}` : null,
-        !op.description?.trim() ? '没有 description' : !CHINESE.test(op.description) ? `description 不是中文：${op.description}` : null,
+        !op.description?.trim()
+          ? '没有 description'
+          : !CHINESE.test(op.description)
+            ? `description 不是中文：${op.description}`
+            : null,
       ].filter((p): p is string => p !== null);
       return problems.map((p) => `${name}：${p}`);
     });
@@ -62,7 +78,9 @@ describe.each(testDialects())('the API documentation at /api/docs on %s', (diale
   });
 
   it('keeps summaries short: one line, no longer than 30 characters', () => {
-    const long = operationsOf(doc).filter(([, op]) => op.summary && (op.summary.length > 30 || op.summary.includes('\n')));
+    const long = operationsOf(doc).filter(
+      ([, op]) => op.summary && (op.summary.length > 30 || op.summary.includes('\n')),
+    );
     expect(long.map(([name, op]) => `${name}：${op.summary}`)).toEqual([]);
   });
 
@@ -86,8 +104,13 @@ describe.each(testDialects())('the API documentation at /api/docs on %s', (diale
 
   it('asks for the token header or a Bearer token, optional on the operations open to anyone', () => {
     expect(doc.security).toEqual([{ token: [] }, { bearer: [] }]);
-    for (const scheme of Object.values(doc.components?.securitySchemes ?? {})) expect(scheme.description).toMatch(CHINESE);
-    const openToAnyone = new Set(server.built.routes.filter((r) => r.access === 'public').map((r) => `${r.method} ${r.url.replace(/\*$/, '{*}').replace(/:(\w+)/g, '{$1}')}`));
+    for (const scheme of Object.values(doc.components?.securitySchemes ?? {}))
+      expect(scheme.description).toMatch(CHINESE);
+    const openToAnyone = new Set(
+      server.built.routes
+        .filter((r) => r.access === 'public')
+        .map((r) => `${r.method} ${r.url.replace(/\*$/, '{*}').replace(/:(\w+)/g, '{$1}')}`),
+    );
     expect(openToAnyone).toContain('POST /api/user/login');
     for (const [name, op] of operationsOf(doc)) {
       if (openToAnyone.has(name)) expect(op.security, name).toEqual([{}, { token: [] }, { bearer: [] }]);

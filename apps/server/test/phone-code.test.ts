@@ -24,36 +24,58 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
 
   it('tells the login page that SMS is configured and codes are asked for automatically', async () => {
     const res = await server.request('GET', '/api/login_options');
-    expect(res.body.data).toEqual({ larkEnabled: false, larkAppId: null, wecomEnabled: false, phoneCodeMode: 'auto', smsConfigured: true });
+    expect(res.body.data).toEqual({
+      larkEnabled: false,
+      larkAppId: null,
+      wecomEnabled: false,
+      phoneCodeMode: 'auto',
+      smsConfigured: true,
+    });
   });
 
   it('asks a user with a phone for a code, then signs in with the code that reached the phone', async () => {
-    const withoutCode = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass') } });
+    const withoutCode = await server.request('POST', '/api/user/login', {
+      body: { username: 'tester', password: sha256Hex('tester-pass') },
+    });
     expect(withoutCode.status).toBe(400);
     expect(withoutCode.body.msg).toBe(Messages.phoneCodeRequired);
 
-    const sent = await server.request<{ maskedPhone: string }>('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'login' } });
+    const sent = await server.request<{ maskedPhone: string }>('POST', '/api/send_phone_code', {
+      body: { username: 'tester', scene: 'login' },
+    });
     expect(sent.body.code).toBe(200);
     expect(sent.body.data.maskedPhone).toBe('*******8000');
     const code = gateway.lastCodeFor(phone);
 
-    const wrong = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code === '000000' ? '111111' : '000000' } });
+    const wrong = await server.request('POST', '/api/user/login', {
+      body: {
+        username: 'tester',
+        password: sha256Hex('tester-pass'),
+        phoneCode: code === '000000' ? '111111' : '000000',
+      },
+    });
     expect(wrong.body.msg).toBe(Messages.phoneCodeWrong);
     await expect(server.login('tester', 'tester-pass', code)).resolves.toBeTruthy();
     // A code works once.
-    const reused = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code } });
+    const reused = await server.request('POST', '/api/user/login', {
+      body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code },
+    });
     expect(reused.body.msg).toBe(Messages.phoneCodeWrong);
   });
 
   it('refuses to resend within a minute and lets a code expire after five', async () => {
     server.clock.advance(PHONE_CODE_RESEND_MS);
-    expect((await server.request('POST', '/api/send_phone_code', { body: { username: 'tester' } })).body.code).toBe(200);
+    expect((await server.request('POST', '/api/send_phone_code', { body: { username: 'tester' } })).body.code).toBe(
+      200,
+    );
     const again = await server.request('POST', '/api/send_phone_code', { body: { username: 'tester' } });
     expect(again.status).toBe(429);
     expect(again.body.msg).toBe(Messages.phoneCodeTooSoon);
     const code = gateway.lastCodeFor(phone);
     server.clock.advance(PHONE_CODE_LIFETIME_MS + 1);
-    const late = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code } });
+    const late = await server.request('POST', '/api/user/login', {
+      body: { username: 'tester', password: sha256Hex('tester-pass'), phoneCode: code },
+    });
     expect(late.body.msg).toBe(Messages.phoneCodeWrong);
   });
 
@@ -68,18 +90,30 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
 
   it('resets a forgotten password with a phone code and ends the old sessions', async () => {
     server.clock.advance(PHONE_CODE_RESEND_MS);
-    await server.request('POST', '/api/system_setting', { token: await server.adminToken(), body: { phoneCodeMode: 'never' } });
+    await server.request('POST', '/api/system_setting', {
+      token: await server.adminToken(),
+      body: { phoneCodeMode: 'never' },
+    });
     const oldSession = await server.login('tester', 'tester-pass');
-    const sent = await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
+    const sent = await server.request('POST', '/api/send_phone_code', {
+      body: { username: 'tester', scene: 'forget_password' },
+    });
     expect(sent.body.code).toBe(200);
     const code = gateway.lastCodeFor(phone);
-    const reset = await server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode: code, password: sha256Hex('brand-new-pass') } });
+    const reset = await server.request('POST', '/api/forget_password', {
+      body: { username: 'tester', phoneCode: code, password: sha256Hex('brand-new-pass') },
+    });
     expect(reset.body.code).toBe(200);
     expect((await server.request('GET', '/api/user/me', { token: oldSession })).status).toBe(401);
     await expect(server.login('tester', 'brand-new-pass')).resolves.toBeTruthy();
-    const oldPassword = await server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('tester-pass') } });
+    const oldPassword = await server.request('POST', '/api/user/login', {
+      body: { username: 'tester', password: sha256Hex('tester-pass') },
+    });
     expect(oldPassword.body.msg).toBe(Messages.wrongCredentials);
-    await server.request('POST', '/api/system_setting', { token: await server.adminToken(), body: { phoneCodeMode: 'auto' } });
+    await server.request('POST', '/api/system_setting', {
+      token: await server.adminToken(),
+      body: { phoneCodeMode: 'auto' },
+    });
   });
 
   it('answers unknown users and users without a phone alike', async () => {
@@ -90,7 +124,8 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
   });
 
   /** `count` six-digit codes that are all different from `code`. */
-  const otherCodes = (code: string, count: number) => Array.from({ length: count }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+  const otherCodes = (code: string, count: number) =>
+    Array.from({ length: count }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
   const tally = (answers: Array<{ status: number; body: { msg: string } }>) => ({
     wrong: answers.filter((a) => a.status === 400 && a.body.msg === Messages.phoneCodeWrong).length,
     spent: answers.filter((a) => a.status === 429 && a.body.msg === Messages.phoneCodeTooManyTries).length,
@@ -100,7 +135,10 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
     server.clock.advance(PHONE_CODE_RESEND_MS);
     await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
     const code = gateway.lastCodeFor(phone);
-    const reset = (phoneCode: string) => server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode, password: sha256Hex('guessed-pass') } });
+    const reset = (phoneCode: string) =>
+      server.request('POST', '/api/forget_password', {
+        body: { username: 'tester', phoneCode, password: sha256Hex('guessed-pass') },
+      });
     const answers = await Promise.all(otherCodes(code, 20).map(reset));
     expect(tally(answers)).toEqual({ wrong: 5, spent: 15 });
     const right = await reset(code);
@@ -109,7 +147,9 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
 
     server.clock.advance(PHONE_CODE_RESEND_MS);
     await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'forget_password' } });
-    const fresh = await server.request('POST', '/api/forget_password', { body: { username: 'tester', phoneCode: gateway.lastCodeFor(phone), password: sha256Hex('after-limit-pass') } });
+    const fresh = await server.request('POST', '/api/forget_password', {
+      body: { username: 'tester', phoneCode: gateway.lastCodeFor(phone), password: sha256Hex('after-limit-pass') },
+    });
     expect(fresh.body.code).toBe(200);
   });
 
@@ -117,7 +157,10 @@ describe.each(testDialects())('phone codes through a real SMS gateway on %s', (d
     server.clock.advance(PHONE_CODE_RESEND_MS);
     await server.request('POST', '/api/send_phone_code', { body: { username: 'tester', scene: 'login' } });
     const code = gateway.lastCodeFor(phone);
-    const signIn = (phoneCode: string) => server.request('POST', '/api/user/login', { body: { username: 'tester', password: sha256Hex('after-limit-pass'), phoneCode } });
+    const signIn = (phoneCode: string) =>
+      server.request('POST', '/api/user/login', {
+        body: { username: 'tester', password: sha256Hex('after-limit-pass'), phoneCode },
+      });
     expect(tally(await Promise.all(otherCodes(code, 8).map(signIn)))).toEqual({ wrong: 5, spent: 3 });
 
     server.clock.advance(PHONE_CODE_RESEND_MS);

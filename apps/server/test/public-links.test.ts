@@ -30,14 +30,22 @@ interface Links {
 async function linksFor(server: TestServer, token: string, appId: number, host: string): Promise<Links> {
   const headers = { host, token, 'content-type': 'application/json' };
   const json = async <T>(method: string, path: string, body?: unknown) => {
-    const res = await rawRequest(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await rawRequest(`${server.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const envelope = JSON.parse(res.body.toString('utf8')) as { code: number; msg: string; data: T };
     if (envelope.code !== 200) throw new Error(`${path}: ${envelope.msg}`);
     return envelope.data;
   };
   const detail = await json<{ downloadUrl: string }>('GET', `/api/app?appId=${appId}`);
   const keys = await json<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', { appFileName: 'x.apk' });
-  const start = await json<{ uploadParamsList: Array<{ signedUrl: string }> }>('POST', '/api/multi_signed_url_upload', { functionName: 'start', fileKey: keys.appFile.fileKey, fileSize: 10 });
+  const start = await json<{ uploadParamsList: Array<{ signedUrl: string }> }>('POST', '/api/multi_signed_url_upload', {
+    functionName: 'start',
+    fileKey: keys.appFile.fileKey,
+    fileSize: 10,
+  });
   const page = await json<InstallPage>('GET', '/api/app_version?url=links&password=246810');
   const ios = page.versions.find((v) => v.installUrl?.startsWith('itms-services:'));
   const android = page.versions.find((v) => v.fileName.endsWith('.apk'));
@@ -51,7 +59,8 @@ async function linksFor(server: TestServer, token: string, appId: number, host: 
   };
 }
 
-const origins = (links: Links) => Object.fromEntries(Object.entries(links).map(([kind, url]) => [kind, new URL(url).origin]));
+const origins = (links: Links) =>
+  Object.fromEntries(Object.entries(links).map(([kind, url]) => [kind, new URL(url).origin]));
 
 describe.each(testDialects())('absolute links never follow a Host header the server does not own, on %s', (dialect) => {
   describe('a server listening on all interfaces (0.0.0.0) without PUBLIC_URL', () => {
@@ -63,10 +72,19 @@ describe.each(testDialects())('absolute links never follow a Host header the ser
       server = await startTestServer(dialect, { host: '0.0.0.0' });
       port = new URL(server.url).port;
       token = await server.adminToken();
-      const created = await server.request<{ appId: number }>('POST', '/api/app', { token, body: { appName: '链接', appType: 'native', password: '246810', path: 'links' } });
+      const created = await server.request<{ appId: number }>('POST', '/api/app', {
+        token,
+        body: { appName: '链接', appType: 'native', password: '246810', path: 'links' },
+      });
       appId = created.body.data.appId;
-      for (const [name, bytes] of [['a.apk', sampleApk()], ['a.ipa', sampleIpa()]] as const) {
-        await server.request('POST', '/api/v2/upload_app', { token, body: { appId, s3Url: await transferFile(server, token, name, bytes) } });
+      for (const [name, bytes] of [
+        ['a.apk', sampleApk()],
+        ['a.ipa', sampleIpa()],
+      ] as const) {
+        await server.request('POST', '/api/v2/upload_app', {
+          token,
+          body: { appId, s3Url: await transferFile(server, token, name, bytes) },
+        });
       }
     });
     afterAll(async () => {
@@ -118,9 +136,18 @@ describe.each(testDialects())('absolute links never follow a Host header the ser
 
     it('answers a forged Host with its own loopback address', async () => {
       const token = await server.adminToken();
-      const created = await server.request<{ appId: number }>('POST', '/api/app', { token, body: { appName: '链接', appType: 'native', password: '246810', path: 'links' } });
-      for (const [name, bytes] of [['a.apk', sampleApk()], ['a.ipa', sampleIpa()]] as const) {
-        await server.request('POST', '/api/v2/upload_app', { token, body: { appId: created.body.data.appId, s3Url: await transferFile(server, token, name, bytes) } });
+      const created = await server.request<{ appId: number }>('POST', '/api/app', {
+        token,
+        body: { appName: '链接', appType: 'native', password: '246810', path: 'links' },
+      });
+      for (const [name, bytes] of [
+        ['a.apk', sampleApk()],
+        ['a.ipa', sampleIpa()],
+      ] as const) {
+        await server.request('POST', '/api/v2/upload_app', {
+          token,
+          body: { appId: created.body.data.appId, s3Url: await transferFile(server, token, name, bytes) },
+        });
       }
       const links = await linksFor(server, token, created.body.data.appId, FORGED);
       expect(new Set(Object.values(origins(links)))).toEqual(new Set([server.url]));
@@ -138,9 +165,18 @@ describe.each(testDialects())('absolute links never follow a Host header the ser
 
     it('uses PUBLIC_URL whatever the Host says', async () => {
       const token = await server.adminToken();
-      const created = await server.request<{ appId: number }>('POST', '/api/app', { token, body: { appName: '链接', appType: 'native', password: '246810', path: 'links' } });
-      for (const [name, bytes] of [['a.apk', sampleApk()], ['a.ipa', sampleIpa()]] as const) {
-        await server.request('POST', '/api/v2/upload_app', { token, body: { appId: created.body.data.appId, s3Url: await transferFile(server, token, name, bytes) } });
+      const created = await server.request<{ appId: number }>('POST', '/api/app', {
+        token,
+        body: { appName: '链接', appType: 'native', password: '246810', path: 'links' },
+      });
+      for (const [name, bytes] of [
+        ['a.apk', sampleApk()],
+        ['a.ipa', sampleIpa()],
+      ] as const) {
+        await server.request('POST', '/api/v2/upload_app', {
+          token,
+          body: { appId: created.body.data.appId, s3Url: await transferFile(server, token, name, bytes) },
+        });
       }
       const links = await linksFor(server, token, created.body.data.appId, FORGED);
       expect(new Set(Object.values(origins(links)))).toEqual(new Set(['https://release.example.com']));

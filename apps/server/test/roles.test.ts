@@ -16,11 +16,14 @@ describe.each(testDialects())('role management on %s', (dialect) => {
   });
 
   const listRoles = (query = '', token = admin) => server.request<RoleRow[]>('GET', `/api/roles${query}`, { token });
-  const saveRole = (body: Record<string, unknown>, token = admin) => server.request<{ roleId: number }>('POST', '/api/role', { token, body });
-  const deleteRole = (roleId: number, token = admin) => server.request('DELETE', `/api/role?roleId=${roleId}`, { token });
+  const saveRole = (body: Record<string, unknown>, token = admin) =>
+    server.request<{ roleId: number }>('POST', '/api/role', { token, body });
+  const deleteRole = (roleId: number, token = admin) =>
+    server.request('DELETE', `/api/role?roleId=${roleId}`, { token });
   const allRoles = async () => (await listRoles('?pageSize=1000')).body.data;
   const roleNamed = async (name: string) => (await allRoles()).find((r) => r.roleName === name);
-  const me = (token: string) => server.request<{ roleName: string; roleLevel: number }>('GET', '/api/user/me', { token });
+  const me = (token: string) =>
+    server.request<{ roleName: string; roleLevel: number }>('GET', '/api/user/me', { token });
 
   async function createRole(roleName: string, roleLevel: number): Promise<number> {
     const res = await saveRole({ roleName, roleLevel });
@@ -32,7 +35,9 @@ describe.each(testDialects())('role management on %s', (dialect) => {
     const res = await listRoles();
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(4);
-    expect(res.body.data.map(({ roleName, roleLevel, builtin, userCount }) => ({ roleName, roleLevel, builtin, userCount }))).toEqual([
+    expect(
+      res.body.data.map(({ roleName, roleLevel, builtin, userCount }) => ({ roleName, roleLevel, builtin, userCount })),
+    ).toEqual([
       { roleName: '管理员', roleLevel: 100, builtin: true, userCount: 1 },
       { roleName: '开发', roleLevel: 30, builtin: false, userCount: 0 },
       { roleName: '测试', roleLevel: 20, builtin: false, userCount: 0 },
@@ -52,7 +57,13 @@ describe.each(testDialects())('role management on %s', (dialect) => {
     expect(levels).toEqual([100, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 30, 20, 10]);
     expect(page2.body.data.map((r) => r.roleName)).toEqual(['role-03', 'role-02', 'role-01', '开发', '测试', '编辑']);
     expect((await listRoles('?pageNo=3')).body.data).toEqual([]);
-    expect((await listRoles('?pageNo=1&pageSize=5')).body.data.map((r) => r.roleName)).toEqual(['管理员', 'role-12', 'role-11', 'role-10', 'role-09']);
+    expect((await listRoles('?pageNo=1&pageSize=5')).body.data.map((r) => r.roleName)).toEqual([
+      '管理员',
+      'role-12',
+      'role-11',
+      'role-10',
+      'role-09',
+    ]);
   });
 
   it('counts the users of each role', async () => {
@@ -72,7 +83,13 @@ describe.each(testDialects())('role management on %s', (dialect) => {
     const renamed = await saveRole({ roleId, roleName: 'Quality', roleLevel: 26 });
     expect(renamed.body).toEqual({ code: 200, msg: 'success', data: { roleId } });
     expect(await roleNamed('QA')).toBeUndefined();
-    expect(await roleNamed('Quality')).toEqual({ roleId, roleName: 'Quality', roleLevel: 26, userCount: 1, builtin: false });
+    expect(await roleNamed('Quality')).toEqual({
+      roleId,
+      roleName: 'Quality',
+      roleLevel: 26,
+      userCount: 1,
+      builtin: false,
+    });
     expect((await me(token)).body.data).toMatchObject({ roleName: 'Quality', roleLevel: 26 });
     // Changing only the letter case of its own name is fine.
     expect((await saveRole({ roleId, roleName: 'QUALITY', roleLevel: 26 })).body.code).toBe(200);
@@ -143,13 +160,20 @@ describe.each(testDialects())('role management on %s', (dialect) => {
   it('refuses lowering the level of the role that holds the last admins', async () => {
     const bossRole = await createRole('超级管理员', 100);
     const { token: boss } = await server.createUser({ username: 'boss', roleLevel: 100 });
-    const adminId = (await server.request<{ userId: number }>('GET', '/api/user/me', { token: admin })).body.data.userId;
+    const adminId = (await server.request<{ userId: number }>('GET', '/api/user/me', { token: admin })).body.data
+      .userId;
     // createUser picks the first level-100 role; put boss on the custom one and demote admin.
     const bossId = (await server.request<{ userId: number }>('GET', '/api/user/me', { token: boss })).body.data.userId;
-    expect((await server.request('POST', '/api/user_role', { token: admin, body: { userId: bossId, roleId: bossRole } })).body.code).toBe(200);
+    expect(
+      (await server.request('POST', '/api/user_role', { token: admin, body: { userId: bossId, roleId: bossRole } }))
+        .body.code,
+    ).toBe(200);
     const devRole = (await roleNamed('开发'))?.roleId;
     const adminRole = (await roleNamed('管理员'))?.roleId;
-    expect((await server.request('POST', '/api/user_role', { token: boss, body: { userId: adminId, roleId: devRole } })).body.code).toBe(200);
+    expect(
+      (await server.request('POST', '/api/user_role', { token: boss, body: { userId: adminId, roleId: devRole } })).body
+        .code,
+    ).toBe(200);
 
     const lowered = await saveRole({ roleId: bossRole, roleName: '超级管理员', roleLevel: 50 }, boss);
     expect(lowered.status).toBe(409);
@@ -158,7 +182,10 @@ describe.each(testDialects())('role management on %s', (dialect) => {
 
     // With the admin back on the built-in role, the custom role may be lowered; boss stops being an admin.
     expect((await listRoles()).status).toBe(403);
-    expect((await server.request('POST', '/api/user_role', { token: boss, body: { userId: adminId, roleId: adminRole } })).body.code).toBe(200);
+    expect(
+      (await server.request('POST', '/api/user_role', { token: boss, body: { userId: adminId, roleId: adminRole } }))
+        .body.code,
+    ).toBe(200);
     expect((await saveRole({ roleId: bossRole, roleName: '超级管理员', roleLevel: 50 }, boss)).body.code).toBe(200);
     expect((await listRoles('', boss)).status).toBe(403);
   });
@@ -166,7 +193,11 @@ describe.each(testDialects())('role management on %s', (dialect) => {
   it('plain users cannot list, save or delete roles (403, code 10028)', async () => {
     const { token } = await server.createUser({ username: 'plain', roleLevel: 30 });
     const devRole = (await roleNamed('开发'))?.roleId ?? -1;
-    for (const res of [await listRoles('', token), await saveRole({ roleName: 'mine', roleLevel: 100 }, token), await deleteRole(devRole, token)]) {
+    for (const res of [
+      await listRoles('', token),
+      await saveRole({ roleName: 'mine', roleLevel: 100 }, token),
+      await deleteRole(devRole, token),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ code: ResultCode.noPermission, msg: Messages.noPermission, data: null });
     }

@@ -72,7 +72,10 @@ describe.each(testDialects())('security headers on %s', (dialect) => {
     it('keeps the sandbox and referrer policy of uploaded files', async () => {
       const token = await server.adminToken();
       const key = await transferFile(server, token, 'page.apk', sampleApk());
-      const url = new URL(await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: 'page.html', contentType: 'text/html' }), server.url);
+      const url = new URL(
+        await server.blobs.downloadUrl(key, { expiresInSec: 600, fileName: 'page.html', contentType: 'text/html' }),
+        server.url,
+      );
       const res = await fetch(url);
       expect(res.headers.get('content-security-policy')).toMatch(/^sandbox /);
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -86,8 +89,19 @@ describe.each(testDialects())('security headers on %s', (dialect) => {
     beforeAll(async () => {
       dist = webDist();
       s3 = await startS3Server();
-      const store = createS3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: s3.bucket, forcePathStyle: true, ...S3_TEST_CREDENTIALS });
-      server = await startTestServer(dialect, { webDistDir: dist, publicUrl: 'https://release.example.com/', downloadBaseUrl: 'https://cdn.example.com/files', blobs: () => store });
+      const store = createS3BlobStore({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        bucket: s3.bucket,
+        forcePathStyle: true,
+        ...S3_TEST_CREDENTIALS,
+      });
+      server = await startTestServer(dialect, {
+        webDistDir: dist,
+        publicUrl: 'https://release.example.com/',
+        downloadBaseUrl: 'https://cdn.example.com/files',
+        blobs: () => store,
+      });
     });
     afterAll(async () => {
       await server?.close();
@@ -100,12 +114,21 @@ describe.each(testDialects())('security headers on %s', (dialect) => {
       const csp = directives(res.headers.get('content-security-policy'));
       // The store's presigned part URLs are where the browser PUTs; the policy must name that very origin.
       const token = await server.adminToken();
-      const keys = await server.request<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', { token, body: { appFileName: 'a.apk' } });
-      const start = await server.request<{ uploadParamsList: Array<{ signedUrl: string }> }>('POST', '/api/multi_signed_url_upload', { token, body: { functionName: 'start', fileKey: keys.body.data.appFile.fileKey, fileSize: 10 } });
+      const keys = await server.request<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', {
+        token,
+        body: { appFileName: 'a.apk' },
+      });
+      const start = await server.request<{ uploadParamsList: Array<{ signedUrl: string }> }>(
+        'POST',
+        '/api/multi_signed_url_upload',
+        { token, body: { functionName: 'start', fileKey: keys.body.data.appFile.fileKey, fileSize: 10 } },
+      );
       const storeOrigin = new URL(start.body.data.uploadParamsList[0]?.signedUrl ?? '').origin;
       expect(storeOrigin).toBe(s3.endpoint);
       for (const directive of ['connect-src', 'img-src', 'media-src']) {
-        expect(csp[directive], directive).toEqual(expect.arrayContaining(["'self'", 'https://release.example.com', 'https://cdn.example.com', storeOrigin]));
+        expect(csp[directive], directive).toEqual(
+          expect.arrayContaining(["'self'", 'https://release.example.com', 'https://cdn.example.com', storeOrigin]),
+        );
       }
       expect(csp['script-src']).toEqual(["'self'"]);
       expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');

@@ -4,11 +4,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startAppleFake, type AppleFake } from '@release/fakes';
-import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../src/db/database.ts';
+import {
+  dropPostgresSchema,
+  migrateToLatest,
+  openDatabase,
+  type DatabaseHandle,
+  type DialectName,
+} from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../src/modules/settings/key-file.ts';
 import { createSealedValuesRepository } from '../src/modules/settings/sealed-values.repository.ts';
-import { KeySetupError, LEGACY_KEY_SETTING, resolveServerKeys, type KeySettings } from '../src/modules/settings/server-key.ts';
+import {
+  KeySetupError,
+  LEGACY_KEY_SETTING,
+  resolveServerKeys,
+  type KeySettings,
+} from '../src/modules/settings/server-key.ts';
 import { createSettingsRepository } from '../src/modules/settings/settings.repository.ts';
 import { testDialects, TEST_POSTGRES_URL } from './helpers/dialects.ts';
 import { expectNothingUsableInDatabase, expectSecretsReadable, storeEverySecret } from './helpers/secrets-world.ts';
@@ -21,16 +32,39 @@ const oldStyleKey = () => randomBytes(32).toString('base64url') + randomBytes(32
 async function freshDatabase(dialect: DialectName) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-key-'));
   const schema = `k_${randomBytes(5).toString('hex')}`;
-  const handle = await openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema, sqliteFile: path.join(dataDir, 'release.db') });
+  const handle = await openDatabase({
+    url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
+    schema,
+    sqliteFile: path.join(dataDir, 'release.db'),
+  });
   await migrateToLatest(handle);
   const lines: string[] = [];
-  const config = (extra: Partial<KeySettings> = {}): KeySettings => ({ DATA_DIR: dataDir, ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL } : {}), ...extra });
+  const config = (extra: Partial<KeySettings> = {}): KeySettings => ({
+    DATA_DIR: dataDir,
+    ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL } : {}),
+    ...extra,
+  });
   const resolve = (extra: Partial<KeySettings> = {}) =>
-    resolveServerKeys({ config: config(extra), settings: createSettingsRepository(handle.db), sealed: createSealedValuesRepository(handle.db), clock, log: (line) => lines.push(line) });
+    resolveServerKeys({
+      config: config(extra),
+      settings: createSettingsRepository(handle.db),
+      sealed: createSealedValuesRepository(handle.db),
+      clock,
+      log: (line) => lines.push(line),
+    });
   /** An app whose install password is sealed with `key`, as a server with that key stored it. */
   const sealedApp = async (key: string, password: string) => {
     const tag = randomBytes(3).toString('hex');
-    const row = { app_name: tag, app_type: 'native', path: `p${tag}`, public_path: `q${tag}`, password: createSecretBox(key).seal(password), description: '', create_time: 1, update_time: 1 };
+    const row = {
+      app_name: tag,
+      app_type: 'native',
+      path: `p${tag}`,
+      public_path: `q${tag}`,
+      password: createSecretBox(key).seal(password),
+      description: '',
+      create_time: 1,
+      update_time: 1,
+    };
     return Number((await handle.db.insertInto('apps').values(row).returning('id').executeTakeFirstOrThrow()).id);
   };
   return {
@@ -66,9 +100,14 @@ describe.each(testDialects())('the server key on %s', (dialect) => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(readKeyFile(file)?.keys).toEqual([legacy]);
     expect(await db.setting(LEGACY_KEY_SETTING)).toBeUndefined();
-    const row = await db.handle.db.selectFrom('apps').select('password').where('id', '=', appId).executeTakeFirstOrThrow();
+    const row = await db.handle.db
+      .selectFrom('apps')
+      .select('password')
+      .where('id', '=', appId)
+      .executeTakeFirstOrThrow();
     expect(createSecretBox(keys.current).open(row.password)).toBe('246810');
-    if (dialect === 'postgres') expect(db.lines.join('\n')).toContain('every other server process sharing this database needs the same key');
+    if (dialect === 'postgres')
+      expect(db.lines.join('\n')).toContain('every other server process sharing this database needs the same key');
 
     // The next start reads the file and finds nothing left to move.
     db.lines.length = 0;
@@ -104,7 +143,11 @@ describe.each(testDialects())('the server key on %s', (dialect) => {
     expect((wrong as Error).message).toContain('does not open the secrets stored in the database');
     // The right key, with a previous one during a rotation, starts.
     const previous = randomBytes(40).toString('base64url');
-    expect(await db.resolve({ SECRET_KEY: key, SECRET_KEY_PREVIOUS: previous })).toEqual({ current: key, previous: [previous], source: 'env' });
+    expect(await db.resolve({ SECRET_KEY: key, SECRET_KEY_PREVIOUS: previous })).toEqual({
+      current: key,
+      previous: [previous],
+      source: 'env',
+    });
     if (dialect === 'sqlite') {
       const missing = await db.resolve().catch((e: unknown) => e);
       expect((missing as Error).message).toContain('secret.key is missing');
@@ -125,7 +168,11 @@ describe.each(testDialects())('the server key on %s', (dialect) => {
     expect(retired).toHaveLength(1);
     expect(readKeyFile(path.join(db.dataDir, retired[0] ?? ''))?.keys).toEqual([legacy]);
     expect(db.lines.join('\n')).toContain('opens 1 stored secret(s) the current key does not');
-    const row = await db.handle.db.selectFrom('apps').select('password').where('id', '=', stranded).executeTakeFirstOrThrow();
+    const row = await db.handle.db
+      .selectFrom('apps')
+      .select('password')
+      .where('id', '=', stranded)
+      .executeTakeFirstOrThrow();
     expect(createSecretBox(envKey, [legacy]).open(row.password)).toBe('222222');
   });
 });
@@ -138,7 +185,10 @@ describe.each(testDialects())('the database alone on %s', (dialect) => {
   let legacyAppId: number;
 
   beforeAll(async () => {
-    apple = await startAppleFake({ clock: new FakeClock({ frozen: true, start: TEST_CLOCK_START }), teamId: 'ABCDE12345' });
+    apple = await startAppleFake({
+      clock: new FakeClock({ frozen: true, start: TEST_CLOCK_START }),
+      teamId: 'ABCDE12345',
+    });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-alone-'));
     legacy = oldStyleKey();
     // An installation from before the key file: its generated key and an install password sealed with it are in the database.
@@ -146,8 +196,19 @@ describe.each(testDialects())('the database alone on %s', (dialect) => {
       appleApiBaseUrl: apple.url,
       serverKeys: async (handle) => {
         await createSettingsRepository(handle).set(LEGACY_KEY_SETTING, legacy, 1);
-        const row = { app_name: '旧应用', app_type: 'native', path: 'old-app', public_path: 'old-pub', password: createSecretBox(legacy).seal('old-install-pass-9'), description: '', create_time: 1, update_time: 1 };
-        legacyAppId = Number((await handle.insertInto('apps').values(row).returning('id').executeTakeFirstOrThrow()).id);
+        const row = {
+          app_name: '旧应用',
+          app_type: 'native',
+          path: 'old-app',
+          public_path: 'old-pub',
+          password: createSecretBox(legacy).seal('old-install-pass-9'),
+          description: '',
+          create_time: 1,
+          update_time: 1,
+        };
+        legacyAppId = Number(
+          (await handle.insertInto('apps').values(row).returning('id').executeTakeFirstOrThrow()).id,
+        );
         return resolveServerKeys({
           config: { DATA_DIR: dataDir, ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL } : {}) },
           settings: createSettingsRepository(handle),
@@ -166,8 +227,12 @@ describe.each(testDialects())('the database alone on %s', (dialect) => {
 
   it('holds no usable secret: no key, no plain text, and no sealed value opens with anything stored in it', async () => {
     const admin = await server.adminToken();
-    const stored = [await storeEverySecret(server, apple, admin, 'a1'), await storeEverySecret(server, apple, admin, 'b2')];
-    for (const secrets of stored) await expectSecretsReadable(server, server.db, server.built.services.box, admin, secrets);
+    const stored = [
+      await storeEverySecret(server, apple, admin, 'a1'),
+      await storeEverySecret(server, apple, admin, 'b2'),
+    ];
+    for (const secrets of stored)
+      await expectSecretsReadable(server, server.db, server.built.services.box, admin, secrets);
     const old = await server.request<{ password: string }>('GET', `/api/app?appId=${legacyAppId}`, { token: admin });
     expect(old.body.data.password).toBe('old-install-pass-9');
 

@@ -20,7 +20,13 @@ const signIn = (baseUrl: string, from: string, username: string, password: strin
   requestFrom(baseUrl, from, 'POST', '/api/user/login', { body: { username, password: sha256Hex(password) }, headers });
 
 /** `count` wrong passwords for `username` sent at once, each from `from` (with `headers(i)` when given). */
-const guessAtOnce = (baseUrl: string, from: string, count: number, username: (i: number) => string, headers?: (i: number) => Record<string, string>) =>
+const guessAtOnce = (
+  baseUrl: string,
+  from: string,
+  count: number,
+  username: (i: number) => string,
+  headers?: (i: number) => Record<string, string>,
+) =>
   Promise.all(Array.from({ length: count }, (_, i) => signIn(baseUrl, from, username(i), `wrong-${i}`, headers?.(i))));
 
 describe.each(testDialects())('sign-in guesses sent in parallel on %s', (dialect) => {
@@ -65,7 +71,9 @@ describe.each(testDialects())('sign-in guesses sent in parallel on %s', (dialect
     const admin = await server.adminToken();
     await server.request('POST', '/api/system_setting', { token: admin, body: { phoneCodeMode: 'always' } });
     for (let i = 0; i < LOGIN_MAX_FAILURES + 2; i += 1) {
-      expect((await signIn(server.url, '127.0.0.7', 'with-phone', 'phone-pass-1')).body.msg).toBe(Messages.phoneCodeRequired);
+      expect((await signIn(server.url, '127.0.0.7', 'with-phone', 'phone-pass-1')).body.msg).toBe(
+        Messages.phoneCodeRequired,
+      );
     }
     await server.request('POST', '/api/system_setting', { token: admin, body: { phoneCodeMode: 'auto' } });
   });
@@ -108,7 +116,9 @@ describe.each(testDialects())('TRUST_PROXY: whose X-Forwarded-For counts, on %s'
     let server: TestServer;
     let proxy: ForwardingProxy;
     beforeAll(async () => {
-      server = await startTestServer(dialect, { trustProxy: loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.20' }).TRUST_PROXY });
+      server = await startTestServer(dialect, {
+        trustProxy: loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.20' }).TRUST_PROXY,
+      });
       await server.createUser(VICTIM);
       proxy = await startForwardingProxy(server.url, PROXY);
     });

@@ -40,18 +40,35 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
 
     it('signs the page URL (without its fragment) with a jsapi ticket the Lark client accepts, fetched once', async () => {
       const page = `${world.server.url}/login?auto_login=1&redirect=%2Fhome%2Fapp`;
-      const res = await world.server.request<{ appId: string; timestamp: number; nonceStr: string; signature: string }>('GET', `/api/user/lark_jsapi_config?url=${encodeURIComponent(`${page}#/anchor`)}`);
+      const res = await world.server.request<{ appId: string; timestamp: number; nonceStr: string; signature: string }>(
+        'GET',
+        `/api/user/lark_jsapi_config?url=${encodeURIComponent(`${page}#/anchor`)}`,
+      );
       expect(res.body.code).toBe(200);
       expect(res.body.data.appId).toBe(world.lark.app.appId);
       const ticket = world.lark.state.jsTickets[0]?.ticket ?? '';
-      expect(world.lark.verifyJsapiSignature({ ticket, nonceStr: res.body.data.nonceStr, timestamp: res.body.data.timestamp, url: page, signature: res.body.data.signature })).toMatchObject({ ok: true });
-      const again = await world.server.request<{ signature: string }>('GET', `/api/user/lark_jsapi_config?url=${encodeURIComponent(page)}`);
+      expect(
+        world.lark.verifyJsapiSignature({
+          ticket,
+          nonceStr: res.body.data.nonceStr,
+          timestamp: res.body.data.timestamp,
+          url: page,
+          signature: res.body.data.signature,
+        }),
+      ).toMatchObject({ ok: true });
+      const again = await world.server.request<{ signature: string }>(
+        'GET',
+        `/api/user/lark_jsapi_config?url=${encodeURIComponent(page)}`,
+      );
       expect(again.body.code).toBe(200);
       expect(world.lark.jsTicketCalls).toBe(1);
     });
 
     it('signs only pages of this site', async () => {
-      const res = await world.server.request('GET', `/api/user/lark_jsapi_config?url=${encodeURIComponent('https://evil.example/login')}`);
+      const res = await world.server.request(
+        'GET',
+        `/api/user/lark_jsapi_config?url=${encodeURIComponent('https://evil.example/login')}`,
+      );
       expect(res.status).toBe(400);
       expect(res.body.msg).toBe(SignInMessages.urlNotOurs);
     });
@@ -67,7 +84,8 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
       const poll = () => screen.api<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
       return { screen, qrId, url: url ?? '', poll };
     }
-    const pollElsewhere = (qrId: string) => world.server.request<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
+    const pollElsewhere = (qrId: string) =>
+      world.server.request<QrAnswer>('GET', `/api/user/lark_qr_login?qrId=${encodeURIComponent(qrId)}`);
 
     it('waits while the phone has not approved, then hands the waiting screen its session once', async () => {
       const phoneUser = world.lark.addUser({ name: '扫码人' });
@@ -80,17 +98,23 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
       const back = await approve(url);
       expect(`${back.landing.origin}${back.landing.pathname}`).toBe(`${world.server.url}/callback/feishu`);
       expect(back.state).toBe(qrId);
-      const confirmed = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', { body: { state: back.state, code: back.code } });
+      const confirmed = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', {
+        body: { state: back.state, code: back.code },
+      });
       expect(confirmed.body.data).toEqual({ status: 'done' });
 
       const done = await poll();
       expect(done.body.data.status).toBe('done');
       expect(done.body.data.login).toMatchObject({ username: '扫码人' });
-      const me = await world.server.request<{ username: string }>('GET', '/api/user/me', { token: done.body.data.login?.token });
+      const me = await world.server.request<{ username: string }>('GET', '/api/user/me', {
+        token: done.body.data.login?.token,
+      });
       expect(me.body.data.username).toBe('扫码人');
       // Taken once: another poll gets nothing, and the phone cannot confirm twice.
       expect((await poll()).body.data).toMatchObject({ status: 'expired', login: null });
-      const twice = await world.server.request('POST', '/api/user/lark_qr_login', { body: { state: back.state, code: back.code } });
+      const twice = await world.server.request('POST', '/api/user/lark_qr_login', {
+        body: { state: back.state, code: back.code },
+      });
       expect(twice.body.msg).toBe(SignInMessages.stateInvalid);
     });
 
@@ -106,7 +130,9 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
 
     it('tells the waiting screen when the phone declined', async () => {
       const { qrId, poll } = await waitingScreen();
-      const declined = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', { body: { state: qrId, error: 'access_denied' } });
+      const declined = await world.server.request<{ status: string }>('POST', '/api/user/lark_qr_login', {
+        body: { state: qrId, error: 'access_denied' },
+      });
       expect(declined.body.data).toEqual({ status: 'denied' });
       expect((await poll()).body.data).toMatchObject({ status: 'denied', login: null });
     });
@@ -151,9 +177,14 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
       const stale = await world.server.built.services.larkClient?.tenantToken();
       expect(stale).toMatch(/^t-/);
       world.lark.expireToken(stale ?? '');
-      const res = await world.server.request<{ signature: string }>('GET', `/api/user/lark_jsapi_config?url=${encodeURIComponent(`${world.server.url}/login`)}`);
+      const res = await world.server.request<{ signature: string }>(
+        'GET',
+        `/api/user/lark_jsapi_config?url=${encodeURIComponent(`${world.server.url}/login`)}`,
+      );
       expect(res.body.code).toBe(200);
-      const calls = world.lark.requests.filter((r) => r.route === 'jssdk.ticket' || r.route === 'auth.tenant_access_token').map((r) => [r.route, r.status]);
+      const calls = world.lark.requests
+        .filter((r) => r.route === 'jssdk.ticket' || r.route === 'auth.tenant_access_token')
+        .map((r) => [r.route, r.status]);
       expect(calls).toEqual([
         ['auth.tenant_access_token', 200],
         ['jssdk.ticket', 400],
@@ -165,7 +196,11 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
     });
 
     it('says Lark is unreachable when it is down or rate limits us', async () => {
-      world.lark.injectError({ route: 'oauth.token', status: 503, body: { code: 20072, error: 'temporarily_unavailable', error_description: 'server is temporarily unavailable' } });
+      world.lark.injectError({
+        route: 'oauth.token',
+        status: 503,
+        body: { code: 20072, error: 'temporarily_unavailable', error_description: 'server is temporarily unavailable' },
+      });
       const down = await new TestBrowser(world.server).larkLogin({ code: await codeFor('停机') });
       expect(down.status).toBe(500);
       expect(down.body.msg).toBe(SignInMessages.providerUnavailable);
@@ -177,10 +212,14 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
     });
 
     it('says a resigned or unavailable Lark account may not sign in', async () => {
-      const resigned = await new TestBrowser(world.server).larkLogin({ code: await codeFor('离职者', { name: '离职者', status: 'resigned' }) });
+      const resigned = await new TestBrowser(world.server).larkLogin({
+        code: await codeFor('离职者', { name: '离职者', status: 'resigned' }),
+      });
       expect(resigned.status).toBe(400);
       expect(resigned.body.msg).toBe(SignInMessages.larkUserBlocked);
-      const outside = await new TestBrowser(world.server).larkLogin({ code: await codeFor('外人', { name: '外人', canUseApp: false }) });
+      const outside = await new TestBrowser(world.server).larkLogin({
+        code: await codeFor('外人', { name: '外人', canUseApp: false }),
+      });
       expect(outside.body.msg).toBe(SignInMessages.larkUserBlocked);
     });
 

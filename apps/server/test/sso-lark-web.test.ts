@@ -27,7 +27,12 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     const { url, state, expiresAt } = await new TestBrowser(world.server).larkLoginUrl();
     const authorize = new URL(url);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${world.lark.url}/open-apis/authen/v1/authorize`);
-    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ client_id: world.lark.app.appId, response_type: 'code', redirect_uri: `${world.server.url}/callback/feishu`, state });
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      client_id: world.lark.app.appId,
+      response_type: 'code',
+      redirect_uri: `${world.server.url}/callback/feishu`,
+      state,
+    });
     expect(state).toMatch(/^success_login\.[A-Za-z0-9_-]{32}$/);
     expect(expiresAt).toBe(world.server.clock.now() + 10 * 60_000);
   });
@@ -39,12 +44,18 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     expect(`${landing.origin}${landing.pathname}`).toBe(`${world.server.url}/callback/feishu`);
     expect(login.body.code).toBe(200);
     expect(login.body.data).toMatchObject({ username: '新同事', roleLevel: 10 });
-    const me = await browser.api<{ username: string; roleName: string }>('GET', '/api/user/me', { token: login.body.data.token });
+    const me = await browser.api<{ username: string; roleName: string }>('GET', '/api/user/me', {
+      token: login.body.data.token,
+    });
     expect(me.body.data).toMatchObject({ username: '新同事', roleName: '编辑' });
     // The next sign-in finds the linked account instead of making another.
     const again = await signInAs(new TestBrowser(world.server), user.openId);
     expect(again.login.body.data.userId).toBe(login.body.data.userId);
-    const identities = await browser.api<Array<{ provider: string; displayName: string }>>('GET', '/api/user/identities', { token: login.body.data.token });
+    const identities = await browser.api<Array<{ provider: string; displayName: string }>>(
+      'GET',
+      '/api/user/identities',
+      { token: login.body.data.token },
+    );
     expect(identities.body.data).toEqual([expect.objectContaining({ provider: 'lark', displayName: '新同事' })]);
   });
 
@@ -79,7 +90,10 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     const user = world.lark.addUser({ name: '路人乙' });
     const browser = new TestBrowser(world.server);
     await browser.larkLoginUrl();
-    const forged = await browser.larkLogin({ code: world.lark.mintCode({ openId: user.openId }), state: 'success_login.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const forged = await browser.larkLogin({
+      code: world.lark.mintCode({ openId: user.openId }),
+      state: 'success_login.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    });
     expect(forged.body.msg).toBe(SignInMessages.stateInvalid);
     const first = await signInAs(browser, user.openId);
     expect(first.login.body.code).toBe(200);
@@ -95,7 +109,9 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     world.lark.setNextLogin({ openId: user.openId });
     const back = await approve(url);
     world.server.clock.advance(10 * 60_000 + 1);
-    expect((await browser.larkLogin({ code: back.code, state: back.state })).body.msg).toBe(SignInMessages.stateInvalid);
+    expect((await browser.larkLogin({ code: back.code, state: back.state })).body.msg).toBe(
+      SignInMessages.stateInvalid,
+    );
   });
 
   it('accepts a Lark code once: a reused code with a fresh state is refused by Lark and explained', async () => {
@@ -119,9 +135,14 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     expect(back.location?.searchParams.get('error')).toBe('access_denied');
     expect(back.location?.searchParams.get('state')).toBe(state);
     expect(back.location?.searchParams.has('code')).toBe(false);
-    expect((await browser.api('POST', '/api/user/sign_in_denied', { body: { state, error: 'access_denied' } })).body.code).toBe(200);
+    expect(
+      (await browser.api('POST', '/api/user/sign_in_denied', { body: { state, error: 'access_denied' } })).body.code,
+    ).toBe(200);
     const user = world.lark.addUser({ name: '反悔者' });
-    const late = await browser.larkLogin({ code: world.lark.mintCode({ openId: user.openId, redirectUri: `${world.server.url}/callback/feishu` }), state });
+    const late = await browser.larkLogin({
+      code: world.lark.mintCode({ openId: user.openId, redirectUri: `${world.server.url}/callback/feishu` }),
+      state,
+    });
     expect(late.body.msg).toBe(SignInMessages.stateInvalid);
   });
 
@@ -161,8 +182,15 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
   /** What an admin does in 用户管理: sets the account's password. */
   async function givePassword(userId: number, username: string, password: string) {
     const admin = await world.server.adminToken();
-    const row = await world.server.db.selectFrom('users').select('role_id').where('id', '=', userId).executeTakeFirstOrThrow();
-    const saved = await world.server.request('POST', '/api/user', { token: admin, body: { userId, username, roleId: row.role_id, password: sha256Hex(password) } });
+    const row = await world.server.db
+      .selectFrom('users')
+      .select('role_id')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const saved = await world.server.request('POST', '/api/user', {
+      token: admin,
+      body: { userId, username, roleId: row.role_id, password: sha256Hex(password) },
+    });
     expect(saved.body.code).toBe(200);
   }
 
@@ -170,14 +198,24 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     const user = world.lark.addUser({ name: '被解绑' });
     const login = (await signInAs(new TestBrowser(world.server), user.openId)).login.body.data;
     const other = await world.server.createUser({ username: 'nosy', roleLevel: 30 });
-    const denied = await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, { token: other.token });
+    const denied = await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, {
+      token: other.token,
+    });
     expect(denied.status).toBe(403);
     const admin = await world.server.adminToken();
     await givePassword(login.userId, login.username, 'a-new-pass-1');
-    expect((await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, { token: admin })).body.code).toBe(200);
+    expect(
+      (
+        await world.server.request('DELETE', `/api/user/identity?provider=lark&userId=${login.userId}`, {
+          token: admin,
+        })
+      ).body.code,
+    ).toBe(200);
     // (A new password ended the user's other sessions.)
     const again = await world.server.login(login.username, 'a-new-pass-1');
-    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: again })).body.data).toEqual([]);
+    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: again })).body.data).toEqual(
+      [],
+    );
   });
 
   it('keeps the only way into an account made by Lark until it has a password', async () => {
@@ -188,10 +226,14 @@ describe.each(testDialects())('one-click Lark sign-in in a browser on %s', (dial
     const refused = await world.server.request('DELETE', '/api/user/identity?provider=lark', { token: login.token });
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toBe(SignInMessages.lastSignInMethod);
-    expect((await world.server.request<unknown[]>('GET', '/api/user/identities', { token: login.token })).body.data).toHaveLength(1);
+    expect(
+      (await world.server.request<unknown[]>('GET', '/api/user/identities', { token: login.token })).body.data,
+    ).toHaveLength(1);
 
     await givePassword(login.userId, login.username, 'a-new-pass-1');
     const withPassword = await world.server.login(login.username, 'a-new-pass-1');
-    expect((await world.server.request('DELETE', '/api/user/identity?provider=lark', { token: withPassword })).body.code).toBe(200);
+    expect(
+      (await world.server.request('DELETE', '/api/user/identity?provider=lark', { token: withPassword })).body.code,
+    ).toBe(200);
   });
 });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SignInMessages } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
-import { approve, startSignInWorld, TestBrowser, visit, type LoginData, type SignInWorld } from './helpers/sign-in-fakes.ts';
+import {
+  approve,
+  startSignInWorld,
+  TestBrowser,
+  visit,
+  type LoginData,
+  type SignInWorld,
+} from './helpers/sign-in-fakes.ts';
 import { startTestServer } from './helpers/test-app.ts';
 
 describe.each(testDialects())('WeCom sign-in on %s', (dialect) => {
@@ -27,14 +34,23 @@ describe.each(testDialects())('WeCom sign-in on %s', (dialect) => {
     world.wecom.setNextLogin(userId);
     const back = await approve(url);
     expect(back.state).toBe(state);
-    return { ...back, login: await browser.api<LoginData>('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } }) };
+    return {
+      ...back,
+      login: await browser.api<LoginData>('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } }),
+    };
   }
 
   it('sends the browser to the WeCom login page of our app, which comes back to /login', async () => {
     const { url, state } = await wecomStart(new TestBrowser(world.server));
     const page = new URL(url);
     expect(`${page.origin}${page.pathname}`).toBe(`${world.wecom.url}/wwlogin/sso/login`);
-    expect(Object.fromEntries(page.searchParams)).toMatchObject({ login_type: 'CorpApp', appid: world.wecom.corp.corpId, agentid: world.wecom.corp.agentId, redirect_uri: `${world.server.url}/login`, state });
+    expect(Object.fromEntries(page.searchParams)).toMatchObject({
+      login_type: 'CorpApp',
+      appid: world.wecom.corp.corpId,
+      agentid: world.wecom.corp.agentId,
+      redirect_uri: `${world.server.url}/login`,
+      state,
+    });
     expect(state).toMatch(/^wecom_login\./);
   });
 
@@ -45,7 +61,11 @@ describe.each(testDialects())('WeCom sign-in on %s', (dialect) => {
     expect(first.login.body.data).toMatchObject({ username: '赵六', roleLevel: 10 });
     const second = await signInAs(new TestBrowser(world.server), 'zhaoliu');
     expect(second.login.body.data.userId).toBe(first.login.body.data.userId);
-    const identities = await world.server.request<Array<{ provider: string; displayName: string }>>('GET', '/api/user/identities', { token: second.login.body.data.token });
+    const identities = await world.server.request<Array<{ provider: string; displayName: string }>>(
+      'GET',
+      '/api/user/identities',
+      { token: second.login.body.data.token },
+    );
     expect(identities.body.data).toEqual([expect.objectContaining({ provider: 'wecom', displayName: '赵六' })]);
     // One access token served both sign-ins.
     expect(world.wecom.requests.filter((r) => r.route === 'gettoken')).toHaveLength(1);
@@ -56,10 +76,16 @@ describe.each(testDialects())('WeCom sign-in on %s', (dialect) => {
     const { url } = await wecomStart(browser);
     world.wecom.setNextLogin('zhaoliu');
     const back = await approve(url);
-    const stolen = await new TestBrowser(world.server).api('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } });
+    const stolen = await new TestBrowser(world.server).api('POST', '/api/qywx_login', {
+      body: { code: back.code, state: back.state },
+    });
     expect(stolen.body.msg).toBe(SignInMessages.stateInvalid);
-    expect((await browser.api('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } })).body.code).toBe(200);
-    expect((await browser.api('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } })).body.msg).toBe(SignInMessages.stateInvalid);
+    expect(
+      (await browser.api('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } })).body.code,
+    ).toBe(200);
+    expect(
+      (await browser.api('POST', '/api/qywx_login', { body: { code: back.code, state: back.state } })).body.msg,
+    ).toBe(SignInMessages.stateInvalid);
     const { state } = await wecomStart(browser);
     const reused = await browser.api('POST', '/api/qywx_login', { body: { code: back.code, state } });
     expect(reused.status).toBe(400);
@@ -78,7 +104,10 @@ describe.each(testDialects())('WeCom sign-in on %s', (dialect) => {
     expect(world.wecom.expireToken(token)).toBe(true);
     const from = world.wecom.requests.length;
     expect((await signInAs(new TestBrowser(world.server), 'zhaoliu')).login.body.code).toBe(200);
-    const calls = world.wecom.requests.slice(from).filter((r) => r.route !== 'sso.login').map((r) => [r.route, r.status === 200 && r.query.access_token === token]);
+    const calls = world.wecom.requests
+      .slice(from)
+      .filter((r) => r.route !== 'sso.login')
+      .map((r) => [r.route, r.status === 200 && r.query.access_token === token]);
     expect(calls).toEqual([
       ['auth.getuserinfo', true],
       ['gettoken', false],

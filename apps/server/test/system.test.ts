@@ -24,9 +24,17 @@ function selfSignedHttps(): Promise<{ url: string; close: () => Promise<void> }>
   cert.setSubject([{ name: 'commonName', value: 'release.test' }]);
   cert.setIssuer([{ name: 'commonName', value: 'release.test' }]);
   cert.sign(keys.privateKey, forge.md.sha256.create());
-  const server = https.createServer({ key: forge.pki.privateKeyToPem(keys.privateKey), cert: forge.pki.certificateToPem(cert) }, (_req, res) => res.end('{}'));
+  const server = https.createServer(
+    { key: forge.pki.privateKeyToPem(keys.privateKey), cert: forge.pki.certificateToPem(cert) },
+    (_req, res) => res.end('{}'),
+  );
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
+    ),
   );
 }
 
@@ -34,7 +42,9 @@ function selfSignedHttps(): Promise<{ url: string; close: () => Promise<void> }>
 describe('the admin self-check of PUBLIC_URL', () => {
   const servers: TestServer[] = [];
   let target: TestServer;
-  const check = async (server: TestServer) => (await server.request<Report>('GET', '/api/system/public_url_check', { token: await server.adminToken() })).body.data;
+  const check = async (server: TestServer) =>
+    (await server.request<Report>('GET', '/api/system/public_url_check', { token: await server.adminToken() })).body
+      .data;
 
   beforeAll(async () => {
     target = await startTestServer('sqlite');
@@ -59,9 +69,13 @@ describe('the admin self-check of PUBLIC_URL', () => {
   });
 
   it('notices a URL that leads to another site', async () => {
-    const other = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>another site</html>'));
+    const other = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>another site</html>'),
+    );
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const misrouted = await startTestServer('sqlite', { publicUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}` });
+    const misrouted = await startTestServer('sqlite', {
+      publicUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
+    });
     servers.push(misrouted);
     const report = await check(misrouted);
     expect(report).toMatchObject({ reachable: true, sameDeployment: false });

@@ -25,23 +25,57 @@ describe.each(testDialects())('comments on tasks and bugs on %s', (dialect) => {
       { userId: colleague.userId, permit: 'edit' },
       { userId: viewer.userId, permit: 'view' },
     ];
-    appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: 'G', appType: 'unity', password: '135790', path: 'game', distributeUsers } })).body.data.appId;
-    await server.request('POST', '/api/app', { token: admin, body: { appName: 'H', appType: 'unity', password: '135790', path: 'hhhh', distributeUsers: [{ userId: outsider.userId, permit: 'edit' }] } });
+    appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'G', appType: 'unity', password: '135790', path: 'game', distributeUsers },
+      })
+    ).body.data.appId;
+    await server.request('POST', '/api/app', {
+      token: admin,
+      body: {
+        appName: 'H',
+        appType: 'unity',
+        password: '135790',
+        path: 'hhhh',
+        distributeUsers: [{ userId: outsider.userId, permit: 'edit' }],
+      },
+    });
     const start = Date.UTC(2026, 10, 23);
-    task = (await server.request<TaskRecord>('POST', '/api/create_task', { token: editor.token, body: { appId, recordType: 'task', summary: '评论用', assigneeIds: [editor.userId], startAt: start, due: start } })).body.data;
+    task = (
+      await server.request<TaskRecord>('POST', '/api/create_task', {
+        token: editor.token,
+        body: {
+          appId,
+          recordType: 'task',
+          summary: '评论用',
+          assigneeIds: [editor.userId],
+          startAt: start,
+          due: start,
+        },
+      })
+    ).body.data;
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  const comments = async (token = viewer.token) => (await server.request<TaskComment[]>('GET', `/api/comments?taskGuid=${task.guid}`, { token })).body.data;
-  const record = async () => (await server.request<TaskRecord>('GET', `/api/task?taskGuid=${task.guid}`, { token: viewer.token })).body.data;
+  const comments = async (token = viewer.token) =>
+    (await server.request<TaskComment[]>('GET', `/api/comments?taskGuid=${task.guid}`, { token })).body.data;
+  const record = async () =>
+    (await server.request<TaskRecord>('GET', `/api/task?taskGuid=${task.guid}`, { token: viewer.token })).body.data;
 
   it('adds comments oldest first, counted on the record', async () => {
-    const first = await server.request<{ id: number }>('POST', '/api/create_comment', { token: editor.token, body: { taskGuid: task.guid, content: ' 第一条 ' } });
+    const first = await server.request<{ id: number }>('POST', '/api/create_comment', {
+      token: editor.token,
+      body: { taskGuid: task.guid, content: ' 第一条 ' },
+    });
     expect(first.body.code).toBe(200);
     server.clock.advance(60_000);
-    await server.request('POST', '/api/create_comment', { token: colleague.token, body: { taskGuid: task.guid, content: '第二条' } });
+    await server.request('POST', '/api/create_comment', {
+      token: colleague.token,
+      body: { taskGuid: task.guid, content: '第二条' },
+    });
     const list = await comments();
     expect(list.map((c) => [c.content, c.creatorName])).toEqual([
       ['第一条', 'editor'],
@@ -51,28 +85,46 @@ describe.each(testDialects())('comments on tasks and bugs on %s', (dialect) => {
     expect((await record()).commentCount).toBe(2);
   });
 
-  it('refuses an empty comment with the spec\'s message', async () => {
+  it("refuses an empty comment with the spec's message", async () => {
     for (const content of ['', '   ']) {
-      const res = await server.request('POST', '/api/create_comment', { token: editor.token, body: { taskGuid: task.guid, content } });
+      const res = await server.request('POST', '/api/create_comment', {
+        token: editor.token,
+        body: { taskGuid: task.guid, content },
+      });
       expect([res.status, res.body.msg]).toEqual([400, TaskMessages.commentRequired]);
     }
     const id = (await comments())[0]?.id;
-    const res = await server.request('POST', '/api/update_comment', { token: editor.token, body: { id, content: ' ' } });
+    const res = await server.request('POST', '/api/update_comment', {
+      token: editor.token,
+      body: { id, content: ' ' },
+    });
     expect([res.status, res.body.msg]).toEqual([400, TaskMessages.commentRequired]);
   });
 
   it('lets the author edit and delete a comment, and nobody else but an admin', async () => {
     const [mine, theirs] = await comments();
     server.clock.advance(60_000);
-    const edited = await server.request('POST', '/api/update_comment', { token: editor.token, body: { id: mine?.id, content: '第一条（改）' } });
+    const edited = await server.request('POST', '/api/update_comment', {
+      token: editor.token,
+      body: { id: mine?.id, content: '第一条（改）' },
+    });
     expect(edited.body.code).toBe(200);
-    const notMine = await server.request('POST', '/api/update_comment', { token: editor.token, body: { id: theirs?.id, content: '改别人的' } });
+    const notMine = await server.request('POST', '/api/update_comment', {
+      token: editor.token,
+      body: { id: theirs?.id, content: '改别人的' },
+    });
     expect([notMine.status, notMine.body.msg]).toEqual([403, TaskMessages.notOwnComment]);
-    const byViewer = await server.request('POST', '/api/create_comment', { token: viewer.token, body: { taskGuid: task.guid, content: '只读用户' } });
+    const byViewer = await server.request('POST', '/api/create_comment', {
+      token: viewer.token,
+      body: { taskGuid: task.guid, content: '只读用户' },
+    });
     expect([byViewer.status, byViewer.body.code]).toEqual([403, ResultCode.noPermission]);
     for (const res of [
       await server.request('GET', `/api/comments?taskGuid=${task.guid}`, { token: outsider.token }),
-      await server.request('POST', '/api/create_comment', { token: outsider.token, body: { taskGuid: task.guid, content: '外人' } }),
+      await server.request('POST', '/api/create_comment', {
+        token: outsider.token,
+        body: { taskGuid: task.guid, content: '外人' },
+      }),
       await server.request('POST', '/api/delete_comment', { token: outsider.token, body: { id: mine?.id } }),
     ]) {
       expect(res.status).toBe(404);
@@ -82,7 +134,10 @@ describe.each(testDialects())('comments on tasks and bugs on %s', (dialect) => {
     expect(after.map((c) => c.content)).toEqual(['第一条（改）', '第二条']);
     expect(after[0]?.updatedAt).toBe(server.clock.now());
 
-    const deleted = await server.request('POST', '/api/delete_comment', { token: editor.token, body: { id: mine?.id } });
+    const deleted = await server.request('POST', '/api/delete_comment', {
+      token: editor.token,
+      body: { id: mine?.id },
+    });
     expect(deleted.body.code).toBe(200);
     const again = await server.request('POST', '/api/delete_comment', { token: editor.token, body: { id: mine?.id } });
     expect([again.status, again.body.msg]).toEqual([404, TaskMessages.commentNotFound]);
@@ -92,8 +147,12 @@ describe.each(testDialects())('comments on tasks and bugs on %s', (dialect) => {
     expect((await record()).commentCount).toBe(0);
   });
 
-  it('writes every comment change to the record\'s history', async () => {
-    const history = (await server.request<TaskHistoryEntry[]>('GET', `/api/task_history?taskGuid=${task.guid}`, { token: viewer.token })).body.data;
+  it("writes every comment change to the record's history", async () => {
+    const history = (
+      await server.request<TaskHistoryEntry[]>('GET', `/api/task_history?taskGuid=${task.guid}`, {
+        token: viewer.token,
+      })
+    ).body.data;
     expect(history.filter((h) => h.field === 'comment').map((h) => [h.actorName, h.oldValue, h.newValue])).toEqual([
       ['editor', null, '第一条'],
       ['colleague', null, '第二条'],

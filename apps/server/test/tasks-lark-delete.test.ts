@@ -42,8 +42,10 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     await world?.close();
   });
 
-  const larkTasksNamed = (summary: string) => [...world.lark.tasks.tasks.values()].filter((x) => !x.deleted && x.summary === summary);
-  const counts = async () => ((await t.listed('task')) as unknown as { extraInfo: { taskCount: number; bugCount: number } }).extraInfo;
+  const larkTasksNamed = (summary: string) =>
+    [...world.lark.tasks.tasks.values()].filter((x) => !x.deleted && x.summary === summary);
+  const counts = async () =>
+    ((await t.listed('task')) as unknown as { extraInfo: { taskCount: number; bugCount: number } }).extraInfo;
 
   it('a task deleted in Lark leaves the list after a refresh; its history and comments stay; it is never pushed or re-created', async () => {
     const record = await t.create('task', '飞书里删掉的任务');
@@ -57,8 +59,12 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     expect(refreshed.data.pulled).toBeGreaterThanOrEqual(1);
     expect((await t.listed('task')).data.map((r) => r.guid)).not.toContain(record.guid);
     expect((await counts()).taskCount).toBe(before.taskCount - 1);
-    expect(await t.history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'deletedInLark', newValue: '已在飞书任务清单中删除' }));
-    expect((await t.get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content)).toEqual(['删除前的评论']);
+    expect(await t.history(record)).toContainEqual(
+      expect.objectContaining({ source: 'lark', field: 'deletedInLark', newValue: '已在飞书任务清单中删除' }),
+    );
+    expect(
+      (await t.get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content),
+    ).toEqual(['删除前的评论']);
 
     expect((await t.one(record)).larkDeleted).toBe('removed');
     const edit = await t.update(record, { summary: '删除后还想改' });
@@ -81,7 +87,14 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     const kept = await t.one(record);
     expect(kept).toMatchObject({ summary: '删除后本地改', larkGuid: null, larkDeleted: 'kept' });
     expect((await t.listed('task')).data.map((r) => r.guid)).toContain(record.guid);
-    expect(await t.history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'conflict', oldValue: '已在飞书任务清单中删除', newValue: KEPT }));
+    expect(await t.history(record)).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'conflict',
+        oldValue: '已在飞书任务清单中删除',
+        newValue: KEPT,
+      }),
+    );
     expect(await t.history(record)).not.toContainEqual(expect.objectContaining({ field: 'larkSyncFailed' }));
     // The deletion in Lark holds: neither the push nor later syncs create the task there again, even after another edit.
     expect((await t.update(kept, { summary: '再改一次' })).body.code).toBe(200);
@@ -95,8 +108,17 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
   it('a bug deleted in Lark leaves the list at the next pull; a bug edited here before the pull saw its deletion is kept', async () => {
     const gone = await t.create('bug', '表格里删掉的缺陷', { bugSeverity: 'high' });
     const edited = await t.create('bug', '表格里删掉但本地改过', { bugSeverity: 'low' });
-    expect([gone.larkRecordId, edited.larkRecordId]).toEqual([expect.stringMatching(/^rec/), expect.stringMatching(/^rec/)]);
-    for (const r of [gone, edited]) world.lark.work.deleteRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: r.larkRecordId ?? '' });
+    expect([gone.larkRecordId, edited.larkRecordId]).toEqual([
+      expect.stringMatching(/^rec/),
+      expect.stringMatching(/^rec/),
+    ]);
+    for (const r of [gone, edited])
+      world.lark.work.deleteRecord({
+        openId: world.editor.openId,
+        appToken: t.appToken,
+        tableId: t.tableId,
+        recordId: r.larkRecordId ?? '',
+      });
     // The local edit is saved but its push has not run when the pull notices the deletions.
     expect((await t.update(edited, { bugSeverity: 'fatal' })).body.code).toBe(200);
     expect((await t.refresh()).code).toBe(200);
@@ -104,8 +126,17 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     const bugs = (await t.listed('bug')).data;
     expect(bugs.map((r) => r.guid)).not.toContain(gone.guid);
     expect(bugs.find((r) => r.guid === edited.guid)).toMatchObject({ bugSeverity: 'fatal', larkRecordId: null });
-    expect(await t.history(gone)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'deletedInLark', newValue: '已在飞书多维表格中删除' }));
-    expect(await t.history(edited)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'conflict', oldValue: '已在飞书多维表格中删除', newValue: KEPT }));
+    expect(await t.history(gone)).toContainEqual(
+      expect.objectContaining({ source: 'lark', field: 'deletedInLark', newValue: '已在飞书多维表格中删除' }),
+    );
+    expect(await t.history(edited)).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'conflict',
+        oldValue: '已在飞书多维表格中删除',
+        newValue: KEPT,
+      }),
+    );
     // The queued push of that edit finds nothing to do, and no row comes back into the table.
     await world.runJobs();
     await t.refresh();
@@ -119,7 +150,8 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
   const tableTexts = () => (t.table()?.records ?? []).map((r) => JSON.stringify([...r.cells.values()]));
   const listedGuids = async (type: 'task' | 'bug') => (await t.listed(type)).data.map((r) => r.guid);
   /** The drawer's save: the form as the drawer sends it, with the recordVersion it was opened at. */
-  const save = (opened: TaskRecord, change: Record<string, unknown>) => t.update(opened, { recordVersion: opened.recordVersion, ...change });
+  const save = (opened: TaskRecord, change: Record<string, unknown>) =>
+    t.update(opened, { recordVersion: opened.recordVersion, ...change });
 
   it('a task: the drawer was opened before the refresh removed it; the save is kept here, unlinked, with the conflict in its history, and not sent to Lark', async () => {
     const opened = await t.create('task', '抽屉打开时还在');
@@ -131,12 +163,31 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     expect(await listedGuids('task')).not.toContain(opened.guid);
 
     const saved = await save(reopened, { summary: '抽屉里改的标题' });
-    expect(saved.body).toMatchObject({ code: 200, data: { summary: '抽屉里改的标题', larkDeleted: 'kept', larkGuid: null } });
+    expect(saved.body).toMatchObject({
+      code: 200,
+      data: { summary: '抽屉里改的标题', larkDeleted: 'kept', larkGuid: null },
+    });
     expect(await listedGuids('task')).toContain(opened.guid);
     const history = await t.history(opened);
-    expect(history).toContainEqual(expect.objectContaining({ source: 'local', field: 'summary', oldValue: '抽屉打开时还在', newValue: '抽屉里改的标题' }));
-    expect(history).toContainEqual(expect.objectContaining({ source: 'lark', field: 'conflict', oldValue: '已在飞书任务清单中删除', newValue: KEPT }));
-    expect((await t.get<TaskComment[]>(`/api/comments?taskGuid=${opened.guid}`)).body.data.map((c) => c.content)).toEqual(['删除前的评论']);
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        source: 'local',
+        field: 'summary',
+        oldValue: '抽屉打开时还在',
+        newValue: '抽屉里改的标题',
+      }),
+    );
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'conflict',
+        oldValue: '已在飞书任务清单中删除',
+        newValue: KEPT,
+      }),
+    );
+    expect(
+      (await t.get<TaskComment[]>(`/api/comments?taskGuid=${opened.guid}`)).body.data.map((c) => c.content),
+    ).toEqual(['删除前的评论']);
 
     // The deletion holds in Lark: nothing is created there, now or at later syncs, and nothing fails.
     const creates = world.lark.requests.filter((r) => r.route === 'task.create').length;
@@ -152,14 +203,29 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
 
   it('a bug: the same, and its row does not come back into the table', async () => {
     const opened = await t.create('bug', '表格里被删的缺陷', { bugSeverity: 'low' });
-    world.lark.work.deleteRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: opened.larkRecordId ?? '' });
+    world.lark.work.deleteRecord({
+      openId: world.editor.openId,
+      appToken: t.appToken,
+      tableId: t.tableId,
+      recordId: opened.larkRecordId ?? '',
+    });
     expect((await t.refresh()).code).toBe(200);
     expect(await listedGuids('bug')).not.toContain(opened.guid);
 
     const saved = await save(opened, { bugSeverity: 'fatal', bugFiles: [] });
-    expect(saved.body).toMatchObject({ code: 200, data: { bugSeverity: 'fatal', larkDeleted: 'kept', larkRecordId: null } });
+    expect(saved.body).toMatchObject({
+      code: 200,
+      data: { bugSeverity: 'fatal', larkDeleted: 'kept', larkRecordId: null },
+    });
     expect(await listedGuids('bug')).toContain(opened.guid);
-    expect(await t.history(opened)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'conflict', oldValue: '已在飞书多维表格中删除', newValue: KEPT }));
+    expect(await t.history(opened)).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'conflict',
+        oldValue: '已在飞书多维表格中删除',
+        newValue: KEPT,
+      }),
+    );
     await world.runJobs();
     await t.refresh();
     expect(tableTexts().some((cells) => cells.includes('表格里被删的缺陷'))).toBe(false);
@@ -170,14 +236,19 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     world.lark.work.deleteTask({ openId: world.editor.openId, taskGuid: opened.larkGuid ?? '' });
     // The save reads the record, then asks Lark for the table's options (expired after 30 s): the refresh runs there.
     await world.advance(31_000);
-    const hold = holdRequest((url) => url.startsWith(world.lark.url) && url.includes(`/apps/${t.appToken}/tables/${t.tableId}/fields`));
+    const hold = holdRequest(
+      (url) => url.startsWith(world.lark.url) && url.includes(`/apps/${t.appToken}/tables/${t.tableId}/fields`),
+    );
     try {
       const saving = save(opened, { summary: '保存途中改的' });
       await hold.reached;
       expect((await t.refresh()).code).toBe(200);
       expect((await t.history(opened)).map((h) => h.field)).toContain('deletedInLark');
       hold.release();
-      expect((await saving).body).toMatchObject({ code: 200, data: { summary: '保存途中改的', larkDeleted: 'kept', larkGuid: null } });
+      expect((await saving).body).toMatchObject({
+        code: 200,
+        data: { summary: '保存途中改的', larkDeleted: 'kept', larkGuid: null },
+      });
     } finally {
       hold.release();
       hold.restore();
@@ -196,7 +267,10 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
 
     const second = await save(first.body.data, { summary: '第二次改' });
     expect(second.body).toMatchObject({ code: 200, data: { summary: '第二次改', larkDeleted: 'kept' } });
-    expect((await t.history(opened)).filter((h) => h.field === 'summary').map((h) => h.newValue)).toEqual(['第一次改', '第二次改']);
+    expect((await t.history(opened)).filter((h) => h.field === 'summary').map((h) => h.newValue)).toEqual([
+      '第一次改',
+      '第二次改',
+    ]);
     await world.runJobs();
     expect(larkTasksNamed('第二次改')).toEqual([]);
   });
@@ -207,10 +281,18 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     await t.refresh();
     const removed = await t.one(opened);
     expect(removed.larkDeleted).toBe('removed');
-    for (const attempt of [save(removed, { summary: '看到删除后还改' }), t.update(removed, { summary: '脚本改' }), save(opened, {})]) {
+    for (const attempt of [
+      save(removed, { summary: '看到删除后还改' }),
+      t.update(removed, { summary: '脚本改' }),
+      save(opened, {}),
+    ]) {
       expect((await attempt).body).toMatchObject({ code: 400, msg: TaskMessages.deletedInLark });
     }
-    expect(await t.one(opened)).toMatchObject({ summary: '只读的已删任务', larkDeleted: 'removed', recordVersion: removed.recordVersion });
+    expect(await t.one(opened)).toMatchObject({
+      summary: '只读的已删任务',
+      larkDeleted: 'removed',
+      recordVersion: removed.recordVersion,
+    });
 
     // Another person's edit came first, then the deletion: an edit from before both is stale as before.
     const other = await t.create('task', '别人先改了');
@@ -218,6 +300,9 @@ describe.each(testDialects())('tasks and bugs deleted in Lark on %s', (dialect) 
     world.lark.work.deleteTask({ openId: world.editor.openId, taskGuid: other.larkGuid ?? '' });
     await world.runJobs();
     expect(await t.one(other)).toMatchObject({ summary: '别人的修改', larkDeleted: 'kept' });
-    expect((await save(other, { summary: '过时的修改' })).body).toMatchObject({ code: 409, msg: TaskMessages.staleRecord });
+    expect((await save(other, { summary: '过时的修改' })).body).toMatchObject({
+      code: 409,
+      msg: TaskMessages.staleRecord,
+    });
   });
 });

@@ -25,7 +25,15 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     form.set('resource_id', larkGuid);
     form.set('file', new Blob([new TextEncoder().encode(text)]), name);
     const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
-    expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${userToken}` },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
   };
 
   it('a task whose attachment is gone from the store gets a history note saying so; the refresh syncs the rest and counts it', async () => {
@@ -33,7 +41,13 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     const good = await t.create('task', '正常的任务');
     await attachInLark(good.larkGuid ?? '', 'crash.log', '飞书里的日志');
     // An attachment added here whose file the store then lost (its push has not run yet).
-    const key = await transferFile(world.server, world.editor.token, '丢失.txt', Buffer.from('本地文件'), 'lark_attachment');
+    const key = await transferFile(
+      world.server,
+      world.editor.token,
+      '丢失.txt',
+      Buffer.from('本地文件'),
+      'lark_attachment',
+    );
     expect((await t.update(bad, { attachFiles: [{ s3Key: key, fileName: '丢失.txt' }] })).body.code).toBe(200);
     await world.server.blobs.delete(key);
 
@@ -56,25 +70,61 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
   });
 
   it('a task attachment over 50 MB (Lark takes task attachments up to 50 MB) stays here with one history note; the task and its other files still reach Lark', async () => {
-    const small = await transferFile(world.server, world.editor.token, '说明.txt', Buffer.from('小文件'), 'lark_attachment');
-    const big = await transferFile(world.server, world.editor.token, '录屏.mov', Buffer.alloc(50 * 1024 * 1024 + 1, 7), 'lark_attachment');
+    const small = await transferFile(
+      world.server,
+      world.editor.token,
+      '说明.txt',
+      Buffer.from('小文件'),
+      'lark_attachment',
+    );
+    const big = await transferFile(
+      world.server,
+      world.editor.token,
+      '录屏.mov',
+      Buffer.alloc(50 * 1024 * 1024 + 1, 7),
+      'lark_attachment',
+    );
     const uploads = () => world.lark.requests.filter((r) => r.route === 'task.attachment.upload');
     const before = uploads().length;
-    const task = await t.create('task', '超大附件的任务', { attachFiles: [{ s3Key: big, fileName: '录屏.mov' }, { s3Key: small, fileName: '说明.txt' }] });
-    const inLark = () => [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === task.larkGuid).map((a) => [a.name, a.data.toString()]);
+    const task = await t.create('task', '超大附件的任务', {
+      attachFiles: [
+        { s3Key: big, fileName: '录屏.mov' },
+        { s3Key: small, fileName: '说明.txt' },
+      ],
+    });
+    const inLark = () =>
+      [...world.lark.tasks.attachments.values()]
+        .filter((a) => !a.deleted && a.resource.id === task.larkGuid)
+        .map((a) => [a.name, a.data.toString()]);
     expect(task.larkGuid).toBeTruthy();
     expect(inLark()).toEqual([['说明.txt', '小文件']]);
 
     const refreshed = await t.refresh();
     expect(refreshed).toMatchObject({ code: 200, data: { failed: 0 } });
     const after = await t.one(task);
-    expect(after.attachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([['录屏.mov', false], ['说明.txt', true]]);
-    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['附件「录屏.mov」超过 50 MB，未同步到飞书任务']);
+    expect(after.attachFiles.map((f) => [f.fileName, Boolean(f.fileToken)])).toEqual([
+      ['录屏.mov', false],
+      ['说明.txt', true],
+    ]);
+    expect((await t.history(after)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual([
+      '附件「录屏.mov」超过 50 MB，未同步到飞书任务',
+    ]);
     // Only the small file was ever sent (Lark would refuse the big one), and nothing was refused.
-    expect(uploads().slice(before).map((r) => r.status)).toEqual([200]);
+    expect(
+      uploads()
+        .slice(before)
+        .map((r) => r.status),
+    ).toEqual([200]);
     expect(inLark()).toEqual([['说明.txt', '小文件']]);
     // The drawer sends both files with an edit: the task stays editable and its fields reach Lark.
-    expect((await t.update(after, { summary: '超大附件的任务（改）', attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) })).body.code).toBe(200);
+    expect(
+      (
+        await t.update(after, {
+          summary: '超大附件的任务（改）',
+          attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })),
+        })
+      ).body.code,
+    ).toBe(200);
     await world.runJobs();
     expect(world.lark.tasks.tasks.get(task.larkGuid ?? '')?.summary).toBe('超大附件的任务（改）');
   });
@@ -96,8 +146,15 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     const after = await t.one(task);
     expect(after.attachFiles.map((f) => f.fileName)).toEqual(['small.txt']);
     expect(await (await fetch(after.attachFiles[0]?.url ?? '')).text()).toBe('小文件');
-    const notes = async () => (await t.history(task)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue).sort();
-    expect(await notes()).toEqual(['飞书中的附件「huge.bin」超过 20 MB，未同步到本系统', '飞书中的附件「sneaky.bin」超过 20 MB，未同步到本系统']);
+    const notes = async () =>
+      (await t.history(task))
+        .filter((h) => h.field === 'larkSyncFailed')
+        .map((h) => h.newValue)
+        .sort();
+    expect(await notes()).toEqual([
+      '飞书中的附件「huge.bin」超过 20 MB，未同步到本系统',
+      '飞书中的附件「sneaky.bin」超过 20 MB，未同步到本系统',
+    ]);
     // The honest one was never downloaded; the other was cut off at the cap.
     expect(downloads() - before).toBe(2);
 
@@ -111,11 +168,29 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     // Files past upload_all's 20 MB reach a cell through Lark's multipart upload, which the fake has no route for.
     const media = (name: string, data: Buffer) => {
       const token = world.lark.bitable.newMediaToken();
-      world.lark.bitable.media.set(token, { file_token: token, name, size: data.length, mime: 'application/octet-stream', data, parent_type: 'bitable_file', parent_node: t.appToken, uploader: world.editor.openId, uploaded_at: world.server.clock.now() });
+      world.lark.bitable.media.set(token, {
+        file_token: token,
+        name,
+        size: data.length,
+        mime: 'application/octet-stream',
+        data,
+        parent_type: 'bitable_file',
+        parent_node: t.appToken,
+        uploader: world.editor.openId,
+        uploaded_at: world.server.clock.now(),
+      });
       return token;
     };
-    const cell = [media('huge.zip', Buffer.alloc(20 * 1024 * 1024 + 1)), media('log.txt', Buffer.from('缺陷日志'))].map((file_token) => ({ file_token }));
-    world.lark.work.editRecord({ openId: world.editor.openId, appToken: t.appToken, tableId: t.tableId, recordId: bug.larkRecordId ?? '', fields: { 附件: cell } });
+    const cell = [media('huge.zip', Buffer.alloc(20 * 1024 * 1024 + 1)), media('log.txt', Buffer.from('缺陷日志'))].map(
+      (file_token) => ({ file_token }),
+    );
+    world.lark.work.editRecord({
+      openId: world.editor.openId,
+      appToken: t.appToken,
+      tableId: t.tableId,
+      recordId: bug.larkRecordId ?? '',
+      fields: { 附件: cell },
+    });
     const downloads = () => world.lark.requests.filter((r) => r.route === 'drive.media.download').length;
     const before = downloads();
 
@@ -123,7 +198,9 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     const after = await t.one(bug);
     expect(after.bugAttachFiles.map((f) => f.fileName)).toEqual(['log.txt']);
     expect(await (await fetch(after.bugAttachFiles[0]?.url ?? '')).text()).toBe('缺陷日志');
-    expect((await t.history(bug)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual(['飞书中的附件「huge.zip」超过 20 MB，未同步到本系统']);
+    expect((await t.history(bug)).filter((h) => h.field === 'larkSyncFailed').map((h) => h.newValue)).toEqual([
+      '飞书中的附件「huge.zip」超过 20 MB，未同步到本系统',
+    ]);
     expect(downloads() - before).toBe(1);
   });
 
@@ -132,9 +209,18 @@ describe.each(testDialects())('one record that cannot sync does not stop the oth
     const key = await transferFile(world.server, world.editor.token, '截图.png', bytes, 'lark_attachment');
     const uploads = () => world.lark.requests.filter((r) => r.route === 'task.attachment.upload').length;
     const before = uploads();
-    world.lark.injectError({ route: 'task.attachment.upload', status: 400, body: { code: 99991663, msg: 'Invalid access token for authorization. Please make a request with token attached.' } });
+    world.lark.injectError({
+      route: 'task.attachment.upload',
+      status: 400,
+      body: {
+        code: 99991663,
+        msg: 'Invalid access token for authorization. Please make a request with token attached.',
+      },
+    });
     const task = await t.create('task', '重试上传的任务', { attachFiles: [{ s3Key: key, fileName: '截图.png' }] });
-    const inLark = [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === task.larkGuid);
+    const inLark = [...world.lark.tasks.attachments.values()].filter(
+      (a) => !a.deleted && a.resource.id === task.larkGuid,
+    );
     expect(inLark.map((a) => [a.name, a.size, a.data.equals(bytes)])).toEqual([['截图.png', bytes.length, true]]);
     expect(task.attachFiles).toMatchObject([{ s3Key: key, fileToken: inLark[0]?.guid }]);
     expect(uploads() - before).toBe(2);

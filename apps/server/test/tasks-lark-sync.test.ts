@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LarkTaskMessages, ResultCode, type FieldGroups, type LarkAuthStatus, type LarkSyncCounts, type TaskComment, type TaskHistoryEntry, type TaskRecord } from '@release/contract';
+import {
+  LarkTaskMessages,
+  ResultCode,
+  type FieldGroups,
+  type LarkAuthStatus,
+  type LarkSyncCounts,
+  type TaskComment,
+  type TaskHistoryEntry,
+  type TaskRecord,
+} from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
 import { startMessagingWorld, type MessagingWorld } from './helpers/messaging-world.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -22,18 +31,38 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await world?.close();
   });
 
-  const call = <T>(path: string, body: unknown, token = world.editor.token) => world.server.request<T>('POST', path, { token, body });
+  const call = <T>(path: string, body: unknown, token = world.editor.token) =>
+    world.server.request<T>('POST', path, { token, body });
   const get = <T>(path: string, token = world.editor.token) => world.server.request<T>('GET', path, { token });
   const createTask = async (summary: string) => {
-    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'task', summary, description: '说明', assigneeIds: [world.editor.userId], startAt: start, due: start + 2 * DAY });
+    const res = await call<TaskRecord>('/api/create_task', {
+      appId: world.appId,
+      recordType: 'task',
+      summary,
+      description: '说明',
+      assigneeIds: [world.editor.userId],
+      startAt: start,
+      due: start + 2 * DAY,
+    });
     expect(res.body.code).toBe(200);
     await world.runJobs();
     return (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
   };
   const update = (record: TaskRecord, change: Record<string, unknown>) =>
-    call<TaskRecord>('/api/update_task', { appId: world.appId, recordType: record.recordType, guid: record.guid, summary: record.summary, description: record.description, assigneeIds: record.assigneeIds, startAt: record.startAt, due: record.due, ...change });
+    call<TaskRecord>('/api/update_task', {
+      appId: world.appId,
+      recordType: record.recordType,
+      guid: record.guid,
+      summary: record.summary,
+      description: record.description,
+      assigneeIds: record.assigneeIds,
+      startAt: record.startAt,
+      due: record.due,
+      ...change,
+    });
   const larkTask = (record: TaskRecord) => world.lark.tasks.tasks.get(record.larkGuid ?? '');
-  const history = async (record: TaskRecord) => (await get<TaskHistoryEntry[]>(`/api/task_history?taskGuid=${record.guid}`)).body.data;
+  const history = async (record: TaskRecord) =>
+    (await get<TaskHistoryEntry[]>(`/api/task_history?taskGuid=${record.guid}`)).body.data;
   const table = () => world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.table_id === tableId);
   const cells = (recordId: string | null) => {
     const t = table();
@@ -55,28 +84,61 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
       ['状态', ['未开始', '进行中', '已完成', '已停止']],
       ['优先级', ['高', '中', '低']],
     ]);
-    expect((await call('/api/create_task_list', { appId: world.appId })).body.msg).toBe(LarkTaskMessages.taskListExists);
+    expect((await call('/api/create_task_list', { appId: world.appId })).body.msg).toBe(
+      LarkTaskMessages.taskListExists,
+    );
     await world.runJobs();
     const linkedEarlier = (await get<TaskRecord>(`/api/task?taskGuid=${earlier.guid}`)).body.data;
-    expect(larkTask(linkedEarlier)).toMatchObject({ summary: '关联前的任务', tasklists: [{ tasklist_guid: list?.guid }] });
+    expect(larkTask(linkedEarlier)).toMatchObject({
+      summary: '关联前的任务',
+      tasklists: [{ tasklist_guid: list?.guid }],
+    });
 
     const base = await call<LarkAuthStatus>('/api/create_bitable', { appId: world.appId });
     expect(base.body.data.larkTableUrl).toMatch(/\/base\/\w{27}\?table=tbl/);
     appToken = [...world.lark.bitable.apps.keys()][0] ?? '';
     tableId = world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.name === '缺陷')?.table_id ?? '';
-    expect(table()?.fields.map((f) => f.field_name)).toEqual(['标题', '描述', '缺陷状态', '严重程度', '缺陷优先级', '缺陷类型', '模块', '指派给', '开始时间', '截止时间', '备注', '本地ID', '附件']);
+    expect(table()?.fields.map((f) => f.field_name)).toEqual([
+      '标题',
+      '描述',
+      '缺陷状态',
+      '严重程度',
+      '缺陷优先级',
+      '缺陷类型',
+      '模块',
+      '指派给',
+      '开始时间',
+      '截止时间',
+      '备注',
+      '本地ID',
+      '附件',
+    ]);
     const auth = await call<LarkAuthStatus>('/api/lark_auth', { appId: world.appId }, world.viewer.token);
-    expect(auth.body.data).toMatchObject({ larkEnabled: true, problem: null, larkTaskListUrl: linked.body.data.larkTaskListUrl, larkTableUrl: base.body.data.larkTableUrl });
+    expect(auth.body.data).toMatchObject({
+      larkEnabled: true,
+      problem: null,
+      larkTaskListUrl: linked.body.data.larkTaskListUrl,
+      larkTableUrl: base.body.data.larkTableUrl,
+    });
   });
 
   it('puts a task created here into the Lark task list, with its assignee, times and priority', async () => {
     const record = await createTask('登录页改版');
     expect(record.larkGuid).toMatch(/^[0-9a-f-]{36}$/);
     const task = larkTask(record);
-    expect(task).toMatchObject({ summary: '登录页改版', description: '说明', start: { timestamp: String(start) }, due: { timestamp: String(start + 2 * DAY) }, completed_at: '0' });
+    expect(task).toMatchObject({
+      summary: '登录页改版',
+      description: '说明',
+      start: { timestamp: String(start) },
+      due: { timestamp: String(start + 2 * DAY) },
+      completed_at: '0',
+    });
     expect(task?.members).toEqual([{ id: world.editor.openId, type: 'user', role: 'assignee' }]);
     const priority = [...world.lark.tasks.customFields.values()].find((f) => f.name === '优先级');
-    expect(task?.custom_fields).toContainEqual({ guid: priority?.guid, single_select_value: priority?.options[0]?.guid });
+    expect(task?.custom_fields).toContainEqual({
+      guid: priority?.guid,
+      single_select_value: priority?.options[0]?.guid,
+    });
     // The job ran once; running the queue again sends nothing more.
     const patches = world.lark.requests.filter((r) => r.route === 'task.create').length;
     await world.runJobs();
@@ -86,7 +148,10 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
   it('completes and reopens the Lark task with the status chosen here', async () => {
     const record = await createTask('完成状态');
     const statusField = [...world.lark.tasks.customFields.values()].find((f) => f.name === '状态');
-    const statusOf = () => statusField?.options.find((o) => o.guid === larkTask(record)?.custom_fields.find((v) => v.guid === statusField.guid)?.single_select_value)?.name;
+    const statusOf = () =>
+      statusField?.options.find(
+        (o) => o.guid === larkTask(record)?.custom_fields.find((v) => v.guid === statusField.guid)?.single_select_value,
+      )?.name;
     expect((await update(record, { status: 'completed' })).body.code).toBe(200);
     await world.runJobs();
     expect(larkTask(record)?.completed_at).not.toBe('0');
@@ -101,31 +166,85 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
   it('shows an edit made in Lark after a refresh, with source lark in the history; and takes in tasks made in Lark', async () => {
     const record = await createTask('关卡编辑器');
     await world.advance(1000);
-    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '关卡编辑器（飞书里改）', completed_at: String(world.lark.clock.now()) }, updateFields: ['summary', 'completed_at'] });
+    world.lark.work.editTask({
+      openId: world.editor.openId,
+      taskGuid: record.larkGuid ?? '',
+      task: { summary: '关卡编辑器（飞书里改）', completed_at: String(world.lark.clock.now()) },
+      updateFields: ['summary', 'completed_at'],
+    });
     const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
-    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ summary: '飞书里新建的任务', tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }], members: [{ id: world.editor.openId, role: 'assignee' }] }) });
+    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        summary: '飞书里新建的任务',
+        tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }],
+        members: [{ id: world.editor.openId, role: 'assignee' }],
+      }),
+    });
     const refreshed = await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }, world.viewer.token);
     expect(refreshed.body.data).toMatchObject({ pulled: 1, imported: 1 });
     const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
-    expect(after).toMatchObject({ summary: '关卡编辑器（飞书里改）', status: 'completed', recordVersion: record.recordVersion + 1 });
-    expect(await history(record)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '关卡编辑器', newValue: '关卡编辑器（飞书里改）' }));
-    const listed = await call<TaskRecord[]>('/api/tasks', { appId: world.appId, recordType: 'task', pageNo: 1, pageSize: 50 });
-    expect(listed.body.data.find((r) => r.summary === '飞书里新建的任务')).toMatchObject({ assigneeIds: [world.editor.userId], creatorId: world.editor.userId, status: 'not_started' });
+    expect(after).toMatchObject({
+      summary: '关卡编辑器（飞书里改）',
+      status: 'completed',
+      recordVersion: record.recordVersion + 1,
+    });
+    expect(await history(record)).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'summary',
+        oldValue: '关卡编辑器',
+        newValue: '关卡编辑器（飞书里改）',
+      }),
+    );
+    const listed = await call<TaskRecord[]>('/api/tasks', {
+      appId: world.appId,
+      recordType: 'task',
+      pageNo: 1,
+      pageSize: 50,
+    });
+    expect(listed.body.data.find((r) => r.summary === '飞书里新建的任务')).toMatchObject({
+      assigneeIds: [world.editor.userId],
+      creatorId: world.editor.userId,
+      status: 'not_started',
+    });
   });
 
   it('takes a task made in Lark in once when two refreshes run at the same time', async () => {
     const userToken = world.lark.issueUserToken({ openId: world.editor.openId }).accessToken;
-    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, { method: 'POST', headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ summary: '同时刷新', tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }] }) });
-    const both = await Promise.all([call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }), call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }, world.viewer.token)]);
+    await fetch(`${world.lark.url}/open-apis/task/v2/tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        summary: '同时刷新',
+        tasklists: [{ tasklist_guid: [...world.lark.tasks.tasklists.keys()][0] }],
+      }),
+    });
+    const both = await Promise.all([
+      call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }),
+      call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId }, world.viewer.token),
+    ]);
     expect(both.map((r) => r.body.data.imported).sort()).toEqual([0, 1]);
-    const listed = await call<TaskRecord[]>('/api/tasks', { appId: world.appId, recordType: 'task', keyword: '同时刷新', pageNo: 1, pageSize: 20 });
+    const listed = await call<TaskRecord[]>('/api/tasks', {
+      appId: world.appId,
+      recordType: 'task',
+      keyword: '同时刷新',
+      pageNo: 1,
+      pageSize: 20,
+    });
     expect(listed.body.data).toHaveLength(1);
   });
 
   it('reads Lark again on its own every 5 minutes', async () => {
     const record = await createTask('定时读取');
     await world.advance(1000);
-    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { description: '飞书里补充的说明' }, updateFields: ['description'] });
+    world.lark.work.editTask({
+      openId: world.editor.openId,
+      taskGuid: record.larkGuid ?? '',
+      task: { description: '飞书里补充的说明' },
+      updateFields: ['description'],
+    });
     await world.runJobs();
     expect((await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data.description).toBe('说明');
     await world.advance(5 * 60_000);
@@ -138,25 +257,39 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await world.advance(1000);
     expect((await update(record, { summary: '本地先改' })).body.code).toBe(200);
     await world.advance(1000);
-    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '飞书后改' }, updateFields: ['summary'] });
+    world.lark.work.editTask({
+      openId: world.editor.openId,
+      taskGuid: record.larkGuid ?? '',
+      task: { summary: '飞书后改' },
+      updateFields: ['summary'],
+    });
     await world.runJobs();
     const lark = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
     expect(lark.summary).toBe('飞书后改');
-    expect(await history(record)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '本地先改', newValue: '飞书后改' }),
-      expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留飞书中较新的修改' }),
-    ]));
+    expect(await history(record)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '本地先改', newValue: '飞书后改' }),
+        expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留飞书中较新的修改' }),
+      ]),
+    );
 
     await world.advance(1000);
-    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', task: { summary: '飞书先改' }, updateFields: ['summary'] });
+    world.lark.work.editTask({
+      openId: world.editor.openId,
+      taskGuid: record.larkGuid ?? '',
+      task: { summary: '飞书先改' },
+      updateFields: ['summary'],
+    });
     await world.advance(1000);
     expect((await update(lark, { summary: '本地后改' })).body.code).toBe(200);
     await world.runJobs();
     expect(larkTask(record)?.summary).toBe('本地后改');
-    expect(await history(record)).toEqual(expect.arrayContaining([
-      expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '飞书先改', newValue: '本地后改' }),
-      expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留本地较新的修改' }),
-    ]));
+    expect(await history(record)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ source: 'lark', field: 'summary', oldValue: '飞书先改', newValue: '本地后改' }),
+        expect.objectContaining({ source: 'lark', field: 'conflict', newValue: '保留本地较新的修改' }),
+      ]),
+    );
   });
 
   it('moves comments both ways: added, edited and deleted here; written in Lark', async () => {
@@ -168,33 +301,71 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     await call('/api/update_comment', { id: created.body.data.id, content: '本地评论（改）' });
     await world.runJobs();
     expect(inLark()).toEqual(['本地评论（改）']);
-    world.lark.work.commentOnTask({ openId: world.editor.openId, taskGuid: record.larkGuid ?? '', content: '飞书里的评论' });
-    expect((await call<LarkSyncCounts>('/api/sync_comments', { taskGuid: record.guid, syncType: 'comment' })).body.data.comments).toBe(1);
+    world.lark.work.commentOnTask({
+      openId: world.editor.openId,
+      taskGuid: record.larkGuid ?? '',
+      content: '飞书里的评论',
+    });
+    expect(
+      (await call<LarkSyncCounts>('/api/sync_comments', { taskGuid: record.guid, syncType: 'comment' })).body.data
+        .comments,
+    ).toBe(1);
     const comments = (await get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data;
-    expect(comments.map((c) => [c.content, c.creatorName])).toEqual([['本地评论（改）', 'editor'], ['飞书里的评论', 'editor']]);
+    expect(comments.map((c) => [c.content, c.creatorName])).toEqual([
+      ['本地评论（改）', 'editor'],
+      ['飞书里的评论', 'editor'],
+    ]);
     await call('/api/delete_comment', { id: created.body.data.id });
     await world.runJobs();
     expect(inLark()).toEqual(['飞书里的评论']);
     // Lark lets only the author edit: an admin's edit of the Lark user's comment stays here, and is not undone by a sync.
     const theirs = comments.find((c) => c.content === '飞书里的评论');
-    expect((await call('/api/update_comment', { id: theirs?.id, content: '管理员改过' }, world.admin)).body.code).toBe(200);
+    expect((await call('/api/update_comment', { id: theirs?.id, content: '管理员改过' }, world.admin)).body.code).toBe(
+      200,
+    );
     await world.runJobs();
     await call('/api/sync_comments', { taskGuid: record.guid, syncType: 'comment' });
     expect(inLark()).toEqual(['飞书里的评论']);
-    expect((await get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content)).toEqual(['管理员改过']);
+    expect((await get<TaskComment[]>(`/api/comments?taskGuid=${record.guid}`)).body.data.map((c) => c.content)).toEqual(
+      ['管理员改过'],
+    );
   });
 
   it('puts a bug into the Bitable, takes a Lark edit with a new option, and field_list offers that option', async () => {
-    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'bug', summary: '闪退', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY, bugSeverity: 'fatal', bugType: 'functional', moduleName: '登录' });
+    const res = await call<TaskRecord>('/api/create_task', {
+      appId: world.appId,
+      recordType: 'bug',
+      summary: '闪退',
+      assigneeIds: [world.editor.userId],
+      startAt: start,
+      due: start + DAY,
+      bugSeverity: 'fatal',
+      bugType: 'functional',
+      moduleName: '登录',
+    });
     await world.runJobs();
     const bug = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
     expect(bug.larkRecordId).toMatch(/^rec/);
-    expect(cells(bug.larkRecordId)).toMatchObject({ 标题: '闪退', 本地ID: bug.guid, 开始时间: start, 指派给: [world.editor.openId] });
+    expect(cells(bug.larkRecordId)).toMatchObject({
+      标题: '闪退',
+      本地ID: bug.guid,
+      开始时间: start,
+      指派给: [world.editor.openId],
+    });
     world.lark.work.shareBase({ appToken, id: world.editor.openId });
     await world.advance(1000);
-    world.lark.work.editRecord({ openId: world.editor.openId, appToken, tableId, recordId: bug.larkRecordId ?? '', fields: { 缺陷状态: '待验证', 严重程度: '一般' } });
+    world.lark.work.editRecord({
+      openId: world.editor.openId,
+      appToken,
+      tableId,
+      recordId: bug.larkRecordId ?? '',
+      fields: { 缺陷状态: '待验证', 严重程度: '一般' },
+    });
     await call('/api/lark_refresh', { appId: world.appId });
-    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({ bugStatus: '待验证', bugSeverity: 'medium' });
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({
+      bugStatus: '待验证',
+      bugSeverity: 'medium',
+    });
     const groups = (await get<FieldGroups>(`/api/field_list?appId=${world.appId}`)).body.data;
     expect(groups.bugStatus).toContainEqual({ value: '待验证', label: '待验证' });
     expect(groups.bugStatus).toContainEqual({ value: 'new', label: '新建' });
@@ -203,11 +374,21 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
 
   it('waits out a rate limit with the job backoff, and renews an expired tenant token', async () => {
     const record = await createTask('限流');
-    world.lark.injectError({ route: 'task.patch', status: 429, body: { code: 99991400, msg: 'request trigger frequency limit' }, headers: { 'x-ogw-ratelimit-reset': '40' } });
+    world.lark.injectError({
+      route: 'task.patch',
+      status: 429,
+      body: { code: 99991400, msg: 'request trigger frequency limit' },
+      headers: { 'x-ogw-ratelimit-reset': '40' },
+    });
     await update(record, { summary: '限流后改' });
     await world.runJobs();
     expect(larkTask(record)?.summary).toBe('限流');
-    const job = await world.server.db.selectFrom('jobs').select(['status', 'last_error', 'run_at']).where('kind', '=', 'tasks-sync.push').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const job = await world.server.db
+      .selectFrom('jobs')
+      .select(['status', 'last_error', 'run_at'])
+      .where('kind', '=', 'tasks-sync.push')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'pending', last_error: LarkTaskMessages.rateLimited });
     await world.advance(40_000);
     await world.runJobs();
@@ -223,10 +404,19 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
   it('moves attachments both ways: uploaded to Lark, downloaded from Lark, removed here → removed in Lark', async () => {
     const bytes = Buffer.from([137, 80, 78, 71, 0, 255, 1]);
     const key = await transferFile(world.server, world.editor.token, '截图 1.PNG', bytes, 'lark_attachment');
-    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'task', summary: '附件同步', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY, attachFiles: [{ s3Key: key, fileName: '截图 1.PNG' }] });
+    const res = await call<TaskRecord>('/api/create_task', {
+      appId: world.appId,
+      recordType: 'task',
+      summary: '附件同步',
+      assigneeIds: [world.editor.userId],
+      startAt: start,
+      due: start + DAY,
+      attachFiles: [{ s3Key: key, fileName: '截图 1.PNG' }],
+    });
     await world.runJobs();
     const record = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
-    const inLark = () => [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid);
+    const inLark = () =>
+      [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid);
     expect(inLark().map((a) => [a.name, a.data])).toEqual([['截图 1.PNG', bytes]]);
     expect(record.attachFiles).toMatchObject([{ s3Key: key, fileToken: inLark()[0]?.guid }]);
 
@@ -235,7 +425,15 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
     form.set('resource_type', 'task');
     form.set('resource_id', record.larkGuid ?? '');
     form.set('file', new Blob([new TextEncoder().encode('飞书里的日志')]), 'crash.log');
-    expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${userToken}` },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
     expect((await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId })).body.data.attachments).toBe(1);
     const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
     const pulled = after.attachFiles.find((f) => f.fileName === 'crash.log');
@@ -254,41 +452,90 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
       const form = new FormData();
       form.set('resource_type', 'task');
       form.set('resource_id', record.larkGuid ?? '');
-      for (let i = from; i < Math.min(from + 5, 22); i += 1) form.append('file', new Blob([new TextEncoder().encode(`日志 ${i}`)]), `log-${i}.txt`);
-      expect((await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, { method: 'POST', headers: { authorization: `Bearer ${userToken}` }, body: form })).status).toBe(200);
+      for (let i = from; i < Math.min(from + 5, 22); i += 1)
+        form.append('file', new Blob([new TextEncoder().encode(`日志 ${i}`)]), `log-${i}.txt`);
+      expect(
+        (
+          await fetch(`${world.lark.url}/open-apis/task/v2/attachments/upload`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${userToken}` },
+            body: form,
+          })
+        ).status,
+      ).toBe(200);
     }
-    const inLark = [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid).map((a) => a.guid);
+    const inLark = [...world.lark.tasks.attachments.values()]
+      .filter((a) => !a.deleted && a.resource.id === record.larkGuid)
+      .map((a) => a.guid);
     expect(inLark).toHaveLength(21);
     // 19 of them are already here and in step (set directly: pulling each would take a second).
-    const inStep = inLark.slice(0, 19).map((fileToken, i) => ({ s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`, fileName: `log-${i + 1}.txt`, fileToken }));
-    await world.server.db.updateTable('task_records').set({ attach_files: JSON.stringify(inStep) }).where('guid', '=', record.guid).execute();
+    const inStep = inLark
+      .slice(0, 19)
+      .map((fileToken, i) => ({
+        s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`,
+        fileName: `log-${i + 1}.txt`,
+        fileToken,
+      }));
+    await world.server.db
+      .updateTable('task_records')
+      .set({ attach_files: JSON.stringify(inStep) })
+      .where('guid', '=', record.guid)
+      .execute();
 
     expect((await call<LarkSyncCounts>('/api/lark_refresh', { appId: world.appId })).body.data.attachments).toBe(1);
     const after = (await get<TaskRecord>(`/api/task?taskGuid=${record.guid}`)).body.data;
     expect(after.attachFiles.map((f) => f.fileToken)).toEqual(inLark.slice(0, 20));
     await call('/api/lark_refresh', { appId: world.appId });
-    expect((await history(record)).filter((h) => h.newValue === '飞书中的附件超过 20 个，其余附件未同步到本系统')).toHaveLength(1);
+    expect(
+      (await history(record)).filter((h) => h.newValue === '飞书中的附件超过 20 个，其余附件未同步到本系统'),
+    ).toHaveLength(1);
     // The drawer sends every file with an edit: the task stays editable, and the 21st stays in Lark.
-    const edited = await update(after, { status: 'in_progress', attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })) });
+    const edited = await update(after, {
+      status: 'in_progress',
+      attachFiles: after.attachFiles.map((f) => ({ s3Key: f.s3Key, fileName: f.fileName })),
+    });
     expect(edited.body).toMatchObject({ code: 200, data: { status: 'in_progress' } });
     await world.runJobs();
-    expect([...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid)).toHaveLength(21);
+    expect(
+      [...world.lark.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === record.larkGuid),
+    ).toHaveLength(21);
   });
 
   it('tells in the history what to grant when Lark refuses (the app removed from the base)', async () => {
-    const res = await call<TaskRecord>('/api/create_task', { appId: world.appId, recordType: 'bug', summary: '无权限', assigneeIds: [world.editor.userId], startAt: start, due: start + DAY });
+    const res = await call<TaskRecord>('/api/create_task', {
+      appId: world.appId,
+      recordType: 'bug',
+      summary: '无权限',
+      assigneeIds: [world.editor.userId],
+      startAt: start,
+      due: start + DAY,
+    });
     await world.runJobs();
     world.lark.work.shareBase({ appToken, id: world.lark.app.appId, remove: true });
     const bug = (await get<TaskRecord>(`/api/task?taskGuid=${res.body.data.guid}`)).body.data;
     await update(bug, { summary: '无权限（改）' });
     await world.runJobs();
-    expect(await history(bug)).toContainEqual(expect.objectContaining({ source: 'lark', field: 'larkSyncFailed', newValue: LarkTaskMessages.larkCodes[1254701] }));
+    expect(await history(bug)).toContainEqual(
+      expect.objectContaining({
+        source: 'lark',
+        field: 'larkSyncFailed',
+        newValue: LarkTaskMessages.larkCodes[1254701],
+      }),
+    );
     // The refused version is newer than the one last in step with Lark (the drawer shows the failure until one gets through).
-    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({ recordVersion: 2, larkSyncedVersion: 1 });
+    expect((await get<TaskRecord>(`/api/task?taskGuid=${bug.guid}`)).body.data).toMatchObject({
+      recordVersion: 2,
+      larkSyncedVersion: 1,
+    });
     // The base refuses; the task list still syncs in the same refresh.
     const task = await createTask('表格无权限时的任务');
     await world.advance(1000);
-    world.lark.work.editTask({ openId: world.editor.openId, taskGuid: task.larkGuid ?? '', task: { summary: '任务照常同步' }, updateFields: ['summary'] });
+    world.lark.work.editTask({
+      openId: world.editor.openId,
+      taskGuid: task.larkGuid ?? '',
+      task: { summary: '任务照常同步' },
+      updateFields: ['summary'],
+    });
     const refresh = await call('/api/lark_refresh', { appId: world.appId });
     expect(refresh.body.msg).toBe(LarkTaskMessages.larkCodes[1254701]);
     expect((await get<TaskRecord>(`/api/task?taskGuid=${task.guid}`)).body.data.summary).toBe('任务照常同步');

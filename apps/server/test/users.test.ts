@@ -23,14 +23,29 @@ describe.each(testDialects())('user management on %s', (dialect) => {
   });
 
   const role = (name: string) => roleIds.get(name) ?? -1;
-  const saveUser = (body: Record<string, unknown>, token = admin) => server.request<{ userId: number }>('POST', '/api/user', { token, body });
+  const saveUser = (body: Record<string, unknown>, token = admin) =>
+    server.request<{ userId: number }>('POST', '/api/user', { token, body });
   const listUsers = (query: Record<string, string | number>) =>
-    server.request<UserRow[]>('GET', `/api/user?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, { token: admin });
-  const namesFor = async (keyword: string) => (await listUsers({ keyword, pageSize: 1000 })).body.data.map((u) => u.username);
-  const me = (token: string) => server.request<{ username: string; roleName: string; roleLevel: number }>('GET', '/api/user/me', { token });
+    server.request<UserRow[]>(
+      'GET',
+      `/api/user?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+      { token: admin },
+    );
+  const namesFor = async (keyword: string) =>
+    (await listUsers({ keyword, pageSize: 1000 })).body.data.map((u) => u.username);
+  const me = (token: string) =>
+    server.request<{ username: string; roleName: string; roleLevel: number }>('GET', '/api/user/me', { token });
 
-  async function createUser(username: string, options: { role?: string; password?: string; phone?: string } = {}): Promise<number> {
-    const res = await saveUser({ username, password: sha256Hex(options.password ?? 'pass-1234'), roleId: role(options.role ?? '开发'), phone: options.phone });
+  async function createUser(
+    username: string,
+    options: { role?: string; password?: string; phone?: string } = {},
+  ): Promise<number> {
+    const res = await saveUser({
+      username,
+      password: sha256Hex(options.password ?? 'pass-1234'),
+      roleId: role(options.role ?? '开发'),
+      phone: options.phone,
+    });
     expect(res.body).toMatchObject({ code: 200, msg: 'success' });
     return res.body.data.userId;
   }
@@ -41,7 +56,15 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(1);
     expect(res.body.data).toEqual([
-      { userId, username: 'alice', roleId: role('测试'), roleName: '测试', roleLevel: 20, phone: '13800000001', createTime: server.clock.now() },
+      {
+        userId,
+        username: 'alice',
+        roleId: role('测试'),
+        roleName: '测试',
+        roleLevel: 20,
+        phone: '13800000001',
+        createTime: server.clock.now(),
+      },
     ]);
     const token = await server.login('alice', 'alice-pass');
     expect((await me(token)).body.data).toMatchObject({ username: 'alice', roleName: '测试', roleLevel: 20 });
@@ -76,7 +99,11 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     const res = await saveUser({ userId, username: 'robert', roleId: role('编辑') });
     expect(res.body).toMatchObject({ code: 200, data: { userId } });
     expect(await namesFor('bob')).toEqual([]);
-    expect((await listUsers({ keyword: 'robert' })).body.data[0]).toMatchObject({ userId, roleName: '编辑', roleLevel: 10 });
+    expect((await listUsers({ keyword: 'robert' })).body.data[0]).toMatchObject({
+      userId,
+      roleName: '编辑',
+      roleLevel: 10,
+    });
     expect((await me(token)).body.data).toMatchObject({ username: 'robert', roleName: '编辑' });
     await expect(server.login('robert', 'bob-pass')).resolves.toBeTruthy();
   });
@@ -89,7 +116,9 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     expect(res.body.code).toBe(200);
     for (const token of [first, second]) expect((await me(token)).status).toBe(401);
     expect((await me(admin)).status).toBe(200);
-    const old = await server.request('POST', '/api/user/login', { body: { username: 'carol', password: sha256Hex('old-pass') } });
+    const old = await server.request('POST', '/api/user/login', {
+      body: { username: 'carol', password: sha256Hex('old-pass') },
+    });
     expect(old.body.msg).toBe(Messages.wrongCredentials);
     await expect(server.login('carol', 'new-pass')).resolves.toBeTruthy();
   });
@@ -97,14 +126,22 @@ describe.each(testDialects())('user management on %s', (dialect) => {
   it('an admin changing their own password keeps the current session and ends their others', async () => {
     const current = await server.login(ADMIN.username, ADMIN.password);
     const other = await server.login(ADMIN.username, ADMIN.password);
-    const res = await saveUser({ userId: adminId, username: ADMIN.username, roleId: role('管理员'), password: sha256Hex('changed-pass') }, current);
+    const res = await saveUser(
+      { userId: adminId, username: ADMIN.username, roleId: role('管理员'), password: sha256Hex('changed-pass') },
+      current,
+    );
     expect(res.body.code).toBe(200);
     expect((await me(current)).status).toBe(200);
     expect((await me(other)).status).toBe(401);
     expect((await me(admin)).status).toBe(401);
     admin = current;
     // Put the password back for the helpers that sign in as admin.
-    await saveUser({ userId: adminId, username: ADMIN.username, roleId: role('管理员'), password: sha256Hex(ADMIN.password) });
+    await saveUser({
+      userId: adminId,
+      username: ADMIN.username,
+      roleId: role('管理员'),
+      password: sha256Hex(ADMIN.password),
+    });
     await expect(server.adminToken()).resolves.toBeTruthy();
   });
 
@@ -141,7 +178,12 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     const zeroRole = await saveUser({ username: 'norole', password: sha256Hex('x'), roleId: 0 });
     expect(zeroRole.status).toBe(400);
     expect(zeroRole.body.msg).toContain('roleId');
-    const badPhone = await saveUser({ username: 'badphone', password: sha256Hex('x'), roleId: role('开发'), phone: 'call me' });
+    const badPhone = await saveUser({
+      username: 'badphone',
+      password: sha256Hex('x'),
+      roleId: role('开发'),
+      phone: 'call me',
+    });
     expect(badPhone.status).toBe(400);
     expect(badPhone.body.msg).toContain('phone');
     const plain = await saveUser({ username: 'plainpass', password: 'not-a-digest', roleId: role('开发') });
@@ -175,19 +217,27 @@ describe.each(testDialects())('user management on %s', (dialect) => {
   it('round-trips a name with Chinese and emoji', async () => {
     const name = '测试同学🚀✨';
     const userId = await createUser(name, { password: 'emoji-pass' });
-    expect((await listUsers({ keyword: '🚀' })).body.data).toEqual([expect.objectContaining({ userId, username: name })]);
+    expect((await listUsers({ keyword: '🚀' })).body.data).toEqual([
+      expect.objectContaining({ userId, username: name }),
+    ]);
     expect((await me(await server.login(name, 'emoji-pass'))).body.data.username).toBe(name);
   });
 
   it('POST /api/user_role changes a role; plain users cannot manage users', async () => {
     const userId = await createUser('dave', { password: 'dave-pass' });
     const token = await server.login('dave', 'dave-pass');
-    const res = await server.request('POST', '/api/user_role', { token: admin, body: { userId, roleId: role('测试') } });
+    const res = await server.request('POST', '/api/user_role', {
+      token: admin,
+      body: { userId, roleId: role('测试') },
+    });
     expect(res.body).toEqual({ code: 200, msg: 'success', data: null });
     expect((await me(token)).body.data).toMatchObject({ roleName: '测试', roleLevel: 20 });
     const badRole = await server.request('POST', '/api/user_role', { token: admin, body: { userId, roleId: 99999 } });
     expect(badRole).toMatchObject({ status: 400, body: { msg: Messages.roleNotFound } });
-    const badUser = await server.request('POST', '/api/user_role', { token: admin, body: { userId: 99999, roleId: role('测试') } });
+    const badUser = await server.request('POST', '/api/user_role', {
+      token: admin,
+      body: { userId: 99999, roleId: role('测试') },
+    });
     expect(badUser).toMatchObject({ status: 404, body: { msg: Messages.userNotFound } });
     for (const [method, path, body] of [
       ['GET', '/api/user', undefined],
@@ -207,7 +257,12 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     const token = await server.login('erin', 'erin-pass');
     const brief = await server.request<UserBrief[]>('GET', '/api/users', { token });
     expect(brief.status).toBe(200);
-    expect(brief.body.data).toEqual(expect.arrayContaining([{ userId: adminId, username: 'admin', roleLevel: 100 }, expect.objectContaining({ username: 'erin', roleLevel: 30 })]));
+    expect(brief.body.data).toEqual(
+      expect.arrayContaining([
+        { userId: adminId, username: 'admin', roleLevel: 100 },
+        expect.objectContaining({ username: 'erin', roleLevel: 30 }),
+      ]),
+    );
     const names = await server.request<string[]>('GET', '/api/username_list', { token });
     expect(names.body.data).toEqual(brief.body.data.map((u) => u.username));
     // Sorted by name (checked on plain lowercase names, which every collation orders alike).
@@ -234,20 +289,42 @@ describe.each(testDialects())('user management on %s', (dialect) => {
     const otherId = await createUser('second-admin', { role: '管理员', password: 'second-pass' });
     const other = await server.login('second-admin', 'second-pass');
     // With two admins, either may be demoted or deleted.
-    expect((await server.request('POST', '/api/user_role', { token: other, body: { userId: adminId, roleId: role('开发') } })).body.code).toBe(200);
+    expect(
+      (
+        await server.request('POST', '/api/user_role', {
+          token: other,
+          body: { userId: adminId, roleId: role('开发') },
+        })
+      ).body.code,
+    ).toBe(200);
     expect((await server.request('GET', '/api/user', { token: admin })).status).toBe(403);
     // Now second-admin is the only one: they cannot demote themselves, by either call.
-    const viaRole = await server.request('POST', '/api/user_role', { token: other, body: { userId: otherId, roleId: role('开发') } });
+    const viaRole = await server.request('POST', '/api/user_role', {
+      token: other,
+      body: { userId: otherId, roleId: role('开发') },
+    });
     expect(viaRole.status).toBe(409);
     expect(viaRole.body).toEqual({ code: ResultCode.conflict, msg: Messages.lastAdmin, data: null });
     const viaEdit = await saveUser({ userId: otherId, username: 'second-admin', roleId: role('测试') }, other);
     expect(viaEdit.status).toBe(409);
     expect(viaEdit.body.msg).toBe(Messages.lastAdmin);
-    expect((await server.request('DELETE', `/api/user?userId=${otherId}`, { token: other })).body.msg).toBe(Messages.cannotDeleteSelf);
+    expect((await server.request('DELETE', `/api/user?userId=${otherId}`, { token: other })).body.msg).toBe(
+      Messages.cannotDeleteSelf,
+    );
     // Restore admin, then the second admin can go.
-    expect((await server.request('POST', '/api/user_role', { token: other, body: { userId: adminId, roleId: role('管理员') } })).body.code).toBe(200);
+    expect(
+      (
+        await server.request('POST', '/api/user_role', {
+          token: other,
+          body: { userId: adminId, roleId: role('管理员') },
+        })
+      ).body.code,
+    ).toBe(200);
     expect((await server.request('DELETE', `/api/user?userId=${otherId}`, { token: admin })).body.code).toBe(200);
-    const alone = await server.request('POST', '/api/user_role', { token: admin, body: { userId: adminId, roleId: role('编辑') } });
+    const alone = await server.request('POST', '/api/user_role', {
+      token: admin,
+      body: { userId: adminId, roleId: role('编辑') },
+    });
     expect(alone.body.msg).toBe(Messages.lastAdmin);
     expect((await me(admin)).body.data.roleLevel).toBe(100);
   });

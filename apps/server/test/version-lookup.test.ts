@@ -15,13 +15,21 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
 
   async function publish(label: string, fileName: string, bytes: Buffer) {
     const fileKey = await transferFile(server, editor.token, fileName, bytes);
-    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId, s3Url: fileKey, description: label } });
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+      token: editor.token,
+      body: { appId, s3Url: fileKey, description: label },
+    });
     expect(res.body.code).toBe(200);
     published.set(label, res.body.data);
   }
-  const latest = (query: string, token = viewer.token) => server.request<AppVersionRow | null>('GET', `/api/app_versions/latest?${query}`, { token });
+  const latest = (query: string, token = viewer.token) =>
+    server.request<AppVersionRow | null>('GET', `/api/app_versions/latest?${query}`, { token });
   const exists = (query: Record<string, string | number>, token = viewer.token) =>
-    server.request<VersionExistsResult>('GET', `/api/app_versions/exists?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, { token });
+    server.request<VersionExistsResult>(
+      'GET',
+      `/api/app_versions/exists?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
+      { token },
+    );
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
@@ -31,7 +39,16 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
     outsider = await server.createUser({ username: 'outsider', roleLevel: 30 });
     const created = await server.request<{ appId: number }>('POST', '/api/app', {
       token: admin,
-      body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }, { userId: viewer.userId, permit: 'view' }] },
+      body: {
+        appName: '商城',
+        appType: 'native',
+        password: '135790',
+        path: 'shop',
+        distributeUsers: [
+          { userId: editor.userId, permit: 'edit' },
+          { userId: viewer.userId, permit: 'view' },
+        ],
+      },
     });
     appId = created.body.data.appId;
   });
@@ -50,8 +67,18 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
     await publish('apk 2', 'shop-2.0.0.apk', sampleApk({ versionName: '2.0.0', versionCode: 8 }));
 
     const android = await latest('path=shop&platform=android');
-    expect(android.body.data).toMatchObject({ id: published.get('apk 2')?.id, appVersion: '2.0.0', build: '8', nativePackageType: 'android', description: 'apk 2' });
-    const list = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&nativePackageType=android`, { token: viewer.token });
+    expect(android.body.data).toMatchObject({
+      id: published.get('apk 2')?.id,
+      appVersion: '2.0.0',
+      build: '8',
+      nativePackageType: 'android',
+      description: 'apk 2',
+    });
+    const list = await server.request<AppVersionRow[]>(
+      'GET',
+      `/api/app_versions?appId=${appId}&nativePackageType=android`,
+      { token: viewer.token },
+    );
     expect(android.body.data).toEqual(list.body.data[0]);
     expect((await fetch(android.body.data?.cdnUrl ?? '')).status).toBe(200);
 
@@ -61,17 +88,32 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
   });
 
   it('works with an API token, as an app asking for updates would', async () => {
-    const created = await server.request<CreatedApiToken>('POST', '/api/api_token', { token: viewer.token, body: { name: 'update prompt' } });
-    const res = await server.request<AppVersionRow>('GET', '/api/app_versions/latest?path=shop&platform=ios', { headers: { authorization: `Bearer ${created.body.data.token}` } });
+    const created = await server.request<CreatedApiToken>('POST', '/api/api_token', {
+      token: viewer.token,
+      body: { name: 'update prompt' },
+    });
+    const res = await server.request<AppVersionRow>('GET', '/api/app_versions/latest?path=shop&platform=ios', {
+      headers: { authorization: `Bearer ${created.body.data.token}` },
+    });
     expect(res.body.data.id).toBe(published.get('ipa')?.id);
   });
 
   it('tells CI whether a version and build were published already', async () => {
-    expect((await exists({ appId, platform: 'android', appVersion: '2.0.0', build: '8' })).body.data).toEqual({ exists: true, appVersionId: published.get('apk 2')?.id });
-    expect((await exists({ appId, platform: 'android', appVersion: '1.0.0' })).body.data).toEqual({ exists: true, appVersionId: published.get('apk 1')?.id });
-    expect((await exists({ appId, platform: 'android', appVersion: '2.0.0', build: '9' })).body.data).toEqual({ exists: false });
+    expect((await exists({ appId, platform: 'android', appVersion: '2.0.0', build: '8' })).body.data).toEqual({
+      exists: true,
+      appVersionId: published.get('apk 2')?.id,
+    });
+    expect((await exists({ appId, platform: 'android', appVersion: '1.0.0' })).body.data).toEqual({
+      exists: true,
+      appVersionId: published.get('apk 1')?.id,
+    });
+    expect((await exists({ appId, platform: 'android', appVersion: '2.0.0', build: '9' })).body.data).toEqual({
+      exists: false,
+    });
     expect((await exists({ appId, platform: 'ios', appVersion: '2.0.0' })).body.data).toEqual({ exists: false });
-    expect((await exists({ appId, platform: 'ios', appVersion: '1.2.3', build: '45' }, editor.token)).body.data.exists).toBe(true);
+    expect(
+      (await exists({ appId, platform: 'ios', appVersion: '1.2.3', build: '45' }, editor.token)).body.data.exists,
+    ).toBe(true);
   });
 
   it('hides apps the caller has no permit on, and checks its input', async () => {

@@ -20,11 +20,19 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     admin = await server.adminToken();
     const editorUser = await server.createUser({ username: 'editor', roleLevel: 30 });
     const viewerUser = await server.createUser({ username: 'viewer', roleLevel: 30 });
-    appId = (await server.request<{ appId: number }>('POST', '/api/app', { token: admin, body: { appName: '商城', appType: 'native', password: '135790', path: 'shop' } })).body.data.appId;
+    appId = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: '商城', appType: 'native', password: '135790', path: 'shop' },
+      })
+    ).body.data.appId;
     await grantApp(server.db, appId, editorUser.userId, 'edit');
     await grantApp(server.db, appId, viewerUser.userId, 'view');
     // A package workflow: each version is an item of it.
-    await server.request('POST', '/api/workflow', { token: admin, body: { appId, tabName: '安装包', contentType: 'package', packageType: 'apk' } });
+    await server.request('POST', '/api/workflow', {
+      token: admin,
+      body: { appId, tabName: '安装包', contentType: 'package', packageType: 'apk' },
+    });
     const session = (token: string) => server.built.services.sessions.resolve(token);
     editor = (await session(editorUser.token)) as AuthUser;
     viewer = (await session(viewerUser.token)) as AuthUser;
@@ -35,15 +43,36 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
 
   const publish = async (versionName: string, attachment?: string) => {
     const fileKey = await transferFile(server, admin, `商城 ${versionName}.apk`, sampleApk({ versionName }));
-    const attachFileUrls = attachment ? [await transferFile(server, admin, attachment, Buffer.from(`说明 ${versionName}`), 'attachment')] : [];
-    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey, attachFileUrls } });
+    const attachFileUrls = attachment
+      ? [await transferFile(server, admin, attachment, Buffer.from(`说明 ${versionName}`), 'attachment')]
+      : [];
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+      token: admin,
+      body: { appId, s3Url: fileKey, attachFileUrls },
+    });
     expect(res.body.code).toBe(200);
-    return server.db.selectFrom('app_versions').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    return server.db
+      .selectFrom('app_versions')
+      .selectAll()
+      .where('id', '=', res.body.data.id)
+      .executeTakeFirstOrThrow();
   };
   const stored = async (key: string) => (await server.blobs.stat(key)) !== null;
-  const appIcon = async () => (await server.db.selectFrom('apps').select('app_icon').where('id', '=', appId).executeTakeFirstOrThrow()).app_icon;
-  const items = async () => (await server.db.selectFrom('commit_logs').select('commit_id').where('app_id', '=', appId).orderBy('commit_id').execute()).map((r) => r.commit_id);
-  const listed = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: admin })).body.data.map((v) => v.appVersion);
+  const appIcon = async () =>
+    (await server.db.selectFrom('apps').select('app_icon').where('id', '=', appId).executeTakeFirstOrThrow()).app_icon;
+  const items = async () =>
+    (
+      await server.db
+        .selectFrom('commit_logs')
+        .select('commit_id')
+        .where('app_id', '=', appId)
+        .orderBy('commit_id')
+        .execute()
+    ).map((r) => r.commit_id);
+  const listed = async () =>
+    (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: admin })).body.data.map(
+      (v) => v.appVersion,
+    );
 
   it('deletes the first version’s package and attachment but keeps its icon, which the app icon still shows', async () => {
     const first = await publish('1.0.0', '发布说明.txt');
@@ -60,7 +89,8 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     expect(await stored(attachment)).toBe(false);
     expect(await stored(first.icon_key ?? '')).toBe(true);
     // The app's icon still loads (through the signed link the app page gets), and the other version is untouched.
-    const shownIcon = (await server.request<AppDetail>('GET', `/api/app?appId=${appId}`, { token: admin })).body.data.appIcon ?? '';
+    const shownIcon =
+      (await server.request<AppDetail>('GET', `/api/app?appId=${appId}`, { token: admin })).body.data.appIcon ?? '';
     expect(shownIcon).toContain(`/api/media/${first.icon_key}?`);
     expect((await fetch(`${server.url}${shownIcon}`)).status).toBe(200);
     expect(await listed()).toEqual(['1.1.0']);
@@ -72,7 +102,9 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
 
   it('deletes a later version’s own icon with it, and refuses viewers and unknown versions without deleting anything', async () => {
     const third = await publish('1.2.0');
-    await expect(server.built.services.versionRemoval.removeAsEditor(viewer, Number(third.id))).rejects.toMatchObject({ status: 403 });
+    await expect(server.built.services.versionRemoval.removeAsEditor(viewer, Number(third.id))).rejects.toMatchObject({
+      status: 403,
+    });
     expect(await stored(third.file_key)).toBe(true);
     expect(await listed()).toContain('1.2.0');
 
@@ -81,6 +113,8 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     expect(removal.kept).toEqual([]);
     expect(await stored(third.icon_key ?? '')).toBe(false);
     expect(await listed()).toEqual(['1.1.0']);
-    await expect(server.built.services.versionRemoval.removeAsEditor(editor, Number(third.id))).rejects.toMatchObject({ message: VersionRemovalMessages.notFound });
+    await expect(server.built.services.versionRemoval.removeAsEditor(editor, Number(third.id))).rejects.toMatchObject({
+      message: VersionRemovalMessages.notFound,
+    });
   });
 });

@@ -6,9 +6,13 @@ import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
-const combos = testDialects().flatMap((dialect) => (['local', 's3'] as const).map((store) => [dialect, store] as const));
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
 const SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-modals';
-const page = Buffer.from('<!doctype html><meta charset="utf-8"><title>活动页</title><p id="out">活动页</p><script>document.title = "运行了"</script>');
+const page = Buffer.from(
+  '<!doctype html><meta charset="utf-8"><title>活动页</title><p id="out">活动页</p><script>document.title = "运行了"</script>',
+);
 
 describe.each(combos)('web packages on %s with the %s store: 打开 and 下载', (dialect, store) => {
   let server: TestServer;
@@ -27,12 +31,21 @@ describe.each(combos)('web packages on %s with the %s store: 打开 and 下载',
     editor = user.token;
     const created = await server.request<{ appId: number }>('POST', '/api/app', {
       token: admin,
-      body: { appName: '活动', appType: 'native', password: '135790', path: 'event', distributeUsers: [{ userId: user.userId, permit: 'edit' }] },
+      body: {
+        appName: '活动',
+        appType: 'native',
+        password: '135790',
+        path: 'event',
+        distributeUsers: [{ userId: user.userId, permit: 'edit' }],
+      },
     });
     const appId = created.body.data.appId;
     const publish = async (name: string, bytes: Buffer) => {
       const fileKey = await transferFile(server, editor, name, bytes);
-      const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor, body: { appId, s3Url: fileKey } });
+      const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+        token: editor,
+        body: { appId, s3Url: fileKey },
+      });
       expect(res.body.code).toBe(200);
       return res.body.data;
     };
@@ -51,7 +64,9 @@ describe.each(combos)('web packages on %s with the %s store: 打开 and 下载',
       const res = await fetch(url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(res.headers.get('content-disposition')).toMatch(/^attachment;.*filename\*=UTF-8''%E6%B4%BB%E5%8A%A8%E9%A1%B5\.html/);
+      expect(res.headers.get('content-disposition')).toMatch(
+        /^attachment;.*filename\*=UTF-8''%E6%B4%BB%E5%8A%A8%E9%A1%B5\.html/,
+      );
       expect(Buffer.from(await res.arrayBuffer()).equals(page)).toBe(true);
       if (store === 'local') {
         expect(res.headers.get('content-security-policy')).toBe(SANDBOX);

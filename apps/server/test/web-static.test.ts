@@ -21,7 +21,14 @@ describe('the server serves the web app beside the API', () => {
   });
 
   it('answers client routes such as /home/setting/user-manage with index.html', async () => {
-    for (const route of ['/', '/login', '/home/app/abcd?workflowId=3', '/home/setting/user-manage', '/403', '/package/xyzw']) {
+    for (const route of [
+      '/',
+      '/login',
+      '/home/app/abcd?workflowId=3',
+      '/home/setting/user-manage',
+      '/403',
+      '/package/xyzw',
+    ]) {
       const res = await fetch(`${server.url}${route}`);
       expect([route, res.status, res.headers.get('content-type')?.startsWith('text/html')]).toEqual([route, 200, true]);
       expect(await res.text()).toContain('<div id="root">');

@@ -94,14 +94,31 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
   });
 
   const jobs = () => server.built.services.jobs;
-  const versionsOf = async () => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token: admin })).body.data;
-  const jobView = async (id: number) => (await server.request<ZsignJob>('GET', `/api/zsign/job?id=${id}`, { token: admin })).body.data;
+  const versionsOf = async () =>
+    (
+      await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, {
+        token: admin,
+      })
+    ).body.data;
+  const jobView = async (id: number) =>
+    (await server.request<ZsignJob>('GET', `/api/zsign/job?id=${id}`, { token: admin })).body.data;
   const queuedJob = (resignId: number) =>
-    server.db.selectFrom('jobs').selectAll().where('kind', '=', 'zsign.resign').where('dedupe_key', '=', `zsign:${resignId}`).executeTakeFirstOrThrow();
-  const leftovers = () => ({ work: fs.readdirSync(workDir), partial: filesUnder(blobRoot).filter((file) => file.endsWith('.tmp')) });
+    server.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', 'zsign.resign')
+      .where('dedupe_key', '=', `zsign:${resignId}`)
+      .executeTakeFirstOrThrow();
+  const leftovers = () => ({
+    work: fs.readdirSync(workDir),
+    partial: filesUnder(blobRoot).filter((file) => file.endsWith('.tmp')),
+  });
 
   async function requestResign(): Promise<number> {
-    const res = await server.request<ZsignJob>('POST', '/api/zsign', { token: admin, body: { certId, appVersionId: source.id } });
+    const res = await server.request<ZsignJob>('POST', '/api/zsign', {
+      token: admin,
+      body: { certId, appVersionId: source.id },
+    });
     expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
     // Only queued: no worker of this process started it.
     expect(res.body.data).toMatchObject({ status: 'pending', stage: 'queued', progress: 0, version: null });
@@ -114,7 +131,11 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     // Worker A takes the job, gets to signing, writes part of its result, and its process dies.
     const [claimed] = await jobs().repository.claim('worker-a', server.clock.now(), LEASE_MS, 1);
     expect(claimed?.payload).toBe(JSON.stringify({ resignId: id }));
-    await server.db.updateTable('resign_jobs').set({ status: 'running', stage: 'sign', progress: 40, update_time: server.clock.now() }).where('id', '=', id).execute();
+    await server.db
+      .updateTable('resign_jobs')
+      .set({ status: 'running', stage: 'sign', progress: 40, update_time: server.clock.now() })
+      .where('id', '=', id)
+      .execute();
     await store.put(resignedKey(id), Buffer.from('half of an ipa'), { contentType: 'application/octet-stream' });
 
     // While the lease holds, nobody else starts it, and the user sees how far it got.
@@ -124,7 +145,13 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     server.clock.advance(LEASE_MS + 1_000);
     expect(await jobs().runDue()).toBe(1);
     const done = await jobView(id);
-    expect(done).toMatchObject({ status: 'done', stage: 'done', progress: 100, error: null, version: { appId, fileName: 'Demo-resigned.ipa' } });
+    expect(done).toMatchObject({
+      status: 'done',
+      stage: 'done',
+      progress: 100,
+      error: null,
+      version: { appId, fileName: 'Demo-resigned.ipa' },
+    });
     const versions = await versionsOf();
     expect(versions.length).toBe(before + 1);
     expect(versions[0]?.id).toBe(done.version?.id);
@@ -133,7 +160,14 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     expect(await queuedJob(id)).toMatchObject({ status: 'done', attempts: 2, lease_owner: null });
 
     // Worker A's late answer (had it only been frozen) changes nothing, and nothing runs again.
-    expect(await jobs().repository.finish(server.db, { id: claimed!.id, owner: 'worker-a' }, { status: 'failed', error: 'late' }, server.clock.now())).toBe(false);
+    expect(
+      await jobs().repository.finish(
+        server.db,
+        { id: claimed!.id, owner: 'worker-a' },
+        { status: 'failed', error: 'late' },
+        server.clock.now(),
+      ),
+    ).toBe(false);
     server.clock.advance(LEASE_MS + 1_000);
     expect(await jobs().runDue()).toBe(0);
     expect(await jobView(id)).toMatchObject({ status: 'done', version: { id: done.version?.id } });
@@ -148,7 +182,13 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     trouble.push('cut-midway', 'stored-answer-lost', 'stored-answer-lost');
 
     expect(await jobs().runDue()).toBe(1);
-    expect(await jobView(id)).toMatchObject({ status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, version: null });
+    expect(await jobView(id)).toMatchObject({
+      status: 'pending',
+      stage: 'queued',
+      progress: 0,
+      error: ZsignMessages.retrying,
+      version: null,
+    });
     expect(leftovers()).toEqual({ work: [], partial: [] });
     expect(await store.stat(resignedKey(id))).toBeNull();
 
@@ -159,7 +199,11 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     expect(await jobs().runDue()).toBe(1);
 
     expect(await jobView(id)).toMatchObject({ status: 'failed', error: ZsignMessages.failed, version: null });
-    expect(await queuedJob(id)).toMatchObject({ status: 'failed', attempts: 3, last_error: 'socket hang up after the upload' });
+    expect(await queuedJob(id)).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error: 'socket hang up after the upload',
+    });
     expect((await versionsOf()).length).toBe(before);
     // The file the store kept on the last try is removed with the failure, once the failure is committed (a removal
     // inside the transaction could outlive a rollback); nothing half-written stays.

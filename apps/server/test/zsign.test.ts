@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../src/jobs/job-definition.ts';
 import { LEASE_MS } from '../src/jobs/queue.ts';
-import { AppMessages, CertMessages, ZsignMessages, type AppVersionRow, type CertificateRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
+import {
+  AppMessages,
+  CertMessages,
+  ZsignMessages,
+  type AppVersionRow,
+  type CertificateRow,
+  type ZsignCertificate,
+  type ZsignJob,
+} from '@release/contract';
 import { makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
@@ -65,7 +73,11 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
     form.append('profiles', new Blob([new Uint8Array(set.mainProfile)]), 'main.mobileprovision');
     form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
-    const uploaded = await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form });
+    const uploaded = await fetch(`${server.url}/api/cert_upload`, {
+      method: 'POST',
+      headers: { token: admin },
+      body: form,
+    });
     const body = (await uploaded.json()) as { code: number; msg: string; data: CertificateRow };
     expect([body.code, body.msg]).toEqual([200, 'success']);
     certId = body.data.id;
@@ -78,22 +90,47 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
 
   async function publish(app: number, fileName: string, bytes: Buffer): Promise<AppVersionRow> {
     const fileKey = await transferFile(server, editor.token, fileName, bytes);
-    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: editor.token, body: { appId: app, description: '首个版本', s3Url: fileKey } });
+    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+      token: editor.token,
+      body: { appId: app, description: '首个版本', s3Url: fileKey },
+    });
     expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
     return res.body.data;
   }
-  const zsign = (body: unknown, token = editor.token) => server.request<ZsignJob>('POST', '/api/zsign', { token, body });
-  const versionsOf = async (app: number) => (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${app}&pageNo=1&pageSize=50`, { token: admin })).body.data;
+  const zsign = (body: unknown, token = editor.token) =>
+    server.request<ZsignJob>('POST', '/api/zsign', { token, body });
+  const versionsOf = async (app: number) =>
+    (
+      await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${app}&pageNo=1&pageSize=50`, {
+        token: admin,
+      })
+    ).body.data;
 
   it('offers editors the certificates to choose from, without secrets', async () => {
     const res = await server.request<ZsignCertificate[]>('GET', '/api/zsign/certs', { token: editor.token });
-    expect(res.body.data).toEqual([{ id: certId, name: 'Apple Development: 韩梅梅 (NEWTEAM001)', teamId: 'NEWTEAM001', mainBundleId: 'com.example.demo', expireTime: expect.any(Number), appIds: ['NEWTEAM001.com.example.demo', 'NEWTEAM001.*'] }]);
+    expect(res.body.data).toEqual([
+      {
+        id: certId,
+        name: 'Apple Development: 韩梅梅 (NEWTEAM001)',
+        teamId: 'NEWTEAM001',
+        mainBundleId: 'com.example.demo',
+        expireTime: expect.any(Number),
+        appIds: ['NEWTEAM001.com.example.demo', 'NEWTEAM001.*'],
+      },
+    ]);
   });
 
   it('an editor re-signs an ipa version: a new version of the same app, noted, inspected, downloadable, passing the verifier with the new certificate', async () => {
     const res = await zsign({ certId, appVersionId: ipaVersion.id });
     expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
-    expect(res.body.data).toMatchObject({ status: 'done', progress: 100, stage: 'done', error: null, appVersionId: ipaVersion.id, certId });
+    expect(res.body.data).toMatchObject({
+      status: 'done',
+      progress: 100,
+      stage: 'done',
+      error: null,
+      appVersionId: ipaVersion.id,
+      certId,
+    });
     const made = res.body.data.version!;
     expect(made).toMatchObject({
       appId,
@@ -107,7 +144,9 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
       description: ZsignMessages.note(`#${ipaVersion.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)'),
     });
     // Inspected like any upload: the new embedded profile is what the inspector read.
-    expect(made.metadata).toMatchObject({ provisioningProfile: expect.objectContaining({ name: 'Demo Dev', teamId: 'NEWTEAM001' }) });
+    expect(made.metadata).toMatchObject({
+      provisioningProfile: expect.objectContaining({ name: 'Demo Dev', teamId: 'NEWTEAM001' }),
+    });
     expect((await versionsOf(appId)).map((v) => v.id)).toContain(made.id);
     const files = await filesOfDownload(made.cdnUrl);
     expect(verifyApp(files)).toEqual([]);
@@ -122,7 +161,9 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
 
   it('refuses what cannot be re-signed with clear messages, and never makes a version', async () => {
     const before = (await versionsOf(appId)).length;
-    const apk = await publish(appId, 'shop.apk', buildZip([{ name: 'AndroidManifest.xml', data: 'x' }])).catch(() => null);
+    const apk = await publish(appId, 'shop.apk', buildZip([{ name: 'AndroidManifest.xml', data: 'x' }])).catch(
+      () => null,
+    );
     expect(apk).toBeNull();
     const zipVersion = await publish(appId, 'web.zip', buildZip([{ name: 'index.html', data: '<title>站点</title>' }]));
     const wrongType = await zsign({ certId, appVersionId: zipVersion.id });
@@ -133,7 +174,12 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect(other).toBeNull();
     const otherByAdmin = await (async () => {
       const fileKey = await transferFile(server, admin, 'Other.ipa', sampleSignedIpa());
-      return (await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: admin, body: { appId: otherAppId, s3Url: fileKey } })).body.data;
+      return (
+        await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+          token: admin,
+          body: { appId: otherAppId, s3Url: fileKey },
+        })
+      ).body.data;
     })();
     // Another app's version: the editor has no permit there (and is not told it exists).
     const foreign = await zsign({ certId, appVersionId: otherByAdmin.id });
@@ -142,16 +188,26 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect([missingVersion.status, missingVersion.body.msg]).toEqual([404, ZsignMessages.versionNotFound]);
     const encrypted = await publish(appId, 'Store.ipa', sampleSignedIpa({ encrypted: true }));
     const refusedEncrypted = await zsign({ certId, appVersionId: encrypted.id });
-    expect(refusedEncrypted.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.encrypted, version: null });
+    expect(refusedEncrypted.body.data).toMatchObject({
+      status: 'failed',
+      error: ZsignMessages.encrypted,
+      version: null,
+    });
     // A certificate whose only profile is the app's: the widget extension has none.
     const narrow = sampleSigningSet('NARROWTEAM', { now: TEST_CLOCK_START });
     const form = new FormData();
     form.append('password', PASSWORD);
     form.append('p12', new Blob([new Uint8Array(makeP12(narrow.identity, PASSWORD))]), 'narrow.p12');
     form.append('profiles', new Blob([new Uint8Array(narrow.mainProfile)]), 'main.mobileprovision');
-    const narrowCert = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { data: CertificateRow };
+    const narrowCert = (await (
+      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
+    ).json()) as { data: CertificateRow };
     const noProfile = await zsign({ certId: narrowCert.data.id, appVersionId: ipaVersion.id });
-    expect(noProfile.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.noProfile('com.example.demo.widget'), version: null });
+    expect(noProfile.body.data).toMatchObject({
+      status: 'failed',
+      error: ZsignMessages.noProfile('com.example.demo.widget'),
+      version: null,
+    });
     // Only the zip and the encrypted ipa were published here; no re-signing made a version.
     expect((await versionsOf(appId)).length).toBe(before + 2);
   });
@@ -160,11 +216,19 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const before = (await versionsOf(appId)).length;
     failNextResignedPut = true;
     const first = await zsign({ certId, appVersionId: ipaVersion.id });
-    expect(first.body.data).toMatchObject({ status: 'pending', progress: 0, stage: 'queued', error: ZsignMessages.retrying, version: null });
+    expect(first.body.data).toMatchObject({
+      status: 'pending',
+      progress: 0,
+      stage: 'queued',
+      error: ZsignMessages.retrying,
+      version: null,
+    });
     expect((await versionsOf(appId)).length).toBe(before);
     server.clock.advance(60_000);
     await server.built.services.jobs.runDue();
-    const again = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${first.body.data.id}`, { token: editor.token });
+    const again = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${first.body.data.id}`, {
+      token: editor.token,
+    });
     expect(again.body.data).toMatchObject({ status: 'done', progress: 100 });
     const after = await versionsOf(appId);
     expect(after.length).toBe(before + 1);
@@ -177,22 +241,59 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const short = sampleSigningSet(team, { now: TEST_CLOCK_START });
     const ends = new Date(server.clock.now() + 10 * DAY_MS);
     const profile = (name: string, uuid: string, appId: string) =>
-      makeSignedProfile([short.identity], short.appleSigner, { Name: name, UUID: uuid, TeamIdentifier: [team], ExpirationDate: ends, Entitlements: { 'application-identifier': appId, 'com.apple.developer.team-identifier': team, 'get-task-allow': true } } as never, TEST_CLOCK_START);
+      makeSignedProfile(
+        [short.identity],
+        short.appleSigner,
+        {
+          Name: name,
+          UUID: uuid,
+          TeamIdentifier: [team],
+          ExpirationDate: ends,
+          Entitlements: {
+            'application-identifier': appId,
+            'com.apple.developer.team-identifier': team,
+            'get-task-allow': true,
+          },
+        } as never,
+        TEST_CLOCK_START,
+      );
     const form = new FormData();
     form.append('password', PASSWORD);
     form.append('p12', new Blob([new Uint8Array(makeP12(short.identity, PASSWORD))]), 'short.p12');
-    form.append('profiles', new Blob([new Uint8Array(profile('Short Demo', '33333333-3333-3333-3333-333333333333', `${team}.com.example.demo`))]), 'main.mobileprovision');
-    form.append('profiles', new Blob([new Uint8Array(profile('Short Wildcard', '44444444-4444-4444-4444-444444444444', `${team}.*`))]), 'wildcard.mobileprovision');
-    const uploaded = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { msg: string; data: CertificateRow };
+    form.append(
+      'profiles',
+      new Blob([
+        new Uint8Array(profile('Short Demo', '33333333-3333-3333-3333-333333333333', `${team}.com.example.demo`)),
+      ]),
+      'main.mobileprovision',
+    );
+    form.append(
+      'profiles',
+      new Blob([new Uint8Array(profile('Short Wildcard', '44444444-4444-4444-4444-444444444444', `${team}.*`))]),
+      'wildcard.mobileprovision',
+    );
+    const uploaded = (await (
+      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
+    ).json()) as { msg: string; data: CertificateRow };
     expect(uploaded.msg).toBe('success');
     const before = (await versionsOf(appId)).length;
 
     server.clock.advance(11 * DAY_MS);
     const token = await server.adminToken();
     const res = await zsign({ certId: uploaded.data.id, appVersionId: ipaVersion.id }, token);
-    expect(res.body.data).toMatchObject({ status: 'failed', error: ZsignMessages.profileExpired('Short Demo', ends.getTime()), version: null });
-    expect(res.body.data.error).toBe(`描述文件「Short Demo」已过期（${ends.toISOString().slice(0, 10)}），请在证书管理中为该证书上传新的描述文件后重试`);
-    const after = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token });
+    expect(res.body.data).toMatchObject({
+      status: 'failed',
+      error: ZsignMessages.profileExpired('Short Demo', ends.getTime()),
+      version: null,
+    });
+    expect(res.body.data.error).toBe(
+      `描述文件「Short Demo」已过期（${ends.toISOString().slice(0, 10)}），请在证书管理中为该证书上传新的描述文件后重试`,
+    );
+    const after = await server.request<AppVersionRow[]>(
+      'GET',
+      `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`,
+      { token },
+    );
     expect(after.body.data).toHaveLength(before);
   });
 
@@ -200,11 +301,22 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
   it('refuses a certificate that expired after its upload, saying until when it was valid, and makes no version', async () => {
     server.clock.advance(cert.validTo - server.clock.now());
     const token = await server.adminToken();
-    const before = (await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token })).body.data.length;
+    const before = (
+      await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token })
+    ).body.data.length;
     const expired = await zsign({ certId, appVersionId: ipaVersion.id }, token);
-    expect([expired.status, expired.body.msg]).toEqual([400, ZsignMessages.certificateExpired(cert.name, cert.validTo)]);
-    expect(expired.body.msg).toBe(`证书「${cert.name}」已过期（有效期至 ${new Date(cert.validTo).toISOString().slice(0, 10)}），请在证书管理中上传有效的证书后重试`);
-    const after = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, { token });
+    expect([expired.status, expired.body.msg]).toEqual([
+      400,
+      ZsignMessages.certificateExpired(cert.name, cert.validTo),
+    ]);
+    expect(expired.body.msg).toBe(
+      `证书「${cert.name}」已过期（有效期至 ${new Date(cert.validTo).toISOString().slice(0, 10)}），请在证书管理中上传有效的证书后重试`,
+    );
+    const after = await server.request<AppVersionRow[]>(
+      'GET',
+      `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`,
+      { token },
+    );
     expect(after.body.data).toHaveLength(before);
   });
 });
@@ -222,18 +334,32 @@ describe.each(testDialects())('a long re-signing answers with the job to poll on
     const admin = await server.adminToken();
     const appId = await insertApp(server.db);
     const fileKey = await transferFile(server, admin, 'Demo.ipa', sampleSignedIpa());
-    const version = (await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token: admin, body: { appId, s3Url: fileKey } })).body.data;
+    const version = (
+      await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+        token: admin,
+        body: { appId, s3Url: fileKey },
+      })
+    ).body.data;
     const form = new FormData();
     form.append('password', PASSWORD);
     form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
     form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
-    const cert = (await (await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })).json()) as { data: CertificateRow };
-    const res = await server.request<ZsignJob>('POST', '/api/zsign', { token: admin, body: { certId: cert.data.id, appVersionId: version.id } });
+    const cert = (await (
+      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
+    ).json()) as { data: CertificateRow };
+    const res = await server.request<ZsignJob>('POST', '/api/zsign', {
+      token: admin,
+      body: { certId: cert.data.id, appVersionId: version.id },
+    });
     expect(res.body.data.status).not.toBe('done');
     expect(res.body.data.version).toBeNull();
     await server.built.services.jobs.runDue();
     const polled = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${res.body.data.id}`, { token: admin });
-    expect(polled.body.data).toMatchObject({ status: 'done', progress: 100, version: { appId, indexNo: 2, fileName: 'Demo-resigned.ipa' } });
+    expect(polled.body.data).toMatchObject({
+      status: 'done',
+      progress: 100,
+      version: { appId, indexNo: 2, fileName: 'Demo-resigned.ipa' },
+    });
   });
 
   it('a run longer than the lease keeps it by renewing (as a large re-signing does), so no other process takes it over', async () => {

@@ -72,16 +72,26 @@ export interface ApiClientOptions {
 export function createApiClient(options: ApiClientOptions) {
   const fetchFn = options.fetchFn ?? fetch;
 
-  async function once<S extends z.ZodType>(method: 'GET' | 'POST', path: string, data: S, call: CallOptions): Promise<z.output<S>> {
+  async function once<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    data: S,
+    call: CallOptions,
+  ): Promise<z.output<S>> {
     const url = new URL(path, `${options.server}/`);
-    for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
     const what = `${method} ${url.pathname}`;
     let status: number;
     let body: string;
     try {
       const response = await fetchFn(url, {
         method,
-        headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), accept: 'application/json', ...(call.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          accept: 'application/json',
+          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
         signal: AbortSignal.timeout(call.timeoutMs ?? API_TIMEOUT_MS),
       });
@@ -100,33 +110,55 @@ export function createApiClient(options: ApiClientOptions) {
     if (!head.success) throw new ApiError(status, null, text.unexpectedAnswer(what, status));
     if (head.data.code !== 200 || status >= 300) throw new ApiError(status, head.data.code, head.data.msg);
     const parsed = data.safeParse((json as { data?: unknown }).data);
-    if (!parsed.success) throw new CliError(ExitCode.failed, `${text.notTheContract(what)}\n${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new CliError(ExitCode.failed, `${text.notTheContract(what)}\n${z.prettifyError(parsed.error)}`);
     return parsed.data;
   }
 
-  function call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, data: S, options: CallOptions = {}): Promise<z.output<S>> {
-    return withRetries(() => once(method, path, data, options), { retries: options.retries ?? 0, delayMs: RETRY_DELAY_MS, isTransient });
+  function call<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    data: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
+    return withRetries(() => once(method, path, data, options), {
+      retries: options.retries ?? 0,
+      delayMs: RETRY_DELAY_MS,
+      isTransient,
+    });
   }
 
   return {
     server: options.server,
     me: () => call('GET', '/api/user/me', currentUser, { retries: 2 }),
     /** Lark sign-in from a terminal: the authorize URL whose code comes back to our loopback `port`. */
-    larkLoginUrl: (port: number) => call('GET', '/api/user/lark_login_url', signInUrl, { query: { mode: 'terminal_login', port }, retries: 2 }),
-    larkLogin: (code: string, state: string) => call('POST', '/api/user/lark_login', loginResult, { body: { code, state } }),
+    larkLoginUrl: (port: number) =>
+      call('GET', '/api/user/lark_login_url', signInUrl, { query: { mode: 'terminal_login', port }, retries: 2 }),
+    larkLogin: (code: string, state: string) =>
+      call('POST', '/api/user/lark_login', loginResult, { body: { code, state } }),
     /** Apps the user holds a permit on. */
     userApps: () => call('GET', '/api/user_apps', z.array(userApp), { retries: 2 }),
     /** Every app the user can see (admins: all). */
     apps: () => call('GET', '/api/apps', z.array(appListItem), { retries: 2 }),
-    latest: (path: string, platform: NativePackageType) => call('GET', '/api/app_versions/latest', latestVersionResult, { query: { path, platform }, retries: 2 }),
-    exists: (query: VersionExistsQuery) => call('GET', '/api/app_versions/exists', versionExistsResult, { query, retries: 2 }),
-    issueKeys: (appFileName: string, attachFileNames: string[]) => call('POST', '/api/get_signed_url', getSignedUrlResult, { body: { appFileName, attachFileNames } }),
-    startUpload: (fileKey: string, fileSize: number) => call('POST', '/api/multi_signed_url_upload', multipartStartResult, { body: { functionName: 'start', fileKey, fileSize } }),
+    latest: (path: string, platform: NativePackageType) =>
+      call('GET', '/api/app_versions/latest', latestVersionResult, { query: { path, platform }, retries: 2 }),
+    exists: (query: VersionExistsQuery) =>
+      call('GET', '/api/app_versions/exists', versionExistsResult, { query, retries: 2 }),
+    issueKeys: (appFileName: string, attachFileNames: string[]) =>
+      call('POST', '/api/get_signed_url', getSignedUrlResult, { body: { appFileName, attachFileNames } }),
+    startUpload: (fileKey: string, fileSize: number) =>
+      call('POST', '/api/multi_signed_url_upload', multipartStartResult, {
+        body: { functionName: 'start', fileKey, fileSize },
+      }),
     /** Finishing twice answers the same, so it is retried. */
     finishUpload: (fileKey: string, uploadId: string, tags: Array<{ partNo: number; etag: string }>) =>
-      call('POST', '/api/multi_signed_url_upload', multipartFinishResult, { body: { functionName: 'finish', fileKey, uploadId, tags }, retries: 3 }),
+      call('POST', '/api/multi_signed_url_upload', multipartFinishResult, {
+        body: { functionName: 'finish', fileKey, uploadId, tags },
+        retries: 3,
+      }),
     /** Registering one upload twice answers the same version, so it is retried. */
-    registerVersion: (body: z.input<typeof uploadAppBody>) => call('POST', '/api/v2/upload_app', appVersionRow, { body, timeoutMs: REGISTER_TIMEOUT_MS, retries: 2 }),
+    registerVersion: (body: z.input<typeof uploadAppBody>) =>
+      call('POST', '/api/v2/upload_app', appVersionRow, { body, timeoutMs: REGISTER_TIMEOUT_MS, retries: 2 }),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -32,14 +32,18 @@ const common = {
 } satisfies ParseArgsConfig['options'];
 
 function usageError(message: string, command?: CommandName): CliError {
-  return new CliError(ExitCode.usage, `${message}\n${text.usage}${command ? text.commands[command] : 'release-cli --help'}`);
+  return new CliError(
+    ExitCode.usage,
+    `${message}\n${text.usage}${command ? text.commands[command] : 'release-cli --help'}`,
+  );
 }
 
 /** Node's parseArgs explains in English; its error codes are told in the CLI's language. */
 function describeParseError(error: Error & { code?: string }): string {
   const option = /'(-[^']*)'/.exec(error.message)?.[1];
   if (option && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return text.unknownOption(option);
-  if (option && error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return text.optionNeedsValue(option.split(' ')[0] ?? option);
+  if (option && error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return text.optionNeedsValue(option.split(' ')[0] ?? option);
   return error.message;
 }
 
@@ -57,7 +61,12 @@ function appPath(value: string | undefined, command: CommandName): string {
   return value;
 }
 
-function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string, command: CommandName): T {
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  flag: string,
+  command: CommandName,
+): T {
   const found = allowed.find((v) => v === value);
   if (!found) throw usageError(text.oneOf(flag, allowed, value), command);
   return found;
@@ -93,7 +102,10 @@ export function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
   if (name === undefined) throw usageError(text.noCommand);
   if (name === '--help' || name === '-h' || name === 'help') return { name: 'help', text: text.program };
-  const helpOf = (command: CommandName): Command => ({ name: 'help', text: `${text.usage}${text.commands[command]}\n` });
+  const helpOf = (command: CommandName): Command => ({
+    name: 'help',
+    text: `${text.usage}${text.commands[command]}\n`,
+  });
 
   if (name === 'upload') {
     const { values, positionals } = parse(name, rest, {
@@ -106,7 +118,8 @@ export function parseCommand(argv: string[]): Command {
       'allow-other-bundle-id': { type: 'boolean', default: false },
     });
     if (values.help) return helpOf(name);
-    if (positionals.length !== 1 || !positionals[0]) throw usageError(positionals.length ? text.oneFileOnly : text.fileMissing, name);
+    if (positionals.length !== 1 || !positionals[0])
+      throw usageError(positionals.length ? text.oneFileOnly : text.fileMissing, name);
     return {
       name,
       file: positionals[0],
@@ -122,18 +135,34 @@ export function parseCommand(argv: string[]): Command {
   }
 
   if (name === 'latest') {
-    const { values, positionals } = parse(name, rest, { ...common, app: { type: 'string' }, platform: { type: 'string' } });
+    const { values, positionals } = parse(name, rest, {
+      ...common,
+      app: { type: 'string' },
+      platform: { type: 'string' },
+    });
     if (values.help) return helpOf(name);
     if (positionals[0] !== undefined) throw usageError(text.unexpectedArgument(positionals[0]), name);
-    return { name, app: appPath(values.app, name), platform: oneOf(values.platform, nativePackageTypes, '--platform', name), json: values.json, server: values.server };
+    return {
+      name,
+      app: appPath(values.app, name),
+      platform: oneOf(values.platform, nativePackageTypes, '--platform', name),
+      json: values.json,
+      server: values.server,
+    };
   }
 
   if (name === 'login') {
-    const { values, positionals } = parse(name, rest, { ...common, token: { type: 'string' }, lark: { type: 'boolean', default: false }, 'no-browser': { type: 'boolean', default: false } });
+    const { values, positionals } = parse(name, rest, {
+      ...common,
+      token: { type: 'string' },
+      lark: { type: 'boolean', default: false },
+      'no-browser': { type: 'boolean', default: false },
+    });
     if (values.help) return helpOf(name);
     if (positionals[0] !== undefined) throw usageError(text.unexpectedArgument(positionals[0]), name);
     if (values.lark && values.token) throw usageError(text.larkAndToken, name);
-    if (values.lark) return { name: 'lark-login', server: values.server, browser: !values['no-browser'], json: values.json };
+    if (values.lark)
+      return { name: 'lark-login', server: values.server, browser: !values['no-browser'], json: values.json };
     return { name, token: values.token, server: values.server, json: values.json };
   }
 

@@ -39,8 +39,13 @@ describe('server and token settings', () => {
     const HOME = home();
     writeConfig(configPath({ HOME }), { server: 'https://stored.example.com/', token: 'rst_stored' });
     expect(resolveConnection({}, { HOME })).toEqual({ server: 'https://stored.example.com', token: 'rst_stored' });
-    expect(resolveConnection({}, { HOME, RELEASE_SERVER: 'http://env:8080', RELEASE_TOKEN: 'rst_env' })).toEqual({ server: 'http://env:8080', token: 'rst_env' });
-    expect(resolveConnection({ server: 'http://flag' }, { HOME, RELEASE_SERVER: 'http://env:8080' }).server).toBe('http://flag');
+    expect(resolveConnection({}, { HOME, RELEASE_SERVER: 'http://env:8080', RELEASE_TOKEN: 'rst_env' })).toEqual({
+      server: 'http://env:8080',
+      token: 'rst_env',
+    });
+    expect(resolveConnection({ server: 'http://flag' }, { HOME, RELEASE_SERVER: 'http://env:8080' }).server).toBe(
+      'http://flag',
+    );
   });
 
   it('says which setting is missing or wrong, with the exit code CI expects', () => {

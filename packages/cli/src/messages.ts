@@ -17,7 +17,8 @@ const zh = {
   oneFileOnly: '只能给出一个安装包文件',
   appRequired: '必须给出 --app <path>',
   notAnAppPath: (value: string) => `--app："${value}" 不是应用路径（字母、数字、- 和 _，最多 32 个）`,
-  oneOf: (flag: string, allowed: readonly string[], value: string | undefined) => `${flag} 只能是 ${allowed.join('、')}${value === undefined ? '' : `（收到 "${value}"）`}`,
+  oneOf: (flag: string, allowed: readonly string[], value: string | undefined) =>
+    `${flag} 只能是 ${allowed.join('、')}${value === undefined ? '' : `（收到 "${value}"）`}`,
   larkAndToken: '--lark 和 --token 不能同时使用',
   // Configuration
   cannotRead: (file: string, reason: string) => `无法读取 ${file}：${reason}`,
@@ -31,7 +32,8 @@ const zh = {
   badLanguage: (raw: string) => `--lang / RELEASE_LANG 只能是 zh 或 en：${raw}`,
   // The server and the storage
   timedOut: '超时',
-  notJson: (what: string, status: number, server: string) => `${what}：HTTP ${status}，回答不是 JSON（${server} 是发布系统吗？）`,
+  notJson: (what: string, status: number, server: string) =>
+    `${what}：HTTP ${status}，回答不是 JSON（${server} 是发布系统吗？）`,
   unexpectedAnswer: (what: string, status: number) => `${what}：HTTP ${status}，回答的格式不对`,
   notTheContract: (what: string) => `${what}：回答与接口约定不符`,
   tokenRefusedHint: '（服务器拒绝了令牌：请检查 RELEASE_TOKEN，或运行 release-cli login）',
@@ -73,7 +75,8 @@ const en: Messages = {
   oneFileOnly: 'give exactly one package file',
   appRequired: '--app <path> is required',
   notAnAppPath: (value) => `--app: "${value}" is not an app path (letters, digits, - and _, at most 32)`,
-  oneOf: (flag, allowed, value) => `${flag} must be one of ${allowed.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`,
+  oneOf: (flag, allowed, value) =>
+    `${flag} must be one of ${allowed.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`,
   larkAndToken: '--lark and --token exclude each other',
   cannotRead: (file, reason) => `cannot read ${file}: ${reason}`,
   notAConfig: (file) => `${file} is not a release-cli config; run release-cli login again`,

@@ -1,5 +1,10 @@
 import fs from 'node:fs';
-import { UPLOAD_CONCURRENCY, UPLOAD_PART_RETRIES, UPLOAD_PART_TIMEOUT_MS, type MultipartStartResult } from '@release/contract';
+import {
+  UPLOAD_CONCURRENCY,
+  UPLOAD_PART_RETRIES,
+  UPLOAD_PART_TIMEOUT_MS,
+  type MultipartStartResult,
+} from '@release/contract';
 import { describeNetworkError } from './api-client.ts';
 import { CliError, ExitCode } from './exit-codes.ts';
 import { text } from './messages.ts';
@@ -42,7 +47,12 @@ class PartError extends CliError {
 }
 
 /** The bytes of one part, read from disk as they are sent and counted on the way. */
-async function* partBytes(filePath: string, start: number, end: number, onBytes: (n: number) => void): AsyncGenerator<Uint8Array> {
+async function* partBytes(
+  filePath: string,
+  start: number,
+  end: number,
+  onBytes: (n: number) => void,
+): AsyncGenerator<Uint8Array> {
   if (end <= start) return;
   for await (const chunk of fs.createReadStream(filePath, { start, end: end - 1, highWaterMark: 256 * 1024 })) {
     const bytes = chunk as Buffer;
@@ -78,7 +88,10 @@ export async function uploadFile(options: UploadFileOptions): Promise<{ fileKey:
     const etag = await withRetries(
       async () => {
         inFlight.set(part.partNo, 0);
-        const signal = AbortSignal.any([failure.signal, AbortSignal.timeout(options.timeoutMs ?? UPLOAD_PART_TIMEOUT_MS)]);
+        const signal = AbortSignal.any([
+          failure.signal,
+          AbortSignal.timeout(options.timeoutMs ?? UPLOAD_PART_TIMEOUT_MS),
+        ]);
         let response: Response;
         try {
           response = await fetchFn(part.signedUrl, {
@@ -94,7 +107,11 @@ export async function uploadFile(options: UploadFileOptions): Promise<{ fileKey:
           // Drain the answer so the connection can be reused.
           await response.arrayBuffer();
         } catch (error) {
-          throw new PartError(text.partFailed(part.partNo, describeNetworkError(error)), !failure.signal.aborted, error);
+          throw new PartError(
+            text.partFailed(part.partNo, describeNetworkError(error)),
+            !failure.signal.aborted,
+            error,
+          );
         } finally {
           inFlight.delete(part.partNo);
         }
@@ -106,7 +123,12 @@ export async function uploadFile(options: UploadFileOptions): Promise<{ fileKey:
         if (!tag) throw new PartError(text.partNoEtag(part.partNo), false);
         return tag;
       },
-      { retries: options.retries ?? UPLOAD_PART_RETRIES, delayMs: options.retryDelayMs ?? 500, isTransient: (error) => error instanceof PartError && error.retry, signal: failure.signal },
+      {
+        retries: options.retries ?? UPLOAD_PART_RETRIES,
+        delayMs: options.retryDelayMs ?? 500,
+        isTransient: (error) => error instanceof PartError && error.retry,
+        signal: failure.signal,
+      },
     );
     done.set(part.partNo, end - start);
     tags.push({ partNo: part.partNo, etag });

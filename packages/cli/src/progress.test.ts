@@ -12,7 +12,9 @@ describe('upload progress', () => {
     const progress = createProgress(stream, 'app.apk');
     for (let loaded = 0; loaded <= 1000; loaded += 7) progress.update(loaded, 1000);
     progress.finish();
-    expect(writes.map((w) => w.trim().split(' (')[0])).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `app.apk: ${p}%`));
+    expect(writes.map((w) => w.trim().split(' (')[0])).toEqual(
+      [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `app.apk: ${p}%`),
+    );
   });
 
   it('redraws one bar on a terminal, at most every 100 ms until the end', () => {
@@ -33,6 +35,10 @@ describe('upload progress', () => {
 
   it('draws bars and sizes people can read', () => {
     expect(renderBar('x', 45, 100)).toBe(`x [${'#'.repeat(14)}${'-'.repeat(16)}]  45%  45 B / 100 B`);
-    expect([formatBytes(512), formatBytes(5 * 1024 * 1024), formatBytes(3 * 1024 ** 3)]).toEqual(['512 B', '5.0 MB', '3.00 GB']);
+    expect([formatBytes(512), formatBytes(5 * 1024 * 1024), formatBytes(3 * 1024 ** 3)]).toEqual([
+      '512 B',
+      '5.0 MB',
+      '3.00 GB',
+    ]);
   });
 });

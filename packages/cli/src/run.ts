@@ -39,11 +39,14 @@ export async function run(argv: string[], io: Io): Promise<ExitCodeValue> {
     }
   } catch (error) {
     // Anything unforeseen is a bug of the CLI: exit 1 with the stack, never a silent success.
-    const failure = error instanceof CliError ? error : new CliError(ExitCode.internal, error instanceof Error ? (error.stack ?? error.message) : String(error));
+    const failure =
+      error instanceof CliError
+        ? error
+        : new CliError(ExitCode.internal, error instanceof Error ? (error.stack ?? error.message) : String(error));
     const hint = failure instanceof ApiError && failure.exitCode === ExitCode.auth ? text.tokenRefusedHint : '';
     io.stderr.write(`release-cli: ${failure.message}${hint}\n`);
-    if (command && 'json' in command && command.json) io.stdout.write(`${JSON.stringify({ ok: false, exitCode: failure.exitCode, error: failure.message })}\n`);
+    if (command && 'json' in command && command.json)
+      io.stdout.write(`${JSON.stringify({ ok: false, exitCode: failure.exitCode, error: failure.message })}\n`);
     return failure.exitCode;
   }
 }
-

@@ -8,7 +8,8 @@ export interface UsageTexts {
   usage: string;
 }
 
-const uploadLine = 'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
+const uploadLine =
+  'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
 /** The commands at a glance, the same in both languages. */
 const synopsis = `  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
                      [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]

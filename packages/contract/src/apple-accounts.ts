@@ -37,7 +37,12 @@ export const appleCertificateRow = z.object({
 });
 export type AppleCertificateRow = z.infer<typeof appleCertificateRow>;
 
-export const appleBundleIdRow = z.object({ appleId: z.string(), identifier: z.string(), name: z.string(), platform: z.string() });
+export const appleBundleIdRow = z.object({
+  appleId: z.string(),
+  identifier: z.string(),
+  name: z.string(),
+  platform: z.string(),
+});
 export type AppleBundleIdRow = z.infer<typeof appleBundleIdRow>;
 
 export const appleSyncResult = z.object({
@@ -73,8 +78,15 @@ export const appleAccountRow = z.object({
 export type AppleAccountRow = z.infer<typeof appleAccountRow>;
 
 const name = z.string().trim().min(1, '请输入账号名称').max(64, '账号名称不能超过64个字符');
-const issuerId = z.string().trim().regex(APPLE_ISSUER_ID_PATTERN, 'Issuer ID 格式不正确（应为 UUID，如 57246542-96fe-1a63-e053-0824d011072a）');
-const keyId = z.string().trim().toUpperCase().pipe(z.string().regex(APPLE_KEY_ID_PATTERN, '密钥 ID 格式不正确（应为 10 位字母或数字）'));
+const issuerId = z
+  .string()
+  .trim()
+  .regex(APPLE_ISSUER_ID_PATTERN, 'Issuer ID 格式不正确（应为 UUID，如 57246542-96fe-1a63-e053-0824d011072a）');
+const keyId = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .pipe(z.string().regex(APPLE_KEY_ID_PATTERN, '密钥 ID 格式不正确（应为 10 位字母或数字）'));
 const privateKey = z.string().trim().min(1, '请上传 .p8 私钥文件').max(APPLE_P8_MAX_LENGTH, '.p8 私钥文件过大');
 const remark = z.string().trim().max(200, '备注不能超过200个字符');
 
@@ -82,7 +94,14 @@ export const addAppleAccountBody = z.object({ name, issuerId, keyId, privateKey,
 export type AddAppleAccountBody = z.input<typeof addAppleAccountBody>;
 
 /** Edits an account; without `privateKey` the stored key stays. */
-export const updateAppleAccountBody = z.object({ id: intFromQuery.min(1), name, issuerId, keyId, privateKey: privateKey.optional(), remark: remark.optional() });
+export const updateAppleAccountBody = z.object({
+  id: intFromQuery.min(1),
+  name,
+  issuerId,
+  keyId,
+  privateKey: privateKey.optional(),
+  remark: remark.optional(),
+});
 export type UpdateAppleAccountBody = z.input<typeof updateAppleAccountBody>;
 
 export const bindAppleAccountBody = z.object({
@@ -124,17 +143,24 @@ export type RegenerateAppleProfileResult = z.infer<typeof regenerateAppleProfile
 /** One button: register a local device at Apple, regenerate the build's profile with it, re-sign the build. */
 export const addDeviceToBuildBody = z.object({ appVersionId: intFromQuery.min(1), deviceId: intFromQuery.min(1) });
 export type AddDeviceToBuildBody = z.input<typeof addDeviceToBuildBody>;
-export const addDeviceToBuildResult = z.object({ accountId: z.number(), certificateId: z.number(), profile: certificateProfile, job: zsignJob });
+export const addDeviceToBuildResult = z.object({
+  accountId: z.number(),
+  certificateId: z.number(),
+  profile: certificateProfile,
+  job: zsignJob,
+});
 export type AddDeviceToBuildResult = z.infer<typeof addDeviceToBuildResult>;
 
 export const AppleAccountMessages = {
   accountNotFound: 'Apple 账号不存在',
   keyIdExists: (keyId: string) => `密钥 ID ${keyId} 已添加过`,
   p8Invalid: '无法读取 .p8 私钥：请上传从 App Store Connect 下载的 AuthKey_<密钥ID>.p8 文件',
-  notAuthorized: 'Apple 拒绝了此 API 密钥（401 NOT_AUTHORIZED）：请核对 Issuer ID、密钥 ID 与 .p8 文件是否对应，以及密钥是否已被撤销',
+  notAuthorized:
+    'Apple 拒绝了此 API 密钥（401 NOT_AUTHORIZED）：请核对 Issuer ID、密钥 ID 与 .p8 文件是否对应，以及密钥是否已被撤销',
   agreementExpired: 'Apple 开发者协议缺失或已过期：请账号持有人登录 App Store Connect 接受最新协议后再试',
   forbidden: '此 API 密钥无权执行该操作：请在 App Store Connect 中为密钥授予“管理”或“开发者”角色',
-  deviceLimit: (detail: string) => `Apple 账号的此类设备已达年度上限（每类 100 台，停用的设备同样占名额），无法再注册：${detail}`,
+  deviceLimit: (detail: string) =>
+    `Apple 账号的此类设备已达年度上限（每类 100 台，停用的设备同样占名额），无法再注册：${detail}`,
   deviceDuplicate: (udid: string) => `设备 ${udid} 已在 Apple 账号中注册`,
   udidRejected: (udid: string) => `Apple 不接受设备标识 ${udid}：格式无效`,
   rateLimited: 'Apple 接口调用过于频繁（每个密钥每小时 3500 次），请稍后再试',
@@ -144,7 +170,8 @@ export const AppleAccountMessages = {
   nothingToRegister: '没有需要注册到 Apple 的本地设备',
   deviceNotFound: (id: number) => `设备 ${id} 不存在`,
   bundleIdNotFound: (bundleId: string) => `Apple 账号中没有 Bundle ID ${bundleId}，请先在开发者网站创建后同步`,
-  noCertificate: (type: string) => `此 Apple 账号中没有与已上传证书对应的${type}证书：请先在“证书管理”上传该证书的 .p12 后同步`,
+  noCertificate: (type: string) =>
+    `此 Apple 账号中没有与已上传证书对应的${type}证书：请先在“证书管理”上传该证书的 .p12 后同步`,
   certificateNotInAccount: '所选证书不属于此 Apple 账号，或类型与描述文件不符',
   noDevices: '此 Apple 账号中没有已启用的 iOS 设备，无法生成包含设备的描述文件',
   appNotFound: (id: number) => `应用 ${id} 不存在`,

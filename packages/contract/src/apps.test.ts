@@ -4,7 +4,8 @@ import { installPasswordProblem, randomAppPath, randomInstallPassword, saveAppBo
 describe('install password rules (SPEC §5)', () => {
   it('asks for a password when empty and for 6-10 digits otherwise', () => {
     expect(installPasswordProblem('')).toBe('请输入密码');
-    for (const bad of ['12345', '12345678901', '12a456', ' 123456', '１２３４５６']) expect(installPasswordProblem(bad)).toBe('密码必须是6-10位的数字');
+    for (const bad of ['12345', '12345678901', '12a456', ' 123456', '１２３４５６'])
+      expect(installPasswordProblem(bad)).toBe('密码必须是6-10位的数字');
   });
   it('calls a repeated digit or a run of 0123456789 (either way) weak', () => {
     for (const weak of ['000000', '7777777777', '123456', '0123456789', '456789', '987654', '3210987'.slice(0, 6)]) {
@@ -23,6 +24,8 @@ describe('install password rules (SPEC §5)', () => {
     const result = saveAppBody.safeParse({});
     expect(result.success).toBe(false);
     const messages = result.error?.issues.map((i) => i.message) ?? [];
-    expect(messages).toEqual(expect.arrayContaining(['请输入应用名称!', '请选择项目类型!', '请输入密码', '请补全下载地址!']));
+    expect(messages).toEqual(
+      expect.arrayContaining(['请输入应用名称!', '请选择项目类型!', '请输入密码', '请补全下载地址!']),
+    );
   });
 });

@@ -80,7 +80,14 @@ export type AppDetail = z.infer<typeof appDetail>;
 export const appIdQuery = z.object({ appId: z.coerce.number().int().min(1) });
 
 export const APP_PATH_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-const optionalUrl = z.string().trim().max(1024).url('请输入正确的网址').nullable().optional().or(z.literal('').transform(() => null));
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(1024)
+  .url('请输入正确的网址')
+  .nullable()
+  .optional()
+  .or(z.literal('').transform(() => null));
 
 /** POST /api/app: create (no appId, admins) or update. Messages are the ones of SPEC §5. */
 export const saveAppBody = z.object({
@@ -89,8 +96,16 @@ export const saveAppBody = z.object({
   appType: z.enum(appTypes, { error: '请选择项目类型!' }),
   appIcon: z.string().max(1024).nullable().optional(),
   categoryId: z.coerce.number().int().min(0).nullable().optional(),
-  password: z.string({ error: '请输入密码' }).refine((v) => installPasswordProblem(v) === null, { error: (issue) => installPasswordProblem(String(issue.input)) ?? '' }),
-  path: z.string({ error: '请补全下载地址!' }).trim().min(1, '请补全下载地址!').regex(APP_PATH_PATTERN, '下载地址只能包含字母、数字、-和_，最多32位'),
+  password: z
+    .string({ error: '请输入密码' })
+    .refine((v) => installPasswordProblem(v) === null, {
+      error: (issue) => installPasswordProblem(String(issue.input)) ?? '',
+    }),
+  path: z
+    .string({ error: '请补全下载地址!' })
+    .trim()
+    .min(1, '请补全下载地址!')
+    .regex(APP_PATH_PATTERN, '下载地址只能包含字母、数字、-和_，最多32位'),
   publicPath: z.string().trim().regex(APP_PATH_PATTERN).optional(),
   description: z.string().max(5000).default(''),
   /** The ids packages must carry per platform; left out, they stay as they are. */
@@ -98,13 +113,18 @@ export const saveAppBody = z.object({
   supportUrl: optionalUrl,
   devWeComUrl: optionalUrl,
   prodWeComUrl: optionalUrl,
-  distributeUsers: z.array(z.object({ userId: z.coerce.number().int().min(1), permit: appPermit })).max(1000).default([]),
+  distributeUsers: z
+    .array(z.object({ userId: z.coerce.number().int().min(1), permit: appPermit }))
+    .max(1000)
+    .default([]),
 });
 export type SaveAppBody = z.infer<typeof saveAppBody>;
 
 export const appCollectTypes = ['collect', 'subscribe'] as const;
 export const appCollectBody = z.object({
-  appIds: z.union([z.coerce.number().int().min(1), z.array(z.coerce.number().int().min(1)).min(1).max(1000)]).transform((v) => (Array.isArray(v) ? v : [v])),
+  appIds: z
+    .union([z.coerce.number().int().min(1), z.array(z.coerce.number().int().min(1)).min(1).max(1000)])
+    .transform((v) => (Array.isArray(v) ? v : [v])),
   appCollectType: z.enum(appCollectTypes),
 });
 export type AppCollectBody = z.infer<typeof appCollectBody>;

@@ -21,7 +21,11 @@ export const bundleIdLabels: Record<BundleIdPlatform, string> = {
 };
 
 /** The ids as answered (GET /api/app) and stored. */
-export const appBundleIds = z.object({ ios: z.array(z.string()), android: z.array(z.string()), mac: z.array(z.string()) });
+export const appBundleIds = z.object({
+  ios: z.array(z.string()),
+  android: z.array(z.string()),
+  mac: z.array(z.string()),
+});
 export type AppBundleIds = z.infer<typeof appBundleIds>;
 
 const bundleIdList = z

@@ -7,8 +7,17 @@ const boolFromQuery = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 
-export const boundVersion = z.object({ appVersionId: z.number(), indexNo: z.number(), appVersion: z.string().nullable(), build: z.string().nullable() });
-export const bindVersions = z.object({ ipa: z.array(boundVersion), apk: z.array(boundVersion), zip: z.array(boundVersion) });
+export const boundVersion = z.object({
+  appVersionId: z.number(),
+  indexNo: z.number(),
+  appVersion: z.string().nullable(),
+  build: z.string().nullable(),
+});
+export const bindVersions = z.object({
+  ipa: z.array(boundVersion),
+  apk: z.array(boundVersion),
+  zip: z.array(boundVersion),
+});
 
 /** SPEC §3 Commit / update item (display fields like date/time are derived on the client). */
 export const commitLogItem = z.object({
@@ -52,14 +61,23 @@ export const commitLogListQuery = z.object({
   pageNo: intFromQuery.min(1).default(1),
   pageSize: intFromQuery.min(1).max(200).default(COMMIT_PAGE_SIZE),
   /** Keyset paging for infinite scroll: the `nextCursor` of the previous page; `pageNo` is ignored then. */
-  cursor: z.string().regex(/^\d+:\d+$/, 'cursor 格式不正确').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d+:\d+$/, 'cursor 格式不正确')
+    .optional(),
 });
 export type CommitLogListQuery = z.infer<typeof commitLogListQuery>;
 
-export const userCommitLogListQuery = commitLogListQuery.omit({ workflowIds: true }).extend({ remark: z.string().trim().min(1).max(128) });
+export const userCommitLogListQuery = commitLogListQuery
+  .omit({ workflowIds: true })
+  .extend({ remark: z.string().trim().min(1).max(128) });
 export type UserCommitLogListQuery = z.infer<typeof userCommitLogListQuery>;
 
-export const commitLogPage = z.object({ list: z.array(commitLogItem), hasMore: z.boolean(), nextCursor: z.string().nullable() });
+export const commitLogPage = z.object({
+  list: z.array(commitLogItem),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+});
 
 export const updateCommitLogBody = z.object({
   id: intFromQuery.min(1),
@@ -69,7 +87,10 @@ export const updateCommitLogBody = z.object({
 });
 export const commitLogDetailQuery = z.object({ commitId: z.string().min(1).max(128), workflowId: intFromQuery.min(1) });
 export const metadataListBody = z.object({ ids: z.array(intFromQuery.min(1)).max(500) });
-export const bindCommitBody = z.object({ commitId: intFromQuery.min(1), appVersionIds: z.array(intFromQuery.min(1)).max(100) });
+export const bindCommitBody = z.object({
+  commitId: intFromQuery.min(1),
+  appVersionIds: z.array(intFromQuery.min(1)).max(100),
+});
 
 /** SPEC §5 media classification. */
 const VIDEO = /\.(mp4|webm|ogg|mov|avi)(\?|#|$)/i;
@@ -111,7 +132,12 @@ export const uploadLogMetadata = z.object({
 
 /** SPEC §3 Wiki-event metadata (document edits). */
 export const wikiEventMetadata = z.object({
-  event: z.enum(['drive.file.create_v1', 'drive.file.edit_v1', 'drive.file.bitable_record_changed_v1', 'drive.file.bitable_field_changed_v1']),
+  event: z.enum([
+    'drive.file.create_v1',
+    'drive.file.edit_v1',
+    'drive.file.bitable_record_changed_v1',
+    'drive.file.bitable_field_changed_v1',
+  ]),
   spaceName: z.string().max(200).nullable().optional(),
   objTitle: z.string().max(500),
   url: z.string().max(2048).nullable().optional(),
@@ -134,13 +160,17 @@ export const customPushBody = z.object({
           .min(1)
           // Stored as `x:<id>` in a 128-character column.
           .max(126)
-          .describe("The sender's own id of the change (at most 126 characters). An id already stored in this workflow is skipped (answered in `created`: 0) and keeps its first text; a push never changes a stored item."),
+          .describe(
+            "The sender's own id of the change (at most 126 characters). An id already stored in this workflow is skipped (answered in `created`: 0) and keeps its first text; a push never changes a stored item.",
+          ),
         /** Milliseconds: a Unix-seconds value (below 10^12, before 2001-09-09 as ms) is refused, it would be stored in 1970. */
         time: z
           .number()
           .int()
           .min(MIN_PUSH_TIME_MS, '应为毫秒时间戳（13 位数字）')
-          .describe('When the change happened, in milliseconds since 1970-01-01 UTC (13 digits, e.g. `Date.now()` or `date +%s%3N`); seconds (`date +%s`) are refused.'),
+          .describe(
+            'When the change happened, in milliseconds since 1970-01-01 UTC (13 digits, e.g. `Date.now()` or `date +%s%3N`); seconds (`date +%s`) are refused.',
+          ),
         author: z.string().trim().min(1).max(128),
         message: z.string().max(20_000),
         url: z.string().max(2048).nullable().optional(),

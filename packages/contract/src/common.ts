@@ -10,9 +10,7 @@ export const pageQuery = z.object({
 export type PageQuery = z.infer<typeof pageQuery>;
 
 /** The client sends the lowercase hex SHA-256 of the UTF-8 password (SPEC §5). */
-export const passwordDigest = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/, '密码需为客户端计算的SHA-256摘要');
+export const passwordDigest = z.string().regex(/^[0-9a-f]{64}$/, '密码需为客户端计算的SHA-256摘要');
 
 export const trimmedName = z
   .string()
@@ -25,6 +23,9 @@ export const phoneNumber = z
   .trim()
   .regex(/^\+?[0-9]{6,20}$/, '手机号格式不正确');
 
-export const phoneCode = z.string().trim().regex(/^[0-9]{6}$/, '验证码为6位数字');
+export const phoneCode = z
+  .string()
+  .trim()
+  .regex(/^[0-9]{6}$/, '验证码为6位数字');
 
 export const idParam = intFromQuery.min(1);

@@ -33,7 +33,11 @@ export function normalizeUdid(raw: string, platform: DevicePlatform): string | n
 /** An admin's review of a device: install page registrations start pending; only confirmed ones go to Apple and exports. */
 export const deviceReviewStatuses = ['confirmed', 'pending', 'rejected'] as const;
 export type DeviceReviewStatus = (typeof deviceReviewStatuses)[number];
-export const deviceReviewLabels: Record<DeviceReviewStatus, string> = { confirmed: '已确认', pending: '待确认', rejected: '已拒绝' };
+export const deviceReviewLabels: Record<DeviceReviewStatus, string> = {
+  confirmed: '已确认',
+  pending: '待确认',
+  rejected: '已拒绝',
+};
 
 /** Whether the device is in an Apple account's device list, as of that account's last sync. */
 export const deviceAppleRegistration = z.object({
@@ -73,7 +77,11 @@ export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 export const saveDeviceBody = z.object({
   id: intFromQuery.min(1).optional(),
   udid: z.string().trim().min(1, '请输入设备UDID').max(64, 'UDID 格式不正确'),
-  deviceName: z.string().trim().min(1, '请输入设备名称').max(DEVICE_NAME_MAX_LENGTH, `设备名称不能超过${DEVICE_NAME_MAX_LENGTH}个字符`),
+  deviceName: z
+    .string()
+    .trim()
+    .min(1, '请输入设备名称')
+    .max(DEVICE_NAME_MAX_LENGTH, `设备名称不能超过${DEVICE_NAME_MAX_LENGTH}个字符`),
   platform: z.enum(devicePlatforms).default('ios'),
   model: z.string().trim().max(64).optional().nullable(),
   remark: z.string().trim().max(200, '备注不能超过200个字符').optional(),
@@ -101,7 +109,9 @@ export type DeviceImportFailure = z.infer<typeof deviceImportFailure>;
 
 export const DeviceMessages = {
   udidInvalid: (platform: DevicePlatform) =>
-    platform === 'ios' ? 'UDID 格式不正确（应为 40 位十六进制，或 8 位数字-16 位十六进制）' : 'UDID 格式不正确（Mac 应为 UUID）',
+    platform === 'ios'
+      ? 'UDID 格式不正确（应为 40 位十六进制，或 8 位数字-16 位十六进制）'
+      : 'UDID 格式不正确（Mac 应为 UUID）',
   udidExists: (udid: string) => `设备 ${udid} 已存在`,
   deviceNotFound: '设备不存在',
   fileMissing: '请选择设备列表文件',
@@ -116,7 +126,8 @@ export const DeviceMessages = {
   importRace: '导入时有设备被同时添加，未导入任何设备，请重新导入',
   notConfirmed: (name: string) => `设备「${name}」待管理员确认，确认后才能注册到 Apple`,
   rejected: (name: string) => `设备「${name}」已被拒绝，不会注册到 Apple；如需使用请先确认该设备`,
-  importFailed: (first: string, count: number) => `导入失败，未导入任何设备：${first}${count > 1 ? `（共 ${count} 处错误）` : ''}`,
+  importFailed: (first: string, count: number) =>
+    `导入失败，未导入任何设备：${first}${count > 1 ? `（共 ${count} 处错误）` : ''}`,
 } as const;
 
 /** `第 3 行：UDID 格式不正确…` */

@@ -21,7 +21,8 @@ export const LarkTaskMessages = {
   fileMissing: (name: string) => `附件「${name}」在本系统的存储中找不到，请删除后重新上传`,
   /** What Lark's refusals mean for someone using the tracker, and what to grant. */
   larkCodes: {
-    99991672: '飞书应用未开通任务或多维表格权限：请管理员在飞书开放平台为应用开通「任务」(task:task、task:tasklist、task:comment) 与「多维表格」(bitable:app) 权限并发布新版本',
+    99991672:
+      '飞书应用未开通任务或多维表格权限：请管理员在飞书开放平台为应用开通「任务」(task:task、task:tasklist、task:comment) 与「多维表格」(bitable:app) 权限并发布新版本',
     99991676: '飞书应用的凭证缺少所需权限：请管理员在飞书开放平台为应用开通「任务」与「多维表格」权限并发布新版本',
     99991679: '你尚未授权飞书任务权限：请重新用飞书登录并同意授权',
     99991673: '飞书应用在本企业不可用：请管理员在飞书管理后台启用应用',
@@ -45,7 +46,10 @@ export const LarkTaskMessages = {
 export const larkAppBody = z.object({ appId: idParam });
 
 /** POST /api/sync_comments: a task's comments both ways now. */
-export const syncCommentsBody = z.object({ taskGuid: z.string().min(1).max(64), syncType: z.literal('comment').default('comment') });
+export const syncCommentsBody = z.object({
+  taskGuid: z.string().min(1).max(64),
+  syncType: z.literal('comment').default('comment'),
+});
 
 /** What /api/lark_auth answers: whether Lark is configured and reachable, and the app's links. */
 export const larkAuthStatus = z.object({
@@ -61,5 +65,12 @@ export type LarkAuthStatus = z.infer<typeof larkAuthStatus>;
  * What a sync did: records pushed to Lark, taken from Lark, created from Lark, comments and attachments moved either
  * way, and records that could not be synced (each has a history note saying why).
  */
-export const larkSyncCounts = z.object({ pushed: z.number(), pulled: z.number(), imported: z.number(), comments: z.number(), attachments: z.number(), failed: z.number() });
+export const larkSyncCounts = z.object({
+  pushed: z.number(),
+  pulled: z.number(),
+  imported: z.number(),
+  comments: z.number(),
+  attachments: z.number(),
+  failed: z.number(),
+});
 export type LarkSyncCounts = z.infer<typeof larkSyncCounts>;

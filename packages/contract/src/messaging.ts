@@ -27,7 +27,8 @@ export const MessagingMessages = {
   wecomPersonal: '企业微信群机器人只能推送到群，发给个人请使用飞书',
   larkNotConfigured: '未配置飞书应用（LARK_APP_ID），无法发送给个人',
   larkNotBound: '未绑定飞书账号',
-  robotUrlInvalid: '机器人地址必须是飞书自定义机器人（/open-apis/bot/v2/hook/…）或企业微信群机器人（/cgi-bin/webhook/send?key=…）的地址',
+  robotUrlInvalid:
+    '机器人地址必须是飞书自定义机器人（/open-apis/bot/v2/hook/…）或企业微信群机器人（/cgi-bin/webhook/send?key=…）的地址',
   robotUrlRefused: '机器人地址不在允许的飞书/企业微信地址内，已拒绝发送',
   interrupted: '发送过程中服务中断，结果未知；为避免重复推送未自动重试',
   deliveryNotFound: '推送记录不存在',
@@ -74,9 +75,12 @@ export const sendMessageBody = z
     userIds: z.array(intFromQuery.min(1)).max(200).optional(),
   })
   .superRefine((b, ctx) => {
-    if (!b.commitId && !b.appVersionId && !b.indexNo) ctx.addIssue({ code: 'custom', path: ['commitId'], message: MessagingMessages.nothingToSend });
-    if (b.receiveType === 'commit' && !b.workflowId) ctx.addIssue({ code: 'custom', path: ['workflowId'], message: '参数错误：workflowId 必填' });
-    if (b.receiveType === 'user_ids' && !b.userIds?.length) ctx.addIssue({ code: 'custom', path: ['userIds'], message: '请选择接收人' });
+    if (!b.commitId && !b.appVersionId && !b.indexNo)
+      ctx.addIssue({ code: 'custom', path: ['commitId'], message: MessagingMessages.nothingToSend });
+    if (b.receiveType === 'commit' && !b.workflowId)
+      ctx.addIssue({ code: 'custom', path: ['workflowId'], message: '参数错误：workflowId 必填' });
+    if (b.receiveType === 'user_ids' && !b.userIds?.length)
+      ctx.addIssue({ code: 'custom', path: ['userIds'], message: '请选择接收人' });
   });
 export type SendMessageBody = z.infer<typeof sendMessageBody>;
 
@@ -99,7 +103,8 @@ export const sendMultiCommitsBody = z
   .superRefine((b, ctx) => {
     if (b.commitIds?.length) return;
     if (!b.all) ctx.addIssue({ code: 'custom', path: ['commitIds'], message: MessagingMessages.nothingToSend });
-    else if (b.startTime == null || b.endTime == null) ctx.addIssue({ code: 'custom', path: ['endTime'], message: MessagingMessages.noEndPoint });
+    else if (b.startTime == null || b.endTime == null)
+      ctx.addIssue({ code: 'custom', path: ['endTime'], message: MessagingMessages.noEndPoint });
   });
 export type SendMultiCommitsBody = z.infer<typeof sendMultiCommitsBody>;
 
@@ -170,7 +175,9 @@ export const retryDeliveryBody = z.object({ id: intFromQuery.min(1) });
  * The workflow modal's body with the Lark bot's signing secret (签名校验), which the spec does not list:
  * write-only; undefined keeps the stored one, '' or null removes it.
  */
-export const saveWorkflowWithRobotBody = saveWorkflowBody.safeExtend({ robotSecret: z.string().trim().max(128).optional().nullable() });
+export const saveWorkflowWithRobotBody = saveWorkflowBody.safeExtend({
+  robotSecret: z.string().trim().max(128).optional().nullable(),
+});
 export type SaveWorkflowWithRobotBody = z.infer<typeof saveWorkflowWithRobotBody>;
 /** A workflow tab as listed, telling editors whether a signing secret is stored (never the secret). */
 export const workflowRowWithRobot = workflowRow.extend({ hasRobotSecret: z.boolean() });

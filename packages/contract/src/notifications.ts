@@ -35,5 +35,8 @@ export const markMessageBody = z
     appId: intFromQuery.min(1).optional(),
     state: z.enum(['READ', 'IGNORE']),
   })
-  .refine((body) => body.state !== 'IGNORE' || body.id !== undefined, { path: ['id'], message: '忽略通知时必须指定通知id' });
+  .refine((body) => body.state !== 'IGNORE' || body.id !== undefined, {
+    path: ['id'],
+    message: '忽略通知时必须指定通知id',
+  });
 export type MarkMessageBody = z.infer<typeof markMessageBody>;

@@ -46,7 +46,14 @@ describe('the package kind table', () => {
   });
 
   it('offers 安装 for an ipa, 下载安装 for an apk, 打开 for an html page and only the file of an .aab', () => {
-    expect(packageKinds.map((kind) => packageKindRow(kind).action)).toEqual(['install', 'downloadInstall', 'download', 'download', 'download', 'open']);
+    expect(packageKinds.map((kind) => packageKindRow(kind).action)).toEqual([
+      'install',
+      'downloadInstall',
+      'download',
+      'download',
+      'download',
+      'open',
+    ]);
     expect(packageKinds.filter((kind) => !isInstallableKind(kind))).toEqual(['aab']);
     expect(packageKindRow('aab').label).toBe('Android App Bundle');
   });

@@ -10,7 +10,12 @@ export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
 export type NativePackageType = (typeof nativePackageTypes)[number];
 
 /** Platform names in sentences and tabs (iOS 2.1.0 (210) 已发布). */
-export const platformNames: Record<NativePackageType, string> = { ios: 'iOS', android: 'Android', web: 'Web', mac: 'Mac' };
+export const platformNames: Record<NativePackageType, string> = {
+  ios: 'iOS',
+  android: 'Android',
+  web: 'Web',
+  mac: 'Mac',
+};
 
 /** What a package file is, as the inspector found it by its content (an Android App Bundle is android, but no phone installs it). */
 export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
@@ -45,7 +50,16 @@ export interface PackageKindRow {
 
 /** The first row of each platform is its main kind: what a build of the platform is when nothing else tells. */
 export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
-  ipa: { platform: 'ios', extensions: ['ipa'], label: 'iOS安装包', tag: 'IPA/iOS', contentType: 'application/octet-stream', icon: 'apple', installable: true, action: 'install' },
+  ipa: {
+    platform: 'ios',
+    extensions: ['ipa'],
+    label: 'iOS安装包',
+    tag: 'IPA/iOS',
+    contentType: 'application/octet-stream',
+    icon: 'apple',
+    installable: true,
+    action: 'install',
+  },
   apk: {
     platform: 'android',
     extensions: ['apk'],
@@ -53,14 +67,50 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     tag: 'APK/Android',
     contentType: 'application/vnd.android.package-archive',
     icon: 'android',
-   
+
     installable: true,
     action: 'downloadInstall',
   },
-  aab: { platform: 'android', extensions: ['aab'], label: 'Android App Bundle', tag: 'AAB', contentType: 'application/octet-stream', icon: 'android', installable: false, action: 'download' },
-  mac: { platform: 'mac', extensions: [], label: 'macOS应用压缩包', tag: 'MAC', contentType: 'application/zip', icon: 'mac', installable: true, action: 'download' },
-  zip: { platform: 'web', extensions: ['zip'], label: '普通压缩包', tag: 'WEB', contentType: 'application/zip', icon: 'archive', installable: true, action: 'download' },
-  html: { platform: 'web', extensions: ['html', 'htm'], label: 'HTML网页', tag: 'HTML', contentType: 'text/html; charset=utf-8', icon: 'browser', installable: true, action: 'open' },
+  aab: {
+    platform: 'android',
+    extensions: ['aab'],
+    label: 'Android App Bundle',
+    tag: 'AAB',
+    contentType: 'application/octet-stream',
+    icon: 'android',
+    installable: false,
+    action: 'download',
+  },
+  mac: {
+    platform: 'mac',
+    extensions: [],
+    label: 'macOS应用压缩包',
+    tag: 'MAC',
+    contentType: 'application/zip',
+    icon: 'mac',
+    installable: true,
+    action: 'download',
+  },
+  zip: {
+    platform: 'web',
+    extensions: ['zip'],
+    label: '普通压缩包',
+    tag: 'WEB',
+    contentType: 'application/zip',
+    icon: 'archive',
+    installable: true,
+    action: 'download',
+  },
+  html: {
+    platform: 'web',
+    extensions: ['html', 'htm'],
+    label: 'HTML网页',
+    tag: 'HTML',
+    contentType: 'text/html; charset=utf-8',
+    icon: 'browser',
+    installable: true,
+    action: 'open',
+  },
 };
 
 export function packageKindRow(kind: PackageKind): PackageKindRow {
@@ -90,7 +140,9 @@ export function fileExtensionOf(fileName: string): string | null {
 /** The kind a file name declares by its extension (never mac: a Mac app is a .zip told apart by content). */
 export function kindOfFileName(fileName: string): PackageKind | null {
   const extension = fileExtensionOf(fileName);
-  return extension ? (packageKinds.find((kind) => PACKAGE_KIND_TABLE[kind].extensions.includes(extension)) ?? null) : null;
+  return extension
+    ? (packageKinds.find((kind) => PACKAGE_KIND_TABLE[kind].extensions.includes(extension)) ?? null)
+    : null;
 }
 
 /**
@@ -98,7 +150,11 @@ export function kindOfFileName(fileName: string): PackageKind | null {
  * its file name's extension when that kind is of the build's platform (a Mac app's .zip is not a web zip), else
  * its platform's main kind. The server and the console both read a build's kind this way.
  */
-export function kindOfBuild(build: { statedKind: unknown; fileName: string; platform: NativePackageType }): PackageKind {
+export function kindOfBuild(build: {
+  statedKind: unknown;
+  fileName: string;
+  platform: NativePackageType;
+}): PackageKind {
   if ((packageKinds as readonly unknown[]).includes(build.statedKind)) return build.statedKind as PackageKind;
   const fromName = kindOfFileName(build.fileName);
   if (fromName && PACKAGE_KIND_TABLE[fromName].platform === build.platform) return fromName;
@@ -106,7 +162,9 @@ export function kindOfBuild(build: { statedKind: unknown; fileName: string; plat
 }
 
 /** Every package extension with its dot, for file pickers: .ipa, .apk, .aab, .zip, .html, .htm. */
-export const packageFileExtensions: readonly string[] = packageKinds.flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions.map((e) => `.${e}`));
+export const packageFileExtensions: readonly string[] = packageKinds.flatMap((kind) =>
+  PACKAGE_KIND_TABLE[kind].extensions.map((e) => `.${e}`),
+);
 
 /** Content-Type of a download by its file name: a package kind's, else (attachments of any kind) octet-stream. */
 export function contentTypeOf(fileName: string): string {

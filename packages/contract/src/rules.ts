@@ -5,7 +5,11 @@ export function isAdminLevel(roleLevel: number | null | undefined): boolean {
 }
 
 /** SPEC §4: a session older than 7 days, or without a token, is invalid. */
-export function isSessionValid(token: string | null | undefined, tokenTime: number | null | undefined, now: number): boolean {
+export function isSessionValid(
+  token: string | null | undefined,
+  tokenTime: number | null | undefined,
+  now: number,
+): boolean {
   if (!token || !tokenTime) return false;
   return now - tokenTime < SESSION_LIFETIME_MS;
 }

@@ -46,15 +46,29 @@ export const signInDeniedBody = z.object({ state: z.string().max(200), error: z.
 
 export const qrLoginQuery = z.object({ qrId: z.string().max(200).optional() });
 export const qrLoginStatus = z.enum(['pending', 'done', 'denied', 'expired']);
-export const qrLoginConfirmBody = z.object({ state: z.string().max(200), code: z.string().min(1).max(1024).optional(), error: z.string().max(64).optional() });
+export const qrLoginConfirmBody = z.object({
+  state: z.string().max(200),
+  code: z.string().min(1).max(1024).optional(),
+  error: z.string().max(64).optional(),
+});
 
 export const jsapiConfigQuery = z.object({ url: z.string().url().max(2048) });
-export const jsapiConfig = z.object({ appId: z.string(), timestamp: z.number(), nonceStr: z.string(), signature: z.string() });
+export const jsapiConfig = z.object({
+  appId: z.string(),
+  timestamp: z.number(),
+  nonceStr: z.string(),
+  signature: z.string(),
+});
 export type JsapiConfig = z.infer<typeof jsapiConfig>;
 
 export const wecomLoginBody = z.object({ code: z.string().min(1).max(1024), state: z.string().max(200) });
 
-export const userIdentity = z.object({ provider: z.enum(['lark', 'wecom']), displayName: z.string(), avatarUrl: z.string().nullable(), createTime: z.number() });
+export const userIdentity = z.object({
+  provider: z.enum(['lark', 'wecom']),
+  displayName: z.string(),
+  avatarUrl: z.string().nullable(),
+  createTime: z.number(),
+});
 export type UserIdentity = z.infer<typeof userIdentity>;
 
 export const SignInMessages = {

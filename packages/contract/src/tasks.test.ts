@@ -4,7 +4,7 @@ import { createTaskBody, taskFormProblem, TaskMessages } from './tasks.ts';
 describe('the task form (SPEC §5)', () => {
   const complete = { recordType: 'task' as const, summary: '登录页', assigneeIds: [1], startAt: 1000, due: 2000 };
 
-  it('names the first missing field with the form\'s own message', () => {
+  it("names the first missing field with the form's own message", () => {
     expect(taskFormProblem(complete)).toBeNull();
     expect(taskFormProblem({ ...complete, summary: '  ', assigneeIds: [] })).toBe('请输入!');
     expect(taskFormProblem({ ...complete, assigneeIds: [] })).toBe('请选择负责人!');
@@ -18,7 +18,9 @@ describe('the task form (SPEC §5)', () => {
 
   it('takes a clientToken of letters, digits, - and _ only', () => {
     const base = { appId: 1, recordType: 'task' };
-    expect(createTaskBody.safeParse({ ...base, clientToken: '6f1c2a9e-3b7d-4c55-9d0e-1a2b3c4d5e6f' }).success).toBe(true);
+    expect(createTaskBody.safeParse({ ...base, clientToken: '6f1c2a9e-3b7d-4c55-9d0e-1a2b3c4d5e6f' }).success).toBe(
+      true,
+    );
     expect(createTaskBody.safeParse({ ...base, clientToken: 'short' }).success).toBe(false);
     expect(createTaskBody.safeParse({ ...base, clientToken: 'has space in it' }).success).toBe(false);
   });

@@ -152,7 +152,13 @@ export type TaskFormInput = z.infer<typeof taskFormBody>;
 
 export const createTaskBody = taskFormBody.extend({
   /** The same token twice (a double click, a retried request) answers the record made the first time. */
-  clientToken: z.string().trim().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  clientToken: z
+    .string()
+    .trim()
+    .min(8)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
 });
 export type CreateTaskBody = z.input<typeof createTaskBody>;
 
@@ -165,10 +171,17 @@ export const updateTaskBody = taskFormBody.extend({
 export type UpdateTaskBody = z.input<typeof updateTaskBody>;
 
 /** SPEC §5 Task form: the first missing field's message, or null. */
-export function taskFormProblem(form: { recordType: RecordType; summary?: string; assigneeIds?: readonly number[]; startAt?: number | null; due?: number | null }): string | null {
+export function taskFormProblem(form: {
+  recordType: RecordType;
+  summary?: string;
+  assigneeIds?: readonly number[];
+  startAt?: number | null;
+  due?: number | null;
+}): string | null {
   if (!form.summary?.trim()) return TaskMessages.summaryRequired;
   if (!form.assigneeIds?.length) return TaskMessages.assigneeRequired(form.recordType);
-  if (form.startAt === undefined || form.startAt === null || form.due === undefined || form.due === null) return TaskMessages.timeRangeRequired;
+  if (form.startAt === undefined || form.startAt === null || form.due === undefined || form.due === null)
+    return TaskMessages.timeRangeRequired;
   if (form.due < form.startAt) return TaskMessages.timeRangeOrder;
   return null;
 }
@@ -186,7 +199,13 @@ export const tasksQuery = pageQuery.extend({
 export type TasksQuery = z.input<typeof tasksQuery>;
 
 export const taskUser = z.object({ userId: z.number(), name: z.string() });
-export const taskFile = z.object({ s3Key: z.string(), fileName: z.string(), name: z.string(), url: z.string(), fileToken: z.string().nullable() });
+export const taskFile = z.object({
+  s3Key: z.string(),
+  fileName: z.string(),
+  name: z.string(),
+  url: z.string(),
+  fileToken: z.string().nullable(),
+});
 export type TaskFile = z.infer<typeof taskFile>;
 
 export const taskRecord = z.object({

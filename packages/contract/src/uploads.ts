@@ -14,7 +14,11 @@ export const chatEnvs = ['DevTest', 'PreFavTest'] as const;
 /** The longest package or attachment name get_signed_url takes (after trimming); the web checks it on pick. */
 export const UPLOAD_FILE_NAME_MAX = 200;
 
-const fileName = z.string().trim().min(1, '文件名不能为空').max(UPLOAD_FILE_NAME_MAX, `文件名过长（最多 ${UPLOAD_FILE_NAME_MAX} 个字符）`);
+const fileName = z
+  .string()
+  .trim()
+  .min(1, '文件名不能为空')
+  .max(UPLOAD_FILE_NAME_MAX, `文件名过长（最多 ${UPLOAD_FILE_NAME_MAX} 个字符）`);
 
 /** POST /api/get_signed_url: the server names the objects; bytes then go through multi_signed_url_upload. */
 export const getSignedUrlBody = z.object({
@@ -81,7 +85,10 @@ export const directUploadFields = z.object({
   /** The version's description (更新说明); `description` is taken too. */
   note: z.string().max(20_000).optional(),
   description: z.string().max(20_000).optional(),
-  chatEnv: z.enum(chatEnvs).optional().or(z.literal('').transform(() => undefined)),
+  chatEnv: z
+    .enum(chatEnvs)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   commit: z.string().trim().max(128).optional(),
   branch: z.string().trim().max(255).optional(),
   /** Publish even though the package's bundle id / package name is not one of the app's. */

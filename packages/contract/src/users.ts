@@ -21,7 +21,10 @@ export const saveUserBody = z.object({
   username: trimmedName,
   password: passwordDigest.optional(),
   roleId: intFromQuery.min(1),
-  phone: phoneNumber.nullable().optional().or(z.literal('').transform(() => null)),
+  phone: phoneNumber
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
 });
 export type SaveUserBody = z.infer<typeof saveUserBody>;
 

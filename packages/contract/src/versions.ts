@@ -39,10 +39,23 @@ export const appVersionListQuery = pageQuery.extend({
 });
 export type AppVersionListQuery = z.infer<typeof appVersionListQuery>;
 
-export const editVersionBody = z.object({ id: intFromQuery.min(1), appId: intFromQuery.min(1), description: z.string().max(20_000) });
+export const editVersionBody = z.object({
+  id: intFromQuery.min(1),
+  appId: intFromQuery.min(1),
+  description: z.string().max(20_000),
+});
 
-export const simpleVersion = z.object({ appVersionId: z.number(), indexNo: z.number(), appVersion: z.string().nullable(), build: z.string().nullable() });
-export const simpleVersions = z.object({ ipa: z.array(simpleVersion), apk: z.array(simpleVersion), zip: z.array(simpleVersion) });
+export const simpleVersion = z.object({
+  appVersionId: z.number(),
+  indexNo: z.number(),
+  appVersion: z.string().nullable(),
+  build: z.string().nullable(),
+});
+export const simpleVersions = z.object({
+  ipa: z.array(simpleVersion),
+  apk: z.array(simpleVersion),
+  zip: z.array(simpleVersion),
+});
 
 /** GET /api/app_version: the install page's data, behind the app's install password. */
 export const installPageQuery = z.object({
@@ -94,7 +107,13 @@ export type InstallDetail = { label: string; value: string };
 export type InstallVersion = z.infer<typeof installVersion>;
 
 export const installPage = z.object({
-  app: z.object({ appName: z.string(), appType: z.string(), appIcon: z.string().nullable(), description: z.string(), path: z.string() }),
+  app: z.object({
+    appName: z.string(),
+    appType: z.string(),
+    appIcon: z.string().nullable(),
+    description: z.string(),
+    path: z.string(),
+  }),
   /** Newest first: the recent ones, plus the latest installable one of each platform when it is older. */
   versions: z.array(installVersion),
   /** The link asked for a version (id or packId) that does not exist or is another app's: the latest are shown instead. */

@@ -61,7 +61,14 @@ export const saveWorkflowBody = z
     repoPath: z.string().trim().max(1024).optional().nullable(),
     defaultBranch: branchesText,
     committers: z.array(z.string().trim().min(1).max(128)).max(200).default([]),
-    robotUrl: z.string().trim().max(1024).url('请输入正确的网址').optional().nullable().or(z.literal('').transform(() => null)),
+    robotUrl: z
+      .string()
+      .trim()
+      .max(1024)
+      .url('请输入正确的网址')
+      .optional()
+      .nullable()
+      .or(z.literal('').transform(() => null)),
     autoPush: z.boolean().default(false),
     packageType: z.enum(packageTypes, { error: WorkflowMessages.packageTypeRequired }).optional().nullable(),
     enterpriseName: z.string().trim().max(128).optional().nullable(),
@@ -81,7 +88,10 @@ export const saveWorkflowBody = z
   });
 export type SaveWorkflowBody = z.infer<typeof saveWorkflowBody>;
 
-export const workflowOrderBody = z.array(z.object({ id: intFromQuery.min(1), orderNo: intFromQuery.min(1) })).min(1).max(200);
+export const workflowOrderBody = z
+  .array(z.object({ id: intFromQuery.min(1), orderNo: intFromQuery.min(1) }))
+  .min(1)
+  .max(200);
 
 /** `main,release/1.x` → `refs/heads/main,refs/heads/release/1.x` (SPEC §3). */
 export function toStoredBranches(text: string | null | undefined): string | null {
@@ -91,7 +101,14 @@ export function toStoredBranches(text: string | null | undefined): string | null
 
 /** The short branch names of a stored or typed value, without repeats. */
 export function branchNames(stored: string | null | undefined): string[] {
-  return [...new Set((stored ?? '').split(',').map((b) => b.trim().replace(/^refs\/heads\//, '')).filter(Boolean))];
+  return [
+    ...new Set(
+      (stored ?? '')
+        .split(',')
+        .map((b) => b.trim().replace(/^refs\/heads\//, ''))
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** SPEC §4: a new workflow's orderNo is the highest existing plus one (0 when there is none). */

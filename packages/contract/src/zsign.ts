@@ -60,9 +60,12 @@ export const ZsignMessages = {
   versionNotFound: '版本不存在',
   jobNotFound: '重签名任务不存在',
   encrypted: '该安装包来自 App Store，可执行文件已加密，无法重签名；请使用 Xcode 导出的开发、Ad Hoc 或企业包',
-  certificateExpired: (name: string, validTo: number) => `证书「${name}」已过期（有效期至 ${day(validTo)}），请在证书管理中上传有效的证书后重试`,
-  profileExpired: (name: string, expires: number) => `描述文件「${name}」已过期（${day(expires)}），请在证书管理中为该证书上传新的描述文件后重试`,
-  noProfile: (bundleId: string) => `证书的描述文件不包含 ${bundleId}，请在证书管理中为该证书上传包含此 Bundle ID 的描述文件后重试`,
+  certificateExpired: (name: string, validTo: number) =>
+    `证书「${name}」已过期（有效期至 ${day(validTo)}），请在证书管理中上传有效的证书后重试`,
+  profileExpired: (name: string, expires: number) =>
+    `描述文件「${name}」已过期（${day(expires)}），请在证书管理中为该证书上传新的描述文件后重试`,
+  noProfile: (bundleId: string) =>
+    `证书的描述文件不包含 ${bundleId}，请在证书管理中为该证书上传包含此 Bundle ID 的描述文件后重试`,
   badPackage: (detail: string) => `安装包无法重签名：${detail}`,
   verifyFailed: '重签名结果未通过签名校验，未生成新版本，请联系管理员查看服务器日志',
   failed: '重签名多次尝试均未成功，未生成新版本，请稍后重试',

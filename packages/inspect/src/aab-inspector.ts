@@ -4,7 +4,15 @@ import { readApkSignatures } from './apk-signature.ts';
 import { RESOLVE_BUDGET, type ResourceCandidate, type ResourceConfig, type ResourceResolver } from './arsc.ts';
 import type { XmlAttribute, XmlElement } from './axml.ts';
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
-import { bytesField, messagesField, numberField, ProtobufError, readMessage, stringField, type ProtoField } from './protobuf.ts';
+import {
+  bytesField,
+  messagesField,
+  numberField,
+  ProtobufError,
+  readMessage,
+  stringField,
+  type ProtoField,
+} from './protobuf.ts';
 import { isReferenceType, ValueType, type TypedValue } from './res-string-pool.ts';
 import type { AabInspection } from './types.ts';
 import type { ZipIndex } from './zip-index.ts';
@@ -36,7 +44,10 @@ function readItem(item: ProtoField[]): ProtoItem | null {
   const reference = messagesField(item, 1)[0];
   if (reference) {
     const isAttribute = numberField(reference, 1) === 1;
-    return { value: { type: isAttribute ? ValueType.attribute : ValueType.reference, data: numberField(reference, 2) ?? 0 }, text: null };
+    return {
+      value: { type: isAttribute ? ValueType.attribute : ValueType.reference, data: numberField(reference, 2) ?? 0 },
+      text: null,
+    };
   }
   for (const field of [2, 3, 4, 5]) {
     const message = messagesField(item, field)[0];
@@ -80,7 +91,12 @@ export function parseProtoXml(bytes: Buffer, depth = 0): XmlElement | null {
 function configOf(fields: ProtoField[] | undefined): ResourceConfig {
   const [language = '', ...rest] = (fields ? (stringField(fields, 3) ?? '') : '').split('-');
   const region = rest.find((part) => /^([A-Z]{2}|\d{3})$/.test(part)) ?? '';
-  return { language, region, density: fields ? (numberField(fields, 18) ?? 0) : 0, sdkVersion: fields ? (numberField(fields, 24) ?? 0) : 0 };
+  return {
+    language,
+    region,
+    density: fields ? (numberField(fields, 18) ?? 0) : 0,
+    sdkVersion: fields ? (numberField(fields, 24) ?? 0) : 0,
+  };
 }
 
 /** The values of an AAB's `base/resources.pb`, indexed by resource id. */
@@ -113,7 +129,9 @@ export class ProtoResourceTable implements ResourceResolver {
       if (hops === 0) return [];
       return this.resolve(candidate.value.data, hops - 1, budget).map((target) => ({
         ...target,
-        config: candidate.config.language ? { ...target.config, language: candidate.config.language, region: candidate.config.region } : target.config,
+        config: candidate.config.language
+          ? { ...target.config, language: candidate.config.language, region: candidate.config.region }
+          : target.config,
       }));
     });
   }
@@ -124,7 +142,8 @@ async function readProtoTable(zip: ZipIndex, warnings: string[]): Promise<ProtoR
   try {
     return new ProtoResourceTable(await zip.readEntry(AAB_RESOURCES));
   } catch (error) {
-    const isUnreadable = error instanceof ProtobufError || (error instanceof PackageInspectionError && error.reason === 'entryTooLarge');
+    const isUnreadable =
+      error instanceof ProtobufError || (error instanceof PackageInspectionError && error.reason === 'entryTooLarge');
     if (!isUnreadable) throw error;
     warnings.push('资源表 resources.pb 无法解析，应用名称可能无法显示');
     return null;
@@ -137,12 +156,20 @@ export async function inspectAab(zip: ZipIndex): Promise<AabInspection> {
   try {
     manifest = parseProtoXml(await zip.readEntry(AAB_MANIFEST));
   } catch (error) {
-    if (error instanceof ProtobufError) throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析', error);
+    if (error instanceof ProtobufError)
+      throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析', error);
     throw error;
   }
   if (manifest?.name !== 'manifest') throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析');
   const warnings: string[] = [];
   const info = toManifestInfo(readManifestModel(manifest), await readProtoTable(zip, warnings), warnings);
   const signatures = await readApkSignatures(zip);
-  return { kind: 'aab', fileSize: zip.fileSize, warnings, ...info, nativeAbis: nativeAbisOf(zip.entries.keys(), 'base/lib/'), signatures };
+  return {
+    kind: 'aab',
+    fileSize: zip.fileSize,
+    warnings,
+    ...info,
+    nativeAbis: nativeAbisOf(zip.entries.keys(), 'base/lib/'),
+    signatures,
+  };
 }

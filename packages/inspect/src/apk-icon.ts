@@ -22,7 +22,10 @@ function densityRank(density: number): number {
 }
 
 function byDensity(candidates: ResourceCandidate[]): ResourceCandidate[] {
-  return [...candidates].sort((a, b) => densityRank(b.config.density) - densityRank(a.config.density) || b.config.sdkVersion - a.config.sdkVersion);
+  return [...candidates].sort(
+    (a, b) =>
+      densityRank(b.config.density) - densityRank(a.config.density) || b.config.sdkVersion - a.config.sdkVersion,
+  );
 }
 
 type Layer = IconLayer | { color: number };
@@ -41,7 +44,9 @@ class IconResolver {
 
   /** Raster files of a drawable, highest density first. */
   rasters(candidates: ResourceCandidate[]): string[] {
-    return byDensity(candidates).flatMap((item) => (item.text && RASTER.test(item.text) && !item.text.endsWith('.9.png') ? [item.text] : []));
+    return byDensity(candidates).flatMap((item) =>
+      item.text && RASTER.test(item.text) && !item.text.endsWith('.9.png') ? [item.text] : [],
+    );
   }
 
   private async xmlRoot(path: string): Promise<XmlElement | null> {
@@ -94,7 +99,11 @@ class IconResolver {
  * Resolves the launcher icon through resources.arsc (never by file name): the highest-density raster of
  * `android:icon` (then `roundIcon`); failing that, an adaptive icon whose foreground is raster is composited.
  */
-export async function resolveApkIcon(zip: ZipIndex, table: ResourceResolver | null, iconResourceIds: number[]): Promise<ApkIconResult> {
+export async function resolveApkIcon(
+  zip: ZipIndex,
+  table: ResourceResolver | null,
+  iconResourceIds: number[],
+): Promise<ApkIconResult> {
   if (iconResourceIds.length === 0) return { icon: null, warning: '清单中未声明应用图标，已使用默认图标' };
   // A missing or unreadable resource table has been reported already, with its consequence for the icon.
   if (!table) return { icon: null, warning: null };

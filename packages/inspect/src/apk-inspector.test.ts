@@ -19,7 +19,12 @@ const release = makeIdentity('Release Key', '11');
 const companyCa = makeIdentity('Company CA', '12');
 const rotated = makeIdentity('Rotated Key', '13');
 
-function manifest(options: { label: AxmlElement['attributes']; icon?: number; versionName?: string; extra?: AxmlElement[] }): AxmlElement {
+function manifest(options: {
+  label: AxmlElement['attributes'];
+  icon?: number;
+  versionName?: string;
+  extra?: AxmlElement[];
+}): AxmlElement {
   return {
     name: 'manifest',
     attributes: [
@@ -28,17 +33,31 @@ function manifest(options: { label: AxmlElement['attributes']; icon?: number; ve
       { name: 'package', value: 'com.example.shop' },
     ],
     children: [
-      { name: 'uses-sdk', attributes: [
-        { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
-        { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
-      ] },
-      { name: 'uses-permission', attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.permission.INTERNET' }] },
-      { name: 'uses-permission', attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.permission.CAMERA' }] },
+      {
+        name: 'uses-sdk',
+        attributes: [
+          { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
+          { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
+        ],
+      },
+      {
+        name: 'uses-permission',
+        attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.permission.INTERNET' }],
+      },
+      {
+        name: 'uses-permission',
+        attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.permission.CAMERA' }],
+      },
       ...(options.extra ?? []),
-      { name: 'application', attributes: [
-        ...(options.label ?? []),
-        ...(options.icon === undefined ? [] : [{ name: 'icon', androidId: AndroidAttr.icon, value: { ref: options.icon } }]),
-      ] },
+      {
+        name: 'application',
+        attributes: [
+          ...(options.label ?? []),
+          ...(options.icon === undefined
+            ? []
+            : [{ name: 'icon', androidId: AndroidAttr.icon, value: { ref: options.icon } }]),
+        ],
+      },
     ],
   };
 }
@@ -64,16 +83,28 @@ describe.each([
   ['UTF-8', true],
 ])('apk with %s string pools', (_name, utf8) => {
   it('reads the manifest, the label through resources and the highest-density raster icon', async () => {
-    const arsc = buildArsc([
-      labelEntry,
-      { key: 'mipmap/ic_launcher', values: [
-        { config: { density: 160 }, value: { string: 'res/mipmap-mdpi-v4/ic_launcher.png' } },
-        { config: { density: 640 }, value: { string: 'res/mipmap-xxxhdpi-v4/ic_launcher.png' } },
-        { config: { density: 0xfffe }, value: { string: 'res/mipmap-anydpi-v26/ic_launcher.xml' } },
-      ] },
-    ], { utf8 });
+    const arsc = buildArsc(
+      [
+        labelEntry,
+        {
+          key: 'mipmap/ic_launcher',
+          values: [
+            { config: { density: 160 }, value: { string: 'res/mipmap-mdpi-v4/ic_launcher.png' } },
+            { config: { density: 640 }, value: { string: 'res/mipmap-xxxhdpi-v4/ic_launcher.png' } },
+            { config: { density: 0xfffe }, value: { string: 'res/mipmap-anydpi-v26/ic_launcher.xml' } },
+          ],
+        },
+      ],
+      { utf8 },
+    );
     const labelRef = arsc.ids['string/app_name'] ?? 0;
-    const axml = buildAxml(manifest({ label: [{ name: 'label', androidId: AndroidAttr.label, value: { ref: labelRef } }], icon: arsc.ids['mipmap/ic_launcher'] }), { utf8 });
+    const axml = buildAxml(
+      manifest({
+        label: [{ name: 'label', androidId: AndroidAttr.label, value: { ref: labelRef } }],
+        icon: arsc.ids['mipmap/ic_launcher'],
+      }),
+      { utf8 },
+    );
     const result = await inspectApkBytes([
       { name: 'AndroidManifest.xml', data: axml },
       { name: 'resources.arsc', data: arsc.bytes, method: 'store' },
@@ -97,7 +128,12 @@ describe.each([
       nativeAbis: ['arm64-v8a', 'armeabi-v7a'],
       warnings: [],
     });
-    expect(result.icon).toMatchObject({ format: 'png', width: 192, sourcePath: 'res/mipmap-xxxhdpi-v4/ic_launcher.png', convertedFrom: null });
+    expect(result.icon).toMatchObject({
+      format: 'png',
+      width: 192,
+      sourcePath: 'res/mipmap-xxxhdpi-v4/ic_launcher.png',
+      convertedFrom: null,
+    });
     expect(result.signatures.schemes).toEqual(['v1']);
     expect(result.signatures.signers.map((signer) => signer.sha256)).toEqual([release.sha256]);
   });
@@ -105,31 +141,66 @@ describe.each([
 
 describe('apk icons', () => {
   it('converts a WebP launcher icon to PNG', async () => {
-    const webp = await sharp({ create: { width: 144, height: 144, channels: 4, background: '#3366ff' } }).webp().toBuffer();
-    const arsc = buildArsc([{ key: 'mipmap/ic_launcher', values: [{ config: { density: 480 }, value: { string: 'res/Xy.webp' } }] }]);
+    const webp = await sharp({ create: { width: 144, height: 144, channels: 4, background: '#3366ff' } })
+      .webp()
+      .toBuffer();
+    const arsc = buildArsc([
+      { key: 'mipmap/ic_launcher', values: [{ config: { density: 480 }, value: { string: 'res/Xy.webp' } }] },
+    ]);
     const result = await inspectApkBytes([
-      { name: 'AndroidManifest.xml', data: buildAxml(manifest({ label: [{ name: 'label', androidId: AndroidAttr.label, value: 'Shop' }], icon: arsc.ids['mipmap/ic_launcher'] })) },
+      {
+        name: 'AndroidManifest.xml',
+        data: buildAxml(
+          manifest({
+            label: [{ name: 'label', androidId: AndroidAttr.label, value: 'Shop' }],
+            icon: arsc.ids['mipmap/ic_launcher'],
+          }),
+        ),
+      },
       { name: 'resources.arsc', data: arsc.bytes },
       { name: 'res/Xy.webp', data: webp },
     ]);
     expect(result.label).toBe('Shop');
-    expect(result.icon).toMatchObject({ format: 'png', width: 144, height: 144, convertedFrom: 'webp', sourcePath: 'res/Xy.webp' });
+    expect(result.icon).toMatchObject({
+      format: 'png',
+      width: 144,
+      height: 144,
+      convertedFrom: 'webp',
+      sourcePath: 'res/Xy.webp',
+    });
     expect((await sharp(result.icon?.data).metadata()).format).toBe('png');
     expect(result.warnings).toEqual(['安装包未签名，设备上无法安装']);
   });
 
   it('composites an adaptive icon whose foreground is raster over its colour background', async () => {
     const foreground = Buffer.alloc(96 * 96 * 4);
-    for (let at = 0; at < foreground.length; at += 4) foreground.set(at / 4 % 96 > 48 ? [255, 255, 255, 255] : [0, 0, 0, 0], at);
+    for (let at = 0; at < foreground.length; at += 4)
+      foreground.set((at / 4) % 96 > 48 ? [255, 255, 255, 255] : [0, 0, 0, 0], at);
     const arsc = buildArsc([
-      { key: 'mipmap/ic_launcher', values: [{ config: { density: 0xfffe }, value: { string: 'res/mipmap-anydpi-v26/ic_launcher.xml' } }] },
+      {
+        key: 'mipmap/ic_launcher',
+        values: [{ config: { density: 0xfffe }, value: { string: 'res/mipmap-anydpi-v26/ic_launcher.xml' } }],
+      },
       { key: 'drawable/fg', values: [{ config: { density: 480 }, value: { string: 'res/drawable-xxhdpi/fg.png' } }] },
       { key: 'color/bg', values: [{ value: { color: 0xff00aa00 } }] },
     ]);
-    const adaptive = buildAxml({ name: 'adaptive-icon', children: [
-      { name: 'background', attributes: [{ name: 'drawable', androidId: AndroidAttr.drawable, value: { ref: arsc.ids['color/bg'] ?? 0 } }] },
-      { name: 'foreground', attributes: [{ name: 'drawable', androidId: AndroidAttr.drawable, value: { ref: arsc.ids['drawable/fg'] ?? 0 } }] },
-    ] });
+    const adaptive = buildAxml({
+      name: 'adaptive-icon',
+      children: [
+        {
+          name: 'background',
+          attributes: [
+            { name: 'drawable', androidId: AndroidAttr.drawable, value: { ref: arsc.ids['color/bg'] ?? 0 } },
+          ],
+        },
+        {
+          name: 'foreground',
+          attributes: [
+            { name: 'drawable', androidId: AndroidAttr.drawable, value: { ref: arsc.ids['drawable/fg'] ?? 0 } },
+          ],
+        },
+      ],
+    });
     const result = await inspectApkBytes([
       { name: 'AndroidManifest.xml', data: buildAxml(manifest({ label: [], icon: arsc.ids['mipmap/ic_launcher'] })) },
       { name: 'resources.arsc', data: arsc.bytes },
@@ -143,7 +214,9 @@ describe('apk icons', () => {
   });
 
   it('keeps an app whose icon is vector-only, with a warning', async () => {
-    const arsc = buildArsc([{ key: 'drawable/ic_vector', values: [{ value: { string: 'res/drawable/ic_vector.xml' } }] }]);
+    const arsc = buildArsc([
+      { key: 'drawable/ic_vector', values: [{ value: { string: 'res/drawable/ic_vector.xml' } }] },
+    ]);
     const result = await inspectApkBytes([
       { name: 'AndroidManifest.xml', data: buildAxml(manifest({ label: [], icon: arsc.ids['drawable/ic_vector'] })) },
       { name: 'resources.arsc', data: arsc.bytes },
@@ -161,10 +234,13 @@ describe('apk signatures', () => {
       [0x7109871a, schemeBlockValue([[ecCertificateDer()], [release.der]])],
       [0xf05368c0, schemeBlockValue([[rotated.der]], true)],
     ]);
-    const result = await inspectApkBytes([
-      { name: 'AndroidManifest.xml', data: buildAxml(manifest({ label: [] })) },
-      ...v1SignatureEntries(release, [companyCa]),
-    ], block);
+    const result = await inspectApkBytes(
+      [
+        { name: 'AndroidManifest.xml', data: buildAxml(manifest({ label: [] })) },
+        ...v1SignatureEntries(release, [companyCa]),
+      ],
+      block,
+    );
     expect(result.signatures.schemes).toEqual(['v1', 'v2', 'v3']);
     expect(result.signatures.signers.map((signer) => [signer.commonName, signer.sha256, signer.schemes])).toEqual([
       ['Rotated Key', rotated.sha256, ['v3']],
@@ -176,19 +252,35 @@ describe('apk signatures', () => {
 
 describe('apk manifests', () => {
   it('reads a TV app without resources.arsc and says what is missing', async () => {
-    const result = await inspectApkBytes([{
-      name: 'AndroidManifest.xml',
-      data: buildAxml(manifest({
-        label: [{ name: 'label', androidId: AndroidAttr.label, value: 'Living Room' }],
-        extra: [{ name: 'uses-feature', attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.software.leanback' }] }],
-      })),
-    }]);
-    expect(result).toMatchObject({ label: 'Living Room', deviceType: 'tv', features: ['android.software.leanback'], icon: null });
+    const result = await inspectApkBytes([
+      {
+        name: 'AndroidManifest.xml',
+        data: buildAxml(
+          manifest({
+            label: [{ name: 'label', androidId: AndroidAttr.label, value: 'Living Room' }],
+            extra: [
+              {
+                name: 'uses-feature',
+                attributes: [{ name: 'name', androidId: AndroidAttr.name, value: 'android.software.leanback' }],
+              },
+            ],
+          }),
+        ),
+      },
+    ]);
+    expect(result).toMatchObject({
+      label: 'Living Room',
+      deviceType: 'tv',
+      features: ['android.software.leanback'],
+      icon: null,
+    });
     expect(result.warnings).toContain('安装包中没有 resources.arsc，应用名称和图标可能无法显示');
   });
 
   it('rejects a manifest that is not binary XML', async () => {
-    const error = await inspectionFailureOf(() => inspectApkBytes([{ name: 'AndroidManifest.xml', data: '<manifest package="x"/>' }]));
+    const error = await inspectionFailureOf(() =>
+      inspectApkBytes([{ name: 'AndroidManifest.xml', data: '<manifest package="x"/>' }]),
+    );
     expect(error.reason).toBe('metadataUnreadable');
   });
 });

@@ -16,7 +16,8 @@ async function readManifest(zip: ZipIndex): Promise<XmlElement> {
   try {
     root = parseBinaryXml(await zip.readEntry(APK_MANIFEST));
   } catch (error) {
-    if (error instanceof ResourceFormatError) throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析', error);
+    if (error instanceof ResourceFormatError)
+      throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析', error);
     throw error;
   }
   if (root.name !== 'manifest') throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 无法解析');
@@ -31,7 +32,9 @@ async function readResourceTable(zip: ZipIndex, warnings: string[]): Promise<Res
   try {
     return new ResourceTable(await zip.readEntry('resources.arsc'));
   } catch (error) {
-    const isUnreadable = error instanceof ResourceFormatError || (error instanceof PackageInspectionError && error.reason === 'entryTooLarge');
+    const isUnreadable =
+      error instanceof ResourceFormatError ||
+      (error instanceof PackageInspectionError && error.reason === 'entryTooLarge');
     if (!isUnreadable) throw error;
     warnings.push('资源表 resources.arsc 无法解析，应用名称和图标可能无法显示');
     return null;

@@ -47,13 +47,18 @@ function deviceTypeOf(application: XmlElement | undefined, features: XmlElement[
     return !attribute || attribute.value.type !== ValueType.intBoolean || attribute.value.data !== 0;
   };
   const hasFeature = (name: string, mustBeRequired: boolean) =>
-    features.some((feature) => textOf(findAttribute(feature, 'name', AndroidAttr.name)) === name && (!mustBeRequired || required(feature)));
+    features.some(
+      (feature) =>
+        textOf(findAttribute(feature, 'name', AndroidAttr.name)) === name && (!mustBeRequired || required(feature)),
+    );
   if (hasFeature('android.hardware.type.watch', false)) return 'wear';
   if (hasFeature('android.hardware.type.automotive', false)) return 'automotive';
   const categories = (application?.children ?? [])
     .flatMap((component) => childElements(component, 'intent-filter'))
     .flatMap((filter) => namesOf(childElements(filter, 'category')));
-  const isLeanbackOnly = categories.includes('android.intent.category.LEANBACK_LAUNCHER') && !categories.includes('android.intent.category.LAUNCHER');
+  const isLeanbackOnly =
+    categories.includes('android.intent.category.LEANBACK_LAUNCHER') &&
+    !categories.includes('android.intent.category.LAUNCHER');
   if (hasFeature('android.software.leanback', true) || isLeanbackOnly) return 'tv';
   return 'phone';
 }
@@ -64,7 +69,10 @@ export function readManifestModel(manifest: XmlElement): ManifestModel {
   const application = childElements(manifest, 'application')[0];
   const features = childElements(manifest, 'uses-feature');
   const iconResourceIds = application
-    ? [referenceOf(findAttribute(application, 'icon', AndroidAttr.icon)), referenceOf(findAttribute(application, 'roundIcon', AndroidAttr.roundIcon))]
+    ? [
+        referenceOf(findAttribute(application, 'icon', AndroidAttr.icon)),
+        referenceOf(findAttribute(application, 'roundIcon', AndroidAttr.roundIcon)),
+      ]
     : [];
   return {
     packageName: textOf(findAttribute(manifest, 'package'))?.trim() || null,
@@ -73,17 +81,25 @@ export function readManifestModel(manifest: XmlElement): ManifestModel {
     minSdkVersion: usesSdk ? intOf(findAttribute(usesSdk, 'minSdkVersion', AndroidAttr.minSdkVersion)) : null,
     targetSdkVersion: usesSdk ? intOf(findAttribute(usesSdk, 'targetSdkVersion', AndroidAttr.targetSdkVersion)) : null,
     compileSdkVersion:
-      intOf(findAttribute(manifest, 'compileSdkVersion', AndroidAttr.compileSdkVersion)) ?? intOf(findAttribute(manifest, 'platformBuildVersionCode')),
+      intOf(findAttribute(manifest, 'compileSdkVersion', AndroidAttr.compileSdkVersion)) ??
+      intOf(findAttribute(manifest, 'platformBuildVersionCode')),
     label: application ? findAttribute(application, 'label', AndroidAttr.label) : undefined,
     iconResourceIds: iconResourceIds.filter((id): id is number => id !== null),
-    permissions: [...new Set(namesOf([...childElements(manifest, 'uses-permission'), ...childElements(manifest, 'uses-permission-sdk-23')]))],
+    permissions: [
+      ...new Set(
+        namesOf([...childElements(manifest, 'uses-permission'), ...childElements(manifest, 'uses-permission-sdk-23')]),
+      ),
+    ],
     features: namesOf(features),
     deviceType: deviceTypeOf(application, features),
   };
 }
 
 /** A string attribute that may be a `@string/…` reference: every locale's value, default under `''`. */
-export function resolveStringAttribute(attribute: XmlAttribute | undefined, table: ResourceResolver | null): Record<string, string> {
+export function resolveStringAttribute(
+  attribute: XmlAttribute | undefined,
+  table: ResourceResolver | null,
+): Record<string, string> {
   const literal = textOf(attribute);
   if (literal !== null) return { '': literal };
   const reference = referenceOf(attribute);
@@ -100,13 +116,18 @@ export function resolveStringAttribute(attribute: XmlAttribute | undefined, tabl
 }
 
 /** Applies resources to the model; `warnings` collects what could not be resolved. */
-export function toManifestInfo(model: ManifestModel, table: ResourceResolver | null, warnings: string[]): AndroidManifestInfo {
+export function toManifestInfo(
+  model: ManifestModel,
+  table: ResourceResolver | null,
+  warnings: string[],
+): AndroidManifestInfo {
   if (!model.packageName) throw inspectionFailure('metadataUnreadable', 'AndroidManifest.xml 中缺少 package');
   const localizedLabels = resolveStringAttribute(model.label, table);
   const label = localizedLabels[''] ?? null;
   if (model.label && label === null) warnings.push('应用名称无法从资源中解析');
   // Kept exactly as written (`1.0.4 [BETA]`); a bare number compiled as an integer is given back as text.
-  const numericVersionName = model.versionName && isIntType(model.versionName.value.type) ? String(model.versionName.value.data) : null;
+  const numericVersionName =
+    model.versionName && isIntType(model.versionName.value.type) ? String(model.versionName.value.data) : null;
   const versionName = resolveStringAttribute(model.versionName, table)[''] ?? numericVersionName;
   return {
     packageName: model.packageName,

@@ -1,4 +1,12 @@
-import { ChunkType, isReferenceType, readChunkHeader, ResourceFormatError, StringPool, ValueType, type TypedValue } from './res-string-pool.ts';
+import {
+  ChunkType,
+  isReferenceType,
+  readChunkHeader,
+  ResourceFormatError,
+  StringPool,
+  ValueType,
+  type TypedValue,
+} from './res-string-pool.ts';
 
 /** The qualifiers we choose by: locale for labels, density for icons. */
 export interface ResourceConfig {
@@ -46,7 +54,11 @@ function unpackLocalePart(bytes: Buffer, at: number, base: number): string {
   if (first === 0) return '';
   if (!(first & 0x80)) return String.fromCharCode(first, second);
   // Three-letter codes are packed into 15 bits.
-  return String.fromCharCode(base + (second & 0x1f), base + (((second & 0xe0) >> 5) | ((first & 0x03) << 3)), base + ((first & 0x7c) >> 2));
+  return String.fromCharCode(
+    base + (second & 0x1f),
+    base + (((second & 0xe0) >> 5) | ((first & 0x03) << 3)),
+    base + ((first & 0x7c) >> 2),
+  );
 }
 
 /** Read once per type chunk (thousands in a big table): no closures here. */
@@ -86,7 +98,8 @@ export class ResourceTable implements ResourceResolver {
     while (at + 8 <= table.size) {
       const chunk = readChunkHeader(bytes, at, table.size);
       if (chunk.type === ChunkType.stringPool && !strings) strings = new StringPool(bytes, chunk);
-      else if (chunk.type === ChunkType.tablePackage) this.readPackage(chunk.start, chunk.start + chunk.size, chunk.headerSize);
+      else if (chunk.type === ChunkType.tablePackage)
+        this.readPackage(chunk.start, chunk.start + chunk.size, chunk.headerSize);
       at += chunk.size;
     }
     if (!strings) throw new ResourceFormatError('no value string pool');

@@ -1,4 +1,11 @@
-import { ChunkType, readChunkHeader, ResourceFormatError, StringPool, ValueType, type TypedValue } from './res-string-pool.ts';
+import {
+  ChunkType,
+  readChunkHeader,
+  ResourceFormatError,
+  StringPool,
+  ValueType,
+  type TypedValue,
+} from './res-string-pool.ts';
 
 /** An attribute of a compiled XML element; `resourceId` identifies `android:` attributes even when names are stripped. */
 export interface XmlAttribute {
@@ -37,11 +44,20 @@ export function parseBinaryXml(bytes: Buffer): XmlElement {
       strings = new StringPool(bytes, chunk);
     } else if (chunk.type === ChunkType.xmlResourceMap) {
       resourceIds = [];
-      for (let i = chunk.start + chunk.headerSize; i + 4 <= chunk.start + chunk.size; i += 4) resourceIds.push(bytes.readUInt32LE(i));
+      for (let i = chunk.start + chunk.headerSize; i + 4 <= chunk.start + chunk.size; i += 4)
+        resourceIds.push(bytes.readUInt32LE(i));
     } else if (chunk.type === ChunkType.xmlStartElement) {
       if (!strings) throw new ResourceFormatError('element before string pool');
-      if (++elements > AXML_LIMITS.maxElements || stack.length >= AXML_LIMITS.maxDepth) throw new ResourceFormatError('document too large');
-      const element = readStartElement(bytes, chunk.start + chunk.headerSize, chunk.start + chunk.size, strings, resourceIds, attributes);
+      if (++elements > AXML_LIMITS.maxElements || stack.length >= AXML_LIMITS.maxDepth)
+        throw new ResourceFormatError('document too large');
+      const element = readStartElement(
+        bytes,
+        chunk.start + chunk.headerSize,
+        chunk.start + chunk.size,
+        strings,
+        resourceIds,
+        attributes,
+      );
       const parent = stack[stack.length - 1];
       if (parent) parent.children.push(element);
       else document ??= element;
@@ -55,7 +71,14 @@ export function parseBinaryXml(bytes: Buffer): XmlElement {
   return document;
 }
 
-function readStartElement(bytes: Buffer, ext: number, end: number, strings: StringPool, resourceIds: number[], budget: { left: number }): XmlElement {
+function readStartElement(
+  bytes: Buffer,
+  ext: number,
+  end: number,
+  strings: StringPool,
+  resourceIds: number[],
+  budget: { left: number },
+): XmlElement {
   if (ext + 20 > end) throw new ResourceFormatError('truncated element');
   const name = strings.get(bytes.readUInt32LE(ext + 4)) ?? '';
   const attributeStart = bytes.readUInt16LE(ext + 8);
@@ -107,7 +130,9 @@ export function findAttribute(element: XmlElement, name: string, resourceId?: nu
     if (byId) return byId;
   }
   return element.attributes.find(
-    (attribute) => attribute.name === name && (resourceId === undefined ? !attribute.namespace : attribute.namespace === ANDROID_NS || !attribute.namespace),
+    (attribute) =>
+      attribute.name === name &&
+      (resourceId === undefined ? !attribute.namespace : attribute.namespace === ANDROID_NS || !attribute.namespace),
   );
 }
 

@@ -26,7 +26,9 @@ describe('convertCgbiToPng', () => {
       // Premultiplying loses precision below full alpha; un-premultiplying must land within rounding.
       const tolerance = Math.ceil(255 / alpha);
       for (let channel = 0; channel < 3; channel += 1) {
-        expect(Math.abs((pixels[at + channel] as number) - (image.pixels[at + channel] as number))).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs((pixels[at + channel] as number) - (image.pixels[at + channel] as number))).toBeLessThanOrEqual(
+          tolerance,
+        );
       }
     }
   });
@@ -43,7 +45,10 @@ describe('convertCgbiToPng', () => {
     for (let at = 0; at < pixels.length; at += 4) {
       const alpha = image.pixels[at + 3] as number;
       for (let channel = 0; channel < 3; channel += 1) {
-        const expected = alpha === 0 ? 0 : Math.min(255, Math.round((premultiplied(image.pixels[at + channel] as number, alpha) * 255) / alpha));
+        const expected =
+          alpha === 0
+            ? 0
+            : Math.min(255, Math.round((premultiplied(image.pixels[at + channel] as number, alpha) * 255) / alpha));
         expect(pixels[at + channel]).toBe(expected);
       }
       expect(pixels[at + 3]).toBe(alpha);
@@ -51,7 +56,11 @@ describe('convertCgbiToPng', () => {
   });
 
   it('swaps BGRA back to RGBA (red stays red)', async () => {
-    const red = { width: 2, height: 2, pixels: Buffer.from([255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255]) };
+    const red = {
+      width: 2,
+      height: 2,
+      pixels: Buffer.from([255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255]),
+    };
     const pixels = await rgbaOf(convertCgbiToPng(makeCgbiPng(red)));
     expect([...pixels.subarray(0, 4)]).toEqual([255, 0, 0, 255]);
   });

@@ -16,7 +16,6 @@ interface PngChunk {
   data: Buffer;
 }
 
-
 export function isPng(bytes: Buffer): boolean {
   return bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE);
 }
@@ -50,7 +49,12 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 export function encodePng(header: Buffer, rawScanlines: Buffer): Buffer {
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(rawScanlines)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rawScanlines)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Inflates to at most the scanlines the header announces (`expected`), so a small IDAT cannot inflate to gigabytes. */
@@ -149,10 +153,16 @@ export function convertCgbiToPng(bytes: Buffer): Buffer {
   const bitDepth = ihdr[8];
   const colorType = ihdr[9];
   const interlace = ihdr[12];
-  if (bitDepth !== 8 || (colorType !== 6 && colorType !== 2) || interlace !== 0) throw new PngError('unsupported CgBI layout');
+  if (bitDepth !== 8 || (colorType !== 6 && colorType !== 2) || interlace !== 0)
+    throw new PngError('unsupported CgBI layout');
   if (width === 0 || height === 0 || width * height > MAX_PIXELS) throw new PngError('bad dimensions');
   const bpp = colorType === 6 ? 4 : 3;
   const idat = Buffer.concat(chunks.filter((item) => item.type === 'IDAT').map((item) => item.data));
-  const scanlines = toStraightScanlines(unfilter(inflateIdat(idat, height * (width * bpp + 1)), width, height, bpp), width, height, bpp);
+  const scanlines = toStraightScanlines(
+    unfilter(inflateIdat(idat, height * (width * bpp + 1)), width, height, bpp),
+    width,
+    height,
+    bpp,
+  );
   return encodePng(Buffer.from(ihdr.subarray(0, 13)), scanlines);
 }

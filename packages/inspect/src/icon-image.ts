@@ -47,7 +47,10 @@ export interface IconLayer {
 }
 
 /** Draws an adaptive icon's foreground over its background (image or ARGB colour) as a PNG. */
-export async function composeAdaptiveIcon(foreground: IconLayer, background: IconLayer | { color: number }): Promise<PackageIcon | null> {
+export async function composeAdaptiveIcon(
+  foreground: IconLayer,
+  background: IconLayer | { color: number },
+): Promise<PackageIcon | null> {
   try {
     const sharp = await loadSharp();
     const front = sharp(foreground.bytes);
@@ -70,7 +73,10 @@ export async function composeAdaptiveIcon(foreground: IconLayer, background: Ico
           })
         : sharp(background.bytes).resize(width, height, { fit: 'cover' });
     const frontPng = await front.png().toBuffer();
-    const data = await base.composite([{ input: frontPng }]).png().toBuffer();
+    const data = await base
+      .composite([{ input: frontPng }])
+      .png()
+      .toBuffer();
     return { format: 'png', data, width, height, sourcePath: foreground.path, convertedFrom: 'adaptive-layers' };
   } catch {
     return null;

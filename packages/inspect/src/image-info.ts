@@ -45,7 +45,8 @@ function jpegInfo(bytes: Buffer): ImageInfo {
 /** Format and pixel size from the first bytes; null when it is no image we can store. */
 export function sniffImage(bytes: Buffer): ImageInfo | null {
   if (isPng(bytes)) return pngInfo(bytes);
-  if (bytes.length >= 16 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return webpInfo(bytes);
+  if (bytes.length >= 16 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return webpInfo(bytes);
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegInfo(bytes);
   return null;
 }

@@ -42,7 +42,11 @@ export class PackageInspectionError extends Error {
   }
 }
 
-export function inspectionFailure(reason: InspectionFailureReason, detail?: string, cause?: unknown): PackageInspectionError {
+export function inspectionFailure(
+  reason: InspectionFailureReason,
+  detail?: string,
+  cause?: unknown,
+): PackageInspectionError {
   const message = detail ? `${defaultMessages[reason]}：${detail}` : defaultMessages[reason];
   return new PackageInspectionError(reason, message, cause === undefined ? undefined : { cause });
 }

@@ -49,7 +49,8 @@ export interface IpaIconResult {
 export async function resolveIpaIcon(zip: ZipIndex, bundlePath: string, info: PlistDict): Promise<IpaIconResult> {
   const rootFiles: string[] = [];
   for (const name of zip.entries.keys()) {
-    if (name.length > bundlePath.length && name.indexOf('/', bundlePath.length) === -1 && name.startsWith(bundlePath)) rootFiles.push(name.slice(bundlePath.length));
+    if (name.length > bundlePath.length && name.indexOf('/', bundlePath.length) === -1 && name.startsWith(bundlePath))
+      rootFiles.push(name.slice(bundlePath.length));
   }
   let candidates = matchingFiles(rootFiles, declaredIconNames(info));
   if (candidates.length === 0) candidates = rootFiles.filter((file) => /^(AppIcon|Icon).*\.png$/i.test(file));
@@ -68,6 +69,7 @@ export async function resolveIpaIcon(zip: ZipIndex, bundlePath: string, info: Pl
     if (icon) return { icon, warning: null };
   }
   if (sized.length > 0) return { icon: null, warning: '应用图标无法转换，已使用默认图标' };
-  if (zip.entries.has(`${bundlePath}Assets.car`)) return { icon: null, warning: '应用图标只存在于 Assets.car 中，已使用默认图标' };
+  if (zip.entries.has(`${bundlePath}Assets.car`))
+    return { icon: null, warning: '应用图标只存在于 Assets.car 中，已使用默认图标' };
   return { icon: null, warning: '安装包中未找到应用图标，已使用默认图标' };
 }

@@ -25,11 +25,25 @@ describe('ipa inspection', () => {
     const watch = 'Payload/Demo.app/Watch/DemoWatch.app/';
     const extension = 'Payload/Demo.app/PlugIns/Share.appex/';
     const nested: ZipEntrySpec[] = [
-      { name: `${watch}Info.plist`, data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo.watchkitapp', CFBundleSupportedPlatforms: ['WatchOS'] })) },
-      { name: `${watch}embedded.mobileprovision`, data: makeProfile(profileDict([developer.der], { Name: 'Watch profile' }), signer) },
+      {
+        name: `${watch}Info.plist`,
+        data: xmlPlist(
+          infoPlist({ CFBundleIdentifier: 'com.example.demo.watchkitapp', CFBundleSupportedPlatforms: ['WatchOS'] }),
+        ),
+      },
+      {
+        name: `${watch}embedded.mobileprovision`,
+        data: makeProfile(profileDict([developer.der], { Name: 'Watch profile' }), signer),
+      },
       { name: `${extension}Info.plist`, data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo.share' })) },
-      { name: `${extension}embedded.mobileprovision`, data: makeProfile(profileDict([developer.der], { Name: 'Extension profile' }), signer) },
-      { name: 'Payload/Demo.app/Frameworks/Kit.framework/Info.plist', data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.kit' })) },
+      {
+        name: `${extension}embedded.mobileprovision`,
+        data: makeProfile(profileDict([developer.der], { Name: 'Extension profile' }), signer),
+      },
+      {
+        name: 'Payload/Demo.app/Frameworks/Kit.framework/Info.plist',
+        data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.kit' })),
+      },
     ];
     const main = ipaEntries('Demo', binaryPlist(infoPlist()), {
       'embedded.mobileprovision': makeProfile(profileDict([developer.der], { Name: 'Main profile' }), signer),
@@ -58,45 +72,82 @@ describe('ipa inspection', () => {
       CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'], CFBundleIconName: 'AppIcon' } },
       'CFBundleIcons~ipad': { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon76x76'] } },
     });
-    const result = await inspectIpaBytes(buildZip(ipaEntries('Demo', xmlPlist(info), {
-      'AppIcon60x60@2x.png': makeCgbiPng(patternImage(120, 120)),
-      'AppIcon76x76@2x~ipad.png': makeCgbiPng(patternImage(152, 152)),
-      'Unrelated@3x.png': makePng(patternImage(300, 300)),
-      'Assets.car': Buffer.alloc(64),
-    })));
-    expect(result.icon).toMatchObject({ format: 'png', width: 152, height: 152, convertedFrom: 'cgbi', sourcePath: 'Payload/Demo.app/AppIcon76x76@2x~ipad.png' });
+    const result = await inspectIpaBytes(
+      buildZip(
+        ipaEntries('Demo', xmlPlist(info), {
+          'AppIcon60x60@2x.png': makeCgbiPng(patternImage(120, 120)),
+          'AppIcon76x76@2x~ipad.png': makeCgbiPng(patternImage(152, 152)),
+          'Unrelated@3x.png': makePng(patternImage(300, 300)),
+          'Assets.car': Buffer.alloc(64),
+        }),
+      ),
+    );
+    expect(result.icon).toMatchObject({
+      format: 'png',
+      width: 152,
+      height: 152,
+      convertedFrom: 'cgbi',
+      sourcePath: 'Payload/Demo.app/AppIcon76x76@2x~ipad.png',
+    });
     const metadata = await sharp(result.icon?.data).metadata();
     expect([metadata.format, metadata.width]).toEqual(['png', 152]);
     expect(result.warnings).toEqual([]);
   });
 
   it('falls back to old-style icon keys and AppIcon files', async () => {
-    const oldStyle = await inspectIpaBytes(buildZip(ipaEntries('Demo', xmlPlist(infoPlist({ CFBundleIconFile: 'Icon.png' })), {
-      'Icon.png': makePng(patternImage(57, 57)),
-      'Icon@2x.png': makePng(patternImage(114, 114)),
-    })));
+    const oldStyle = await inspectIpaBytes(
+      buildZip(
+        ipaEntries('Demo', xmlPlist(infoPlist({ CFBundleIconFile: 'Icon.png' })), {
+          'Icon.png': makePng(patternImage(57, 57)),
+          'Icon@2x.png': makePng(patternImage(114, 114)),
+        }),
+      ),
+    );
     expect(oldStyle.icon?.width).toBe(114);
-    const undeclared = await inspectIpaBytes(buildZip(ipaEntries('Demo', xmlPlist(infoPlist()), { 'AppIcon40x40@3x.png': makePng(patternImage(120, 120)) })));
+    const undeclared = await inspectIpaBytes(
+      buildZip(ipaEntries('Demo', xmlPlist(infoPlist()), { 'AppIcon40x40@3x.png': makePng(patternImage(120, 120)) })),
+    );
     expect(undeclared.icon?.sourcePath).toBe('Payload/Demo.app/AppIcon40x40@3x.png');
   });
 
   it('keeps an app whose icon lives only in Assets.car, with a warning and no icon', async () => {
-    const info = infoPlist({ CFBundleIcons: { CFBundlePrimaryIcon: 'App Icon' }, CFBundleSupportedPlatforms: ['AppleTVOS'], UIDeviceFamily: [3] });
-    const result = await inspectIpaBytes(buildZip(ipaEntries('TV', xmlPlist(info), { 'Assets.car': Buffer.alloc(128) })));
-    expect(result).toMatchObject({ bundleId: 'com.example.demo', platform: 'tvos', deviceFamilies: ['tv'], icon: null, provisioningProfile: null });
+    const info = infoPlist({
+      CFBundleIcons: { CFBundlePrimaryIcon: 'App Icon' },
+      CFBundleSupportedPlatforms: ['AppleTVOS'],
+      UIDeviceFamily: [3],
+    });
+    const result = await inspectIpaBytes(
+      buildZip(ipaEntries('TV', xmlPlist(info), { 'Assets.car': Buffer.alloc(128) })),
+    );
+    expect(result).toMatchObject({
+      bundleId: 'com.example.demo',
+      platform: 'tvos',
+      deviceFamilies: ['tv'],
+      icon: null,
+      provisioningProfile: null,
+    });
     expect(result.warnings).toEqual(['应用图标只存在于 Assets.car 中，已使用默认图标']);
   });
 
   it('keeps an app whose profile is unreadable, with a warning', async () => {
-    const result = await inspectIpaBytes(buildZip(ipaEntries('Demo', xmlPlist(infoPlist({ CFBundleDisplayName: '' })), { 'embedded.mobileprovision': 'broken' })));
+    const result = await inspectIpaBytes(
+      buildZip(
+        ipaEntries('Demo', xmlPlist(infoPlist({ CFBundleDisplayName: '' })), { 'embedded.mobileprovision': 'broken' }),
+      ),
+    );
     expect(result.displayName).toBe('Demo');
     expect(result.provisioningProfile).toBeNull();
     expect(result.warnings).toContain('描述文件（embedded.mobileprovision）无法解析');
   });
 
   it('explains a Payload folder that is not at the root', async () => {
-    const entries = ipaEntries('Demo', xmlPlist(infoPlist())).map((entry) => ({ ...entry, name: `Build/${entry.name}` }));
-    const error = await inspectionFailureOf(() => inspectPackage(temp.write('nested.ipa', buildZip(entries)), { declaredName: 'nested.ipa' }));
+    const entries = ipaEntries('Demo', xmlPlist(infoPlist())).map((entry) => ({
+      ...entry,
+      name: `Build/${entry.name}`,
+    }));
+    const error = await inspectionFailureOf(() =>
+      inspectPackage(temp.write('nested.ipa', buildZip(entries)), { declaredName: 'nested.ipa' }),
+    );
     expect(error.reason).toBe('missingAppBundle');
     expect(error.message).toContain('Build/');
   });
@@ -111,14 +162,24 @@ describe('ipa inspection', () => {
   it('rejects an ipa without any app bundle', async () => {
     const path = temp.write('empty-payload.ipa', buildZip([{ name: 'Payload/' }, { name: 'readme.txt', data: 'hi' }]));
     const error = await inspectionFailureOf(() => inspectPackage(path, { declaredName: 'x.ipa' }));
-    expect([error.reason, error.message]).toEqual(['missingAppBundle', '安装包中找不到应用信息：找不到 Payload/*.app/Info.plist']);
+    expect([error.reason, error.message]).toEqual([
+      'missingAppBundle',
+      '安装包中找不到应用信息：找不到 Payload/*.app/Info.plist',
+    ]);
   });
 
   it('reads a game-sized ipa of 50,000 entries correctly', async () => {
-    const assets = Array.from({ length: 50_000 }, (_, index) => ({ name: `Payload/Game.app/Data/${index % 100}/asset-${index}.bin`, data: 'x' }));
-    const main = ipaEntries('Game', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.game', CFBundleIconFiles: ['AppIcon60x60'] })), {
-      'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
-    });
+    const assets = Array.from({ length: 50_000 }, (_, index) => ({
+      name: `Payload/Game.app/Data/${index % 100}/asset-${index}.bin`,
+      data: 'x',
+    }));
+    const main = ipaEntries(
+      'Game',
+      xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.game', CFBundleIconFiles: ['AppIcon60x60'] })),
+      {
+        'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
+      },
+    );
     const result = await inspectIpaBytes(buildZip([...assets.slice(0, 25_000), ...main, ...assets.slice(25_000)]));
     expect(result.bundleId).toBe('com.example.game');
     expect(result.icon?.width).toBe(180);

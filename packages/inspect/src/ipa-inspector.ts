@@ -13,13 +13,22 @@ const MAX_NESTED_BUNDLES = 20;
 const INFO_PLIST = 'Info.plist';
 const NESTED_INFO_PLIST = '/Info.plist';
 
-const deviceFamilyCodes: Record<number, AppleDeviceFamily> = { 1: 'iphone', 2: 'ipad', 3: 'tv', 4: 'watch', 5: 'carplay', 6: 'mac', 7: 'vision' };
+const deviceFamilyCodes: Record<number, AppleDeviceFamily> = {
+  1: 'iphone',
+  2: 'ipad',
+  3: 'tv',
+  4: 'watch',
+  5: 'carplay',
+  6: 'mac',
+  7: 'vision',
+};
 
 /** The main bundle is the SHORTEST `Payload/*.app/Info.plist`; watch apps, extensions and frameworks are nested deeper. */
 export function findMainBundle(names: Iterable<string>): string | null {
   let best: string | null = null;
   for (const name of names) {
-    if (name.endsWith(INFO_PLIST) && MAIN_INFO_PLIST.test(name) && (best === null || name.length < best.length)) best = name;
+    if (name.endsWith(INFO_PLIST) && MAIN_INFO_PLIST.test(name) && (best === null || name.length < best.length))
+      best = name;
   }
   return best === null ? null : best.slice(0, -'Info.plist'.length);
 }
@@ -28,13 +37,16 @@ function missingBundleError(names: Iterable<string>): PackageInspectionError {
   for (const name of names) {
     if (!name.endsWith(INFO_PLIST)) continue;
     const misplaced = MISPLACED_INFO_PLIST.exec(name);
-    if (misplaced) return inspectionFailure('missingAppBundle', `Payload 目录应位于压缩包根目录，实际位于 ${misplaced[1] ?? ''}`);
+    if (misplaced)
+      return inspectionFailure('missingAppBundle', `Payload 目录应位于压缩包根目录，实际位于 ${misplaced[1] ?? ''}`);
   }
   return inspectionFailure('missingAppBundle', '找不到 Payload/*.app/Info.plist');
 }
 
 export function applePlatformOf(info: PlistDict): ApplePlatform {
-  const platforms = [...plistStrings(info, 'CFBundleSupportedPlatforms'), plistText(info, 'DTPlatformName') ?? ''].map((item) => item.toLowerCase());
+  const platforms = [...plistStrings(info, 'CFBundleSupportedPlatforms'), plistText(info, 'DTPlatformName') ?? ''].map(
+    (item) => item.toLowerCase(),
+  );
   if (platforms.some((item) => item.startsWith('appletv'))) return 'tvos';
   if (platforms.some((item) => item.startsWith('watch'))) return 'watchos';
   if (platforms.some((item) => item.startsWith('xr') || item.startsWith('vision'))) return 'visionos';
@@ -43,16 +55,25 @@ export function applePlatformOf(info: PlistDict): ApplePlatform {
 }
 
 function deviceFamiliesOf(info: PlistDict, platform: ApplePlatform): AppleDeviceFamily[] {
-  const families = plistNumbers(info, 'UIDeviceFamily').flatMap((code) => (deviceFamilyCodes[code] ? [deviceFamilyCodes[code]] : []));
+  const families = plistNumbers(info, 'UIDeviceFamily').flatMap((code) =>
+    deviceFamilyCodes[code] ? [deviceFamilyCodes[code]] : [],
+  );
   if (families.length > 0) return [...new Set(families)];
-  const implied: Record<ApplePlatform, AppleDeviceFamily> = { ios: 'iphone', tvos: 'tv', watchos: 'watch', visionos: 'vision', macos: 'mac' };
+  const implied: Record<ApplePlatform, AppleDeviceFamily> = {
+    ios: 'iphone',
+    tvos: 'tv',
+    watchos: 'watch',
+    visionos: 'vision',
+    macos: 'mac',
+  };
   return [implied[platform]];
 }
 
 async function readNestedBundles(zip: ZipIndex, bundlePath: string, warnings: string[]): Promise<NestedBundle[]> {
   const bundles: NestedBundle[] = [];
   for (const name of zip.entries.keys()) {
-    if (!name.endsWith(NESTED_INFO_PLIST) || !name.startsWith(bundlePath) || name === `${bundlePath}Info.plist`) continue;
+    if (!name.endsWith(NESTED_INFO_PLIST) || !name.startsWith(bundlePath) || name === `${bundlePath}Info.plist`)
+      continue;
     const match = NESTED_BUNDLE_PLIST.exec(name);
     if (!match?.[1]) continue;
     if (bundles.length >= MAX_NESTED_BUNDLES) break;

@@ -36,18 +36,27 @@ export function largestIcnsImage(bytes: Buffer): Buffer | null {
   return best?.data ?? null;
 }
 
-async function readMacIcon(zip: ZipIndex, bundlePath: string, iconFile: string | null): Promise<{ icon: PackageIcon | null; warning: string | null }> {
+async function readMacIcon(
+  zip: ZipIndex,
+  bundlePath: string,
+  iconFile: string | null,
+): Promise<{ icon: PackageIcon | null; warning: string | null }> {
   if (!iconFile) return { icon: null, warning: '应用未声明图标文件，已使用默认图标' };
   const name = iconFile.endsWith('.icns') ? iconFile : `${iconFile}.icns`;
   const path = `${bundlePath}Contents/Resources/${name}`;
   const entry = zip.entries.get(path);
-  if (!entry || entry.uncompressedSize > MAX_ICNS_BYTES) return { icon: null, warning: '应用图标只存在于 Assets.car 中或无法读取，已使用默认图标' };
+  if (!entry || entry.uncompressedSize > MAX_ICNS_BYTES)
+    return { icon: null, warning: '应用图标只存在于 Assets.car 中或无法读取，已使用默认图标' };
   const image = largestIcnsImage(await zip.readEntry(path, MAX_ICNS_BYTES));
   const icon = image ? await toStorableIcon(Buffer.from(image), path) : null;
   return icon ? { icon, warning: null } : { icon: null, warning: '应用图标格式无法读取，已使用默认图标' };
 }
 
-async function readMacProfile(zip: ZipIndex, bundlePath: string, warnings: string[]): Promise<ProvisioningProfile | null> {
+async function readMacProfile(
+  zip: ZipIndex,
+  bundlePath: string,
+  warnings: string[],
+): Promise<ProvisioningProfile | null> {
   const path = `${bundlePath}Contents/embedded.provisionprofile`;
   if (!zip.entries.has(path)) return null;
   try {

@@ -28,7 +28,10 @@ describe('inspectMobileprovision', () => {
     expect(certificate?.commonName).toBe('Apple Distribution: Example Co., Ltd. (TEAM123456)');
     expect(certificate?.sha1).toBe(createHash('sha1').update(distribution.der).digest('hex').toUpperCase());
     expect(certificate?.serialNumber).toBe('0B');
-    expect([certificate?.validFrom, certificate?.validTo]).toEqual([distribution.certificate.validity.notBefore, distribution.certificate.validity.notAfter]);
+    expect([certificate?.validFrom, certificate?.validTo]).toEqual([
+      distribution.certificate.validity.notBefore,
+      distribution.certificate.validity.notAfter,
+    ]);
   });
 
   it('reads a BER profile with indefinite lengths and the plist split into chunks', () => {
@@ -56,7 +59,10 @@ describe('inspectMobileprovision', () => {
   });
 
   it('tells macOS development from distribution by the certificate when get-task-allow is absent', () => {
-    const mac = { Platform: ['OSX'], Entitlements: { 'com.apple.application-identifier': 'TEAM123456.com.example.mac' } };
+    const mac = {
+      Platform: ['OSX'],
+      Entitlements: { 'com.apple.application-identifier': 'TEAM123456.com.example.mac' },
+    };
     expect(inspectMobileprovision(makeProfile(profileDict([development.der], mac), apple))).toMatchObject({
       type: 'development',
       applicationIdentifier: 'TEAM123456.com.example.mac',

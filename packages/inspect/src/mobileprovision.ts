@@ -16,8 +16,14 @@ import type { CertificateSummary, ProfileType, ProvisioningProfile } from './typ
 const DEVELOPMENT_CERT = /^(Apple Development|iPhone Developer|Mac Developer)\b/;
 
 function looksLikeBarePlist(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 64).toString('latin1').replace(/^\uFEFF/, '').trimStart();
-  return head.startsWith('bplist00') || head.startsWith('<?xml') || head.startsWith('<plist') || head.startsWith('<!DOCTYPE');
+  const head = bytes
+    .subarray(0, 64)
+    .toString('latin1')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return (
+    head.startsWith('bplist00') || head.startsWith('<?xml') || head.startsWith('<plist') || head.startsWith('<!DOCTYPE')
+  );
 }
 
 function profileDict(bytes: Buffer): { dict: PlistDict; isSigned: boolean } | null {
@@ -36,7 +42,13 @@ function profileDict(bytes: Buffer): { dict: PlistDict; isSigned: boolean } | nu
 }
 
 /** The rule of packages.md §1.6, checked on every fixture profile. */
-function profileType(dict: PlistDict, devices: string[], platforms: string[], getTaskAllow: boolean | null, certs: CertificateSummary[]): ProfileType {
+function profileType(
+  dict: PlistDict,
+  devices: string[],
+  platforms: string[],
+  getTaskAllow: boolean | null,
+  certs: CertificateSummary[],
+): ProfileType {
   const isMac = platforms.includes('OSX');
   if (plistBoolean(dict, 'ProvisionsAllDevices') === true) return isMac ? 'developer-id' : 'enterprise';
   if (devices.length > 0) {
@@ -56,7 +68,8 @@ export function inspectMobileprovision(bytes: Buffer): ProvisioningProfile {
   const entitlements = plistDictAt(dict, 'Entitlements') ?? {};
   const devices = plistStrings(dict, 'ProvisionedDevices');
   const platforms = plistStrings(dict, 'Platform');
-  const getTaskAllow = plistBoolean(entitlements, 'get-task-allow') ?? plistBoolean(entitlements, 'com.apple.security.get-task-allow');
+  const getTaskAllow =
+    plistBoolean(entitlements, 'get-task-allow') ?? plistBoolean(entitlements, 'com.apple.security.get-task-allow');
   const developerCertificates = plistDataArray(dict, 'DeveloperCertificates').flatMap((der) => {
     const summary = summarizeCertificate(der);
     return summary ? [summary] : [];
@@ -70,7 +83,8 @@ export function inspectMobileprovision(bytes: Buffer): ProvisioningProfile {
     teamName: plistString(dict, 'TeamName'),
     appIdName: plistString(dict, 'AppIDName'),
     applicationIdentifier:
-      plistString(entitlements, 'application-identifier') ?? plistString(entitlements, 'com.apple.application-identifier'),
+      plistString(entitlements, 'application-identifier') ??
+      plistString(entitlements, 'com.apple.application-identifier'),
     createdAt: plistDate(dict, 'CreationDate'),
     expiresAt: plistDate(dict, 'ExpirationDate'),
     provisionedDevices: devices,

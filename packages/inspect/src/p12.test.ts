@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { openP12, P12_KDF_ITERATIONS, P12Error } from './p12.ts';
 import { makeAppleIdentity, makeP12, type P12Kind } from './testing/identities.ts';
 
-const identity = makeAppleIdentity({ teamId: 'ABCDE12345', teamName: '示例科技', commonName: 'Apple Development: 张三 (ABCDE12345)' });
+const identity = makeAppleIdentity({
+  teamId: 'ABCDE12345',
+  teamName: '示例科技',
+  commonName: 'Apple Development: 张三 (ABCDE12345)',
+});
 const other = makeAppleIdentity({ teamId: 'ZZZZZ99999' });
 
 function reasonOf(action: () => unknown): string {
@@ -17,23 +21,32 @@ function reasonOf(action: () => unknown): string {
 }
 
 describe('openP12', () => {
-  it.each<P12Kind>(['openssl-legacy', 'openssl-aes', 'forge-3des'])('opens a %s p12: byte-exact certificate, its key, team', (kind) => {
-    const opened = openP12(makeP12(identity, 'secret-pw', kind), 'secret-pw');
-    expect(opened.certificate.der.equals(identity.der)).toBe(true);
-    expect(opened.certificate.sha1).toBe(identity.sha1);
-    expect(opened.certificate.commonName).toBe('Apple Development: 张三 (ABCDE12345)');
-    expect(opened.certificate.serialNumber).toBe('5A3C01');
-    expect([opened.certificate.validFrom, opened.certificate.validTo]).toEqual([identity.certificate.validity.notBefore, identity.certificate.validity.notAfter]);
-    expect([opened.teamId, opened.teamName]).toEqual(['ABCDE12345', '示例科技']);
-    expect(opened.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
-    expect(opened.privateKey.asymmetricKeyType).toBe('rsa');
-    expect(opened.chain).toEqual([]);
-  });
+  it.each<P12Kind>(['openssl-legacy', 'openssl-aes', 'forge-3des'])(
+    'opens a %s p12: byte-exact certificate, its key, team',
+    (kind) => {
+      const opened = openP12(makeP12(identity, 'secret-pw', kind), 'secret-pw');
+      expect(opened.certificate.der.equals(identity.der)).toBe(true);
+      expect(opened.certificate.sha1).toBe(identity.sha1);
+      expect(opened.certificate.commonName).toBe('Apple Development: 张三 (ABCDE12345)');
+      expect(opened.certificate.serialNumber).toBe('5A3C01');
+      expect([opened.certificate.validFrom, opened.certificate.validTo]).toEqual([
+        identity.certificate.validity.notBefore,
+        identity.certificate.validity.notAfter,
+      ]);
+      expect([opened.teamId, opened.teamName]).toEqual(['ABCDE12345', '示例科技']);
+      expect(opened.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+      expect(opened.privateKey.asymmetricKeyType).toBe('rsa');
+      expect(opened.chain).toEqual([]);
+    },
+  );
 
-  it.each<P12Kind>(['openssl-legacy', 'openssl-aes', 'forge-3des'])('opens a %s p12 whose password is Chinese', (kind) => {
-    expect(openP12(makeP12(identity, '证书密码2026', kind), '证书密码2026').certificate.sha1).toBe(identity.sha1);
-    expect(() => openP12(makeP12(identity, '证书密码2026', kind), '证书密码2025')).toThrow(P12Error);
-  });
+  it.each<P12Kind>(['openssl-legacy', 'openssl-aes', 'forge-3des'])(
+    'opens a %s p12 whose password is Chinese',
+    (kind) => {
+      expect(openP12(makeP12(identity, '证书密码2026', kind), '证书密码2026').certificate.sha1).toBe(identity.sha1);
+      expect(() => openP12(makeP12(identity, '证书密码2026', kind), '证书密码2025')).toThrow(P12Error);
+    },
+  );
 
   it('refuses a wrong password in either form', () => {
     expect(reasonOf(() => openP12(makeP12(identity, 'right', 'openssl-legacy'), 'wrong'))).toBe('wrongPassword');
@@ -49,13 +62,19 @@ describe('openP12', () => {
 
   it('refuses a p12 without a private key, and one whose certificate belongs to another key', () => {
     const certOnly = forge.pkcs12.toPkcs12Asn1(null, [identity.certificate], 'pw', { algorithm: '3des' });
-    expect(reasonOf(() => openP12(Buffer.from(forge.asn1.toDer(certOnly).getBytes(), 'binary'), 'pw'))).toBe('noPrivateKey');
+    expect(reasonOf(() => openP12(Buffer.from(forge.asn1.toDer(certOnly).getBytes(), 'binary'), 'pw'))).toBe(
+      'noPrivateKey',
+    );
     const mixed = forge.pkcs12.toPkcs12Asn1(identity.key, [other.certificate], 'pw', { algorithm: '3des' });
-    expect(reasonOf(() => openP12(Buffer.from(forge.asn1.toDer(mixed).getBytes(), 'binary'), 'pw'))).toBe('keyMismatch');
+    expect(reasonOf(() => openP12(Buffer.from(forge.asn1.toDer(mixed).getBytes(), 'binary'), 'pw'))).toBe(
+      'keyMismatch',
+    );
   });
 
   it('keeps the other certificates of the file as the chain', () => {
-    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate, other.certificate], 'pw', { algorithm: 'aes256' });
+    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate, other.certificate], 'pw', {
+      algorithm: 'aes256',
+    });
     const opened = openP12(Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), 'pw');
     expect(opened.certificate.sha1).toBe(identity.sha1);
     expect(opened.chain.map((der) => der.equals(other.der))).toEqual([true]);
@@ -67,6 +86,8 @@ describe('openP12', () => {
     expect(reasonOf(() => openP12(costly, 'secret-pw'))).toBe('tooCostly');
     expect(reasonOf(() => openP12(costly, '密码'))).toBe('tooCostly');
     // Java's keytool uses 10,000 per step: well within.
-    expect(openP12(makeP12(identity, 'secret-pw', 'openssl-aes', { iterations: 10_000 }), 'secret-pw').teamId).toBe('ABCDE12345');
+    expect(openP12(makeP12(identity, 'secret-pw', 'openssl-aes', { iterations: 10_000 }), 'secret-pw').teamId).toBe(
+      'ABCDE12345',
+    );
   });
 });

@@ -5,7 +5,14 @@ import type { CertificateSummary } from './types.ts';
 import { certificateSubject } from './x509-name.ts';
 
 /** Why a .p12 was refused; the caller maps each one to a Chinese message. */
-export type P12FailureReason = 'notP12' | 'wrongPassword' | 'noPrivateKey' | 'noCertificate' | 'keyMismatch' | 'unsupportedKey' | 'tooCostly';
+export type P12FailureReason =
+  | 'notP12'
+  | 'wrongPassword'
+  | 'noPrivateKey'
+  | 'noCertificate'
+  | 'keyMismatch'
+  | 'unsupportedKey'
+  | 'tooCostly';
 
 export class P12Error extends Error {
   readonly reason: P12FailureReason;
@@ -94,7 +101,8 @@ function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
     if (error instanceof P12Error) throw error;
     const message = error instanceof Error ? error.message : '';
     // Only a structure that is a PFX gets as far as the MAC or the decryption.
-    if (/not an PKCS#12 PFX|Unsupported PKCS#12 PFX|ASN\.1 object is not|Too few bytes/i.test(message)) throw new P12Error('notP12', { cause: error });
+    if (/not an PKCS#12 PFX|Unsupported PKCS#12 PFX|ASN\.1 object is not|Too few bytes/i.test(message))
+      throw new P12Error('notP12', { cause: error });
     // The MAC key comes from the password as UTF-16 (forge and OpenSSL agree), but OpenSSL 3 derives PBES2
     // (AES) keys from its UTF-8 bytes where forge takes UTF-16 code units. So once the MAC has accepted a
     // non-ASCII password, decrypt again with its UTF-8 bytes, the MAC (already checked) left out.
@@ -123,7 +131,8 @@ export function openP12(bytes: Buffer, password: string): P12Identity {
   const keyBag = bags.find((bag) => bag.key);
   if (!keyBag?.key) {
     // A key bag forge could not decode (EC, Ed25519) leaves `key` null but the bag is there.
-    if (bags.some((bag) => bag.type === forge.pki.oids.pkcs8ShroudedKeyBag || bag.type === forge.pki.oids.keyBag)) throw new P12Error('unsupportedKey');
+    if (bags.some((bag) => bag.type === forge.pki.oids.pkcs8ShroudedKeyBag || bag.type === forge.pki.oids.keyBag))
+      throw new P12Error('unsupportedKey');
     throw new P12Error('noPrivateKey');
   }
   let privateKey: KeyObject;

@@ -18,7 +18,13 @@ export function packageIdentity(inspection: PackageInspection): PackageIdentity 
   switch (inspection.kind) {
     case 'ipa':
     case 'mac':
-      return { platform, version: inspection.version, build: inspection.build, name: inspection.displayName, bundleId: inspection.bundleId };
+      return {
+        platform,
+        version: inspection.version,
+        build: inspection.build,
+        name: inspection.displayName,
+        bundleId: inspection.bundleId,
+      };
     case 'apk':
     case 'aab':
       return {

@@ -43,14 +43,21 @@ describe('inspectPackage: what the file really is', () => {
     ['an apk renamed .ipa', apk, 'renamed.ipa', '扩展名为.ipa但内容是Android安装包'],
     ['an ipa renamed .apk', ipa, 'renamed.apk', '扩展名为.apk但内容是iOS安装包'],
     ['an ipa uploaded as a web zip', ipa, 'site.zip', '扩展名为.zip但内容是iOS安装包'],
-    ['an html page named .apk', Buffer.from('<!DOCTYPE html><html></html>'), 'page.apk', '扩展名为.apk但内容是HTML网页'],
+    [
+      'an html page named .apk',
+      Buffer.from('<!DOCTYPE html><html></html>'),
+      'page.apk',
+      '扩展名为.apk但内容是HTML网页',
+    ],
   ])('rejects %s by content', async (_name, bytes, declaredName, message) => {
     const error = await inspectionFailureOf(() => inspectPackage(temp.write(declaredName, bytes), { declaredName }));
     expect([error.reason, error.message]).toEqual(['kindMismatch', message]);
   });
 
   it('lets the chosen type win over the name, and says so', async () => {
-    const error = await inspectionFailureOf(() => inspectPackage(temp.write('x.bin', apk), { kind: 'ipa', declaredName: 'x.bin' }));
+    const error = await inspectionFailureOf(() =>
+      inspectPackage(temp.write('x.bin', apk), { kind: 'ipa', declaredName: 'x.bin' }),
+    );
     expect(error.message).toBe('所选类型为iOS安装包但内容是Android安装包');
   });
 
@@ -64,12 +71,17 @@ describe('inspectPackage: what the file really is', () => {
     ['a text file', Buffer.from('hello, this is not a package'), 'notAPackage', '不是有效的安装包'],
     ['a truncated ipa', ipa.subarray(0, Math.floor(ipa.length / 2)), 'corrupt', '文件已损坏或不完整'],
   ])('rejects %s', async (_name, bytes, reason, message) => {
-    const error = await inspectionFailureOf(() => inspectPackage(temp.write('upload.ipa', bytes), { declaredName: 'upload.ipa' }));
+    const error = await inspectionFailureOf(() =>
+      inspectPackage(temp.write('upload.ipa', bytes), { declaredName: 'upload.ipa' }),
+    );
     expect([error.reason, error.message]).toEqual([reason, message]);
   });
 
   it('rejects a zip with a ../ path before reading anything', async () => {
-    const evil = buildZip([...ipaEntries('Demo', xmlPlist(infoPlist())), { name: 'Payload/../../../tmp/x', data: 'x' }]);
+    const evil = buildZip([
+      ...ipaEntries('Demo', xmlPlist(infoPlist())),
+      { name: 'Payload/../../../tmp/x', data: 'x' },
+    ]);
     expect((await inspectionFailureOf(() => inspectPackage(temp.write('evil.ipa', evil)))).reason).toBe('illegalPath');
   });
 });
@@ -88,7 +100,9 @@ describe('inspectPackage: web, html, mac and aab', () => {
   });
 
   it('warns about a web zip without index.html', async () => {
-    const result = await inspectPackage(temp.write('files.zip', buildZip([{ name: 'a.txt', data: 'a' }])), { kind: 'zip' });
+    const result = await inspectPackage(temp.write('files.zip', buildZip([{ name: 'a.txt', data: 'a' }])), {
+      kind: 'zip',
+    });
     expect(result.warnings).toEqual(['压缩包中没有 index.html，无法作为网页打开']);
   });
 
@@ -101,13 +115,40 @@ describe('inspectPackage: web, html, mac and aab', () => {
   it('reads a zipped macOS app: outermost bundle, icns icon and profile', async () => {
     const signer = makeIdentity('Mac OS X Provisioning Profile Signing');
     const mac = buildZip([
-      { name: 'Tool.app/Contents/Library/LoginItems/Helper.app/Contents/Info.plist', data: xmlPlist({ CFBundleIdentifier: 'com.example.helper' }) },
-      { name: 'Tool.app/Contents/Info.plist', data: xmlPlist({ CFBundleIdentifier: 'com.example.tool', CFBundleName: 'Tool', CFBundleShortVersionString: '2.0', CFBundleVersion: '200', LSMinimumSystemVersion: '12.0', CFBundleIconFile: 'AppIcon' }) },
+      {
+        name: 'Tool.app/Contents/Library/LoginItems/Helper.app/Contents/Info.plist',
+        data: xmlPlist({ CFBundleIdentifier: 'com.example.helper' }),
+      },
+      {
+        name: 'Tool.app/Contents/Info.plist',
+        data: xmlPlist({
+          CFBundleIdentifier: 'com.example.tool',
+          CFBundleName: 'Tool',
+          CFBundleShortVersionString: '2.0',
+          CFBundleVersion: '200',
+          LSMinimumSystemVersion: '12.0',
+          CFBundleIconFile: 'AppIcon',
+        }),
+      },
       { name: 'Tool.app/Contents/Resources/AppIcon.icns', data: icns(makePng(patternImage(128, 128))) },
-      { name: 'Tool.app/Contents/embedded.provisionprofile', data: makeProfile(profileDict([], { Platform: ['OSX'], ProvisionedDevices: [], ProvisionsAllDevices: true }), signer) },
+      {
+        name: 'Tool.app/Contents/embedded.provisionprofile',
+        data: makeProfile(
+          profileDict([], { Platform: ['OSX'], ProvisionedDevices: [], ProvisionsAllDevices: true }),
+          signer,
+        ),
+      },
     ]);
     const result = await inspectPackage(temp.write('tool.zip', mac), { declaredName: 'tool.zip' });
-    expect(result).toMatchObject({ kind: 'mac', bundleId: 'com.example.tool', displayName: 'Tool', version: '2.0', build: '200', minimumOsVersion: '12.0', bundlePath: 'Tool.app/' });
+    expect(result).toMatchObject({
+      kind: 'mac',
+      bundleId: 'com.example.tool',
+      displayName: 'Tool',
+      version: '2.0',
+      build: '200',
+      minimumOsVersion: '12.0',
+      bundlePath: 'Tool.app/',
+    });
     if (result.kind !== 'mac') throw new Error('not mac');
     expect(result.icon).toMatchObject({ format: 'png', width: 128 });
     expect(result.provisioningProfile?.type).toBe('developer-id');
@@ -123,13 +164,29 @@ describe('inspectPackage: web, html, mac and aab', () => {
         { name: 'package', value: { text: 'com.example.bundle' } },
       ],
       children: [
-        { name: 'uses-sdk', attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }] },
-        { name: 'application', attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { text: 'Bundle' } }] },
+        {
+          name: 'uses-sdk',
+          attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }],
+        },
+        {
+          name: 'application',
+          attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { text: 'Bundle' } }],
+        },
       ],
     });
-    const aab = buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: manifest }, ...v1SignatureEntries(signer, [], 'KEY0')]);
+    const aab = buildZip([
+      { name: 'base/manifest/AndroidManifest.xml', data: manifest },
+      ...v1SignatureEntries(signer, [], 'KEY0'),
+    ]);
     const result = await inspectPackage(temp.write('app.aab', aab), { declaredName: 'app.aab' });
-    expect(result).toMatchObject({ kind: 'aab', packageName: 'com.example.bundle', versionCode: 31, versionName: '3.1 (测试)', minSdkVersion: 24, label: 'Bundle' });
+    expect(result).toMatchObject({
+      kind: 'aab',
+      packageName: 'com.example.bundle',
+      versionCode: 31,
+      versionName: '3.1 (测试)',
+      minSdkVersion: 24,
+      label: 'Bundle',
+    });
     if (result.kind !== 'aab') throw new Error('not aab');
     expect(result.signatures.signers.map((item) => item.sha256)).toEqual([signer.sha256]);
   });

@@ -64,7 +64,13 @@ function expectationOf(options: InspectPackageOptions): Expectation {
   const extension = fileExtensionOf(name);
   const fromName = declaredByName(name);
   if (options.kind) {
-    return { kind: options.kind, label: fromName === options.kind && extension ? `扩展名为.${extension}` : `所选类型为${packageKindRow(options.kind).label}` };
+    return {
+      kind: options.kind,
+      label:
+        fromName === options.kind && extension
+          ? `扩展名为.${extension}`
+          : `所选类型为${packageKindRow(options.kind).label}`,
+    };
   }
   return { kind: fromName, label: extension ? `扩展名为.${extension}` : '' };
 }
@@ -101,7 +107,10 @@ async function inspectArchive(zip: ZipIndex, expected: Expectation): Promise<Pac
  * against the declared one, and reads its metadata. Throws PackageInspectionError for anything the uploader
  * must fix; partly readable packages come back with `warnings`.
  */
-export async function inspectPackage(filePath: string, options: InspectPackageOptions = {}): Promise<PackageInspection> {
+export async function inspectPackage(
+  filePath: string,
+  options: InspectPackageOptions = {},
+): Promise<PackageInspection> {
   const limits: InspectionLimits = { ...defaultLimits, ...options.limits };
   const expected = expectationOf(options);
   const handle = await open(filePath, 'r');

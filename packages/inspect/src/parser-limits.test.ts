@@ -48,7 +48,10 @@ describe('Android binary XML', () => {
 
   it(`refuses more than ${AXML_LIMITS.maxAttributes.toLocaleString('en')} attributes in one document`, () => {
     const attributes = Array.from({ length: 1000 }, (_, i) => ({ name: `a${i}`, value: { int: i } }));
-    const children = Array.from({ length: AXML_LIMITS.maxAttributes / 1000 + 1 }, () => ({ name: 'meta-data', attributes }));
+    const children = Array.from({ length: AXML_LIMITS.maxAttributes / 1000 + 1 }, () => ({
+      name: 'meta-data',
+      attributes,
+    }));
     expect(() => parseBinaryXml(buildAxml({ name: 'manifest', children }))).toThrow(/too many attributes/);
   });
 
@@ -77,24 +80,37 @@ describe('Android binary XML', () => {
 describe('resource tables', () => {
   it(`stops following references after ${RESOLVE_BUDGET.toLocaleString('en')} configurations (64 configurations referring to themselves: 64^5 without it)`, () => {
     const languages = Array.from({ length: 64 }, (_, i) => String.fromCharCode(0x61 + (i >> 3), 0x61 + (i & 7)));
-    const { bytes, ids } = buildArsc([{ key: 'string/loop', values: languages.map((language) => ({ config: { language }, value: { ref: 'string/loop' } })) }]);
+    const { bytes, ids } = buildArsc([
+      {
+        key: 'string/loop',
+        values: languages.map((language) => ({ config: { language }, value: { ref: 'string/loop' } })),
+      },
+    ]);
     const table = new ResourceTable(bytes);
     const budget = { left: RESOLVE_BUDGET };
     expect(table.resolve(ids['string/loop'] ?? 0, 5, budget)).toEqual([]);
     expect(budget.left).toBeLessThan(0);
     // An honest label resolves as before.
     const honest = buildArsc([
-      { key: 'string/app_name', values: [{ value: { string: 'Demo' } }, { config: { language: 'zh' }, value: { ref: 'string/zh_name' } }] },
+      {
+        key: 'string/app_name',
+        values: [{ value: { string: 'Demo' } }, { config: { language: 'zh' }, value: { ref: 'string/zh_name' } }],
+      },
       { key: 'string/zh_name', values: [{ value: { string: '演示' } }] },
     ]);
-    expect(new ResourceTable(honest.bytes).resolve(honest.ids['string/app_name'] ?? 0).map((item) => item.text)).toEqual(['Demo', '演示']);
+    expect(
+      new ResourceTable(honest.bytes).resolve(honest.ids['string/app_name'] ?? 0).map((item) => item.text),
+    ).toEqual(['Demo', '演示']);
   });
 
   it('bounds an App Bundle table the same way', () => {
     // Package 0x7f, type 1, entry 0: 64 configuration values, each an Item referring to 0x7f010000 itself.
     const selfReference = field(6, field(2, field(4, field(1, field(2, 0x7f010000)))));
     const entry = field(3, Buffer.concat([field(1, field(1, 0)), ...Array.from({ length: 64 }, () => selfReference)]));
-    const pkg = field(2, Buffer.concat([field(1, field(1, 0x7f)), field(3, Buffer.concat([field(1, field(1, 1)), entry]))]));
+    const pkg = field(
+      2,
+      Buffer.concat([field(1, field(1, 0x7f)), field(3, Buffer.concat([field(1, field(1, 1)), entry]))]),
+    );
     const table = new ProtoResourceTable(pkg);
     const budget = { left: RESOLVE_BUDGET };
     expect(table.resolve(0x7f010000, 5, budget)).toEqual([]);
@@ -105,6 +121,8 @@ describe('resource tables', () => {
 describe('APK signing blocks', () => {
   it(`reads at most ${MAX_SIGNERS} signers of a scheme block`, () => {
     const der = Buffer.from([0x30, 0x03, 0x02, 0x01, 0x01]);
-    expect(certificatesOfSchemeBlock(schemeBlockValue(Array.from({ length: 1000 }, () => [der])))).toHaveLength(MAX_SIGNERS);
+    expect(certificatesOfSchemeBlock(schemeBlockValue(Array.from({ length: 1000 }, () => [der])))).toHaveLength(
+      MAX_SIGNERS,
+    );
   });
 });

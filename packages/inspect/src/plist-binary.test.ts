@@ -53,7 +53,18 @@ describe('parseBinaryPlist', () => {
   });
 
   it('reads shared strings and keys (as CFBinaryPlist writes them) once per reference', () => {
-    const objects: BplistObject[] = [{ array: [1, 1, 1] }, { dict: [[2, 3], [4, 3]] }, { string: 'CFBundleIdentifier' }, { string: 'same' }, { string: '__proto__' }];
+    const objects: BplistObject[] = [
+      { array: [1, 1, 1] },
+      {
+        dict: [
+          [2, 3],
+          [4, 3],
+        ],
+      },
+      { string: 'CFBundleIdentifier' },
+      { string: 'same' },
+      { string: '__proto__' },
+    ];
     const value = parseBinaryPlist(writeBplist(objects)) as Array<Record<string, string>>;
     expect(value).toEqual([
       { CFBundleIdentifier: 'same', ['__proto__']: 'same' },
@@ -71,7 +82,19 @@ describe('parseBinaryPlist', () => {
     expectRefused(bytes, PlistLimitError, /too many values/);
     // A few levels of sharing stay within one value per byte of the file and are read.
     const small = parseBinaryPlist(sharedNestingInfoPlist(3, { CFBundleIdentifier: 'com.example.demo' }));
-    expect(small).toEqual({ CFBundleIdentifier: 'com.example.demo', Nested: [[['leaf', 'leaf'], ['leaf', 'leaf']], [['leaf', 'leaf'], ['leaf', 'leaf']]] });
+    expect(small).toEqual({
+      CFBundleIdentifier: 'com.example.demo',
+      Nested: [
+        [
+          ['leaf', 'leaf'],
+          ['leaf', 'leaf'],
+        ],
+        [
+          ['leaf', 'leaf'],
+          ['leaf', 'leaf'],
+        ],
+      ],
+    });
   });
 
   it('refuses reference cycles, direct and through a dictionary', () => {
@@ -80,7 +103,10 @@ describe('parseBinaryPlist', () => {
   });
 
   it(`refuses nesting past ${PLIST_LIMITS.maxDepth} levels and reads it up to there`, () => {
-    const chain = (levels: number): BplistObject[] => [...Array.from({ length: levels }, (_, i) => ({ array: [i + 1] })), { string: 'leaf' }];
+    const chain = (levels: number): BplistObject[] => [
+      ...Array.from({ length: levels }, (_, i) => ({ array: [i + 1] })),
+      { string: 'leaf' },
+    ];
     expectRefused(writeBplist(chain(PLIST_LIMITS.maxDepth + 1)), PlistLimitError, /nesting/);
     let value = parseBinaryPlist(writeBplist(chain(PLIST_LIMITS.maxDepth)));
     for (let level = 0; level < PLIST_LIMITS.maxDepth; level += 1) value = (value as PlistValue[])[0] as PlistValue;
@@ -111,7 +137,13 @@ describe('parseBinaryPlist', () => {
   });
 
   it('fails cleanly on every truncation of a valid document', () => {
-    const bytes = Buffer.from(buildBinary({ CFBundleIdentifier: 'com.example.demo', list: [1, 'two', { three: 3 }], data: new Uint8Array([1, 2, 3]) }));
+    const bytes = Buffer.from(
+      buildBinary({
+        CFBundleIdentifier: 'com.example.demo',
+        list: [1, 'two', { three: 3 }],
+        data: new Uint8Array([1, 2, 3]),
+      }),
+    );
     for (let length = 0; length < bytes.length; length += 1) {
       expect(() => parseBinaryPlist(bytes.subarray(0, length)), `first ${length} bytes`).toThrow(/./);
       try {

@@ -46,14 +46,17 @@ class Reader {
     const trailer = length - TRAILER;
     this.offsetSize = bytes[trailer + 6] as number;
     this.refSize = bytes[trailer + 7] as number;
-    if (this.offsetSize < 1 || this.offsetSize > 8 || this.refSize < 1 || this.refSize > 8) throw new BinaryPlistError('bad trailer');
+    if (this.offsetSize < 1 || this.offsetSize > 8 || this.refSize < 1 || this.refSize > 8)
+      throw new BinaryPlistError('bad trailer');
     this.objectCount = this.uint(trailer + 8, 8);
     this.top = this.uint(trailer + 16, 8);
     this.offsetTable = this.uint(trailer + 24, 8);
     // Every object takes a byte at least and lies between the header and the offset table.
     if (this.offsetTable < HEADER || this.offsetTable > trailer) throw new BinaryPlistError('bad offset table');
-    if (this.objectCount < 1 || this.objectCount > this.offsetTable - HEADER) throw new BinaryPlistError('bad object count');
-    if (this.offsetTable + this.objectCount * this.offsetSize > trailer) throw new BinaryPlistError('offset table past the trailer');
+    if (this.objectCount < 1 || this.objectCount > this.offsetTable - HEADER)
+      throw new BinaryPlistError('bad object count');
+    if (this.offsetTable + this.objectCount * this.offsetSize > trailer)
+      throw new BinaryPlistError('offset table past the trailer');
     if (this.top >= this.objectCount) throw new BinaryPlistError('bad top object');
     this.open = new Uint8Array(this.objectCount);
     this.budget = new ValueBudget(Math.min(limits.maxValues, length));
@@ -171,7 +174,11 @@ class Reader {
     this.stringBytes(size);
     const start = this.span(from, size);
     // UTF-16BE code units as they are (lone surrogates kept), as `plist` reads them.
-    const text = isUtf16 ? Buffer.from(this.text.subarray(start, start + size)).swap16().toString('utf16le') : this.text.toString('latin1', start, start + size);
+    const text = isUtf16
+      ? Buffer.from(this.text.subarray(start, start + size))
+          .swap16()
+          .toString('utf16le')
+      : this.text.toString('latin1', start, start + size);
     if (isLong) this.strings.set(index, text);
     return text;
   }

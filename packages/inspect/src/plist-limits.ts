@@ -48,6 +48,7 @@ export class ValueBudget {
 
 /** Sets a dictionary entry; `__proto__` becomes an own key instead of replacing the object's prototype. */
 export function setEntry(dict: { [key: string]: PlistValue }, key: string, value: PlistValue): void {
-  if (key === '__proto__') Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(dict, key, { value, enumerable: true, writable: true, configurable: true });
   else dict[key] = value;
 }

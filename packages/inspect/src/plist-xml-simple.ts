@@ -20,10 +20,16 @@ const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', a
 /** Thrown (never out of this module) when the document needs the full XML parser. */
 class NotSimple extends Error {}
 
-function decodeReference(_match: string, hex: string | undefined, decimal: string | undefined, name: string | undefined): string {
+function decodeReference(
+  _match: string,
+  hex: string | undefined,
+  decimal: string | undefined,
+  name: string | undefined,
+): string {
   if (name) return NAMED[name] ?? '';
   const code = hex ? parseInt(hex, 16) : Number(decimal);
-  if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) throw new NotSimple();
+  if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff)
+    throw new NotSimple();
   return String.fromCodePoint(code);
 }
 
@@ -53,7 +59,11 @@ class Reader {
       SPACE.lastIndex = this.at;
       SPACE.test(this.xml);
       this.at = SPACE.lastIndex;
-      const end = this.xml.startsWith('<!--', this.at) ? this.xml.indexOf('-->', this.at + 4) + 3 : allowProlog ? this.prologEnd() : -1;
+      const end = this.xml.startsWith('<!--', this.at)
+        ? this.xml.indexOf('-->', this.at + 4) + 3
+        : allowProlog
+          ? this.prologEnd()
+          : -1;
       if (end <= this.at) return;
       this.at = end;
     }

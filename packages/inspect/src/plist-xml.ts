@@ -34,7 +34,8 @@ function leafText(node: Element, limits: PlistLimits): string {
 
 function convert(node: Element, depth: number, limits: PlistLimits, budget: ValueBudget): PlistValue {
   budget.take();
-  if (depth >= limits.maxDepth && (node.nodeName === 'dict' || node.nodeName === 'array')) throw new PlistLimitError('nesting too deep');
+  if (depth >= limits.maxDepth && (node.nodeName === 'dict' || node.nodeName === 'array'))
+    throw new PlistLimitError('nesting too deep');
   switch (node.nodeName) {
     case 'dict': {
       const dict: { [key: string]: PlistValue } = {};
@@ -77,7 +78,10 @@ function convert(node: Element, depth: number, limits: PlistLimits, budget: Valu
  */
 export function parseXmlPlistWithDom(xml: string, limits: PlistLimits = PLIST_LIMITS): PlistValue {
   // `<plist>` and the leaves (`<key>`, `<string>`...) are two more levels than the containers' nesting.
-  assertXmlShape(xml, { maxDepth: limits.maxDepth + 2, maxElements: Math.min(limits.maxDomElements, limits.maxValues) });
+  assertXmlShape(xml, {
+    maxDepth: limits.maxDepth + 2,
+    maxElements: Math.min(limits.maxDomElements, limits.maxValues),
+  });
   const document = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
   if (!root || root.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');

@@ -24,13 +24,19 @@ describe('parsePlistDict', () => {
   });
 
   it('accepts base64 data with line breaks and stray spaces, as Apple tools write it', () => {
-    const xml = '<?xml version="1.0"?><plist version="1.0"><dict><key>d</key><data>\n\tAQID\n\t+g==  \n</data></dict></plist>';
+    const xml =
+      '<?xml version="1.0"?><plist version="1.0"><dict><key>d</key><data>\n\tAQID\n\t+g==  \n</data></dict></plist>';
     expect(parsePlistDict(Buffer.from(xml))).toEqual({ d: new Uint8Array([1, 2, 3, 250]) });
   });
 
   it('returns null for malformed or foreign documents without writing to the console', () => {
     const spies = (['log', 'warn', 'error', 'info'] as const).map((method) => vi.spyOn(console, method));
-    for (const text of ['<plist><dict><key>a</dict></plist>', '<html></html>', 'not xml at all', '<plist version="1.0"><array/></plist>']) {
+    for (const text of [
+      '<plist><dict><key>a</dict></plist>',
+      '<html></html>',
+      'not xml at all',
+      '<plist version="1.0"><array/></plist>',
+    ]) {
       expect(parsePlistDict(Buffer.from(text))).toBeNull();
     }
     expect(parsePlistDict(Buffer.from('bplist00garbage'))).toBeNull();
@@ -39,7 +45,10 @@ describe('parsePlistDict', () => {
 });
 
 describe('parsePlistDict on hostile documents', () => {
-  const wrap = (body: string, newline = '\n') => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>${newline}<plist version="1.0">${newline}${body}${newline}</plist>${newline}`);
+  const wrap = (body: string, newline = '\n') =>
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>${newline}<plist version="1.0">${newline}${body}${newline}</plist>${newline}`,
+    );
 
   it('refuses an Info.plist nested 200,000 levels deep, in either reader, before xmldom builds a tree', () => {
     const body = `<dict><key>CFBundleIdentifier</key><string>x</string><key>Deep</key>${'<array>'.repeat(200_000)}${'</array>'.repeat(200_000)}</dict>`;
@@ -52,8 +61,12 @@ describe('parsePlistDict on hostile documents', () => {
   it(`refuses a document for xmldom with more than ${PLIST_LIMITS.maxDomElements.toLocaleString('en')} elements, and reads one just under`, () => {
     const items = (count: number) => `<array>${'<true/>'.repeat(count)}</array>`;
     // <plist> + <array> + items
-    expect(() => parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 1), '\r\n').toString())).toThrow(PlistLimitError);
-    expect(parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 2), '\r\n').toString())).toHaveLength(PLIST_LIMITS.maxDomElements - 2);
+    expect(() => parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 1), '\r\n').toString())).toThrow(
+      PlistLimitError,
+    );
+    expect(parseXmlPlistWithDom(wrap(items(PLIST_LIMITS.maxDomElements - 2), '\r\n').toString())).toHaveLength(
+      PLIST_LIMITS.maxDomElements - 2,
+    );
   });
 
   it('refuses an internal DTD subset (entity expansion) and values past the count limit', () => {
@@ -62,7 +75,9 @@ describe('parsePlistDict on hostile documents', () => {
     expect(parsePlistDict(Buffer.from(laughs))).toBeNull();
     const limits = { ...PLIST_LIMITS, maxValues: 10 };
     expect(parsePlistDict(wrap(`<array>${'<true/>'.repeat(9)}</array>`).subarray(0), limits)).toBeNull();
-    expect(parsePlistDict(wrap(`<dict><key>a</key><array>${'<true/>'.repeat(7)}</array></dict>`), limits)).toEqual({ a: Array(7).fill(true) });
+    expect(parsePlistDict(wrap(`<dict><key>a</key><array>${'<true/>'.repeat(7)}</array></dict>`), limits)).toEqual({
+      a: Array(7).fill(true),
+    });
     expect(parsePlistDict(wrap(`<dict><key>a</key><array>${'<true/>'.repeat(8)}</array></dict>`), limits)).toBeNull();
   });
 });

@@ -9,7 +9,13 @@ export type PlistDict = { [key: string]: PlistValue };
 const BINARY_MAGIC = Buffer.from('bplist00', 'latin1');
 
 export function isPlistDict(value: PlistValue | undefined): value is PlistDict {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof Uint8Array)
+  );
 }
 
 function decodeXml(bytes: Buffer): string {
@@ -75,7 +81,9 @@ export function plistNumbers(dict: PlistDict, key: string): number[] {
   const value = dict[key];
   if (typeof value === 'number') return [value];
   if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => (typeof item === 'number' ? [item] : typeof item === 'string' && /^\d+$/.test(item) ? [Number(item)] : []));
+  return value.flatMap((item) =>
+    typeof item === 'number' ? [item] : typeof item === 'string' && /^\d+$/.test(item) ? [Number(item)] : [],
+  );
 }
 
 export function plistDataArray(dict: PlistDict, key: string): Uint8Array[] {

@@ -26,7 +26,16 @@ function paeth(left: number, up: number, upLeft: number): number {
 }
 
 /** One row, a byte at a time, into `out` at `row`; `previous` is the row above (zeros for the first). */
-function unfilterRowBytes(filter: number, data: Uint8Array, source: number, out: Uint8Array, row: number, previous: Uint8Array, stride: number, bpp: number): void {
+function unfilterRowBytes(
+  filter: number,
+  data: Uint8Array,
+  source: number,
+  out: Uint8Array,
+  row: number,
+  previous: Uint8Array,
+  stride: number,
+  bpp: number,
+): void {
   // Typed-array stores wrap modulo 256, as the filters require.
   switch (filter) {
     case 0:
@@ -34,20 +43,24 @@ function unfilterRowBytes(filter: number, data: Uint8Array, source: number, out:
       return;
     case 1:
       out.set(data.subarray(source, source + bpp), row);
-      for (let x = bpp; x < stride; x += 1) out[row + x] = (data[source + x] as number) + (out[row + x - bpp] as number);
+      for (let x = bpp; x < stride; x += 1)
+        out[row + x] = (data[source + x] as number) + (out[row + x - bpp] as number);
       return;
     case 2:
       for (let x = 0; x < stride; x += 1) out[row + x] = (data[source + x] as number) + (previous[x] as number);
       return;
     case 3:
       for (let x = 0; x < bpp; x += 1) out[row + x] = (data[source + x] as number) + ((previous[x] as number) >> 1);
-      for (let x = bpp; x < stride; x += 1) out[row + x] = (data[source + x] as number) + (((out[row + x - bpp] as number) + (previous[x] as number)) >> 1);
+      for (let x = bpp; x < stride; x += 1)
+        out[row + x] = (data[source + x] as number) + (((out[row + x - bpp] as number) + (previous[x] as number)) >> 1);
       return;
     case 4:
       // With no left neighbour Paeth predicts the byte above.
       for (let x = 0; x < bpp; x += 1) out[row + x] = (data[source + x] as number) + (previous[x] as number);
       for (let x = bpp; x < stride; x += 1) {
-        out[row + x] = (data[source + x] as number) + paeth(out[row + x - bpp] as number, previous[x] as number, previous[x - bpp] as number);
+        out[row + x] =
+          (data[source + x] as number) +
+          paeth(out[row + x - bpp] as number, previous[x] as number, previous[x - bpp] as number);
       }
       return;
     default:
@@ -59,7 +72,15 @@ function unfilterRowBytes(filter: number, data: Uint8Array, source: number, out:
  * One RGBA row of Sub, Up or Average, a pixel (32-bit word) at a time; false for the other filters.
  * Lane-wise a + b is ((a & 0x7f…) + (b & 0x7f…)) ^ ((a ^ b) & 0x80…), ⌊(a + b) / 2⌋ is (a & b) + (((a ^ b) & 0xfe…) >>> 1).
  */
-function unfilterRowWords(filter: number, raw: Uint32Array, out: Uint32Array, word: number, above: Uint32Array, aboveWord: number, width: number): boolean {
+function unfilterRowWords(
+  filter: number,
+  raw: Uint32Array,
+  out: Uint32Array,
+  word: number,
+  above: Uint32Array,
+  aboveWord: number,
+  width: number,
+): boolean {
   if (filter === 1) {
     let left = 0;
     for (let x = 0; x < width; x += 1) {
@@ -108,7 +129,15 @@ export function unfilter(data: Buffer, width: number, height: number, bpp: numbe
     const row = y * stride;
     if (words && raw && zeroWords && filter >= 1 && filter <= 3) {
       rawBytes.set(data.subarray(source, source + stride));
-      unfilterRowWords(filter, raw, words, y * width, y === 0 ? zeroWords : words, y === 0 ? 0 : (y - 1) * width, width);
+      unfilterRowWords(
+        filter,
+        raw,
+        words,
+        y * width,
+        y === 0 ? zeroWords : words,
+        y === 0 ? 0 : (y - 1) * width,
+        width,
+      );
     } else {
       unfilterRowBytes(filter, data, source, out, row, y === 0 ? zeros : out.subarray(row - stride, row), stride, bpp);
     }

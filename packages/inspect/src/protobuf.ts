@@ -75,5 +75,7 @@ export function numberField(fields: ProtoField[], field: number): number | null 
 }
 
 export function messagesField(fields: ProtoField[], field: number): ProtoField[][] {
-  return fields.flatMap((item) => (item.field === field && Buffer.isBuffer(item.value) ? [readMessage(item.value)] : []));
+  return fields.flatMap((item) =>
+    item.field === field && Buffer.isBuffer(item.value) ? [readMessage(item.value)] : [],
+  );
 }

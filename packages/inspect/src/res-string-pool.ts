@@ -33,7 +33,12 @@ export interface ChunkHeader {
 
 export function readChunkHeader(bytes: Buffer, start: number, limit = bytes.length): ChunkHeader {
   if (start + 8 > limit) throw new ResourceFormatError('truncated chunk header');
-  const header = { type: bytes.readUInt16LE(start), headerSize: bytes.readUInt16LE(start + 2), size: bytes.readUInt32LE(start + 4), start };
+  const header = {
+    type: bytes.readUInt16LE(start),
+    headerSize: bytes.readUInt16LE(start + 2),
+    size: bytes.readUInt32LE(start + 4),
+    start,
+  };
   if (header.headerSize < 8 || header.size < header.headerSize || start + header.size > limit) {
     throw new ResourceFormatError(`bad chunk 0x${header.type.toString(16)} at ${start}`);
   }
@@ -62,7 +67,8 @@ export class StringPool {
     private readonly bytes: Buffer,
     header: ChunkHeader,
   ) {
-    if (header.type !== ChunkType.stringPool || header.headerSize < 28) throw new ResourceFormatError('not a string pool');
+    if (header.type !== ChunkType.stringPool || header.headerSize < 28)
+      throw new ResourceFormatError('not a string pool');
     const at = header.start;
     this.count = bytes.readUInt32LE(at + 8);
     const flags = bytes.readUInt32LE(at + 16);

@@ -153,7 +153,13 @@ export interface HtmlInspection extends InspectionBase {
   title: string | null;
 }
 
-export type PackageInspection = IpaInspection | ApkInspection | AabInspection | MacInspection | WebZipInspection | HtmlInspection;
+export type PackageInspection =
+  | IpaInspection
+  | ApkInspection
+  | AabInspection
+  | MacInspection
+  | WebZipInspection
+  | HtmlInspection;
 
 /** Guards against hostile archives; every number has a default in zip-index.ts. */
 export interface InspectionLimits {

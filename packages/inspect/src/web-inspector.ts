@@ -30,7 +30,8 @@ export function inspectWebZip(zip: ZipIndex): WebZipInspection {
   };
 }
 
-const HTML_START = /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script|style|div)\b/i;
+const HTML_START =
+  /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script|style|div)\b/i;
 
 /** True when the first bytes read as an HTML document. */
 export function looksLikeHtml(head: Buffer): boolean {

@@ -51,7 +51,9 @@ function skipDeclaration(xml: string, at: number): number {
 }
 
 function isNameStart(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x3a || code > 0x7f;
+  return (
+    (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x3a || code > 0x7f
+  );
 }
 
 function nameEndOf(xml: string, from: number): number {

@@ -52,15 +52,46 @@ describe('parseCentralDirectory', () => {
   it('takes 64-bit sizes and offsets from the zip64 extra field, only for the fields marked 0xffffffff', () => {
     const big = 5 * 1024 ** 3;
     const entries = parse(
-      record({ name: 'big.bin', method: 8, compressed: 0xffffffff, uncompressed: 0xffffffff, offset: 0xffffffff, extra: extraField(1, u64s(big, big - 10, big + 100)) }),
-      record({ name: 'small.bin', method: 8, compressed: 10, uncompressed: 0xffffffff, extra: extraField(1, u64s(12)) }),
+      record({
+        name: 'big.bin',
+        method: 8,
+        compressed: 0xffffffff,
+        uncompressed: 0xffffffff,
+        offset: 0xffffffff,
+        extra: extraField(1, u64s(big, big - 10, big + 100)),
+      }),
+      record({
+        name: 'small.bin',
+        method: 8,
+        compressed: 10,
+        uncompressed: 0xffffffff,
+        extra: extraField(1, u64s(12)),
+      }),
     );
-    expect(entries.locate('big.bin')).toMatchObject({ uncompressedSize: big, compressedSize: big - 10, localHeaderOffset: big + 100 });
-    expect(entries.locate('small.bin')).toMatchObject({ uncompressedSize: 12, compressedSize: 10, localHeaderOffset: 0 });
+    expect(entries.locate('big.bin')).toMatchObject({
+      uncompressedSize: big,
+      compressedSize: big - 10,
+      localHeaderOffset: big + 100,
+    });
+    expect(entries.locate('small.bin')).toMatchObject({
+      uncompressedSize: 12,
+      compressedSize: 10,
+      localHeaderOffset: 0,
+    });
   });
 
   it('calls a zip64 extra field too short for its marked fields corrupt', async () => {
-    expect(await reasonOfParse(record({ name: 'x', method: 8, compressed: 0xffffffff, uncompressed: 0xffffffff, extra: extraField(1, u64s(1)) }))).toBe('corrupt');
+    expect(
+      await reasonOfParse(
+        record({
+          name: 'x',
+          method: 8,
+          compressed: 0xffffffff,
+          uncompressed: 0xffffffff,
+          extra: extraField(1, u64s(1)),
+        }),
+      ),
+    ).toBe('corrupt');
   });
 
   it('decodes names as yauzl does: CP437 without the UTF-8 flag, Info-ZIP Unicode paths, backslashes as slashes', () => {
@@ -77,7 +108,10 @@ describe('parseCentralDirectory', () => {
   });
 
   it('keeps the first of duplicate names', () => {
-    const entries = parse(record({ name: 'a', compressed: 1, offset: 0 }), record({ name: 'a', compressed: 2, offset: 100 }));
+    const entries = parse(
+      record({ name: 'a', compressed: 1, offset: 0 }),
+      record({ name: 'a', compressed: 2, offset: 100 }),
+    );
     expect(entries.size).toBe(1);
     expect(entries.locate('a')).toMatchObject({ compressedSize: 1, localHeaderOffset: 0 });
   });
@@ -93,7 +127,10 @@ describe('parseCentralDirectory', () => {
   });
 
   it('accepts names that only look suspicious', () => {
-    expect([...parse(record({ name: 'a..b/c..' }), record({ name: '..hidden/x', offset: 40 })).keys()]).toEqual(['a..b/c..', '..hidden/x']);
+    expect([...parse(record({ name: 'a..b/c..' }), record({ name: '..hidden/x', offset: 40 })).keys()]).toEqual([
+      'a..b/c..',
+      '..hidden/x',
+    ]);
   });
 
   it('calls damaged records corrupt, as yauzl did', async () => {
@@ -108,23 +145,34 @@ describe('parseCentralDirectory', () => {
   });
 
   it('counts a stored encrypted entry with its 12-byte header and flags it encrypted', () => {
-    expect(parse(record({ name: 'secret', flags: 0x0801, compressed: 22, uncompressed: 10 })).get('secret')?.isEncrypted).toBe(true);
+    expect(
+      parse(record({ name: 'secret', flags: 0x0801, compressed: 22, uncompressed: 10 })).get('secret')?.isEncrypted,
+    ).toBe(true);
   });
 
   it('stops at the entry limit', async () => {
     const records = [record({ name: 'a' }), record({ name: 'b' }), record({ name: 'c' })];
-    expect(await reasonOf(async () => parseCentralDirectory(Buffer.concat(records), 3, { ...defaultLimits, maxEntries: 2 }))).toBe('zipBomb');
+    expect(
+      await reasonOf(async () => parseCentralDirectory(Buffer.concat(records), 3, { ...defaultLimits, maxEntries: 2 })),
+    ).toBe('zipBomb');
   });
 });
 
 describe('assertNotBomb', () => {
   it('finds overlapping entries also when the directory is not in offset order', async () => {
-    const entries = parse(record({ name: 'b', compressed: 100, offset: 200 }), record({ name: 'a', compressed: 100, offset: 0 }), record({ name: 'c', compressed: 100, offset: 150 }));
+    const entries = parse(
+      record({ name: 'b', compressed: 100, offset: 200 }),
+      record({ name: 'a', compressed: 100, offset: 0 }),
+      record({ name: 'c', compressed: 100, offset: 150 }),
+    );
     expect(await reasonOf(async () => assertNotBomb(entries, 1000, 500, defaultLimits))).toBe('zipBomb');
   });
 
   it('accepts entries out of order that do not overlap, and sums their sizes', () => {
-    const entries = parse(record({ name: 'b', compressed: 100, offset: 200 }), record({ name: 'a', compressed: 100, offset: 0 }));
+    const entries = parse(
+      record({ name: 'b', compressed: 100, offset: 200 }),
+      record({ name: 'a', compressed: 100, offset: 0 }),
+    );
     expect(assertNotBomb(entries, 1000, 400, defaultLimits)).toBe(200);
   });
 

@@ -35,7 +35,10 @@ function u16(bytes: Buffer, at: number): number {
 }
 
 function u32(bytes: Buffer, at: number): number {
-  return ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16)) + (bytes[at + 3] as number) * 0x1000000;
+  return (
+    ((bytes[at] as number) | ((bytes[at + 1] as number) << 8) | ((bytes[at + 2] as number) << 16)) +
+    (bytes[at + 3] as number) * 0x1000000
+  );
 }
 
 /** A 64-bit field of the zip64 extended information extra field ending at `end`. */
@@ -68,7 +71,15 @@ function extraFieldsOf(cd: Buffer, start: number, end: number): yauzl.ExtraField
  * The exact name, as yauzl decodes it (UTF-8 flag, CP437, Info-ZIP Unicode path, backslashes as `/`), for the
  * few names that are not plain safe ASCII.
  */
-function decodeName(cd: Buffer, start: number, end: number, flags: number, extraStart: number, extraEnd: number, unicodePath: boolean): string {
+function decodeName(
+  cd: Buffer,
+  start: number,
+  end: number,
+  flags: number,
+  extraStart: number,
+  extraEnd: number,
+  unicodePath: boolean,
+): string {
   const name = cd.toString('utf8', start, end);
   if (unicodePath || ((flags & FLAG_UTF8) === 0 && NON_ASCII.test(name))) {
     return yauzl.getFileNameLowLevel(flags, cd.subarray(start, end), extraFieldsOf(cd, extraStart, extraEnd), false);
@@ -148,7 +159,12 @@ export function parseCentralDirectory(cd: Buffer, entryCount: number, limits: In
  * Rejects archives that would explode when extracted: declared sizes, ratios and overlapping entries (how
  * non-recursive zip bombs multiply one compressed kernel). Returns the declared uncompressed total.
  */
-export function assertNotBomb(entries: EntryTable, fileSize: number, cdOffset: number, limits: InspectionLimits): number {
+export function assertNotBomb(
+  entries: EntryTable,
+  fileSize: number,
+  cdOffset: number,
+  limits: InspectionLimits,
+): number {
   const count = entries.size;
   const starts = entries.localHeaderOffsets;
   const compressed = entries.compressedSizes;
@@ -164,14 +180,16 @@ export function assertNotBomb(entries: EntryTable, fileSize: number, cdOffset: n
     const packed = compressed[row] as number;
     const size = uncompressed[row] as number;
     total += size;
-    if (size > limits.ratioFloorBytes && size / Math.max(1, packed) > limits.maxCompressionRatio) throw inspectionFailure('zipBomb');
+    if (size > limits.ratioFloorBytes && size / Math.max(1, packed) > limits.maxCompressionRatio)
+      throw inspectionFailure('zipBomb');
     if (start < previousStart) sorted = false;
     else if (row > 0 && start < previousEnd) overlapping = true;
     previousStart = start;
     previousEnd = start + LOCAL_HEADER_MIN + packed;
   }
   if (total > limits.maxTotalUncompressedBytes) throw inspectionFailure('zipBomb');
-  if (total > limits.ratioFloorBytes && total / Math.max(1, fileSize) > limits.maxCompressionRatio) throw inspectionFailure('zipBomb');
+  if (total > limits.ratioFloorBytes && total / Math.max(1, fileSize) > limits.maxCompressionRatio)
+    throw inspectionFailure('zipBomb');
   if (!sorted) return assertNoOverlapUnsorted(entries, cdOffset, total);
   if (overlapping) throw inspectionFailure('zipBomb');
   if (count > 0 && previousEnd > cdOffset) throw inspectionFailure('corrupt');
@@ -181,7 +199,9 @@ export function assertNotBomb(entries: EntryTable, fileSize: number, cdOffset: n
 function assertNoOverlapUnsorted(entries: EntryTable, cdOffset: number, total: number): number {
   const starts = entries.localHeaderOffsets;
   const compressed = entries.compressedSizes;
-  const order = Array.from({ length: entries.size }, (_, row) => row).sort((a, b) => (starts[a] as number) - (starts[b] as number));
+  const order = Array.from({ length: entries.size }, (_, row) => row).sort(
+    (a, b) => (starts[a] as number) - (starts[b] as number),
+  );
   let previousEnd = 0;
   for (const row of order) {
     if ((starts[row] as number) < previousEnd) throw inspectionFailure('zipBomb');

@@ -54,7 +54,15 @@ export class EntryTable implements ZipEntries {
   }
 
   /** Adds an entry unless its name is already there (the first one wins, as every reader here assumes). */
-  add(name: string, localHeaderOffset: number, compressedSize: number, uncompressedSize: number, crc32: number, method: number, flags: number): void {
+  add(
+    name: string,
+    localHeaderOffset: number,
+    compressedSize: number,
+    uncompressedSize: number,
+    crc32: number,
+    method: number,
+    flags: number,
+  ): void {
     if (this.rows.has(name)) return;
     const row = this.rows.size;
     this.rows.set(name, row);

@@ -9,11 +9,14 @@ afterAll(() => temp.cleanup());
 
 describe('openZipIndex', () => {
   it('indexes every entry and reads only the ones asked for', async () => {
-    const path = temp.write('ok.zip', buildZip([
-      { name: 'a.txt', data: 'hello' },
-      { name: 'dir/' },
-      { name: 'dir/b.bin', data: Buffer.alloc(10_000, 7), method: 'deflate' },
-    ]));
+    const path = temp.write(
+      'ok.zip',
+      buildZip([
+        { name: 'a.txt', data: 'hello' },
+        { name: 'dir/' },
+        { name: 'dir/b.bin', data: Buffer.alloc(10_000, 7), method: 'deflate' },
+      ]),
+    );
     const zip = await openZipIndex(path);
     try {
       expect([...zip.entries.keys()]).toEqual(['a.txt', 'dir/', 'dir/b.bin']);
@@ -31,7 +34,9 @@ describe('openZipIndex', () => {
   });
 
   it('rejects a file that is not a zip', async () => {
-    expect(await reasonOf(() => openZipIndex(temp.write('x.apk', 'just some text, not an archive')))).toBe('notAPackage');
+    expect(await reasonOf(() => openZipIndex(temp.write('x.apk', 'just some text, not an archive')))).toBe(
+      'notAPackage',
+    );
   });
 
   it('reports a zip cut short as corrupt, not as a foreign file', async () => {
@@ -53,10 +58,19 @@ describe('openZipIndex', () => {
     }
   });
 
-  it.each(['../evil.sh', 'Payload/../../etc/passwd', '/etc/passwd', 'C:/Windows/x.dll', '..\\windows.txt'])('rejects the path %s', async (name) => {
-    const path = temp.write('slip.zip', buildZip([{ name: 'ok.txt', data: 'ok' }, { name, data: 'pwned' }]));
-    expect(await reasonOf(() => openZipIndex(path))).toBe('illegalPath');
-  });
+  it.each(['../evil.sh', 'Payload/../../etc/passwd', '/etc/passwd', 'C:/Windows/x.dll', '..\\windows.txt'])(
+    'rejects the path %s',
+    async (name) => {
+      const path = temp.write(
+        'slip.zip',
+        buildZip([
+          { name: 'ok.txt', data: 'ok' },
+          { name, data: 'pwned' },
+        ]),
+      );
+      expect(await reasonOf(() => openZipIndex(path))).toBe('illegalPath');
+    },
+  );
 
   it('rejects an entry that inflates far beyond its compressed size', async () => {
     const zeros = Buffer.alloc(70 * 1024 * 1024);
@@ -65,11 +79,16 @@ describe('openZipIndex', () => {
   });
 
   it('rejects archives that declare an absurd total size', async () => {
-    const path = temp.write('liar.zip', buildZip([
-      { name: 'a.bin', data: Buffer.alloc(2000, 3), method: 'deflate', declaredUncompressedSize: 4_000_000_000 },
-      { name: 'b.bin', data: Buffer.alloc(2000, 3), method: 'deflate', declaredUncompressedSize: 4_000_000_000 },
-    ]));
-    expect(await reasonOf(() => openZipIndex(path, { ...defaultLimits, maxTotalUncompressedBytes: 1_000_000_000 }))).toBe('zipBomb');
+    const path = temp.write(
+      'liar.zip',
+      buildZip([
+        { name: 'a.bin', data: Buffer.alloc(2000, 3), method: 'deflate', declaredUncompressedSize: 4_000_000_000 },
+        { name: 'b.bin', data: Buffer.alloc(2000, 3), method: 'deflate', declaredUncompressedSize: 4_000_000_000 },
+      ]),
+    );
+    expect(
+      await reasonOf(() => openZipIndex(path, { ...defaultLimits, maxTotalUncompressedBytes: 1_000_000_000 })),
+    ).toBe('zipBomb');
   });
 
   it('rejects overlapping entries (non-recursive zip bomb)', async () => {
@@ -80,7 +99,10 @@ describe('openZipIndex', () => {
   });
 
   it('refuses to load a metadata entry above the entry limit', async () => {
-    const path = temp.write('big-entry.zip', buildZip([{ name: 'Info.plist', data: Buffer.alloc(300_000, 1), method: 'deflate' }]));
+    const path = temp.write(
+      'big-entry.zip',
+      buildZip([{ name: 'Info.plist', data: Buffer.alloc(300_000, 1), method: 'deflate' }]),
+    );
     const zip = await openZipIndex(path, { ...defaultLimits, maxEntryBytes: 100_000 });
     try {
       expect(await reasonOf(() => zip.readEntry('Info.plist'))).toBe('entryTooLarge');
@@ -90,7 +112,10 @@ describe('openZipIndex', () => {
   });
 
   it('indexes an archive of 50,000 entries and still finds each one', async () => {
-    const entries = Array.from({ length: 50_000 }, (_, index) => ({ name: `Payload/Game.app/assets/${index}.dat`, data: `#${index}` }));
+    const entries = Array.from({ length: 50_000 }, (_, index) => ({
+      name: `Payload/Game.app/assets/${index}.dat`,
+      data: `#${index}`,
+    }));
     const zip = await openZipIndex(temp.write('many.zip', buildZip(entries)));
     try {
       expect(zip.entries.size).toBe(50_000);
@@ -103,7 +128,9 @@ describe('openZipIndex', () => {
 
   it('reads a deflated entry whose declared compressed size runs far past its stream, without reading it all', async () => {
     const padding = 8 * 1024 * 1024;
-    const whole = buildZip([{ name: 'Info.plist', data: 'plist '.repeat(200), method: 'deflate' }], { beforeCentralDirectory: Buffer.alloc(padding, 7) });
+    const whole = buildZip([{ name: 'Info.plist', data: 'plist '.repeat(200), method: 'deflate' }], {
+      beforeCentralDirectory: Buffer.alloc(padding, 7),
+    });
     const cdStart = whole.readUInt32LE(whole.length - 22 + 16);
     whole.writeUInt32LE(whole.readUInt32LE(cdStart + 20) + padding, cdStart + 20);
     const zip = await openZipIndex(temp.write('padded.zip', whole));

@@ -54,9 +54,14 @@ export async function openZipIndex(filePath: string, limits: InspectionLimits = 
     if (!location) throw inspectionFailure(startsLikeZip(head) ? 'corrupt' : 'notAPackage');
     if (location.offset + location.size > location.eocdOffset) throw inspectionFailure('corrupt');
     if (location.diskNumber !== 0) throw corrupt('multi-disk zip files are not supported');
-    if (location.entryCount > limits.maxEntries) throw inspectionFailure('zipBomb', `文件数量超过 ${limits.maxEntries}`);
+    if (location.entryCount > limits.maxEntries)
+      throw inspectionFailure('zipBomb', `文件数量超过 ${limits.maxEntries}`);
     if (location.size > MAX_CENTRAL_DIRECTORY_BYTES) throw inspectionFailure('zipBomb');
-    const entries = parseCentralDirectory(await readAt(handle, location.offset, location.size), location.entryCount, limits);
+    const entries = parseCentralDirectory(
+      await readAt(handle, location.offset, location.size),
+      location.entryCount,
+      limits,
+    );
     const totalUncompressedBytes = assertNotBomb(entries, fileSize, location.offset, limits);
     return indexOver(handle, { fileSize, location, entries, totalUncompressedBytes, limits });
   } catch (error) {
@@ -84,10 +89,14 @@ function deflateBound(size: number): number {
 /** The entry's data as stored (for deflate, at most what its declared size can need): local header and bounds checked. */
 async function readStoredBytes(handle: FileHandle, fileSize: number, entry: EntryLocation): Promise<Buffer> {
   const header = await readAt(handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
-  if (header.length < LOCAL_HEADER_SIZE || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) throw corrupt('invalid local file header signature');
+  if (header.length < LOCAL_HEADER_SIZE || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE)
+    throw corrupt('invalid local file header signature');
   const dataStart = entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
   if (dataStart + entry.compressedSize > fileSize) throw corrupt('file data overflows file bounds');
-  const length = entry.method === METHOD_DEFLATE ? Math.min(entry.compressedSize, deflateBound(entry.uncompressedSize)) : entry.compressedSize;
+  const length =
+    entry.method === METHOD_DEFLATE
+      ? Math.min(entry.compressedSize, deflateBound(entry.uncompressedSize))
+      : entry.compressedSize;
   const data = await readAt(handle, dataStart, length);
   if (data.length < length) throw corrupt('unexpected end of file');
   return data;
@@ -119,7 +128,8 @@ function indexOver(handle: FileHandle, parts: IndexParts): ZipIndex {
       if (!entry) throw new Error(`no entry ${name}`);
       if (entry.isEncrypted) throw inspectionFailure('encrypted');
       if (entry.uncompressedSize > maxBytes) throw inspectionFailure('entryTooLarge', name);
-      if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATE) throw corrupt(`unsupported compression method ${entry.method}`);
+      if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATE)
+        throw corrupt(`unsupported compression method ${entry.method}`);
       let bytes: Buffer;
       try {
         const data = await readStoredBytes(handle, fileSize, entry);

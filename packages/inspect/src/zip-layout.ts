@@ -33,7 +33,10 @@ export async function readAt(handle: FileHandle, position: number, length: numbe
  * Finds the EOCD the way a strict reader does: the comment length must reach exactly the end of the file.
  * Returns null when there is none (not a zip, or a zip cut short).
  */
-export async function locateCentralDirectory(handle: FileHandle, fileSize: number): Promise<CentralDirectoryLocation | null> {
+export async function locateCentralDirectory(
+  handle: FileHandle,
+  fileSize: number,
+): Promise<CentralDirectoryLocation | null> {
   const tailLength = Math.min(fileSize, EOCD_MIN_SIZE + MAX_COMMENT + ZIP64_LOCATOR_SIZE);
   const tailStart = fileSize - tailLength;
   const tail = await readAt(handle, tailStart, tailLength);

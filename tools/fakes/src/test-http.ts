@@ -5,7 +5,10 @@ export interface JsonAnswer<T = Record<string, unknown>> {
   body: T;
 }
 
-export async function call<T = Record<string, unknown>>(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string | Buffer } = {}): Promise<JsonAnswer<T>> {
+export async function call<T = Record<string, unknown>>(
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; raw?: string | Buffer } = {},
+): Promise<JsonAnswer<T>> {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | Buffer | undefined;
   if (init.raw !== undefined) body = init.raw;
@@ -13,7 +16,12 @@ export async function call<T = Record<string, unknown>>(url: string, init: { met
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json; charset=utf-8';
   }
-  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+  const response = await fetch(url, {
+    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    redirect: 'manual',
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -15,9 +15,16 @@ interface AdminCommand {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-async function withDatabase<T>(work: (handle: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  work: (handle: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
-  const handle = await openDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, sqliteFile: path.join(config.DATA_DIR, 'release.db'), statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS });
+  const handle = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    sqliteFile: path.join(config.DATA_DIR, 'release.db'),
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
   try {
     await migrateToLatest(handle);
     return await work(handle, config);
@@ -28,7 +35,8 @@ async function withDatabase<T>(work: (handle: Awaited<ReturnType<typeof openData
 
 const commands: Record<string, AdminCommand> = {
   'rotate-key': {
-    summary: 'encrypt every stored secret with a new server key (stop the servers first when the key is in DATA_DIR/secret.key); see docs/operations.md',
+    summary:
+      'encrypt every stored secret with a new server key (stop the servers first when the key is in DATA_DIR/secret.key); see docs/operations.md',
     run: () =>
       withDatabase(async (handle, config) => {
         await rotateKey({ db: handle.db, config, clock: systemClock, log });
@@ -38,7 +46,11 @@ const commands: Record<string, AdminCommand> = {
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((c) => c.length));
-  return ['usage: npm run admin -- <command>', '', ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)].join('\n');
+  return [
+    'usage: npm run admin -- <command>',
+    '',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
 }
 
 async function main(argv: string[]) {

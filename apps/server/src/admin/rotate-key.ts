@@ -3,7 +3,10 @@ import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { generateKey, keyFilePath, writeKeyFile } from '../modules/settings/key-file.ts';
 import { resealAll, type ResealReport } from '../modules/settings/key-rotation.ts';
-import { createSealedValuesRepository, type SealedValuesRepository } from '../modules/settings/sealed-values.repository.ts';
+import {
+  createSealedValuesRepository,
+  type SealedValuesRepository,
+} from '../modules/settings/sealed-values.repository.ts';
 import { createSettingsRepository } from '../modules/settings/settings.repository.ts';
 import { KeySetupError, resolveServerKeys, type KeySettings } from '../modules/settings/server-key.ts';
 
@@ -17,7 +20,9 @@ export interface RotateKeyDeps {
 }
 
 function describe(report: ResealReport): string {
-  const unreadable = report.unreadable.length ? `; ${report.unreadable.length} could not be read with any key (they were unreadable before): ${report.unreadable.map((u) => `${u.table}.${u.column} id ${u.id}`).join(', ')}` : '';
+  const unreadable = report.unreadable.length
+    ? `; ${report.unreadable.length} could not be read with any key (they were unreadable before): ${report.unreadable.map((u) => `${u.table}.${u.column} id ${u.id}`).join(', ')}`
+    : '';
   return `${report.resealed} secret(s) encrypted with the new key, ${report.current} already were${unreadable}`;
 }
 
@@ -30,7 +35,13 @@ function describe(report: ResealReport): string {
 export async function rotateKey(deps: RotateKeyDeps): Promise<ResealReport> {
   const { db, config, log } = deps;
   const sealed = deps.sealed ?? createSealedValuesRepository(db);
-  const keys = await resolveServerKeys({ config, settings: createSettingsRepository(db), sealed: createSealedValuesRepository(db), clock: deps.clock, log });
+  const keys = await resolveServerKeys({
+    config,
+    settings: createSettingsRepository(db),
+    sealed: createSealedValuesRepository(db),
+    clock: deps.clock,
+    log,
+  });
 
   if (keys.source === 'env') {
     if (!keys.previous.length) {
@@ -46,7 +57,9 @@ export async function rotateKey(deps: RotateKeyDeps): Promise<ResealReport> {
     const report = await resealAll({ sealed, current: keys.current, previous: keys.previous });
     log(describe(report));
     await verify(sealed, keys.current, keys.previous);
-    log('done: remove SECRET_KEY_PREVIOUS from every server process and restart them; links signed with the old key no longer work');
+    log(
+      'done: remove SECRET_KEY_PREVIOUS from every server process and restart them; links signed with the old key no longer work',
+    );
     return report;
   }
 
@@ -66,12 +79,17 @@ export async function rotateKey(deps: RotateKeyDeps): Promise<ResealReport> {
   log(describe(report));
   await verify(sealed, current, previous);
   writeKeyFile(file, [current], { exclusive: false });
-  log(`done: ${file} holds only the new key; back it up again. Start the server; links signed with the old key no longer work`);
+  log(
+    `done: ${file} holds only the new key; back it up again. Start the server; links signed with the old key no longer work`,
+  );
   return report;
 }
 
 /** A last pass must find nothing left under an old key (an edit during the rotation was moved by a later pass). */
 async function verify(sealed: SealedValuesRepository, current: string, previous: string[]) {
   const check = await resealAll({ sealed, current, previous });
-  if (check.resealed > 0) throw new Error('stored secrets kept changing during the rotation: stop every server process and run the command again');
+  if (check.resealed > 0)
+    throw new Error(
+      'stored secrets kept changing during the rotation: stop every server process and run the command again',
+    );
 }

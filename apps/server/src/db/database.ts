@@ -109,7 +109,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.url?.startsWith('postgres')) {
     const schema = options.schema ?? 'public';
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-    const bootstrap = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000, ...pgTimeouts(statementTimeoutMs) });
+    const bootstrap = new pg.Client({
+      connectionString: options.url,
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
+      ...pgTimeouts(statementTimeoutMs),
+    });
     await bootstrap.connect();
     // Two processes starting together may both create it: the loser's duplicate is harmless.
     await bootstrap.query(`create schema if not exists "${schema}"`).catch((error: unknown) => {
@@ -123,12 +127,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       acquireTimeoutMs: options.acquireTimeoutMs ?? 10_000,
       statementTimeoutMs,
       applicationName: options.applicationName ?? pgApplicationName(schema),
-      onConnectionError: options.onConnectionError ?? ((error: Error) => process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
+      onConnectionError:
+        options.onConnectionError ??
+        ((error: Error) =>
+          process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
     };
     const pool = createPgPool(poolOptions);
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
-    const openUnbounded = () => new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: createPgPool({ ...poolOptions, max: 1, statementTimeoutMs: 0 }) }, schema) });
+    const openUnbounded = () =>
+      new Kysely<Database>({
+        dialect: new SchemaScopedPostgresDialect(
+          { pool: createPgPool({ ...poolOptions, max: 1, statementTimeoutMs: 0 }) },
+          schema,
+        ),
+      });
     return { db, dialect: 'postgres', schema, openUnbounded, destroy: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
@@ -168,10 +181,15 @@ async function migrate(db: Kysely<Database>, handle: DatabaseHandle): Promise<vo
 
 /** Applies the migrations up to and including `name` (tests of a migration's data changes start there). */
 export async function migrateUpTo(handle: DatabaseHandle, name: string): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}) });
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: async () => migrations },
+    ...(handle.dialect === 'postgres' ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateTo(name);
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  if (error || failed)
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
 }
 
 /** Drops a PostgreSQL schema (tests isolate each run in one). */

@@ -15,10 +15,24 @@ function sqlState(code: string): Error {
 
 describe('which database failures are the place, not the request', () => {
   it('PostgreSQL: a lost, refused or silent connection, a server going down or full, an exhausted pool, a statement past its timeout — when they come from our driver', () => {
-    for (const error of [errno('ECONNRESET'), errno('ECONNREFUSED'), errno('EPIPE'), sqlState('57P01'), sqlState('57P03'), sqlState('08006'), sqlState('53300'), sqlState('57014')]) {
+    for (const error of [
+      errno('ECONNRESET'),
+      errno('ECONNREFUSED'),
+      errno('EPIPE'),
+      sqlState('57P01'),
+      sqlState('57P03'),
+      sqlState('08006'),
+      sqlState('53300'),
+      sqlState('57014'),
+    ]) {
       expect(databaseFault(markPostgresError(error))).toBe('unavailable');
     }
-    for (const message of ['Connection terminated unexpectedly', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable', 'Query read timeout']) {
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'timeout exceeded when trying to connect',
+      'Client has encountered a connection error and is not queryable',
+      'Query read timeout',
+    ]) {
       expect(databaseFault(markPostgresError(new Error(message)))).toBe('unavailable');
     }
     expect(databaseFault(markPostgresError(sqlState('53100')))).toBe('full');
@@ -33,7 +47,9 @@ describe('which database failures are the place, not the request', () => {
 
   it('is found behind the causes a service wrapped it in', () => {
     const lost = markPostgresError(sqlState('57P01'));
-    expect(databaseFault(new Error('saving failed', { cause: new Error('in a transaction', { cause: lost }) }))).toBe('unavailable');
+    expect(databaseFault(new Error('saving failed', { cause: new Error('in a transaction', { cause: lost }) }))).toBe(
+      'unavailable',
+    );
   });
 
   it("SQLite: a database another connection keeps busy is 'unavailable'; SQLITE_FULL is 'full'; a constraint is neither", () => {
@@ -62,7 +78,9 @@ describe('which database failures are the place, not the request', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     // Its shape as node:sqlite gives it on a full disk (test/disk-full.test.ts makes a real one).
-    expect(databaseFault(Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 }))).toBe('full');
+    expect(
+      databaseFault(Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 })),
+    ).toBe('full');
     // WeCom's refusals carry an errcode too: not SQLite's.
     expect(databaseFault(Object.assign(new Error('wecom'), { errcode: 13 }))).toBeNull();
   });

@@ -19,7 +19,14 @@ export function markPostgresError<T>(error: T): T {
  * 57014 (canceled: past DATABASE_STATEMENT_TIMEOUT_MS, a server too slow or a lock held too long).
  */
 function pgUnavailable(code: string): boolean {
-  return (code.startsWith('08') && code !== '08P01') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || code === '57014';
+  return (
+    (code.startsWith('08') && code !== '08P01') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '53300' ||
+    code === '57014'
+  );
 }
 
 /** What pg itself says when a connection goes or cannot be had (its errors without a SQLSTATE). */

@@ -31,7 +31,11 @@ export function jsonColumn<S extends z.ZodType>(column: string, schema: S): Json
         throw new CorruptJsonColumnError(column, (error as Error).message);
       }
       const parsed = schema.safeParse(value);
-      if (!parsed.success) throw new CorruptJsonColumnError(column, parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      if (!parsed.success)
+        throw new CorruptJsonColumnError(
+          column,
+          parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+        );
       return parsed.data;
     },
     encode: (value) => JSON.stringify(value),

@@ -46,7 +46,9 @@ class NodeSqliteDriver implements Driver {
     // writing statement journals to files. cache_size = 16 MiB (the default is 2 MiB), filled only as pages are read:
     // an ingest inserts into indexes keyed by commit sha and committer, all over their b-trees; with 2 MiB each
     // insert evicted and re-read pages (100,000 items: 0.9 s of inserts instead of 1.2 s, bench/git-ingest.ts).
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384;');
+    this.db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384;',
+    );
     this.connection = new NodeSqliteConnection(this.db);
   }
 
@@ -101,7 +103,8 @@ class NodeSqliteConnection implements DatabaseConnection {
     }
     const stmt = this.db.prepare(text);
     this.statements.set(text, stmt);
-    if (this.statements.size > STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
+    if (this.statements.size > STATEMENT_CACHE_SIZE)
+      this.statements.delete(this.statements.keys().next().value as string);
     return stmt;
   }
 

@@ -59,7 +59,9 @@ function createPgCopier(pool: PgPool): PgCopier {
       try {
         await client.query('begin');
         try {
-          const copy = client.query(copyFrom(`copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`));
+          const copy = client.query(
+            copyFrom(`copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`),
+          );
           await pipeline(Readable.from(copyText(rows)), copy);
           await client.query('commit');
           return copy.rowCount;

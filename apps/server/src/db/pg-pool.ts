@@ -72,11 +72,15 @@ export const STATEMENT_GRACE_MS = 5_000;
 const KEEPALIVE_DELAY_MS = 10_000;
 
 /** The client settings that keep a silent server from holding a request: statement and read timeouts, keepalive. */
-export function pgTimeouts(statementTimeoutMs: number): Pick<pg.ClientConfig, 'statement_timeout' | 'query_timeout' | 'keepAlive' | 'keepAliveInitialDelayMillis'> {
+export function pgTimeouts(
+  statementTimeoutMs: number,
+): Pick<pg.ClientConfig, 'statement_timeout' | 'query_timeout' | 'keepAlive' | 'keepAliveInitialDelayMillis'> {
   return {
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + STATEMENT_GRACE_MS } : {}),
+    ...(statementTimeoutMs > 0
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + STATEMENT_GRACE_MS }
+      : {}),
   };
 }
 

@@ -1,4 +1,12 @@
-import { PostgresDialect, sql, type DatabaseIntrospector, type Kysely, type PostgresDialectConfig, type SchemaMetadata, type TableMetadata } from 'kysely';
+import {
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type Kysely,
+  type PostgresDialectConfig,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 
 /**
  * Kysely's PostgreSQL introspector reads every schema of the database and calls `has_schema_privilege(name)` on
@@ -13,7 +21,9 @@ class SchemaScopedIntrospector implements DatabaseIntrospector {
   ) {}
 
   async getSchemas(): Promise<SchemaMetadata[]> {
-    const result = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${this.schema}`.execute(this.db);
+    const result = await sql<{
+      name: string;
+    }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${this.schema}`.execute(this.db);
     return result.rows.map((row) => ({ name: row.name }));
   }
 
@@ -23,7 +33,13 @@ class SchemaScopedIntrospector implements DatabaseIntrospector {
       from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
       where ns.nspname = ${this.schema} and c.relkind in ('r', 'v', 'p', 'f')
       order by c.relname`.execute(this.db);
-    return result.rows.map((row) => ({ name: row.name, schema: this.schema, isView: row.kind === 'v', isForeign: row.kind === 'f', columns: [] }));
+    return result.rows.map((row) => ({
+      name: row.name,
+      schema: this.schema,
+      isView: row.kind === 'v',
+      isForeign: row.kind === 'f',
+      columns: [],
+    }));
   }
 }
 

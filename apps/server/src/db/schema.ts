@@ -1,8 +1,29 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Table types. Times are UTC epoch milliseconds; booleans are 0/1; JSON columns are text. */
-import type { AppleAccountBindingsTable, AppleAccountsTable, AppleBundleIdsTable, AppleCertificatesTable, AppleDevicesTable, CertificateProfilesTable, CertificatesTable, DeviceEnrollmentsTable, DevicesTable, ResignJobsTable } from './schema/signing.ts';
-import type { DeliveriesTable, JobSchedulesTable, JobScheduleRunsTable, JobsTable, LarkDocFollowsTable, LarkEventsTable, LarkImageKeysTable, SignInStatesTable, UserIdentitiesTable } from './schema/sign-in-messaging.ts';
+import type {
+  AppleAccountBindingsTable,
+  AppleAccountsTable,
+  AppleBundleIdsTable,
+  AppleCertificatesTable,
+  AppleDevicesTable,
+  CertificateProfilesTable,
+  CertificatesTable,
+  DeviceEnrollmentsTable,
+  DevicesTable,
+  ResignJobsTable,
+} from './schema/signing.ts';
+import type {
+  DeliveriesTable,
+  JobSchedulesTable,
+  JobScheduleRunsTable,
+  JobsTable,
+  LarkDocFollowsTable,
+  LarkEventsTable,
+  LarkImageKeysTable,
+  SignInStatesTable,
+  UserIdentitiesTable,
+} from './schema/sign-in-messaging.ts';
 import type { AppTaskSettingsTable, TaskCommentsTable, TaskHistoryTable, TaskRecordsTable } from './schema/tasks.ts';
 
 export type * from './schema/signing.ts';

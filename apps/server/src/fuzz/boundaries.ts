@@ -101,7 +101,8 @@ export function zipBoundaries(bytes: Buffer): number[] {
     const signature = bytes.readUInt32LE(at);
     if (!ZIP_SIGNATURES.includes(signature)) continue;
     points.push(at, at + 4);
-    if (signature === 0x04034b50 && at + 30 <= bytes.length) points.push(at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28));
+    if (signature === 0x04034b50 && at + 30 <= bytes.length)
+      points.push(at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28));
   }
   const magic = bytes.indexOf('APK Sig Block 42');
   if (magic >= 0) points.push(magic - 8, magic, magic + 16, magic + 16 - Number(bytes.readBigUInt64LE(magic - 8)) - 8);
@@ -111,6 +112,7 @@ export function zipBoundaries(bytes: Buffer): number[] {
 /** Text formats (XML, JSON): before every markup or structural character. */
 export function textBoundaries(bytes: Buffer, characters: string): number[] {
   const points: number[] = [];
-  for (let at = 0; at < bytes.length; at += 1) if (characters.includes(String.fromCharCode(bytes[at] as number))) points.push(at, at + 1);
+  for (let at = 0; at < bytes.length; at += 1)
+    if (characters.includes(String.fromCharCode(bytes[at] as number))) points.push(at, at + 1);
   return points;
 }

@@ -38,9 +38,18 @@ function hostileAxml(sample: Buffer): FuzzInput[] {
   const pool = 8;
   return [
     input('elements nested 1,000 deep', () => buildAxml(nestedAxml(1000))),
-    input('210,000 elements', () => buildAxml({ name: 'manifest', children: Array.from({ length: 210_000 }, () => ({ name: 'uses-permission' })) })),
+    input('210,000 elements', () =>
+      buildAxml({ name: 'manifest', children: Array.from({ length: 210_000 }, () => ({ name: 'uses-permission' })) }),
+    ),
     input('an element with 5,000 attributes, 20 times', () =>
-      buildAxml({ name: 'manifest', children: Array.from({ length: 20 }, () => ({ name: 'meta-data', attributes: Array.from({ length: 5000 }, (_, i) => ({ name: `a${i}`, value: { int: i } })) })) })),
+      buildAxml({
+        name: 'manifest',
+        children: Array.from({ length: 20 }, () => ({
+          name: 'meta-data',
+          attributes: Array.from({ length: 5000 }, (_, i) => ({ name: `a${i}`, value: { int: i } })),
+        })),
+      }),
+    ),
     ...[0xffff, 0x7fffffff, 0xffffffff].flatMap((value) => [
       input(`string pool count ${value}`, () => patched(sample, pool + 8, value)),
       input(`string pool strings start ${value}`, () => patched(sample, pool + 20, value)),
@@ -66,15 +75,40 @@ export const axmlCampaign: Campaign = {
 const LABEL = 0x7f010000;
 
 function hostileArsc(): FuzzInput[] {
-  const languages = (count: number) => Array.from({ length: count }, (_, i) => String.fromCharCode(0x61 + ((i >> 5) % 26), 0x61 + (i % 26)));
+  const languages = (count: number) =>
+    Array.from({ length: count }, (_, i) => String.fromCharCode(0x61 + ((i >> 5) % 26), 0x61 + (i % 26)));
   return [
-    input('64 configurations referring to themselves', () => buildArsc([{ key: 'string/app_name', values: languages(64).map((language) => ({ config: { language }, value: { ref: 'string/app_name' } })) }]).bytes),
-    input('two names referring to each other', () =>
-      buildArsc([
-        { key: 'string/app_name', values: [{ value: { ref: 'string/other' } }] },
-        { key: 'string/other', values: [{ value: { ref: 'string/app_name' } }] },
-      ]).bytes),
-    input('600 configurations of one name', () => buildArsc([{ key: 'string/app_name', values: languages(600).map((language, i) => ({ config: { language, density: i }, value: { string: `n${i}` } })) }]).bytes),
+    input(
+      '64 configurations referring to themselves',
+      () =>
+        buildArsc([
+          {
+            key: 'string/app_name',
+            values: languages(64).map((language) => ({ config: { language }, value: { ref: 'string/app_name' } })),
+          },
+        ]).bytes,
+    ),
+    input(
+      'two names referring to each other',
+      () =>
+        buildArsc([
+          { key: 'string/app_name', values: [{ value: { ref: 'string/other' } }] },
+          { key: 'string/other', values: [{ value: { ref: 'string/app_name' } }] },
+        ]).bytes,
+    ),
+    input(
+      '600 configurations of one name',
+      () =>
+        buildArsc([
+          {
+            key: 'string/app_name',
+            values: languages(600).map((language, i) => ({
+              config: { language, density: i },
+              value: { string: `n${i}` },
+            })),
+          },
+        ]).bytes,
+    ),
   ];
 }
 
@@ -104,7 +138,10 @@ function protoManifest(): Buffer {
       { name: 'package', value: { text: 'com.example.shop' } },
     ],
     children: [
-      { name: 'uses-sdk', attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }] },
+      {
+        name: 'uses-sdk',
+        attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }],
+      },
       { name: 'application', attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { ref: LABEL } }] },
     ],
   });
@@ -114,7 +151,17 @@ function protoManifest(): Buffer {
 function protoTable(): Buffer {
   const value = (config: Buffer, item: Buffer) => field(6, Buffer.concat([field(1, config), field(2, field(4, item))]));
   const entry = (id: number, values: Buffer[]) => field(3, Buffer.concat([field(1, field(1, id)), ...values]));
-  const type = field(3, Buffer.concat([field(1, field(1, 1)), entry(0, [value(Buffer.alloc(0), field(2, field(1, '商城'))), value(field(3, 'zh-CN'), field(1, field(2, LABEL + 1)))]), entry(1, [value(Buffer.alloc(0), field(2, field(1, '商城中文')))])]));
+  const type = field(
+    3,
+    Buffer.concat([
+      field(1, field(1, 1)),
+      entry(0, [
+        value(Buffer.alloc(0), field(2, field(1, '商城'))),
+        value(field(3, 'zh-CN'), field(1, field(2, LABEL + 1))),
+      ]),
+      entry(1, [value(Buffer.alloc(0), field(2, field(1, '商城中文')))]),
+    ]),
+  );
   return field(2, Buffer.concat([field(1, field(1, 0x7f)), type]));
 }
 
@@ -131,7 +178,9 @@ function hostileProto(): FuzzInput[] {
     input('a field claiming 2^35 bytes', () => Buffer.from([0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])),
     input('wire type 3 (groups)', () => Buffer.from([0x0b, 0x0c])),
     input('1,000,000 varint fields', () => Buffer.alloc(2_000_000, 0).fill(Buffer.from([0x08, 0x01]))),
-    input('an element with 50,000 children', () => xmlNode({ name: 'manifest', children: Array.from({ length: 50_000 }, () => ({ name: 'x' })) })),
+    input('an element with 50,000 children', () =>
+      xmlNode({ name: 'manifest', children: Array.from({ length: 50_000 }, () => ({ name: 'x' })) }),
+    ),
   ];
 }
 

@@ -20,7 +20,9 @@ function definite(tag: number, content: Buffer): Buffer {
 function hostileDer(): FuzzInput[] {
   const repeat = (bytes: number[], times: number) => Buffer.from(Array.from({ length: times }, () => bytes).flat());
   return [
-    input('indefinite SEQUENCEs nested 100,000 deep', () => Buffer.concat([repeat([0x30, 0x80], 100_000), Buffer.alloc(200_000)])),
+    input('indefinite SEQUENCEs nested 100,000 deep', () =>
+      Buffer.concat([repeat([0x30, 0x80], 100_000), Buffer.alloc(200_000)]),
+    ),
     input('indefinite SEQUENCEs nested 100,000 deep, never closed', () => repeat([0x30, 0x80], 100_000)),
     input('definite SEQUENCEs nested 1,000 deep', () => {
       let node: Buffer = Buffer.from([0x05, 0x00]);
@@ -28,12 +30,31 @@ function hostileDer(): FuzzInput[] {
       return node;
     }),
     input('a SEQUENCE of 300,000 NULLs', () => definite(0x30, repeat([0x05, 0x00], 300_000))),
-    input('a SEQUENCE claiming 2^48-1 bytes', () => Buffer.from([0x30, 0x86, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x05, 0x00])),
-    input('a SEQUENCE claiming 2^56 bytes (7 length octets)', () => Buffer.from([0x30, 0x87, 0x01, 0, 0, 0, 0, 0, 0, 0x05, 0x00])),
+    input('a SEQUENCE claiming 2^48-1 bytes', () =>
+      Buffer.from([0x30, 0x86, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x05, 0x00]),
+    ),
+    input('a SEQUENCE claiming 2^56 bytes (7 length octets)', () =>
+      Buffer.from([0x30, 0x87, 0x01, 0, 0, 0, 0, 0, 0, 0x05, 0x00]),
+    ),
     input('a primitive with an indefinite length', () => Buffer.from([0x04, 0x80, 0x01, 0x00, 0x00])),
     input('a high tag number', () => Buffer.from([0x1f, 0x81, 0x01, 0x00])),
     input('ContentInfo with SignedData of 100,000 empty certificates', () =>
-      definite(0x30, Buffer.concat([Buffer.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02]), definite(0xa0, definite(0x30, Buffer.concat([Buffer.from([0x02, 0x01, 0x01, 0x31, 0x00, 0x30, 0x00]), definite(0xa0, repeat([0x30, 0x00], 100_000))])))])),
+      definite(
+        0x30,
+        Buffer.concat([
+          Buffer.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02]),
+          definite(
+            0xa0,
+            definite(
+              0x30,
+              Buffer.concat([
+                Buffer.from([0x02, 0x01, 0x01, 0x31, 0x00, 0x30, 0x00]),
+                definite(0xa0, repeat([0x30, 0x00], 100_000)),
+              ]),
+            ),
+          ),
+        ]),
+      ),
     ),
   ];
 }
@@ -66,7 +87,12 @@ export const p12Campaign: Campaign = {
   inputs(random) {
     const signer = fuzzSigner();
     // Few key-derivation iterations, so a run of mutations stays quick; mutations may raise them past the limit.
-    const forge3des = Buffer.from(forge.asn1.toDer(forge.pkcs12.toPkcs12Asn1(signer.key, [signer.certificate], PASSWORD, { algorithm: '3des', count: 64 })).getBytes(), 'binary');
+    const forge3des = Buffer.from(
+      forge.asn1
+        .toDer(forge.pkcs12.toPkcs12Asn1(signer.key, [signer.certificate], PASSWORD, { algorithm: '3des', count: 64 }))
+        .getBytes(),
+      'binary',
+    );
     const opensslAes = makeP12(signer, PASSWORD, 'openssl-aes', { iterations: 64 });
     const samples = { 'forge 3DES .p12': forge3des, 'OpenSSL AES .p12': opensslAes };
     return [

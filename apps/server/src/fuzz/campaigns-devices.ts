@@ -12,16 +12,26 @@ function hostileDeviceFiles(): FuzzInput[] {
   const text = (value: string) => Buffer.from(value.slice(0, MiB));
   const udid = (i: number) => `00008110-${i.toString(16).padStart(16, '0').toUpperCase()}`;
   return [
-    input('25,000 tab-separated lines (1 MiB)', () => text(Array.from({ length: 25_000 }, (_, i) => `${udid(i)}\tPhone ${i}\tios`).join('\n'))),
-    input('the same UDID 25,000 times', () => text(Array.from({ length: 25_000 }, () => `${udid(1)}\tPhone\tios`).join('\n'))),
+    input('25,000 tab-separated lines (1 MiB)', () =>
+      text(Array.from({ length: 25_000 }, (_, i) => `${udid(i)}\tPhone ${i}\tios`).join('\n')),
+    ),
+    input('the same UDID 25,000 times', () =>
+      text(Array.from({ length: 25_000 }, () => `${udid(1)}\tPhone\tios`).join('\n')),
+    ),
     input('CSV of one unclosed quote and 1 MiB behind it', () => text(`"${'a,'.repeat(MiB / 2)}`)),
     input('CSV of 100,000 columns on one line', () => text(`${udid(1)},${'x,'.repeat(100_000)}`)),
     input('a line of 1 MiB without a tab or comma', () => text('u'.repeat(MiB))),
     input('1 MiB of line breaks', () => text('\r\n'.repeat(MiB / 2))),
     input('a .deviceids plist of 20,000 entries', () =>
-      text(`<?xml version="1.0"?><plist><dict><key>Device UDIDs</key><array>${Array.from({ length: 20_000 }, (_, i) => `<dict><key>deviceIdentifier</key><string>${udid(i)}</string></dict>`).join('')}</array></dict></plist>`),
+      text(
+        `<?xml version="1.0"?><plist><dict><key>Device UDIDs</key><array>${Array.from({ length: 20_000 }, (_, i) => `<dict><key>deviceIdentifier</key><string>${udid(i)}</string></dict>`).join('')}</array></dict></plist>`,
+      ),
     ),
-    input('a .deviceids plist nested 100,000 deep', () => text(`<?xml version="1.0"?><plist><dict><key>Device UDIDs</key>${'<array>'.repeat(100_000)}${'</array>'.repeat(100_000)}</dict></plist>`)),
+    input('a .deviceids plist nested 100,000 deep', () =>
+      text(
+        `<?xml version="1.0"?><plist><dict><key>Device UDIDs</key>${'<array>'.repeat(100_000)}${'</array>'.repeat(100_000)}</dict></plist>`,
+      ),
+    ),
   ];
 }
 
@@ -33,7 +43,9 @@ export const deviceFileCampaign: Campaign = {
       { udid: '00008030-001A2B3C4D5E6F70', deviceName: 'iPad, "Pro"', platform: 'ios' as const },
       { udid: '00006000-001234567890801E', deviceName: 'MacBook', platform: 'mac' as const },
     ];
-    const samples = deviceExportFormats.map((format) => [format, Buffer.from(formatDeviceFile(devices, format).body)] as const);
+    const samples = deviceExportFormats.map(
+      (format) => [format, Buffer.from(formatDeviceFile(devices, format).body)] as const,
+    );
     return [
       ...samples.flatMap(([format, bytes]) => asBuiltAndCut(format, bytes, (file) => textBoundaries(file, '<>\t,"\n'))),
       ...hostileDeviceFiles(),

@@ -20,7 +20,9 @@ export function hostileJson(): FuzzInput[] {
     input('an array of 500,000 numbers', () => text(`[${Array.from({ length: 500_000 }, () => '1').join(',')}]`)),
     input('a string of 1 MiB escapes', () => text(`"${'\\u0000'.repeat(MiB / 6)}"`)),
     input('a number of 1 MiB digits', () => text('9'.repeat(MiB))),
-    input('__proto__ and constructor keys', () => text('{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}')),
+    input('__proto__ and constructor keys', () =>
+      text('{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}'),
+    ),
     input('NUL in a key 60 levels down', () => text(`${'{"a":'.repeat(60)}{"k\\u0000":1}${'}'.repeat(60)}`)),
   ];
 }
@@ -29,9 +31,21 @@ export const jsonCampaign: Campaign = {
   name: 'JSON bodies',
   inputs(random) {
     const body = Buffer.from(
-      JSON.stringify({ appName: '演示', appType: 'native', password: '246810', path: 'demo', distributeUsers: [{ userId: 2, permit: 'edit' }], tags: ['a', 'b'], extra: { nested: { deeper: [1, 2.5, true, null] } } }),
+      JSON.stringify({
+        appName: '演示',
+        appType: 'native',
+        password: '246810',
+        path: 'demo',
+        distributeUsers: [{ userId: 2, permit: 'edit' }],
+        tags: ['a', 'b'],
+        extra: { nested: { deeper: [1, 2.5, true, null] } },
+      }),
     );
-    return [...asBuiltAndCut('body', body, (bytes) => textBoundaries(bytes, '{}[],:"')), ...hostileJson(), ...mutationsOf('body', body, 200, random)];
+    return [
+      ...asBuiltAndCut('body', body, (bytes) => textBoundaries(bytes, '{}[],:"')),
+      ...hostileJson(),
+      ...mutationsOf('body', body, 200, random),
+    ];
   },
   run: (bytes) => findNul(JSON.parse(bytes.toString('utf8'))),
   refuses: (error) => error instanceof SyntaxError,

@@ -11,7 +11,14 @@ import { deepXmlIpa, heavyInfoPlistIpa, sharedNestingIpa } from '@release/inspec
 import { makeCgbiPng, makePng, patternImage } from '@release/inspect/testing/images.ts';
 import { schemeBlockValue, signingBlock } from '@release/inspect/testing/packages.ts';
 import { field, xmlNode } from '@release/inspect/testing/proto-writer.ts';
-import { sampleAab, sampleApk, sampleApkEntries, sampleIpa, sampleIpaEntries, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
+import {
+  sampleAab,
+  sampleApk,
+  sampleApkEntries,
+  sampleIpa,
+  sampleIpaEntries,
+  sampleMacZip,
+} from '@release/inspect/testing/sample-packages.ts';
 import { buildZip, type ZipEntrySpec } from '@release/inspect/testing/zip-writer.ts';
 import { pngBoundaries, zipBoundaries } from './boundaries.ts';
 import type { SeededRandom } from '@release/inspect/testing/hostile/seeded-random.ts';
@@ -54,7 +61,11 @@ function lyingZip64(zip: Buffer, entries: bigint, size: bigint): Buffer {
 function apkWith(parts: { manifest?: Buffer; arsc?: Buffer; block?: Buffer }): Buffer {
   const { entries, beforeCentralDirectory } = sampleApkEntries();
   const replaced = entries.map((entry) =>
-    entry.name === 'AndroidManifest.xml' && parts.manifest ? { ...entry, data: parts.manifest } : entry.name === 'resources.arsc' && parts.arsc ? { ...entry, data: parts.arsc } : entry,
+    entry.name === 'AndroidManifest.xml' && parts.manifest
+      ? { ...entry, data: parts.manifest }
+      : entry.name === 'resources.arsc' && parts.arsc
+        ? { ...entry, data: parts.arsc }
+        : entry,
   );
   return buildZip(replaced, { beforeCentralDirectory: parts.block ?? beforeCentralDirectory });
 }
@@ -71,25 +82,71 @@ export function hostilePackages(ipa: Buffer): FuzzInput[] {
     input('ipa: binary Info.plist sharing one array 30 levels deep', () => sharedNestingIpa(30)),
     input('ipa: XML Info.plist nested 300,000 deep', () => deepXmlIpa(300_000)),
     input('ipa: Info.plist of 50,000 keys', () => heavyInfoPlistIpa(50_000)),
-    input('ipa: Info.plist of 60 MB of zeros, deflated', () => buildZip([{ name: 'Payload/' }, { name: 'Payload/A.app/' }, { name: 'Payload/A.app/Info.plist', data: Buffer.alloc(60 * 1024 * 1024) }])),
-    input('ipa: Info.plist declared 4 GiB', () => buildZip([{ name: 'Payload/A.app/Info.plist', data: 'x', declaredUncompressedSize: 0xffffffff }])),
-    input('ipa: 65,000 entries', () => buildZip([{ name: 'Payload/A.app/Info.plist', data: 'x' }, ...Array.from({ length: 65_000 }, (_, i) => ({ name: `Payload/A.app/f${i}` }))])),
-    input('ipa: 20 entries sharing one local header', () => buildZip([{ name: 'Payload/A.app/Info.plist', data: Buffer.alloc(4096, 0x20) }, ...Array.from({ length: 20 }, (_, i) => ({ name: `Payload/A.app/o${i}`, sameLocalHeaderAs: 0 }))])),
+    input('ipa: Info.plist of 60 MB of zeros, deflated', () =>
+      buildZip([
+        { name: 'Payload/' },
+        { name: 'Payload/A.app/' },
+        { name: 'Payload/A.app/Info.plist', data: Buffer.alloc(60 * 1024 * 1024) },
+      ]),
+    ),
+    input('ipa: Info.plist declared 4 GiB', () =>
+      buildZip([{ name: 'Payload/A.app/Info.plist', data: 'x', declaredUncompressedSize: 0xffffffff }]),
+    ),
+    input('ipa: 65,000 entries', () =>
+      buildZip([
+        { name: 'Payload/A.app/Info.plist', data: 'x' },
+        ...Array.from({ length: 65_000 }, (_, i) => ({ name: `Payload/A.app/f${i}` })),
+      ]),
+    ),
+    input('ipa: 20 entries sharing one local header', () =>
+      buildZip([
+        { name: 'Payload/A.app/Info.plist', data: Buffer.alloc(4096, 0x20) },
+        ...Array.from({ length: 20 }, (_, i) => ({ name: `Payload/A.app/o${i}`, sameLocalHeaderAs: 0 })),
+      ]),
+    ),
     ...[0, 0xffff].map((value) => input(`ipa: end record claims ${value} entries`, () => lyingEnd(ipa, 10, value))),
-    ...[0xffffffff, 0x7fffffff].flatMap((value) => [input(`ipa: central directory size ${value}`, () => lyingEnd(ipa, 12, value)), input(`ipa: central directory at ${value}`, () => lyingEnd(ipa, 16, value))]),
+    ...[0xffffffff, 0x7fffffff].flatMap((value) => [
+      input(`ipa: central directory size ${value}`, () => lyingEnd(ipa, 12, value)),
+      input(`ipa: central directory at ${value}`, () => lyingEnd(ipa, 16, value)),
+    ]),
     input('ipa: zip64 record claiming 2^40 entries', () => lyingZip64(ipa, 2n ** 40n, 2n ** 40n)),
     input('ipa: zip64 record claiming 2 entries in 2^62 bytes', () => lyingZip64(ipa, 2n, 2n ** 62n)),
-    input('apk: manifest nested 1,000 deep', () => apkWith({ manifest: buildAxml(deep as Parameters<typeof buildAxml>[0]) })),
-    input('apk: label through 64 self-referring configurations', () => apkWith({ arsc: buildArsc([{ key: 'string/app_name', values: languages.map((language) => ({ config: { language }, value: { ref: 'string/app_name' } })) }]).bytes })),
-    input('apk: 1,000 signers', () => apkWith({ block: signingBlock([[0x7109871a, schemeBlockValue(Array.from({ length: 1000 }, () => [der]))]]) })),
+    input('apk: manifest nested 1,000 deep', () =>
+      apkWith({ manifest: buildAxml(deep as Parameters<typeof buildAxml>[0]) }),
+    ),
+    input('apk: label through 64 self-referring configurations', () =>
+      apkWith({
+        arsc: buildArsc([
+          {
+            key: 'string/app_name',
+            values: languages.map((language) => ({ config: { language }, value: { ref: 'string/app_name' } })),
+          },
+        ]).bytes,
+      }),
+    ),
+    input('apk: 1,000 signers', () =>
+      apkWith({ block: signingBlock([[0x7109871a, schemeBlockValue(Array.from({ length: 1000 }, () => [der]))]]) }),
+    ),
     input('apk: signing block claiming 2^40 bytes', () => apkWith({ block: lyingBlock })),
     input('aab: manifest nested 1,000 deep', () => {
       let node = field(1, field(3, 'leaf'));
       for (let i = 0; i < 1000; i += 1) node = field(1, Buffer.concat([field(3, 'e'), field(5, node)]));
       return buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: node }]);
     }),
-    input('aab: manifest of 11-byte varints', () => buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: Buffer.from([0x08, ...Array.from({ length: 10 }, () => 0xff), 0x01]) }])),
-    input('aab: resources.pb claiming 2^35 bytes', () => buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: xmlNode({ name: 'manifest' }) }, { name: 'base/resources.pb', data: Buffer.from([0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]) }])),
+    input('aab: manifest of 11-byte varints', () =>
+      buildZip([
+        {
+          name: 'base/manifest/AndroidManifest.xml',
+          data: Buffer.from([0x08, ...Array.from({ length: 10 }, () => 0xff), 0x01]),
+        },
+      ]),
+    ),
+    input('aab: resources.pb claiming 2^35 bytes', () =>
+      buildZip([
+        { name: 'base/manifest/AndroidManifest.xml', data: xmlNode({ name: 'manifest' }) },
+        { name: 'base/resources.pb', data: Buffer.from([0x12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]) },
+      ]),
+    ),
   ];
 }
 
@@ -105,11 +162,15 @@ function innerMutations(random: SeededRandom): FuzzInput[] {
       const entry = entries.find((item) => item.name.endsWith(name));
       const { bytes, edits } = mutate(Buffer.from(entry?.data ?? ''), random);
       const replaced = entries.map((item) => (item === entry ? { ...item, data: bytes } : item));
-      return input(`${kind} with ${name} mutated #${index}: ${edits}`, () => buildZip(replaced, { beforeCentralDirectory: block }));
+      return input(`${kind} with ${name} mutated #${index}: ${edits}`, () =>
+        buildZip(replaced, { beforeCentralDirectory: block }),
+      );
     });
   const blockMutations = Array.from({ length: 60 * MUTATION_SCALE }, (_, index) => {
     const { bytes, edits } = mutate(apk.beforeCentralDirectory, random);
-    return input(`apk with its signing block mutated #${index}: ${edits}`, () => buildZip(apk.entries, { beforeCentralDirectory: bytes }));
+    return input(`apk with its signing block mutated #${index}: ${edits}`, () =>
+      buildZip(apk.entries, { beforeCentralDirectory: bytes }),
+    );
   });
   return [
     ...mutated('ipa', ipa, 'Info.plist', 50),
@@ -125,11 +186,19 @@ function innerMutations(random: SeededRandom): FuzzInput[] {
 export const packageCampaign: Campaign = {
   name: 'zip / ipa / apk / aab',
   inputs(random) {
-    const samples = { ipa: sampleIpa(), apk: sampleApk(), aab: sampleAab(), 'mac zip': sampleMacZip(), 'web zip': buildZip([{ name: 'dist/index.html', data: '<html><title>站点</title></html>' }]) };
+    const samples = {
+      ipa: sampleIpa(),
+      apk: sampleApk(),
+      aab: sampleAab(),
+      'mac zip': sampleMacZip(),
+      'web zip': buildZip([{ name: 'dist/index.html', data: '<html><title>站点</title></html>' }]),
+    };
     return [
       ...Object.entries(samples).flatMap(([name, bytes]) => asBuiltAndCut(name, bytes, zipBoundaries)),
       ...hostilePackages(samples.ipa),
-      ...Object.entries(samples).flatMap(([name, bytes]) => mutationsOf(name, bytes, name.endsWith('zip') ? 30 : 60, random)),
+      ...Object.entries(samples).flatMap(([name, bytes]) =>
+        mutationsOf(name, bytes, name.endsWith('zip') ? 30 : 60, random),
+      ),
       ...innerMutations(random),
     ];
   },
@@ -152,7 +221,9 @@ function hostileImages(): FuzzInput[] {
   };
   return [
     input('CgBI claiming 100,000 × 100,000 pixels', () => withSize(makeCgbiPng(small), 100_000, 100_000)),
-    input('CgBI 4096 × 4096 whose IDAT inflates past its scanlines', () => withSize(makeCgbiPng(small, deflateRawSync(Buffer.alloc(80 * 1024 * 1024))), 4096, 4096)),
+    input('CgBI 4096 × 4096 whose IDAT inflates past its scanlines', () =>
+      withSize(makeCgbiPng(small, deflateRawSync(Buffer.alloc(80 * 1024 * 1024))), 4096, 4096),
+    ),
     input('CgBI 4096 × 4096 with 8 pixels of data', () => withSize(makeCgbiPng(small), 4096, 4096)),
     input('PNG claiming 100,000 × 100,000 pixels', () => withSize(makePng(small), 100_000, 100_000)),
     input('CgBI with a chunk claiming 4 GiB', () => {
@@ -188,7 +259,9 @@ export const iconCampaign: Campaign = {
   async run(bytes) {
     const stored = await toStorableIcon(bytes, 'AppIcon60x60@3x.png');
     // Adaptive layers are plain PNG or WebP (sharp cannot read CgBI at all).
-    const adaptive = isCgbiPng(bytes) ? null : await composeAdaptiveIcon({ bytes, path: 'ic_launcher_foreground.png' }, { color: 0xff336699 });
+    const adaptive = isCgbiPng(bytes)
+      ? null
+      : await composeAdaptiveIcon({ bytes, path: 'ic_launcher_foreground.png' }, { color: 0xff336699 });
     // toStorableIcon answers null for what it cannot read; the converter itself must refuse with its own error.
     if (isCgbiPng(bytes)) convertCgbiToPng(bytes);
     return [stored, adaptive];

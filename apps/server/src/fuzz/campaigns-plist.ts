@@ -46,7 +46,11 @@ function lyingCount(type: number, count: number): Buffer {
 }
 
 /** `sample` with one trailer field replaced (offset size, reference size, object count, top object, table offset). */
-function lyingTrailer(sample: Buffer, field: 'offsetSize' | 'refSize' | 'count' | 'top' | 'table', value: number): Buffer {
+function lyingTrailer(
+  sample: Buffer,
+  field: 'offsetSize' | 'refSize' | 'count' | 'top' | 'table',
+  value: number,
+): Buffer {
   const bytes = Buffer.from(sample);
   const trailer = bytes.length - 32;
   if (field === 'offsetSize') bytes[trailer + 6] = value;
@@ -58,7 +62,9 @@ function lyingTrailer(sample: Buffer, field: 'offsetSize' | 'refSize' | 'count' 
 /** Hostile binary plists: deep, cyclic, shared, lying about counts, sizes and offsets. */
 function hostileBinary(sample: Buffer): FuzzInput[] {
   const trailerLies = (['offsetSize', 'refSize', 'count', 'top', 'table'] as const).flatMap((field) =>
-    [0, 3, 9, 0xff, 0xffff, 2 ** 32 - 1, 2 ** 53 - 1].map((value) => input(`trailer ${field}=${value}`, () => lyingTrailer(sample, field, value))),
+    [0, 3, 9, 0xff, 0xffff, 2 ** 32 - 1, 2 ** 53 - 1].map((value) =>
+      input(`trailer ${field}=${value}`, () => lyingTrailer(sample, field, value)),
+    ),
   );
   return [
     input('arrays nested 200 deep', () => nestedArrays(200)),
@@ -72,24 +78,35 @@ function hostileBinary(sample: Buffer): FuzzInput[] {
     input('a string claiming 2^32-1 bytes', () => lyingCount(0x5, 0xffffffff)),
     input('a UTF-16 string claiming 2^31 characters', () => lyingCount(0x6, 0x80000000)),
     input('data claiming 16 MiB + 1', () => lyingCount(0x4, 16 * 1024 * 1024 + 1)),
-    input('an array of 200,000 references to one value', () => writeBplist([{ array: Array.from({ length: 200_000 }, () => 1) }, { bool: true }])),
+    input('an array of 200,000 references to one value', () =>
+      writeBplist([{ array: Array.from({ length: 200_000 }, () => 1) }, { bool: true }]),
+    ),
     ...trailerLies,
   ];
 }
 
 /** XML plists: deep, wide, entity-expanding, forcing the DOM reader, unterminated. */
 function hostileXml(): FuzzInput[] {
-  const doc = (body: string, head = '') => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n${head}<plist version="1.0">${body}</plist>\n`);
+  const doc = (body: string, head = '') =>
+    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n${head}<plist version="1.0">${body}</plist>\n`);
   const laughs = `<!DOCTYPE plist [<!ENTITY a "${'x'.repeat(100)}">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('')}]>`;
   return [
     input('arrays nested 200 deep', () => doc(`${'<array>'.repeat(200)}${'</array>'.repeat(200)}`)),
     input('arrays nested 300,000 deep', () => doc(`${'<array>'.repeat(300_000)}${'</array>'.repeat(300_000)}`)),
-    input('dicts nested 100,000 deep', () => doc(`${'<dict><key>k</key>'.repeat(100_000)}<true/>${'</dict>'.repeat(100_000)}`)),
-    input('arrays nested 100,000 deep with CDATA (the DOM reader)', () => doc(`${'<array>'.repeat(100_000)}<string><![CDATA[x]]></string>${'</array>'.repeat(100_000)}`)),
+    input('dicts nested 100,000 deep', () =>
+      doc(`${'<dict><key>k</key>'.repeat(100_000)}<true/>${'</dict>'.repeat(100_000)}`),
+    ),
+    input('arrays nested 100,000 deep with CDATA (the DOM reader)', () =>
+      doc(`${'<array>'.repeat(100_000)}<string><![CDATA[x]]></string>${'</array>'.repeat(100_000)}`),
+    ),
     input('300,000 values in one array', () => doc(`<array>${'<true/>'.repeat(300_000)}</array>`)),
-    input('100,000 elements with attributes (the DOM reader)', () => doc(`<array>${'<true a="1"/>'.repeat(100_000)}</array>`)),
+    input('100,000 elements with attributes (the DOM reader)', () =>
+      doc(`<array>${'<true a="1"/>'.repeat(100_000)}</array>`),
+    ),
     input('entities expanding to 10^11 characters', () => doc('<dict><key>k</key><string>&j;</string></dict>', laughs)),
-    input('a string of 16 MiB + 1 characters', () => doc(`<dict><key>k</key><string>${'a'.repeat(16 * 1024 * 1024 + 1)}</string></dict>`)),
+    input('a string of 16 MiB + 1 characters', () =>
+      doc(`<dict><key>k</key><string>${'a'.repeat(16 * 1024 * 1024 + 1)}</string></dict>`),
+    ),
     input('100,000 unclosed arrays', () => doc('<array>'.repeat(100_000))),
     input('100,000 stray closing tags', () => doc(`<array></array>${'</dict>'.repeat(100_000)}`)),
     input('a dict of 200,000 keys without values', () => doc(`<dict>${'<key>k</key>'.repeat(200_000)}</dict>`)),
@@ -127,7 +144,10 @@ function randomGraphs(random: SeededRandom, count: number): FuzzInput[] {
   });
 }
 
-const BINARY_SAMPLES = () => ({ 'Info.plist': binaryPlist(infoPlist()), profile: binaryPlist(profileDict([fuzzSigner().der])) });
+const BINARY_SAMPLES = () => ({
+  'Info.plist': binaryPlist(infoPlist()),
+  profile: binaryPlist(profileDict([fuzzSigner().der])),
+});
 const XML_SAMPLES = () => ({ 'Info.plist': xmlPlist(infoPlist()), profile: xmlPlist(profileDict([fuzzSigner().der])) });
 
 export const binaryPlistCampaign: Campaign = {
@@ -187,7 +207,16 @@ export const mobileprovisionCampaign: Campaign = {
 export const deviceAnswerCampaign: Campaign = {
   name: 'device answer',
   inputs(random) {
-    const answer = signCms(xmlPlist({ UDID: '00008110-000A1B2C3D4E5F99', CHALLENGE: 'c'.repeat(32), PRODUCT: 'iPhone14,2', VERSION: '21A329', SERIAL: 'F2LXXXXXXX' }), fuzzSigner());
+    const answer = signCms(
+      xmlPlist({
+        UDID: '00008110-000A1B2C3D4E5F99',
+        CHALLENGE: 'c'.repeat(32),
+        PRODUCT: 'iPhone14,2',
+        VERSION: '21A329',
+        SERIAL: 'F2LXXXXXXX',
+      }),
+      fuzzSigner(),
+    );
     return [
       ...asBuiltAndCut('answer', answer, derBoundaries),
       ...signedHostilePlists(),

@@ -5,7 +5,12 @@ import { deviceFileCampaign } from './campaigns-devices.ts';
 import { jsonCampaign } from './campaigns-json.ts';
 import { iconCampaign, packageCampaign } from './campaigns-packages.ts';
 import { selfCheckCampaign } from './self-check.ts';
-import { binaryPlistCampaign, deviceAnswerCampaign, mobileprovisionCampaign, xmlPlistCampaign } from './campaigns-plist.ts';
+import {
+  binaryPlistCampaign,
+  deviceAnswerCampaign,
+  mobileprovisionCampaign,
+  xmlPlistCampaign,
+} from './campaigns-plist.ts';
 
 /** Every parser of docs/parsers.md, one campaign each (the App Bundle's two protobuf documents apart). */
 export const campaigns: Campaign[] = [

@@ -38,7 +38,10 @@ export function fuzzSeed(fallback: number): number {
 
 function startWorker(heapMb: number): Worker {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return new Worker(new URL('./fuzz-worker.ts', import.meta.url), { execArgv: ['--import', tsx], resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  return new Worker(new URL('./fuzz-worker.ts', import.meta.url), {
+    execArgv: ['--import', tsx],
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  });
 }
 
 export class FuzzRunner {
@@ -74,7 +77,15 @@ export class FuzzRunner {
 
   /** Runs every input of `campaign`; resolves with the figures, never rejects for a parser's fault. */
   async run(campaign: string, seed: number): Promise<CampaignReport> {
-    const report: CampaignReport = { name: campaign, tried: 0, held: 0, answered: 0, refused: 0, broken: [], slowest: { label: '', ms: 0 } };
+    const report: CampaignReport = {
+      name: campaign,
+      tried: 0,
+      held: 0,
+      answered: 0,
+      refused: 0,
+      broken: [],
+      slowest: { label: '', ms: 0 },
+    };
     let labels: string[] = [];
     let from = 0;
     for (;;) {
@@ -84,7 +95,10 @@ export class FuzzRunner {
         let timer: NodeJS.Timeout;
         const watch = () => {
           clearTimeout(timer);
-          timer = setTimeout(() => finish({ lost: `still running after ${this.limits.inputLimitMs} ms` }), this.limits.inputLimitMs);
+          timer = setTimeout(
+            () => finish({ lost: `still running after ${this.limits.inputLimitMs} ms` }),
+            this.limits.inputLimitMs,
+          );
         };
         const finish = (outcome: { done: true } | { lost: string }) => {
           clearTimeout(timer);
@@ -101,7 +115,8 @@ export class FuzzRunner {
             from = reply.index + 1;
             report.tried += 1;
             if (reply.ms >= report.slowest.ms) report.slowest = { label: labels[reply.index] ?? '', ms: reply.ms };
-            if (reply.outcome === 'broke') report.broken.push({ label: labels[reply.index] ?? `#${reply.index}`, why: reply.detail });
+            if (reply.outcome === 'broke')
+              report.broken.push({ label: labels[reply.index] ?? `#${reply.index}`, why: reply.detail });
             else {
               report.held += 1;
               if (reply.outcome === 'answer') report.answered += 1;
@@ -109,7 +124,13 @@ export class FuzzRunner {
             }
           }
         };
-        const onError = (error: Error & { code?: string }) => finish({ lost: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `out of memory (${this.limits.heapMb} MB heap)` : `worker error: ${error.message}` });
+        const onError = (error: Error & { code?: string }) =>
+          finish({
+            lost:
+              error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                ? `out of memory (${this.limits.heapMb} MB heap)`
+                : `worker error: ${error.message}`,
+          });
         const onExit = () => finish({ lost: 'worker exited' });
         worker.on('message', onMessage);
         worker.on('error', onError);

@@ -34,7 +34,11 @@ port.on('message', (job: FuzzJob) => {
         await campaign.run((inputs[index] as (typeof inputs)[number]).bytes(), { tempDir });
         send({ index, ms: took(), outcome: 'answer' });
       } catch (error) {
-        send(campaign.refuses(error) ? { index, ms: took(), outcome: 'refused' } : { index, ms: took(), outcome: 'broke', detail: describe(error) });
+        send(
+          campaign.refuses(error)
+            ? { index, ms: took(), outcome: 'refused' }
+            : { index, ms: took(), outcome: 'broke', detail: describe(error) },
+        );
       }
     }
     send({ end: true });

@@ -30,7 +30,11 @@ export function mutate(sample: Buffer, random: SeededRandom): { bytes: Buffer; e
       const length = 1 + random.int(Math.min(64, bytes.length - at));
       const times = 1 + random.int(8);
       const piece = bytes.subarray(at, at + length);
-      bytes = Buffer.concat([bytes.subarray(0, at + length), ...Array.from({ length: times }, () => piece), bytes.subarray(at + length)]);
+      bytes = Buffer.concat([
+        bytes.subarray(0, at + length),
+        ...Array.from({ length: times }, () => piece),
+        bytes.subarray(at + length),
+      ]);
       edits.push(`repeat ${at}+${length}×${times}`);
     } else {
       bytes[at] = (bytes[at] as number) ^ (1 << random.int(8));

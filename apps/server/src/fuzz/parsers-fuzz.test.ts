@@ -19,7 +19,9 @@ describe(`fuzzing every parser (seed ${SEED})`, { timeout: 240_000 }, () => {
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-  beforeAll(() => console.log(`fuzz seed ${SEED} (replay: SEED=${SEED} npx vitest run --project unit apps/server/src/fuzz)`));
+  beforeAll(() =>
+    console.log(`fuzz seed ${SEED} (replay: SEED=${SEED} npx vitest run --project unit apps/server/src/fuzz)`),
+  );
   afterAll(async () => {
     clearInterval(sampler);
     await runner.close();
@@ -29,7 +31,10 @@ describe(`fuzzing every parser (seed ${SEED})`, { timeout: 240_000 }, () => {
     const report = await runner.run(name, SEED);
     console.log(formatReport(report));
     expect(report.tried).toBeGreaterThan(50);
-    expect(report.broken, `seed ${SEED}: ${report.broken.map((item) => `${item.label} → ${item.why}`).join('\n')}`).toEqual([]);
+    expect(
+      report.broken,
+      `seed ${SEED}: ${report.broken.map((item) => `${item.label} → ${item.why}`).join('\n')}`,
+    ).toEqual([]);
     expect(report.held).toBe(report.tried);
   });
 
@@ -37,7 +42,11 @@ describe(`fuzzing every parser (seed ${SEED})`, { timeout: 240_000 }, () => {
     const strict = new FuzzRunner({ inputLimitMs: 2000, heapMb: 64 });
     try {
       const report = await strict.run('self-check', SEED);
-      expect(report.broken.map((item) => item.label)).toEqual(['throws a TypeError', 'spins forever', 'allocates without end']);
+      expect(report.broken.map((item) => item.label)).toEqual([
+        'throws a TypeError',
+        'spins forever',
+        'allocates without end',
+      ]);
       expect(report.broken[1]?.why).toMatch(/still running after 2000 ms/);
       expect(report.broken[2]?.why).toMatch(/out of memory/);
       expect([report.tried, report.answered, report.refused]).toEqual([5, 1, 1]);

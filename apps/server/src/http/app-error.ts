@@ -1,6 +1,16 @@
 import { Messages, ResultCode } from '@release/contract';
 
-type ErrorKind = 'badRequest' | 'unauthorized' | 'noPermission' | 'notFound' | 'conflict' | 'tooLarge' | 'tooManyRequests' | 'internal' | 'unavailable' | 'insufficientStorage';
+type ErrorKind =
+  | 'badRequest'
+  | 'unauthorized'
+  | 'noPermission'
+  | 'notFound'
+  | 'conflict'
+  | 'tooLarge'
+  | 'tooManyRequests'
+  | 'internal'
+  | 'unavailable'
+  | 'insufficientStorage';
 
 const kinds: Record<ErrorKind, { status: number; code: number }> = {
   badRequest: { status: 400, code: ResultCode.badRequest },
@@ -24,7 +34,11 @@ export class AppError extends Error {
   /** What a client needs to act on the refusal (answered as `data`), e.g. the ids of a bundle id mismatch. */
   readonly data: Record<string, unknown> | undefined;
 
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown; field?: string; data?: Record<string, unknown> }) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options?: { cause?: unknown; field?: string; data?: Record<string, unknown> },
+  ) {
     super(message, options);
     this.name = 'AppError';
     this.status = kinds[kind].status;

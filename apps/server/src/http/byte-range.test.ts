@@ -20,7 +20,9 @@ describe('parseByteRange', () => {
 
 describe('attachmentDisposition', () => {
   it('keeps Chinese names in filename* and gives an ASCII fallback', () => {
-    expect(attachmentDisposition('游戏 1.2.ipa')).toBe(`attachment; filename="__ 1.2.ipa"; filename*=UTF-8''%E6%B8%B8%E6%88%8F%201.2.ipa`);
+    expect(attachmentDisposition('游戏 1.2.ipa')).toBe(
+      `attachment; filename="__ 1.2.ipa"; filename*=UTF-8''%E6%B8%B8%E6%88%8F%201.2.ipa`,
+    );
   });
 });
 

@@ -49,7 +49,11 @@ export function strongEtag(parts: ReadonlyArray<string | number | bigint>): stri
  * strongly (a weak one never does); a date must equal Last-Modified exactly, and only counts while that
  * date is strong (§8.8.2.2: at least a second before now). Otherwise the whole file is sent (200).
  */
-export function ifRangeHolds(header: string | string[] | undefined, current: { etag: string; lastModifiedMs: number }, nowMs: number): boolean {
+export function ifRangeHolds(
+  header: string | string[] | undefined,
+  current: { etag: string; lastModifiedMs: number },
+  nowMs: number,
+): boolean {
   if (header === undefined) return true;
   // Sent twice it names no one validator: the whole file.
   const value = Array.isArray(header) ? header.join(', ') : header.trim();

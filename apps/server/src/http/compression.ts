@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
  * media (application/octet-stream, .apk, .ipa, zip, images, video): they are compressed already, and a
  * download must keep its length and entity tag so browsers and download managers can resume it.
  */
-export const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|^application\/(?:[\w.+-]+\+)?(?:json|xml|javascript)(?:;|$)|^image\/svg\+xml(?:;|$)/i;
+export const COMPRESSIBLE_TYPES =
+  /^text\/(?!event-stream)|^application\/(?:[\w.+-]+\+)?(?:json|xml|javascript)(?:;|$)|^image\/svg\+xml(?:;|$)/i;
 
 /**
  * Brotli or gzip, as the client's Accept-Encoding allows, for every text answer of 1 KiB or more: API JSON,

@@ -23,7 +23,12 @@ export interface LinkDeps {
 /** Absolute links for one request: API links on the public base, file links on the download base. */
 export function linksFor(request: FastifyRequest, deps: LinkDeps): Links {
   const apiBase = publicBaseUrl(request, deps.publicUrl);
-  return createLinks({ blobs: deps.blobs, mediaLinks: deps.mediaLinks, apiBase, filesBase: deps.downloadBaseUrl?.replace(/\/+$/, '') ?? apiBase });
+  return createLinks({
+    blobs: deps.blobs,
+    mediaLinks: deps.mediaLinks,
+    apiBase,
+    filesBase: deps.downloadBaseUrl?.replace(/\/+$/, '') ?? apiBase,
+  });
 }
 
 export function createLinks(deps: { blobs: BlobStore; mediaLinks: MediaLinks; apiBase: string; filesBase: string }) {
@@ -38,7 +43,13 @@ export function createLinks(deps: { blobs: BlobStore; mediaLinks: MediaLinks; ap
     mediaUrl: (url: string | null) => deps.mediaLinks.signed(url, deps.filesBase),
     /** A signed, expiring download of a stored file, served with its kind's content type. */
     async fileUrl(fileKey: string, fileName: string): Promise<string> {
-      return onFiles(await deps.blobs.downloadUrl(fileKey, { expiresInSec: DOWNLOAD_LINK_TTL_SEC, fileName, contentType: contentTypeOf(fileName) }));
+      return onFiles(
+        await deps.blobs.downloadUrl(fileKey, {
+          expiresInSec: DOWNLOAD_LINK_TTL_SEC,
+          fileName,
+          contentType: contentTypeOf(fileName),
+        }),
+      );
     },
   };
 }

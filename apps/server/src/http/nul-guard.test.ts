@@ -9,7 +9,14 @@ const nested = (depth: number, inner: unknown): unknown => {
 
 describe('finding a NUL character in a parsed body', () => {
   it('names the path of the string or the key that holds one', () => {
-    expect(findNul({ items: [{ id: 'a', message: 'ok' }, { id: 'b', message: 'x\u0000y' }] })).toEqual({ path: ['items', '1', 'message'] });
+    expect(
+      findNul({
+        items: [
+          { id: 'a', message: 'ok' },
+          { id: 'b', message: 'x\u0000y' },
+        ],
+      }),
+    ).toEqual({ path: ['items', '1', 'message'] });
     expect(findNul({ meta: { 'user\u0000name': 'a' } })).toEqual({ path: ['meta', 'user\u0000name'] });
     expect(findNul('a\u0000')).toEqual({ path: [] });
     expect(findNul({ a: [1, true, null, 'fine', { b: '中文' }] })).toBeNull();

@@ -12,7 +12,9 @@ export type NulFinding = { path: string[] } | { tooDeep: true } | null;
  * MAX_DEPTH, or null. An explicit stack (no recursion), and the path is built only for what is found.
  */
 export function findNul(value: unknown): NulFinding {
-  const stack: Array<{ value: unknown; depth: number; parent: number; key: string }> = [{ value, depth: 0, parent: -1, key: '' }];
+  const stack: Array<{ value: unknown; depth: number; parent: number; key: string }> = [
+    { value, depth: 0, parent: -1, key: '' },
+  ];
   const seen: Array<{ parent: number; key: string }> = [];
   const pathOf = (index: number, last?: string): string[] => {
     const path: string[] = last === undefined ? [] : [last];
@@ -44,7 +46,11 @@ export function findNul(value: unknown): NulFinding {
  */
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    for (const [part, value] of [['body', request.body], ['query', request.query], ['params', request.params]] as const) {
+    for (const [part, value] of [
+      ['body', request.body],
+      ['query', request.query],
+      ['params', request.params],
+    ] as const) {
       const found = findNul(value);
       if (found && 'tooDeep' in found) throw AppError.badRequest(`参数错误：${part} 嵌套层级过深`);
       if (found) throw AppError.badRequest(`参数错误：${found.path.join('.') || part} 不能包含空字符（U+0000）`);

@@ -43,7 +43,10 @@ export const openApiTags = [
   { name: '证书', description: 'iOS 签名证书（.p12）与描述文件（.mobileprovision）（管理员）。' },
   { name: '设备', description: 'iOS 设备 UDID 的登记、审核、导入与导出（管理员）。' },
   { name: '重签名', description: '用已上传的证书重新签名 ipa 安装包。' },
-  { name: '苹果开发者账号', description: 'App Store Connect API 密钥：同步设备与证书、注册设备、重新生成描述文件（管理员）。' },
+  {
+    name: '苹果开发者账号',
+    description: 'App Store Connect API 密钥：同步设备与证书、注册设备、重新生成描述文件（管理员）。',
+  },
   { name: '设备注册', description: '通过 .mobileconfig 描述文件读取 iPhone 的 UDID 并登记。' },
   { name: '消息推送', description: '把提交记录或安装包推送到飞书/企业微信，以及推送记录与重试。' },
   { name: '飞书事件', description: '飞书开放平台的事件订阅回调。' },
@@ -56,8 +59,17 @@ export const openApiTags = [
 export const openApiSecurity = {
   components: {
     securitySchemes: {
-      token: { type: 'apiKey' as const, in: 'header' as const, name: 'token', description: '登录令牌（POST /api/user/login 返回的 `token`）或 API 令牌（`rst_…`），放在请求头 `token` 中。' },
-      bearer: { type: 'http' as const, scheme: 'bearer', description: '同一令牌放在 `Authorization: Bearer <令牌>` 中，CI 与命令行工具常用。' },
+      token: {
+        type: 'apiKey' as const,
+        in: 'header' as const,
+        name: 'token',
+        description: '登录令牌（POST /api/user/login 返回的 `token`）或 API 令牌（`rst_…`），放在请求头 `token` 中。',
+      },
+      bearer: {
+        type: 'http' as const,
+        scheme: 'bearer',
+        description: '同一令牌放在 `Authorization: Bearer <令牌>` 中，CI 与命令行工具常用。',
+      },
     },
   },
   security: [{ token: [] }, { bearer: [] }] as Array<Record<string, string[]>>,

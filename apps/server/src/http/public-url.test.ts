@@ -1,6 +1,12 @@
 import type os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { defaultRouteInterfaces, hostKey, serverAddresses, startupAddressNote, type NetworkView } from './public-url.ts';
+import {
+  defaultRouteInterfaces,
+  hostKey,
+  serverAddresses,
+  startupAddressNote,
+  type NetworkView,
+} from './public-url.ts';
 
 const ROUTES = `Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
 docker0\tAC110000\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0
@@ -9,7 +15,8 @@ eth0\t00000000\t0100000A\t0003\t0\t0\t100\t00000000\t0\t0\t0
 eth0\t0000000A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0
 `;
 
-const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as unknown as os.NetworkInterfaceInfo;
+const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) =>
+  ({ address, family, internal, netmask: '', mac: '', cidr: null }) as unknown as os.NetworkInterfaceInfo;
 
 const NET: NetworkView = {
   interfaces: {
@@ -33,7 +40,15 @@ describe('the addresses a server hands out in links', () => {
     expect(addresses.primary).toBe('http://10.0.0.5:8080');
     expect(addresses.primaryIsLoopback).toBe(false);
     expect(addresses.others).toEqual(['http://192.168.1.20:8080', 'http://172.17.0.1:8080', 'http://localhost:8080']);
-    for (const own of ['10.0.0.5:8080', '192.168.1.20:8080', '127.0.0.1:8080', 'localhost:8080', 'buildbox:8080', 'buildbox.local:8080']) expect(addresses.own.has(own), own).toBe(true);
+    for (const own of [
+      '10.0.0.5:8080',
+      '192.168.1.20:8080',
+      '127.0.0.1:8080',
+      'localhost:8080',
+      'buildbox:8080',
+      'buildbox.local:8080',
+    ])
+      expect(addresses.own.has(own), own).toBe(true);
     expect(addresses.own.has('10.0.0.5:9090')).toBe(false);
     expect(addresses.own.has('evil.example:8080')).toBe(false);
     // 0.0.0.0 does not answer IPv6.
@@ -49,7 +64,11 @@ describe('the addresses a server hands out in links', () => {
   });
 
   it('without a known default route, a private IPv4 address is taken', () => {
-    const addresses = serverAddresses([{ address: '0.0.0.0', port: 8080 }], { ...NET, routeInterfaces: [], interfaces: { lo: NET.interfaces.lo, ppp0: [info('100.64.3.2', 'IPv4')], wlan0: [info('192.168.1.20', 'IPv4')] } });
+    const addresses = serverAddresses([{ address: '0.0.0.0', port: 8080 }], {
+      ...NET,
+      routeInterfaces: [],
+      interfaces: { lo: NET.interfaces.lo, ppp0: [info('100.64.3.2', 'IPv4')], wlan0: [info('192.168.1.20', 'IPv4')] },
+    });
     expect(addresses.primary).toBe('http://192.168.1.20:8080');
   });
 
@@ -68,7 +87,11 @@ describe('the addresses a server hands out in links', () => {
   });
 
   it('a machine with no LAN interface falls back to localhost', () => {
-    const addresses = serverAddresses([{ address: '0.0.0.0', port: 8080 }], { interfaces: { lo: NET.interfaces.lo }, routeInterfaces: [], hostname: 'box' });
+    const addresses = serverAddresses([{ address: '0.0.0.0', port: 8080 }], {
+      interfaces: { lo: NET.interfaces.lo },
+      routeInterfaces: [],
+      hostname: 'box',
+    });
     expect(addresses).toMatchObject({ primary: 'http://localhost:8080', primaryIsLoopback: true });
   });
 

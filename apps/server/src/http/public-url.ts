@@ -63,14 +63,27 @@ export function readNetwork(): NetworkView {
   } catch {
     // Not Linux: the first private IPv4 address stands in for the default route's.
   }
-  return { interfaces: os.networkInterfaces(), routeInterfaces: defaultRouteInterfaces(routes), hostname: os.hostname().toLowerCase() };
+  return {
+    interfaces: os.networkInterfaces(),
+    routeInterfaces: defaultRouteInterfaces(routes),
+    hostname: os.hostname().toLowerCase(),
+  };
 }
 
 const isWildcard = (address: string) => address === '0.0.0.0' || address === '::' || address === '0:0:0:0:0:0:0:0';
 
 export function isLoopbackName(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name === '::ffff:127.0.0.1';
+  const name = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||
+    name === '::ffff:127.0.0.1'
+  );
 }
 
 const isPrivateV4 = (a: string) => /^10\./.test(a) || /^192\.168\./.test(a) || /^172\.(1[6-9]|2\d|3[01])\./.test(a);
@@ -88,14 +101,21 @@ export function serverAddresses(listening: ListenAddress[], net: NetworkView): S
         for (const info of infos ?? []) {
           if (info.family === 'IPv6' && !v6) continue;
           own.add(`${info.address.toLowerCase()}:${listen.port}`);
-          if (!info.internal && !(info.family === 'IPv6' && info.address.toLowerCase().startsWith('fe80'))) candidates.push({ address: info.address, family: info.family, iface, port: listen.port });
+          if (!info.internal && !(info.family === 'IPv6' && info.address.toLowerCase().startsWith('fe80')))
+            candidates.push({ address: info.address, family: info.family, iface, port: listen.port });
         }
       }
       for (const name of names) own.add(`${name}:${listen.port}`);
     } else {
       own.add(`${listen.address.toLowerCase()}:${listen.port}`);
       if (isLoopbackName(listen.address)) own.add(`localhost:${listen.port}`);
-      else candidates.push({ address: listen.address, family: listen.address.includes(':') ? 'IPv6' : 'IPv4', iface: null, port: listen.port });
+      else
+        candidates.push({
+          address: listen.address,
+          family: listen.address.includes(':') ? 'IPv6' : 'IPv4',
+          iface: null,
+          port: listen.port,
+        });
     }
   }
   // The default route's interface first (the one in use when several have one), IPv4 before IPv6, private before public.
@@ -103,14 +123,18 @@ export function serverAddresses(listening: ListenAddress[], net: NetworkView): S
     const index = iface === null ? -1 : net.routeInterfaces.indexOf(iface);
     return index === -1 ? net.routeInterfaces.length : index;
   };
-  const rank = (c: (typeof candidates)[number]) => routeRank(c.iface) * 4 + (c.family === 'IPv4' ? 0 : 2) + (c.family === 'IPv4' && isPrivateV4(c.address) ? 0 : 1);
+  const rank = (c: (typeof candidates)[number]) =>
+    routeRank(c.iface) * 4 + (c.family === 'IPv4' ? 0 : 2) + (c.family === 'IPv4' && isPrivateV4(c.address) ? 0 : 1);
   const sorted = [...candidates].sort((a, b) => rank(a) - rank(b));
   const bases = [...new Set(sorted.map((c) => `http://${urlHost(c.address)}:${c.port}`))];
   const first = listening[0];
-  const loopback = first ? `http://${isWildcard(first.address) || first.address === 'localhost' ? 'localhost' : urlHost(first.address)}:${first.port}` : 'http://localhost';
+  const loopback = first
+    ? `http://${isWildcard(first.address) || first.address === 'localhost' ? 'localhost' : urlHost(first.address)}:${first.port}`
+    : 'http://localhost';
   const primary = bases[0] ?? loopback;
   const others = bases.slice(1);
-  if (bases.length > 0 && listening.some((l) => isWildcard(l.address) || isLoopbackName(l.address))) others.push(`http://localhost:${first?.port ?? 80}`);
+  if (bases.length > 0 && listening.some((l) => isWildcard(l.address) || isLoopbackName(l.address)))
+    others.push(`http://localhost:${first?.port ?? 80}`);
   return { primary, others, primaryIsLoopback: bases.length === 0, own };
 }
 
@@ -120,7 +144,9 @@ const warnedHosts = new Set<string>();
 
 /** The addresses of the server answering this request (cached 30 s: interfaces change with DHCP, rarely). */
 export function addressesOf(app: Pick<FastifyInstance, 'addresses' | 'server'>): ServerAddresses | null {
-  const listening = app.addresses().flatMap((a) => (typeof a === 'string' ? [] : [{ address: a.address, port: a.port }]));
+  const listening = app
+    .addresses()
+    .flatMap((a) => (typeof a === 'string' ? [] : [{ address: a.address, port: a.port }]));
   if (listening.length === 0) return null;
   const key = listening.map((l) => `${l.address}:${l.port}`).join(',');
   const cached = cache.get(app.server);
@@ -156,7 +182,9 @@ function resolveBase(request: FastifyRequest, configured: string | undefined, pu
   }
   if (!warnedHosts.has(request.host) && warnedHosts.size < 100) {
     warnedHosts.add(request.host);
-    request.log.warn(`Host "${request.host}" is not one of this server's addresses: links use ${addresses.primary}. Set PUBLIC_URL to the address users reach the server at (proxy, DNS name, container port).`);
+    request.log.warn(
+      `Host "${request.host}" is not one of this server's addresses: links use ${addresses.primary}. Set PUBLIC_URL to the address users reach the server at (proxy, DNS name, container port).`,
+    );
   }
   return addresses.primary;
 }

@@ -10,7 +10,12 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const fields = { method: request.method, route: request.routeOptions.url ?? null, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime) };
+    const fields = {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      statusCode: reply.statusCode,
+      responseTime: Math.round(reply.elapsedTime),
+    };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else if (reply.statusCode >= 500) reply.log.warn(fields, 'request completed');
     else reply.log.debug(fields, 'request completed');

@@ -14,7 +14,8 @@ export interface SecurityHeaderOptions {
 export const DOCS_PREFIX = '/api/docs';
 
 /** Features no page of the site uses: a script that slipped in cannot ask for them either. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=()';
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=()';
 
 const originOf = (url: string | null | undefined): string | null => {
   if (!url) return null;
@@ -73,7 +74,11 @@ function isHtml(reply: FastifyReply): boolean {
  * are sandboxed, byte-range.ts) keeps it.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions = {}): void {
-  const configured = [originOf(options.publicUrl), originOf(options.downloadBaseUrl), options.storageOrigin ?? null].filter((o): o is string => o !== null);
+  const configured = [
+    originOf(options.publicUrl),
+    originOf(options.downloadBaseUrl),
+    options.storageOrigin ?? null,
+  ].filter((o): o is string => o !== null);
   const hsts = options.publicUrl?.startsWith('https://') ? 'max-age=31536000' : null;
   const setIfAbsent = (reply: FastifyReply, name: string, value: string) => {
     if (!reply.hasHeader(name)) reply.header(name, value);
@@ -91,7 +96,10 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
       } else {
         // Without PUBLIC_URL a page opened by another name than the default gets links to the default (public-url.ts).
         const fallback = options.publicUrl ? null : addressesOf(request.server)?.primary;
-        reply.header('content-security-policy', appContentSecurityPolicy(fallback ? [...configured, fallback] : configured));
+        reply.header(
+          'content-security-policy',
+          appContentSecurityPolicy(fallback ? [...configured, fallback] : configured),
+        );
       }
     }
   });

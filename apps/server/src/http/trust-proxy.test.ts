@@ -32,18 +32,14 @@ describe('TRUST_PROXY', () => {
   });
 
   it('takes proxy addresses and networks, IPv4 and IPv6, and proxy-addr’s range names', () => {
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,fd00::/8,::1,192.168.0.0/255.255.0.0,loopback' }).TRUST_PROXY).toEqual([
-      '10.0.0.1',
-      '10.0.0.0/8',
-      'fd00::/8',
-      '::1',
-      '192.168.0.0/255.255.0.0',
-      'loopback',
-    ]);
+    expect(
+      loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,fd00::/8,::1,192.168.0.0/255.255.0.0,loopback' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', '192.168.0.0/255.255.0.0', 'loopback']);
   });
 
   it('refuses anything else, naming the variable', () => {
-    for (const bad of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.example.com', '10.0.0.1,', '::1/129', '1.5']) expect(parseTrustProxy(bad)).toBeNull();
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0', 'proxy.example.com', '10.0.0.1,', '::1/129', '1.5'])
+      expect(parseTrustProxy(bad)).toBeNull();
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
   });
 

@@ -22,13 +22,21 @@ export function installHtml(template: string, boot: InstallBoot | null): string 
   if (!boot) return template;
   const title = boot.app ? `${boot.app.appName} - 安装` : '安装 - 发布系统';
   const data = JSON.stringify(boot).replace(/</g, '\\u003c');
-  return withTitle(template, title).replace('</head>', `<script type="application/json" id="install-boot">${data}</script></head>`);
+  return withTitle(template, title).replace(
+    '</head>',
+    `<script type="application/json" id="install-boot">${data}</script></head>`,
+  );
 }
 
-const withTitle = (template: string, title: string): string => template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
+const withTitle = (template: string, title: string): string =>
+  template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`);
 
 /** Serves the built web app; unknown non-API GETs get index.html so client routes load directly. */
-export async function registerWebApp(app: FastifyInstance, distDir: string | undefined, options: WebAppOptions = {}): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string | undefined,
+  options: WebAppOptions = {},
+): Promise<void> {
   const hasWeb = distDir !== undefined && fs.existsSync(path.join(distDir, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -38,7 +46,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
       preCompressed: true,
       // Vite names assets by content hash, so they never change; index.html must always be fresh.
       setHeaders: (res, filePath) => {
-        res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
@@ -50,12 +61,18 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
           template ??= await fs.promises.readFile(installFile, 'utf8');
           // A database hiccup only costs the page one round trip: it asks the API itself.
           const boot = options.installBoot ? await options.installBoot(request.params.path).catch(() => null) : null;
-          return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(installHtml(template, boot));
+          return reply
+            .header('cache-control', 'no-cache')
+            .type('text/html; charset=utf-8')
+            .send(installHtml(template, boot));
         });
       }
       app.get(ENROLL_RESULT_ROUTE, async (_request, reply) => {
         template ??= await fs.promises.readFile(installFile, 'utf8');
-        return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withTitle(template, ENROLL_RESULT_TITLE));
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(withTitle(template, ENROLL_RESULT_TITLE));
       });
     }
   }
@@ -65,6 +82,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | und
     if (hasWeb && wantsPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ code: ResultCode.notFound, msg: `${Messages.notFound}：${request.method} ${pathname}`, data: null });
+    return reply
+      .status(404)
+      .send({ code: ResultCode.notFound, msg: `${Messages.notFound}：${request.method} ${pathname}`, data: null });
   });
 }

@@ -7,7 +7,10 @@ export interface RobotHosts {
   wecomBaseUrl: string;
 }
 
-export const DEFAULT_ROBOT_HOSTS: RobotHosts = { larkOpenBaseUrl: 'https://open.feishu.cn', wecomBaseUrl: 'https://qyapi.weixin.qq.com' };
+export const DEFAULT_ROBOT_HOSTS: RobotHosts = {
+  larkOpenBaseUrl: 'https://open.feishu.cn',
+  wecomBaseUrl: 'https://qyapi.weixin.qq.com',
+};
 
 export interface RobotDestination {
   kind: Extract<ReceiverKind, 'lark-bot' | 'wecom-robot'>;
@@ -45,13 +48,22 @@ export function parseRobotUrl(raw: string, hosts: RobotHosts): RobotDestination 
   if (url.origin === originOf(hosts.larkOpenBaseUrl)) {
     const hook = LARK_HOOK.exec(url.pathname);
     if (!hook?.[1] || url.search) return null;
-    return { kind: 'lark-bot', url: `${url.origin}/open-apis/bot/v2/hook/${hook[1]}`, masked: `${url.origin}/open-apis/bot/v2/hook/${mask(hook[1])}` };
+    return {
+      kind: 'lark-bot',
+      url: `${url.origin}/open-apis/bot/v2/hook/${hook[1]}`,
+      masked: `${url.origin}/open-apis/bot/v2/hook/${mask(hook[1])}`,
+    };
   }
   if (url.origin === originOf(hosts.wecomBaseUrl)) {
     const key = url.searchParams.get('key');
-    const onlyKey = [...url.searchParams.keys()].every((k) => k === 'key') && url.searchParams.getAll('key').length === 1;
+    const onlyKey =
+      [...url.searchParams.keys()].every((k) => k === 'key') && url.searchParams.getAll('key').length === 1;
     if (url.pathname !== WECOM_PATH || !key || !onlyKey || !WECOM_KEY.test(key)) return null;
-    return { kind: 'wecom-robot', url: `${url.origin}${WECOM_PATH}?key=${key}`, masked: `${url.origin}${WECOM_PATH}?key=${mask(key)}` };
+    return {
+      kind: 'wecom-robot',
+      url: `${url.origin}${WECOM_PATH}?key=${key}`,
+      masked: `${url.origin}${WECOM_PATH}?key=${mask(key)}`,
+    };
   }
   return null;
 }
@@ -59,5 +71,8 @@ export function parseRobotUrl(raw: string, hosts: RobotHosts): RobotDestination 
 /** Save-time check of a workflow's robotUrl or an app's group webhook; empty values pass (nothing to call). */
 export function assertRobotUrl(raw: string | null | undefined, hosts: RobotHosts, field?: string): void {
   if (!raw) return;
-  if (!parseRobotUrl(raw, hosts)) throw AppError.badRequest(field ? `${field}：${MessagingMessages.robotUrlInvalid}` : MessagingMessages.robotUrlInvalid);
+  if (!parseRobotUrl(raw, hosts))
+    throw AppError.badRequest(
+      field ? `${field}：${MessagingMessages.robotUrlInvalid}` : MessagingMessages.robotUrlInvalid,
+    );
 }

@@ -45,7 +45,11 @@ export function shortBranchName(ref: string): string {
 }
 
 /** True when the committers filter is empty or names this author (by name or email, case-insensitive). */
-export function matchesCommitter(committers: readonly string[], authorName: string, authorEmail: string | null): boolean {
+export function matchesCommitter(
+  committers: readonly string[],
+  authorName: string,
+  authorEmail: string | null,
+): boolean {
   if (committers.length === 0) return true;
   const name = authorName.trim().toLowerCase();
   const email = authorEmail?.trim().toLowerCase() ?? '';
@@ -56,7 +60,10 @@ export function matchesCommitter(committers: readonly string[], authorName: stri
 }
 
 /** True when the commit passes both halves of the filter (a commit without a branch passes only an empty branch list). */
-export function matchesFilter(filter: BranchFilter, commit: Pick<SourceCommit, 'branch' | 'authorName' | 'authorEmail'>): boolean {
+export function matchesFilter(
+  filter: BranchFilter,
+  commit: Pick<SourceCommit, 'branch' | 'authorName' | 'authorEmail'>,
+): boolean {
   const branchOk = filter.branches.length === 0 || (commit.branch !== null && filter.branches.includes(commit.branch));
   return branchOk && matchesCommitter(filter.committers, commit.authorName, commit.authorEmail);
 }

@@ -48,7 +48,11 @@ export function createJobRepository(db: Kysely<Database>, dialect: 'sqlite' | 'p
         .returning('id')
         .executeTakeFirst();
       if (inserted) return { id: Number(inserted.id), created: true };
-      const existing = await executor.selectFrom('jobs').select('id').where('dedupe_key', '=', job.dedupeKey ?? '').executeTakeFirstOrThrow();
+      const existing = await executor
+        .selectFrom('jobs')
+        .select('id')
+        .where('dedupe_key', '=', job.dedupeKey ?? '')
+        .executeTakeFirstOrThrow();
       return { id: Number(existing.id), created: false };
     },
 
@@ -67,8 +71,15 @@ export function createJobRepository(db: Kysely<Database>, dialect: 'sqlite' | 'p
           where (status = 'pending' and run_at <= ${now}) or (status = 'running' and lease_expire_time < ${now})
           order by run_at, id limit ${limit} ${lock}
         )
-        returning id, kind, payload, status, attempts, max_attempts, run_at, lease_owner, lease_expire_time, last_error, dedupe_key`.execute(db);
-      return result.rows.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts), max_attempts: Number(r.max_attempts) }));
+        returning id, kind, payload, status, attempts, max_attempts, run_at, lease_owner, lease_expire_time, last_error, dedupe_key`.execute(
+        db,
+      );
+      return result.rows.map((r) => ({
+        ...r,
+        id: Number(r.id),
+        attempts: Number(r.attempts),
+        max_attempts: Number(r.max_attempts),
+      }));
     },
 
     /** Records a run's end, only while this process still holds the lease; answers whether it did. */
@@ -125,7 +136,11 @@ export function createJobRepository(db: Kysely<Database>, dialect: 'sqlite' | 'p
 
     /** When the next pending job is due (null when none), so an idle runner can sleep until then. */
     async nextRunAt(): Promise<number | null> {
-      const row = await db.selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('next')).where('status', '=', 'pending').executeTakeFirst();
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('run_at').as('next'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
       return row?.next == null ? null : Number(row.next);
     },
 

@@ -25,7 +25,13 @@ export interface EnqueueOptions {
  * The durable queue in the database: `enqueue` from anywhere, `start` a runner in each process (main.ts),
  * `runDue` to drain what is due now (tests, and the runner's own loop).
  */
-export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logger?: Logger; owner?: string; concurrency?: number }) {
+export function createJobQueue(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger?: Logger;
+  owner?: string;
+  concurrency?: number;
+}) {
   const { db, clock } = deps;
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
   const jobs = createJobRepository(db, dialect);
@@ -40,11 +46,18 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
   function failureOf(error: unknown): JobFailure {
     if (error instanceof JobFailure) return error;
     // A bad payload never gets better by waiting.
-    if (error instanceof Error && error.name === 'ZodError') return JobFailure.permanent(`任务参数无效：${error.message}`);
+    if (error instanceof Error && error.name === 'ZodError')
+      return JobFailure.permanent(`任务参数无效：${error.message}`);
     return JobFailure.retry(error instanceof Error ? error.message : String(error), { cause: error });
   }
 
-  async function settle(record: JobRecord, definition: JobDefinition<any, any> | undefined, payload: unknown, outcome: JobOutcome<unknown>, run: JobRun) {
+  async function settle(
+    record: JobRecord,
+    definition: JobDefinition<any, any> | undefined,
+    payload: unknown,
+    outcome: JobOutcome<unknown>,
+    run: JobRun,
+  ) {
     const now = clock.now();
     const change =
       outcome.status === 'done'
@@ -58,7 +71,12 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
       await definition?.settle?.(trx, payload, outcome, run);
       return true;
     });
-    if (recorded) await definition?.afterCommit?.(payload, outcome, run).catch((error: unknown) => deps.logger?.error({ err: error, jobId: record.id }, 'the work after a job outcome failed'));
+    if (recorded)
+      await definition
+        ?.afterCommit?.(payload, outcome, run)
+        .catch((error: unknown) =>
+          deps.logger?.error({ err: error, jobId: record.id }, 'the work after a job outcome failed'),
+        );
   }
 
   async function runOne(record: JobRecord): Promise<void> {
@@ -79,8 +97,10 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
       const failure = failureOf(error);
       // A database that was away (a restart, a failover) failed the place, not the job: tried again, whatever its count.
       const placeFailed = failure.retryable && databaseFault(failure) === 'unavailable';
-      if (!failure.retryable || (record.attempts >= record.max_attempts && !placeFailed)) outcome = { status: 'failed', failure };
-      else outcome = { status: 'retry', failure, runAt: clock.now() + backoffMs(record.attempts, failure.retryAfterMs) };
+      if (!failure.retryable || (record.attempts >= record.max_attempts && !placeFailed))
+        outcome = { status: 'failed', failure };
+      else
+        outcome = { status: 'retry', failure, runAt: clock.now() + backoffMs(record.attempts, failure.retryAfterMs) };
     }
     try {
       await settle(record, definition, payload, outcome, run);
@@ -141,9 +161,23 @@ export function createJobQueue(deps: { db: Kysely<Database>; clock: Clock; logge
       definitions.set(definition.kind, definition);
     },
 
-    async enqueue<P>(definition: JobDefinition<P, unknown>, payload: P, options: EnqueueOptions = {}): Promise<{ id: number; created: boolean }> {
+    async enqueue<P>(
+      definition: JobDefinition<P, unknown>,
+      payload: P,
+      options: EnqueueOptions = {},
+    ): Promise<{ id: number; created: boolean }> {
       const now = clock.now();
-      const queued = await jobs.enqueue(options.trx ?? db, { kind: definition.kind, payload, maxAttempts: options.maxAttempts ?? definition.maxAttempts, runAt: options.runAt ?? now, dedupeKey: options.dedupeKey }, now);
+      const queued = await jobs.enqueue(
+        options.trx ?? db,
+        {
+          kind: definition.kind,
+          payload,
+          maxAttempts: options.maxAttempts ?? definition.maxAttempts,
+          runAt: options.runAt ?? now,
+          dedupeKey: options.dedupeKey,
+        },
+        now,
+      );
       wake();
       return queued;
     },

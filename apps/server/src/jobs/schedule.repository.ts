@@ -13,12 +13,27 @@ export function createScheduleRepository(db: Kysely<Database>) {
     async ensure(name: string, intervalMs: number, now: number): Promise<void> {
       await db
         .insertInto('job_schedules')
-        .values({ name, interval_ms: intervalMs, enabled: 1, next_run_at: now + intervalMs, claimed_by: null, lease_expire_time: null, last_run_at: null, last_duration_ms: null, last_error: null, update_time: now })
+        .values({
+          name,
+          interval_ms: intervalMs,
+          enabled: 1,
+          next_run_at: now + intervalMs,
+          claimed_by: null,
+          lease_expire_time: null,
+          last_run_at: null,
+          last_duration_ms: null,
+          last_error: null,
+          update_time: now,
+        })
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
       await db
         .updateTable('job_schedules')
-        .set({ interval_ms: intervalMs, next_run_at: sql`case when next_run_at > cast(${now + intervalMs} as bigint) then cast(${now + intervalMs} as bigint) else next_run_at end`, update_time: now })
+        .set({
+          interval_ms: intervalMs,
+          next_run_at: sql`case when next_run_at > cast(${now + intervalMs} as bigint) then cast(${now + intervalMs} as bigint) else next_run_at end`,
+          update_time: now,
+        })
         .where('name', '=', name)
         .where('interval_ms', '<>', intervalMs)
         .execute();
@@ -39,7 +54,12 @@ export function createScheduleRepository(db: Kysely<Database>) {
     async claim(name: string, owner: string, now: number, leaseMs: number, manual: boolean): Promise<number | null> {
       let update = db
         .updateTable('job_schedules')
-        .set({ claimed_by: owner, lease_expire_time: now + leaseMs, next_run_at: sql`cast(${now} as bigint) + interval_ms`, update_time: now })
+        .set({
+          claimed_by: owner,
+          lease_expire_time: now + leaseMs,
+          next_run_at: sql`cast(${now} as bigint) + interval_ms`,
+          update_time: now,
+        })
         .where('name', '=', name)
         .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('lease_expire_time', '<', now)]));
       if (!manual) update = update.where('enabled', '=', 1).where('next_run_at', '<=', now);
@@ -47,36 +67,75 @@ export function createScheduleRepository(db: Kysely<Database>) {
       if (Number(result.numUpdatedRows) !== 1) return null;
       // Statements of their own, no transaction around them: a SQLite transaction held across an await would make
       // another connection of the same process wait on the lock synchronously. A crash in between loses a record only.
-      const run = await db.insertInto('job_schedule_runs').values({ name, owner, manual: manual ? 1 : 0, start_time: now, finish_time: null, error: null }).returning('id').executeTakeFirstOrThrow();
+      const run = await db
+        .insertInto('job_schedule_runs')
+        .values({ name, owner, manual: manual ? 1 : 0, start_time: now, finish_time: null, error: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return Number(run.id);
     },
 
     /** Keeps a long run's lease while this process still holds it. */
     async renew(name: string, owner: string, until: number, now: number): Promise<boolean> {
-      const result = await db.updateTable('job_schedules').set({ lease_expire_time: until, update_time: now }).where('name', '=', name).where('claimed_by', '=', owner).executeTakeFirst();
+      const result = await db
+        .updateTable('job_schedules')
+        .set({ lease_expire_time: until, update_time: now })
+        .where('name', '=', name)
+        .where('claimed_by', '=', owner)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
     /** Records the end of a run and lets the schedule go (only while this process still holds it). */
-    async finish(run: { id: number; name: string; owner: string; startTime: number; durationMs: number; error: string | null }, now: number): Promise<void> {
-      await db.updateTable('job_schedule_runs').set({ finish_time: now, error: run.error }).where('id', '=', run.id).execute();
+    async finish(
+      run: { id: number; name: string; owner: string; startTime: number; durationMs: number; error: string | null },
+      now: number,
+    ): Promise<void> {
+      await db
+        .updateTable('job_schedule_runs')
+        .set({ finish_time: now, error: run.error })
+        .where('id', '=', run.id)
+        .execute();
       await db
         .updateTable('job_schedules')
-        .set({ claimed_by: null, lease_expire_time: null, last_run_at: run.startTime, last_duration_ms: run.durationMs, last_error: run.error, update_time: now })
+        .set({
+          claimed_by: null,
+          lease_expire_time: null,
+          last_run_at: run.startTime,
+          last_duration_ms: run.durationMs,
+          last_error: run.error,
+          update_time: now,
+        })
         .where('name', '=', run.name)
         .where('claimed_by', '=', run.owner)
         .execute();
     },
 
     async setEnabled(name: string, enabled: boolean, now: number): Promise<boolean> {
-      const result = await db.updateTable('job_schedules').set({ enabled: enabled ? 1 : 0, update_time: now }).where('name', '=', name).executeTakeFirst();
+      const result = await db
+        .updateTable('job_schedules')
+        .set({ enabled: enabled ? 1 : 0, update_time: now })
+        .where('name', '=', name)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
     /** The runs of one schedule, oldest first. */
     async runs(name: string) {
-      const rows = await db.selectFrom('job_schedule_runs').selectAll().where('name', '=', name).orderBy('start_time').orderBy('id').execute();
-      return rows.map((r) => ({ ...r, id: Number(r.id), manual: Number(r.manual), start_time: Number(r.start_time), finish_time: r.finish_time === null ? null : Number(r.finish_time) }));
+      const rows = await db
+        .selectFrom('job_schedule_runs')
+        .selectAll()
+        .where('name', '=', name)
+        .orderBy('start_time')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        ...r,
+        id: Number(r.id),
+        manual: Number(r.manual),
+        start_time: Number(r.start_time),
+        finish_time: r.finish_time === null ? null : Number(r.finish_time),
+      }));
     },
 
     async deleteRunsBefore(cutoff: number): Promise<void> {

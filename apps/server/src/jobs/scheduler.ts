@@ -51,7 +51,8 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
 
   function ensureAll(): Promise<void> {
     ensured ??= (async () => {
-      for (const definition of definitions.values()) await schedules.ensure(definition.name, definition.intervalMs, clock.now());
+      for (const definition of definitions.values())
+        await schedules.ensure(definition.name, definition.intervalMs, clock.now());
     })().catch((error: unknown) => {
       ensured = null;
       throw error;
@@ -61,7 +62,11 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
 
   async function execute(definition: ScheduleDefinition, runId: number, startTime: number): Promise<void> {
     const renewal = setInterval(() => {
-      schedules.renew(definition.name, owner, clock.now() + SCHEDULE_LEASE_MS, clock.now()).catch((error: unknown) => deps.logger?.warn({ err: error, schedule: definition.name }, 'renewing a schedule lease failed'));
+      schedules
+        .renew(definition.name, owner, clock.now() + SCHEDULE_LEASE_MS, clock.now())
+        .catch((error: unknown) =>
+          deps.logger?.warn({ err: error, schedule: definition.name }, 'renewing a schedule lease failed'),
+        );
     }, RENEW_EVERY_MS);
     renewal.unref();
     const started = performance.now();
@@ -76,7 +81,11 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
     }
     const durationMs = Math.round(performance.now() - started);
     // Unrecorded, the lease runs out and the next due time runs it again: nothing is lost but the record of this run.
-    await schedules.finish({ id: runId, name: definition.name, owner, startTime, durationMs, error }, clock.now()).catch((failure: unknown) => deps.logger?.error({ err: failure, schedule: definition.name }, 'recording a scheduled run failed'));
+    await schedules
+      .finish({ id: runId, name: definition.name, owner, startTime, durationMs, error }, clock.now())
+      .catch((failure: unknown) =>
+        deps.logger?.error({ err: failure, schedule: definition.name }, 'recording a scheduled run failed'),
+      );
   }
 
   function launch(definition: ScheduleDefinition, runId: number, startTime: number): Promise<void> {
@@ -103,7 +112,9 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
   /** How long an idle loop sleeps: until the earliest due time of a schedule nobody holds, within bounds. */
   async function idleMs(): Promise<number> {
     const now = clock.now();
-    const free = (await schedules.list([...definitions.keys()])).filter((r) => r.enabled && (r.claimed_by === null || (r.lease_expire_time ?? 0) < now));
+    const free = (await schedules.list([...definitions.keys()])).filter(
+      (r) => r.enabled && (r.claimed_by === null || (r.lease_expire_time ?? 0) < now),
+    );
     const next = Math.min(...free.map((r) => r.next_run_at), now + MAX_IDLE_MS);
     return Math.max(MIN_IDLE_MS, next - now);
   }
@@ -162,7 +173,9 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
       const rows = new Map((await schedules.list([...definitions.keys()])).map((r) => [r.name, r]));
       return [...definitions.values()].flatMap((definition) => {
         const record = rows.get(definition.name);
-        return record ? [{ definition, record, running: record.claimed_by !== null && (record.lease_expire_time ?? 0) >= now }] : [];
+        return record
+          ? [{ definition, record, running: record.claimed_by !== null && (record.lease_expire_time ?? 0) >= now }]
+          : [];
       });
     },
 

@@ -40,10 +40,16 @@ export function createSecretBox(secret: string, previous: readonly string[] = []
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+      return [
+        'v1',
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        data.toString('base64url'),
+      ].join('.');
     },
     open(sealed: string): string {
-      const plain = tryOpen(current, sealed) ?? older.reduce<string | null>((found, key) => found ?? tryOpen(key, sealed), null);
+      const plain =
+        tryOpen(current, sealed) ?? older.reduce<string | null>((found, key) => found ?? tryOpen(key, sealed), null);
       if (plain === null) throw new SealedValueError();
       return plain;
     },

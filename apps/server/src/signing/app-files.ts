@@ -21,7 +21,8 @@ export function bytesAt(files: ReadonlyMap<string, AppFile>, path: string): Buff
 }
 
 export const sha1Of = (file: AppFile): Buffer => (isBytes(file) ? createHash('sha1').update(file).digest() : file.sha1);
-export const sha256Of = (file: AppFile): Buffer => (isBytes(file) ? createHash('sha256').update(file).digest() : file.sha256);
+export const sha256Of = (file: AppFile): Buffer =>
+  isBytes(file) ? createHash('sha256').update(file).digest() : file.sha256;
 
 /** Digests of a stream's bytes, as it passes. */
 export function createDigester() {

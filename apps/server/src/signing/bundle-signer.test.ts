@@ -13,29 +13,59 @@ import { verifyApp } from './verify-app.ts';
 const oldSigner = makeIdentity('Apple Distribution: Old Team (OLDTEAM001)');
 const signer = makeAppleIdentity({ commonName: 'Apple Development: 韩梅梅 (NEWTEAM001)', teamId: 'NEWTEAM001' });
 const apple = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', serial: '0a0a' });
-const oldEntitlements = xmlPlist({ 'application-identifier': 'OLDTEAM001.com.example.demo', 'keychain-access-groups': ['OLDTEAM001.com.example.demo'], 'aps-environment': 'production' });
+const oldEntitlements = xmlPlist({
+  'application-identifier': 'OLDTEAM001.com.example.demo',
+  'keychain-access-groups': ['OLDTEAM001.com.example.demo'],
+  'aps-environment': 'production',
+});
 
 const profile = (name: string, uuid: string, appId: string, extra: Record<string, unknown> = {}) =>
   makeSignedProfile([signer], apple, {
     Name: name,
     UUID: uuid,
     TeamIdentifier: ['NEWTEAM001'],
-    Entitlements: { 'application-identifier': appId, 'com.apple.developer.team-identifier': 'NEWTEAM001', 'get-task-allow': true, 'keychain-access-groups': ['NEWTEAM001.*'], ...extra },
+    Entitlements: {
+      'application-identifier': appId,
+      'com.apple.developer.team-identifier': 'NEWTEAM001',
+      'get-task-allow': true,
+      'keychain-access-groups': ['NEWTEAM001.*'],
+      ...extra,
+    },
   } as never);
-const mainProfile = profile('Demo Dev', '11111111-1111-1111-1111-111111111111', 'NEWTEAM001.com.example.demo', { 'aps-environment': 'development' });
+const mainProfile = profile('Demo Dev', '11111111-1111-1111-1111-111111111111', 'NEWTEAM001.com.example.demo', {
+  'aps-environment': 'development',
+});
 const wildcardProfile = profile('Team Wildcard', '22222222-2222-2222-2222-222222222222', 'NEWTEAM001.*');
 
 function sampleApp(): Map<string, Buffer> {
-  const binary = (identifier: string, dylibId?: string) => buildThinMachO({ dylibId, signature: { identifier, teamId: 'OLDTEAM001', signer: oldSigner, entitlementsXml: dylibId ? undefined : oldEntitlements } });
+  const binary = (identifier: string, dylibId?: string) =>
+    buildThinMachO({
+      dylibId,
+      signature: {
+        identifier,
+        teamId: 'OLDTEAM001',
+        signer: oldSigner,
+        entitlementsXml: dylibId ? undefined : oldEntitlements,
+      },
+    });
   return new Map<string, Buffer>([
-    ['Payload/Demo.app/Info.plist', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo', CFBundleExecutable: 'Demo' }))],
+    [
+      'Payload/Demo.app/Info.plist',
+      xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo', CFBundleExecutable: 'Demo' })),
+    ],
     ['Payload/Demo.app/Demo', binary('com.example.demo')],
     ['Payload/Demo.app/Assets.car', Buffer.from('assets')],
     ['Payload/Demo.app/zh-Hans.lproj/Localizable.strings', Buffer.from('"ok" = "好";')],
     ['Payload/Demo.app/embedded.mobileprovision', Buffer.from('the old profile')],
-    ['Payload/Demo.app/PlugIns/Widget.appex/Info.plist', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo.widget', CFBundleExecutable: 'Widget' }))],
+    [
+      'Payload/Demo.app/PlugIns/Widget.appex/Info.plist',
+      xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.demo.widget', CFBundleExecutable: 'Widget' })),
+    ],
     ['Payload/Demo.app/PlugIns/Widget.appex/Widget', binary('com.example.demo.widget')],
-    ['Payload/Demo.app/Frameworks/Kit.framework/Info.plist', xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.Kit', CFBundleExecutable: 'Kit' }))],
+    [
+      'Payload/Demo.app/Frameworks/Kit.framework/Info.plist',
+      xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.Kit', CFBundleExecutable: 'Kit' })),
+    ],
     ['Payload/Demo.app/Frameworks/Kit.framework/Kit', binary('com.example.Kit', '@rpath/Kit.framework/Kit')],
     ['Payload/Demo.app/Frameworks/libswiftCore.dylib', binary('libswiftCore', '@rpath/libswiftCore.dylib')],
   ]);
@@ -61,12 +91,18 @@ describe('resignApp', () => {
     const signed = resignApp(app, input);
     expect(signed).toEqual([
       { path: 'Payload/Demo.app/Frameworks/Kit.framework/', bundleId: 'com.example.Kit', profileUuid: null },
-      { path: 'Payload/Demo.app/PlugIns/Widget.appex/', bundleId: 'com.example.demo.widget', profileUuid: '22222222-2222-2222-2222-222222222222' },
+      {
+        path: 'Payload/Demo.app/PlugIns/Widget.appex/',
+        bundleId: 'com.example.demo.widget',
+        profileUuid: '22222222-2222-2222-2222-222222222222',
+      },
       { path: 'Payload/Demo.app/', bundleId: 'com.example.demo', profileUuid: '11111111-1111-1111-1111-111111111111' },
     ]);
     expect(verifyApp(app)).toEqual([]);
     expect(app.get('Payload/Demo.app/embedded.mobileprovision')?.equals(mainProfile)).toBe(true);
-    expect(app.get('Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision')?.equals(wildcardProfile)).toBe(true);
+    expect(app.get('Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision')?.equals(wildcardProfile)).toBe(
+      true,
+    );
     expect(app.has('Payload/Demo.app/Frameworks/Kit.framework/embedded.mobileprovision')).toBe(false);
     expect(entitlementsOf(app.get('Payload/Demo.app/Demo')!)).toEqual({
       'application-identifier': 'NEWTEAM001.com.example.demo',
@@ -75,7 +111,9 @@ describe('resignApp', () => {
       'keychain-access-groups': ['NEWTEAM001.com.example.demo'],
       'aps-environment': 'development',
     });
-    expect(entitlementsOf(app.get('Payload/Demo.app/PlugIns/Widget.appex/Widget')!)?.['application-identifier']).toBe('NEWTEAM001.com.example.demo.widget');
+    expect(entitlementsOf(app.get('Payload/Demo.app/PlugIns/Widget.appex/Widget')!)?.['application-identifier']).toBe(
+      'NEWTEAM001.com.example.demo.widget',
+    );
   });
 
   it('the verifier catches a changed resource, a changed binary and a profile that does not allow the entitlements', () => {
@@ -88,10 +126,14 @@ describe('resignApp', () => {
     const binary = Buffer.from(app.get('Payload/Demo.app/PlugIns/Widget.appex/Widget')!);
     binary.writeUInt8(binary.readUInt8(5000) ^ 1, 5000);
     patched.set('Payload/Demo.app/PlugIns/Widget.appex/Widget', binary);
-    expect(verifyApp(patched)).toEqual(expect.arrayContaining(['Payload/Demo.app/PlugIns/Widget.appex/: arm64: page 1 (CodeDirectory 0)']));
+    expect(verifyApp(patched)).toEqual(
+      expect.arrayContaining(['Payload/Demo.app/PlugIns/Widget.appex/: arm64: page 1 (CodeDirectory 0)']),
+    );
     const swapped = new Map(app);
     swapped.set('Payload/Demo.app/embedded.mobileprovision', wildcardProfile);
-    expect(verifyApp(swapped)).toEqual(expect.arrayContaining(['Payload/Demo.app/: entitlements outside the profile: aps-environment']));
+    expect(verifyApp(swapped)).toEqual(
+      expect.arrayContaining(['Payload/Demo.app/: entitlements outside the profile: aps-environment']),
+    );
   });
 
   it('refuses when no profile covers a bundle, naming its bundle id', () => {

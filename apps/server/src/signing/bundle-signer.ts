@@ -51,7 +51,9 @@ const BUNDLE = /\.(app|appex|framework)\/$/;
 
 /** The main app directory: the shortest `Payload/*.app/` holding an Info.plist (as the inspector chooses). */
 export function mainAppRoot(files: ReadonlyMap<string, unknown>): string | null {
-  const roots = [...files.keys()].filter((name) => /^Payload\/[^/]+\.app\/Info\.plist$/.test(name)).map((name) => name.slice(0, -'Info.plist'.length));
+  const roots = [...files.keys()]
+    .filter((name) => /^Payload\/[^/]+\.app\/Info\.plist$/.test(name))
+    .map((name) => name.slice(0, -'Info.plist'.length));
   return roots.sort((a, b) => a.length - b.length)[0] ?? null;
 }
 
@@ -69,7 +71,8 @@ export function bundlesOf(files: ReadonlyMap<string, unknown>, root: string): st
 /** Files of one bundle, relative to it, including nested bundles' files. */
 export function filesUnder(files: ReadonlyMap<string, AppFile>, bundle: string): Map<string, AppFile> {
   const out = new Map<string, AppFile>();
-  for (const [name, bytes] of files) if (name.startsWith(bundle) && !name.endsWith('/')) out.set(name.slice(bundle.length), bytes);
+  for (const [name, bytes] of files)
+    if (name.startsWith(bundle) && !name.endsWith('/')) out.set(name.slice(bundle.length), bytes);
   return out;
 }
 
@@ -85,7 +88,12 @@ function oldEntitlements(binary: Buffer): PlistDict | null {
 }
 
 /** Signs loose dylibs of a bundle (not another bundle's executable) as libraries. */
-function signLooseDylibs(files: AppFiles, bundle: string, bundles: string[], base: Omit<MachOSigningInput, 'identifier' | 'hashes'>): void {
+function signLooseDylibs(
+  files: AppFiles,
+  bundle: string,
+  bundles: string[],
+  base: Omit<MachOSigningInput, 'identifier' | 'hashes'>,
+): void {
   for (const [name, bytes] of files) {
     if (!name.startsWith(bundle) || !name.endsWith('.dylib')) continue;
     if (bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other))) continue;
@@ -104,7 +112,8 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
   const mainInfo = parsePlistDict(bytesAt(files, `${root}Info.plist`) ?? Buffer.alloc(0));
   const mainBundleId = mainInfo ? plistString(mainInfo, 'CFBundleIdentifier') : null;
   const mainProfile = mainBundleId ? profileFor(input.profiles, mainBundleId) : null;
-  if (!mainProfile) throw new BundleSigningError('noProfile', `no profile covers ${mainBundleId ?? root}`, mainBundleId);
+  if (!mainProfile)
+    throw new BundleSigningError('noProfile', `no profile covers ${mainBundleId ?? root}`, mainBundleId);
   const appTeam = mainProfile.appId.slice(0, mainProfile.appId.indexOf('.'));
   const signed: SignedBundle[] = [];
   const library = {
@@ -125,10 +134,12 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     const info = infoPlist ? parsePlistDict(infoPlist) : null;
     const bundleId = info ? plistString(info, 'CFBundleIdentifier') : null;
     const executable = info ? plistString(info, 'CFBundleExecutable') : null;
-    if (!infoPlist || !bundleId || !executable) throw new BundleSigningError('badBundle', `${bundle} has no bundle id or executable`);
+    if (!infoPlist || !bundleId || !executable)
+      throw new BundleSigningError('badBundle', `${bundle} has no bundle id or executable`);
     const binaryPath = `${bundle}${executable}`;
     const binary = bytesAt(files, binaryPath);
-    if (!binary || !looksLikeMachO(binary)) throw new BundleSigningError('badBundle', `${binaryPath} is not a Mach-O`, bundleId);
+    if (!binary || !looksLikeMachO(binary))
+      throw new BundleSigningError('badBundle', `${binaryPath} is not a Mach-O`, bundleId);
     const isFramework = bundle.endsWith('.framework/');
     const profile = isFramework ? null : profileFor(input.profiles, bundleId);
     if (!isFramework && !profile) throw new BundleSigningError('noProfile', `no profile covers ${bundleId}`, bundleId);
@@ -138,10 +149,17 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     let entitlements: PlistDict | null = null;
     if (profile) {
       files.set(`${bundle}embedded.mobileprovision`, profile.content);
-      entitlements = entitlementsFor({ bundleId, appId: profile.appId, profile: profileEntitlements(profile.content), app: oldEntitlements(binary) });
+      entitlements = entitlementsFor({
+        bundleId,
+        appId: profile.appId,
+        profile: profileEntitlements(profile.content),
+        app: oldEntitlements(binary),
+      });
     }
     const hashes = hashesOf(binary);
-    const codeResources = buildCodeResources(filesUnder(files, bundle), executable, { withSha1: hashes === 'sha1+sha256' });
+    const codeResources = buildCodeResources(filesUnder(files, bundle), executable, {
+      withSha1: hashes === 'sha1+sha256',
+    });
     files.set(`${bundle}_CodeSignature/CodeResources`, codeResources);
     files.set(
       binaryPath,

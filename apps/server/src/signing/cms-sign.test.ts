@@ -18,7 +18,9 @@ const privateKey = createPrivateKey(forge.pki.privateKeyToPem(identity.key));
 const intermediate = makeAppleIdentity({ commonName: 'Test WWDR Intermediate', serial: '0b0b' });
 
 function directories() {
-  const bytes = buildThinMachO({ signature: { identifier: 'com.example.app', teamId: 'TEAM123456', hashType: CS_HASHTYPE.sha1 } });
+  const bytes = buildThinMachO({
+    signature: { identifier: 'com.example.app', teamId: 'TEAM123456', hashType: CS_HASHTYPE.sha1 },
+  });
   const signature = readEmbeddedSignature(bytes, parseMachO(bytes).slices[0]!);
   return signature!.codeDirectories;
 }
@@ -29,7 +31,24 @@ function opensslVerifies(cms: Buffer, content: Buffer): boolean {
   try {
     fs.writeFileSync(path.join(dir, 'sig.der'), cms);
     fs.writeFileSync(path.join(dir, 'cd.bin'), content);
-    const run = spawnSync('openssl', ['cms', '-verify', '-inform', 'DER', '-in', 'sig.der', '-content', 'cd.bin', '-binary', '-noverify', '-out', '/dev/null'], { cwd: dir });
+    const run = spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-inform',
+        'DER',
+        '-in',
+        'sig.der',
+        '-content',
+        'cd.bin',
+        '-binary',
+        '-noverify',
+        '-out',
+        '/dev/null',
+      ],
+      { cwd: dir },
+    );
     return run.status === 0;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -40,7 +59,13 @@ describe('signCodeDirectories', () => {
   it("signs the primary CodeDirectory with Apple's cdhash attributes; our verifier and OpenSSL both accept it", () => {
     const cds = directories();
     const signedAt = signingTimeWithin(identity.certificate);
-    const cms = signCodeDirectories({ codeDirectories: cds, certificate: identity.der, chain: [intermediate.der], privateKey, signingTime: signedAt });
+    const cms = signCodeDirectories({
+      codeDirectories: cds,
+      certificate: identity.der,
+      chain: [intermediate.der],
+      privateKey,
+      signingTime: signedAt,
+    });
     const result = verifyCodeDirectoryCms(cms, cds);
     expect(result.failures).toEqual([]);
     expect(result.signerCertificate?.equals(identity.der)).toBe(true);
@@ -51,7 +76,7 @@ describe('signCodeDirectories', () => {
     expect(opensslVerifies(cms, cds[1]!.data)).toBe(false);
   });
 
-  it("writes the 9.1 plist as Xcode does", () => {
+  it('writes the 9.1 plist as Xcode does', () => {
     const [primary] = directories();
     expect(cdHashesPlist([primary!]).toString()).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n\t<key>cdhashes</key>\n\t<array>\n\t\t<data>\n\t\t' +
@@ -62,6 +87,14 @@ describe('signCodeDirectories', () => {
 
   it('refuses a key that is not the certificate’s', () => {
     const other = createPrivateKey(forge.pki.privateKeyToPem(intermediate.key));
-    expect(() => signCodeDirectories({ codeDirectories: directories(), certificate: identity.der, chain: [], privateKey: other, signingTime: new Date() })).toThrow('not the certificate');
+    expect(() =>
+      signCodeDirectories({
+        codeDirectories: directories(),
+        certificate: identity.der,
+        chain: [],
+        privateKey: other,
+        signingTime: new Date(),
+      }),
+    ).toThrow('not the certificate');
   });
 });

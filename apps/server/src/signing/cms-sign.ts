@@ -30,7 +30,8 @@ function oid(text: string): Buffer {
   const out: number[] = [first * 40 + second];
   for (const part of rest) {
     const chunk = [part & 0x7f];
-    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128)) chunk.unshift((value & 0x7f) | 0x80);
+    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128))
+      chunk.unshift((value & 0x7f) | 0x80);
     out.push(...chunk);
   }
   return tlv(0x06, Buffer.from(out));
@@ -58,7 +59,9 @@ const OIDS = {
 
 /** Apple's 9.1 value: an XML plist listing each CodeDirectory's 20-byte cdhash, tab-indented as Xcode writes it. */
 export function cdHashesPlist(codeDirectories: CodeDirectory[]): Buffer {
-  const entries = codeDirectories.map((cd) => `\t\t<data>\n\t\t${cd.cdhash.toString('base64')}\n\t\t</data>\n`).join('');
+  const entries = codeDirectories
+    .map((cd) => `\t\t<data>\n\t\t${cd.cdhash.toString('base64')}\n\t\t</data>\n`)
+    .join('');
   return Buffer.from(
     '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
       `<plist version="1.0">\n<dict>\n\t<key>cdhashes</key>\n\t<array>\n${entries}\t</array>\n</dict>\n</plist>\n`,
@@ -88,7 +91,8 @@ export interface CmsSignInput {
 export function signCodeDirectories(input: CmsSignInput): Buffer {
   const [primary] = input.codeDirectories;
   if (!primary) throw new Error('nothing to sign');
-  if (!new X509Certificate(input.certificate).checkPrivateKey(input.privateKey)) throw new Error('the key is not the certificate’s');
+  if (!new X509Certificate(input.certificate).checkPrivateKey(input.privateKey))
+    throw new Error('the key is not the certificate’s');
   const digestAlgorithm = sequence(oid(OIDS.sha256), nullValue);
   const cdHashes2 = input.codeDirectories.map((cd) => {
     const algorithm = cd.hashType === 1 ? 'sha1' : 'sha256';

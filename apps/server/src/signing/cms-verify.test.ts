@@ -30,7 +30,7 @@ describe('verifyCodeDirectoryCms', () => {
     expect([result.cdHashes, result.cdHashes2]).toEqual([null, null]);
   });
 
-  it('dates a test signature made without a time inside its signer\'s validity, even for an expired certificate', () => {
+  it("dates a test signature made without a time inside its signer's validity, even for an expired certificate", () => {
     const signedTime = (identity: typeof signer) => {
       const { cms, directories } = signature(identity);
       const result = verifyCodeDirectoryCms(cms, directories);
@@ -40,7 +40,10 @@ describe('verifyCodeDirectoryCms', () => {
     const before = Math.floor(Date.now() / 1000) * 1000;
     const current = signedTime(signer) ?? 0;
     expect([current >= before, current <= Date.now()]).toEqual([true, true]);
-    const expired = makeAppleIdentity({ notBefore: new Date(before - 400 * DAY_MS), notAfter: new Date(before - 35 * DAY_MS) });
+    const expired = makeAppleIdentity({
+      notBefore: new Date(before - 400 * DAY_MS),
+      notAfter: new Date(before - 35 * DAY_MS),
+    });
     expect(signedTime(expired)).toBe(expired.certificate.validity.notAfter.getTime());
   });
 

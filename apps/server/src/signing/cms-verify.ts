@@ -34,7 +34,8 @@ export interface CmsVerification {
   failures: CmsFailure[];
 }
 
-const hex = (bytes: Uint8Array, node: Asn1Node) => Buffer.from(bytes.subarray(node.contentStart, node.contentEnd)).toString('hex');
+const hex = (bytes: Uint8Array, node: Asn1Node) =>
+  Buffer.from(bytes.subarray(node.contentStart, node.contentEnd)).toString('hex');
 
 interface SignerInfo {
   digestAlgorithm: string | null;
@@ -51,7 +52,11 @@ function readSignerInfo(cms: Buffer): SignerInfo | null {
   const attributes = info.children.find((node, index) => index > 2 && node.tag === 0xa0) ?? null;
   const signatureNode = info.children.find((node, index) => index > 3 && node.tag === 0x04);
   if (!signatureNode) return null;
-  return { digestAlgorithm: digestOid ? (DIGESTS[hex(cms, digestOid)] ?? null) : null, signedAttributes: attributes, signature: octetStringContent(cms, signatureNode) };
+  return {
+    digestAlgorithm: digestOid ? (DIGESTS[hex(cms, digestOid)] ?? null) : null,
+    signedAttributes: attributes,
+    signature: octetStringContent(cms, signatureNode),
+  };
 }
 
 function attributeValues(cms: Buffer, attributes: Asn1Node | null, oid: string): Asn1Node[] {
@@ -79,7 +84,14 @@ function timeOf(cms: Buffer, node: Asn1Node | undefined): Date | null {
  * (Apple WWDR, the profile) is the caller's business.
  */
 export function verifyCodeDirectoryCms(cms: Buffer, codeDirectories: CodeDirectory[]): CmsVerification {
-  const result: CmsVerification = { signerCertificate: null, digestAlgorithm: null, signingTime: null, cdHashes: null, cdHashes2: null, failures: [] };
+  const result: CmsVerification = {
+    signerCertificate: null,
+    digestAlgorithm: null,
+    signingTime: null,
+    cdHashes: null,
+    cdHashes2: null,
+    failures: [],
+  };
   let info: SignerInfo | null;
   try {
     info = readSignerInfo(cms);
@@ -88,7 +100,8 @@ export function verifyCodeDirectoryCms(cms: Buffer, codeDirectories: CodeDirecto
     return { ...result, failures: ['unreadable'] };
   }
   const primary = codeDirectories.find((cd) => cd.slot === 0);
-  if (!info || !info.signedAttributes || !info.digestAlgorithm || !primary) return { ...result, failures: ['unreadable'] };
+  if (!info || !info.signedAttributes || !info.digestAlgorithm || !primary)
+    return { ...result, failures: ['unreadable'] };
   result.digestAlgorithm = info.digestAlgorithm;
   const attributes = info.signedAttributes;
 
@@ -104,7 +117,12 @@ export function verifyCodeDirectoryCms(cms: Buffer, codeDirectories: CodeDirecto
     signed[0] = 0x31;
     let isValid = false;
     try {
-      isValid = verify(info.digestAlgorithm, signed, new X509Certificate(result.signerCertificate).publicKey, info.signature);
+      isValid = verify(
+        info.digestAlgorithm,
+        signed,
+        new X509Certificate(result.signerCertificate).publicKey,
+        info.signature,
+      );
     } catch {
       isValid = false;
     }
@@ -123,10 +141,15 @@ export function verifyCodeDirectoryCms(cms: Buffer, codeDirectories: CodeDirecto
     result.cdHashes2 = pairs.map((pair) => {
       const oid = child(pair, 0);
       const digest = child(pair, 1);
-      return { algorithm: oid ? (DIGESTS[hex(cms, oid)] ?? 'unknown') : 'unknown', digest: digest ? octetStringContent(cms, digest).toString('hex') : '' };
+      return {
+        algorithm: oid ? (DIGESTS[hex(cms, oid)] ?? 'unknown') : 'unknown',
+        digest: digest ? octetStringContent(cms, digest).toString('hex') : '',
+      };
     });
     const matches = result.cdHashes2.every(
-      ({ algorithm, digest }) => algorithm !== 'unknown' && codeDirectories.some((cd) => createHash(algorithm).update(cd.data).digest('hex') === digest),
+      ({ algorithm, digest }) =>
+        algorithm !== 'unknown' &&
+        codeDirectories.some((cd) => createHash(algorithm).update(cd.data).digest('hex') === digest),
     );
     if (!matches && !result.failures.includes('cdHashes')) result.failures.push('cdHashes');
   }

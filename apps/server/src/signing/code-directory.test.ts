@@ -25,16 +25,42 @@ describe('buildCodeDirectory', () => {
       execSegFlags: 1n,
     });
     const parsed = parseCodeDirectory(blob, 0);
-    expect(parsed).toMatchObject({ version, hashType, identifier: 'com.example.app', teamId: 'TEAM123456', pageSize: 4096, codeLimit: code.length });
+    expect(parsed).toMatchObject({
+      version,
+      hashType,
+      identifier: 'com.example.app',
+      teamId: 'TEAM123456',
+      pageSize: 4096,
+      codeLimit: code.length,
+    });
     expect(parsed.codeHashes).toHaveLength(4);
     expect(parsed.specialSlots.size).toBe(7);
     expect(parsed.execSegLimit).toBe(version === 0x20400 ? 16384n : null);
     expect(mismatchedPages(code, parsed)).toEqual([]);
-    expect(mismatchedSpecialSlots(parsed, new Map([[1, infoPlist], [2, null], [7, null]]))).toEqual([]);
+    expect(
+      mismatchedSpecialSlots(
+        parsed,
+        new Map([
+          [1, infoPlist],
+          [2, null],
+          [7, null],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('writes no team id when there is none', () => {
-    const blob = buildCodeDirectory({ version: 0x20400, flags: 2, hashType: CS_HASHTYPE.sha256, identifier: 'adhoc', teamId: null, code, pageSizeLog2: 12, specialSlots: new Map(), specialSlotCount: 2 });
+    const blob = buildCodeDirectory({
+      version: 0x20400,
+      flags: 2,
+      hashType: CS_HASHTYPE.sha256,
+      identifier: 'adhoc',
+      teamId: null,
+      code,
+      pageSizeLog2: 12,
+      specialSlots: new Map(),
+      specialSlotCount: 2,
+    });
     expect(parseCodeDirectory(blob, 0)).toMatchObject({ teamId: null, flags: 2, identifier: 'adhoc' });
   });
 });

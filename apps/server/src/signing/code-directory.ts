@@ -76,7 +76,10 @@ export function buildCodeDirectory(input: CodeDirectoryInput): Buffer {
   }
   for (let page = 0; page < pages; page += 1) {
     const start = page * pageSize;
-    digestWith(input.hashType, input.code.subarray(start, Math.min(start + pageSize, input.code.length))).copy(blob, hashOffset + page * hashSize);
+    digestWith(input.hashType, input.code.subarray(start, Math.min(start + pageSize, input.code.length))).copy(
+      blob,
+      hashOffset + page * hashSize,
+    );
   }
   return blob;
 }

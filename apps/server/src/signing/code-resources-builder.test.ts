@@ -45,7 +45,12 @@ describe('buildCodeResources', () => {
     expect(resources.files2.get('zh-Hans.lproj/Localizable.strings')).toMatchObject({ optional: true, hash: null });
     expect(resources.files.get('zh-Hans.lproj/Localizable.strings')).toMatchObject({ optional: true });
     expect(resources.rules2.map((rule) => rule.pattern)).toContain('^PkgInfo$');
-    expect(checkSealedFiles(resources, bundle, 'Demo')).toEqual({ mismatched: [], missing: [], unsealed: [], nested: [] });
+    expect(checkSealedFiles(resources, bundle, 'Demo')).toEqual({
+      mismatched: [],
+      missing: [],
+      unsealed: [],
+      nested: [],
+    });
   });
 
   it('adds SHA-1 hashes to files2 for code that still supports SHA-1', () => {

@@ -36,13 +36,21 @@ const RULES2: RuleSpec[] = [
 ];
 
 const compiled = (specs: RuleSpec[]): ResourceRule[] =>
-  specs.map((spec) => ({ pattern: spec.pattern, regex: new RegExp(spec.pattern), omit: spec.omit === true, optional: spec.optional === true, nested: false, weight: spec.weight ?? 1 }));
+  specs.map((spec) => ({
+    pattern: spec.pattern,
+    regex: new RegExp(spec.pattern),
+    omit: spec.omit === true,
+    optional: spec.optional === true,
+    nested: false,
+    weight: spec.weight ?? 1,
+  }));
 const RULES_COMPILED = compiled(RULES);
 const RULES2_COMPILED = compiled(RULES2);
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const tabs = (depth: number) => '\t'.repeat(depth);
-const data = (bytes: Buffer, depth: number) => `${tabs(depth)}<data>\n${tabs(depth)}${bytes.toString('base64')}\n${tabs(depth)}</data>\n`;
+const data = (bytes: Buffer, depth: number) =>
+  `${tabs(depth)}<data>\n${tabs(depth)}${bytes.toString('base64')}\n${tabs(depth)}</data>\n`;
 const key = (name: string, depth: number) => `${tabs(depth)}<key>${escape(name)}</key>\n`;
 
 function rulesXml(specs: RuleSpec[]): string {
@@ -69,8 +77,14 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * `withSha1` also puts the SHA-1 `hash` in `files2`, as Xcode does for code that still supports systems needing
  * SHA-1 (the binaries signed with a SHA-1 primary CodeDirectory).
  */
-export function buildCodeResources(files: ReadonlyMap<string, AppFile>, mainExecutable: string | null, options: { withSha1?: boolean } = {}): Buffer {
-  const paths = [...files.keys()].filter((path) => path !== mainExecutable && !path.startsWith('_CodeSignature/')).sort(byKey);
+export function buildCodeResources(
+  files: ReadonlyMap<string, AppFile>,
+  mainExecutable: string | null,
+  options: { withSha1?: boolean } = {},
+): Buffer {
+  const paths = [...files.keys()]
+    .filter((path) => path !== mainExecutable && !path.startsWith('_CodeSignature/'))
+    .sort(byKey);
   let filesXml = '';
   let files2Xml = '';
   for (const path of paths) {
@@ -79,7 +93,9 @@ export function buildCodeResources(files: ReadonlyMap<string, AppFile>, mainExec
     if (rule && !rule.omit) {
       const sha1 = sha1Of(bytes);
       filesXml += key(path, 2);
-      filesXml += rule.optional ? `${tabs(2)}<dict>\n${key('hash', 3)}${data(sha1, 3)}${key('optional', 3)}${tabs(3)}<true/>\n${tabs(2)}</dict>\n` : data(sha1, 2);
+      filesXml += rule.optional
+        ? `${tabs(2)}<dict>\n${key('hash', 3)}${data(sha1, 3)}${key('optional', 3)}${tabs(3)}<true/>\n${tabs(2)}</dict>\n`
+        : data(sha1, 2);
     }
     const rule2 = ruleFor(RULES2_COMPILED, path);
     if (rule2 && !rule2.omit) {

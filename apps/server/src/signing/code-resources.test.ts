@@ -31,10 +31,24 @@ const bundle = new Map<string, Buffer>([
 ]);
 
 function sealFor(files: Map<string, Buffer>, extra: Record<string, unknown> = {}) {
-  const sealed = ['embedded.mobileprovision', 'Base.lproj/Main.storyboardc/Info.plist', 'zh-Hans.lproj/Localizable.strings'];
+  const sealed = [
+    'embedded.mobileprovision',
+    'Base.lproj/Main.storyboardc/Info.plist',
+    'zh-Hans.lproj/Localizable.strings',
+  ];
   return xmlPlist({
     files: Object.fromEntries(sealed.map((path) => [path, sha1(files.get(path)!)])),
-    files2: { ...Object.fromEntries(sealed.map((path) => [path, path.includes('.lproj/') && !path.startsWith('Base') ? { hash2: sha256(files.get(path)!), optional: true } : { hash2: sha256(files.get(path)!) }])), ...extra },
+    files2: {
+      ...Object.fromEntries(
+        sealed.map((path) => [
+          path,
+          path.includes('.lproj/') && !path.startsWith('Base')
+            ? { hash2: sha256(files.get(path)!), optional: true }
+            : { hash2: sha256(files.get(path)!) },
+        ]),
+      ),
+      ...extra,
+    },
     rules: {},
     rules2,
   } as never);
@@ -43,24 +57,37 @@ function sealFor(files: Map<string, Buffer>, extra: Record<string, unknown> = {}
 describe('CodeResources', () => {
   it('reads files, files2 and the rules; the heaviest matching rule governs a path', () => {
     const resources = parseCodeResources(sealFor(bundle))!;
-    expect([...resources.files2.keys()].sort()).toEqual(['Base.lproj/Main.storyboardc/Info.plist', 'embedded.mobileprovision', 'zh-Hans.lproj/Localizable.strings']);
+    expect([...resources.files2.keys()].sort()).toEqual([
+      'Base.lproj/Main.storyboardc/Info.plist',
+      'embedded.mobileprovision',
+      'zh-Hans.lproj/Localizable.strings',
+    ]);
     expect(resources.files.get('embedded.mobileprovision')?.hash?.length).toBe(20);
     expect(resources.files2.get('zh-Hans.lproj/Localizable.strings')?.optional).toBe(true);
     expect(ruleFor(resources.rules2, 'Info.plist')?.omit).toBe(true);
     expect(ruleFor(resources.rules2, 'a/b/.DS_Store')?.pattern).toBe('^(.*/)?\\.DS_Store$');
     expect(ruleFor(resources.rules2, 'Base.lproj/x')?.weight).toBe(1010);
     expect(ruleFor(resources.rules2, 'Frameworks/X.framework/X')?.pattern).toBe('^.*');
-    const older = parseCodeResources(xmlPlist({ rules2: { '^': { weight: 20 }, '^Info\\.plist$': { omit: true, weight: 20 } } }))!;
+    const older = parseCodeResources(
+      xmlPlist({ rules2: { '^': { weight: 20 }, '^Info\\.plist$': { omit: true, weight: 20 } } }),
+    )!;
     expect(ruleFor(older.rules2, 'Info.plist')?.omit).toBe(true);
     expect(ruleFor(older.rules2, 'Assets.car')?.pattern).toBe('^');
   });
 
   it('passes a bundle that matches its seal', () => {
-    expect(checkSealedFiles(parseCodeResources(sealFor(bundle))!, bundle, 'Demo')).toEqual({ mismatched: [], missing: [], unsealed: [], nested: [] });
+    expect(checkSealedFiles(parseCodeResources(sealFor(bundle))!, bundle, 'Demo')).toEqual({
+      mismatched: [],
+      missing: [],
+      unsealed: [],
+      nested: [],
+    });
   });
 
   it('reports a changed file, a missing one (unless optional), and a file nobody sealed', () => {
-    const resources = parseCodeResources(sealFor(bundle, { 'Frameworks/Kit.framework': { cdhash: new Uint8Array(20), requirement: 'cdhash H"00"' } }))!;
+    const resources = parseCodeResources(
+      sealFor(bundle, { 'Frameworks/Kit.framework': { cdhash: new Uint8Array(20), requirement: 'cdhash H"00"' } }),
+    )!;
     const changed = new Map(bundle);
     changed.set('embedded.mobileprovision', Buffer.from('another profile'));
     changed.delete('Base.lproj/Main.storyboardc/Info.plist');

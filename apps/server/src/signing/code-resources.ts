@@ -49,7 +49,8 @@ const asBuffer = (value: PlistValue | undefined) => (value instanceof Uint8Array
 const asString = (value: PlistValue | undefined) => (typeof value === 'string' ? value : null);
 
 function sealOf(value: PlistValue | undefined): FileSeal | null {
-  if (value instanceof Uint8Array) return { hash: Buffer.from(value), hash2: null, optional: false, cdhash: null, requirement: null, symlink: null };
+  if (value instanceof Uint8Array)
+    return { hash: Buffer.from(value), hash2: null, optional: false, cdhash: null, requirement: null, symlink: null };
   if (!isPlistDict(value)) return null;
   return {
     hash: asBuffer(value.hash),
@@ -83,14 +84,28 @@ function rulesOf(dict: PlistDict, key: string): ResourceRule[] {
       return [];
     }
     const options = isPlistDict(value) ? value : {};
-    return [{ pattern, regex, omit: options.omit === true, optional: options.optional === true, nested: options.nested === true, weight: typeof options.weight === 'number' ? options.weight : 1 }];
+    return [
+      {
+        pattern,
+        regex,
+        omit: options.omit === true,
+        optional: options.optional === true,
+        nested: options.nested === true,
+        weight: typeof options.weight === 'number' ? options.weight : 1,
+      },
+    ];
   });
 }
 
 export function parseCodeResources(bytes: Buffer): CodeResources | null {
   const dict = parsePlistDict(bytes);
   if (!dict) return null;
-  return { files: sealsOf(dict, 'files'), files2: sealsOf(dict, 'files2'), rules: rulesOf(dict, 'rules'), rules2: rulesOf(dict, 'rules2') };
+  return {
+    files: sealsOf(dict, 'files'),
+    files2: sealsOf(dict, 'files2'),
+    rules: rulesOf(dict, 'rules'),
+    rules2: rulesOf(dict, 'rules2'),
+  };
 }
 
 /**
@@ -110,7 +125,11 @@ export function ruleFor(rules: ResourceRule[], path: string): ResourceRule | nul
  * Checks a bundle's files (path relative to the bundle → bytes) against its `files2` seal. The main
  * executable and `_CodeSignature/` are sealed by the CodeDirectory, not here.
  */
-export function checkSealedFiles(resources: CodeResources, files: ReadonlyMap<string, AppFile>, mainExecutable: string | null): SealCheck {
+export function checkSealedFiles(
+  resources: CodeResources,
+  files: ReadonlyMap<string, AppFile>,
+  mainExecutable: string | null,
+): SealCheck {
   const result: SealCheck = { mismatched: [], missing: [], unsealed: [], nested: [] };
   for (const [path, seal] of resources.files2) {
     if (seal.symlink !== null) continue;

@@ -101,7 +101,8 @@ function readBlob(superBlob: Buffer, offset: number): { magic: number; data: Buf
   if (offset + 8 > superBlob.length) throw new MachOError('truncated', 'blob header past the signature');
   const magic = superBlob.readUInt32BE(offset);
   const length = superBlob.readUInt32BE(offset + 4);
-  if (length < 8 || offset + length > superBlob.length) throw new MachOError('truncated', `blob ${magic.toString(16)} runs past the signature`);
+  if (length < 8 || offset + length > superBlob.length)
+    throw new MachOError('truncated', `blob ${magic.toString(16)} runs past the signature`);
   return { magic, data: superBlob.subarray(offset, offset + length) };
 }
 
@@ -123,17 +124,23 @@ export function parseCodeDirectory(data: Buffer, slot: number): CodeDirectory {
   const hashType = data.readUInt8(37);
   const platform = data.readUInt8(38);
   const pageSizeLog2 = data.readUInt8(39);
-  if (hashSize !== hashAlgorithm(hashType).size) throw new MachOError('badLoadCommand', 'hash size does not fit the hash type');
-  if (hashOffset - nSpecialSlots * hashSize < 0 || hashOffset + nCodeSlots * hashSize > data.length) throw new MachOError('truncated', 'hash slots outside the CodeDirectory');
+  if (hashSize !== hashAlgorithm(hashType).size)
+    throw new MachOError('badLoadCommand', 'hash size does not fit the hash type');
+  if (hashOffset - nSpecialSlots * hashSize < 0 || hashOffset + nCodeSlots * hashSize > data.length)
+    throw new MachOError('truncated', 'hash slots outside the CodeDirectory');
   const teamOffset = version >= 0x20200 && data.length >= 52 ? data.readUInt32BE(48) : 0;
   const codeLimit64 = version >= 0x20300 && data.length >= 64 ? data.readBigUInt64BE(56) : 0n;
   const hasExecSeg = version >= 0x20400 && data.length >= 88;
   const specialSlots = new Map<number, Buffer>();
   for (let slotNumber = 1; slotNumber <= nSpecialSlots; slotNumber += 1) {
-    specialSlots.set(slotNumber, data.subarray(hashOffset - slotNumber * hashSize, hashOffset - (slotNumber - 1) * hashSize));
+    specialSlots.set(
+      slotNumber,
+      data.subarray(hashOffset - slotNumber * hashSize, hashOffset - (slotNumber - 1) * hashSize),
+    );
   }
   const codeHashes: Buffer[] = [];
-  for (let page = 0; page < nCodeSlots; page += 1) codeHashes.push(data.subarray(hashOffset + page * hashSize, hashOffset + (page + 1) * hashSize));
+  for (let page = 0; page < nCodeSlots; page += 1)
+    codeHashes.push(data.subarray(hashOffset + page * hashSize, hashOffset + (page + 1) * hashSize));
   const digest = createHash(hashAlgorithm(hashType).name).update(data).digest();
   return {
     slot,
@@ -183,10 +190,20 @@ export function readEmbeddedSignature(slice: Buffer, info: MachOSlice): Embedded
   if (!info.codeSignature) return null;
   const { dataOffset, dataSize } = info.codeSignature;
   const superBlob = readBlob(slice.subarray(dataOffset, dataOffset + dataSize), 0);
-  if (superBlob.magic !== CSMAGIC.embeddedSignature) throw new MachOError('badLoadCommand', `signature magic ${superBlob.magic.toString(16)}`);
+  if (superBlob.magic !== CSMAGIC.embeddedSignature)
+    throw new MachOError('badLoadCommand', `signature magic ${superBlob.magic.toString(16)}`);
   const count = superBlob.data.readUInt32BE(8);
   if (12 + count * 8 > superBlob.data.length) throw new MachOError('truncated', 'SuperBlob index cut short');
-  const result: EmbeddedSignature = { blobs: [], codeDirectories: [], requirements: [], entitlements: null, entitlementsXml: null, derEntitlements: null, cms: null, certificates: [] };
+  const result: EmbeddedSignature = {
+    blobs: [],
+    codeDirectories: [],
+    requirements: [],
+    entitlements: null,
+    entitlementsXml: null,
+    derEntitlements: null,
+    cms: null,
+    certificates: [],
+  };
   for (let index = 0; index < count; index += 1) {
     const type = superBlob.data.readUInt32BE(12 + index * 8);
     const offset = superBlob.data.readUInt32BE(16 + index * 8);
@@ -223,7 +240,10 @@ export function mismatchedPages(slice: Buffer, directory: CodeDirectory): number
   if (expectedPages !== directory.codeHashes.length || directory.codeLimit > slice.length) return [-1];
   directory.codeHashes.forEach((expected, page) => {
     const start = page * pageSize;
-    const actual = digestWith(directory.hashType, slice.subarray(start, Math.min(start + pageSize, directory.codeLimit)));
+    const actual = digestWith(
+      directory.hashType,
+      slice.subarray(start, Math.min(start + pageSize, directory.codeLimit)),
+    );
     if (!actual.equals(expected)) bad.push(page);
   });
   return bad;

@@ -9,14 +9,18 @@ const entitlements = {
   'com.apple.developer.associated-domains': ['applinks:例子.cn'],
   'aps-environment': 'development',
   'com.apple.developer.default-data-protection': 'NSFileProtectionComplete',
-  'nested': { 'b-count': 300, 'a-flag': false, negative: -129 },
+  nested: { 'b-count': 300, 'a-flag': false, negative: -129 },
 };
 
 describe('DER entitlements', () => {
   it('encodes the current Xcode form: [APPLICATION 16] { 1, [CONTEXT 16] { key/value SEQUENCEs in key order } }', () => {
     const der = encodeDerEntitlements({ 'get-task-allow': true, 'application-identifier': 'T.a' });
     expect(der.toString('hex')).toBe(
-      '7039' + '020101' + 'b034' + '301d0c166170706c69636174696f6e2d6964656e7469666965720c03542e61' + '30130c0e6765742d7461736b2d616c6c6f770101ff',
+      '7039' +
+        '020101' +
+        'b034' +
+        '301d0c166170706c69636174696f6e2d6964656e7469666965720c03542e61' +
+        '30130c0e6765742d7461736b2d616c6c6f770101ff',
     );
   });
 

@@ -51,7 +51,9 @@ function encodeValue(value: PlistValue): Buffer {
 
 function encodeDict(dict: PlistDict): Buffer {
   const keys = Object.keys(dict).sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
-  const entries = keys.map((key) => tlv([0x30], Buffer.concat([tlv([0x0c], Buffer.from(key, 'utf8')), encodeValue(dict[key] as PlistValue)])));
+  const entries = keys.map((key) =>
+    tlv([0x30], Buffer.concat([tlv([0x0c], Buffer.from(key, 'utf8')), encodeValue(dict[key] as PlistValue)])),
+  );
   return tlv([0xb0], Buffer.concat(entries));
 }
 
@@ -83,7 +85,8 @@ function decodeEntries(bytes: Buffer, node: Asn1Node): PlistDict {
   const dict: PlistDict = {};
   for (const entry of node.children) {
     const [key, value] = entry.children;
-    if (entry.tag !== 0x30 || key?.tag !== 0x0c || !value) throw new DerEntitlementsError('an entry is not a key and a value');
+    if (entry.tag !== 0x30 || key?.tag !== 0x0c || !value)
+      throw new DerEntitlementsError('an entry is not a key and a value');
     dict[bytes.toString('utf8', key.contentStart, key.contentEnd)] = decodeValue(bytes, value);
   }
   return dict;
@@ -99,6 +102,7 @@ export function decodeDerEntitlements(der: Buffer): PlistDict {
   }
   if (root.tag === 0x31) return decodeEntries(der, root);
   const [version, dict] = root.children;
-  if (root.tag !== 0x70 || version?.tag !== 0x02 || dict?.tag !== 0xb0) throw new DerEntitlementsError('not an entitlements document');
+  if (root.tag !== 0x70 || version?.tag !== 0x02 || dict?.tag !== 0xb0)
+    throw new DerEntitlementsError('not an entitlements document');
   return decodeEntries(der, dict);
 }

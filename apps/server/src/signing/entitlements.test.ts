@@ -60,7 +60,14 @@ describe('entitlementsFor', () => {
   it('finds signed entitlements the profile does not allow', () => {
     const signed = entitlementsFor({ bundleId: 'com.acme.app', appId: 'NEWTEAM001.*', profile, app });
     expect(entitlementsOutsideProfile(signed, profile)).toEqual([]);
-    expect(entitlementsOutsideProfile({ ...signed, 'com.apple.developer.healthkit': true, 'get-task-allow': false }, profile)).toEqual(['com.apple.developer.healthkit', 'get-task-allow']);
-    expect(entitlementsOutsideProfile({ 'application-identifier': 'OTHER.com.acme.app' }, profile)).toEqual(['application-identifier']);
+    expect(
+      entitlementsOutsideProfile(
+        { ...signed, 'com.apple.developer.healthkit': true, 'get-task-allow': false },
+        profile,
+      ),
+    ).toEqual(['com.apple.developer.healthkit', 'get-task-allow']);
+    expect(entitlementsOutsideProfile({ 'application-identifier': 'OTHER.com.acme.app' }, profile)).toEqual([
+      'application-identifier',
+    ]);
   });
 });

@@ -36,13 +36,19 @@ const hasWildcard = (value: PlistValue): boolean =>
   typeof value === 'string' ? value.includes('*') : Array.isArray(value) ? value.some(hasWildcard) : false;
 
 function retarget(value: PlistValue, oldTeam: string | null, newTeam: string): PlistValue {
-  if (typeof value === 'string') return oldTeam && value.startsWith(`${oldTeam}.`) ? `${newTeam}${value.slice(oldTeam.length)}` : value;
+  if (typeof value === 'string')
+    return oldTeam && value.startsWith(`${oldTeam}.`) ? `${newTeam}${value.slice(oldTeam.length)}` : value;
   if (Array.isArray(value)) return value.map((item) => retarget(item, oldTeam, newTeam));
   return value;
 }
 
 /** Keys every signed app carries, whether or not the app had them before. */
-const ALWAYS = ['application-identifier', 'com.apple.developer.team-identifier', 'get-task-allow', 'keychain-access-groups'];
+const ALWAYS = [
+  'application-identifier',
+  'com.apple.developer.team-identifier',
+  'get-task-allow',
+  'keychain-access-groups',
+];
 
 /**
  * The entitlements a bundle is signed with (packages.md §3.2): the profile's, limited to what the app asked
@@ -50,21 +56,33 @@ const ALWAYS = ['application-identifier', 'com.apple.developer.team-identifier',
  * identifiers set for this bundle. Where the profile allows a wildcard, the app's own value is kept,
  * moved to the new team.
  */
-export function entitlementsFor(options: { bundleId: string; appId: string; profile: PlistDict; app: PlistDict | null }): PlistDict {
+export function entitlementsFor(options: {
+  bundleId: string;
+  appId: string;
+  profile: PlistDict;
+  app: PlistDict | null;
+}): PlistDict {
   const team = appIdPrefix(options.appId);
-  const teamId = typeof options.profile['com.apple.developer.team-identifier'] === 'string' ? options.profile['com.apple.developer.team-identifier'] : team;
-  const oldAppId = typeof options.app?.['application-identifier'] === 'string' ? options.app['application-identifier'] : null;
+  const teamId =
+    typeof options.profile['com.apple.developer.team-identifier'] === 'string'
+      ? options.profile['com.apple.developer.team-identifier']
+      : team;
+  const oldAppId =
+    typeof options.app?.['application-identifier'] === 'string' ? options.app['application-identifier'] : null;
   const oldTeam = oldAppId ? appIdPrefix(oldAppId) : null;
   const result: PlistDict = {};
   for (const [key, profileValue] of Object.entries(options.profile)) {
     const appValue = options.app?.[key];
     if (appValue === undefined && !ALWAYS.includes(key)) continue;
-    result[key] = appValue !== undefined && hasWildcard(profileValue) ? retarget(appValue, oldTeam, team) : profileValue;
+    result[key] =
+      appValue !== undefined && hasWildcard(profileValue) ? retarget(appValue, oldTeam, team) : profileValue;
   }
   result['application-identifier'] = `${team}.${options.bundleId}`;
   result['com.apple.developer.team-identifier'] = teamId;
   if (Array.isArray(result['keychain-access-groups'])) {
-    result['keychain-access-groups'] = result['keychain-access-groups'].map((group) => (group === `${team}.*` ? `${team}.${options.bundleId}` : group));
+    result['keychain-access-groups'] = result['keychain-access-groups'].map((group) =>
+      group === `${team}.*` ? `${team}.${options.bundleId}` : group,
+    );
   }
   return result;
 }
@@ -80,7 +98,10 @@ export function entitlementsOutsideProfile(signed: PlistDict, profile: PlistDict
       if (allowed === value || allowed === '*') return true;
       return allowed.endsWith('*') && value.startsWith(allowed.slice(0, -1));
     }
-    if (Array.isArray(value)) return value.every((item) => (Array.isArray(allowed) ? allowed.some((a) => covers(a, item)) : covers(allowed, item)));
+    if (Array.isArray(value))
+      return value.every((item) =>
+        Array.isArray(allowed) ? allowed.some((a) => covers(a, item)) : covers(allowed, item),
+      );
     return JSON.stringify(allowed) === JSON.stringify(value);
   };
   return Object.keys(signed)

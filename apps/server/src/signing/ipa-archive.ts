@@ -25,7 +25,12 @@ export class IpaArchiveError extends Error {
 
 export async function openIpa(filePath: string): Promise<IpaArchive> {
   const zip = await new Promise<ZipFile>((resolve, reject) =>
-    yauzl.open(filePath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (error, opened) => (error ? reject(new IpaArchiveError(`不是有效的 ipa 文件：${error.message}`)) : resolve(opened))),
+    yauzl.open(
+      filePath,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+      (error, opened) =>
+        error ? reject(new IpaArchiveError(`不是有效的 ipa 文件：${error.message}`)) : resolve(opened),
+    ),
   );
   const entries: Entry[] = [];
   const seen = new Set<string>();
@@ -50,7 +55,11 @@ export async function openIpa(filePath: string): Promise<IpaArchive> {
 }
 
 export function entryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(new IpaArchiveError(`ipa 文件已损坏：${error.message}`)) : resolve(stream))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) =>
+      error ? reject(new IpaArchiveError(`ipa 文件已损坏：${error.message}`)) : resolve(stream),
+    ),
+  );
 }
 
 async function readWhole(zip: ZipFile, entry: Entry): Promise<Buffer> {
@@ -69,15 +78,21 @@ const ALWAYS_BYTES = /(\/Info\.plist|\.dylib|\/embedded\.mobileprovision|\/_Code
  * Loads an ipa's files for signing or verifying: bytes for what the signer reads, digests for the rest.
  * `onBytes` reports the uncompressed bytes seen so far (for progress).
  */
-export async function loadAppFiles(archive: IpaArchive, onBytes: (done: number) => void = () => undefined): Promise<AppFiles> {
+export async function loadAppFiles(
+  archive: IpaArchive,
+  onBytes: (done: number) => void = () => undefined,
+): Promise<AppFiles> {
   const { zip, entries } = archive;
   const files: AppFiles = new Map();
   for (const entry of entries) {
     if (isDirectory(entry)) continue;
-    if (isSymlink(entry) && entry.fileName.startsWith('Payload/')) throw new IpaArchiveError(`不支持包含符号链接的 ipa：${entry.fileName}`);
+    if (isSymlink(entry) && entry.fileName.startsWith('Payload/'))
+      throw new IpaArchiveError(`不支持包含符号链接的 ipa：${entry.fileName}`);
   }
   // Info.plists first: they name the executables that must be loaded too.
-  const plists = entries.filter((entry) => !isDirectory(entry) && ALWAYS_BYTES.test(entry.fileName) && entry.fileName.startsWith('Payload/'));
+  const plists = entries.filter(
+    (entry) => !isDirectory(entry) && ALWAYS_BYTES.test(entry.fileName) && entry.fileName.startsWith('Payload/'),
+  );
   for (const entry of plists) files.set(entry.fileName, await readWhole(zip, entry));
   const executables = new Set<string>();
   const root = mainAppRoot(files);
@@ -111,5 +126,6 @@ export async function loadAppFiles(archive: IpaArchive, onBytes: (done: number) 
   return files;
 }
 
-export const totalBytes = (archive: IpaArchive) => archive.entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+export const totalBytes = (archive: IpaArchive) =>
+  archive.entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
 export { isDirectory as isDirectoryEntry };

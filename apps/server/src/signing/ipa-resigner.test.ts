@@ -34,15 +34,31 @@ describe('resignIpa', () => {
     const output = path.join(dir, 'out.ipa');
     const progress: Array<[ResignStage, number]> = [];
     const result = await resignIpa(source, output, set.input(), (stage, percent) => progress.push([stage, percent]));
-    expect(result.signed.map((bundle) => bundle.bundleId)).toEqual(['com.example.Kit', 'com.example.demo.widget', 'com.example.demo']);
+    expect(result.signed.map((bundle) => bundle.bundleId)).toEqual([
+      'com.example.Kit',
+      'com.example.demo.widget',
+      'com.example.demo',
+    ]);
     const files = await filesOf(output);
     expect(verifyApp(files)).toEqual([]);
     expect(bytesAt(files, 'Payload/Demo.app/embedded.mobileprovision')?.equals(set.mainProfile)).toBe(true);
-    expect(bytesAt(files, 'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision')?.equals(set.wildcardProfile)).toBe(true);
+    expect(
+      bytesAt(files, 'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision')?.equals(set.wildcardProfile),
+    ).toBe(true);
     // Resources were not held: they are digests, and they come out unchanged.
     const before = await filesOf(source);
     expect(files.get('Payload/Demo.app/Assets.car')).toEqual(before.get('Payload/Demo.app/Assets.car'));
-    expect([...files.keys()].sort()).toEqual([...new Set([...before.keys(), 'Payload/Demo.app/_CodeSignature/CodeResources', 'Payload/Demo.app/PlugIns/Widget.appex/_CodeSignature/CodeResources', 'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision', 'Payload/Demo.app/Frameworks/Kit.framework/_CodeSignature/CodeResources'])].sort());
+    expect([...files.keys()].sort()).toEqual(
+      [
+        ...new Set([
+          ...before.keys(),
+          'Payload/Demo.app/_CodeSignature/CodeResources',
+          'Payload/Demo.app/PlugIns/Widget.appex/_CodeSignature/CodeResources',
+          'Payload/Demo.app/PlugIns/Widget.appex/embedded.mobileprovision',
+          'Payload/Demo.app/Frameworks/Kit.framework/_CodeSignature/CodeResources',
+        ]),
+      ].sort(),
+    );
     const percents = progress.map(([, percent]) => percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual(['verify', 100]);
@@ -51,9 +67,14 @@ describe('resignIpa', () => {
 
   it('refuses an App Store-encrypted binary and a signing set with no profile for a bundle, writing nothing usable', async () => {
     const encrypted = write('encrypted.ipa', sampleSignedIpa({ encrypted: true }));
-    await expect(resignIpa(encrypted, path.join(dir, 'x.ipa'), set.input())).rejects.toMatchObject({ name: 'SigningError', reason: 'encrypted' });
+    await expect(resignIpa(encrypted, path.join(dir, 'x.ipa'), set.input())).rejects.toMatchObject({
+      name: 'SigningError',
+      reason: 'encrypted',
+    });
     const plain = write('plain.ipa', sampleSignedIpa());
-    const error = await resignIpa(plain, path.join(dir, 'y.ipa'), set.input(['main'])).catch((caught: unknown) => caught);
+    const error = await resignIpa(plain, path.join(dir, 'y.ipa'), set.input(['main'])).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(BundleSigningError);
     expect(error).toMatchObject({ reason: 'noProfile', bundleId: 'com.example.demo.widget' });
   });

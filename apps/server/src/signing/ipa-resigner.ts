@@ -22,7 +22,12 @@ export class VerificationError extends Error {
 }
 
 /** Where each stage sits in the overall percentage. */
-const SPAN: Record<ResignStage, [number, number]> = { read: [0, 35], sign: [35, 45], write: [45, 80], verify: [80, 100] };
+const SPAN: Record<ResignStage, [number, number]> = {
+  read: [0, 35],
+  sign: [35, 45],
+  write: [45, 80],
+  verify: [80, 100],
+};
 
 function reporter(onProgress: ResignProgress, stage: ResignStage, total: number) {
   const [from, to] = SPAN[stage];
@@ -36,7 +41,12 @@ function reporter(onProgress: ResignProgress, stage: ResignStage, total: number)
 }
 
 /** Writes the archive again: signed or new files from memory, everything else copied from the source as a stream. */
-async function writeIpa(source: IpaArchive, files: AppFiles, outputPath: string, onBytes: (done: number) => void): Promise<void> {
+async function writeIpa(
+  source: IpaArchive,
+  files: AppFiles,
+  outputPath: string,
+  onBytes: (done: number) => void,
+): Promise<void> {
   const out = new yazl.ZipFile();
   const written = new Set<string>();
   for (const entry of source.entries) {
@@ -53,15 +63,20 @@ async function writeIpa(source: IpaArchive, files: AppFiles, outputPath: string,
       out.addBuffer(file, name, { mtime, compress: true, ...(mode ? { mode } : {}) });
       continue;
     }
-    out.addReadStreamLazy(name, { mtime, compress: entry.compressionMethod !== 0, size: entry.uncompressedSize, ...(mode ? { mode } : {}) }, (callback) => {
-      entryStream(source.zip, entry).then(
-        (stream) => callback(null, stream),
-        (error: unknown) => callback(error, undefined as never),
-      );
-    });
+    out.addReadStreamLazy(
+      name,
+      { mtime, compress: entry.compressionMethod !== 0, size: entry.uncompressedSize, ...(mode ? { mode } : {}) },
+      (callback) => {
+        entryStream(source.zip, entry).then(
+          (stream) => callback(null, stream),
+          (error: unknown) => callback(error, undefined as never),
+        );
+      },
+    );
   }
   // Seals and profiles the signer added where the source had none.
-  for (const [name, file] of files) if (!written.has(name) && isBytes(file)) out.addBuffer(file, name, { compress: true });
+  for (const [name, file] of files)
+    if (!written.has(name) && isBytes(file)) out.addBuffer(file, name, { compress: true });
   out.end();
   let done = 0;
   out.outputStream.on('data', (chunk: Buffer) => {
@@ -77,7 +92,12 @@ export interface ResignedIpa {
   size: number;
 }
 
-export async function resignIpa(sourcePath: string, outputPath: string, input: BundleSigningInput, onProgress: ResignProgress = () => undefined): Promise<ResignedIpa> {
+export async function resignIpa(
+  sourcePath: string,
+  outputPath: string,
+  input: BundleSigningInput,
+  onProgress: ResignProgress = () => undefined,
+): Promise<ResignedIpa> {
   const source = await openIpa(sourcePath);
   let signed: SignedBundle[];
   try {

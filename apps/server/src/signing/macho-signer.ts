@@ -74,12 +74,21 @@ interface Layout {
 function layoutOf(slice: Buffer, info: MachOSlice): Layout {
   const linkedit = findSegment(info, '__LINKEDIT');
   if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');
-  if (info.segments.some((segment) => segment !== linkedit && segment.fileSize > 0 && segment.fileOffset > linkedit.fileOffset)) {
+  if (
+    info.segments.some(
+      (segment) => segment !== linkedit && segment.fileSize > 0 && segment.fileOffset > linkedit.fileOffset,
+    )
+  ) {
     throw new SigningError('layout', '__LINKEDIT is not the last segment');
   }
   if (info.codeSignature) return { signatureOffset: info.codeSignature.dataOffset, addCommand: false };
   const commandsEnd = info.headerSize + info.sizeOfCommands;
-  const firstData = Math.min(...info.segments.flatMap((segment) => segment.sections.map((section) => section.fileOffset)).filter((offset) => offset > 0), slice.length);
+  const firstData = Math.min(
+    ...info.segments
+      .flatMap((segment) => segment.sections.map((section) => section.fileOffset))
+      .filter((offset) => offset > 0),
+    slice.length,
+  );
   if (commandsEnd + 16 > firstData) throw new SigningError('noRoom', 'no room for LC_CODE_SIGNATURE');
   return { signatureOffset: align(linkedit.fileOffset + linkedit.fileSize, 16), addCommand: true };
 }
@@ -97,7 +106,8 @@ function writeU64(buffer: Buffer, info: MachOSlice, at: number, value: bigint) {
 /** Signs one thin slice: same code, new signature at the end of __LINKEDIT, header sizes updated first (they are hashed). */
 export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
   const info = parseMachO(slice).slices[0] as MachOSlice;
-  if (info.encryption && info.encryption.cryptId !== 0) throw new SigningError('encrypted', 'App Store-encrypted binary');
+  if (info.encryption && info.encryption.cryptId !== 0)
+    throw new SigningError('encrypted', 'App Store-encrypted binary');
   const { signatureOffset, addCommand } = layoutOf(slice, info);
   const commonName = certificateSubject(input.certificate)?.CN ?? new X509Certificate(input.certificate).subject;
   const requirements = requirementSet([{ type: 3, blob: designatedRequirement(input.identifier, commonName) }]);
@@ -105,7 +115,9 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
   const entitlementsDer = input.entitlementsDer ? blob(CSMAGIC.derEntitlements, input.entitlementsDer) : null;
   const hashTypes = input.hashes === 'sha256' ? [CS_HASHTYPE.sha256] : [CS_HASHTYPE.sha1, CS_HASHTYPE.sha256];
   const text = findSegment(info, '__TEXT');
-  const execFlags = input.isMainExecutable ? EXECSEG_MAIN_BINARY | (input.getTaskAllow ? EXECSEG_ALLOW_UNSIGNED : 0n) : 0n;
+  const execFlags = input.isMainExecutable
+    ? EXECSEG_MAIN_BINARY | (input.getTaskAllow ? EXECSEG_ALLOW_UNSIGNED : 0n)
+    : 0n;
 
   const directoriesFor = (code: Buffer) =>
     hashTypes.map((hashType) => {
@@ -133,7 +145,10 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
     });
   const assemble = (directories: Buffer[], cms: Buffer) => {
     const [primary, ...alternates] = directories;
-    const entries: Array<[number, Buffer]> = [[CSSLOT.codeDirectory, primary as Buffer], [CSSLOT.requirements, requirements]];
+    const entries: Array<[number, Buffer]> = [
+      [CSSLOT.codeDirectory, primary as Buffer],
+      [CSSLOT.requirements, requirements],
+    ];
     if (entitlements) entries.push([CSSLOT.entitlements, entitlements]);
     if (entitlementsDer) entries.push([CSSLOT.derEntitlements, entitlementsDer]);
     alternates.forEach((directory, i) => entries.push([CSSLOT.alternateCodeDirectories + i, directory]));
@@ -142,7 +157,9 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
   };
   const sign = (directories: Buffer[]) =>
     signCodeDirectories({
-      codeDirectories: directories.map((data, i) => parseCodeDirectory(data, i === 0 ? 0 : CSSLOT.alternateCodeDirectories + i - 1)),
+      codeDirectories: directories.map((data, i) =>
+        parseCodeDirectory(data, i === 0 ? 0 : CSSLOT.alternateCodeDirectories + i - 1),
+      ),
       certificate: input.certificate,
       chain: input.chain,
       privateKey: input.privateKey,
@@ -188,7 +205,10 @@ export function signMachO(file: Buffer, input: MachOSigningInput): Buffer {
   const parsed = parseMachO(file);
   if (!parsed.isFat) return signSlice(file, input);
   if (parsed.isFat64) throw new MachOError('badFatTable', '64-bit FAT tables are not re-signed yet');
-  const signed = parsed.slices.map((slice) => ({ slice, bytes: signSlice(file.subarray(slice.offset, slice.offset + slice.size), input) }));
+  const signed = parsed.slices.map((slice) => ({
+    slice,
+    bytes: signSlice(file.subarray(slice.offset, slice.offset + slice.size), input),
+  }));
   const header = Buffer.alloc(8 + signed.length * 20);
   header.writeUInt32BE(0xcafebabe, 0);
   header.writeUInt32BE(signed.length, 4);

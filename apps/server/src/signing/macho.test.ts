@@ -19,14 +19,25 @@ describe('parseMachO', () => {
     const file = parseMachO(bytes);
     expect([file.isFat, file.slices.length]).toEqual([false, 1]);
     const slice = file.slices[0]!;
-    expect(slice).toMatchObject({ offset: 0, size: bytes.length, align: null, is64: true, littleEndian: true, arch: 'arm64', fileType: 6, headerSize: 32 });
+    expect(slice).toMatchObject({
+      offset: 0,
+      size: bytes.length,
+      align: null,
+      is64: true,
+      littleEndian: true,
+      arch: 'arm64',
+      fileType: 6,
+      headerSize: 32,
+    });
     expect(slice.dylibId).toBe('@rpath/Kit.framework/Kit');
     expect(slice.uuid).toBe('00112233-4455-6677-8899-AABBCCDDEEFF');
     expect(slice.segments.map((s) => [s.name, s.fileOffset, s.fileSize])).toEqual([
       ['__TEXT', 0, 16384],
       ['__LINKEDIT', 16384, 64 + 16384],
     ]);
-    expect(findSegment(slice, '__TEXT')?.sections.map((s) => [s.name, s.segmentName, s.fileOffset])).toEqual([['__text', '__TEXT', 4096]]);
+    expect(findSegment(slice, '__TEXT')?.sections.map((s) => [s.name, s.segmentName, s.fileOffset])).toEqual([
+      ['__text', '__TEXT', 4096],
+    ]);
     expect(slice.codeSignature).toMatchObject({ dataOffset: 16384 + 64, dataSize: 16384 });
     expect(slice.encryption).toBeNull();
     expect(slice.loadCommands.map((c) => c.cmd)).toEqual([0x19, 0x19, 0x1b, 0xd, 0x1d]);
@@ -71,7 +82,10 @@ describe('parseMachO', () => {
 
   it('refuses FAT tables that overlap, point outside the file or name the wrong CPU', () => {
     const arm64 = buildThinMachO({ signature: null });
-    const fat = buildFat([{ bytes: arm64, ...CPU_ARM64 }, { bytes: arm64, ...CPU_ARM64 }]);
+    const fat = buildFat([
+      { bytes: arm64, ...CPU_ARM64 },
+      { bytes: arm64, ...CPU_ARM64 },
+    ]);
     const overlapping = Buffer.from(fat);
     overlapping.writeUInt32BE(16384, 8 + 20 + 8);
     expect(reasonOf(() => parseMachO(overlapping))).toBe('badFatTable');

@@ -120,7 +120,10 @@ export function archName(cpuType: number, cpuSubtype: number): string {
   const subtype = cpuSubtype & 0x00ffffff;
   switch (cpuType) {
     case 12:
-      return ({ 9: 'armv7', 10: 'armv7f', 11: 'armv7s', 12: 'armv7k', 6: 'armv6' } as Record<number, string>)[subtype] ?? 'arm';
+      return (
+        ({ 9: 'armv7', 10: 'armv7f', 11: 'armv7s', 12: 'armv7k', 6: 'armv6' } as Record<number, string>)[subtype] ??
+        'arm'
+      );
     case 0x0100000c:
       return subtype === 2 ? 'arm64e' : 'arm64';
     case 0x0200000c:
@@ -154,7 +157,8 @@ function parseSlice(bytes: Buffer, offset: number, size: number, align: number |
   const slice = bytes.subarray(offset, offset + size);
   const magicBE = slice.length >= 4 ? slice.readUInt32BE(0) : 0;
   const littleEndian = magicBE === MH_CIGAM || magicBE === MH_CIGAM_64;
-  if (!littleEndian && magicBE !== MH_MAGIC && magicBE !== MH_MAGIC_64) throw new MachOError('notMachO', `magic ${magicBE.toString(16)}`);
+  if (!littleEndian && magicBE !== MH_MAGIC && magicBE !== MH_MAGIC_64)
+    throw new MachOError('notMachO', `magic ${magicBE.toString(16)}`);
   if (slice.length < 28) throw new MachOError('truncated', 'header cut short');
   const is64 = magicBE === MH_MAGIC_64 || magicBE === MH_CIGAM_64;
   const u32 = (at: number) => {
@@ -206,7 +210,8 @@ function parseSlice(bytes: Buffer, offset: number, size: number, align: number |
   for (let index = 0; index < ncmds; index += 1) {
     const cmd = u32(at);
     const cmdSize = u32(at + 4);
-    if (cmdSize < 8 || at + cmdSize > commandsEnd || cmdSize % 4 !== 0) throw new MachOError('badLoadCommand', `command ${index} has size ${cmdSize}`);
+    if (cmdSize < 8 || at + cmdSize > commandsEnd || cmdSize % 4 !== 0)
+      throw new MachOError('badLoadCommand', `command ${index} has size ${cmdSize}`);
     result.loadCommands.push({ cmd, size: cmdSize, offset: at });
     const id = cmd & ~LC_REQ_DYLD;
     if (id === LC_SEGMENT_64 || id === LC_SEGMENT) {
@@ -214,7 +219,8 @@ function parseSlice(bytes: Buffer, offset: number, size: number, align: number |
       const fixed = wide ? 72 : 56;
       const sectionSize = wide ? 80 : 68;
       const nsects = u32(at + (wide ? 64 : 48));
-      if (fixed + nsects * sectionSize > cmdSize) throw new MachOError('badLoadCommand', 'sections run past their segment command');
+      if (fixed + nsects * sectionSize > cmdSize)
+        throw new MachOError('badLoadCommand', 'sections run past their segment command');
       const segment: MachOSegment = {
         name: cString(slice, at + 8, at + 24),
         vmAddress: wide ? u64(at + 24) : BigInt(u32(at + 24)),
@@ -240,8 +246,18 @@ function parseSlice(bytes: Buffer, offset: number, size: number, align: number |
     } else if (id === LC_CODE_SIGNATURE) {
       result.codeSignature = { dataOffset: u32(at + 8), dataSize: u32(at + 12), commandOffset: at };
     } else if (id === LC_ENCRYPTION_INFO || id === LC_ENCRYPTION_INFO_64) {
-      result.encryption = { cryptOffset: u32(at + 8), cryptSize: u32(at + 12), cryptId: u32(at + 16), commandOffset: at };
-    } else if (id === LC_ID_DYLIB || id === LC_LOAD_DYLIB || id === 0x18 /* LC_LOAD_WEAK_DYLIB */ || id === 0x1f /* LC_REEXPORT_DYLIB */) {
+      result.encryption = {
+        cryptOffset: u32(at + 8),
+        cryptSize: u32(at + 12),
+        cryptId: u32(at + 16),
+        commandOffset: at,
+      };
+    } else if (
+      id === LC_ID_DYLIB ||
+      id === LC_LOAD_DYLIB ||
+      id === 0x18 /* LC_LOAD_WEAK_DYLIB */ ||
+      id === 0x1f /* LC_REEXPORT_DYLIB */
+    ) {
       const nameOffset = u32(at + 8);
       const name = nameOffset < cmdSize ? cString(slice, at + nameOffset, at + cmdSize) : '';
       if (id === LC_ID_DYLIB) result.dylibId = name;
@@ -253,7 +269,8 @@ function parseSlice(bytes: Buffer, offset: number, size: number, align: number |
     at += cmdSize;
   }
   const signature = result.codeSignature;
-  if (signature && signature.dataOffset + signature.dataSize > size) throw new MachOError('truncated', 'code signature runs past the end of the slice');
+  if (signature && signature.dataOffset + signature.dataSize > size)
+    throw new MachOError('truncated', 'code signature runs past the end of the slice');
   return result;
 }
 
@@ -268,15 +285,18 @@ function parseFat(bytes: Buffer, wide: boolean): MachOSlice[] {
     const offset = wide ? Number(bytes.readBigUInt64BE(base + 8)) : bytes.readUInt32BE(base + 8);
     const size = wide ? Number(bytes.readBigUInt64BE(base + 16)) : bytes.readUInt32BE(base + 12);
     const align = bytes.readUInt32BE(base + (wide ? 24 : 16));
-    if (offset < 8 + count * entrySize || offset + size > bytes.length) throw new MachOError('badFatTable', `slice ${index} lies outside the file`);
+    if (offset < 8 + count * entrySize || offset + size > bytes.length)
+      throw new MachOError('badFatTable', `slice ${index} lies outside the file`);
     const slice = parseSlice(bytes, offset, size, align);
-    if (slice.cpuType !== (bytes.readInt32BE(base) | 0)) throw new MachOError('badFatTable', `slice ${index} is not the architecture its table says`);
+    if (slice.cpuType !== (bytes.readInt32BE(base) | 0))
+      throw new MachOError('badFatTable', `slice ${index} is not the architecture its table says`);
     slices.push(slice);
   }
   const ordered = [...slices].sort((a, b) => a.offset - b.offset);
   for (let i = 1; i < ordered.length; i += 1) {
     const previous = ordered[i - 1] as MachOSlice;
-    if ((ordered[i] as MachOSlice).offset < previous.offset + previous.size) throw new MachOError('badFatTable', 'slices overlap');
+    if ((ordered[i] as MachOSlice).offset < previous.offset + previous.size)
+      throw new MachOError('badFatTable', 'slices overlap');
   }
   return slices;
 }

@@ -36,15 +36,43 @@ describe('requirements', () => {
     const blob = designatedRequirement('a', 'b');
     const set = requirementSet([{ type: 3, blob }]);
     expect(set.readUInt32BE(0)).toBe(0xfade0c01);
-    expect([set.readUInt32BE(4), set.readUInt32BE(8), set.readUInt32BE(12), set.readUInt32BE(16)]).toEqual([20 + blob.length, 1, 3, 20]);
+    expect([set.readUInt32BE(4), set.readUInt32BE(8), set.readUInt32BE(12), set.readUInt32BE(16)]).toEqual([
+      20 + blob.length,
+      1,
+      3,
+      20,
+    ]);
     expect(set.subarray(20).equals(blob)).toBe(true);
   });
 
   it('prints or-groups, cdhash, info, entitlement and platform clauses', () => {
     const text = decodeRequirement(
-      requirement([6, 7, 2, 'com.a', 2, 'com.b', 6, 8, '\x01\x02', 6, 10, 'CFBundleVersion', 3, '1.', 6, 16, 'get-task-allow', 0, 20, 2]),
+      requirement([
+        6,
+        7,
+        2,
+        'com.a',
+        2,
+        'com.b',
+        6,
+        8,
+        '\x01\x02',
+        6,
+        10,
+        'CFBundleVersion',
+        3,
+        '1.',
+        6,
+        16,
+        'get-task-allow',
+        0,
+        20,
+        2,
+      ]),
     );
-    expect(text).toBe('(identifier "com.a" or identifier "com.b") and cdhash H"0102" and info[CFBundleVersion] = "1.*" and entitlement["get-task-allow"] exists and platform = 2');
+    expect(text).toBe(
+      '(identifier "com.a" or identifier "com.b") and cdhash H"0102" and info[CFBundleVersion] = "1.*" and entitlement["get-task-allow"] exists and platform = 2',
+    );
   });
 
   it('refuses what is not a requirement, or is cut short', () => {

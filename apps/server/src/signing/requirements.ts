@@ -32,7 +32,18 @@ const OP = {
   legacyDevId: 23,
 } as const;
 const OP_FLAG_MASK = 0xff000000;
-const MATCH = { exists: 0, equal: 1, contains: 2, beginsWith: 3, endsWith: 4, lessThan: 5, greaterThan: 6, lessEqual: 7, greaterEqual: 8, absent: 14 } as const;
+const MATCH = {
+  exists: 0,
+  equal: 1,
+  contains: 2,
+  beginsWith: 3,
+  endsWith: 4,
+  lessThan: 5,
+  greaterThan: 6,
+  lessEqual: 7,
+  greaterEqual: 8,
+  absent: 14,
+} as const;
 /** Apple's marker OID for a WWDR-issued (iPhone developer/distribution) leaf's intermediate: 1.2.840.113635.100.6.2.1. */
 export const WWDR_INTERMEDIATE_OID = '1.2.840.113635.100.6.2.1';
 
@@ -80,7 +91,8 @@ function oidDer(text: string): Buffer {
   const out: number[] = [first * 40 + second];
   for (const part of rest) {
     const chunk = [part & 0x7f];
-    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128)) chunk.unshift((value & 0x7f) | 0x80);
+    for (let value = Math.floor(part / 128); value > 0; value = Math.floor(value / 128))
+      chunk.unshift((value & 0x7f) | 0x80);
     out.push(...chunk);
   }
   return Buffer.from(out);
@@ -187,7 +199,8 @@ function expression(reader: Reader, depth: number): { text: string; op: number }
 
 /** The text of a compiled requirement blob (`0xfade0c00`), in the csreq language. */
 export function decodeRequirement(blob: Buffer): string {
-  if (blob.length < 12 || blob.readUInt32BE(0) !== CSMAGIC.requirement) throw new RequirementError('not a requirement blob');
+  if (blob.length < 12 || blob.readUInt32BE(0) !== CSMAGIC.requirement)
+    throw new RequirementError('not a requirement blob');
   if (blob.readUInt32BE(8) !== 1) throw new RequirementError('not an expression requirement');
   const reader = new Reader(blob.subarray(12, blob.readUInt32BE(4)));
   return expression(reader, 0).text;

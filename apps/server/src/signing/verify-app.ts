@@ -9,7 +9,6 @@ import { appIdCovers, entitlementsOutsideProfile, profileEntitlements } from './
 import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
 import { verifyMachO } from './verify-macho.ts';
 
-
 /**
  * The built-in verifier over a whole app (archive path → bytes): every bundle's executable and loose dylibs
  * (pages, special slots, CMS), its CodeResources seal, and for apps and extensions the embedded profile —
@@ -45,7 +44,8 @@ export function verifyApp(files: ReadonlyMap<string, AppFile>): string[] {
     for (const [name, bytes] of files) {
       const inNested = bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other));
       if (name.startsWith(bundle) && name.endsWith('.dylib') && !inNested && isBytes(bytes) && looksLikeMachO(bytes)) {
-        for (const failure of verifyMachO(bytes, { infoPlist: null, codeResources: null })) say(`${name.slice(bundle.length)}: ${failure}`);
+        for (const failure of verifyMachO(bytes, { infoPlist: null, codeResources: null }))
+          say(`${name.slice(bundle.length)}: ${failure}`);
       }
     }
     const slice = parseMachO(binary).slices[0];
@@ -65,11 +65,15 @@ export function verifyApp(files: ReadonlyMap<string, AppFile>): string[] {
       say('embedded.mobileprovision cannot be read');
       continue;
     }
-    if (!profile.applicationIdentifier || !appIdCovers(profile.applicationIdentifier, bundleId)) say(`profile app id ${profile.applicationIdentifier ?? '-'} does not cover ${bundleId}`);
+    if (!profile.applicationIdentifier || !appIdCovers(profile.applicationIdentifier, bundleId))
+      say(`profile app id ${profile.applicationIdentifier ?? '-'} does not cover ${bundleId}`);
     const leaf = signature?.certificates[0];
     const leafSha1 = leaf ? createHash('sha1').update(leaf).digest('hex').toUpperCase() : null;
-    if (!leafSha1 || !profile.developerCertificates.some((certificate) => certificate.sha1 === leafSha1)) say('the profile does not list the signing certificate');
-    const outside = signature?.entitlements ? entitlementsOutsideProfile(signature.entitlements, profileEntitlements(profileBytes)) : [];
+    if (!leafSha1 || !profile.developerCertificates.some((certificate) => certificate.sha1 === leafSha1))
+      say('the profile does not list the signing certificate');
+    const outside = signature?.entitlements
+      ? entitlementsOutsideProfile(signature.entitlements, profileEntitlements(profileBytes))
+      : [];
     if (outside.length > 0) say(`entitlements outside the profile: ${outside.join(', ')}`);
   }
   return failures;

@@ -1,5 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { blobOfSlot, CSSLOT, mismatchedPages, mismatchedSpecialSlots, readEmbeddedSignature } from './code-signature.ts';
+import {
+  blobOfSlot,
+  CSSLOT,
+  mismatchedPages,
+  mismatchedSpecialSlots,
+  readEmbeddedSignature,
+} from './code-signature.ts';
 import { verifyCodeDirectoryCms } from './cms-verify.ts';
 import { decodeDerEntitlements } from './der-entitlements.ts';
 import { MachOError, parseMachO, sliceBytes } from './macho.ts';
@@ -45,8 +51,10 @@ export function verifyMachO(file: Buffer, context: MachOContext): string[] {
       [CSSLOT.derEntitlements, blobOfSlot(signature, CSSLOT.derEntitlements)],
     ]);
     for (const directory of signature.codeDirectories) {
-      for (const page of mismatchedPages(code, directory)) failures.push(`${slice.arch}: page ${page} (CodeDirectory ${directory.slot})`);
-      for (const slot of mismatchedSpecialSlots(directory, slots)) failures.push(`${slice.arch}: special slot ${slot} (CodeDirectory ${directory.slot})`);
+      for (const page of mismatchedPages(code, directory))
+        failures.push(`${slice.arch}: page ${page} (CodeDirectory ${directory.slot})`);
+      for (const slot of mismatchedSpecialSlots(directory, slots))
+        failures.push(`${slice.arch}: special slot ${slot} (CodeDirectory ${directory.slot})`);
     }
     if (signature.derEntitlements && signature.entitlements) {
       let same = false;
@@ -58,7 +66,9 @@ export function verifyMachO(file: Buffer, context: MachOContext): string[] {
       if (!same) failures.push(`${slice.arch}: DER entitlements differ from the XML ones`);
     }
     if (!signature.cms) failures.push(`${slice.arch}: no CMS signature (ad-hoc)`);
-    else for (const failure of verifyCodeDirectoryCms(signature.cms, signature.codeDirectories).failures) failures.push(`${slice.arch}: CMS ${failure}`);
+    else
+      for (const failure of verifyCodeDirectoryCms(signature.cms, signature.codeDirectories).failures)
+        failures.push(`${slice.arch}: CMS ${failure}`);
   }
   return failures;
 }

@@ -17,7 +17,10 @@ export interface ByteRange {
  */
 export interface BlobStore {
   readonly kind: 'local' | 's3';
-  startMultipart(key: string, options: { size: number; partSize: number; contentType: string }): Promise<{ uploadId: string }>;
+  startMultipart(
+    key: string,
+    options: { size: number; partSize: number; contentType: string },
+  ): Promise<{ uploadId: string }>;
   /** A URL the client PUTs one part to. Local stores answer a server path; callers make it absolute. */
   partUploadUrl(key: string, uploadId: string, partNo: number, expiresInSec: number): Promise<string>;
   /**
@@ -50,5 +53,6 @@ const SAFE_KEY = /^(?!.*\.\.)(?!\/)[A-Za-z0-9._\-/]{1,512}$/;
 
 /** Keys are made by the server, but checked anyway: no traversal, no absolute paths, no odd characters. */
 export function assertSafeKey(key: string): void {
-  if (!SAFE_KEY.test(key) || key.endsWith('/') || key.includes('//')) throw new BlobError('invalid_key', `invalid blob key: ${key}`);
+  if (!SAFE_KEY.test(key) || key.endsWith('/') || key.includes('//'))
+    throw new BlobError('invalid_key', `invalid blob key: ${key}`);
 }

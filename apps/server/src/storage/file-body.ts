@@ -89,7 +89,9 @@ export class FileBody extends Readable {
   }
 
   override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
-    this.send(destination, options?.end ?? true).catch((error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))));
+    this.send(destination, options?.end ?? true).catch((error: unknown) =>
+      this.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
     return destination;
   }
 

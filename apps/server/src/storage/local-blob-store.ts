@@ -45,7 +45,8 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
   }
   function partLength(meta: MultipartMeta, partNo: number): number {
     const partCount = Math.max(1, Math.ceil(meta.size / meta.partSize));
-    if (!Number.isInteger(partNo) || partNo < 1 || partNo > partCount) throw new BlobError('incomplete', `part ${partNo} is out of range`);
+    if (!Number.isInteger(partNo) || partNo < 1 || partNo > partCount)
+      throw new BlobError('incomplete', `part ${partNo} is out of range`);
     return Math.min(meta.partSize, meta.size - (partNo - 1) * meta.partSize);
   }
 
@@ -76,7 +77,9 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     },
 
     verifyPartUrl(query: { uploadId: string; partNo: number; expires: number; sig: string }): boolean {
-      return query.expires > clock.now() && signer.verify(['part', query.uploadId, query.partNo, query.expires], query.sig);
+      return (
+        query.expires > clock.now() && signer.verify(['part', query.uploadId, query.partNo, query.expires], query.sig)
+      );
     },
 
     /** Streams one part into place; answers its etag (see part-writer.ts). Refuses a part longer or shorter than its slot. */
@@ -84,8 +87,15 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       const meta = await readMeta(uploadId);
       const expected = partLength(meta, partNo);
       const dir = uploadDir(uploadId);
-      const { received, etag } = await writePartAt(path.join(dir, 'data'), (partNo - 1) * meta.partSize, body, expected, partNo);
-      if (received !== expected) throw new BlobError('incomplete', `part ${partNo} has ${received} of ${expected} bytes`);
+      const { received, etag } = await writePartAt(
+        path.join(dir, 'data'),
+        (partNo - 1) * meta.partSize,
+        body,
+        expected,
+        partNo,
+      );
+      if (received !== expected)
+        throw new BlobError('incomplete', `part ${partNo} has ${received} of ${expected} bytes`);
       await fsp.writeFile(path.join(dir, 'parts', String(partNo)), etag);
       return { etag };
     },
@@ -93,13 +103,15 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     async completeMultipart(key: string, uploadId: string, parts: BlobPart[], expectedSize: number) {
       const meta = await readMeta(uploadId);
       if (meta.key !== key) throw new BlobError('no_upload', 'upload belongs to another key');
-      if (meta.size !== expectedSize) throw new BlobError('incomplete', `upload was started for ${meta.size} bytes, not ${expectedSize}`);
+      if (meta.size !== expectedSize)
+        throw new BlobError('incomplete', `upload was started for ${meta.size} bytes, not ${expectedSize}`);
       const partCount = Math.max(1, Math.ceil(meta.size / meta.partSize));
       const dir = uploadDir(uploadId);
       for (let partNo = 1; partNo <= partCount; partNo += 1) {
         const stored = await fsp.readFile(path.join(dir, 'parts', String(partNo)), 'utf8').catch(() => null);
         const claimed = parts.find((p) => p.partNo === partNo)?.etag.replaceAll('"', '');
-        if (!stored || stored !== claimed) throw new BlobError('incomplete', `part ${partNo} is missing or does not match`);
+        if (!stored || stored !== claimed)
+          throw new BlobError('incomplete', `part ${partNo} is missing or does not match`);
       }
       const target = objectPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
@@ -123,8 +135,14 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
         const metaFile = path.join(multipartDir, name, 'meta.json');
         const stat = await fsp.stat(metaFile).catch(() => null);
         // A folder without meta.json died before its upload started: clean it like any other.
-        const meta = stat ? ((await fsp.readFile(metaFile, 'utf8').then(JSON.parse).catch(() => null)) as MultipartMeta | null) : null;
-        const started = stat?.mtimeMs ?? (await fsp.stat(path.join(multipartDir, name)).catch(() => null))?.mtimeMs ?? 0;
+        const meta = stat
+          ? ((await fsp
+              .readFile(metaFile, 'utf8')
+              .then(JSON.parse)
+              .catch(() => null)) as MultipartMeta | null)
+          : null;
+        const started =
+          stat?.mtimeMs ?? (await fsp.stat(path.join(multipartDir, name)).catch(() => null))?.mtimeMs ?? 0;
         out.push({ key: meta?.key ?? '', uploadId: name, startedAt: started });
       }
       return out;
@@ -160,12 +178,21 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       assertSafeKey(key);
       const expires = clock.now() + options.expiresInSec * 1000;
       const sig = signer.sign(['file', key, expires, options.fileName, options.contentType]);
-      const query = new URLSearchParams({ key, expires: String(expires), name: options.fileName, type: options.contentType, sig });
+      const query = new URLSearchParams({
+        key,
+        expires: String(expires),
+        name: options.fileName,
+        type: options.contentType,
+        sig,
+      });
       return `${LOCAL_DOWNLOAD_PATH}?${query.toString()}`;
     },
 
     verifyDownloadUrl(query: { key: string; expires: number; name: string; type: string; sig: string }): boolean {
-      return query.expires > clock.now() && signer.verify(['file', query.key, query.expires, query.name, query.type], query.sig);
+      return (
+        query.expires > clock.now() &&
+        signer.verify(['file', query.key, query.expires, query.name, query.type], query.sig)
+      );
     },
 
     async delete(key: string) {

@@ -9,7 +9,11 @@ import type { ConfiguredBlobStore } from './create-blob-store.ts';
  * Runs `work` on a file on local disk holding the object: the object itself for the local store,
  * a temporary download (streamed, deleted afterwards) for S3. Inspectors need random access.
  */
-export async function withLocalFile<T>(blobs: ConfiguredBlobStore, key: string, work: (filePath: string) => Promise<T>): Promise<T> {
+export async function withLocalFile<T>(
+  blobs: ConfiguredBlobStore,
+  key: string,
+  work: (filePath: string) => Promise<T>,
+): Promise<T> {
   if (blobs.kind === 'local') return work(blobs.filePath(key));
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'release-inspect-'));
   const file = path.join(dir, 'package');

@@ -12,7 +12,8 @@ async function writeAllAt(handle: FileHandle, buffers: Buffer[], position: numbe
   if (written === total) return;
   // A short write (rare on a regular file): finish it from one contiguous copy.
   const rest = Buffer.concat(buffers, total);
-  while (written < total) written += (await handle.write(rest, written, total - written, position + written)).bytesWritten;
+  while (written < total)
+    written += (await handle.write(rest, written, total - written, position + written)).bytesWritten;
 }
 
 /**
@@ -46,7 +47,13 @@ function discardRest(body: Readable, budget: number): void {
  * More than `expected` bytes is refused as soon as it is seen; a failed write (ENOSPC) fails the part at once. Either
  * way the rest of the body is read and dropped up to the part's length, so that the client gets the answer.
  */
-export async function writePartAt(file: string, offset: number, body: Readable, expected: number, partNo: number): Promise<{ received: number; etag: string }> {
+export async function writePartAt(
+  file: string,
+  offset: number,
+  body: Readable,
+  expected: number,
+  partNo: number,
+): Promise<{ received: number; etag: string }> {
   const handle = await fsp.open(file, 'r+');
   let crc = 0;
   let received = 0;

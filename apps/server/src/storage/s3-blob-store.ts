@@ -7,7 +7,11 @@ import { assertSafeKey, BlobError, type BlobPart, type BlobStore, type ByteRange
  * a server that keeps its files on local disk never pays for it.
  */
 async function loadSdk(config: S3ClientConfig) {
-  const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  const [s3, storage, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
   return { s3, client: new s3.S3Client(config), Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
 }
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -28,7 +32,9 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** The origin of the store's presigned URLs, where browsers PUT parts and GET files (the web app's CSP allows it). */
-export function s3BrowserOrigin(options: Pick<S3StoreOptions, 'endpoint' | 'region' | 'bucket' | 'forcePathStyle'>): string {
+export function s3BrowserOrigin(
+  options: Pick<S3StoreOptions, 'endpoint' | 'region' | 'bucket' | 'forcePathStyle'>,
+): string {
   const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`);
   return options.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${options.bucket}.${endpoint.host}`;
 }
@@ -69,14 +75,20 @@ export function createS3BlobStore(options: S3StoreOptions) {
     async startMultipart(key: string, opts: { size: number; partSize: number; contentType: string }) {
       assertSafeKey(key);
       const { s3, client } = await sdk();
-      const result = await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts.contentType }));
+      const result = await client.send(
+        new s3.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts.contentType }),
+      );
       if (!result.UploadId) throw new BlobError('no_upload', 'the store did not start the upload');
       return { uploadId: result.UploadId };
     },
 
     async partUploadUrl(key: string, uploadId: string, partNo: number, expiresInSec: number) {
       const { s3, client, getSignedUrl } = await sdk();
-      return getSignedUrl(client, new s3.UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNo }), { expiresIn: expiresInSec });
+      return getSignedUrl(
+        client,
+        new s3.UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNo }),
+        { expiresIn: expiresInSec },
+      );
     },
 
     async completeMultipart(key: string, uploadId: string, parts: BlobPart[], expectedSize: number) {
@@ -88,7 +100,12 @@ export function createS3BlobStore(options: S3StoreOptions) {
             Bucket,
             Key: key,
             UploadId: uploadId,
-            MultipartUpload: { Parts: sorted.map((p) => ({ PartNumber: p.partNo, ETag: p.etag.startsWith('"') ? p.etag : `"${p.etag}"` })) },
+            MultipartUpload: {
+              Parts: sorted.map((p) => ({
+                PartNumber: p.partNo,
+                ETag: p.etag.startsWith('"') ? p.etag : `"${p.etag}"`,
+              })),
+            },
           }),
         );
       } catch (error) {
@@ -104,17 +121,23 @@ export function createS3BlobStore(options: S3StoreOptions) {
 
     async abortMultipart(key: string, uploadId: string) {
       const { s3, client } = await sdk();
-      await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })).catch((error: unknown) => {
-        // An upload already completed or aborted is gone: S3 says NoSuchUpload, s3rver MethodNotAllowed.
-        const name = (error as { name?: string }).name;
-        if (!isNotFound(error) && name !== 'NoSuchUpload' && name !== 'MethodNotAllowed') throw error;
-      });
+      await client
+        .send(new s3.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId }))
+        .catch((error: unknown) => {
+          // An upload already completed or aborted is gone: S3 says NoSuchUpload, s3rver MethodNotAllowed.
+          const name = (error as { name?: string }).name;
+          if (!isNotFound(error) && name !== 'NoSuchUpload' && name !== 'MethodNotAllowed') throw error;
+        });
     },
 
     async listMultipart(): Promise<Array<{ key: string; uploadId: string; startedAt: number }>> {
       const { s3, client } = await sdk();
       const result = await client.send(new s3.ListMultipartUploadsCommand({ Bucket }));
-      return (result.Uploads ?? []).map((u) => ({ key: u.Key ?? '', uploadId: u.UploadId ?? '', startedAt: u.Initiated?.getTime() ?? 0 }));
+      return (result.Uploads ?? []).map((u) => ({
+        key: u.Key ?? '',
+        uploadId: u.UploadId ?? '',
+        startedAt: u.Initiated?.getTime() ?? 0,
+      }));
     },
 
     async put(key: string, body: Readable | Buffer, opts: { contentType: string }) {
@@ -131,7 +154,9 @@ export function createS3BlobStore(options: S3StoreOptions) {
       assertSafeKey(key);
       const { s3, client } = await sdk();
       try {
-        const result = await client.send(new s3.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+        const result = await client.send(
+          new s3.GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
         if (!(result.Body instanceof Readable)) throw new BlobError('not_found', `no body for ${key}`);
         return result.Body;
       } catch (error) {
@@ -144,9 +169,18 @@ export function createS3BlobStore(options: S3StoreOptions) {
       assertSafeKey(key);
       const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(opts.fileName)}`;
       const { s3, client, getSignedUrl } = await sdk();
-      return getSignedUrl(client, new s3.GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: disposition, ResponseContentType: opts.contentType }), {
-        expiresIn: opts.expiresInSec,
-      });
+      return getSignedUrl(
+        client,
+        new s3.GetObjectCommand({
+          Bucket,
+          Key: key,
+          ResponseContentDisposition: disposition,
+          ResponseContentType: opts.contentType,
+        }),
+        {
+          expiresIn: opts.expiresInSec,
+        },
+      );
     },
 
     async delete(key: string) {

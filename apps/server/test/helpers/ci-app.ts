@@ -19,11 +19,20 @@ export async function createCiApp(server: TestServer): Promise<CiApp> {
   const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
   const created = await server.request<{ appId: number }>('POST', '/api/app', {
     token: admin,
-    body: { appName: '商城', appType: 'native', password: '135790', path: 'shop', distributeUsers: [{ userId: editor.userId, permit: 'edit' }] },
+    body: {
+      appName: '商城',
+      appType: 'native',
+      password: '135790',
+      path: 'shop',
+      distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
+    },
   });
   const appId = created.body.data.appId;
-  const ciToken = (await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })).body.data.token;
-  const list = () => server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editor.token });
+  const ciToken = (
+    await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })
+  ).body.data.token;
+  const list = () =>
+    server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, { token: editor.token });
   return {
     appId,
     editorSession: editor.token,

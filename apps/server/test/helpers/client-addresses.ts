@@ -19,7 +19,15 @@ export function requestFrom<T = unknown>(
   if (payload !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers, localAddress: from, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        headers,
+        localAddress: from,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -55,7 +63,15 @@ export async function startForwardingProxy(target: string, proxyAddress: string)
     const client = req.socket.remoteAddress ?? '';
     const headers = { ...req.headers, 'x-forwarded-for': sent ? `${String(sent)}, ${client}` : client };
     const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, localAddress: proxyAddress, agent: false },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers,
+        localAddress: proxyAddress,
+        agent: false,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -6,7 +6,10 @@ import type { DialectName } from '../../src/db/database.ts';
  */
 export function testDialects(): DialectName[] {
   const raw = process.env.TEST_DATABASES ?? 'sqlite,postgres';
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (name !== 'sqlite' && name !== 'postgres') throw new Error(`TEST_DATABASES: unknown database "${name}"`);
   }

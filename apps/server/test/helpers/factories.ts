@@ -29,19 +29,38 @@ export async function insertApp(db: Kysely<Database>, overrides: Partial<Inserta
 }
 
 /** Gives a user the edit (developer) or view (download) permit on an app. */
-export async function grantApp(db: Kysely<Database>, appId: number, userId: number, permit: 'edit' | 'view'): Promise<void> {
+export async function grantApp(
+  db: Kysely<Database>,
+  appId: number,
+  userId: number,
+  permit: 'edit' | 'view',
+): Promise<void> {
   await db.insertInto('app_users').values({ app_id: appId, user_id: userId, permit }).execute();
 }
 
 /** Marks an app as a user's favourite (collect) or subscription. */
-export async function collectApp(db: Kysely<Database>, appId: number, userId: number, type: 'collect' | 'subscribe'): Promise<void> {
-  await db.insertInto('app_collects').values({ app_id: appId, user_id: userId, collect_type: type, create_time: baseTime }).execute();
+export async function collectApp(
+  db: Kysely<Database>,
+  appId: number,
+  userId: number,
+  type: 'collect' | 'subscribe',
+): Promise<void> {
+  await db
+    .insertInto('app_collects')
+    .values({ app_id: appId, user_id: userId, collect_type: type, create_time: baseTime })
+    .execute();
 }
 
 /** Inserts a notice for a user about an app; returns its id. */
 export async function insertNotification(
   db: Kysely<Database>,
-  notice: { userId: number; appId: number; state?: NotificationsTable['state']; createTime?: number; description?: string },
+  notice: {
+    userId: number;
+    appId: number;
+    state?: NotificationsTable['state'];
+    createTime?: number;
+    description?: string;
+  },
 ): Promise<number> {
   sequence += 1;
   const row = await db
@@ -50,7 +69,12 @@ export async function insertNotification(
       user_id: notice.userId,
       app_id: notice.appId,
       state: notice.state ?? 'NOT_READ',
-      message_info: JSON.stringify({ username: 'uploader', appId: notice.appId, appName: `app ${notice.appId}`, description: notice.description ?? `notice ${sequence}` }),
+      message_info: JSON.stringify({
+        username: 'uploader',
+        appId: notice.appId,
+        appName: `app ${notice.appId}`,
+        description: notice.description ?? `notice ${sequence}`,
+      }),
       create_time: notice.createTime ?? baseTime + sequence * 60_000,
     })
     .returning('id')

@@ -26,7 +26,8 @@ export async function startFlakyProxy(target: () => string, failPart: FailPart =
   const proxy = http.createServer((req, res) => {
     const upstream = new URL(target());
     const url = new URL(req.url ?? '/', 'http://proxy');
-    const partNo = req.method === 'PUT' && url.pathname === '/api/blob/part' ? Number(url.searchParams.get('partNo')) : null;
+    const partNo =
+      req.method === 'PUT' && url.pathname === '/api/blob/part' ? Number(url.searchParams.get('partNo')) : null;
     if (partNo !== null) {
       const attempt = (seen.get(partNo) ?? 0) + 1;
       seen.set(partNo, attempt);
@@ -38,11 +39,14 @@ export async function startFlakyProxy(target: () => string, failPart: FailPart =
         return;
       }
     }
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      if (partNo !== null) partAttempts.push({ partNo, status: answer.statusCode ?? 0 });
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        if (partNo !== null) partAttempts.push({ partNo, status: answer.statusCode ?? 0 });
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
   });

@@ -15,12 +15,19 @@ export interface Answering<T> {
 }
 
 /** Runs `work` while another client keeps asking `GET /api/apps`, each request under ANSWER_LIMIT_MS. */
-export async function whileListingApps<T>(server: TestServer, token: string, work: () => Promise<T>): Promise<Answering<T>> {
+export async function whileListingApps<T>(
+  server: TestServer,
+  token: string,
+  work: () => Promise<T>,
+): Promise<Answering<T>> {
   let done = false;
   const statuses: number[] = [];
   const lister = (async () => {
     do {
-      const response = await fetch(`${server.url}/api/apps?pageNo=1&pageSize=20`, { headers: { token }, signal: AbortSignal.timeout(ANSWER_LIMIT_MS) });
+      const response = await fetch(`${server.url}/api/apps?pageNo=1&pageSize=20`, {
+        headers: { token },
+        signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+      });
       await response.arrayBuffer();
       statuses.push(response.status);
     } while (!done);

@@ -24,8 +24,12 @@ let bundleReady: Promise<string[]> | null = null;
  */
 export function ensureServerBundle(): Promise<string[]> {
   bundleReady ??= (async () => {
-    const build = "const m = await import('./scripts/build-server.mjs'); if (m.serverIsStale()) await m.buildServer({ log: () => {} }); console.log(JSON.stringify(m.serverNodeArgs));";
-    const child = spawn(process.execPath, ['--input-type=module', '-e', build], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const build =
+      "const m = await import('./scripts/build-server.mjs'); if (m.serverIsStale()) await m.buildServer({ log: () => {} }); console.log(JSON.stringify(m.serverNodeArgs));";
+    const child = spawn(process.execPath, ['--input-type=module', '-e', build], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let errors = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -47,8 +51,13 @@ export interface MainProcessOptions {
 }
 
 /** Runs the server (the sources as `npm run dev`, or the bundle as `npm start`), with `env` over the test's environment; resolves once it listens. */
-export async function startMainProcess(env: Record<string, string | undefined>, options: MainProcessOptions = {}): Promise<MainProcess> {
-  const args = options.compiled ? [...(await ensureServerBundle()), SERVER_BUNDLE] : ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')];
+export async function startMainProcess(
+  env: Record<string, string | undefined>,
+  options: MainProcessOptions = {},
+): Promise<MainProcess> {
+  const args = options.compiled
+    ? [...(await ensureServerBundle()), SERVER_BUNDLE]
+    : ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
@@ -79,8 +88,16 @@ export async function startMainProcess(env: Record<string, string | undefined>, 
 }
 
 /** Runs a script of the repository (e.g. scripts/admin.mjs) to its end; answers its exit code and output. */
-export async function runScript(script: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number; output: string }> {
-  const child = spawn(process.execPath, [path.join(root, script), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; output: string }> {
+  const child = spawn(process.execPath, [path.join(root, script), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

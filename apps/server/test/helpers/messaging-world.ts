@@ -24,24 +24,54 @@ export interface MessagingWorld {
   runJobs(): Promise<number>;
   createWorkflow(body: Record<string, unknown>, token?: string): Promise<WorkflowRow>;
   /** Stores update items through the workflow's push API (the way JPS or a wiki hands them over). */
-  pushItems(workflow: WorkflowRow, items: Array<{ id: string; message: string; author?: string; time?: number }>): Promise<number>;
+  pushItems(
+    workflow: WorkflowRow,
+    items: Array<{ id: string; message: string; author?: string; time?: number }>,
+  ): Promise<number>;
   send(path: string, body: unknown, token?: string): Promise<ApiResponse<SendResult>>;
   deliveries(ids: number[], token?: string): Promise<DeliveryRow[]>;
   close(): Promise<void>;
 }
 
 async function linkLark(server: TestServer, userId: number, openId: string, name: string) {
-  await server.db.insertInto('user_identities').values({ user_id: userId, provider: 'lark', subject: openId, union_id: null, display_name: name, avatar_url: null, create_time: server.clock.now(), last_login_time: null }).execute();
+  await server.db
+    .insertInto('user_identities')
+    .values({
+      user_id: userId,
+      provider: 'lark',
+      subject: openId,
+      union_id: null,
+      display_name: name,
+      avatar_url: null,
+      create_time: server.clock.now(),
+      last_login_time: null,
+    })
+    .execute();
 }
 
-export async function startMessagingWorld(dialect: DialectName, options: { publicUrl?: string; larkEvents?: boolean } = {}): Promise<MessagingWorld> {
+export async function startMessagingWorld(
+  dialect: DialectName,
+  options: { publicUrl?: string; larkEvents?: boolean } = {},
+): Promise<MessagingWorld> {
   const start = createTestClock().now();
   const lark = await startLarkFake({ clock: new FakeClock({ frozen: true, start }) });
   const wecom = await startWecomFake({ clock: new FakeClock({ frozen: true, start }) });
   const server = await startTestServer(dialect, {
     publicUrl: options.publicUrl,
-    lark: { appId: lark.app.appId, appSecret: lark.app.appSecret, openBaseUrl: lark.url, accountsBaseUrl: lark.url, passportBaseUrl: lark.url },
-    wecom: { corpId: wecom.corp.corpId, agentId: wecom.corp.agentId, secret: wecom.corp.secret, baseUrl: wecom.url, loginBaseUrl: wecom.url },
+    lark: {
+      appId: lark.app.appId,
+      appSecret: lark.app.appSecret,
+      openBaseUrl: lark.url,
+      accountsBaseUrl: lark.url,
+      passportBaseUrl: lark.url,
+    },
+    wecom: {
+      corpId: wecom.corp.corpId,
+      agentId: wecom.corp.agentId,
+      secret: wecom.corp.secret,
+      baseUrl: wecom.url,
+      loginBaseUrl: wecom.url,
+    },
     ...(options.larkEvents ? { larkEvents: { verificationToken: lark.app.verificationToken, encryptKey: null } } : {}),
   });
   if (server.clock.now() !== start) throw new Error('the server clock and the fakes must start together');
@@ -59,7 +89,11 @@ export async function startMessagingWorld(dialect: DialectName, options: { publi
   const viewer = await person('viewer', 'view');
   const subscriber = await person('subscriber', null);
   await collectApp(server.db, appId, subscriber.userId, 'subscribe');
-  const adminUser = await server.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
+  const adminUser = await server.db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
   await linkLark(server, Number(adminUser.id), lark.addUser({ name: 'admin' }).openId, 'admin');
 
   const world: MessagingWorld = {
@@ -82,7 +116,10 @@ export async function startMessagingWorld(dialect: DialectName, options: { publi
       return server.built.services.jobs.runDue();
     },
     async createWorkflow(body, token = admin) {
-      const created = await server.request<{ id: number }>('POST', '/api/workflow', { token, body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'other', ...body } });
+      const created = await server.request<{ id: number }>('POST', '/api/workflow', {
+        token,
+        body: { appId, tabName: '关卡', contentType: 'custom', manageType: 'other', ...body },
+      });
       if (created.body.code !== 200) throw new Error(`create workflow: ${created.body.msg}`);
       const list = await server.request<WorkflowRow[]>('GET', `/api/workflow?appId=${appId}`, { token: admin });
       const row = list.body.data.find((w) => w.id === created.body.data.id);
@@ -115,7 +152,11 @@ export async function startMessagingWorld(dialect: DialectName, options: { publi
 }
 
 /** Inserts update items straight into a workflow (many at once, for size caps); returns their ids, oldest first. */
-export async function insertItems(server: TestServer, workflow: { id: number; appId: number }, items: Array<{ commitId: string; message: string; author: string; time: number }>): Promise<number[]> {
+export async function insertItems(
+  server: TestServer,
+  workflow: { id: number; appId: number },
+  items: Array<{ commitId: string; message: string; author: string; time: number }>,
+): Promise<number[]> {
   const ids: number[] = [];
   for (const item of items) {
     const row = await server.db

@@ -27,7 +27,9 @@ export interface PrivatePostgres {
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl'))) : [];
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) throw new Error(`no PostgreSQL server binaries under ${root} (apt-get install postgresql)`);
   return path.join(root, newest, 'bin');
@@ -52,12 +54,35 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     fs.chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
   // As the postgres user when we are root; as ourselves otherwise.
-  const pgRun = (tool: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args));
-  await pgRun('initdb', ['-D', dataDir, '--auth=trust', '--username=postgres', '--no-sync', '--encoding=UTF8', '--locale=C']);
+  const pgRun = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
+  await pgRun('initdb', [
+    '-D',
+    dataDir,
+    '--auth=trust',
+    '--username=postgres',
+    '--no-sync',
+    '--encoding=UTF8',
+    '--locale=C',
+  ]);
   const port = await freePort();
   // Loopback only, its socket in its own folder, small and quick to restart.
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=40 -c shared_buffers=16MB`;
-  const ctl = (action: string) => pgRun('pg_ctl', [action, '-D', dataDir, '-w', '-t', '60', '-m', 'fast', '-l', path.join(dir, 'log'), '-o', options]);
+  const ctl = (action: string) =>
+    pgRun('pg_ctl', [
+      action,
+      '-D',
+      dataDir,
+      '-w',
+      '-t',
+      '60',
+      '-m',
+      'fast',
+      '-l',
+      path.join(dir, 'log'),
+      '-o',
+      options,
+    ]);
   await ctl('start');
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

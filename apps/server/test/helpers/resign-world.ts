@@ -11,21 +11,44 @@ import { transferFile } from './upload-client.ts';
 export const P12_PASSWORD = 'p12-pass';
 
 /** Uploads the set's identity with the named profiles through /api/cert_upload (as an admin); answers the row. */
-export async function uploadSigningSet(server: TestServer, adminToken: string, set: SampleSigningSet, profiles: Array<'main' | 'wildcard'> = ['main', 'wildcard']): Promise<CertificateRow> {
+export async function uploadSigningSet(
+  server: TestServer,
+  adminToken: string,
+  set: SampleSigningSet,
+  profiles: Array<'main' | 'wildcard'> = ['main', 'wildcard'],
+): Promise<CertificateRow> {
   const form = new FormData();
   form.append('password', P12_PASSWORD);
   form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, P12_PASSWORD))]), 'dev.p12');
-  for (const which of profiles) form.append('profiles', new Blob([new Uint8Array(which === 'main' ? set.mainProfile : set.wildcardProfile)]), `${which}.mobileprovision`);
-  const uploaded = await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: adminToken }, body: form });
+  for (const which of profiles)
+    form.append(
+      'profiles',
+      new Blob([new Uint8Array(which === 'main' ? set.mainProfile : set.wildcardProfile)]),
+      `${which}.mobileprovision`,
+    );
+  const uploaded = await fetch(`${server.url}/api/cert_upload`, {
+    method: 'POST',
+    headers: { token: adminToken },
+    body: form,
+  });
   const body = (await uploaded.json()) as { code: number; msg: string; data: CertificateRow };
   if (body.code !== 200) throw new Error(`cert_upload: ${body.msg}`);
   return body.data;
 }
 
 /** Publishes a package as a version of the app, as the web app does; answers the version. */
-export async function publishPackage(server: TestServer, token: string, appId: number, fileName: string, bytes: Buffer): Promise<AppVersionRow> {
+export async function publishPackage(
+  server: TestServer,
+  token: string,
+  appId: number,
+  fileName: string,
+  bytes: Buffer,
+): Promise<AppVersionRow> {
   const fileKey = await transferFile(server, token, fileName, bytes);
-  const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', { token, body: { appId, description: '首个版本', s3Url: fileKey } });
+  const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+    token,
+    body: { appId, description: '首个版本', s3Url: fileKey },
+  });
   if (res.body.code !== 200) throw new Error(`upload_app: ${res.body.msg}`);
   return res.body.data;
 }

@@ -8,7 +8,6 @@ import { dropPostgresSchema } from '../../src/db/database.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
 import { ensureServerBundle, SERVER_BUNDLE } from './main-process.ts';
 
-
 export interface ServerChild {
   url: string;
   pid: number;
@@ -20,7 +19,10 @@ export interface ServerChild {
  * The real server in its own process (the bundle and Node options `npm start` runs), on SQLite in a
  * fresh DATA_DIR or PostgreSQL in a fresh schema: for what only a separate process shows, such as its memory.
  */
-export async function startServerChild(dialect: DialectName, options: { env?: Record<string, string> } = {}): Promise<ServerChild> {
+export async function startServerChild(
+  dialect: DialectName,
+  options: { env?: Record<string, string> } = {},
+): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-child-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = { username: 'admin', password: 'admin-child-pass' };
@@ -35,7 +37,9 @@ export async function startServerChild(dialect: DialectName, options: { env?: Re
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-      ...(dialect === 'postgres' ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(dialect === 'postgres'
+        ? { DATABASE_URL: TEST_POSTGRES_URL, DATABASE_SCHEMA: schema, SECRET_KEY: randomBytes(32).toString('hex') }
+        : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +74,8 @@ export async function startServerChild(dialect: DialectName, options: { env?: Re
 /** A process's resident memory now and its peak (VmHWM) since the last reset, in bytes (Linux /proc). */
 export function processMemory(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 

@@ -16,8 +16,20 @@ export async function startSignInWorld(dialect: DialectName, options: TestServer
   const wecom = await startWecomFake({ clock });
   const server = await startTestServer(dialect, {
     ...options,
-    lark: { appId: lark.app.appId, appSecret: lark.app.appSecret, openBaseUrl: lark.url, accountsBaseUrl: lark.url, passportBaseUrl: lark.url },
-    wecom: { corpId: wecom.corp.corpId, agentId: wecom.corp.agentId, secret: wecom.corp.secret, baseUrl: wecom.url, loginBaseUrl: wecom.url },
+    lark: {
+      appId: lark.app.appId,
+      appSecret: lark.app.appSecret,
+      openBaseUrl: lark.url,
+      accountsBaseUrl: lark.url,
+      passportBaseUrl: lark.url,
+    },
+    wecom: {
+      corpId: wecom.corp.corpId,
+      agentId: wecom.corp.agentId,
+      secret: wecom.corp.secret,
+      baseUrl: wecom.url,
+      loginBaseUrl: wecom.url,
+    },
   });
   return {
     server,
@@ -52,12 +64,20 @@ export class TestBrowser {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async api<T = unknown>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<ApiResponse<T>> {
+  async api<T = unknown>(
+    method: string,
+    path: string,
+    options: { body?: unknown; token?: string } = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = {};
     if (this.cookies.size) headers.cookie = this.cookieHeader;
     if (options.token) headers.token = options.token;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.server.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await fetch(`${this.server.url}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const [name = '', ...value] = pair.split('=');
@@ -68,7 +88,11 @@ export class TestBrowser {
 
   /** GET /api/user/lark_login_url: the authorize URL and its state. */
   async larkLoginUrl(query = '', token?: string): Promise<{ url: string; state: string; expiresAt: number }> {
-    const res = await this.api<{ url: string; state: string; expiresAt: number }>('GET', `/api/user/lark_login_url${query}`, { token });
+    const res = await this.api<{ url: string; state: string; expiresAt: number }>(
+      'GET',
+      `/api/user/lark_login_url${query}`,
+      { token },
+    );
     if (res.body.code !== 200) throw new Error(`lark_login_url: ${res.body.msg}`);
     return res.body.data;
   }
@@ -89,5 +113,9 @@ export async function visit(url: string): Promise<{ status: number; location: UR
 export async function approve(url: string): Promise<{ code: string; state: string; landing: URL }> {
   const result = await visit(url);
   if (!result.location) throw new Error(`no redirect (${result.status}): ${result.text.slice(0, 300)}`);
-  return { code: result.location.searchParams.get('code') ?? '', state: result.location.searchParams.get('state') ?? '', landing: result.location };
+  return {
+    code: result.location.searchParams.get('code') ?? '',
+    state: result.location.searchParams.get('state') ?? '',
+    landing: result.location,
+  };
 }

@@ -8,8 +8,13 @@ export interface SignedInProcess extends MainProcess {
   token: string;
 }
 
-export async function startSignedInProcess(env: Record<string, string | undefined> & { DATA_DIR: string }): Promise<SignedInProcess> {
-  const server = await startMainProcess({ ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env }, { compiled: true });
+export async function startSignedInProcess(
+  env: Record<string, string | undefined> & { DATA_DIR: string },
+): Promise<SignedInProcess> {
+  const server = await startMainProcess(
+    { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...env },
+    { compiled: true },
+  );
   const res = await fetch(`${server.url}/api/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -25,7 +25,9 @@ export async function mountSmallDisk(sizeMb: number): Promise<SmallDisk> {
     await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m,mode=0700`, 'tmpfs', dir]);
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`mounting a ${sizeMb} MB tmpfs failed (the disk-full tests need root): ${(error as Error).message}`);
+    throw new Error(
+      `mounting a ${sizeMb} MB tmpfs failed (the disk-full tests need root): ${(error as Error).message}`,
+    );
   }
   const filler = path.join(dir, 'filler');
   return {

@@ -10,7 +10,11 @@ export interface ProcessRun {
  * A real program in a child process (curl, bash, node), asynchronous since the server answering it lives in this
  * process. `env` replaces the environment but for PATH (and HOME when not given).
  */
-export function runProcess(command: string, args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<ProcessRun> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd,

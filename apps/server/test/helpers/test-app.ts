@@ -4,7 +4,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, type BuiltApp } from '../../src/app.ts';
-import { dropPostgresSchema, migrateToLatest, openDatabase, type DatabaseHandle, type DialectName } from '../../src/db/database.ts';
+import {
+  dropPostgresSchema,
+  migrateToLatest,
+  openDatabase,
+  type DatabaseHandle,
+  type DialectName,
+} from '../../src/db/database.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import type { TrustProxy } from '../../src/http/trust-proxy.ts';
 import type { UploadQuota } from '../../src/modules/uploads/uploads.service.ts';
@@ -55,11 +61,20 @@ export interface TestServer {
   schema: string;
   /** Another connection to the server's database, as another process has: it sees only what was committed. */
   openAnotherConnection(): Promise<DatabaseHandle>;
-  request<T = unknown>(method: string, urlPath: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  request<T = unknown>(
+    method: string,
+    urlPath: string,
+    options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   login(username: string, password: string, phoneCode?: string): Promise<string>;
   adminToken(): Promise<string>;
   /** Creates a user through the API with the role of that level; returns its id and token. */
-  createUser(options: { username: string; password?: string; roleLevel?: number; phone?: string | null }): Promise<{ userId: number; token: string }>;
+  createUser(options: {
+    username: string;
+    password?: string;
+    roleLevel?: number;
+    phone?: string | null;
+  }): Promise<{ userId: number; token: string }>;
   close(): Promise<void>;
 }
 
@@ -140,8 +155,35 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const clock = createTestClock();
   // Every test server stores files on local disk unless the test brings its own store.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-blobs-'));
-  const blobs = options.blobs ? options.blobs(clock) : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
-  const built = await buildApp({ db: handle.db, secret: keys.current, previousSecrets: keys.previous, publicUrl: options.publicUrl, downloadBaseUrl: options.downloadBaseUrl, clock, sms: options.sms, webDistDir: options.webDistDir, lark: options.lark, wecom: options.wecom, larkEvents: options.larkEvents, larkDocsBaseUrl: options.larkDocsBaseUrl, appleApiBaseUrl: options.appleApiBaseUrl, zsignWaitMs: options.zsignWaitMs, zsignRunOnRequest: options.zsignRunOnRequest, zsignWorkDir: options.zsignWorkDir, allowFileRemotes: options.allowFileRemotes, trustProxy: options.trustProxy, repoTimeouts: options.repoTimeouts, uploadQuota: options.uploadQuota, maxPackageBytes: options.maxPackageBytes, blobs, inspection: options.inspection, pollIntervalMs: options.pollIntervalMs });
+  const blobs = options.blobs
+    ? options.blobs(clock)
+    : createLocalBlobStore({ root: path.join(blobDir, 'blobs'), signer: createUrlSigner(keys.current), clock });
+  const built = await buildApp({
+    db: handle.db,
+    secret: keys.current,
+    previousSecrets: keys.previous,
+    publicUrl: options.publicUrl,
+    downloadBaseUrl: options.downloadBaseUrl,
+    clock,
+    sms: options.sms,
+    webDistDir: options.webDistDir,
+    lark: options.lark,
+    wecom: options.wecom,
+    larkEvents: options.larkEvents,
+    larkDocsBaseUrl: options.larkDocsBaseUrl,
+    appleApiBaseUrl: options.appleApiBaseUrl,
+    zsignWaitMs: options.zsignWaitMs,
+    zsignRunOnRequest: options.zsignRunOnRequest,
+    zsignWorkDir: options.zsignWorkDir,
+    allowFileRemotes: options.allowFileRemotes,
+    trustProxy: options.trustProxy,
+    repoTimeouts: options.repoTimeouts,
+    uploadQuota: options.uploadQuota,
+    maxPackageBytes: options.maxPackageBytes,
+    blobs,
+    inspection: options.inspection,
+    pollIntervalMs: options.pollIntervalMs,
+  });
   await built.services.roles.seedDefaults();
   await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: options.host ?? '127.0.0.1', port: 0 });
@@ -156,10 +198,17 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     blobs,
     sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : undefined,
     schema,
-    openAnotherConnection: () => openDatabase({ url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined, schema, sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:' }),
+    openAnotherConnection: () =>
+      openDatabase({
+        url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
+        schema,
+        sqliteFile: tmpDir ? path.join(tmpDir, 'release.db') : ':memory:',
+      }),
     request: requestAt(url),
     async login(username, password, phoneCode) {
-      const res = await server.request<{ token: string }>('POST', '/api/user/login', { body: { username, password: sha256Hex(password), phoneCode } });
+      const res = await server.request<{ token: string }>('POST', '/api/user/login', {
+        body: { username, password: sha256Hex(password), phoneCode },
+      });
       if (res.body.code !== 200) throw new Error(`login ${username} failed: ${res.body.msg}`);
       return res.body.data.token;
     },
@@ -168,10 +217,17 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     },
     async createUser({ username, password = 'user-pass-123', roleLevel = 30, phone = null }) {
       const admin = await server.adminToken();
-      const roles = await server.request<Array<{ roleId: number; roleLevel: number }>>('GET', '/api/roles?pageNo=1&pageSize=100', { token: admin });
+      const roles = await server.request<Array<{ roleId: number; roleLevel: number }>>(
+        'GET',
+        '/api/roles?pageNo=1&pageSize=100',
+        { token: admin },
+      );
       const role = roles.body.data.find((r) => r.roleLevel === roleLevel);
       if (!role) throw new Error(`no role of level ${roleLevel}`);
-      const created = await server.request<{ userId: number }>('POST', '/api/user', { token: admin, body: { username, password: sha256Hex(password), roleId: role.roleId, phone } });
+      const created = await server.request<{ userId: number }>('POST', '/api/user', {
+        token: admin,
+        body: { username, password: sha256Hex(password), roleId: role.roleId, phone },
+      });
       if (created.body.code !== 200) throw new Error(`create user failed: ${created.body.msg}`);
       const token = phone ? '' : await server.login(username, password);
       return { userId: created.body.data.userId, token };

@@ -14,7 +14,12 @@ export class ApiError extends Error {
   /** The whole response body, when the server answered (SPEC §8: 304 rejects with it). */
   readonly body: ApiEnvelope<unknown> | null;
 
-  constructor(kind: ApiErrorKind, message: string, code: number | null = null, body: ApiEnvelope<unknown> | null = null) {
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    code: number | null = null,
+    body: ApiEnvelope<unknown> | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.kind = kind;
@@ -32,7 +37,11 @@ export function isApiError(error: unknown): error is ApiError {
  * none; null when the client has already dealt with it (expired session, lost permission, canceled).
  */
 export function failureMessage(error: unknown, fallback: string): string | null {
-  if (error instanceof ApiError && (error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled')) return null;
+  if (
+    error instanceof ApiError &&
+    (error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled')
+  )
+    return null;
   return error instanceof Error && error.message ? error.message : fallback;
 }
 

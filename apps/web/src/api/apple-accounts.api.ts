@@ -43,15 +43,27 @@ export async function syncAppleAccount(id: number): Promise<AppleSyncResult> {
 }
 
 export async function registerAppleDevices(id: number, deviceIds?: number[]): Promise<RegisterAppleDevicesResult> {
-  return (await api.post<RegisterAppleDevicesResult>('/api/apple_account/register_devices', { id, deviceIds }, { timeoutMs: APPLE_TIMEOUT_MS })).data;
+  return (
+    await api.post<RegisterAppleDevicesResult>(
+      '/api/apple_account/register_devices',
+      { id, deviceIds },
+      { timeoutMs: APPLE_TIMEOUT_MS },
+    )
+  ).data;
 }
 
 export async function regenerateAppleProfile(body: RegenerateAppleProfileBody): Promise<RegenerateAppleProfileResult> {
-  return (await api.post<RegenerateAppleProfileResult>('/api/apple_account/profile', body, { timeoutMs: APPLE_TIMEOUT_MS })).data;
+  return (
+    await api.post<RegenerateAppleProfileResult>('/api/apple_account/profile', body, { timeoutMs: APPLE_TIMEOUT_MS })
+  ).data;
 }
 
 /** One button: register the device at Apple, regenerate the build's profile with it, re-sign the build. */
 export async function addDeviceToBuild(body: AddDeviceToBuildBody): Promise<AddDeviceToBuildResult> {
   // Registering, regenerating and re-signing (which itself answers within 60 s) take a while together.
-  return (await api.post<AddDeviceToBuildResult>('/api/apple_account/add_device_to_build', body, { timeoutMs: 3 * APPLE_TIMEOUT_MS })).data;
+  return (
+    await api.post<AddDeviceToBuildResult>('/api/apple_account/add_device_to_build', body, {
+      timeoutMs: 3 * APPLE_TIMEOUT_MS,
+    })
+  ).data;
 }

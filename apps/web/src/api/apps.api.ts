@@ -43,7 +43,11 @@ export async function saveApp(body: SaveAppBody): Promise<{ appId: number }> {
 }
 
 /** Favourite or subscribe (SPEC §4): `on` picks app_collect, otherwise app_cancel_collect. */
-export async function setAppCollect(appId: number, appCollectType: AppCollectBody['appCollectType'], on: boolean): Promise<void> {
+export async function setAppCollect(
+  appId: number,
+  appCollectType: AppCollectBody['appCollectType'],
+  on: boolean,
+): Promise<void> {
   const body: AppCollectBody = { appIds: [appId], appCollectType };
   await api.post<unknown>(on ? '/api/app_collect' : '/api/app_cancel_collect', body);
 }

@@ -64,7 +64,10 @@ function handleExpired(options: RequestOptions): void {
   }, EXPIRED_LOGOUT_DELAY_MS);
 }
 
-function settleEnvelope<T, Extra extends object>(body: ApiEnvelope<unknown>, options: RequestOptions): ApiResponse<T, Extra> {
+function settleEnvelope<T, Extra extends object>(
+  body: ApiEnvelope<unknown>,
+  options: RequestOptions,
+): ApiResponse<T, Extra> {
   const msg = body.msg ?? '';
   if (body.code === ResultCode.ok) return body as ApiResponse<T, Extra>;
   if (body.code === ResultCode.unauthorized && msg.includes('token')) {

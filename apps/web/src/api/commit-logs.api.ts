@@ -58,11 +58,19 @@ interface PageOptions {
 }
 
 /** GET /api/commit_log_list or /api/user_commit_log_list: one page, newest first. */
-export async function fetchCommitPage(source: CommitSource, query: CommitQuery, { pageNo, cursor, pageSize, signal, silent }: PageOptions): Promise<CommitPage> {
+export async function fetchCommitPage(
+  source: CommitSource,
+  query: CommitQuery,
+  { pageNo, cursor, pageSize, signal, silent }: PageOptions,
+): Promise<CommitPage> {
   const params = { ...query, pageNo, pageSize, ...(cursor ? { cursor } : {}) };
   const response =
     source.kind === 'workflows'
-      ? await api.get<CommitPage>('/api/commit_log_list', { ...params, workflowIds: source.workflowIds }, { signal, silent })
+      ? await api.get<CommitPage>(
+          '/api/commit_log_list',
+          { ...params, workflowIds: source.workflowIds },
+          { signal, silent },
+        )
       : await api.get<CommitPage>('/api/user_commit_log_list', { ...params, remark: source.user }, { signal, silent });
   return response.data;
 }
@@ -70,18 +78,28 @@ export async function fetchCommitPage(source: CommitSource, query: CommitQuery, 
 /** POST /api/commit_log/metadata_list: each id's metadata JSON string; quiet, metadata is extra. */
 export async function fetchCommitMetadata(ids: number[], signal?: AbortSignal): Promise<Record<string, string>> {
   if (ids.length === 0) return {};
-  return (await api.post<Record<string, string>>('/api/commit_log/metadata_list', { ids }, { signal, silent: true })).data;
+  return (await api.post<Record<string, string>>('/api/commit_log/metadata_list', { ids }, { signal, silent: true }))
+    .data;
 }
 
 /** GET /api/commit_log/detail. */
 /** silent: no error toast (the detail page says itself that the item was not found). */
-export async function fetchCommitDetail(commitId: string, workflowId: number, signal?: AbortSignal, silent = false): Promise<CommitDetail> {
+export async function fetchCommitDetail(
+  commitId: string,
+  workflowId: number,
+  signal?: AbortSignal,
+  silent = false,
+): Promise<CommitDetail> {
   return (await api.get<CommitDetail>('/api/commit_log/detail', { commitId, workflowId }, { signal, silent })).data;
 }
 
 /** POST /api/commit_log/update: the snapshot's description and media (fileUrls as a JSON string). */
 export async function updateCommitLog(body: { id: number; description: string; fileUrls: string[] }): Promise<void> {
-  await api.post<unknown>('/api/commit_log/update', { id: body.id, description: body.description, fileUrls: JSON.stringify(body.fileUrls) });
+  await api.post<unknown>('/api/commit_log/update', {
+    id: body.id,
+    description: body.description,
+    fileUrls: JSON.stringify(body.fileUrls),
+  });
 }
 
 /** POST /api/app_version/bind_commit: replaces the item's bound package versions. */
@@ -96,5 +114,11 @@ export async function fetchSimpleVersions(appId: number, signal?: AbortSignal): 
 /** POST /api/upload with type=media: a snapshot image or video; answers its url. Silent: the caller shows the one failure toast. */
 export async function uploadMediaFile(file: File): Promise<string> {
   // `type` goes before `file`: the server reads the fields that precede the file part.
-  return (await api.upload<{ url: string }>('/api/upload', { type: 'media', file }, { timeoutMs: MEDIA_UPLOAD_TIMEOUT_MS, silent: true })).data.url;
+  return (
+    await api.upload<{ url: string }>(
+      '/api/upload',
+      { type: 'media', file },
+      { timeoutMs: MEDIA_UPLOAD_TIMEOUT_MS, silent: true },
+    )
+  ).data.url;
 }

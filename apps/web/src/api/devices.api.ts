@@ -1,4 +1,13 @@
-import type { DeviceExportFormat, DeviceImportError, DeviceImportResult, DevicePlatform, DeviceReviewStatus, DeviceRow, ReviewDeviceBody, SaveDeviceBody } from '@release/contract';
+import type {
+  DeviceExportFormat,
+  DeviceImportError,
+  DeviceImportResult,
+  DevicePlatform,
+  DeviceReviewStatus,
+  DeviceRow,
+  ReviewDeviceBody,
+  SaveDeviceBody,
+} from '@release/contract';
 import { toast } from '../app/feedback.ts';
 import { readSession } from '../app/session.store.ts';
 import { zh } from '../locales/zh-CN.ts';
@@ -14,10 +23,19 @@ export interface DeviceListParams {
   reviewStatus?: DeviceReviewStatus | '';
 }
 
-export async function fetchDevices(params: DeviceListParams, signal?: AbortSignal): Promise<{ rows: DeviceRow[]; total: number }> {
+export async function fetchDevices(
+  params: DeviceListParams,
+  signal?: AbortSignal,
+): Promise<{ rows: DeviceRow[]; total: number }> {
   const response = await api.get<DeviceRow[], { total?: number }>(
     '/api/udids',
-    { pageNo: params.pageNo, pageSize: params.pageSize, keyword: params.keyword || undefined, platform: params.platform || undefined, reviewStatus: params.reviewStatus || undefined },
+    {
+      pageNo: params.pageNo,
+      pageSize: params.pageSize,
+      keyword: params.keyword || undefined,
+      platform: params.platform || undefined,
+      reviewStatus: params.reviewStatus || undefined,
+    },
     { signal },
   );
   return { rows: response.data, total: response.total ?? response.data.length };
@@ -43,9 +61,14 @@ export async function importDevices(file: File): Promise<DeviceImportOutcome> {
   const form = new FormData();
   form.append('file', file, file.name);
   try {
-    return { ok: true, result: (await request<DeviceImportResult>('POST', '/api/udid/import', { body: form, timeoutMs: 60_000 })).data };
+    return {
+      ok: true,
+      result: (await request<DeviceImportResult>('POST', '/api/udid/import', { body: form, timeoutMs: 60_000 })).data,
+    };
   } catch (error) {
-    const data = isApiError(error) ? (error.body?.data as { errors?: DeviceImportError[] } | null | undefined) : undefined;
+    const data = isApiError(error)
+      ? (error.body?.data as { errors?: DeviceImportError[] } | null | undefined)
+      : undefined;
     if (data?.errors) return { ok: false, errors: data.errors };
     throw error;
   }

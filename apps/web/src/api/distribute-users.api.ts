@@ -37,6 +37,11 @@ export function permitChanges(current: UserApp[], edit: number[], view: number[]
 }
 
 /** Saves a user's permits: only the apps whose permit changed are sent. */
-export async function saveUserPermits(userId: number, current: UserApp[], edit: number[], view: number[]): Promise<void> {
+export async function saveUserPermits(
+  userId: number,
+  current: UserApp[],
+  edit: number[],
+  view: number[],
+): Promise<void> {
   for (const change of permitChanges(current, edit, view)) await bindUserApps({ userId, ...change });
 }

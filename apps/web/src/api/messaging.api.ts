@@ -1,4 +1,11 @@
-import type { DeliveryListQuery, DeliveryRow, SendMessageBody, SendMultiCommitsBody, SendResult, SendTodayLogsBody } from '@release/contract';
+import type {
+  DeliveryListQuery,
+  DeliveryRow,
+  SendMessageBody,
+  SendMultiCommitsBody,
+  SendResult,
+  SendTodayLogsBody,
+} from '@release/contract';
 import { api } from './client.ts';
 
 export const messagingKeys = {
@@ -10,16 +17,21 @@ type SendBody = Omit<SendMessageBody, 'userIds'> & { userIds?: number[] };
 
 /** POST /api/send_lark_message or /api/send_wecom_message: answers the queued deliveries. */
 export async function sendMessage(service: 'lark' | 'wecom', body: SendBody): Promise<SendResult> {
-  return (await api.post<SendResult>(service === 'lark' ? '/api/send_lark_message' : '/api/send_wecom_message', body)).data;
+  return (await api.post<SendResult>(service === 'lark' ? '/api/send_lark_message' : '/api/send_wecom_message', body))
+    .data;
 }
 
 /** POST /api/workflow/send_multi_commits: chosen items, or a range (all: true). */
-export async function sendMultiCommits(body: Partial<SendMultiCommitsBody> & Pick<SendMultiCommitsBody, 'appId' | 'workflowId'>): Promise<SendResult> {
+export async function sendMultiCommits(
+  body: Partial<SendMultiCommitsBody> & Pick<SendMultiCommitsBody, 'appId' | 'workflowId'>,
+): Promise<SendResult> {
   return (await api.post<SendResult>('/api/workflow/send_multi_commits', body)).data;
 }
 
 /** POST /api/workflow/send_today_logs: the items of [startDate, nextDate). */
-export async function sendTodayLogs(body: Omit<SendTodayLogsBody, 'startDate' | 'nextDate'> & { startDate: number | string; nextDate: number | string }): Promise<SendResult> {
+export async function sendTodayLogs(
+  body: Omit<SendTodayLogsBody, 'startDate' | 'nextDate'> & { startDate: number | string; nextDate: number | string },
+): Promise<SendResult> {
   return (await api.post<SendResult>('/api/workflow/send_today_logs', body)).data;
 }
 
@@ -29,7 +41,10 @@ export async function fetchMyDeliveries(ids: number[]): Promise<DeliveryRow[]> {
 }
 
 /** GET /api/deliveries (admins): the delivery log, newest first. */
-export async function fetchDeliveries(query: { appId?: number; status?: DeliveryRow['status']; pageNo: number; pageSize: number }, signal?: AbortSignal): Promise<{ rows: DeliveryRow[]; total: number }> {
+export async function fetchDeliveries(
+  query: { appId?: number; status?: DeliveryRow['status']; pageNo: number; pageSize: number },
+  signal?: AbortSignal,
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   const response = await api.get<DeliveryRow[], { total?: number }>('/api/deliveries', query, { signal });
   return { rows: response.data, total: response.total ?? response.data.length };
 }

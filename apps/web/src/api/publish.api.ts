@@ -17,12 +17,33 @@ import { isApiError } from './api-error.ts';
 /** The publish page shows failures itself (under the progress bar), so these calls do not toast. */
 const quiet = { silent: true } as const;
 
-export async function issueUploadKeys(appFileName: string, attachFileNames: string[], signal: AbortSignal, appId?: number): Promise<GetSignedUrlResult> {
-  return (await api.post<GetSignedUrlResult>('/api/get_signed_url', { appFileName, attachFileNames, appId }, { ...quiet, signal })).data;
+export async function issueUploadKeys(
+  appFileName: string,
+  attachFileNames: string[],
+  signal: AbortSignal,
+  appId?: number,
+): Promise<GetSignedUrlResult> {
+  return (
+    await api.post<GetSignedUrlResult>(
+      '/api/get_signed_url',
+      { appFileName, attachFileNames, appId },
+      { ...quiet, signal },
+    )
+  ).data;
 }
 
-export async function startMultipart(fileKey: string, fileSize: number, signal: AbortSignal): Promise<MultipartStartResult> {
-  return (await api.post<MultipartStartResult>('/api/multi_signed_url_upload', { functionName: 'start', fileKey, fileSize }, { ...quiet, signal })).data;
+export async function startMultipart(
+  fileKey: string,
+  fileSize: number,
+  signal: AbortSignal,
+): Promise<MultipartStartResult> {
+  return (
+    await api.post<MultipartStartResult>(
+      '/api/multi_signed_url_upload',
+      { functionName: 'start', fileKey, fileSize },
+      { ...quiet, signal },
+    )
+  ).data;
 }
 
 export async function finishMultipart(
@@ -33,12 +54,20 @@ export async function finishMultipart(
 ): Promise<{ fileKey: string; fileSize: number }> {
   const body = { functionName: 'finish', fileKey, uploadId, tags };
   // Assembling a big file takes a while on some stores.
-  return (await api.post<{ fileKey: string; fileSize: number }>('/api/multi_signed_url_upload', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })).data;
+  return (
+    await api.post<{ fileKey: string; fileSize: number }>('/api/multi_signed_url_upload', body, {
+      ...quiet,
+      signal,
+      timeoutMs: V2_UPLOAD_TIMEOUT_MS,
+    })
+  ).data;
 }
 
 /** POST /api/v2/upload_app (60 s): the uploaded package becomes a version. Safe to send again. */
 export async function registerPackage(body: UploadAppBody, signal: AbortSignal): Promise<AppVersionRow> {
-  return (await api.post<AppVersionRow>('/api/v2/upload_app', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })).data;
+  return (
+    await api.post<AppVersionRow>('/api/v2/upload_app', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })
+  ).data;
 }
 
 /** v2/upload_app refused the package for its bundle id (409, data names the ids): confirming may publish it. */
@@ -75,5 +104,7 @@ export async function fetchEditableApps(isAdmin: boolean, signal?: AbortSignal):
     return apps.map(({ appId, appName, appIcon, path }) => ({ appId, appName, appIcon, path }));
   }
   const mine = (await api.get<UserApp[]>('/api/user_apps', undefined, { signal })).data;
-  return mine.filter((a) => a.permit === 'edit').map(({ appId, appName, path }) => ({ appId, appName, appIcon: null, path }));
+  return mine
+    .filter((a) => a.permit === 'edit')
+    .map(({ appId, appName, path }) => ({ appId, appName, appIcon: null, path }));
 }

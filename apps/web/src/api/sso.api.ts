@@ -32,7 +32,11 @@ export async function pollQrLogin(qrId: string, signal?: AbortSignal): Promise<Q
   return (await api.get<QrLogin>('/api/user/lark_qr_login', { qrId }, { signal, silent: true })).data;
 }
 
-export async function confirmQrLogin(body: { state: string; code?: string; error?: string }): Promise<{ status: QrLogin['status'] }> {
+export async function confirmQrLogin(body: {
+  state: string;
+  code?: string;
+  error?: string;
+}): Promise<{ status: QrLogin['status'] }> {
   return (await api.post<{ status: QrLogin['status'] }>('/api/user/lark_qr_login', body)).data;
 }
 

@@ -7,7 +7,9 @@ export type { CertificateInfo, PublicUrlReport } from '@release/contract';
 const CHECK_TIMEOUT_MS = 30_000;
 
 export async function fetchPublicUrlCheck(signal?: AbortSignal): Promise<PublicUrlReport> {
-  return (await api.get<PublicUrlReport>('/api/system/public_url_check', undefined, { signal, timeoutMs: CHECK_TIMEOUT_MS })).data;
+  return (
+    await api.get<PublicUrlReport>('/api/system/public_url_check', undefined, { signal, timeoutMs: CHECK_TIMEOUT_MS })
+  ).data;
 }
 
 /** 设置 → 后台任务 (admins): the server's schedules. */

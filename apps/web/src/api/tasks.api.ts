@@ -38,8 +38,14 @@ export async function saveTaskView(appId: number, taskViewEnabled: boolean): Pro
 }
 
 export async function fetchTasks(params: TaskListParams, signal?: AbortSignal): Promise<TaskPage> {
-  const response = await api.post<TaskRecord[], { total?: number; extraInfo?: TasksExtraInfo }>('/api/tasks', params, { signal });
-  return { rows: response.data, total: response.total ?? response.data.length, extraInfo: response.extraInfo ?? { taskCount: 0, bugCount: 0 } };
+  const response = await api.post<TaskRecord[], { total?: number; extraInfo?: TasksExtraInfo }>('/api/tasks', params, {
+    signal,
+  });
+  return {
+    rows: response.data,
+    total: response.total ?? response.data.length,
+    extraInfo: response.extraInfo ?? { taskCount: 0, bugCount: 0 },
+  };
 }
 
 export async function createTask(body: CreateTaskBody): Promise<TaskRecord> {
@@ -82,7 +88,13 @@ export async function deleteComment(id: number): Promise<void> {
 
 /** Names a task attachment's object: lark_attachment/ + 16 random characters + extension. */
 export async function issueAttachmentKey(fileName: string, signal: AbortSignal): Promise<string> {
-  const result = (await api.post<GetSignedUrlResult>('/api/get_signed_url', { attachFileNames: [fileName], scene: 'lark_attachment' }, { signal, silent: true })).data;
+  const result = (
+    await api.post<GetSignedUrlResult>(
+      '/api/get_signed_url',
+      { attachFileNames: [fileName], scene: 'lark_attachment' },
+      { signal, silent: true },
+    )
+  ).data;
   const key = result.attachFiles[0]?.fileKey;
   if (!key) throw new Error('no file key');
   return key;

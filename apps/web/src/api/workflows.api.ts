@@ -1,4 +1,7 @@
-import type { SaveWorkflowWithRobotBody as SaveWorkflowBody, WorkflowRowWithRobot as WorkflowRow } from '@release/contract';
+import type {
+  SaveWorkflowWithRobotBody as SaveWorkflowBody,
+  WorkflowRowWithRobot as WorkflowRow,
+} from '@release/contract';
 import { api } from './client.ts';
 
 /** Query keys of the workflow calls (kept beside them; the shared list lives in query-keys.ts). */
@@ -51,5 +54,6 @@ export interface SyncResult {
 
 /** POST /api/workflow/sync?id=: polls a git or svn workflow now (editors); a clone can take a while. */
 export async function syncWorkflow(id: number): Promise<SyncResult> {
-  return (await api.post<SyncResult>('/api/workflow/sync', undefined, { query: { id }, timeoutMs: SYNC_TIMEOUT_MS })).data;
+  return (await api.post<SyncResult>('/api/workflow/sync', undefined, { query: { id }, timeoutMs: SYNC_TIMEOUT_MS }))
+    .data;
 }

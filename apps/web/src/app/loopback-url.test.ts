@@ -3,11 +3,13 @@ import { isLoopbackHost, isLoopbackUrl } from './loopback-url.ts';
 
 describe('loopback hosts (a phone scanning a QR code cannot reach them)', () => {
   it('localhost in any case, 127.0.0.0/8 and ::1 are loopback', () => {
-    for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '[::1]']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '[::1]'])
+      expect(isLoopbackHost(host), host).toBe(true);
   });
 
   it('a LAN address and a domain are not', () => {
-    for (const host of ['10.0.0.5', 'example.com', '128.0.0.1', 'localhost.example.com']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['10.0.0.5', 'example.com', '128.0.0.1', 'localhost.example.com'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it('reads the host of a whole link, including the forms URL normalises', () => {

@@ -23,9 +23,18 @@ const publishPages = () => import('../features/publish/publish.page.tsx');
 const PublishPage = lazyPage(publishPages, 'PublishPage');
 const PublishSuccessPage = lazyPage(publishPages, 'PublishSuccessPage');
 const RoleManagePage = lazyPage(() => import('../features/settings/role-manage.page.tsx'), 'RoleManagePage');
-const AppleAccountPage = lazyPage(() => import('../features/apple-accounts/apple-account.page.tsx'), 'AppleAccountPage');
-const CertificationPage = lazyPage(() => import('../features/certificates/certification.page.tsx'), 'CertificationPage');
-const DistributeUserPage = lazyPage(() => import('../features/settings/distribute-user.page.tsx'), 'DistributeUserPage');
+const AppleAccountPage = lazyPage(
+  () => import('../features/apple-accounts/apple-account.page.tsx'),
+  'AppleAccountPage',
+);
+const CertificationPage = lazyPage(
+  () => import('../features/certificates/certification.page.tsx'),
+  'CertificationPage',
+);
+const DistributeUserPage = lazyPage(
+  () => import('../features/settings/distribute-user.page.tsx'),
+  'DistributeUserPage',
+);
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
 const DeliveryLogPage = lazyPage(() => import('../features/messaging/delivery-log.page.tsx'), 'DeliveryLogPage');
 const JobSchedulesPage = lazyPage(() => import('../features/settings/job-schedules.page.tsx'), 'JobSchedulesPage');

@@ -8,6 +8,10 @@ import { queryKeys } from '../api/query-keys.ts';
  * known. Lark-only controls are hidden without a Lark app rather than shown disabled.
  */
 export function useIsLarkEnabled(): boolean {
-  const options = useQuery({ queryKey: queryKeys.loginOptions, queryFn: ({ signal }) => fetchLoginOptions(signal), staleTime: 5 * 60_000 });
+  const options = useQuery({
+    queryKey: queryKeys.loginOptions,
+    queryFn: ({ signal }) => fetchLoginOptions(signal),
+    staleTime: 5 * 60_000,
+  });
   return options.data?.larkEnabled ?? false;
 }

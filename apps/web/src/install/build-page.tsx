@@ -31,7 +31,12 @@ function CopyLink({ url }: { url: string }) {
         <a class="i-ellipsis i-min0" href={url} data-testid="install-build-link">
           {url}
         </a>
-        <Button look="link" icon="link" testId="install-copy-link" onClick={() => void copyText(url).then((done) => setSaid(done ? buildText.copied : buildText.copyFailed))}>
+        <Button
+          look="link"
+          icon="link"
+          testId="install-copy-link"
+          onClick={() => void copyText(url).then((done) => setSaid(done ? buildText.copied : buildText.copyFailed))}
+        >
           {said ?? buildText.copy}
         </Button>
       </div>
@@ -51,7 +56,13 @@ export function BuildPage({ page, version }: { page: InstallPage; version: Insta
           {installText.httpsContent}
         </Alert>
       )}
-      <LatestVersion version={version} now={Date.now()} appPath={page.app.path} canRegister={page.access !== 'public'} heading={buildText.heading} />
+      <LatestVersion
+        version={version}
+        now={Date.now()}
+        appPath={page.app.path}
+        canRegister={page.access !== 'public'}
+        heading={buildText.heading}
+      />
       {version.details && version.details.length > 0 && (
         <section class="i-stack i-gap-8">
           <strong>{buildText.details}</strong>

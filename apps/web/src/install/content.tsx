@@ -24,7 +24,11 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
   // The server puts an asked-for version first; otherwise versions are newest first.
   const asked = versionId !== undefined ? page.versions.find((v) => v.id === versionId) : undefined;
   const [platform, setPlatform] = useState<NativePackageType | null>(() =>
-    choosePlatform(available, [asked?.nativePackageType ?? null, platformOfRoute(location.pathname), ...preferredPlatforms(navigator.userAgent, navigator.maxTouchPoints)]),
+    choosePlatform(available, [
+      asked?.nativePackageType ?? null,
+      platformOfRoute(location.pathname),
+      ...preferredPlatforms(navigator.userAgent, navigator.maxTouchPoints),
+    ]),
   );
   const now = Date.now();
   // A link to one build (…?id=) is that build's own page.
@@ -37,11 +41,20 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
   const older = ofPlatform.filter((v) => v !== latest);
   return (
     <div class="i-stack i-gap-16">
-      {page.askedVersionMissing && <Alert type="warning" title={installText.askedVersionMissing} testId="install-version-missing" />}
+      {page.askedVersionMissing && (
+        <Alert type="warning" title={installText.askedVersionMissing} testId="install-version-missing" />
+      )}
       {available.length > 1 && (
         <div class="i-segmented" role="tablist" data-testid="install-platform">
           {available.map((type) => (
-            <button key={type} type="button" role="tab" aria-selected={type === platform} class={type === platform ? 'i-seg i-seg-on' : 'i-seg'} onClick={() => setPlatform(type)}>
+            <button
+              key={type}
+              type="button"
+              role="tab"
+              aria-selected={type === platform}
+              class={type === platform ? 'i-seg i-seg-on' : 'i-seg'}
+              onClick={() => setPlatform(type)}
+            >
               {installText.platforms[type]}
             </button>
           ))}
@@ -53,7 +66,13 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
         </Alert>
       )}
       {latest ? (
-        <LatestVersion version={latest} now={now} appPath={page.app.path} canRegister={page.access !== 'public'} heading={installText.latest} />
+        <LatestVersion
+          version={latest}
+          now={now}
+          appPath={page.app.path}
+          canRegister={page.access !== 'public'}
+          heading={installText.latest}
+        />
       ) : (
         <p class="i-empty i-muted">{installText.noPlatformVersions(installText.platforms[platform])}</p>
       )}

@@ -7,7 +7,10 @@ import { enrollText } from '../features/device-enroll/device-enroll.strings.ts';
 import { fetchEnrollResult, rememberUdid } from './install.api.ts';
 import { ActionLink, Alert, Button, Spinner } from './ui.tsx';
 
-type State = { status: 'loading' } | { status: 'ready'; result: DeviceEnrollResult } | { status: 'failed'; message: string };
+type State =
+  | { status: 'loading' }
+  | { status: 'ready'; result: DeviceEnrollResult }
+  | { status: 'failed'; message: string };
 
 function Details({ result }: { result: DeviceEnrollResult }) {
   const [copied, setCopied] = useState(false);
@@ -71,10 +74,20 @@ export function EnrollResult({ id, sig }: { id: string; sig: string }) {
     );
   else {
     const { result } = state;
-    const back = result.app ? `/package/${encodeURIComponent(result.app.path)}${result.versionId ? `?id=${result.versionId}` : ''}` : null;
+    const back = result.app
+      ? `/package/${encodeURIComponent(result.app.path)}${result.versionId ? `?id=${result.versionId}` : ''}`
+      : null;
     body = (
       <div class="i-stack i-gap-16">
-        <Alert type={result.outcome === 'registered' ? 'success' : 'info'} icon="mobile" title={<span data-testid="enroll-outcome">{result.outcome === 'registered' ? enrollText.registered : enrollText.known}</span>}>
+        <Alert
+          type={result.outcome === 'registered' ? 'success' : 'info'}
+          icon="mobile"
+          title={
+            <span data-testid="enroll-outcome">
+              {result.outcome === 'registered' ? enrollText.registered : enrollText.known}
+            </span>
+          }
+        >
           {enrollText.resubmitHint}
         </Alert>
         <Details result={result} />

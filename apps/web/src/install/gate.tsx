@@ -26,7 +26,11 @@ export function InstallGate({ error, answeredAt, isUnlocking, onUnlock }: Instal
   const submit = (event: Event) => {
     event.preventDefault();
     const password = value.trim();
-    const local = !password ? installText.passwordPlaceholder : PASSWORD_PATTERN.test(password) ? null : installText.passwordFormat;
+    const local = !password
+      ? installText.passwordPlaceholder
+      : PASSWORD_PATTERN.test(password)
+        ? null
+        : installText.passwordFormat;
     setProblem(local);
     if (!local) onUnlock(password);
   };
@@ -56,7 +60,11 @@ export function InstallGate({ error, answeredAt, isUnlocking, onUnlock }: Instal
           data-testid="install-password"
         />
       </div>
-      <div id="install-password-help" class={problem ? 'i-danger i-small' : 'i-muted i-small'} role={problem ? 'alert' : undefined}>
+      <div
+        id="install-password-help"
+        class={problem ? 'i-danger i-small' : 'i-muted i-small'}
+        role={problem ? 'alert' : undefined}
+      >
         {problem ?? installText.passwordHint}
       </div>
       <Button type="submit" look="primary" large block busy={isUnlocking} testId="install-submit">

@@ -94,9 +94,22 @@ function Missing({ message }: { message: string }) {
 }
 
 /** /package/:path, /ios/:path, /android/:path: the testers' install page. */
-export function InstallApp({ path, versionId, boot }: { path: string; versionId: number | undefined; boot: InstallBoot | null }) {
+export function InstallApp({
+  path,
+  versionId,
+  boot,
+}: {
+  path: string;
+  versionId: number | undefined;
+  boot: InstallBoot | null;
+}) {
   const { state, isUnlocking, unlock, reload } = useInstallPage(path, versionId, boot);
-  const appName = state.status === 'ready' ? state.page.app.appName : state.status === 'missing' ? null : (boot?.app?.appName ?? null);
+  const appName =
+    state.status === 'ready'
+      ? state.page.app.appName
+      : state.status === 'missing'
+        ? null
+        : (boot?.app?.appName ?? null);
 
   useEffect(() => {
     document.title = pageTitle(appName);
@@ -108,7 +121,14 @@ export function InstallApp({ path, versionId, boot }: { path: string; versionId:
       body = <Spinner />;
       break;
     case 'locked':
-      body = <InstallGate error={state.error} answeredAt={state.answeredAt} isUnlocking={isUnlocking} onUnlock={(password) => void unlock(password)} />;
+      body = (
+        <InstallGate
+          error={state.error}
+          answeredAt={state.answeredAt}
+          isUnlocking={isUnlocking}
+          onUnlock={(password) => void unlock(password)}
+        />
+      );
       break;
     case 'missing':
       body = <Missing message={state.message} />;

@@ -49,12 +49,21 @@ async function call<T>(url: string, init: RequestInit): Promise<Answer<T>> {
   }
   const envelope = body as { code?: unknown; msg?: unknown; data?: unknown } | null;
   if (!envelope || typeof envelope.code !== 'number') return { ok: false, code: 0, message: NETWORK_ERROR };
-  if (envelope.code !== ResultCode.ok) return { ok: false, code: envelope.code, message: typeof envelope.msg === 'string' && envelope.msg ? envelope.msg : NETWORK_ERROR };
+  if (envelope.code !== ResultCode.ok)
+    return {
+      ok: false,
+      code: envelope.code,
+      message: typeof envelope.msg === 'string' && envelope.msg ? envelope.msg : NETWORK_ERROR,
+    };
   return { ok: true, data: envelope.data as T };
 }
 
 /** GET /api/app_version: the page, by the password, the kept pass or the visitor's sign-in. */
-export async function fetchInstallPage(path: string, options: { password?: string; id?: number }, signal?: AbortSignal): Promise<Answer<InstallPage>> {
+export async function fetchInstallPage(
+  path: string,
+  options: { password?: string; id?: number },
+  signal?: AbortSignal,
+): Promise<Answer<InstallPage>> {
   const query = new URLSearchParams({ url: path });
   if (options.password) query.set('password', options.password);
   if (options.id) query.set('id', String(options.id));
@@ -81,13 +90,19 @@ export function startInstallEnroll(path: string, versionId: number): Promise<Ans
   const headers: Record<string, string> = { 'content-type': 'application/json', Accept: 'application/json' };
   const pass = readInstallToken(path);
   if (pass) headers['app-version-token'] = pass;
-  return call(`/api/device_enroll/install`, { method: 'POST', headers, body: JSON.stringify({ url: path, versionId }) });
+  return call(`/api/device_enroll/install`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: path, versionId }),
+  });
 }
 
 /** GET /api/device_enroll/result: what the phone registered (the signed link of the enroll callback's redirect). */
 export async function fetchEnrollResult(id: string, sig: string): Promise<Answer<DeviceEnrollResult>> {
   const query = new URLSearchParams({ id, sig });
-  const answer = await call<DeviceEnrollResult>(`/api/device_enroll/result?${query.toString()}`, { headers: { Accept: 'application/json' } });
+  const answer = await call<DeviceEnrollResult>(`/api/device_enroll/result?${query.toString()}`, {
+    headers: { Accept: 'application/json' },
+  });
   if (answer.ok && typeof answer.data?.udid !== 'string') return { ok: false, code: 0, message: NETWORK_ERROR };
   return answer;
 }

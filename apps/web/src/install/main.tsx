@@ -15,5 +15,7 @@ const root = document.getElementById('root');
 // /device-enroll/result (ENROLL_RESULT_ROUTE on the server) is the same entry, as the phone comes from an install page;
 // its code loads apart, so the password page's first paint carries none of it.
 if (root && window.location.pathname === '/device-enroll/result') {
-  void import('./enroll-result.tsx').then(({ EnrollResult }) => render(<EnrollResult id={params.get('id') ?? ''} sig={params.get('sig') ?? ''} />, root));
+  void import('./enroll-result.tsx').then(({ EnrollResult }) =>
+    render(<EnrollResult id={params.get('id') ?? ''} sig={params.get('sig') ?? ''} />, root),
+  );
 } else if (root) render(<InstallApp path={decodeURIComponent(path)} versionId={versionId} boot={readBoot()} />, root);

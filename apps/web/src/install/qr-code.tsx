@@ -12,7 +12,15 @@ export function QrSvg({ value, size = QR_SIZE }: { value: string; size?: number 
   let d = '';
   data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : '')));
   return (
-    <svg class="i-qr-svg" width={size} height={size} viewBox={`0 0 ${modules} ${modules}`} shape-rendering="crispEdges" role="img" aria-label="二维码">
+    <svg
+      class="i-qr-svg"
+      width={size}
+      height={size}
+      viewBox={`0 0 ${modules} ${modules}`}
+      shape-rendering="crispEdges"
+      role="img"
+      aria-label="二维码"
+    >
       <rect width={modules} height={modules} fill="#fff" />
       <path d={d} fill="#000" />
     </svg>

@@ -37,7 +37,14 @@ export function RegisterDevice({ version, appPath }: { version: InstallVersion; 
     else setError(answer.message);
   };
   const button = (
-    <Button icon="mobile" busy={busy} onClick={() => void start()} testId="register-device" look={udid ? 'link' : 'default'} block={!udid}>
+    <Button
+      icon="mobile"
+      busy={busy}
+      onClick={() => void start()}
+      testId="register-device"
+      look={udid ? 'link' : 'default'}
+      block={!udid}
+    >
       {udid ? enrollText.registerAgain : enrollText.register}
     </Button>
   );

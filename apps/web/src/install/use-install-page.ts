@@ -13,8 +13,10 @@ export type InstallState =
 
 /** What can be shown before any call: the server's word on the link, and whether this browser holds a pass or a sign-in. */
 function firstState(path: string, boot: InstallBoot | null): InstallState {
-  if (boot?.link === 'missing' || boot?.link === 'closed') return { status: 'missing', message: boot.message ?? InstallMessages.appMissing };
-  if (boot?.link === 'password' && !readInstallToken(path) && !readSessionToken()) return { status: 'locked', error: null, answeredAt: 0 };
+  if (boot?.link === 'missing' || boot?.link === 'closed')
+    return { status: 'missing', message: boot.message ?? InstallMessages.appMissing };
+  if (boot?.link === 'password' && !readInstallToken(path) && !readSessionToken())
+    return { status: 'locked', error: null, answeredAt: 0 };
   return { status: 'loading' };
 }
 

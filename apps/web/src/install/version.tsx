@@ -12,12 +12,27 @@ import { ActionLink, Alert, Button, Clamp, Icon, INSTALL_QR_ID, type IconName } 
  * A build this device cannot install (an ipa off an iPhone/iPad, an apk on one) offers its file only; an .aab is only a file.
  */
 export function InstallAction({ version, large = false }: { version: InstallVersion; large?: boolean }) {
-  const main = { look: large ? ('primary' as const) : ('default' as const), large, block: large, testId: 'install-action' };
-  const file = { testId: 'install-action', href: version.downloadUrl, download: version.fileName, icon: 'download' as const };
+  const main = {
+    look: large ? ('primary' as const) : ('default' as const),
+    large,
+    block: large,
+    testId: 'install-action',
+  };
+  const file = {
+    testId: 'install-action',
+    href: version.downloadUrl,
+    download: version.fileName,
+    icon: 'download' as const,
+  };
   if (!version.installable) return <ActionLink {...file}>{installText.downloadBundle}</ActionLink>;
   const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
   // The way to install is the hint beside it; the file is for Apple Configurator, adb or a colleague.
-  if (elsewhere) return <ActionLink {...file} look={large ? 'link' : 'default'}>{installText.downloadFile[elsewhere]}</ActionLink>;
+  if (elsewhere)
+    return (
+      <ActionLink {...file} look={large ? 'link' : 'default'}>
+        {installText.downloadFile[elsewhere]}
+      </ActionLink>
+    );
   switch (packageKindRow(version.packageKind).action) {
     case 'install':
       return (
@@ -95,7 +110,13 @@ function InstallElsewhere({ version, platform }: { version: InstallVersion; plat
 }
 
 /** The install page's line icon for each icon of the kind table (Apple builds share the apple). */
-const placeholderIcons: Record<PackageIconName, IconName> = { apple: 'apple', android: 'android', mac: 'apple', archive: 'globe', browser: 'globe' };
+const placeholderIcons: Record<PackageIconName, IconName> = {
+  apple: 'apple',
+  android: 'android',
+  mac: 'apple',
+  archive: 'globe',
+  browser: 'globe',
+};
 
 function VersionIcon({ version, size }: { version: InstallVersion; size: number }) {
   if (version.iconUrl) return <img class="i-version-icon" src={version.iconUrl} width={size} height={size} alt="" />;
@@ -107,10 +128,25 @@ function VersionIcon({ version, size }: { version: InstallVersion; size: number 
 }
 
 /** The newest installable build of the chosen platform (or the asked one), with its big action button. */
-export function LatestVersion({ version, now, appPath, canRegister, heading }: { version: InstallVersion; now: number; appPath: string; canRegister: boolean; heading: string }) {
+export function LatestVersion({
+  version,
+  now,
+  appPath,
+  canRegister,
+  heading,
+}: {
+  version: InstallVersion;
+  now: number;
+  appPath: string;
+  canRegister: boolean;
+  heading: string;
+}) {
   const expired = isPackageExpired(version.expireDate, now);
   const elsewhere = version.installable ? installsElsewhere(version.nativePackageType, currentDevicePlatform()) : null;
-  const hint = version.nativePackageType === 'ios' && version.profileType ? installText.profileHints[version.profileType] : undefined;
+  const hint =
+    version.nativePackageType === 'ios' && version.profileType
+      ? installText.profileHints[version.profileType]
+      : undefined;
   return (
     <div class="i-stack i-gap-12 install-latest" data-testid="install-version" data-version-id={version.id}>
       <div class="i-row i-gap-12">
@@ -118,7 +154,10 @@ export function LatestVersion({ version, now, appPath, canRegister, heading }: {
         <div class="i-stack i-gap-2 i-min0">
           <span class="i-muted i-small">{heading}</span>
           <span class="i-title-line">
-            <strong class="i-version-title" data-testid="install-version-title">{versionTitle(version)}</strong> <TypeTag version={version} />
+            <strong class="i-version-title" data-testid="install-version-title">
+              {versionTitle(version)}
+            </strong>{' '}
+            <TypeTag version={version} />
           </span>
           <Meta version={version} now={now} />
         </div>
@@ -128,8 +167,16 @@ export function LatestVersion({ version, now, appPath, canRegister, heading }: {
           {installText.expiredHint}
         </Alert>
       )}
-      {!version.installable && <p class="i-muted i-small" data-testid="install-bundle-hint">{installText.bundleHint}</p>}
-      {elsewhere ? <InstallElsewhere version={version} platform={elsewhere} /> : <InstallAction version={version} large={version.installable} />}
+      {!version.installable && (
+        <p class="i-muted i-small" data-testid="install-bundle-hint">
+          {installText.bundleHint}
+        </p>
+      )}
+      {elsewhere ? (
+        <InstallElsewhere version={version} platform={elsewhere} />
+      ) : (
+        <InstallAction version={version} large={version.installable} />
+      )}
       {canRegister && <RegisterDevice version={version} appPath={appPath} />}
       {hint && <span class="i-muted i-small">{hint}</span>}
       <div>

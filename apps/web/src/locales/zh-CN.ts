@@ -83,7 +83,12 @@ export const zh = {
     qrDone: '已在电脑上完成登录，可以关闭此页面',
     bound: '已绑定飞书账号',
   },
-  header: { logout: '退出登录', apiTokens: 'API 令牌', notifications: '通知', role: (level: number) => `角色等级 ${level}` },
+  header: {
+    logout: '退出登录',
+    apiTokens: 'API 令牌',
+    notifications: '通知',
+    role: (level: number) => `角色等级 ${level}`,
+  },
   notification: {
     unreadTitle: (n: number) => `您有 ${n} 条未读通知`,
     readAll: '全部已读',
@@ -234,7 +239,8 @@ export const zh = {
     deleteConfirm: '确定删除该角色吗？',
   },
   distributeUser: {
-    intro: '为用户分配应用权限：「可编辑」可以编辑应用、发布新版本；「仅下载」只能查看和下载安装包。一个应用对同一用户只能选其一。管理员可以查看和编辑全部应用，无需分配。',
+    intro:
+      '为用户分配应用权限：「可编辑」可以编辑应用、发布新版本；「仅下载」只能查看和下载安装包。一个应用对同一用户只能选其一。管理员可以查看和编辑全部应用，无需分配。',
     searchPlaceholder: '搜索用户名或手机号',
     username: '用户名',
     role: '角色',
@@ -254,7 +260,8 @@ export const zh = {
   forbidden: { title: '403', content: '您没有权限访问' },
   apiTokens: {
     title: 'API 令牌',
-    intro: '令牌代表账号本人及其权限，供命令行工具 release-cli 和 CI 流水线发布安装包。请妥善保管，不再使用时及时吊销。',
+    intro:
+      '令牌代表账号本人及其权限，供命令行工具 release-cli 和 CI 流水线发布安装包。请妥善保管，不再使用时及时吊销。',
     add: '新建令牌',
     addTitle: '新建令牌',
     addFor: (username: string) => `为用户 ${username} 创建令牌`,
@@ -291,7 +298,8 @@ export const zh = {
   },
   urlCheck: {
     title: '站点地址自检',
-    intro: '安装链接、二维码和 iOS 在线安装都使用 PUBLIC_URL；这里从服务器检查它是否可访问、是否指向本系统以及证书是否有效。',
+    intro:
+      '安装链接、二维码和 iOS 在线安装都使用 PUBLIC_URL；这里从服务器检查它是否可访问、是否指向本系统以及证书是否有效。',
     recheck: '重新检测',
     publicUrl: 'PUBLIC_URL',
     notSet: '未设置',

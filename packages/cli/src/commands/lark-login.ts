@@ -10,13 +10,16 @@ import { text } from '../messages.ts';
 /** How long the terminal waits for the browser to come back from Lark. */
 export const LARK_LOGIN_TIMEOUT_MS = 5 * 60_000;
 
-const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>release-cli</title><p style="font:16px sans-serif;margin:40px">${text}</p>`;
+const PAGE = (text: string) =>
+  `<!doctype html><meta charset="utf-8"><title>release-cli</title><p style="font:16px sans-serif;margin:40px">${text}</p>`;
 
 /** Opens `url` in the desktop's browser when one can be found; the URL is printed either way. */
 function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer.exe' : 'xdg-open';
   try {
-    spawn(command, [url], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+    spawn(command, [url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
   } catch {
     // No browser here (a server over ssh): the printed URL is enough.
   }
@@ -27,7 +30,11 @@ function openBrowser(url: string): void {
  * (state terminal_login.<port>.…), checks the state is the one this run asked for, trades the code for a
  * session and stores it like a token.
  */
-export async function larkLoginCommand(cmd: { server?: string; browser: boolean; timeoutMs?: number }, io: Io, out: Output): Promise<void> {
+export async function larkLoginCommand(
+  cmd: { server?: string; browser: boolean; timeoutMs?: number },
+  io: Io,
+  out: Output,
+): Promise<void> {
   const file = configPath(io.env);
   const rawServer = cmd.server || io.env.RELEASE_SERVER || readConfig(file).server;
   if (!rawServer) throw new CliError(ExitCode.usage, text.noServer);
@@ -52,7 +59,13 @@ export async function larkLoginCommand(cmd: { server?: string; browser: boolean;
     settle({ code, state });
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const timer = setTimeout(() => settle(new CliError(ExitCode.auth, text.browserTimeout(Math.round((cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS) / 1000)))), cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS);
+  const timer = setTimeout(
+    () =>
+      settle(
+        new CliError(ExitCode.auth, text.browserTimeout(Math.round((cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS) / 1000))),
+      ),
+    cmd.timeoutMs ?? LARK_LOGIN_TIMEOUT_MS,
+  );
   try {
     const { port } = listener.address() as AddressInfo;
     const { url, state } = await anonymous.larkLoginUrl(port);

@@ -37,7 +37,13 @@ export async function findApp(api: ApiClient, appPath: string): Promise<{ appId:
 async function transfer(api: ApiClient, io: Io, file: string, fileKey: string): Promise<void> {
   const name = path.basename(file);
   const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
-  await uploadFile({ filePath: file, fileKey, api, retryDelayMs: retryDelayMs(io.env), onProgress: (loaded, total) => progress.update(loaded, total) });
+  await uploadFile({
+    filePath: file,
+    fileKey,
+    api,
+    retryDelayMs: retryDelayMs(io.env),
+    onProgress: (loaded, total) => progress.update(loaded, total),
+  });
   progress.finish();
 }
 
@@ -57,17 +63,31 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     if (!local) {
       out.info(text.noVersionToCompare);
     } else {
-      const found = await api.exists({ appId: app.appId, platform: local.platform, appVersion: local.appVersion, build: local.build ?? undefined });
+      const found = await api.exists({
+        appId: app.appId,
+        platform: local.platform,
+        appVersion: local.appVersion,
+        build: local.build ?? undefined,
+      });
       if (found.exists) {
-        out.info(text.alreadyPublished(app.appName, `${local.platform} ${local.appVersion}${local.build ? ` (${local.build})` : ''}`));
+        out.info(
+          text.alreadyPublished(
+            app.appName,
+            `${local.platform} ${local.appVersion}${local.build ? ` (${local.build})` : ''}`,
+          ),
+        );
         out.result({ ok: true, skipped: true, appId: app.appId, appVersionId: found.appVersionId ?? null, ...local });
         return;
       }
     }
   }
 
-  const keys = await api.issueKeys(path.basename(cmd.file), cmd.attach.map((f) => path.basename(f)));
-  if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length) throw new CliError(ExitCode.failed, text.keysMissing);
+  const keys = await api.issueKeys(
+    path.basename(cmd.file),
+    cmd.attach.map((f) => path.basename(f)),
+  );
+  if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length)
+    throw new CliError(ExitCode.failed, text.keysMissing);
   await transfer(api, io, cmd.file, keys.appFile.fileKey);
   for (const [index, file] of cmd.attach.entries()) {
     const key = keys.attachFiles[index];

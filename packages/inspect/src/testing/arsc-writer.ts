@@ -68,7 +68,8 @@ export function buildArsc(entries: ArscEntry[], options: { utf8?: boolean } = {}
     specHeader.writeUInt32LE(typeEntries.length, 4);
     typeChunks.push(chunk(0x0202, specHeader, Buffer.alloc(typeEntries.length * 4)));
     const configs = new Map<string, ArscConfig>();
-    for (const entry of typeEntries) for (const item of entry.values) configs.set(configKey(item.config), item.config ?? {});
+    for (const entry of typeEntries)
+      for (const item of entry.values) configs.set(configKey(item.config), item.config ?? {});
     for (const [key, config] of configs) {
       const offsets = Buffer.alloc(typeEntries.length * 4, 0xff);
       const data: Buffer[] = [];
@@ -103,6 +104,10 @@ export function buildArsc(entries: ArscEntry[], options: { utf8?: boolean } = {}
   const packageChunk = chunk(0x0200, packageHeader, Buffer.concat([typePool, keyPool, ...typeChunks]));
   const tableHeader = Buffer.alloc(4);
   tableHeader.writeUInt32LE(1, 0);
-  const bytes = chunk(0x0002, tableHeader, Buffer.concat([stringPool(values.strings, options.utf8 ?? false), packageChunk]));
+  const bytes = chunk(
+    0x0002,
+    tableHeader,
+    Buffer.concat([stringPool(values.strings, options.utf8 ?? false), packageChunk]),
+  );
   return { bytes, ids };
 }

@@ -86,6 +86,10 @@ export function buildAxml(root: AxmlElement, options: { utf8?: boolean } = {}): 
   body.push(chunk(0x0101, nodeHeader(), namespaceExt));
   const resourceMap = Buffer.alloc(androidNames.length * 4);
   androidNames.forEach(([, id], index) => resourceMap.writeUInt32LE(id, index * 4));
-  const content = Buffer.concat([stringPool(strings.strings, options.utf8 ?? false), chunk(0x0180, Buffer.alloc(0), resourceMap), ...body]);
+  const content = Buffer.concat([
+    stringPool(strings.strings, options.utf8 ?? false),
+    chunk(0x0180, Buffer.alloc(0), resourceMap),
+    ...body,
+  ]);
   return chunk(0x0003, Buffer.alloc(0), content);
 }

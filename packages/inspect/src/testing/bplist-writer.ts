@@ -40,7 +40,11 @@ function encode(object: BplistObject, refSize: number): Buffer {
   if ('bool' in object) return Buffer.from([object.bool ? 0x09 : 0x08]);
   if ('data' in object) return Buffer.concat([marker(0x4, object.data.length), Buffer.from(object.data)]);
   if ('array' in object) return Buffer.concat([marker(0xa, object.array.length), refs(object.array)]);
-  return Buffer.concat([marker(0xd, object.dict.length), refs(object.dict.map(([key]) => key)), refs(object.dict.map(([, value]) => value))]);
+  return Buffer.concat([
+    marker(0xd, object.dict.length),
+    refs(object.dict.map(([key]) => key)),
+    refs(object.dict.map(([, value]) => value)),
+  ]);
 }
 
 /** The `bplist00` file of `objects` whose top object is `top` (0 unless said). */
@@ -57,7 +61,13 @@ export function writeBplist(objects: BplistObject[], top = 0): Buffer {
   }
   const offsetSize = at < 0x100 ? 1 : at < 0x10000 ? 2 : 4;
   const table = Buffer.concat(offsets.map((offset) => sizedInt(offset, offsetSize)));
-  const trailer = Buffer.concat([Buffer.alloc(6), Buffer.from([offsetSize, refSize]), sizedInt(objects.length, 8), sizedInt(top, 8), sizedInt(at, 8)]);
+  const trailer = Buffer.concat([
+    Buffer.alloc(6),
+    Buffer.from([offsetSize, refSize]),
+    sizedInt(objects.length, 8),
+    sizedInt(top, 8),
+    sizedInt(at, 8),
+  ]);
   return Buffer.concat([...parts, table, trailer]);
 }
 

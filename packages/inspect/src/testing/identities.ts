@@ -42,7 +42,10 @@ export function makeAppleIdentity(options: AppleIdentityOptions = {}): TestIdent
     { name: 'countryName', value: 'CN' },
   ] as forge.pki.CertificateField[]);
   certificate.setIssuer([{ name: 'commonName', value: 'Test Worldwide Developer Relations CA' }]);
-  certificate.setExtensions([{ name: 'keyUsage', critical: true, digitalSignature: true }, { name: 'extKeyUsage', codeSigning: true }]);
+  certificate.setExtensions([
+    { name: 'keyUsage', critical: true, digitalSignature: true },
+    { name: 'extKeyUsage', codeSigning: true },
+  ]);
   certificate.sign(key, forge.md.sha256.create());
   const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
   return {
@@ -60,16 +63,35 @@ export type P12Kind = 'openssl-legacy' | 'openssl-aes' | 'forge-3des';
  * A .p12 as real tools write it: OpenSSL 3 with `-legacy` (RC2-40 certificates, 3DES key, SHA-1 MAC — what
  * Keychain exports look like), OpenSSL 3's default (PBES2 AES-256, SHA-256 MAC), or node-forge's 3DES.
  */
-export function makeP12(identity: TestIdentity, password: string, kind: P12Kind = 'openssl-aes', options: { iterations?: number } = {}): Buffer {
+export function makeP12(
+  identity: TestIdentity,
+  password: string,
+  kind: P12Kind = 'openssl-aes',
+  options: { iterations?: number } = {},
+): Buffer {
   if (kind === 'forge-3des') {
-    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate], password, { algorithm: '3des', friendlyName: 'signing' });
+    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate], password, {
+      algorithm: '3des',
+      friendlyName: 'signing',
+    });
     return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'p12-'));
   try {
     fs.writeFileSync(path.join(dir, 'key.pem'), forge.pki.privateKeyToPem(identity.key));
     fs.writeFileSync(path.join(dir, 'cert.pem'), forge.pki.certificateToPem(identity.certificate));
-    const args = ['pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-passout', `pass:${password}`, '-out', 'out.p12'];
+    const args = [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      'key.pem',
+      '-in',
+      'cert.pem',
+      '-passout',
+      `pass:${password}`,
+      '-out',
+      'out.p12',
+    ];
     if (kind === 'openssl-legacy') args.push('-legacy');
     // The key, the certificates and the MAC all derived with this many iterations.
     if (options.iterations) args.push('-iter', String(options.iterations), '-maciter');
@@ -86,7 +108,12 @@ export function makeP12(identity: TestIdentity, password: string, kind: P12Kind 
  * current at `now` unless the overrides date it. An override of `undefined` removes that key (an App Store
  * profile has no ProvisionedDevices).
  */
-export function makeSignedProfile(listed: Array<Pick<TestIdentity, 'der'>>, signer: TestIdentity, overrides: Record<string, PlistValue | undefined> = {}, now?: number): Buffer {
+export function makeSignedProfile(
+  listed: Array<Pick<TestIdentity, 'der'>>,
+  signer: TestIdentity,
+  overrides: Record<string, PlistValue | undefined> = {},
+  now?: number,
+): Buffer {
   const validity = currentValidity(now);
   const dict: Dict = profileDict(
     listed.map((identity) => identity.der),

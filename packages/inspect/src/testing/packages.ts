@@ -115,6 +115,9 @@ export function v1SignatureEntries(signer: TestIdentity, extra: TestIdentity[] =
   return [
     { name: 'META-INF/MANIFEST.MF', data: 'Manifest-Version: 1.0\r\n\r\n' },
     { name: `META-INF/${file}.SF`, data: signatureFile },
-    { name: `META-INF/${file}.RSA`, data: signCms(signatureFile, signer, { detached: true, extraCertificates: extra }) },
+    {
+      name: `META-INF/${file}.RSA`,
+      data: signCms(signatureFile, signer, { detached: true, extraCertificates: extra }),
+    },
   ];
 }

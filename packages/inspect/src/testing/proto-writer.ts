@@ -40,7 +40,11 @@ function element(node: ProtoElement): Buffer {
       Buffer.concat([
         attribute.resourceId === undefined ? Buffer.alloc(0) : field(1, ANDROID_NS),
         field(2, attribute.name),
-        'text' in attribute.value ? field(3, attribute.value.text) : 'int' in attribute.value ? field(3, String(attribute.value.int)) : Buffer.alloc(0),
+        'text' in attribute.value
+          ? field(3, attribute.value.text)
+          : 'int' in attribute.value
+            ? field(3, String(attribute.value.int))
+            : Buffer.alloc(0),
         attribute.resourceId === undefined ? Buffer.alloc(0) : field(5, attribute.resourceId),
         field(6, item(attribute.value)),
       ]),

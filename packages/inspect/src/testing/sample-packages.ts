@@ -2,7 +2,16 @@ import { AndroidAttr } from '../axml.ts';
 import { buildArsc } from './arsc-writer.ts';
 import { buildAxml } from './axml-writer.ts';
 import { makeCgbiPng, makePng, patternImage } from './images.ts';
-import { infoPlist, ipaEntries, makeProfile, profileDict, schemeBlockValue, signingBlock, v1SignatureEntries, xmlPlist } from './packages.ts';
+import {
+  infoPlist,
+  ipaEntries,
+  makeProfile,
+  profileDict,
+  schemeBlockValue,
+  signingBlock,
+  v1SignatureEntries,
+  xmlPlist,
+} from './packages.ts';
 import { xmlNode } from './proto-writer.ts';
 import { makeIdentity, type TestIdentity } from './signing.ts';
 import { buildZip, type ZipEntrySpec } from './zip-writer.ts';
@@ -37,7 +46,10 @@ export function sampleIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[]
     CFBundleVersion: options.build ?? '45',
     CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
   });
-  const profile = makeProfile(profileDict([signer().der], options.expiresAt ? { ExpirationDate: options.expiresAt } : {}), signer());
+  const profile = makeProfile(
+    profileDict([signer().der], options.expiresAt ? { ExpirationDate: options.expiresAt } : {}),
+    signer(),
+  );
   return ipaEntries('Demo', xmlPlist(info), {
     'AppIcon60x60@3x.png': makeCgbiPng(patternImage(180, 180)),
     'embedded.mobileprovision': profile,
@@ -67,7 +79,10 @@ export interface SampleZipLayout {
 export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayout {
   const arsc = buildArsc([
     { key: 'string/app_name', values: [{ value: { string: options.label ?? '商城' } }] },
-    { key: 'mipmap/ic_launcher', values: [{ config: { density: 480 }, value: { string: 'res/mipmap-xxhdpi-v4/ic_launcher.png' } }] },
+    {
+      key: 'mipmap/ic_launcher',
+      values: [{ config: { density: 480 }, value: { string: 'res/mipmap-xxhdpi-v4/ic_launcher.png' } }],
+    },
   ]);
   const manifest = buildAxml({
     name: 'manifest',
@@ -77,14 +92,20 @@ export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayou
       { name: 'package', value: options.packageName ?? 'com.example.shop' },
     ],
     children: [
-      { name: 'uses-sdk', attributes: [
-        { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
-        { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
-      ] },
-      { name: 'application', attributes: [
-        { name: 'label', androidId: AndroidAttr.label, value: { ref: arsc.ids['string/app_name'] ?? 0 } },
-        { name: 'icon', androidId: AndroidAttr.icon, value: { ref: arsc.ids['mipmap/ic_launcher'] ?? 0 } },
-      ] },
+      {
+        name: 'uses-sdk',
+        attributes: [
+          { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
+          { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
+        ],
+      },
+      {
+        name: 'application',
+        attributes: [
+          { name: 'label', androidId: AndroidAttr.label, value: { ref: arsc.ids['string/app_name'] ?? 0 } },
+          { name: 'icon', androidId: AndroidAttr.icon, value: { ref: arsc.ids['mipmap/ic_launcher'] ?? 0 } },
+        ],
+      },
     ],
   });
   const block = signingBlock([[0x7109871a, schemeBlockValue([[signer().der]])]]);
@@ -120,15 +141,27 @@ export function sampleAab(options: Omit<SampleApkOptions, 'extra'> = {}): Buffer
       { name: 'package', value: { text: options.packageName ?? 'com.example.shop' } },
     ],
     children: [
-      { name: 'uses-sdk', attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }] },
-      { name: 'application', attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { text: options.label ?? '商城' } }] },
+      {
+        name: 'uses-sdk',
+        attributes: [{ name: 'minSdkVersion', resourceId: AndroidAttr.minSdkVersion, value: { int: 24 } }],
+      },
+      {
+        name: 'application',
+        attributes: [{ name: 'label', resourceId: AndroidAttr.label, value: { text: options.label ?? '商城' } }],
+      },
     ],
   });
-  return buildZip([{ name: 'base/manifest/AndroidManifest.xml', data: manifest }, { name: 'base/dex/classes.dex', data: Buffer.alloc(512, 0x64) }, ...v1SignatureEntries(signer(), [], 'KEY0')]);
+  return buildZip([
+    { name: 'base/manifest/AndroidManifest.xml', data: manifest },
+    { name: 'base/dex/classes.dex', data: Buffer.alloc(512, 0x64) },
+    ...v1SignatureEntries(signer(), [], 'KEY0'),
+  ]);
 }
 
 /** A zipped macOS app (`Tool.app/Contents/Info.plist`): the Mac platform's package. */
-export function sampleMacZip(options: { bundleId?: string; name?: string; version?: string; build?: string } = {}): Buffer {
+export function sampleMacZip(
+  options: { bundleId?: string; name?: string; version?: string; build?: string } = {},
+): Buffer {
   const info = xmlPlist({
     CFBundleIdentifier: options.bundleId ?? 'com.example.tool',
     CFBundleName: options.name ?? 'Tool',

@@ -21,7 +21,10 @@ export function makeIdentity(commonName: string, serial = '01'): TestIdentity {
   const validity = currentValidity();
   certificate.validity.notBefore = validity.from;
   certificate.validity.notAfter = validity.to;
-  const attributes = [{ name: 'commonName', value: commonName }, { name: 'organizationalUnitName', value: 'TEAM123456' }];
+  const attributes = [
+    { name: 'commonName', value: commonName },
+    { name: 'organizationalUnitName', value: 'TEAM123456' },
+  ];
   certificate.setSubject(attributes);
   certificate.setIssuer(attributes);
   certificate.sign(key, forge.md.sha256.create());
@@ -43,7 +46,11 @@ export function signingTimeWithin(certificate: forge.pki.Certificate, now: numbe
  * CMS SignedData (DER) over `content`; detached for APK v1 signatures, attached for profiles. Signed at
  * `signingTime`, by default within the signer's validity (signingTimeWithin).
  */
-export function signCms(content: Buffer, signer: TestIdentity, options: { detached?: boolean; extraCertificates?: TestIdentity[]; signingTime?: Date } = {}): Buffer {
+export function signCms(
+  content: Buffer,
+  signer: TestIdentity,
+  options: { detached?: boolean; extraCertificates?: TestIdentity[]; signingTime?: Date } = {},
+): Buffer {
   const p7 = forge.pkcs7.createSignedData();
   p7.content = forge.util.createBuffer(content.toString('binary'));
   for (const extra of options.extraCertificates ?? []) p7.addCertificate(extra.certificate);
@@ -55,7 +62,10 @@ export function signCms(content: Buffer, signer: TestIdentity, options: { detach
     authenticatedAttributes: [
       { type: forge.pki.oids.contentType as string, value: forge.pki.oids.data as string },
       { type: forge.pki.oids.messageDigest as string },
-      { type: forge.pki.oids.signingTime as string, value: (options.signingTime ?? signingTimeWithin(signer.certificate)).toISOString() },
+      {
+        type: forge.pki.oids.signingTime as string,
+        value: (options.signingTime ?? signingTimeWithin(signer.certificate)).toISOString(),
+      },
     ],
   });
   p7.sign({ detached: options.detached ?? false });
@@ -69,7 +79,11 @@ function tlvIndefinite(tag: number, parts: Buffer[]): Buffer {
 function tlv(tag: number, content: Buffer): Buffer {
   const length = content.length;
   const head =
-    length < 0x80 ? Buffer.from([tag, length]) : length < 0x100 ? Buffer.from([tag, 0x81, length]) : Buffer.from([tag, 0x82, length >> 8, length & 0xff]);
+    length < 0x80
+      ? Buffer.from([tag, length])
+      : length < 0x100
+        ? Buffer.from([tag, 0x81, length])
+        : Buffer.from([tag, 0x82, length >> 8, length & 0xff]);
   return Buffer.concat([head, content]);
 }
 
@@ -92,7 +106,11 @@ function children(content: Buffer): Tlv[] {
       for (let i = 0; i < count; i += 1) length = length * 256 + (content[at + 2 + i] as number);
       header += count;
     }
-    out.push({ tag, content: content.subarray(at + header, at + header + length), whole: content.subarray(at, at + header + length) });
+    out.push({
+      tag,
+      content: content.subarray(at + header, at + header + length),
+      whole: content.subarray(at, at + header + length),
+    });
     at += header + length;
   }
   return out;
@@ -112,8 +130,14 @@ export function toBerChunked(der: Buffer): Buffer {
   const octets = children(eExplicit?.content ?? Buffer.alloc(0))[0]?.content ?? Buffer.alloc(0);
   const chunks: Buffer[] = [];
   for (let at = 0; at < octets.length; at += 1000) chunks.push(tlv(0x04, octets.subarray(at, at + 1000)));
-  const berEncap = tlvIndefinite(0x30, [eType?.whole ?? Buffer.alloc(0), tlvIndefinite(0xa0, [tlvIndefinite(0x24, chunks)])]);
-  const berSignedData = tlvIndefinite(0x30, fields.map((field, index) => (index === 2 ? berEncap : field.whole)));
+  const berEncap = tlvIndefinite(0x30, [
+    eType?.whole ?? Buffer.alloc(0),
+    tlvIndefinite(0xa0, [tlvIndefinite(0x24, chunks)]),
+  ]);
+  const berSignedData = tlvIndefinite(
+    0x30,
+    fields.map((field, index) => (index === 2 ? berEncap : field.whole)),
+  );
   return tlvIndefinite(0x30, [oid?.whole ?? Buffer.alloc(0), tlvIndefinite(0xa0, [berSignedData])]);
 }
 

@@ -78,7 +78,17 @@ export function buildZip(entries: ZipEntrySpec[], options: ZipOptions = {}): Buf
     }
     written.push({ header: centralCommon, offset: localOffset });
     central.push(
-      Buffer.concat([u32(0x02014b50), u16(0x031e), centralCommon, u16(0), u16(0), u16(0), u32(0), u32(localOffset), name]),
+      Buffer.concat([
+        u32(0x02014b50),
+        u16(0x031e),
+        centralCommon,
+        u16(0),
+        u16(0),
+        u16(0),
+        u32(0),
+        u32(localOffset),
+        name,
+      ]),
     );
   }
   if (options.beforeCentralDirectory) {

@@ -71,7 +71,9 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
     await pool.inspect(temp.write('nice.ipa', sampleIpa()));
     // /proc/self/task/<thread>/stat: the nice value is the 17th field after the command name's closing parenthesis.
     const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    const threads = readdirSync('/proc/self/task').map((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')));
+    const threads = readdirSync('/proc/self/task').map((tid) =>
+      niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')),
+    );
     const own = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
     expect(threads.filter((nice) => nice === Math.min(own + 10, 19)).length).toBeGreaterThanOrEqual(1);
     expect(threads.filter((nice) => nice === own).length).toBeGreaterThanOrEqual(1);
@@ -81,7 +83,10 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
     const strict = createInspectPool({ workers: 1, timeoutMs: 200, maxHeapMb: 256 });
     try {
       const refusal = await refusalOf(strict.inspect(heavy, { declaredName: 'heavy.ipa' }));
-      expect([refusal.reason, refusal.message]).toEqual(['inspectionTimeout', '安装包解析超时（超过 0.2 秒），文件可能已损坏或结构异常']);
+      expect([refusal.reason, refusal.message]).toEqual([
+        'inspectionTimeout',
+        '安装包解析超时（超过 0.2 秒），文件可能已损坏或结构异常',
+      ]);
       const path = temp.write('next.ipa', sampleIpa());
       expect((await strict.inspect(path)).kind).toBe('ipa');
     } finally {
@@ -93,7 +98,10 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
     const small = createInspectPool({ workers: 1, timeoutMs: 60_000, maxHeapMb: 16 });
     try {
       const refusal = await refusalOf(small.inspect(heavy, { declaredName: 'heavy.ipa' }));
-      expect([refusal.reason, refusal.message]).toEqual(['inspectionMemory', '安装包解析所需内存过多，文件可能已损坏或结构异常']);
+      expect([refusal.reason, refusal.message]).toEqual([
+        'inspectionMemory',
+        '安装包解析所需内存过多，文件可能已损坏或结构异常',
+      ]);
       const path = temp.write('after.apk', sampleApk());
       expect((await small.inspect(path)).kind).toBe('apk');
     } finally {

@@ -40,7 +40,8 @@ interface Pending {
  * as TypeScript beside this file, loaded through tsx as the sources are in development and tests.
  */
 function workerEntry(): { url: URL; execArgv: string[] } {
-  if (!import.meta.url.endsWith('.ts')) return { url: new URL('./inspect-worker.mjs', import.meta.url), execArgv: ['--enable-source-maps'] };
+  if (!import.meta.url.endsWith('.ts'))
+    return { url: new URL('./inspect-worker.mjs', import.meta.url), execArgv: ['--enable-source-maps'] };
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return { url: new URL('./inspect-worker.ts', import.meta.url), execArgv: ['--import', tsx] };
 }
@@ -128,7 +129,8 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
     const onMessage = (reply: InspectReply) => {
       if ('ready' in reply || reply.id !== pending.job.id) return;
       if ('inspection' in reply) settle(() => pending.resolve(revive(reply.inspection)), true);
-      else if ('refusal' in reply) settle(() => pending.reject(new PackageInspectionError(reply.refusal.reason, reply.refusal.message)), true);
+      else if ('refusal' in reply)
+        settle(() => pending.reject(new PackageInspectionError(reply.refusal.reason, reply.refusal.message)), true);
       else settle(() => pending.reject(new Error(`package inspection failed: ${reply.failure}`)), true);
     };
     const onError = (error: Error & { code?: string }) => {
@@ -138,7 +140,16 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
     const onExit = () => settle(() => pending.reject(new Error('package inspection worker exited')), false);
     const timer = setTimeout(() => {
       const seconds = Number((options.timeoutMs / 1000).toFixed(1));
-      settle(() => pending.reject(new PackageInspectionError('inspectionTimeout', `安装包解析超时（超过 ${seconds} 秒），文件可能已损坏或结构异常`)), false);
+      settle(
+        () =>
+          pending.reject(
+            new PackageInspectionError(
+              'inspectionTimeout',
+              `安装包解析超时（超过 ${seconds} 秒），文件可能已损坏或结构异常`,
+            ),
+          ),
+        false,
+      );
     }, options.timeoutMs);
     worker.on('message', onMessage);
     worker.on('error', onError);

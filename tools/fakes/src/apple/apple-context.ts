@@ -30,7 +30,9 @@ export function guarded(ctx: AppleContext, handler: Handler): Handler {
     const now = ctx.clock.now();
     const recent = (ctx.state.hits.get(check.keyId) ?? []).filter((t) => t > now - HOUR_MS);
     const limit = ctx.state.hourlyLimit;
-    const rateHeader = (used: number) => ({ 'x-rate-limit': `user-hour-lim:${limit};user-hour-rem:${Math.max(0, limit - used)};` });
+    const rateHeader = (used: number) => ({
+      'x-rate-limit': `user-hour-lim:${limit};user-hour-rem:${Math.max(0, limit - used)};`,
+    });
     if (recent.length >= limit) {
       ctx.state.hits.set(check.keyId, recent);
       return withHeaders(rateLimited(), rateHeader(recent.length));
@@ -70,7 +72,12 @@ export function listAnswer<T>(
   ctx: AppleContext,
   req: FakeRequest,
   items: T[],
-  options: { filters: FilterSpec<T>; sortable: Record<string, (item: T) => string>; serialize: (item: T) => Resource; extra?: (page: T[]) => Record<string, unknown> },
+  options: {
+    filters: FilterSpec<T>;
+    sortable: Record<string, (item: T) => string>;
+    serialize: (item: T) => Resource;
+    extra?: (page: T[]) => Record<string, unknown>;
+  },
 ): FakeResponse {
   let list = [...items];
   for (const [key, raw] of req.query) {
@@ -108,7 +115,15 @@ export function listAnswer<T>(
     next.set('limit', String(limit));
     links.next = `${ctx.baseUrl()}${req.path}?${next.toString()}`;
   }
-  return { status: 200, body: { data: page.map(options.serialize), ...(options.extra?.(page) ?? {}), links, meta: { paging: { total: list.length, limit } } } };
+  return {
+    status: 200,
+    body: {
+      data: page.map(options.serialize),
+      ...(options.extra?.(page) ?? {}),
+      links,
+      meta: { paging: { total: list.length, limit } },
+    },
+  };
 }
 
 function encodeCursor(offset: number): string {
@@ -117,23 +132,43 @@ function encodeCursor(offset: number): string {
 
 function decodeCursor(cursor: string): number | null {
   try {
-    const value = Number((JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown }).offset);
+    const value = Number(
+      (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown }).offset,
+    );
     return Number.isInteger(value) && value >= 0 ? value : null;
   } catch {
     return null;
   }
 }
 
-export function single(ctx: AppleContext, req: FakeRequest, resource: Resource, status = 200, included?: Resource[]): FakeResponse {
-  return { status, body: { data: resource, ...(included ? { included } : {}), links: { self: `${ctx.baseUrl()}${req.path}` } } };
+export function single(
+  ctx: AppleContext,
+  req: FakeRequest,
+  resource: Resource,
+  status = 200,
+  included?: Resource[],
+): FakeResponse {
+  return {
+    status,
+    body: { data: resource, ...(included ? { included } : {}), links: { self: `${ctx.baseUrl()}${req.path}` } },
+  };
 }
 
 /** `{data:{type, attributes, relationships}}` of a POST/PATCH, or null when the body is not that shape. */
-export function entityOf(req: FakeRequest, type: string): { id?: unknown; attributes: Record<string, unknown>; relationships: Record<string, unknown> } | null {
-  const body = req.body as { data?: { type?: unknown; id?: unknown; attributes?: unknown; relationships?: unknown } } | undefined;
+export function entityOf(
+  req: FakeRequest,
+  type: string,
+): { id?: unknown; attributes: Record<string, unknown>; relationships: Record<string, unknown> } | null {
+  const body = req.body as
+    | { data?: { type?: unknown; id?: unknown; attributes?: unknown; relationships?: unknown } }
+    | undefined;
   const data = body?.data;
   if (!data || typeof data !== 'object' || data.type !== type) return null;
-  const attributes = typeof data.attributes === 'object' && data.attributes !== null ? (data.attributes as Record<string, unknown>) : {};
-  const relationships = typeof data.relationships === 'object' && data.relationships !== null ? (data.relationships as Record<string, unknown>) : {};
+  const attributes =
+    typeof data.attributes === 'object' && data.attributes !== null ? (data.attributes as Record<string, unknown>) : {};
+  const relationships =
+    typeof data.relationships === 'object' && data.relationships !== null
+      ? (data.relationships as Record<string, unknown>)
+      : {};
   return { id: data.id, attributes, relationships };
 }

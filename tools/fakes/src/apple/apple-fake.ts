@@ -7,7 +7,14 @@ import type { AppleContext } from './apple-context.ts';
 import { ascError, methodNotAllowed, pathNotFound } from './apple-errors.ts';
 import { generateAscKey, publicKeyOfP8, type AscKeyPair } from './apple-jwt.ts';
 import { makeProfileSigner } from './apple-profile.ts';
-import { AppleState, type AscBundleId, type AscCertificate, type AscDevice, type AscPlatform, type DeviceSeed } from './apple-state.ts';
+import {
+  AppleState,
+  type AscBundleId,
+  type AscCertificate,
+  type AscDevice,
+  type AscPlatform,
+  type DeviceSeed,
+} from './apple-state.ts';
 import { deviceRoutes } from './device.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
 
@@ -33,7 +40,12 @@ export interface AppleFake extends FakeBase {
   addKey(input?: { issuerId?: string; keyId?: string; p8?: string }): AppleApiKey;
   revokeKey(keyId: string): void;
   addDevice(seed: DeviceSeed): AscDevice;
-  addCertificate(input: { der: Buffer; certificateType?: string; name?: string; platform?: AscPlatform }): AscCertificate;
+  addCertificate(input: {
+    der: Buffer;
+    certificateType?: string;
+    name?: string;
+    platform?: AscPlatform;
+  }): AscCertificate;
   addBundleId(input: { identifier: string; name?: string; platform?: AscPlatform }): AscBundleId;
   setAgreementExpired(expired: boolean): void;
   setDeviceLimit(limit: number): void;
@@ -47,7 +59,13 @@ export interface AppleFake extends FakeBase {
 export async function startAppleFake(options: AppleFakeOptions = {}): Promise<AppleFake> {
   const clock = options.clock ?? new FakeClock();
   const state = new AppleState(options.teamId ?? 'T3AM5FAKE1', options.teamName ?? 'Example Co., Ltd.');
-  const ctx: AppleContext = { state, clock, signer: makeProfileSigner(clock.now()), baseUrl: () => host.base.url, lastAuthFailure: null };
+  const ctx: AppleContext = {
+    state,
+    clock,
+    signer: makeProfileSigner(clock.now()),
+    baseUrl: () => host.base.url,
+    lastAuthFailure: null,
+  };
   // Apple's reset leaves the clock's timers alone (a test may share one clock across fakes).
   const host = fakeHost(clock, () => {
     state.hits.clear();
@@ -104,13 +122,39 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
     controlRoute('GET', '/requests', (): RecordedRequest[] => fake.requests),
     controlRoute('POST', '/reset', () => fake.reset()),
     controlRoute('POST', '/clock/advance', async (input) => fake.advance(requireNumber(input, 'ms'))),
-    controlRoute('POST', '/errors', (input) => fake.injectError({ route: requireString(input, 'route'), status: requireNumber(input, 'status'), body: input.body, times: input.times as number | undefined })),
+    controlRoute('POST', '/errors', (input) =>
+      fake.injectError({
+        route: requireString(input, 'route'),
+        status: requireNumber(input, 'status'),
+        body: input.body,
+        times: input.times as number | undefined,
+      }),
+    ),
     controlRoute('DELETE', '/errors', () => fake.clearInjectedErrors()),
-    controlRoute('POST', '/keys', (input) => fake.addKey({ issuerId: input.issuerId as string | undefined, keyId: input.keyId as string | undefined, p8: input.p8 as string | undefined })),
+    controlRoute('POST', '/keys', (input) =>
+      fake.addKey({
+        issuerId: input.issuerId as string | undefined,
+        keyId: input.keyId as string | undefined,
+        p8: input.p8 as string | undefined,
+      }),
+    ),
     controlRoute('POST', '/keys/revoke', (input) => fake.revokeKey(requireString(input, 'keyId'))),
-    controlRoute('POST', '/devices', (input) => fake.addDevice({ name: requireString(input, 'name'), udid: requireString(input, 'udid'), platform: input.platform as AscPlatform | undefined })),
-    controlRoute('POST', '/certificates', (input) => fake.addCertificate({ der: Buffer.from(requireString(input, 'der'), 'base64'), certificateType: input.certificateType as string | undefined })),
-    controlRoute('POST', '/bundle-ids', (input) => fake.addBundleId({ identifier: requireString(input, 'identifier'), name: input.name as string | undefined })),
+    controlRoute('POST', '/devices', (input) =>
+      fake.addDevice({
+        name: requireString(input, 'name'),
+        udid: requireString(input, 'udid'),
+        platform: input.platform as AscPlatform | undefined,
+      }),
+    ),
+    controlRoute('POST', '/certificates', (input) =>
+      fake.addCertificate({
+        der: Buffer.from(requireString(input, 'der'), 'base64'),
+        certificateType: input.certificateType as string | undefined,
+      }),
+    ),
+    controlRoute('POST', '/bundle-ids', (input) =>
+      fake.addBundleId({ identifier: requireString(input, 'identifier'), name: input.name as string | undefined }),
+    ),
     controlRoute('POST', '/agreement', (input) => fake.setAgreementExpired(input.expired === true)),
     controlRoute('POST', '/device-limit', (input) => fake.setDeviceLimit(requireNumber(input, 'limit'))),
     controlRoute('POST', '/rate-limit', (input) => fake.setHourlyLimit(requireNumber(input, 'limit'))),
@@ -122,7 +166,12 @@ export async function startAppleFake(options: AppleFakeOptions = {}): Promise<Ap
       routes: [...control, ...deviceRoutes(ctx), ...profileRoutes(ctx)],
       notFound: (req) => pathNotFound(req.path),
       methodNotAllowed: (req) => methodNotAllowed(req.method),
-      injectedBody: ascError(500, 'UNEXPECTED_ERROR', 'An unexpected error occurred.', 'An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.').body,
+      injectedBody: ascError(
+        500,
+        'UNEXPECTED_ERROR',
+        'An unexpected error occurred.',
+        'An unexpected error occurred on the server side. If this issue continues, contact us at https://developer.apple.com/contact/.',
+      ).body,
     },
     options,
   );

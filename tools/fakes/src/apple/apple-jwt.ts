@@ -31,13 +31,28 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 /** Mints a token the way a correct client does; `overrides` let tests build wrong ones. */
 export function signAscToken(
   key: { issuerId: string; keyId: string; p8: string },
-  options: { now?: number; lifetimeSeconds?: number; header?: Record<string, unknown>; payload?: Record<string, unknown>; derSignature?: boolean } = {},
+  options: {
+    now?: number;
+    lifetimeSeconds?: number;
+    header?: Record<string, unknown>;
+    payload?: Record<string, unknown>;
+    derSignature?: boolean;
+  } = {},
 ): string {
   const iat = Math.floor((options.now ?? Date.now()) / 1000);
   const header = { alg: 'ES256', kid: key.keyId, typ: 'JWT', ...options.header };
-  const payload = { iss: key.issuerId, iat, exp: iat + (options.lifetimeSeconds ?? 15 * 60), aud: ASC_AUDIENCE, ...options.payload };
+  const payload = {
+    iss: key.issuerId,
+    iat,
+    exp: iat + (options.lifetimeSeconds ?? 15 * 60),
+    aud: ASC_AUDIENCE,
+    ...options.payload,
+  };
   const input = `${b64url(header)}.${b64url(payload)}`;
-  const signature = sign('sha256', Buffer.from(input), { key: createPrivateKey(key.p8), dsaEncoding: options.derSignature ? 'der' : 'ieee-p1363' });
+  const signature = sign('sha256', Buffer.from(input), {
+    key: createPrivateKey(key.p8),
+    dsaEncoding: options.derSignature ? 'der' : 'ieee-p1363',
+  });
   return `${input}.${signature.toString('base64url')}`;
 }
 
@@ -47,14 +62,20 @@ function decodePart(part: string | undefined): Record<string, unknown> | null {
   if (!part) return null;
   try {
     const value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
 }
 
 /** Checks a bearer token against the registered keys: every failure is the same 401 to the client, the reason is for tests. */
-export function verifyAscToken(authorization: string | undefined, keys: ReadonlyMap<string, { issuerId: string; publicKey: KeyObject; revoked?: boolean }>, nowMs: number): TokenCheck {
+export function verifyAscToken(
+  authorization: string | undefined,
+  keys: ReadonlyMap<string, { issuerId: string; publicKey: KeyObject; revoked?: boolean }>,
+  nowMs: number,
+): TokenCheck {
   const match = /^Bearer (\S+)$/.exec(authorization ?? '');
   if (!match?.[1]) return { ok: false, reason: 'missing bearer token' };
   const parts = match[1].split('.');
@@ -67,7 +88,12 @@ export function verifyAscToken(authorization: string | undefined, keys: Readonly
   if (!key || key.revoked) return { ok: false, reason: 'unknown kid' };
   const signature = Buffer.from(parts[2] ?? '', 'base64url');
   if (signature.length !== 64) return { ok: false, reason: 'signature is not raw r||s' };
-  const signed = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, signature);
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${parts[0]}.${parts[1]}`),
+    { key: key.publicKey, dsaEncoding: 'ieee-p1363' },
+    signature,
+  );
   if (!signed) return { ok: false, reason: 'bad signature' };
   if (payload.iss !== key.issuerId) return { ok: false, reason: 'iss does not match the key' };
   if (payload.aud !== ASC_AUDIENCE) return { ok: false, reason: 'wrong aud' };

@@ -20,7 +20,10 @@ export function makeProfileSigner(now: number): ProfileSigner {
   certificate.serialNumber = '0a51ce';
   certificate.validity.notBefore = new Date(now - YEAR_MS);
   certificate.validity.notAfter = new Date(now + 10 * YEAR_MS);
-  const name = [{ name: 'commonName', value: 'Apple iPhone OS Provisioning Profile Signing (fake)' }, { name: 'organizationName', value: 'Apple Inc.' }];
+  const name = [
+    { name: 'commonName', value: 'Apple iPhone OS Provisioning Profile Signing (fake)' },
+    { name: 'organizationName', value: 'Apple Inc.' },
+  ];
   certificate.setSubject(name);
   certificate.setIssuer(name);
   certificate.sign(key, forge.md.sha256.create());

@@ -132,13 +132,24 @@ export class AppleState {
   }
 
   /** Registers a certificate the team owns (its DER, e.g. the one behind a test .p12). */
-  addCertificate(input: { der: Buffer; certificateType?: string; name?: string; platform?: AscPlatform }): AscCertificate {
-    const cert = forge.pki.certificateFromAsn1(forge.asn1.fromDer(forge.util.createBuffer(input.der.toString('binary'))));
+  addCertificate(input: {
+    der: Buffer;
+    certificateType?: string;
+    name?: string;
+    platform?: AscPlatform;
+  }): AscCertificate {
+    const cert = forge.pki.certificateFromAsn1(
+      forge.asn1.fromDer(forge.util.createBuffer(input.der.toString('binary'))),
+    );
     const commonName = String(cert.subject.getField('CN')?.value ?? 'Apple Development');
     const certificate: AscCertificate = {
       id: ascId(),
       name: input.name ?? commonName.split(':')[0] ?? commonName,
-      certificateType: input.certificateType ?? (commonName.startsWith('Apple Distribution') || commonName.startsWith('iPhone Distribution') ? 'DISTRIBUTION' : 'DEVELOPMENT'),
+      certificateType:
+        input.certificateType ??
+        (commonName.startsWith('Apple Distribution') || commonName.startsWith('iPhone Distribution')
+          ? 'DISTRIBUTION'
+          : 'DEVELOPMENT'),
       displayName: commonName.replace(/^[^:]*:\s*/, '').replace(/\s*\([A-Z0-9]+\)$/, ''),
       serialNumber: cert.serialNumber.toUpperCase(),
       platform: input.platform ?? 'IOS',

@@ -1,5 +1,14 @@
 import type { FakeRequest, RouteDef } from '../shared/http-server.ts';
-import { attributeInvalid, attributeRequired, entityError, entityUnparsable, notFound, parameterInvalid, relationshipNotAllowed, relationshipRequired } from './apple-errors.ts';
+import {
+  attributeInvalid,
+  attributeRequired,
+  entityError,
+  entityUnparsable,
+  notFound,
+  parameterInvalid,
+  relationshipNotAllowed,
+  relationshipRequired,
+} from './apple-errors.ts';
 import { exact, entityOf, guarded, listAnswer, single, type AppleContext, type Resource } from './apple-context.ts';
 import { buildProfileContent, newProfileUuid } from './apple-profile.ts';
 import { ascDate, ascId, type AscProfile } from './apple-state.ts';
@@ -28,21 +37,40 @@ const needsDevices = (type: string) => type.endsWith('_DEVELOPMENT') || type.end
 const noDevices = (type: string) => type.endsWith('_STORE') || type.endsWith('_INHOUSE');
 /** Contract F4 pairing: development profiles take development certificates, the rest distribution ones. */
 const certificateFits = (profileType: string, certificateType: string) =>
-  profileType.endsWith('_DEVELOPMENT') ? ['DEVELOPMENT', 'IOS_DEVELOPMENT', 'MAC_APP_DEVELOPMENT'].includes(certificateType) : ['DISTRIBUTION', 'IOS_DISTRIBUTION', 'MAC_APP_DISTRIBUTION'].includes(certificateType);
+  profileType.endsWith('_DEVELOPMENT')
+    ? ['DEVELOPMENT', 'IOS_DEVELOPMENT', 'MAC_APP_DEVELOPMENT'].includes(certificateType)
+    : ['DISTRIBUTION', 'IOS_DISTRIBUTION', 'MAC_APP_DISTRIBUTION'].includes(certificateType);
 const deviceClassFits = (profileType: string, deviceClass: string) =>
-  profileType.startsWith('IOS_') ? ['IPHONE', 'IPAD', 'IPOD', 'APPLE_WATCH'].includes(deviceClass) : profileType.startsWith('TVOS_') ? deviceClass === 'APPLE_TV' : deviceClass === 'MAC';
+  profileType.startsWith('IOS_')
+    ? ['IPHONE', 'IPAD', 'IPOD', 'APPLE_WATCH'].includes(deviceClass)
+    : profileType.startsWith('TVOS_')
+      ? deviceClass === 'APPLE_TV'
+      : deviceClass === 'MAC';
 
 function relationIds(relationships: Record<string, unknown>, name: string, type: string): string[] | null {
   const rel = relationships[name] as { data?: unknown } | undefined;
   if (!rel || rel.data === undefined || rel.data === null) return null;
   const data = Array.isArray(rel.data) ? rel.data : [rel.data];
-  return data.filter((d): d is { type: string; id: string } => typeof d === 'object' && d !== null && (d as { type?: unknown }).type === type && typeof (d as { id?: unknown }).id === 'string').map((d) => d.id);
+  return data
+    .filter(
+      (d): d is { type: string; id: string } =>
+        typeof d === 'object' &&
+        d !== null &&
+        (d as { type?: unknown }).type === type &&
+        typeof (d as { id?: unknown }).id === 'string',
+    )
+    .map((d) => d.id);
 }
 
 /** Contract F6: list/get/delete/create profiles (no PATCH); a new profile carries a signed `.mobileprovision`. */
 export function profileRoutes(ctx: AppleContext): RouteDef[] {
   const { state } = ctx;
-  const route = (name: string, method: string, path: string, handler: RouteDef['handler']): RouteDef => ({ name, method, path, handler: guarded(ctx, handler) });
+  const route = (name: string, method: string, path: string, handler: RouteDef['handler']): RouteDef => ({
+    name,
+    method,
+    path,
+    handler: guarded(ctx, handler),
+  });
 
   function profileResource(p: AscProfile): Resource {
     const { id, bundleIdId, certificateIds, deviceIds, ...attributes } = p;
@@ -52,9 +80,18 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
       id,
       attributes,
       relationships: {
-        bundleId: { data: { type: 'bundleIds', id: bundleIdId }, links: { self: `${self}/relationships/bundleId`, related: `${self}/bundleId` } },
-        certificates: { data: certificateIds.map((c) => ({ type: 'certificates', id: c })), links: { self: `${self}/relationships/certificates`, related: `${self}/certificates` } },
-        devices: { data: deviceIds.map((d) => ({ type: 'devices', id: d })), links: { self: `${self}/relationships/devices`, related: `${self}/devices` } },
+        bundleId: {
+          data: { type: 'bundleIds', id: bundleIdId },
+          links: { self: `${self}/relationships/bundleId`, related: `${self}/bundleId` },
+        },
+        certificates: {
+          data: certificateIds.map((c) => ({ type: 'certificates', id: c })),
+          links: { self: `${self}/relationships/certificates`, related: `${self}/certificates` },
+        },
+        devices: {
+          data: deviceIds.map((d) => ({ type: 'devices', id: d })),
+          links: { self: `${self}/relationships/devices`, related: `${self}/devices` },
+        },
       },
       links: { self },
     };
@@ -71,8 +108,12 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
         const b = state.bundleIds.find((x) => x.id === p.bundleIdId);
         if (b) out.set(`b:${b.id}`, bundleIdResource(ctx, b));
       }
-      if (wanted.includes('certificates')) for (const c of state.certificates.filter((x) => p.certificateIds.includes(x.id))) out.set(`c:${c.id}`, certificateResource(ctx, c));
-      if (wanted.includes('devices')) for (const d of state.devices.filter((x) => p.deviceIds.includes(x.id))) out.set(`d:${d.id}`, deviceResource(ctx, d));
+      if (wanted.includes('certificates'))
+        for (const c of state.certificates.filter((x) => p.certificateIds.includes(x.id)))
+          out.set(`c:${c.id}`, certificateResource(ctx, c));
+      if (wanted.includes('devices'))
+        for (const d of state.devices.filter((x) => p.deviceIds.includes(x.id)))
+          out.set(`d:${d.id}`, deviceResource(ctx, d));
     }
     return [...out.values()];
   }
@@ -84,8 +125,18 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
       const include = includedOf(req, []);
       if (include === 'bad') return parameterInvalid('include', req.query.get('include') ?? '');
       return listAnswer(ctx, req, state.profiles, {
-        filters: { id: exact((p) => p.id), name: exact((p) => p.name), profileType: exact((p) => p.profileType), profileState: exact((p) => p.profileState) },
-        sortable: { id: (p) => p.id, name: (p) => p.name, profileType: (p) => p.profileType, profileState: (p) => p.profileState },
+        filters: {
+          id: exact((p) => p.id),
+          name: exact((p) => p.name),
+          profileType: exact((p) => p.profileType),
+          profileState: exact((p) => p.profileState),
+        },
+        sortable: {
+          id: (p) => p.id,
+          name: (p) => p.name,
+          profileType: (p) => p.profileType,
+          profileState: (p) => p.profileState,
+        },
         serialize: profileResource,
         extra: (page) => {
           const included = includedOf(req, page);
@@ -110,7 +161,11 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
       const profile = findProfile(req);
       if (!profile) return notFound('profiles', req.params.id ?? '');
       const certificates = state.certificates.filter((c) => profile.certificateIds.includes(c.id));
-      return listAnswer(ctx, req, certificates, { filters: {}, sortable: {}, serialize: (c) => certificateResource(ctx, c) });
+      return listAnswer(ctx, req, certificates, {
+        filters: {},
+        sortable: {},
+        serialize: (c) => certificateResource(ctx, c),
+      });
     }),
     route('profiles.bundleId', 'GET', '/v1/profiles/:id/bundleId', (req) => {
       const profile = findProfile(req);
@@ -119,13 +174,19 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
     }),
     route('bundleIds.profiles', 'GET', '/v1/bundleIds/:id/profiles', (req) => {
       if (!state.bundleIds.some((b) => b.id === req.params.id)) return notFound('bundleIds', req.params.id ?? '');
-      return listAnswer(ctx, req, state.profiles.filter((p) => p.bundleIdId === req.params.id), { filters: {}, sortable: {}, serialize: profileResource });
+      return listAnswer(
+        ctx,
+        req,
+        state.profiles.filter((p) => p.bundleIdId === req.params.id),
+        { filters: {}, sortable: {}, serialize: profileResource },
+      );
     }),
     route('profiles.delete', 'DELETE', '/v1/profiles/:id', (req) => {
       const at = state.profiles.findIndex((p) => p.id === req.params.id);
       if (at < 0) return notFound('profiles', req.params.id ?? '');
       const [removed] = state.profiles.splice(at, 1);
-      if (removed && state.profileNameHoldMs > 0) state.heldProfileNames.set(removed.name, ctx.clock.now() + state.profileNameHoldMs);
+      if (removed && state.profileNameHoldMs > 0)
+        state.heldProfileNames.set(removed.name, ctx.clock.now() + state.profileNameHoldMs);
       return { status: 204, text: '' };
     }),
     route('profiles.create', 'POST', '/v1/profiles', (req) => {
@@ -147,14 +208,21 @@ export function profileRoutes(ctx: AppleContext): RouteDef[] {
       const certificates = certificateIds.map((id) => state.certificates.find((c) => c.id === id));
       const missingCert = certificateIds.find((_id, i) => !certificates[i]);
       if (missingCert) return entityError(`There is no certificate with ID '${missingCert}' on this team.`);
-      if (certificates.some((c) => c && !certificateFits(profileType, c.certificateType))) return entityError('The certificate type is not valid for the profile type.');
+      if (certificates.some((c) => c && !certificateFits(profileType, c.certificateType)))
+        return entityError('The certificate type is not valid for the profile type.');
       const devices = deviceIds.map((id) => state.devices.find((d) => d.id === id));
       const missingDevice = deviceIds.find((_id, i) => !devices[i]);
       if (missingDevice) return entityError(`There is no device with ID '${missingDevice}' on this team.`);
-      if (devices.some((d) => d && !deviceClassFits(profileType, d.deviceClass))) return entityError('Invalid deviceClass for profile type.');
-      if (state.profiles.some((p) => p.name === name) || (state.heldProfileNames.get(name) ?? 0) > ctx.clock.now()) return entityError(`Multiple profiles found with the name '${name}'.  Please remove the duplicate profiles and try again.`);
+      if (devices.some((d) => d && !deviceClassFits(profileType, d.deviceClass)))
+        return entityError('Invalid deviceClass for profile type.');
+      if (state.profiles.some((p) => p.name === name) || (state.heldProfileNames.get(name) ?? 0) > ctx.clock.now())
+        return entityError(
+          `Multiple profiles found with the name '${name}'.  Please remove the duplicate profiles and try again.`,
+        );
       const now = ctx.clock.now();
-      const certExpiry = Math.min(...certificates.map((c) => Date.parse(c?.expirationDate ?? '') || Number.POSITIVE_INFINITY));
+      const certExpiry = Math.min(
+        ...certificates.map((c) => Date.parse(c?.expirationDate ?? '') || Number.POSITIVE_INFINITY),
+      );
       const expires = Math.min(now + PROFILE_LIFETIME_MS, certExpiry);
       const uuid = newProfileUuid();
       const content = buildProfileContent(

@@ -19,19 +19,26 @@ export function bearerOf(req: FakeRequest): string | null {
  * tenant token (or a tenant token on a user-only API), 99991668 bad user token, 99991677 expired user token.
  * Gateway errors answer HTTP 400.
  */
-export function authenticate(ctx: LarkContext, req: FakeRequest, accept: ReadonlyArray<'tenant' | 'user'>): Principal | FakeResponse {
+export function authenticate(
+  ctx: LarkContext,
+  req: FakeRequest,
+  accept: ReadonlyArray<'tenant' | 'user'>,
+): Principal | FakeResponse {
   const token = bearerOf(req);
-  if (!token) return fail(400, 99991661, 'Missing access token for authorization. Please make a request with token attached.');
+  if (!token)
+    return fail(400, 99991661, 'Missing access token for authorization. Please make a request with token attached.');
   const now = ctx.clock.now();
   if (token.startsWith('t-')) {
     const found = ctx.state.tenantTokens.find((t) => t.token === token);
     if (!found || found.revoked || found.expiresAt <= now) return fail(400, 99991663, INVALID_TENANT);
-    if (!accept.includes('tenant')) return fail(400, 99991663, `${INVALID_TENANT} This API accepts a user_access_token only.`);
+    if (!accept.includes('tenant'))
+      return fail(400, 99991663, `${INVALID_TENANT} This API accepts a user_access_token only.`);
     return { kind: 'tenant', appId: found.appId, token };
   }
   if (token.startsWith('u-') || token.startsWith('eyJ')) {
     const found = ctx.state.userTokens.get(token);
-    if (!found || found.revoked) return fail(400, 99991668, 'Invalid access token for authorization. The user_access_token is invalid.');
+    if (!found || found.revoked)
+      return fail(400, 99991668, 'Invalid access token for authorization. The user_access_token is invalid.');
     if (found.expiresAt <= now) return fail(400, 99991677, 'Authentication token expired.');
     if (!accept.includes('user')) return fail(400, 99991668, 'This API does not accept a user_access_token.');
     return { kind: 'user', appId: found.appId, openId: found.openId, scopes: found.scopes, token };

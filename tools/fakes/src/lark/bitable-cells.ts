@@ -9,7 +9,8 @@ export class BitableError extends Error {
     super(String((response.body as { msg?: string }).msg));
   }
 }
-export const bitableFail = (code: number, msg: string, status = 200): BitableError => new BitableError(fail(status, code, msg));
+export const bitableFail = (code: number, msg: string, status = 200): BitableError =>
+  new BitableError(fail(status, code, msg));
 
 const READ_ONLY = new Set([19, 20, 1001, 1002, 1003, 1004, 1005]);
 const SELECT_COLORS = 55;
@@ -31,9 +32,16 @@ function optionIdFor(ctx: LarkContext, field: BitableField, name: string): strin
 }
 
 /** A written cell value → what is stored (null clears the cell). Wrong shapes give the type's 12540xx code. */
-export function writeCell(ctx: LarkContext, table: BitableTable, field: BitableField, value: unknown, idType: string): unknown {
+export function writeCell(
+  ctx: LarkContext,
+  table: BitableTable,
+  field: BitableField,
+  value: unknown,
+  idType: string,
+): unknown {
   if (value === null) return null;
-  const conv = (code: number) => bitableFail(code, `${field.field_name}: cell value does not fit a field of type ${field.type}`);
+  const conv = (code: number) =>
+    bitableFail(code, `${field.field_name}: cell value does not fit a field of type ${field.type}`);
   if (READ_ONLY.has(field.type)) throw bitableFail(1254001, `${field.field_name} is read-only`);
   switch (field.type) {
     case 1:
@@ -68,13 +76,19 @@ export function writeCell(ctx: LarkContext, table: BitableTable, field: BitableF
     case 17: {
       // Only files uploaded to this base through drive media (parent_node = its app_token): else AttachFieldConvFail.
       const base = [...ctx.bitable.apps.values()].find((a) => a.tables.includes(table));
-      const mediaOf = (v: unknown) => (isRecord(v) && typeof v.file_token === 'string' ? ctx.bitable.media.get(v.file_token) : undefined);
-      if (!Array.isArray(value) || !value.every((v) => mediaOf(v)?.parent_node === base?.app_token)) throw conv(1254069);
+      const mediaOf = (v: unknown) =>
+        isRecord(v) && typeof v.file_token === 'string' ? ctx.bitable.media.get(v.file_token) : undefined;
+      if (!Array.isArray(value) || !value.every((v) => mediaOf(v)?.parent_node === base?.app_token))
+        throw conv(1254069);
       return value.map((v) => ({ file_token: (v as { file_token: string }).file_token, name: mediaOf(v)?.name ?? '' }));
     }
     case 18:
     case 21:
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && table.records.some((r) => r.record_id === v))) throw conv(1254067);
+      if (
+        !Array.isArray(value) ||
+        !value.every((v) => typeof v === 'string' && table.records.some((r) => r.record_id === v))
+      )
+        throw conv(1254067);
       return value;
     default:
       return value;
@@ -84,11 +98,23 @@ export function writeCell(ctx: LarkContext, table: BitableTable, field: BitableF
 function userCell(ctx: LarkContext, openId: string, idType: string): Record<string, unknown> {
   const user = ctx.state.users.get(openId);
   const id = !user || idType === 'open_id' ? openId : idType === 'union_id' ? user.unionId : user.userId;
-  return { id, name: user?.name ?? '', en_name: user?.enName ?? '', email: user?.email ?? '', avatar_url: user?.avatarUrl ?? '' };
+  return {
+    id,
+    name: user?.name ?? '',
+    en_name: user?.enName ?? '',
+    email: user?.email ?? '',
+    avatar_url: user?.avatarUrl ?? '',
+  };
 }
 
 /** A stored cell → its read form (text as segments, options by name, people expanded); undefined when empty. */
-export function readCell(ctx: LarkContext, table: BitableTable, field: BitableField, record: BitableRecord, idType: string): unknown {
+export function readCell(
+  ctx: LarkContext,
+  table: BitableTable,
+  field: BitableField,
+  record: BitableRecord,
+  idType: string,
+): unknown {
   switch (field.type) {
     case 1001:
       return record.created_time;
@@ -102,7 +128,8 @@ export function readCell(ctx: LarkContext, table: BitableTable, field: BitableFi
       return String(table.records.indexOf(record) + 1);
   }
   const value = record.cells.get(field.field_id);
-  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0))
+    return undefined;
   const nameOf = (id: unknown) => optionsOf(field).find((o) => o.id === id)?.name;
   switch (field.type) {
     case 1:
@@ -114,7 +141,13 @@ export function readCell(ctx: LarkContext, table: BitableTable, field: BitableFi
     case 11:
       return (value as string[]).map((id) => userCell(ctx, id, idType));
     case 17:
-      return (value as Array<{ file_token: string; name: string }>).map((a) => ({ ...a, size: ctx.bitable.media.get(a.file_token)?.size ?? 0, type: ctx.bitable.media.get(a.file_token)?.mime ?? 'application/octet-stream', url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/${a.file_token}/download`, tmp_url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/batch_get_tmp_download_url?file_tokens=${a.file_token}` }));
+      return (value as Array<{ file_token: string; name: string }>).map((a) => ({
+        ...a,
+        size: ctx.bitable.media.get(a.file_token)?.size ?? 0,
+        type: ctx.bitable.media.get(a.file_token)?.mime ?? 'application/octet-stream',
+        url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/${a.file_token}/download`,
+        tmp_url: `${ctx.baseUrl()}/open-apis/drive/v1/medias/batch_get_tmp_download_url?file_tokens=${a.file_token}`,
+      }));
     case 18:
     case 21:
       return { link_record_ids: value };
@@ -128,13 +161,20 @@ export function cellText(ctx: LarkContext, table: BitableTable, field: BitableFi
   const read = readCell(ctx, table, field, record, 'open_id');
   if (read === undefined) return '';
   if (field.type === 1) return (read as Array<{ text: string }>).map((s) => s.text).join('');
-  if (field.type === 11 || field.type === 1003 || field.type === 1004) return (read as Array<{ id: string }>).map((u) => u.id).join(',');
+  if (field.type === 11 || field.type === 1003 || field.type === 1004)
+    return (read as Array<{ id: string }>).map((u) => u.id).join(',');
   if (field.type === 15) return (read as { link: string }).link;
   if (Array.isArray(read)) return read.map(String).join(',');
   return String(read);
 }
 
-export function presentRecord(ctx: LarkContext, table: BitableTable, record: BitableRecord, idType: string, options: { fieldNames?: string[]; automatic?: boolean } = {}): Record<string, unknown> {
+export function presentRecord(
+  ctx: LarkContext,
+  table: BitableTable,
+  record: BitableRecord,
+  idType: string,
+  options: { fieldNames?: string[]; automatic?: boolean } = {},
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const field of table.fields) {
     if (options.fieldNames && !options.fieldNames.includes(field.field_name)) continue;

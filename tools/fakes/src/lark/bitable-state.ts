@@ -43,9 +43,27 @@ export interface BitableApp {
 }
 
 export const UI_TYPES: Record<number, string> = {
-  1: 'Text', 2: 'Number', 3: 'SingleSelect', 4: 'MultiSelect', 5: 'DateTime', 7: 'Checkbox', 11: 'User', 13: 'Phone', 15: 'Url', 17: 'Attachment',
-  18: 'SingleLink', 19: 'Lookup', 20: 'Formula', 21: 'DuplexLink', 22: 'Location', 23: 'GroupChat', 1001: 'CreatedTime', 1002: 'ModifiedTime',
-  1003: 'CreatedUser', 1004: 'ModifiedUser', 1005: 'AutoNumber',
+  1: 'Text',
+  2: 'Number',
+  3: 'SingleSelect',
+  4: 'MultiSelect',
+  5: 'DateTime',
+  7: 'Checkbox',
+  11: 'User',
+  13: 'Phone',
+  15: 'Url',
+  17: 'Attachment',
+  18: 'SingleLink',
+  19: 'Lookup',
+  20: 'Formula',
+  21: 'DuplexLink',
+  22: 'Location',
+  23: 'GroupChat',
+  1001: 'CreatedTime',
+  1002: 'ModifiedTime',
+  1003: 'CreatedUser',
+  1004: 'ModifiedUser',
+  1005: 'AutoNumber',
 };
 
 /** A file uploaded through drive media (upload_all) to a base, for its attachment cells. */

@@ -32,7 +32,8 @@ export interface UrlVerificationResult {
 
 export function assertLoopback(url: string): void {
   const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host)) throw new Error(`the fake only delivers to loopback addresses, not ${host}`);
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host))
+    throw new Error(`the fake only delivers to loopback addresses, not ${host}`);
 }
 
 export class EventPusher {
@@ -85,7 +86,12 @@ export class EventPusher {
     const plaintext = { challenge, token: app.verificationToken, type: 'url_verification' };
     const request = this.buildRequest(app, plaintext, Boolean(app.encryptKey));
     try {
-      const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
+      });
       const text = await response.text();
       let echoed: unknown;
       try {
@@ -93,7 +99,12 @@ export class EventPusher {
       } catch {
         echoed = undefined;
       }
-      return { ok: response.status === 200 && echoed === challenge, status: response.status, challenge, responseBody: text };
+      return {
+        ok: response.status === 200 && echoed === challenge,
+        status: response.status,
+        challenge,
+        responseBody: text,
+      };
     } catch (error) {
       return { ok: false, status: null, challenge, error: error instanceof Error ? error.message : String(error) };
     }
@@ -123,7 +134,12 @@ export class EventPusher {
     const request = this.buildRequest(app, delivery.envelope, delivery.encrypted);
     const at = this.clock.now();
     try {
-      const response = await fetch(delivery.url, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
       const text = await response.text();
       delivery.attempts.push({ at, status: response.status, responseBody: text.slice(0, 2000) });
       if (response.status === 200) {

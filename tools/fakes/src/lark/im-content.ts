@@ -4,7 +4,19 @@ import { IM_POST_TAGS, validateCard, validatePostBody } from './message-content.
 
 export const IM_TEXT_LIMIT_BYTES = 150 * 1024;
 export const IM_RICH_LIMIT_BYTES = 30 * 1024;
-export const IM_MSG_TYPES = ['text', 'post', 'image', 'file', 'audio', 'media', 'sticker', 'interactive', 'share_chat', 'share_user', 'system'] as const;
+export const IM_MSG_TYPES = [
+  'text',
+  'post',
+  'image',
+  'file',
+  'audio',
+  'media',
+  'sticker',
+  'interactive',
+  'share_chat',
+  'share_user',
+  'system',
+] as const;
 
 export interface ContentError {
   code: number;
@@ -19,11 +31,14 @@ export function cardError(reason: string): ContentError {
 
 /** `content` must be a JSON string valid for its msg_type, within the size caps (contract §C). */
 export function validateImContent(msgType: unknown, content: unknown): ContentError | null {
-  if (typeof msgType !== 'string' || !(IM_MSG_TYPES as readonly string[]).includes(msgType)) return bad(`unsupported msg_type ${String(msgType)}`);
+  if (typeof msgType !== 'string' || !(IM_MSG_TYPES as readonly string[]).includes(msgType))
+    return bad(`unsupported msg_type ${String(msgType)}`);
   if (typeof content !== 'string') return bad('content must be a string of serialized JSON');
   const bytes = Buffer.byteLength(content);
-  if (msgType === 'text' && bytes > IM_TEXT_LIMIT_BYTES) return { code: 230025, msg: 'The message content is too long: text is limited to 150 KB' };
-  if ((msgType === 'post' || msgType === 'interactive') && bytes > IM_RICH_LIMIT_BYTES) return { code: 230025, msg: `The message content is too long: ${msgType} is limited to 30 KB` };
+  if (msgType === 'text' && bytes > IM_TEXT_LIMIT_BYTES)
+    return { code: 230025, msg: 'The message content is too long: text is limited to 150 KB' };
+  if ((msgType === 'post' || msgType === 'interactive') && bytes > IM_RICH_LIMIT_BYTES)
+    return { code: 230025, msg: `The message content is too long: ${msgType} is limited to 30 KB` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
@@ -34,7 +49,11 @@ export function validateImContent(msgType: unknown, content: unknown): ContentEr
   const needs = (key: string, prefix?: string): ContentError | null => {
     const value = parsed[key];
     if (typeof value !== 'string' || value === '') return bad(`${msgType} content needs ${key}`);
-    if (prefix && !value.startsWith(prefix)) return { code: 230055, msg: `The type of file upload does not match the type of message being sent: ${key} ${value}` };
+    if (prefix && !value.startsWith(prefix))
+      return {
+        code: 230055,
+        msg: `The type of file upload does not match the type of message being sent: ${key} ${value}`,
+      };
     return null;
   };
   switch (msgType) {
@@ -66,7 +85,12 @@ export function validateImContent(msgType: unknown, content: unknown): ContentEr
 }
 
 /** Replaces `<at user_id="…">name</at>` (text) and `at` nodes (post) with `@_user_N` keys, as the API echoes them. */
-export function extractMentions(state: LarkState, msgType: string, content: string, tenantKey: string): { content: string; mentions: ImMention[] } {
+export function extractMentions(
+  state: LarkState,
+  msgType: string,
+  content: string,
+  tenantKey: string,
+): { content: string; mentions: ImMention[] } {
   const mentions: ImMention[] = [];
   const add = (id: string, name: string): string => {
     if (id === 'all') return '@_all';
@@ -76,7 +100,10 @@ export function extractMentions(state: LarkState, msgType: string, content: stri
   };
   const parsed = JSON.parse(content) as Record<string, unknown>;
   if (msgType === 'text' && typeof parsed.text === 'string') {
-    parsed.text = parsed.text.replace(/<at\s+user_id=\\?"([^"\\]+)\\?"\s*>([^<]*)<\/at>/g, (_m, id: string, name: string) => add(id, name));
+    parsed.text = parsed.text.replace(
+      /<at\s+user_id=\\?"([^"\\]+)\\?"\s*>([^<]*)<\/at>/g,
+      (_m, id: string, name: string) => add(id, name),
+    );
     return { content: JSON.stringify(parsed), mentions };
   }
   if (msgType === 'post') {
@@ -84,7 +111,8 @@ export function extractMentions(state: LarkState, msgType: string, content: stri
       if (!isRecord(body) || !Array.isArray(body.content)) continue;
       for (const paragraph of body.content as unknown[][]) {
         for (const node of paragraph) {
-          if (isRecord(node) && node.tag === 'at' && typeof node.user_id === 'string') node.user_id = add(node.user_id, String(node.user_name ?? ''));
+          if (isRecord(node) && node.tag === 'at' && typeof node.user_id === 'string')
+            node.user_id = add(node.user_id, String(node.user_name ?? ''));
         }
       }
     }

@@ -11,7 +11,11 @@ describe('Lark fake: Bitable', () => {
   let tenant: string;
   let zhang: LarkUser;
   const api = (path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
-    call<Answer>(`${fake.url}/open-apis/bitable/v1/apps${path}`, { method: init.method, body: init.body, headers: bearer(init.token ?? tenant) });
+    call<Answer>(`${fake.url}/open-apis/bitable/v1/apps${path}`, {
+      method: init.method,
+      body: init.body,
+      headers: bearer(init.token ?? tenant),
+    });
 
   async function bugTable() {
     const app = (await api('', { body: { name: '缺陷' } })).body.data.app;
@@ -40,17 +44,27 @@ describe('Lark fake: Bitable', () => {
     const fields = (await api(`/${appToken}/tables/${tableId}/fields`)).body.data;
     expect(fields.total).toBe(5);
     expect(fields.items[0]).toMatchObject({ field_name: '标题', is_primary: true, ui_type: 'Text' });
-    expect(fields.items[1].property.options.map((o: { id: string }) => o.id)).toEqual([expect.stringMatching(/^opt/), expect.stringMatching(/^opt/)]);
+    expect(fields.items[1].property.options.map((o: { id: string }) => o.id)).toEqual([
+      expect.stringMatching(/^opt/),
+      expect.stringMatching(/^opt/),
+    ]);
     const tables = (await api(`/${appToken}/tables`)).body.data;
     expect(tables.items.map((t: { name: string }) => t.name)).toEqual(['数据表', '缺陷列表']);
-    const badPrimary = await api(`/${appToken}/tables`, { body: { table: { name: 'x', fields: [{ field_name: 'a', type: 3 }] } } });
+    const badPrimary = await api(`/${appToken}/tables`, {
+      body: { table: { name: 'x', fields: [{ field_name: 'a', type: 3 }] } },
+    });
     expect(badPrimary.body.code).toBe(1254001);
   });
 
   it('writes records by field name and reads text as segments; a new select name becomes an option', async () => {
     const { appToken, tableId } = await bugTable();
-    const created = await api(`/${appToken}/tables/${tableId}/records`, { body: { fields: { 标题: '闪退', 状态: '待验证', 处理人: [{ id: zhang.openId }], 截止: 1795507200000 } } });
-    expect(created.body.data.record).toMatchObject({ record_id: expect.stringMatching(/^rec/), fields: { 标题: [{ type: 'text', text: '闪退' }], 状态: '待验证', 处理人: [{ id: zhang.openId, name: '张三' }] } });
+    const created = await api(`/${appToken}/tables/${tableId}/records`, {
+      body: { fields: { 标题: '闪退', 状态: '待验证', 处理人: [{ id: zhang.openId }], 截止: 1795507200000 } },
+    });
+    expect(created.body.data.record).toMatchObject({
+      record_id: expect.stringMatching(/^rec/),
+      fields: { 标题: [{ type: 'text', text: '闪退' }], 状态: '待验证', 处理人: [{ id: zhang.openId, name: '张三' }] },
+    });
     const options = (await api(`/${appToken}/tables/${tableId}/fields`)).body.data.items[1].property.options;
     expect(options.map((o: { name: string }) => o.name)).toEqual(['新建', '修复中', '待验证']);
     const wrong = await api(`/${appToken}/tables/${tableId}/records`, { body: { fields: { 截止: '明天' } } });
@@ -58,25 +72,56 @@ describe('Lark fake: Bitable', () => {
     const unknown = await api(`/${appToken}/tables/${tableId}/records`, { body: { fields: { 没有: 'x' } } });
     expect(unknown.body.code).toBe(1254044);
     const id = created.body.data.record.record_id;
-    const updated = await api(`/${appToken}/tables/${tableId}/records/${id}`, { method: 'PUT', body: { fields: { 状态: '修复中' } } });
+    const updated = await api(`/${appToken}/tables/${tableId}/records/${id}`, {
+      method: 'PUT',
+      body: { fields: { 状态: '修复中' } },
+    });
     expect(updated.body.data.record.fields).toMatchObject({ 标题: [{ text: '闪退' }], 状态: '修复中' });
-    const cleared = await api(`/${appToken}/tables/${tableId}/records/${id}`, { method: 'PUT', body: { fields: { 处理人: null } } });
+    const cleared = await api(`/${appToken}/tables/${tableId}/records/${id}`, {
+      method: 'PUT',
+      body: { fields: { 处理人: null } },
+    });
     expect(cleared.body.data.record.fields.处理人).toBeUndefined();
   });
 
   it('searches with filter, sort, automatic fields, total and page tokens', async () => {
     const { appToken, tableId } = await bugTable();
-    const records = Array.from({ length: 7 }, (_, i) => ({ fields: { 标题: `缺陷 ${i}`, 状态: i % 2 ? '修复中' : '新建' } }));
-    expect((await api(`/${appToken}/tables/${tableId}/records/batch_create`, { body: { records } })).body.data.records).toHaveLength(7);
-    const body = { filter: { conjunction: 'and', conditions: [{ field_name: '状态', operator: 'is', value: ['新建'] }] }, sort: [{ field_name: '标题', desc: true }], automatic_fields: true };
-    const first = await call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=3`, { body, headers: bearer(tenant) });
+    const records = Array.from({ length: 7 }, (_, i) => ({
+      fields: { 标题: `缺陷 ${i}`, 状态: i % 2 ? '修复中' : '新建' },
+    }));
+    expect(
+      (await api(`/${appToken}/tables/${tableId}/records/batch_create`, { body: { records } })).body.data.records,
+    ).toHaveLength(7);
+    const body = {
+      filter: { conjunction: 'and', conditions: [{ field_name: '状态', operator: 'is', value: ['新建'] }] },
+      sort: [{ field_name: '标题', desc: true }],
+      automatic_fields: true,
+    };
+    const first = await call<Answer>(
+      `${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=3`,
+      { body, headers: bearer(tenant) },
+    );
     expect(first.body.data).toMatchObject({ total: 4, has_more: true });
-    expect(first.body.data.items[0]).toMatchObject({ fields: { 标题: [{ text: '缺陷 6' }] }, last_modified_time: fake.clock.now() });
-    const next = await call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=3&page_token=${first.body.data.page_token}`, { body, headers: bearer(tenant) });
-    expect(next.body.data.items.map((r: { fields: { 标题: Array<{ text: string }> } }) => r.fields.标题[0]?.text)).toEqual(['缺陷 0']);
-    const badToken = await call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_token=zzz`, { body: {}, headers: bearer(tenant) });
+    expect(first.body.data.items[0]).toMatchObject({
+      fields: { 标题: [{ text: '缺陷 6' }] },
+      last_modified_time: fake.clock.now(),
+    });
+    const next = await call<Answer>(
+      `${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=3&page_token=${first.body.data.page_token}`,
+      { body, headers: bearer(tenant) },
+    );
+    expect(
+      next.body.data.items.map((r: { fields: { 标题: Array<{ text: string }> } }) => r.fields.标题[0]?.text),
+    ).toEqual(['缺陷 0']);
+    const badToken = await call<Answer>(
+      `${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_token=zzz`,
+      { body: {}, headers: bearer(tenant) },
+    );
     expect(badToken.body.code).toBe(1254002);
-    const zero = await call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=0`, { body: {}, headers: bearer(tenant) });
+    const zero = await call<Answer>(
+      `${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search?page_size=0`,
+      { body: {}, headers: bearer(tenant) },
+    );
     expect([zero.status, zero.body.code]).toEqual([400, 1254011]);
   });
 
@@ -96,12 +141,24 @@ describe('Lark fake: Bitable', () => {
     const stranger = await api(`/${appToken}/tables`, { token: fake.issueTenantToken(other.appId) });
     expect([stranger.status, stranger.body.code]).toEqual([403, 1254701]);
     expect((await api('/bascnAAAAAAAAAAAAAAAAAAAAAA/tables')).body.code).toBe(1254040);
-    const id = (await api(`/${appToken}/tables/${tableId}/records`, { body: { fields: { 标题: 'a' } } })).body.data.record.record_id;
-    expect(() => fake.work.editRecord({ openId: zhang.openId, appToken, tableId, recordId: id, fields: { 状态: '修复中' } })).toThrow(/1254701/);
+    const id = (await api(`/${appToken}/tables/${tableId}/records`, { body: { fields: { 标题: 'a' } } })).body.data
+      .record.record_id;
+    expect(() =>
+      fake.work.editRecord({ openId: zhang.openId, appToken, tableId, recordId: id, fields: { 状态: '修复中' } }),
+    ).toThrow(/1254701/);
     fake.work.shareBase({ appToken, id: zhang.openId });
     await fake.advance(1000);
-    const edited = fake.work.editRecord({ openId: zhang.openId, appToken, tableId, recordId: id, fields: { 状态: '修复中' } });
-    expect(edited).toMatchObject({ fields: { 状态: '修复中', 修改时间: fake.clock.now() }, last_modified_by: { id: zhang.openId } });
+    const edited = fake.work.editRecord({
+      openId: zhang.openId,
+      appToken,
+      tableId,
+      recordId: id,
+      fields: { 状态: '修复中' },
+    });
+    expect(edited).toMatchObject({
+      fields: { 状态: '修复中', 修改时间: fake.clock.now() },
+      last_modified_by: { id: zhang.openId },
+    });
     fake.work.addSelectOption({ appToken, tableId, fieldName: '状态', name: '已关闭' });
     const options = (await api(`/${appToken}/tables/${tableId}/fields`)).body.data.items[1].property.options;
     expect(options.map((o: { name: string }) => o.name)).toEqual(['新建', '修复中', '已关闭']);
@@ -109,7 +166,11 @@ describe('Lark fake: Bitable', () => {
 
   it('limits record searches to 20 a second (429 / 99991400)', async () => {
     const { appToken, tableId } = await bugTable();
-    const search = () => call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search`, { body: {}, headers: bearer(tenant) });
+    const search = () =>
+      call<Answer>(`${fake.url}/open-apis/bitable/v1/apps/${appToken}/tables/${tableId}/records/search`, {
+        body: {},
+        headers: bearer(tenant),
+      });
     for (let i = 0; i < 20; i++) expect((await search()).status).toBe(200);
     const limited = await search();
     expect([limited.status, limited.body.code]).toEqual([429, 99991400]);

@@ -13,13 +13,17 @@ describe('Lark fake: custom bot webhook', () => {
   });
   afterEach(() => fake.close());
 
-  const hook = (token: string, body: unknown) => call<BotAnswer>(`${fake.url}/open-apis/bot/v2/hook/${token}`, { body });
+  const hook = (token: string, body: unknown) =>
+    call<BotAnswer>(`${fake.url}/open-apis/bot/v2/hook/${token}`, { body });
   const text = { msg_type: 'text', content: { text: '发布 1.2.3' } };
 
   it('records a text message and an interactive card', async () => {
     const bot = fake.addBot();
     expect((await hook(bot.token, text)).body).toMatchObject({ code: 0, StatusCode: 0, msg: 'success' });
-    const card = { header: { title: { tag: 'plain_text', content: '版本 1.2.3' }, template: 'blue' }, elements: [{ tag: 'div', text: { tag: 'lark_md', content: '**新提交**' } }] };
+    const card = {
+      header: { title: { tag: 'plain_text', content: '版本 1.2.3' }, template: 'blue' },
+      elements: [{ tag: 'div', text: { tag: 'lark_md', content: '**新提交**' } }],
+    };
     expect((await hook(bot.token, { msg_type: 'interactive', card })).body.code).toBe(0);
     expect(fake.botMessages.map((m) => m.msgType)).toEqual(['text', 'interactive']);
     expect(fake.botMessages[1]?.card).toEqual(card);
@@ -29,10 +33,17 @@ describe('Lark fake: custom bot webhook', () => {
     const bot = fake.addBot({ secret: 'bot-secret' });
     const now = Math.floor(fake.clock.now() / 1000);
     expect((await hook(bot.token, text)).body.code).toBe(19021);
-    expect((await hook(bot.token, { ...text, timestamp: String(now), sign: signBotRequest(now, 'other') })).body.code).toBe(19021);
+    expect(
+      (await hook(bot.token, { ...text, timestamp: String(now), sign: signBotRequest(now, 'other') })).body.code,
+    ).toBe(19021);
     const stale = now - 3601;
-    expect((await hook(bot.token, { ...text, timestamp: String(stale), sign: signBotRequest(stale, 'bot-secret') })).body.code).toBe(19021);
-    expect((await hook(bot.token, { ...text, timestamp: String(now), sign: signBotRequest(now, 'bot-secret') })).body.code).toBe(0);
+    expect(
+      (await hook(bot.token, { ...text, timestamp: String(stale), sign: signBotRequest(stale, 'bot-secret') })).body
+        .code,
+    ).toBe(19021);
+    expect(
+      (await hook(bot.token, { ...text, timestamp: String(now), sign: signBotRequest(now, 'bot-secret') })).body.code,
+    ).toBe(0);
     expect(fake.state.botRejections.map((r) => r.code)).toEqual([19021, 19021, 19021]);
   });
 
@@ -41,7 +52,9 @@ describe('Lark fake: custom bot webhook', () => {
     expect([unknown.status, unknown.body.code]).toEqual([200, 19001]);
     const bot = fake.addBot({ keywords: ['发布'] });
     expect((await hook(bot.token, { msg_type: 'text', content: { text: 'hello' } })).body.code).toBe(19024);
-    expect((await hook(bot.token, { msg_type: 'text', content: { text: `发布${'x'.repeat(21 * 1024)}` } })).body.code).toBe(19036);
+    expect(
+      (await hook(bot.token, { msg_type: 'text', content: { text: `发布${'x'.repeat(21 * 1024)}` } })).body.code,
+    ).toBe(19036);
     expect(fake.botMessages).toEqual([]);
   });
 

@@ -23,7 +23,9 @@ export function decryptEvent(encryptKey: string, encrypted: string): string {
 
 /** X-Lark-Signature: hex(sha256(timestamp + nonce + encryptKey + body)). */
 export function signEvent(timestamp: string, nonce: string, encryptKey: string, body: string): string {
-  return createHash('sha256').update(timestamp + nonce + encryptKey + body).digest('hex');
+  return createHash('sha256')
+    .update(timestamp + nonce + encryptKey + body)
+    .digest('hex');
 }
 
 export interface JsapiSignInput {
@@ -36,7 +38,9 @@ export interface JsapiSignInput {
 /** JSAPI page signature: sha1 of `jsapi_ticket=…&noncestr=…&timestamp=…&url=…`, values not encoded. */
 export function signJsapi(input: JsapiSignInput): string {
   const url = input.url.split('#')[0] ?? '';
-  return createHash('sha1').update(`jsapi_ticket=${input.ticket}&noncestr=${input.nonceStr}&timestamp=${input.timestamp}&url=${url}`).digest('hex');
+  return createHash('sha1')
+    .update(`jsapi_ticket=${input.ticket}&noncestr=${input.nonceStr}&timestamp=${input.timestamp}&url=${url}`)
+    .digest('hex');
 }
 
 export function sha256Base64Url(text: string): string {

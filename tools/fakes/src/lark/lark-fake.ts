@@ -5,10 +5,37 @@ import { SlidingWindowLimiter, type RateLimit } from '../shared/rate-limiter.ts'
 import { EventPusher, type PushEventInput, type UrlVerificationResult } from './event-pusher.ts';
 import { signJsapi } from './lark-crypto.ts';
 import type { LarkContext } from './lark-context.ts';
-import { buildBot, buildChat, buildDriveFile, buildWikiNode, buildWikiSpace, driveTypeOf, type BotSeed, type DriveFileSeed, type LarkChatSeed, type WikiNodeSeed, type WikiSpaceSeed } from './lark-seed.ts';
+import {
+  buildBot,
+  buildChat,
+  buildDriveFile,
+  buildWikiNode,
+  buildWikiSpace,
+  driveTypeOf,
+  type BotSeed,
+  type DriveFileSeed,
+  type LarkChatSeed,
+  type WikiNodeSeed,
+  type WikiSpaceSeed,
+} from './lark-seed.ts';
 import { BitableStore } from './bitable-state.ts';
 import { larkWorkControlRoutes, larkWorkHooks, type LarkWorkHooks } from './lark-work-hooks.ts';
-import { buildApp, buildUser, LarkState, type BotHook, type DriveFile, type EventDelivery, type LarkApp, type LarkAppSeed, type LarkChat, type LarkUser, type LarkUserSeed, type LoginChoice, type WikiNode, type WikiSpace } from './lark-state.ts';
+import {
+  buildApp,
+  buildUser,
+  LarkState,
+  type BotHook,
+  type DriveFile,
+  type EventDelivery,
+  type LarkApp,
+  type LarkAppSeed,
+  type LarkChat,
+  type LarkUser,
+  type LarkUserSeed,
+  type LoginChoice,
+  type WikiNode,
+  type WikiSpace,
+} from './lark-state.ts';
 import { botHookRoutes } from './routes/bot-hooks.routes.ts';
 import { larkControlRoutes } from './routes/control.routes.ts';
 import { driveEventRoutes, emitDriveEvent, type EmitDriveEventInput } from './routes/drive-events.routes.ts';
@@ -85,7 +112,10 @@ export interface LarkFake extends FakeBase {
   /** A code the token endpoint accepts, as the in-client silent login would hand the backend. */
   mintCode(input: Omit<MintCodeInput, 'appId'> & { appId?: string }): string;
   issueTenantToken(appId?: string): string;
-  issueUserToken(input: { openId: string; appId?: string; scopes?: string[]; withRefresh?: boolean }): { accessToken: string; refreshToken?: string };
+  issueUserToken(input: { openId: string; appId?: string; scopes?: string[]; withRefresh?: boolean }): {
+    accessToken: string;
+    refreshToken?: string;
+  };
   /** Makes a tenant, user or refresh token (or a code) expire now; false when unknown. */
   expireToken(token: string): boolean;
   revokeToken(token: string): boolean;
@@ -125,7 +155,8 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     ctx.limiter.reset();
     clock.clearTimers();
   });
-  const setRateLimit = (route: string, limit: RateLimit | null) => (limit ? rateLimits.set(route, limit) : rateLimits.delete(route));
+  const setRateLimit = (route: string, limit: RateLimit | null) =>
+    limit ? rateLimits.set(route, limit) : rateLimits.delete(route);
   for (const [route, limit] of Object.entries(options.rateLimits ?? {})) setRateLimit(route, limit);
 
   const fake = withFakeBase<LarkFake>(host.base, {
@@ -160,10 +191,15 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
       return space;
     },
     addWikiNode(seed) {
-      if (!state.wikiSpaces.some((s) => s.space_id === seed.space_id)) throw new Error(`unknown wiki space ${seed.space_id}`);
+      if (!state.wikiSpaces.some((s) => s.space_id === seed.space_id))
+        throw new Error(`unknown wiki space ${seed.space_id}`);
       const node = buildWikiNode(seed, clock.nowSeconds());
       state.wikiNodes.push(node);
-      if (!state.driveFiles.has(node.obj_token)) state.driveFiles.set(node.obj_token, buildDriveFile({ token: node.obj_token, type: driveTypeOf(node.obj_type) }));
+      if (!state.driveFiles.has(node.obj_token))
+        state.driveFiles.set(
+          node.obj_token,
+          buildDriveFile({ token: node.obj_token, type: driveTypeOf(node.obj_type) }),
+        );
       return node;
     },
     setNextLogin(choice) {
@@ -179,17 +215,30 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
     issueUserToken(input) {
       const user = state.users.get(input.openId);
       if (!user) throw new Error(`unknown user ${input.openId}`);
-      const issued = issueUserTokens(ctx, { kind: 'v2', appId: input.appId ?? defaultApp.appId, user, scopes: input.scopes ?? [], withRefresh: input.withRefresh ?? false });
+      const issued = issueUserTokens(ctx, {
+        kind: 'v2',
+        appId: input.appId ?? defaultApp.appId,
+        user,
+        scopes: input.scopes ?? [],
+        withRefresh: input.withRefresh ?? false,
+      });
       return { accessToken: issued.access.token, refreshToken: issued.refresh?.token };
     },
     expireToken(token) {
       const now = clock.now();
-      const target = state.tenantTokens.find((t) => t.token === token) ?? state.userTokens.get(token) ?? state.refreshTokens.get(token) ?? state.codes.get(token);
+      const target =
+        state.tenantTokens.find((t) => t.token === token) ??
+        state.userTokens.get(token) ??
+        state.refreshTokens.get(token) ??
+        state.codes.get(token);
       if (target) target.expiresAt = now;
       return Boolean(target);
     },
     revokeToken(token) {
-      const target = state.tenantTokens.find((t) => t.token === token) ?? state.userTokens.get(token) ?? state.refreshTokens.get(token);
+      const target =
+        state.tenantTokens.find((t) => t.token === token) ??
+        state.userTokens.get(token) ??
+        state.refreshTokens.get(token);
       if (target) target.revoked = true;
       return Boolean(target);
     },
@@ -203,7 +252,9 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
       if (!ticket) return { ok: false, expected, reason: 'ticket was not issued by this fake' };
       if (ticket.expiresAt <= clock.now()) return { ok: false, expected, reason: 'ticket has expired' };
       if (input.url.includes('#')) return { ok: false, expected, reason: 'url must not contain # or what follows' };
-      return input.signature === expected ? { ok: true, expected } : { ok: false, expected, reason: 'signature mismatch' };
+      return input.signature === expected
+        ? { ok: true, expected }
+        : { ok: false, expected, reason: 'signature mismatch' };
     },
   });
 
@@ -237,7 +288,10 @@ export async function startLarkFake(options: LarkFakeOptions = {}): Promise<Lark
       notFound: () => ({ status: 404, body: { code: 99991201, msg: 'path not found' } }),
       methodNotAllowed: () => ({ status: 405, body: { code: 99991301, msg: 'http method not allowed' } }),
       decorate: (res) => {
-        res.headers = { 'x-tt-logid': `${new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(13).toUpperCase()}`, ...res.headers };
+        res.headers = {
+          'x-tt-logid': `${new Date(clock.now()).toISOString().replace(/\D/g, '').slice(0, 14)}${randomHex(13).toUpperCase()}`,
+          ...res.headers,
+        };
       },
     },
     options,

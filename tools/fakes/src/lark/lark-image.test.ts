@@ -13,16 +13,28 @@ describe('Lark fake: im/v1/images', () => {
   let token: string;
   beforeEach(async () => {
     fake = await startLarkFake({ clock: new FakeClock({ frozen: true, start: Date.UTC(2026, 10, 23, 8) }) });
-    const res = await fetch(`${fake.url}/open-apis/auth/v3/tenant_access_token/internal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ app_id: fake.app.appId, app_secret: fake.app.appSecret }) });
+    const res = await fetch(`${fake.url}/open-apis/auth/v3/tenant_access_token/internal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: fake.app.appId, app_secret: fake.app.appSecret }),
+    });
     token = ((await res.json()) as { tenant_access_token: string }).tenant_access_token;
   });
   afterEach(() => fake.close());
 
-  async function upload(fields: Record<string, string>, image: Buffer | null, auth = `Bearer ${token}`): Promise<{ status: number; body: Answer }> {
+  async function upload(
+    fields: Record<string, string>,
+    image: Buffer | null,
+    auth = `Bearer ${token}`,
+  ): Promise<{ status: number; body: Answer }> {
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     if (image) form.set('image', new Blob([image], { type: 'image/png' }), 'icon.png');
-    const res = await fetch(`${fake.url}/open-apis/im/v1/images`, { method: 'POST', headers: { authorization: auth }, body: form });
+    const res = await fetch(`${fake.url}/open-apis/im/v1/images`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: form,
+    });
     return { status: res.status, body: (await res.json()) as Answer };
   }
 
@@ -31,7 +43,13 @@ describe('Lark fake: im/v1/images', () => {
     expect(res.body.code).toBe(0);
     expect(res.body.data?.image_key).toMatch(/^img_v3_/);
     expect(fake.state.imImages).toEqual([
-      expect.objectContaining({ imageKey: res.body.data?.image_key, imageType: 'message', format: 'png', size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex') }),
+      expect.objectContaining({
+        imageKey: res.body.data?.image_key,
+        imageType: 'message',
+        format: 'png',
+        size: PNG.length,
+        sha256: createHash('sha256').update(PNG).digest('hex'),
+      }),
     ]);
   });
 
@@ -42,7 +60,9 @@ describe('Lark fake: im/v1/images', () => {
     expect((await upload({ image_type: 'message' }, null)).body.code).toBe(234001);
     expect((await upload({ image_type: 'message' }, Buffer.alloc(0))).body.code).toBe(234010);
     // The part says image/png, but the bytes are text: Lark goes by content.
-    expect((await upload({ image_type: 'message' }, Buffer.from('not an image at all'))).body).toMatchObject({ code: 234011 });
+    expect((await upload({ image_type: 'message' }, Buffer.from('not an image at all'))).body).toMatchObject({
+      code: 234011,
+    });
     const huge = Buffer.concat([PNG, Buffer.alloc(IMAGE_LIMIT_BYTES)]);
     expect((await upload({ image_type: 'message' }, huge)).body.code).toBe(234006);
     expect(fake.state.imImages).toEqual([]);
@@ -63,7 +83,10 @@ describe('Lark fake: im/v1/images', () => {
     expect(answered).toBe(false);
     held.release();
     expect((await first).body.data?.image_key).toBe(fake.state.imImages[0]?.imageKey);
-    expect(fake.state.imImages.map((i) => i.imageKey)).toEqual([(await first).body.data?.image_key, second.body.data?.image_key]);
+    expect(fake.state.imImages.map((i) => i.imageKey)).toEqual([
+      (await first).body.data?.image_key,
+      second.body.data?.image_key,
+    ]);
   });
 
   it('sends what it holds on reset, so a failed test leaves no caller waiting', async () => {

@@ -5,7 +5,16 @@ import { bearer, call } from '../test-http.ts';
 import { startLarkFake, type LarkFake } from './lark-fake.ts';
 import type { LarkUser } from './lark-state.ts';
 
-type Flat = { code: number; msg?: string; error?: string; access_token?: string; refresh_token?: string; expires_in?: number; scope?: string; [key: string]: unknown };
+type Flat = {
+  code: number;
+  msg?: string;
+  error?: string;
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  [key: string]: unknown;
+};
 
 describe('Lark fake: app tokens and the OAuth sign-in', () => {
   let fake: LarkFake;
@@ -18,11 +27,19 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
   });
   afterEach(() => fake.close());
 
-  const tenant = (secret = fake.app.appSecret) => call<Flat>(`${fake.url}/open-apis/auth/v3/tenant_access_token/internal`, { body: { app_id: fake.app.appId, app_secret: secret } });
+  const tenant = (secret = fake.app.appSecret) =>
+    call<Flat>(`${fake.url}/open-apis/auth/v3/tenant_access_token/internal`, {
+      body: { app_id: fake.app.appId, app_secret: secret },
+    });
   const token = (body: Record<string, unknown>, headers?: Record<string, string>) =>
-    call<Flat>(`${fake.url}/open-apis/authen/v2/oauth/token`, { body: { grant_type: 'authorization_code', client_id: fake.app.appId, client_secret: fake.app.appSecret, ...body }, headers });
+    call<Flat>(`${fake.url}/open-apis/authen/v2/oauth/token`, {
+      body: { grant_type: 'authorization_code', client_id: fake.app.appId, client_secret: fake.app.appSecret, ...body },
+      headers,
+    });
   const authorize = (query: Record<string, string>) =>
-    call(`${fake.url}/open-apis/authen/v1/authorize?${new URLSearchParams({ client_id: fake.app.appId, response_type: 'code', redirect_uri: redirectUri, ...query })}`);
+    call(
+      `${fake.url}/open-apis/authen/v1/authorize?${new URLSearchParams({ client_id: fake.app.appId, response_type: 'code', redirect_uri: redirectUri, ...query })}`,
+    );
   async function codeFor(query: Record<string, string> = {}): Promise<string> {
     fake.setNextLogin({ openId: user.openId });
     const answer = await authorize({ state: 's', ...query });
@@ -40,10 +57,16 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
       const second = (await tenant()).body;
       expect(second.tenant_access_token).not.toBe(first.tenant_access_token);
       expect(second.expire).toBe(7200);
-      const ticket = await call<Flat>(`${fake.url}/open-apis/jssdk/ticket/get`, { body: {}, headers: bearer(String(first.tenant_access_token)) });
+      const ticket = await call<Flat>(`${fake.url}/open-apis/jssdk/ticket/get`, {
+        body: {},
+        headers: bearer(String(first.tenant_access_token)),
+      });
       expect(ticket.body.code).toBe(0);
       await fake.advance(1800_000);
-      const expired = await call<Flat>(`${fake.url}/open-apis/jssdk/ticket/get`, { body: {}, headers: bearer(String(first.tenant_access_token)) });
+      const expired = await call<Flat>(`${fake.url}/open-apis/jssdk/ticket/get`, {
+        body: {},
+        headers: bearer(String(first.tenant_access_token)),
+      });
       expect([expired.status, expired.body.code]).toEqual([400, 99991663]);
     });
 
@@ -66,7 +89,9 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
       const answer = await authorize({ state: 'success_login.abc', redirect_uri: `${redirectUri}?from=x#frag` });
       expect(answer.status).toBe(302);
       const location = answer.headers.get('location') ?? '';
-      expect(location).toMatch(/^http:\/\/127\.0\.0\.1:5173\/callback\/feishu\?from=x&code=[A-Za-z0-9_-]{64}&state=success_login\.abc#frag$/);
+      expect(location).toMatch(
+        /^http:\/\/127\.0\.0\.1:5173\/callback\/feishu\?from=x&code=[A-Za-z0-9_-]{64}&state=success_login\.abc#frag$/,
+      );
     });
 
     it('sends a denial back as error=access_denied with the state', async () => {
@@ -78,7 +103,9 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
     it('refuses a redirect outside the whitelist (20029) and an unknown app (20048)', async () => {
       const outside = await authorize({ redirect_uri: 'https://evil.example/callback' });
       expect([outside.status, String(outside.body)]).toEqual([400, expect.stringContaining('20029')]);
-      const unknown = await call(`${fake.url}/open-apis/authen/v1/authorize?client_id=cli_nope&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`);
+      const unknown = await call(
+        `${fake.url}/open-apis/authen/v1/authorize?client_id=cli_nope&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}`,
+      );
       expect(String(unknown.body)).toContain('20048');
     });
 
@@ -94,10 +121,18 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
     it('trades a code once for a user token that reads the profile with the granted scopes', async () => {
       const code = await codeFor({ scope: 'contact:user.phone:readonly' });
       const first = await token({ code, redirect_uri: redirectUri });
-      expect(first.body).toMatchObject({ code: 0, expires_in: 7200, token_type: 'Bearer', scope: 'contact:user.phone:readonly' });
+      expect(first.body).toMatchObject({
+        code: 0,
+        expires_in: 7200,
+        token_type: 'Bearer',
+        scope: 'contact:user.phone:readonly',
+      });
       expect(first.body).not.toHaveProperty('refresh_token');
       expect(first.body.access_token).toMatch(/^eyJ/);
-      const info = await call<{ code: number; data: Record<string, unknown> }>(`${fake.url}/open-apis/authen/v1/user_info`, { headers: bearer(String(first.body.access_token)) });
+      const info = await call<{ code: number; data: Record<string, unknown> }>(
+        `${fake.url}/open-apis/authen/v1/user_info`,
+        { headers: bearer(String(first.body.access_token)) },
+      );
       expect(info.body.data).toMatchObject({ open_id: user.openId, name: '张三', mobile: '+8613800000001' });
       expect(info.body.data).not.toHaveProperty('email');
       const again = await token({ code });
@@ -109,7 +144,9 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
       const late = await codeFor();
       await fake.advance(5 * 60_000);
       expect((await token({ code: late })).body.code).toBe(20004);
-      expect((await token({ code: await codeFor(), redirect_uri: 'http://127.0.0.1:5173/other' })).body.code).toBe(20071);
+      expect((await token({ code: await codeFor(), redirect_uri: 'http://127.0.0.1:5173/other' })).body.code).toBe(
+        20071,
+      );
     });
 
     it('refuses a bad secret (20002) and two client authentication methods (20070)', async () => {
@@ -130,7 +167,15 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
       const granted = await token({ code: await codeFor({ scope: 'offline_access' }) });
       const refreshToken = String(granted.body.refresh_token);
       expect(granted.body.refresh_token_expires_in).toBe(604800);
-      const refresh = (value: string) => call<Flat>(`${fake.url}/open-apis/authen/v2/oauth/token`, { body: { grant_type: 'refresh_token', client_id: fake.app.appId, client_secret: fake.app.appSecret, refresh_token: value } });
+      const refresh = (value: string) =>
+        call<Flat>(`${fake.url}/open-apis/authen/v2/oauth/token`, {
+          body: {
+            grant_type: 'refresh_token',
+            client_id: fake.app.appId,
+            client_secret: fake.app.appSecret,
+            refresh_token: value,
+          },
+        });
       const rotated = await refresh(refreshToken);
       expect(rotated.body.code).toBe(0);
       expect(rotated.body.refresh_token).not.toBe(refreshToken);
@@ -140,7 +185,9 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
     it('a user token expires after its lifetime with 99991677', async () => {
       const granted = await token({ code: await codeFor() });
       await fake.advance(7200_000);
-      const info = await call<Flat>(`${fake.url}/open-apis/authen/v1/user_info`, { headers: bearer(String(granted.body.access_token)) });
+      const info = await call<Flat>(`${fake.url}/open-apis/authen/v1/user_info`, {
+        headers: bearer(String(granted.body.access_token)),
+      });
       expect([info.status, info.body.code]).toEqual([400, 99991677]);
     });
 
@@ -149,7 +196,11 @@ describe('Lark fake: app tokens and the OAuth sign-in', () => {
       await token({ code: 'a' });
       await token({ code: 'b' });
       const limited = await token({ code: 'c' });
-      expect([limited.status, limited.body.code, limited.headers.get('x-ogw-ratelimit-reset')]).toEqual([429, 99991400, '1']);
+      expect([limited.status, limited.body.code, limited.headers.get('x-ogw-ratelimit-reset')]).toEqual([
+        429,
+        99991400,
+        '1',
+      ]);
       await fake.advance(1000);
       expect((await token({ code: 'd' })).status).toBe(400);
     });

@@ -9,7 +9,12 @@ export type WikiSpaceSeed = Partial<WikiSpace> & { name: string };
 export type WikiNodeSeed = Partial<WikiNode> & { space_id: string; title: string };
 
 export function buildChat(seed: LarkChatSeed = {}): LarkChat {
-  return { chatId: seed.chatId ?? `oc_${randomHex(16)}`, name: seed.name ?? '测试群', botIsMember: seed.botIsMember ?? true, dissolved: seed.dissolved ?? false };
+  return {
+    chatId: seed.chatId ?? `oc_${randomHex(16)}`,
+    name: seed.name ?? '测试群',
+    botIsMember: seed.botIsMember ?? true,
+    dissolved: seed.dissolved ?? false,
+  };
 }
 
 export function buildBot(seed: BotSeed = {}): BotHook {
@@ -40,7 +45,13 @@ export function buildWikiSpace(seed: WikiSpaceSeed): WikiSpace {
 }
 
 const OBJ_PREFIX: Record<WikiNode['obj_type'], string> = {
-  doc: 'doccn', docx: 'doxcn', sheet: 'shtcn', bitable: 'bascn', mindnote: 'bmncn', file: 'boxcn', slides: 'sldcn',
+  doc: 'doccn',
+  docx: 'doxcn',
+  sheet: 'shtcn',
+  bitable: 'bascn',
+  mindnote: 'bmncn',
+  file: 'boxcn',
+  slides: 'sldcn',
 };
 
 export function buildWikiNode(seed: WikiNodeSeed, nowSeconds: number): WikiNode {

@@ -13,19 +13,43 @@ import type { FakeTaskComment, TaskStore } from './task-state.ts';
 /** What a Lark user does in the Task and Bitable apps, for tests (checked like the API: access, values). */
 export interface LarkWorkHooks {
   /** Edits a task as the user: `task` holds the new values, `updateFields` names them (as PATCH). */
-  editTask(input: { openId: string; taskGuid: string; task: Record<string, unknown>; updateFields: string[] }): Record<string, unknown>;
+  editTask(input: {
+    openId: string;
+    taskGuid: string;
+    task: Record<string, unknown>;
+    updateFields: string[];
+  }): Record<string, unknown>;
   commentOnTask(input: { openId: string; taskGuid: string; content: string }): FakeTaskComment;
   editComment(input: { openId: string; commentId: string; content: string }): FakeTaskComment;
   deleteComment(input: { openId: string; commentId: string }): void;
   deleteTask(input: { openId: string; taskGuid: string }): void;
   /** The tasklist's owner shares it (role editor or viewer), or takes it away with role null. */
-  shareTasklist(input: { tasklistGuid: string; id: string; type?: 'user' | 'app'; role: 'editor' | 'viewer' | null }): void;
+  shareTasklist(input: {
+    tasklistGuid: string;
+    id: string;
+    type?: 'user' | 'app';
+    role: 'editor' | 'viewer' | null;
+  }): void;
   /** Writes record cells (keyed by field name) as the user; a new select name creates its option. */
-  editRecord(input: { openId: string; appToken: string; tableId: string; recordId: string; fields: Record<string, unknown> }): Record<string, unknown>;
-  addRecord(input: { openId: string; appToken: string; tableId: string; fields: Record<string, unknown> }): Record<string, unknown>;
+  editRecord(input: {
+    openId: string;
+    appToken: string;
+    tableId: string;
+    recordId: string;
+    fields: Record<string, unknown>;
+  }): Record<string, unknown>;
+  addRecord(input: {
+    openId: string;
+    appToken: string;
+    tableId: string;
+    fields: Record<string, unknown>;
+  }): Record<string, unknown>;
   deleteRecord(input: { openId: string; appToken: string; tableId: string; recordId: string }): void;
   /** Adds an option to a select field from the field settings. */
-  addSelectOption(input: { appToken: string; tableId: string; fieldName: string; name: string }): { id: string; name: string };
+  addSelectOption(input: { appToken: string; tableId: string; fieldName: string; name: string }): {
+    id: string;
+    name: string;
+  };
   /** The base's owner adds (or with `remove`, removes) a collaborator: an app id or an open_id. */
   shareBase(input: { appToken: string; id: string; remove?: boolean }): void;
 }
@@ -62,7 +86,10 @@ export function larkWorkHooks(ctx: LarkContext, appId: () => string): LarkWorkHo
     }
   };
   return {
-    editTask: (i) => guard(() => presentTask(ctx, 'open_id', patchTask(ctx, userOf(i.openId), 'open_id', i.taskGuid, i.task, i.updateFields))),
+    editTask: (i) =>
+      guard(() =>
+        presentTask(ctx, 'open_id', patchTask(ctx, userOf(i.openId), 'open_id', i.taskGuid, i.task, i.updateFields)),
+      ),
     commentOnTask: (i) => guard(() => addComment(ctx, userOf(i.openId), i.taskGuid, i.content)),
     editComment: (i) =>
       guard(() => {
@@ -95,7 +122,9 @@ export function larkWorkHooks(ctx: LarkContext, appId: () => string): LarkWorkHo
     addRecord: (i) =>
       guard(() => {
         const t = table(i.appToken, i.tableId, i.openId);
-        return presentRecord(ctx, t, addRecord(ctx, t, i.fields, userOf(i.openId), 'open_id'), 'open_id', { automatic: true });
+        return presentRecord(ctx, t, addRecord(ctx, t, i.fields, userOf(i.openId), 'open_id'), 'open_id', {
+          automatic: true,
+        });
       }),
     deleteRecord: (i) =>
       guard(() => {
@@ -133,10 +162,16 @@ export function larkWorkControlRoutes(hooks: LarkWorkHooks): RouteDef[] {
     controlRoute('POST', '/work/comments/edit', (i) => hooks.editComment(as(i, 'openId', 'commentId', 'content'))),
     controlRoute('POST', '/work/comments/delete', (i) => hooks.deleteComment(as(i, 'openId', 'commentId'))),
     controlRoute('POST', '/work/tasklists/share', (i) => hooks.shareTasklist(as(i, 'tasklistGuid', 'id'))),
-    controlRoute('POST', '/work/records/edit', (i) => hooks.editRecord(as(i, 'openId', 'appToken', 'tableId', 'recordId'))),
+    controlRoute('POST', '/work/records/edit', (i) =>
+      hooks.editRecord(as(i, 'openId', 'appToken', 'tableId', 'recordId')),
+    ),
     controlRoute('POST', '/work/records/add', (i) => hooks.addRecord(as(i, 'openId', 'appToken', 'tableId'))),
-    controlRoute('POST', '/work/records/delete', (i) => hooks.deleteRecord(as(i, 'openId', 'appToken', 'tableId', 'recordId'))),
-    controlRoute('POST', '/work/fields/option', (i) => hooks.addSelectOption(as(i, 'appToken', 'tableId', 'fieldName', 'name'))),
+    controlRoute('POST', '/work/records/delete', (i) =>
+      hooks.deleteRecord(as(i, 'openId', 'appToken', 'tableId', 'recordId')),
+    ),
+    controlRoute('POST', '/work/fields/option', (i) =>
+      hooks.addSelectOption(as(i, 'appToken', 'tableId', 'fieldName', 'name')),
+    ),
     controlRoute('POST', '/work/bases/share', (i) => hooks.shareBase(as(i, 'appToken', 'id'))),
   ];
 }
@@ -158,7 +193,13 @@ export function workSnapshot(tasks: TaskStore, bitable: BitableStore): Record<st
         table_id: t.table_id,
         name: t.name,
         fields: t.fields,
-        records: t.records.map((r) => ({ record_id: r.record_id, last_modified_time: r.last_modified_time, fields: Object.fromEntries(t.fields.filter((f) => r.cells.has(f.field_id)).map((f) => [f.field_name, r.cells.get(f.field_id)])) })),
+        records: t.records.map((r) => ({
+          record_id: r.record_id,
+          last_modified_time: r.last_modified_time,
+          fields: Object.fromEntries(
+            t.fields.filter((f) => r.cells.has(f.field_id)).map((f) => [f.field_name, r.cells.get(f.field_id)]),
+          ),
+        })),
       })),
     })),
   };

@@ -37,7 +37,8 @@ export function validatePostBody(post: unknown, tags: readonly string[], allowSt
   if (languages.length === 0) return 'post needs zh_cn or en_us';
   for (const language of languages) {
     const body = post[language];
-    if (!isRecord(body) || !Array.isArray(body.content)) return `post.${language}.content must be an array of paragraphs`;
+    if (!isRecord(body) || !Array.isArray(body.content))
+      return `post.${language}.content must be an array of paragraphs`;
     if (body.title !== undefined && typeof body.title !== 'string') return `post.${language}.title must be a string`;
     for (const paragraph of body.content) {
       if (!Array.isArray(paragraph)) return 'each paragraph must be an array of nodes';
@@ -55,7 +56,9 @@ export function validateCard(card: unknown, allowCardId: boolean): string | null
   if (!isRecord(card)) return 'card must be an object';
   if (card.type === 'template') {
     const data = card.data;
-    return isRecord(data) && typeof data.template_id === 'string' && data.template_id !== '' ? null : 'template card needs data.template_id';
+    return isRecord(data) && typeof data.template_id === 'string' && data.template_id !== ''
+      ? null
+      : 'template card needs data.template_id';
   }
   if (card.type === 'card') {
     if (!allowCardId) return 'card entities cannot be sent by a custom bot';
@@ -65,7 +68,8 @@ export function validateCard(card: unknown, allowCardId: boolean): string | null
     return isRecord(card.body) && Array.isArray(card.body.elements) ? null : 'a 2.0 card needs body.elements';
   }
   if (card.elements !== undefined && !Array.isArray(card.elements)) return 'card.elements must be an array';
-  if (card.elements === undefined && card.header === undefined && card.i18n_elements === undefined) return 'card needs header or elements';
+  if (card.elements === undefined && card.header === undefined && card.i18n_elements === undefined)
+    return 'card needs header or elements';
   return null;
 }
 

@@ -2,7 +2,15 @@ import type { FakeRequest, FakeResponse } from '../shared/http-server.ts';
 import { authenticate, isPrincipal, type Principal } from './auth.ts';
 import { fail, isRecord } from './envelope.ts';
 import type { LarkContext } from './lark-context.ts';
-import type { CustomFieldValue, FakeCustomField, FakeTask, FakeTasklist, TaskActor, TaskMember, TaskTime } from './task-state.ts';
+import type {
+  CustomFieldValue,
+  FakeCustomField,
+  FakeTask,
+  FakeTasklist,
+  TaskActor,
+  TaskMember,
+  TaskTime,
+} from './task-state.ts';
 
 /** Contract §D errors: the code carries its HTTP status. */
 export const taskBad = (msg: string): FakeResponse => fail(400, 1470400, msg);
@@ -19,14 +27,19 @@ export function actorOf(principal: Principal): TaskActor {
   return principal.kind === 'tenant' ? { id: principal.appId, type: 'app' } : { id: principal.openId, type: 'user' };
 }
 
-export function taskAuth(ctx: LarkContext, req: FakeRequest, accept: ReadonlyArray<'tenant' | 'user'> = ['tenant', 'user']): Principal {
+export function taskAuth(
+  ctx: LarkContext,
+  req: FakeRequest,
+  accept: ReadonlyArray<'tenant' | 'user'> = ['tenant', 'user'],
+): Principal {
   const principal = authenticate(ctx, req, accept);
   if (!isPrincipal(principal)) throw new TaskError(principal);
   return principal;
 }
 
 export function bodyOf(req: FakeRequest): Record<string, unknown> {
-  if (req.bodyError || !isRecord(req.body)) throw new TaskError(taskBad(`invalid request body${req.bodyError ? `: ${req.bodyError}` : ''}`));
+  if (req.bodyError || !isRecord(req.body))
+    throw new TaskError(taskBad(`invalid request body${req.bodyError ? `: ${req.bodyError}` : ''}`));
   return req.body;
 }
 
@@ -63,7 +76,11 @@ export function presentActor(ctx: LarkContext, idType: string, actor: TaskActor)
   return actor.type === 'user' ? { id: presentUserId(ctx, idType, actor.id), type: 'user' } : actor;
 }
 
-export function presentMembers(ctx: LarkContext, idType: string, members: TaskMember[]): Array<TaskMember & { name?: string }> {
+export function presentMembers(
+  ctx: LarkContext,
+  idType: string,
+  members: TaskMember[],
+): Array<TaskMember & { name?: string }> {
   return members.map((m) => {
     if (m.type !== 'user') return m;
     return { id: presentUserId(ctx, idType, m.id), type: 'user', role: m.role, name: ctx.state.users.get(m.id)?.name };
@@ -71,7 +88,13 @@ export function presentMembers(ctx: LarkContext, idType: string, members: TaskMe
 }
 
 /** `members[]` of a request: `{id, type?, role}` with the allowed roles; ids turned into open_ids. */
-export function readMembers(ctx: LarkContext, idType: string, raw: unknown, roles: readonly string[], types: readonly string[]): TaskMember[] {
+export function readMembers(
+  ctx: LarkContext,
+  idType: string,
+  raw: unknown,
+  roles: readonly string[],
+  types: readonly string[],
+): TaskMember[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new TaskError(taskBad('members must be a list'));
   return raw.map((m) => {
@@ -92,7 +115,8 @@ const DAY_MS = 86_400_000;
 export function readTime(raw: unknown, name: string): TaskTime {
   if (!isRecord(raw)) throw new TaskError(taskBad(`${name} must be an object`));
   const ts = raw.timestamp;
-  if (typeof ts !== 'string' || !/^\d{1,16}$/.test(ts)) throw new TaskError(taskBad(`${name}.timestamp must be a millisecond string`));
+  if (typeof ts !== 'string' || !/^\d{1,16}$/.test(ts))
+    throw new TaskError(taskBad(`${name}.timestamp must be a millisecond string`));
   const allDay = raw.is_all_day === true;
   const value = allDay ? Math.floor(Number(ts) / DAY_MS) * DAY_MS : Number(ts);
   return { timestamp: String(value), is_all_day: allDay };
@@ -106,7 +130,8 @@ export function checkStartDue(start: TaskTime | undefined, due: TaskTime | undef
 
 export function readCompletedAt(raw: unknown): string {
   if (raw === undefined || raw === null || raw === '') return '0';
-  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw)) throw new TaskError(taskBad('completed_at must be a millisecond string'));
+  if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw))
+    throw new TaskError(taskBad('completed_at must be a millisecond string'));
   return raw;
 }
 
@@ -143,18 +168,30 @@ export function findTask(ctx: LarkContext, guid: string, actor: TaskActor, write
 }
 
 /** Custom field values of a create or patch: only fields attached to one of the task's tasklists. */
-export function readCustomFields(ctx: LarkContext, idType: string, raw: unknown, tasklistGuids: string[]): CustomFieldValue[] {
+export function readCustomFields(
+  ctx: LarkContext,
+  idType: string,
+  raw: unknown,
+  tasklistGuids: string[],
+): CustomFieldValue[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new TaskError(taskBad('custom_fields must be a list'));
   return raw.map((value) => {
-    if (!isRecord(value) || typeof value.guid !== 'string') throw new TaskError(taskBad('custom field guid is required'));
+    if (!isRecord(value) || typeof value.guid !== 'string')
+      throw new TaskError(taskBad('custom field guid is required'));
     const field = ctx.tasks.customFields.get(value.guid);
-    if (!field || !field.tasklists.some((g) => tasklistGuids.includes(g))) throw new TaskError(taskBad(`custom field ${value.guid} is not attached to the task's tasklists`));
+    if (!field || !field.tasklists.some((g) => tasklistGuids.includes(g)))
+      throw new TaskError(taskBad(`custom field ${value.guid} is not attached to the task's tasklists`));
     return readFieldValue(ctx, idType, field, value);
   });
 }
 
-function readFieldValue(ctx: LarkContext, idType: string, field: FakeCustomField, value: Record<string, unknown>): CustomFieldValue {
+function readFieldValue(
+  ctx: LarkContext,
+  idType: string,
+  field: FakeCustomField,
+  value: Record<string, unknown>,
+): CustomFieldValue {
   const bad = () => new TaskError(taskBad(`invalid value for custom field ${field.name}`));
   const optionOk = (g: unknown) => typeof g === 'string' && field.options.some((o) => o.guid === g);
   switch (field.type) {
@@ -186,14 +223,26 @@ function readFieldValue(ctx: LarkContext, idType: string, field: FakeCustomField
     case 'member': {
       const v = value.member_value;
       if (!Array.isArray(v)) throw bad();
-      return { guid: field.guid, member_value: v.map((m) => ({ id: resolveUserId(ctx, idType, isRecord(m) ? m.id : null), type: 'user' as const })) };
+      return {
+        guid: field.guid,
+        member_value: v.map((m) => ({
+          id: resolveUserId(ctx, idType, isRecord(m) ? m.id : null),
+          type: 'user' as const,
+        })),
+      };
     }
   }
 }
 
 /** A value that clears the field ("" or []) is not kept. */
 export function isEmptyValue(v: CustomFieldValue): boolean {
-  const inner = v.single_select_value ?? v.number_value ?? v.datetime_value ?? v.text_value ?? v.multi_select_value ?? v.member_value;
+  const inner =
+    v.single_select_value ??
+    v.number_value ??
+    v.datetime_value ??
+    v.text_value ??
+    v.multi_select_value ??
+    v.member_value;
   return inner === undefined || inner === '' || (Array.isArray(inner) && inner.length === 0);
 }
 
@@ -221,7 +270,9 @@ export function presentTask(ctx: LarkContext, idType: string, task: FakeTask): R
     assignee_related: assignees.map((m) => ({ id: presentUserId(ctx, idType, m.id), completed_at: task.completed_at })),
     tasklists: task.tasklists,
     custom_fields: fields,
-    attachments: [...ctx.tasks.attachments.values()].filter((a) => !a.deleted && a.resource.id === task.guid).map((a) => ({ guid: a.guid, file_token: a.file_token, name: a.name, size: a.size })),
+    attachments: [...ctx.tasks.attachments.values()]
+      .filter((a) => !a.deleted && a.resource.id === task.guid)
+      .map((a) => ({ guid: a.guid, file_token: a.file_token, name: a.name, size: a.size })),
     reminders: task.reminders,
     ...(task.origin ? { origin: task.origin } : {}),
     extra: task.extra,

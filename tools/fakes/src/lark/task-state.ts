@@ -149,7 +149,9 @@ export class TaskStore {
 
   /** Live (not deleted) tasks of a tasklist, oldest first. */
   tasksOf(tasklistGuid: string): FakeTask[] {
-    return [...this.tasks.values()].filter((t) => !t.deleted && t.tasklists.some((l) => l.tasklist_guid === tasklistGuid));
+    return [...this.tasks.values()].filter(
+      (t) => !t.deleted && t.tasklists.some((l) => l.tasklist_guid === tasklistGuid),
+    );
   }
 
   commentsOf(taskGuid: string): FakeTaskComment[] {

@@ -43,7 +43,13 @@ export function mintCode(ctx: LarkContext, input: MintCodeInput): AuthCode {
 function jwtLike(kind: string, openId: string, now: number): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const header = part({ alg: 'ES256', typ: 'JWT', kid: 'fake' });
-  const payload = part({ typ: kind, sub: openId, iat: Math.floor(now / 1000), jti: randomChars(24), pad: randomChars(700) });
+  const payload = part({
+    typ: kind,
+    sub: openId,
+    iat: Math.floor(now / 1000),
+    jti: randomChars(24),
+    pad: randomChars(700),
+  });
   return `${header}.${payload}.${randomChars(86, true)}`;
 }
 

@@ -7,13 +7,18 @@ export type ControlInput = Record<string, unknown>;
  * A `/__fake/...` JSON route: the handler's return value is the 200 answer; a thrown error answers 400
  * with `{error}`, so out-of-process tests see what was wrong with their call.
  */
-export function controlRoute(method: string, path: string, run: (input: ControlInput, req: FakeRequest) => unknown): RouteDef {
+export function controlRoute(
+  method: string,
+  path: string,
+  run: (input: ControlInput, req: FakeRequest) => unknown,
+): RouteDef {
   return {
     name: `control ${method} ${path}`,
     method,
     path: `/__fake${path}`,
     handler: async (req) => {
-      const input = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as ControlInput) : {};
+      const input =
+        typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as ControlInput) : {};
       try {
         const result = await run(input, req);
         return { status: 200, body: result ?? { ok: true } };

@@ -1,6 +1,13 @@
 import type { FakeClock } from './clock.ts';
 import { controlRoute, requireNumber, requireString } from './control.ts';
-import { FakeHttpServer, type ErrorInjection, type FakeHttpServerOptions, type HeldAnswer, type RecordedRequest, type RouteDef } from './http-server.ts';
+import {
+  FakeHttpServer,
+  type ErrorInjection,
+  type FakeHttpServerOptions,
+  type HeldAnswer,
+  type RecordedRequest,
+  type RouteDef,
+} from './http-server.ts';
 
 /** What every fake offers beside its own API: its address, clock, request log, error injection, held answers, reset and close. */
 export interface FakeBase {

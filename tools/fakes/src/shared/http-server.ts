@@ -172,19 +172,40 @@ export class FakeHttpServer {
     const url = new URL(req.url ?? '/', 'http://fake.local');
     const method = (req.method ?? 'GET').toUpperCase();
     const rawBody = await readBody(req).catch(() => null);
-    const fakeReq: FakeRequest = { method, path: url.pathname, query: url.searchParams, headers: req.headers, params: {}, rawBody: rawBody ?? Buffer.alloc(0), body: undefined, route: '' };
+    const fakeReq: FakeRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      params: {},
+      rawBody: rawBody ?? Buffer.alloc(0),
+      body: undefined,
+      route: '',
+    };
     parseBody(fakeReq);
     const record: RecordedRequest = {
-      id: this.nextId++, at: this.options.clock.now(), method, path: url.pathname, route: null,
-      query: Object.fromEntries(url.searchParams), headers: req.headers, body: fakeReq.multipart ?? fakeReq.body,
+      id: this.nextId++,
+      at: this.options.clock.now(),
+      method,
+      path: url.pathname,
+      route: null,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body: fakeReq.multipart ?? fakeReq.body,
     };
     // Control calls (/__fake/…) are not part of the faked API, so they stay out of the log.
     if (!url.pathname.startsWith(CONTROL_PREFIX)) this.requests.push(record);
     let answer: FakeResponse;
     try {
-      answer = rawBody === null ? { status: 413, body: { code: 9499, msg: 'request entity too large' } } : await this.dispatch(fakeReq, record);
+      answer =
+        rawBody === null
+          ? { status: 413, body: { code: 9499, msg: 'request entity too large' } }
+          : await this.dispatch(fakeReq, record);
     } catch (error) {
-      answer = { status: 500, body: { code: 5000, msg: `fake internal error: ${error instanceof Error ? error.message : String(error)}` } };
+      answer = {
+        status: 500,
+        body: { code: 5000, msg: `fake internal error: ${error instanceof Error ? error.message : String(error)}` },
+      };
     }
     record.status = answer.status;
     const hold = this.holds.find((h) => !h.taken && (h.route === record.route || h.route === url.pathname));
@@ -222,7 +243,12 @@ export class FakeHttpServer {
       req.route = route.name;
       record.route = route.name;
       const injected = this.takeInjection(route.name, req.path);
-      if (injected) return { status: injected.status, body: injected.body ?? this.options.injectedBody ?? { code: 5000, msg: 'injected error' }, headers: injected.headers };
+      if (injected)
+        return {
+          status: injected.status,
+          body: injected.body ?? this.options.injectedBody ?? { code: 5000, msg: 'injected error' },
+          headers: injected.headers,
+        };
       return route.handler(req);
     }
     return pathMatched ? this.options.methodNotAllowed(req) : this.options.notFound(req);

@@ -49,14 +49,22 @@ function addPart(result: MultipartBody, headerText: string, data: Buffer): void 
   const field = params.name ?? '';
   if (params.filename !== undefined) {
     const { name: _n, filename, ...rest } = params;
-    result.files.push({ field, filename, contentType: headers.get('content-type') ?? 'application/octet-stream', data, params: rest });
+    result.files.push({
+      field,
+      filename,
+      contentType: headers.get('content-type') ?? 'application/octet-stream',
+      data,
+      params: rest,
+    });
   } else {
     result.fields[field] = data.toString('utf8');
   }
 }
 
 /** Builds a multipart body (used by tests and the SDK-free helpers). */
-export function buildMultipart(parts: Array<{ name: string; value: string | Buffer; filename?: string; contentType?: string; extra?: string }>): { body: Buffer; contentType: string } {
+export function buildMultipart(
+  parts: Array<{ name: string; value: string | Buffer; filename?: string; contentType?: string; extra?: string }>,
+): { body: Buffer; contentType: string } {
   const boundary = `----fake${Math.random().toString(16).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {

@@ -23,5 +23,7 @@ export interface Page<T> {
 export function paginate<T>(all: T[], offset: number, pageSize: number, scope: string): Page<T> {
   const items = all.slice(offset, offset + pageSize);
   const hasMore = offset + pageSize < all.length;
-  return hasMore ? { items, has_more: true, page_token: encodePageToken(offset + pageSize, scope) } : { items, has_more: false };
+  return hasMore
+    ? { items, has_more: true, page_token: encodePageToken(offset + pageSize, scope) }
+    : { items, has_more: false };
 }

@@ -41,7 +41,12 @@ export class SlidingWindowLimiter {
           return { allowed: false, limit: max, resetSeconds: Math.ceil(limit.blockMs / 1000), window: 'blocked' };
         }
         const oldest = inWindow[inWindow.length - max] ?? now;
-        return { allowed: false, limit: max, resetSeconds: Math.max(1, Math.ceil((oldest + span - now) / 1000)), window };
+        return {
+          allowed: false,
+          limit: max,
+          resetSeconds: Math.max(1, Math.ceil((oldest + span - now) / 1000)),
+          window,
+        };
       }
     }
     recent.push(now);

@@ -9,9 +9,16 @@ export const NEWS_MAX_ARTICLES = 8;
 export const NEWS_TITLE_MAX_BYTES = 128;
 export const NEWS_DESCRIPTION_MAX_BYTES = 512;
 
-export type ContentCheck = { ok: true; body: Record<string, unknown> } | { ok: false; errcode: number; errmsg: string; reason: string };
+export type ContentCheck =
+  | { ok: true; body: Record<string, unknown> }
+  | { ok: false; errcode: number; errmsg: string; reason: string };
 
-const bad = (errcode: number, errmsg: string, reason = errmsg): ContentCheck => ({ ok: false, errcode, errmsg, reason });
+const bad = (errcode: number, errmsg: string, reason = errmsg): ContentCheck => ({
+  ok: false,
+  errcode,
+  errmsg,
+  reason,
+});
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,7 +39,8 @@ function checkContent(part: unknown, max: number, name: string): ContentCheck | 
   if (!isRecord(part)) return bad(40058, `missing ${name}`, `${name} object is required`);
   if (typeof part.content !== 'string' || part.content === '') return bad(44004, 'empty content');
   const bytes = Buffer.byteLength(part.content);
-  if (bytes > max) return bad(45002, `content exceed max length ${max}`, `${name}.content is ${bytes} bytes, cap ${max}`);
+  if (bytes > max)
+    return bad(45002, `content exceed max length ${max}`, `${name}.content is ${bytes} bytes, cap ${max}`);
   return null;
 }
 
@@ -43,42 +51,63 @@ function isJpegOrPng(data: Buffer): boolean {
 }
 
 function checkImage(image: unknown): ContentCheck | null {
-  if (!isRecord(image) || typeof image.base64 !== 'string' || typeof image.md5 !== 'string') return bad(40058, 'missing image.base64 or image.md5');
+  if (!isRecord(image) || typeof image.base64 !== 'string' || typeof image.md5 !== 'string')
+    return bad(40058, 'missing image.base64 or image.md5');
   const data = Buffer.from(image.base64, 'base64');
   if (data.length === 0) return bad(40058, 'invalid image base64');
   if (data.length > IMAGE_MAX_BYTES) return bad(40009, 'invalid image size', `image is ${data.length} bytes, cap 2 MB`);
   if (!isJpegOrPng(data)) return bad(40005, 'invalid file type', 'image must be JPG or PNG');
-  if (createHash('md5').update(data).digest('hex') !== image.md5.toLowerCase()) return bad(301019, 'md5 not match', 'image.md5 is not the md5 of the decoded bytes');
+  if (createHash('md5').update(data).digest('hex') !== image.md5.toLowerCase())
+    return bad(301019, 'md5 not match', 'image.md5 is not the md5 of the decoded bytes');
   return null;
 }
 
 /** 1–8 articles with title and url; over-long titles and descriptions are cut, not refused. */
 function checkNews(news: unknown): ContentCheck | { articles: Array<Record<string, unknown>> } {
-  if (!isRecord(news) || !Array.isArray(news.articles) || news.articles.length === 0) return bad(40058, 'missing news.articles', 'news needs 1–8 articles');
-  if (news.articles.length > NEWS_MAX_ARTICLES) return bad(45008, 'article size out of limit', `${news.articles.length} articles, at most 8`);
+  if (!isRecord(news) || !Array.isArray(news.articles) || news.articles.length === 0)
+    return bad(40058, 'missing news.articles', 'news needs 1–8 articles');
+  if (news.articles.length > NEWS_MAX_ARTICLES)
+    return bad(45008, 'article size out of limit', `${news.articles.length} articles, at most 8`);
   const articles: Array<Record<string, unknown>> = [];
   for (const article of news.articles) {
-    if (!isRecord(article) || typeof article.title !== 'string' || article.title === '') return bad(40058, 'missing article title');
+    if (!isRecord(article) || typeof article.title !== 'string' || article.title === '')
+      return bad(40058, 'missing article title');
     if (typeof article.url !== 'string' || article.url === '') return bad(40058, 'missing article url');
     const cut: Record<string, unknown> = { ...article, title: cutBytes(article.title, NEWS_TITLE_MAX_BYTES) };
-    if (typeof article.description === 'string') cut.description = cutBytes(article.description, NEWS_DESCRIPTION_MAX_BYTES);
+    if (typeof article.description === 'string')
+      cut.description = cutBytes(article.description, NEWS_DESCRIPTION_MAX_BYTES);
     articles.push(cut);
   }
   return { articles };
 }
 
-function checkMedia(state: WecomState, key: string, part: unknown, type: 'file' | 'voice', now: number): ContentCheck | null {
+function checkMedia(
+  state: WecomState,
+  key: string,
+  part: unknown,
+  type: 'file' | 'voice',
+  now: number,
+): ContentCheck | null {
   const mediaId = isRecord(part) ? part.media_id : undefined;
   if (typeof mediaId !== 'string' || mediaId === '') return bad(40058, `missing ${type}.media_id`);
   const media = state.media.get(mediaId);
   if (!media || media.key !== key || media.type !== type || media.expiresAt <= now) {
-    return bad(40007, 'invalid media_id', media ? 'media_id belongs to another robot, another type, or has expired' : 'unknown media_id');
+    return bad(
+      40007,
+      'invalid media_id',
+      media ? 'media_id belongs to another robot, another type, or has expired' : 'unknown media_id',
+    );
   }
   return null;
 }
 
 /** Checks one `webhook/send` body as WeCom does; on success returns the body as the group would show it. */
-export function checkRobotMessage(state: WecomState, key: string, body: Record<string, unknown>, now: number): ContentCheck {
+export function checkRobotMessage(
+  state: WecomState,
+  key: string,
+  body: Record<string, unknown>,
+  now: number,
+): ContentCheck {
   const type = body.msgtype;
   switch (type) {
     case 'text':
@@ -98,7 +127,8 @@ export function checkRobotMessage(state: WecomState, key: string, body: Record<s
       return checkMedia(state, key, body[type], type, now) ?? { ok: true, body };
     case 'template_card': {
       const card = body.template_card;
-      if (!isRecord(card) || (card.card_type !== 'text_notice' && card.card_type !== 'news_notice')) return bad(40058, 'invalid template_card.card_type');
+      if (!isRecord(card) || (card.card_type !== 'text_notice' && card.card_type !== 'news_notice'))
+        return bad(40058, 'invalid template_card.card_type');
       return { ok: true, body };
     }
     default:

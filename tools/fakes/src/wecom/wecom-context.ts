@@ -13,7 +13,14 @@ export interface WecomContext {
 
 /** WeCom answers errors as HTTP 200 with `{errcode, errmsg}`. */
 export function wecomFail(errcode: number, errmsg: string, extra: Record<string, unknown> = {}): FakeResponse {
-  return { status: 200, body: { errcode, errmsg: `${errmsg}, hint: [${hint()}], from ip: 127.0.0.1, more info at https://open.work.weixin.qq.com/devtool/query?e=${errcode}`, ...extra } };
+  return {
+    status: 200,
+    body: {
+      errcode,
+      errmsg: `${errmsg}, hint: [${hint()}], from ip: 127.0.0.1, more info at https://open.work.weixin.qq.com/devtool/query?e=${errcode}`,
+      ...extra,
+    },
+  };
 }
 
 export function wecomOk(fields: Record<string, unknown> = {}): FakeResponse {

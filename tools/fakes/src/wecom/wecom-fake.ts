@@ -6,7 +6,18 @@ import { ROBOT_RATE_LIMIT, robotRoutes } from './routes/robot.routes.ts';
 import { mintCode, ssoRoutes } from './routes/sso.routes.ts';
 import { issueToken, tokenRoutes } from './routes/token.routes.ts';
 import type { WecomContext } from './wecom-context.ts';
-import { buildCorp, buildMember, buildRobot, WecomState, type RobotMessage, type WecomCorpSeed, type WecomMember, type WecomMemberSeed, type WecomRobot, type WecomRobotSeed } from './wecom-state.ts';
+import {
+  buildCorp,
+  buildMember,
+  buildRobot,
+  WecomState,
+  type RobotMessage,
+  type WecomCorpSeed,
+  type WecomMember,
+  type WecomMemberSeed,
+  type WecomRobot,
+  type WecomRobotSeed,
+} from './wecom-state.ts';
 
 export interface WecomFakeOptions {
   /** Default 0 (a free port). */
@@ -107,8 +118,17 @@ export async function startWecomFake(options: WecomFakeOptions = {}): Promise<We
 
   await host.listen(
     {
-      routes: [...wecomControlRoutes(fake), ...tokenRoutes(ctx), ...ssoRoutes(ctx), ...robotRoutes(ctx, () => robotLimit)],
-      notFound: () => ({ status: 404, text: '<html><body><h1>404 Not Found</h1></body></html>', contentType: 'text/html' }),
+      routes: [
+        ...wecomControlRoutes(fake),
+        ...tokenRoutes(ctx),
+        ...ssoRoutes(ctx),
+        ...robotRoutes(ctx, () => robotLimit),
+      ],
+      notFound: () => ({
+        status: 404,
+        text: '<html><body><h1>404 Not Found</h1></body></html>',
+        contentType: 'text/html',
+      }),
       methodNotAllowed: () => ({ status: 200, body: { errcode: 43001, errmsg: 'require GET method' } }),
       injectedBody: { errcode: -1, errmsg: 'system busy' },
     },

@@ -117,7 +117,13 @@ export function buildCorp(seed: WecomCorpSeed = {}): WecomCorp {
   return {
     corpId: seed.corpId ?? `ww${randomHex(8)}`,
     name: seed.name ?? '测试企业',
-    agents: [{ agentId: seed.agentId ?? String(1_000_000 + Math.floor(Math.random() * 999_999)), secret: seed.secret ?? randomChars(43, true), trustedDomains: seed.trustedDomains ?? ['127.0.0.1', 'localhost'] }],
+    agents: [
+      {
+        agentId: seed.agentId ?? String(1_000_000 + Math.floor(Math.random() * 999_999)),
+        secret: seed.secret ?? randomChars(43, true),
+        trustedDomains: seed.trustedDomains ?? ['127.0.0.1', 'localhost'],
+      },
+    ],
   };
 }
 
@@ -133,5 +139,9 @@ export function buildMember(seed: WecomMemberSeed): WecomMember {
 }
 
 export function buildRobot(seed: WecomRobotSeed = {}): WecomRobot {
-  return { key: seed.key ?? crypto.randomUUID(), name: seed.name ?? '发布通知机器人', disabled: seed.disabled ?? false };
+  return {
+    key: seed.key ?? crypto.randomUUID(),
+    name: seed.name ?? '发布通知机器人',
+    disabled: seed.disabled ?? false,
+  };
 }

@@ -55,7 +55,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ip', 'varchar(64)', (c) => c.notNull())
     .addColumn('create_time', ms, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_failures_user_idx').on('login_failures').columns(['username', 'create_time']).execute();
+  await db.schema
+    .createIndex('login_failures_user_idx')
+    .on('login_failures')
+    .columns(['username', 'create_time'])
+    .execute();
   await db.schema.createIndex('login_failures_ip_idx').on('login_failures').columns(['ip', 'create_time']).execute();
 
   await db.schema
@@ -69,7 +73,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('used_time', ms)
     .addColumn('create_time', ms, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('phone_codes_user_idx').on('phone_codes').columns(['user_id', 'scene', 'create_time']).execute();
+  await db.schema
+    .createIndex('phone_codes_user_idx')
+    .on('phone_codes')
+    .columns(['user_id', 'scene', 'create_time'])
+    .execute();
 
   await db.schema
     .createTable('settings')
@@ -128,7 +136,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('create_time', ms, (c) => c.notNull())
     .addPrimaryKeyConstraint('app_collects_pk', ['app_id', 'user_id', 'collect_type'])
     .execute();
-  await db.schema.createIndex('app_collects_user_idx').on('app_collects').columns(['user_id', 'collect_type']).execute();
+  await db.schema
+    .createIndex('app_collects_user_idx')
+    .on('app_collects')
+    .columns(['user_id', 'collect_type'])
+    .execute();
 
   await db.schema
     .createTable('notifications')
@@ -139,12 +151,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('message_info', 'text', (c) => c.notNull())
     .addColumn('create_time', ms, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notifications_user_state_idx').on('notifications').columns(['user_id', 'state', 'create_time']).execute();
+  await db.schema
+    .createIndex('notifications_user_state_idx')
+    .on('notifications')
+    .columns(['user_id', 'state', 'create_time'])
+    .execute();
   await db.schema.createIndex('notifications_app_idx').on('notifications').column('app_id').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['notifications', 'app_collects', 'app_users', 'apps', 'categories', 'settings', 'phone_codes', 'login_failures', 'sessions', 'users', 'roles']) {
+  for (const table of [
+    'notifications',
+    'app_collects',
+    'app_users',
+    'apps',
+    'categories',
+    'settings',
+    'phone_codes',
+    'login_failures',
+    'sessions',
+    'users',
+    'roles',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -25,7 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('upload_sessions_state_idx').on('upload_sessions').columns(['state', 'update_time']).execute();
+  await db.schema
+    .createIndex('upload_sessions_state_idx')
+    .on('upload_sessions')
+    .columns(['state', 'update_time'])
+    .execute();
   await db.schema.createIndex('upload_sessions_user_idx').on('upload_sessions').column('user_id').execute();
 
   await db.schema
@@ -53,9 +57,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('app_versions_app_idx').on('app_versions').columns(['app_id', 'create_time']).execute();
-  await db.schema.createIndex('app_versions_app_index_uq').on('app_versions').columns(['app_id', 'index_no']).unique().execute();
+  await db.schema
+    .createIndex('app_versions_app_index_uq')
+    .on('app_versions')
+    .columns(['app_id', 'index_no'])
+    .unique()
+    .execute();
   await db.schema.createIndex('app_versions_file_uq').on('app_versions').column('file_key').unique().execute();
-  await db.schema.createIndex('app_versions_type_idx').on('app_versions').columns(['app_id', 'native_package_type', 'create_time']).execute();
+  await db.schema
+    .createIndex('app_versions_type_idx')
+    .on('app_versions')
+    .columns(['app_id', 'native_package_type', 'create_time'])
+    .execute();
   await db.schema.createIndex('app_versions_upload_by_idx').on('app_versions').column('upload_by').execute();
 }
 

@@ -61,10 +61,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('commit_logs_workflow_commit_uq').on('commit_logs').columns(['workflow_id', 'commit_id']).unique().execute();
-  await db.schema.createIndex('commit_logs_workflow_time_idx').on('commit_logs').columns(['workflow_id', 'commit_time', 'id']).execute();
-  await db.schema.createIndex('commit_logs_remark_time_idx').on('commit_logs').columns(['remark', 'commit_time', 'id']).execute();
-  await db.schema.createIndex('commit_logs_app_time_idx').on('commit_logs').columns(['app_id', 'commit_time']).execute();
+  await db.schema
+    .createIndex('commit_logs_workflow_commit_uq')
+    .on('commit_logs')
+    .columns(['workflow_id', 'commit_id'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('commit_logs_workflow_time_idx')
+    .on('commit_logs')
+    .columns(['workflow_id', 'commit_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('commit_logs_remark_time_idx')
+    .on('commit_logs')
+    .columns(['remark', 'commit_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('commit_logs_app_time_idx')
+    .on('commit_logs')
+    .columns(['app_id', 'commit_time'])
+    .execute();
   await db.schema.createIndex('commit_logs_version_idx').on('commit_logs').column('app_version_id').execute();
 
   await db.schema
@@ -73,7 +90,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('app_version_id', 'bigint', (c) => c.notNull().references('app_versions.id').onDelete('cascade'))
     .addPrimaryKeyConstraint('commit_log_versions_pk', ['commit_log_id', 'app_version_id'])
     .execute();
-  await db.schema.createIndex('commit_log_versions_version_idx').on('commit_log_versions').column('app_version_id').execute();
+  await db.schema
+    .createIndex('commit_log_versions_version_idx')
+    .on('commit_log_versions')
+    .column('app_version_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
@@ -86,5 +107,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['webhook_deliveries', 'commit_log_versions', 'commit_logs', 'workflows']) await db.schema.dropTable(table).execute();
+  for (const table of ['webhook_deliveries', 'commit_log_versions', 'commit_logs', 'workflows'])
+    await db.schema.dropTable(table).execute();
 }

@@ -15,14 +15,26 @@ import type { Kysely } from 'kysely';
  * The (workflow_id, commit_time, id) and (remark, commit_time, id) indexes stay for onlyCliff = false.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('commit_logs_workflow_shown_idx').on('commit_logs').columns(['workflow_id', 'is_filtered', 'commit_time', 'id']).execute();
-  await db.schema.createIndex('commit_logs_remark_shown_idx').on('commit_logs').columns(['remark', 'is_filtered', 'commit_time', 'id']).execute();
+  await db.schema
+    .createIndex('commit_logs_workflow_shown_idx')
+    .on('commit_logs')
+    .columns(['workflow_id', 'is_filtered', 'commit_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('commit_logs_remark_shown_idx')
+    .on('commit_logs')
+    .columns(['remark', 'is_filtered', 'commit_time', 'id'])
+    .execute();
   await db.schema.createIndex('commit_logs_app_remark_idx').on('commit_logs').columns(['app_id', 'remark']).execute();
   await db.schema.dropIndex('commit_logs_app_time_idx').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('commit_logs_app_time_idx').on('commit_logs').columns(['app_id', 'commit_time']).execute();
+  await db.schema
+    .createIndex('commit_logs_app_time_idx')
+    .on('commit_logs')
+    .columns(['app_id', 'commit_time'])
+    .execute();
   await db.schema.dropIndex('commit_logs_app_remark_idx').execute();
   await db.schema.dropIndex('commit_logs_remark_shown_idx').execute();
   await db.schema.dropIndex('commit_logs_workflow_shown_idx').execute();

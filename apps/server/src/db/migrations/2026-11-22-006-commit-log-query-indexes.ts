@@ -10,7 +10,11 @@ import type { Kysely } from 'kysely';
  * bench/commit-logs.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('commit_logs_remark_app_shown_idx').on('commit_logs').columns(['remark', 'app_id', 'is_filtered', 'commit_time', 'id']).execute();
+  await db.schema
+    .createIndex('commit_logs_remark_app_shown_idx')
+    .on('commit_logs')
+    .columns(['remark', 'app_id', 'is_filtered', 'commit_time', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -24,8 +24,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .addColumn('last_login_time', 'bigint')
     .execute();
-  await db.schema.createIndex('user_identities_subject_uq').on('user_identities').columns(['provider', 'subject']).unique().execute();
-  await db.schema.createIndex('user_identities_user_uq').on('user_identities').columns(['user_id', 'provider']).unique().execute();
+  await db.schema
+    .createIndex('user_identities_subject_uq')
+    .on('user_identities')
+    .columns(['provider', 'subject'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('user_identities_user_uq')
+    .on('user_identities')
+    .columns(['user_id', 'provider'])
+    .unique()
+    .execute();
 
   // One row per sign-in attempt through Lark or WeCom: the state sent out, single use, short-lived.
   await db.schema

@@ -64,7 +64,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('workflows').addColumn('robot_secret', 'varchar(512)').execute();
   await db.schema.alterTable('workflows').addColumn('auto_push_cursor', 'bigint').execute();
   // Items stored before this migration are not new: autoPush starts after them.
-  await sql`update workflows set auto_push_cursor = (select max(c.id) from commit_logs c where c.workflow_id = workflows.id)`.execute(db);
+  await sql`update workflows set auto_push_cursor = (select max(c.id) from commit_logs c where c.workflow_id = workflows.id)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -51,7 +51,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expire_time', 'bigint', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('certificate_profiles_cert_idx').on('certificate_profiles').column('certificate_id').execute();
+  await db.schema
+    .createIndex('certificate_profiles_cert_idx')
+    .on('certificate_profiles')
+    .column('certificate_id')
+    .execute();
 
   // Device IDs for ad-hoc and development installs; `udid` is stored in one spelling (see normalizeUdid).
   await db.schema

@@ -39,7 +39,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('lark_doc_follows_uq').on('lark_doc_follows').columns(['workflow_id', 'obj_token']).unique().execute();
+  await db.schema
+    .createIndex('lark_doc_follows_uq')
+    .on('lark_doc_follows')
+    .columns(['workflow_id', 'obj_token'])
+    .unique()
+    .execute();
   await db.schema.createIndex('lark_doc_follows_obj_idx').on('lark_doc_follows').column('obj_token').execute();
 }
 

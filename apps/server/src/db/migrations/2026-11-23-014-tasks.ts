@@ -60,11 +60,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('task_records_guid_uq').on('task_records').column('guid').unique().execute();
-  await db.schema.createIndex('task_records_list_idx').on('task_records').columns(['app_id', 'record_type', 'create_time', 'id']).execute();
-  await db.schema.createIndex('task_records_client_token_uq').on('task_records').columns(['app_id', 'client_token']).unique().execute();
+  await db.schema
+    .createIndex('task_records_list_idx')
+    .on('task_records')
+    .columns(['app_id', 'record_type', 'create_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('task_records_client_token_uq')
+    .on('task_records')
+    .columns(['app_id', 'client_token'])
+    .unique()
+    .execute();
   await db.schema.createIndex('task_records_lark_guid_idx').on('task_records').column('lark_guid').execute();
-  await db.schema.createIndex('task_records_lark_record_idx').on('task_records').columns(['app_id', 'lark_record_id']).execute();
-  await db.schema.createIndex('task_records_update_idx').on('task_records').columns(['app_id', 'update_time']).execute();
+  await db.schema
+    .createIndex('task_records_lark_record_idx')
+    .on('task_records')
+    .columns(['app_id', 'lark_record_id'])
+    .execute();
+  await db.schema
+    .createIndex('task_records_update_idx')
+    .on('task_records')
+    .columns(['app_id', 'update_time'])
+    .execute();
 
   // Comments on a record; deleted ones stay as tombstones (deleted_time) so a sync can delete them remotely too.
   await db.schema
@@ -80,7 +97,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('update_time', 'bigint', (c) => c.notNull())
     .addColumn('deleted_time', 'bigint')
     .execute();
-  await db.schema.createIndex('task_comments_record_idx').on('task_comments').columns(['record_id', 'create_time', 'id']).execute();
+  await db.schema
+    .createIndex('task_comments_record_idx')
+    .on('task_comments')
+    .columns(['record_id', 'create_time', 'id'])
+    .execute();
   await db.schema.createIndex('task_comments_lark_idx').on('task_comments').column('lark_comment_id').execute();
 
   // Every change of a record or comment: who (a user, or null with source 'lark'), when, which field, old → new.

@@ -37,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('target_id', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('apple_account_bindings_pk', ['target_type', 'target_id'])
     .execute();
-  await db.schema.createIndex('apple_account_bindings_account_idx').on('apple_account_bindings').column('account_id').execute();
+  await db.schema
+    .createIndex('apple_account_bindings_account_idx')
+    .on('apple_account_bindings')
+    .column('account_id')
+    .execute();
 
   // What Apple listed at the last sync (devices also as registered since), per account.
   await db.schema
@@ -52,7 +56,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('model', 'varchar(128)')
     .execute();
-  await db.schema.createIndex('apple_devices_account_uq').on('apple_devices').columns(['account_id', 'apple_id']).unique().execute();
+  await db.schema
+    .createIndex('apple_devices_account_uq')
+    .on('apple_devices')
+    .columns(['account_id', 'apple_id'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('apple_certificates')
@@ -66,7 +75,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expire_time', 'bigint', (c) => c.notNull())
     .addColumn('sha1', 'varchar(40)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('apple_certificates_account_uq').on('apple_certificates').columns(['account_id', 'apple_id']).unique().execute();
+  await db.schema
+    .createIndex('apple_certificates_account_uq')
+    .on('apple_certificates')
+    .columns(['account_id', 'apple_id'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('apple_bundle_ids')
@@ -78,9 +92,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('platform', 'varchar(16)', (c) => c.notNull())
     .addColumn('seed_id', 'varchar(64)')
     .execute();
-  await db.schema.createIndex('apple_bundle_ids_account_uq').on('apple_bundle_ids').columns(['account_id', 'apple_id']).unique().execute();
+  await db.schema
+    .createIndex('apple_bundle_ids_account_uq')
+    .on('apple_bundle_ids')
+    .columns(['account_id', 'apple_id'])
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['apple_bundle_ids', 'apple_certificates', 'apple_devices', 'apple_account_bindings', 'apple_accounts']) await db.schema.dropTable(table).execute();
+  for (const table of [
+    'apple_bundle_ids',
+    'apple_certificates',
+    'apple_devices',
+    'apple_account_bindings',
+    'apple_accounts',
+  ])
+    await db.schema.dropTable(table).execute();
 }

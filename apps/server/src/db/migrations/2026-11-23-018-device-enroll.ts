@@ -28,8 +28,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('serial', 'varchar(64)')
     .addColumn('outcome', 'varchar(16)')
     .execute();
-  await db.schema.createIndex('device_enrollments_challenge_uq').on('device_enrollments').column('challenge_hash').unique().execute();
-  await db.schema.createIndex('device_enrollments_app_time_idx').on('device_enrollments').columns(['app_id', 'create_time']).execute();
+  await db.schema
+    .createIndex('device_enrollments_challenge_uq')
+    .on('device_enrollments')
+    .column('challenge_hash')
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('device_enrollments_app_time_idx')
+    .on('device_enrollments')
+    .columns(['app_id', 'create_time'])
+    .execute();
   await db.schema.createIndex('device_enrollments_user_idx').on('device_enrollments').column('user_id').execute();
 }
 

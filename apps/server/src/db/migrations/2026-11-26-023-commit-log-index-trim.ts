@@ -15,6 +15,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('commit_logs_workflow_time_idx').on('commit_logs').columns(['workflow_id', 'commit_time', 'id']).execute();
-  await db.schema.createIndex('commit_logs_remark_time_idx').on('commit_logs').columns(['remark', 'commit_time', 'id']).execute();
+  await db.schema
+    .createIndex('commit_logs_workflow_time_idx')
+    .on('commit_logs')
+    .columns(['workflow_id', 'commit_time', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('commit_logs_remark_time_idx')
+    .on('commit_logs')
+    .columns(['remark', 'commit_time', 'id'])
+    .execute();
 }

@@ -16,5 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await db.schema.alterTable('commit_logs').addForeignKeyConstraint('commit_logs_app_id_fkey', ['app_id'], 'apps', ['id']).onDelete('cascade').execute();
+  await db.schema
+    .alterTable('commit_logs')
+    .addForeignKeyConstraint('commit_logs_app_id_fkey', ['app_id'], 'apps', ['id'])
+    .onDelete('cascade')
+    .execute();
 }

@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
  * (an editor turns it on; off for every app until then).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('apps').addColumn('public_install', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('public_install', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

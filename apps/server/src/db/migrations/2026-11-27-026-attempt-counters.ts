@@ -32,7 +32,11 @@ export async function down(db: Kysely<any>): Promise<void> {
     .addColumn('ip', 'varchar(64)', (c) => c.notNull())
     .addColumn('create_time', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_failures_user_idx').on('login_failures').columns(['username', 'create_time']).execute();
+  await db.schema
+    .createIndex('login_failures_user_idx')
+    .on('login_failures')
+    .columns(['username', 'create_time'])
+    .execute();
   await db.schema.createIndex('login_failures_ip_idx').on('login_failures').columns(['ip', 'create_time']).execute();
   await db.schema.dropTable('attempt_counters').execute();
 }

@@ -8,7 +8,10 @@ import { sql, type Kysely } from 'kysely';
  * platform) goes: the list says the same per platform.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('apps').addColumn('bundle_ids', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('bundle_ids', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
   const latest = await sql<{ app_id: number | string; native_package_type: string; bundle_id: string }>`
     select v.app_id, v.native_package_type, v.bundle_id
     from app_versions v
@@ -25,7 +28,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     ids[row.native_package_type] = [row.bundle_id];
     byApp.set(appId, ids);
   }
-  for (const [appId, ids] of byApp) await db.updateTable('apps').set({ bundle_ids: JSON.stringify(ids) }).where('id', '=', appId).execute();
+  for (const [appId, ids] of byApp)
+    await db
+      .updateTable('apps')
+      .set({ bundle_ids: JSON.stringify(ids) })
+      .where('id', '=', appId)
+      .execute();
   await db.schema.alterTable('apps').dropColumn('bundle_id').execute();
 }
 

@@ -37,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finish_time', 'bigint')
     .addColumn('error', 'text')
     .execute();
-  await db.schema.createIndex('job_schedule_runs_name_idx').on('job_schedule_runs').columns(['name', 'start_time']).execute();
+  await db.schema
+    .createIndex('job_schedule_runs_name_idx')
+    .on('job_schedule_runs')
+    .columns(['name', 'start_time'])
+    .execute();
   await db.schema.createIndex('job_schedule_runs_time_idx').on('job_schedule_runs').column('start_time').execute();
 }
 

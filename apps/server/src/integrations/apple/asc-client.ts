@@ -47,11 +47,17 @@ export interface AscResource<A = Record<string, unknown>> {
 /** Reads the P-256 key of a .p8; throws on anything else. */
 export function readP8(p8: string): KeyObject {
   const key = createPrivateKey({ key: p8, format: 'pem' });
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('not an EC P-256 key');
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1')
+    throw new Error('not an EC P-256 key');
   return key;
 }
 
-export function createAscClient(options: { baseUrl: string; credentials: AscCredentials; now?: () => number; fetchImpl?: typeof fetch }) {
+export function createAscClient(options: {
+  baseUrl: string;
+  credentials: AscCredentials;
+  now?: () => number;
+  fetchImpl?: typeof fetch;
+}) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
   const doFetch = options.fetchImpl ?? fetch;
@@ -74,7 +80,11 @@ export function createAscClient(options: { baseUrl: string; credentials: AscCred
     try {
       return await doFetch(url, {
         method,
-        headers: { authorization: `Bearer ${token(fresh)}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token(fresh)}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });

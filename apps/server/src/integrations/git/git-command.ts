@@ -4,7 +4,15 @@ import { REPO_UNREACHABLE, wholeSeconds, type RemoteLimits } from '../repo-acces
 import { killGroup, runChild, spawnGroup } from '../repo-access/run-child.ts';
 import { redactSecrets } from './remote-url.ts';
 
-export type GitErrorReason = 'invalid_remote' | 'not_a_mirror' | 'remote_not_found' | 'remote_refused' | 'remote_unreachable' | 'command_failed' | 'timeout' | 'bad_output';
+export type GitErrorReason =
+  | 'invalid_remote'
+  | 'not_a_mirror'
+  | 'remote_not_found'
+  | 'remote_refused'
+  | 'remote_unreachable'
+  | 'command_failed'
+  | 'timeout'
+  | 'bad_output';
 
 const messages: Record<GitErrorReason, string> = {
   invalid_remote: '仓库地址不合法：仅支持 https://、http://、ssh://、git@主机:路径 或 file:// 地址',
@@ -19,9 +27,18 @@ const messages: Record<GitErrorReason, string> = {
 
 /** What a failed clone or fetch says about the remote (git's messages are English whatever the locale: LC_ALL=C). */
 const remoteFailures: Array<[GitErrorReason, RegExp]> = [
-  ['remote_refused', /authentication failed|could not read (username|password)|permission denied|access denied|terminal prompts disabled|returned error: 40[13]|host key verification failed/i],
-  ['remote_unreachable', /could not resolve host|failed to connect|connection refused|connection timed out|network is unreachable|could not connect|no route to host|operation too slow|timed out|ssl|tls|gnutls|empty reply|connection reset|connection closed|kex_exchange_identification|unable to access/i],
-  ['remote_not_found', /does not appear to be a git repository|repository .*not found|not found|no such file or directory|returned error: 404/i],
+  [
+    'remote_refused',
+    /authentication failed|could not read (username|password)|permission denied|access denied|terminal prompts disabled|returned error: 40[13]|host key verification failed/i,
+  ],
+  [
+    'remote_unreachable',
+    /could not resolve host|failed to connect|connection refused|connection timed out|network is unreachable|could not connect|no route to host|operation too slow|timed out|ssl|tls|gnutls|empty reply|connection reset|connection closed|kex_exchange_identification|unable to access/i,
+  ],
+  [
+    'remote_not_found',
+    /does not appear to be a git repository|repository .*not found|not found|no such file or directory|returned error: 404/i,
+  ],
 ];
 
 /** The reason of a git command that exited non-zero, from its stderr. */
@@ -55,27 +72,44 @@ export interface GitRunOptions {
   remote?: RemoteLimits;
 }
 
-
 /**
  * Transports are whitelisted per command (`ext::`/`fd::` and plain http/git are refused by git itself), and
  * auto-gc runs in the foreground so no detached git outlives the call.
  */
 function baseArgs(options: GitRunOptions): string[] {
   const args = [
-    '-c', 'protocol.allow=never',
-    '-c', 'protocol.https.allow=always',
-    '-c', 'protocol.http.allow=always',
-    '-c', 'protocol.ssh.allow=always',
-    '-c', `protocol.file.allow=${options.allowFile ? 'always' : 'never'}`,
-    '-c', 'gc.autoDetach=false',
-    '-c', 'core.quotePath=false',
+    '-c',
+    'protocol.allow=never',
+    '-c',
+    'protocol.https.allow=always',
+    '-c',
+    'protocol.http.allow=always',
+    '-c',
+    'protocol.ssh.allow=always',
+    '-c',
+    `protocol.file.allow=${options.allowFile ? 'always' : 'never'}`,
+    '-c',
+    'gc.autoDetach=false',
+    '-c',
+    'core.quotePath=false',
   ];
   const remote = options.remote;
   if (remote) {
     // A transfer below 1 KB/s for the idle limit is given up; a redirect could lead past the host check.
-    args.push('-c', 'http.lowSpeedLimit=1000', '-c', `http.lowSpeedTime=${wholeSeconds(remote.timeouts.idleMs)}`, '-c', 'http.followRedirects=false');
+    args.push(
+      '-c',
+      'http.lowSpeedLimit=1000',
+      '-c',
+      `http.lowSpeedTime=${wholeSeconds(remote.timeouts.idleMs)}`,
+      '-c',
+      'http.followRedirects=false',
+    );
     // curl connects to the address the host check looked at (TLS still checks the certificate of the name).
-    if (remote.pin) args.push('-c', `http.curloptResolve=${remote.pin.host}:${remote.pin.port}:${remote.pin.address.includes(':') ? `[${remote.pin.address}]` : remote.pin.address}`);
+    if (remote.pin)
+      args.push(
+        '-c',
+        `http.curloptResolve=${remote.pin.host}:${remote.pin.port}:${remote.pin.address.includes(':') ? `[${remote.pin.address}]` : remote.pin.address}`,
+      );
   }
   if (options.gitDir !== undefined) args.push(`--git-dir=${options.gitDir}`);
   return args;
@@ -90,7 +124,11 @@ function gitEnv(remote?: RemoteLimits): NodeJS.ProcessEnv {
   const ssh = ['ssh', '-o BatchMode=yes', '-o StrictHostKeyChecking=accept-new'];
   if (remote) {
     const idle = wholeSeconds(remote.timeouts.idleMs);
-    ssh.push(`-o ConnectTimeout=${wholeSeconds(remote.timeouts.connectMs)}`, `-o ServerAliveInterval=${Math.max(1, Math.ceil(idle / 3))}`, '-o ServerAliveCountMax=3');
+    ssh.push(
+      `-o ConnectTimeout=${wholeSeconds(remote.timeouts.connectMs)}`,
+      `-o ServerAliveInterval=${Math.max(1, Math.ceil(idle / 3))}`,
+      '-o ServerAliveCountMax=3',
+    );
     // The checked address, with the host key still looked up under the name (host and address are plain ASCII here).
     if (remote.pin) ssh.push(`-o HostName=${remote.pin.address}`, `-o HostKeyAlias=${remote.pin.host}`);
   }
@@ -117,14 +155,26 @@ export interface GitResult {
  * Runs git without a shell and resolves with its output. Exit codes listed in `okExitCodes` (default [0])
  * resolve; any other exit, a timeout or a spawn failure rejects with a GitError.
  */
-export async function runGit(args: readonly string[], options: GitRunOptions, okExitCodes: readonly number[] = [0]): Promise<GitResult> {
-  const run = await runChild('git', [...baseArgs(options), ...args], { env: gitEnv(options.remote), input: options.input, timeoutMs: options.timeoutMs, maxBuffer: MAX_BUFFER });
+export async function runGit(
+  args: readonly string[],
+  options: GitRunOptions,
+  okExitCodes: readonly number[] = [0],
+): Promise<GitResult> {
+  const run = await runChild('git', [...baseArgs(options), ...args], {
+    env: gitEnv(options.remote),
+    input: options.input,
+    timeoutMs: options.timeoutMs,
+    maxBuffer: MAX_BUFFER,
+  });
   const { stdout, stderr } = run;
   if (run.code === 0) return { stdout, stderr, exitCode: 0 };
   if (run.overflow) throw new GitError('bad_output', `git ${args[0] ?? ''}: output too large`);
   if (run.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`);
   if (run.code !== null && okExitCodes.includes(run.code)) return { stdout, stderr, exitCode: run.code };
-  throw new GitError(failureReason(stderr), `git ${args[0] ?? ''} (${String(run.code ?? run.spawnError)}): ${stderr || run.spawnError || 'killed'}`);
+  throw new GitError(
+    failureReason(stderr),
+    `git ${args[0] ?? ''} (${String(run.code ?? run.spawnError)}): ${stderr || run.spawnError || 'killed'}`,
+  );
 }
 
 export interface StreamGitOptions extends GitRunOptions {
@@ -158,7 +208,10 @@ async function pump(stdin: Writable, feed: AsyncIterable<string>): Promise<void>
  * Streams git's stdout as UTF-8 text, chunk by chunk, with backpressure (the child is paused while the consumer
  * awaits). Leaving the loop early stops git; a non-zero exit after a complete read rejects with a GitError.
  */
-export async function* streamGit(args: readonly string[], options: StreamGitOptions): AsyncGenerator<string, void, undefined> {
+export async function* streamGit(
+  args: readonly string[],
+  options: StreamGitOptions,
+): AsyncGenerator<string, void, undefined> {
   const child = spawnGroup('git', [...baseArgs(options), ...args], gitEnv(options.remote));
   // Written from event handlers, hence an object rather than `let`s that the compiler would narrow.
   const state = { stderr: '', timedOut: false };
@@ -196,7 +249,8 @@ export async function* streamGit(args: readonly string[], options: StreamGitOpti
     clearTimeout(timer);
     if (complete) {
       if (state.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${state.stderr}`);
-      if (code !== 0) throw new GitError(failureReason(state.stderr), `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
+      if (code !== 0)
+        throw new GitError(failureReason(state.stderr), `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
     }
   }
 }

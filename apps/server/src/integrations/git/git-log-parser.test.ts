@@ -28,14 +28,30 @@ describe('LogRecordParser', () => {
   it('parses records whatever the chunk boundaries', () => {
     const whole = parseAll([STREAM]);
     expect(whole).toEqual([
-      { id: A, parents: [B, C], authorName: '鲍勃', authorEmail: 'bob@corp.test', committedAt: 1714600050, message: "Merge branch 'dev'\n", files: null },
-      { id: B, parents: [], authorName: 'Alice', authorEmail: '', committedAt: 1714600010, message: '第一行\n\n第二行\n', files: null },
+      {
+        id: A,
+        parents: [B, C],
+        authorName: '鲍勃',
+        authorEmail: 'bob@corp.test',
+        committedAt: 1714600050,
+        message: "Merge branch 'dev'\n",
+        files: null,
+      },
+      {
+        id: B,
+        parents: [],
+        authorName: 'Alice',
+        authorEmail: '',
+        committedAt: 1714600010,
+        message: '第一行\n\n第二行\n',
+        files: null,
+      },
     ]);
     expect(parseAll([...STREAM])).toEqual(whole);
     expect(parseAll([STREAM.slice(0, 45), STREAM.slice(45, 46), STREAM.slice(46)])).toEqual(whole);
   });
 
-  it('reads each record\'s files, whatever the chunk boundaries, and a file name that looks like a record start', () => {
+  it("reads each record's files, whatever the chunk boundaries, and a file name that looks like a record start", () => {
     const whole = parseAll([WITH_FILES], true);
     expect(whole.map((record) => [record.id, record.message, record.files])).toEqual([
       [A, "Merge branch 'dev'\n", { added: [], modified: ['src/a b.ts', 'link'], removed: ['旧.txt'] }],
@@ -43,7 +59,9 @@ describe('LogRecordParser', () => {
       [B, '第一行\n', { added: ['README.md', '\u001e.txt'], modified: [], removed: [] }],
     ]);
     expect(parseAll([...WITH_FILES], true)).toEqual(whole);
-    expect(parseAll([WITH_FILES.slice(0, 130), WITH_FILES.slice(130, 131), WITH_FILES.slice(131)], true)).toEqual(whole);
+    expect(parseAll([WITH_FILES.slice(0, 130), WITH_FILES.slice(130, 131), WITH_FILES.slice(131)], true)).toEqual(
+      whole,
+    );
   });
 
   it('refuses output that drifted or stopped inside a record', () => {

@@ -81,7 +81,8 @@ export class LogRecordParser {
 
   /** Call after the last chunk: the last record; throws when the stream stopped inside one. */
   finish(): LogRecord[] {
-    if (this.buffer.trim() !== '' || this.fields.length > 0 || this.status !== null) throw new GitError('bad_output', 'git log output ended inside a record');
+    if (this.buffer.trim() !== '' || this.fields.length > 0 || this.status !== null)
+      throw new GitError('bad_output', 'git log output ended inside a record');
     const last = this.current;
     this.current = null;
     return last ? [last] : [];

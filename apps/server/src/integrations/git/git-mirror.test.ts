@@ -15,14 +15,20 @@ const ids: Record<string, string> = {};
 const stored = new Map<string, SourceCommit>();
 const both: BranchFilter = { branches: ['main', 'dev'], committers: [] };
 const isStored = (id: string): boolean => stored.has(id);
-const byId = (commits: SourceCommit[]): Map<string, SourceCommit> => new Map(commits.map((commit) => [commit.commitId, commit]));
+const byId = (commits: SourceCommit[]): Map<string, SourceCommit> =>
+  new Map(commits.map((commit) => [commit.commitId, commit]));
 
 beforeAll(() => {
   repo = GitRepo.init(sandbox.path('src'));
   ids.c1 = repo.commit({ message: 'init', author: alice, time: T + 10, files: { 'a.txt': 'a\n' } });
   ids.c2 = repo.commit({ message: FIX_MESSAGE, author: bob, time: T + 20, files: { 'a.txt': 'a2\n', 'b.txt': 'b\n' } });
   repo.checkout('dev', true);
-  ids.d1 = repo.commit({ message: 'feat: dev work\n', author: alice, time: T + 30, files: { 'dev/新文件.txt': 'x\n' } });
+  ids.d1 = repo.commit({
+    message: 'feat: dev work\n',
+    author: alice,
+    time: T + 30,
+    files: { 'dev/新文件.txt': 'x\n' },
+  });
   repo.checkout('main');
   ids.c3 = repo.commit({ message: 'main only', author: alice, time: T + 40, files: { 'b.txt': null } });
   ids.merge = repo.merge('dev', "Merge branch 'dev'", bob, T + 50);
@@ -77,7 +83,9 @@ describe('syncMirror + readNewCommits over file://', () => {
   });
 
   it('attributes each commit to the first filtered branch that contains it', async () => {
-    const devFirst = await readNewCommits(mirror, { branches: ['dev', 'main'], committers: [] }, () => false, { withFiles: false });
+    const devFirst = await readNewCommits(mirror, { branches: ['dev', 'main'], committers: [] }, () => false, {
+      withFiles: false,
+    });
     const branchOf = new Map(devFirst.commits.map((commit) => [commit.commitId, commit.branch]));
     expect([ids.c1, ids.c2, ids.d1].map((id) => branchOf.get(id ?? ''))).toEqual(['dev', 'dev', 'dev']);
     expect([ids.c3, ids.merge].map((id) => branchOf.get(id ?? ''))).toEqual(['main', 'main']);
@@ -112,7 +120,12 @@ describe('syncMirror + readNewCommits over file://', () => {
     const before = await readNewCommits(mirror, both, isStored);
     repo.checkout('dev');
     repo.git(['reset', '--quiet', '--hard', ids.c2 ?? '']);
-    ids.d2 = repo.commit({ message: 'rewritten dev\n\n多行\n说明', author: alice, time: T + 60, files: { 'dev/other.txt': 'y\n' } });
+    ids.d2 = repo.commit({
+      message: 'rewritten dev\n\n多行\n说明',
+      author: alice,
+      time: T + 60,
+      files: { 'dev/other.txt': 'y\n' },
+    });
     repo.checkout('main');
 
     const sync = await syncMirror(repo.url, mirror);
@@ -120,7 +133,9 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(sync.updates).toEqual([{ kind: 'branch', name: 'dev', oldId: ids.d1, newId: ids.d2, change: 'forced' }]);
 
     const result = await readNewCommits(mirror, both, isStored);
-    expect(result.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([[ids.d2, 'dev', 'rewritten dev\n\n多行\n说明']]);
+    expect(result.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([
+      [ids.d2, 'dev', 'rewritten dev\n\n多行\n说明'],
+    ]);
     const viaTips = await readNewCommits(mirror, both, () => false, { knownTips: before.tips });
     expect(viaTips.commits.map((commit) => commit.commitId)).toEqual([ids.d2]);
     expect(viaTips.scanned).toBe(1);
@@ -143,7 +158,10 @@ describe('syncMirror + readNewCommits over file://', () => {
     ids.n3 = repo.commit({ message: 'n3', author: alice, time: T + 90 });
     repo.git(['tag', '-d', 'light']);
     const sync = await syncMirror(repo.url, mirror);
-    expect(sync.updates.map((update) => `${update.kind}:${update.name}:${update.change}`)).toEqual(['branch:main:updated', 'tag:light:deleted']);
+    expect(sync.updates.map((update) => `${update.kind}:${update.name}:${update.change}`)).toEqual([
+      'branch:main:updated',
+      'tag:light:deleted',
+    ]);
 
     const first = await readNewCommits(mirror, both, isStored, { maxCommits: 2 });
     expect(first.truncated).toBe(true);
@@ -152,13 +170,18 @@ describe('syncMirror + readNewCommits over file://', () => {
     const rest = await readNewCommits(mirror, both, isStored, { maxCommits: 2 });
     expect(rest.truncated).toBe(false);
     expect(rest.commits.map((commit) => commit.commitId)).toEqual([ids.n1]);
-    expect(byId(await readNewCommits(mirror, both, () => false).then((r) => r.commits)).get(ids.c2 ?? '')?.tags).toEqual([]);
+    expect(
+      byId(await readNewCommits(mirror, both, () => false).then((r) => r.commits)).get(ids.c2 ?? '')?.tags,
+    ).toEqual([]);
   });
 
   it('hands over batches complete with tags and files in one walk, and the same commits as a single read', async () => {
     const whole = await readNewCommits(mirror, both, () => false);
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    const read = await readNewCommits(mirror, both, () => false, {
+      batchSize: 2,
+      onBatch: async (batch) => void batches.push(batch),
+    });
     expect(batches.every((batch) => batch.length === 2)).toBe(true);
     expect(read.commits.length).toBe(whole.commits.length % 2);
     // Batches come newest first, each oldest first like `commits`: reversed, they are the single read's order.
@@ -169,7 +192,11 @@ describe('syncMirror + readNewCommits over file://', () => {
   it('hands over a smaller first batch when asked, then full ones, losing and repeating nothing', async () => {
     const whole = await readNewCommits(mirror, both, () => false);
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, { firstBatchSize: 1, batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    const read = await readNewCommits(mirror, both, () => false, {
+      firstBatchSize: 1,
+      batchSize: 2,
+      onBatch: async (batch) => void batches.push(batch),
+    });
     expect(batches.map((batch) => batch.length)).toEqual([1, ...Array<number>(batches.length - 1).fill(2)]);
     expect([...read.commits, ...batches.reverse().flat()]).toEqual(whole.commits);
   });
@@ -186,13 +213,20 @@ describe('syncMirror + readNewCommits over file://', () => {
     await readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: slow });
     expect(order.every((line) => line.endsWith(' 1'))).toBe(true);
     expect(inFlight).toBe(0);
-    const failing = readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: () => Promise.reject(new Error('database is gone')) });
+    const failing = readNewCommits(mirror, both, () => false, {
+      batchSize: 2,
+      onBatch: () => Promise.reject(new Error('database is gone')),
+    });
     await expect(failing).rejects.toThrow('database is gone');
   });
 
   it('counts handed-over batches against maxCommits', async () => {
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, { maxCommits: 3, batchSize: 2, onBatch: async (batch) => void batches.push(batch) });
+    const read = await readNewCommits(mirror, both, () => false, {
+      maxCommits: 3,
+      batchSize: 2,
+      onBatch: async (batch) => void batches.push(batch),
+    });
     expect([batches.flat().length, read.commits.length, read.truncated]).toEqual([2, 1, true]);
   });
 });
@@ -204,9 +238,13 @@ describe('a remote without commits yet', () => {
     expect(await syncMirror(empty.url, target)).toEqual({ created: true, updates: [] });
     expect((await readNewCommits(target, both, () => false)).commits).toEqual([]);
     const first = empty.commit({ message: '第一次提交', author: alice, time: T + 100 });
-    expect((await syncMirror(empty.url, target)).updates).toEqual([{ kind: 'branch', name: 'main', oldId: null, newId: first, change: 'created' }]);
+    expect((await syncMirror(empty.url, target)).updates).toEqual([
+      { kind: 'branch', name: 'main', oldId: null, newId: first, change: 'created' },
+    ]);
     const read = await readNewCommits(target, both, () => false);
-    expect(read.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([[first, 'main', '第一次提交']]);
+    expect(read.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([
+      [first, 'main', '第一次提交'],
+    ]);
     expect(read.missingBranches).toEqual(['dev']);
   });
 });

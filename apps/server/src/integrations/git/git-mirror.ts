@@ -49,29 +49,51 @@ const STALE_LOCK_GRACE_MS = 60_000;
  * --prune-tags`. Only branches and tags are mirrored (`+refs/heads/*` and `+refs/tags/*`, forced), never a host's
  * `refs/pull/*`. Returns the ref changes, force-pushes flagged.
  */
-export async function syncMirror(remoteUrl: string, mirrorDir: string, options: SyncMirrorOptions = {}): Promise<SyncMirrorResult> {
+export async function syncMirror(
+  remoteUrl: string,
+  mirrorDir: string,
+  options: SyncMirrorOptions = {},
+): Promise<SyncMirrorResult> {
   const kind = classifyGitRemote(remoteUrl, options);
-  if (kind === null) throw new GitError('invalid_remote', `refused remote ${remoteUrl}`, refusedRemoteMessage(remoteUrl, options));
-  const run = { timeoutMs: options.timeoutMs ?? options.remote?.timeouts.commandMs ?? DEFAULT_SYNC_TIMEOUT_MS, allowFile: kind === 'file' };
+  if (kind === null)
+    throw new GitError('invalid_remote', `refused remote ${remoteUrl}`, refusedRemoteMessage(remoteUrl, options));
+  const run = {
+    timeoutMs: options.timeoutMs ?? options.remote?.timeouts.commandMs ?? DEFAULT_SYNC_TIMEOUT_MS,
+    allowFile: kind === 'file',
+  };
   // Only clone and fetch talk to the remote; every other command works on the mirror on disk.
   const talk = { ...run, remote: kind === 'file' ? undefined : options.remote };
   try {
     return await updateMirror(remoteUrl, mirrorDir, run, talk);
   } catch (error) {
     // A remote that cannot be read says the same whatever was (or was not) there, unless it asked for credentials.
-    if (kind !== 'file' && error instanceof GitError && ['remote_not_found', 'command_failed', 'timeout', 'bad_output'].includes(error.reason)) throw new GitError('remote_unreachable', error.detail);
+    if (
+      kind !== 'file' &&
+      error instanceof GitError &&
+      ['remote_not_found', 'command_failed', 'timeout', 'bad_output'].includes(error.reason)
+    )
+      throw new GitError('remote_unreachable', error.detail);
     throw error;
   }
 }
 
 type MirrorRun = { timeoutMs: number; allowFile: boolean };
 
-async function updateMirror(remoteUrl: string, mirrorDir: string, run: MirrorRun, talk: MirrorRun & { remote?: RemoteLimits }): Promise<SyncMirrorResult> {
+async function updateMirror(
+  remoteUrl: string,
+  mirrorDir: string,
+  run: MirrorRun,
+  talk: MirrorRun & { remote?: RemoteLimits },
+): Promise<SyncMirrorResult> {
   const state = await inspectMirrorDir(mirrorDir);
   if (state === 'foreign') throw new GitError('not_a_mirror', mirrorDir);
   if (state === 'missing') {
     const created = await cloneMirror(remoteUrl, mirrorDir, run, talk);
-    if (created) return { created: true, updates: diffRefs({ branches: new Map(), tags: new Map() }, await readRefs(mirrorDir), new Set()) };
+    if (created)
+      return {
+        created: true,
+        updates: diffRefs({ branches: new Map(), tags: new Map() }, await readRefs(mirrorDir), new Set()),
+      };
   }
   await clearStaleLocks(mirrorDir, 2 * run.timeoutMs + STALE_LOCK_GRACE_MS);
   await runGit(['config', 'remote.origin.url', remoteUrl], { ...run, gitDir: mirrorDir });
@@ -84,7 +106,11 @@ async function updateMirror(remoteUrl: string, mirrorDir: string, run: MirrorRun
   for (const [name, newId] of after.branches) {
     const oldId = before.branches.get(name);
     if (oldId === undefined || oldId === newId) continue;
-    const { exitCode } = await runGit(['merge-base', '--is-ancestor', oldId, newId], { ...run, gitDir: mirrorDir }, [0, 1, 128]);
+    const { exitCode } = await runGit(
+      ['merge-base', '--is-ancestor', oldId, newId],
+      { ...run, gitDir: mirrorDir },
+      [0, 1, 128],
+    );
     if (exitCode !== 0) forced.add(name);
   }
   return { created: false, updates: diffRefs(before, after, forced) };
@@ -98,12 +124,21 @@ async function inspectMirrorDir(mirrorDir: string): Promise<'missing' | 'mirror'
     return 'missing';
   }
   if (entries.length === 0) return 'missing';
-  const { stdout, exitCode } = await runGit(['rev-parse', '--is-bare-repository'], { gitDir: mirrorDir, timeoutMs: 30_000 }, [0, 128]);
+  const { stdout, exitCode } = await runGit(
+    ['rev-parse', '--is-bare-repository'],
+    { gitDir: mirrorDir, timeoutMs: 30_000 },
+    [0, 128],
+  );
   return exitCode === 0 && stdout.trim() === 'true' ? 'mirror' : 'foreign';
 }
 
 /** Clones into a temporary sibling and renames it into place; false when another process won the race. */
-async function cloneMirror(remoteUrl: string, mirrorDir: string, run: MirrorRun, talk: MirrorRun & { remote?: RemoteLimits }): Promise<boolean> {
+async function cloneMirror(
+  remoteUrl: string,
+  mirrorDir: string,
+  run: MirrorRun,
+  talk: MirrorRun & { remote?: RemoteLimits },
+): Promise<boolean> {
   await mkdir(dirname(mirrorDir), { recursive: true });
   const temp = `${mirrorDir}.tmp-${randomBytes(6).toString('hex')}`;
   try {
@@ -156,10 +191,12 @@ function diffRefs(before: RefSnapshot, after: RefSnapshot, forced: ReadonlySet<s
     for (const [name, newId] of now) {
       const oldId = old.get(name) ?? null;
       if (oldId === newId) continue;
-      const change: RefChange = oldId === null ? 'created' : kind === 'branch' && forced.has(name) ? 'forced' : 'updated';
+      const change: RefChange =
+        oldId === null ? 'created' : kind === 'branch' && forced.has(name) ? 'forced' : 'updated';
       updates.push({ kind, name, oldId, newId, change });
     }
-    for (const [name, oldId] of old) if (!now.has(name)) updates.push({ kind, name, oldId, newId: null, change: 'deleted' });
+    for (const [name, oldId] of old)
+      if (!now.has(name)) updates.push({ kind, name, oldId, newId: null, change: 'deleted' });
   };
   compare('branch', before.branches, after.branches);
   compare('tag', before.tags, after.tags);
@@ -224,7 +261,10 @@ export async function readNewCommits(
   const maxCommits = Math.max(1, options.maxCommits ?? DEFAULT_MAX_COMMITS);
   const timeoutMs = options.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   const refs = await readRefs(mirrorDir);
-  const order = filter.branches.length > 0 ? filter.branches : defaultOrder([...refs.branches.keys()], await readHeadBranch(mirrorDir));
+  const order =
+    filter.branches.length > 0
+      ? filter.branches
+      : defaultOrder([...refs.branches.keys()], await readHeadBranch(mirrorDir));
   const branches = order.flatMap((name) => {
     const tip = refs.branches.get(name);
     return tip === undefined ? [] : [{ name, tip }];
@@ -247,11 +287,20 @@ export async function readNewCommits(
   const branchOf = new Map<string, number>();
   const input = [...result.tips, ...(options.knownTips ?? []).map((id) => `^${id}`)].join('\n');
   const withFiles = options.withFiles !== false;
-  const args = ['log', '--stdin', '--ignore-missing', '--date-order', '-z', LOG_FORMAT, ...(withFiles ? FILES_ARGS : [])];
+  const args = [
+    'log',
+    '--stdin',
+    '--ignore-missing',
+    '--date-order',
+    '-z',
+    LOG_FORMAT,
+    ...(withFiles ? FILES_ARGS : []),
+  ];
   const parser = new LogRecordParser(withFiles);
   /** The records of each chunk of git's output, then the last one: a microtask per chunk, not per commit. */
   async function* recordChunks(): AsyncGenerator<LogRecord[]> {
-    for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` })) yield parser.push(chunk);
+    for await (const chunk of streamGit(args, { gitDir: mirrorDir, timeoutMs, input: `${input}\n` }))
+      yield parser.push(chunk);
     yield parser.finish();
   }
   let found: SourceCommit[] = [];

@@ -37,7 +37,11 @@ export async function readRefs(gitDir: string): Promise<RefSnapshot> {
 
 /** The branch the mirror's HEAD names (the remote's default branch at clone time), or null. */
 export async function readHeadBranch(gitDir: string): Promise<string | null> {
-  const { stdout, exitCode } = await runGit(['symbolic-ref', '--quiet', 'HEAD'], { gitDir, timeoutMs: REF_TIMEOUT_MS }, [0, 1]);
+  const { stdout, exitCode } = await runGit(
+    ['symbolic-ref', '--quiet', 'HEAD'],
+    { gitDir, timeoutMs: REF_TIMEOUT_MS },
+    [0, 1],
+  );
   const ref = stdout.trim();
   return exitCode === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
 }
@@ -53,7 +57,10 @@ export async function listTags(gitDir: string): Promise<TagRef[]> {
     '%(contents)',
     `%(contents:signature)${END}`,
   ].join('%00');
-  const { stdout } = await runGit(['for-each-ref', `--format=${format}`, 'refs/tags'], { gitDir, timeoutMs: REF_TIMEOUT_MS });
+  const { stdout } = await runGit(['for-each-ref', `--format=${format}`, 'refs/tags'], {
+    gitDir,
+    timeoutMs: REF_TIMEOUT_MS,
+  });
   const tags: TagRef[] = [];
   const nested: TagRef[] = [];
   for (const record of stdout.split(`${END}\n`)) {
@@ -66,7 +73,12 @@ export async function listTags(gitDir: string): Promise<TagRef[]> {
       tags.push({ name, commitId: sha, annotated: false, message: null });
     } else if (type === 'tag') {
       const text = signature && contents.endsWith(signature) ? contents.slice(0, -signature.length) : contents;
-      const tag: TagRef = { name, commitId: peeledType === 'commit' ? peeledSha : null, annotated: true, message: text.replace(/[\r\n]+$/, '') };
+      const tag: TagRef = {
+        name,
+        commitId: peeledType === 'commit' ? peeledSha : null,
+        annotated: true,
+        message: text.replace(/[\r\n]+$/, ''),
+      };
       tags.push(tag);
       if (peeledType === 'tag') nested.push(tag);
     }
@@ -79,7 +91,11 @@ export async function listTags(gitDir: string): Promise<TagRef[]> {
 async function peelNestedTags(gitDir: string, nested: TagRef[]): Promise<void> {
   if (nested.length === 0) return;
   const input = nested.map((tag) => `refs/tags/${tag.name}^{commit}`).join('\n');
-  const { stdout } = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { gitDir, timeoutMs: REF_TIMEOUT_MS, input: `${input}\n` });
+  const { stdout } = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    gitDir,
+    timeoutMs: REF_TIMEOUT_MS,
+    input: `${input}\n`,
+  });
   stdout.split('\n').forEach((line, index) => {
     const [sha = '', type = ''] = line.split(' ');
     const tag = nested[index];

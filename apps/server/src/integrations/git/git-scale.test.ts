@@ -20,7 +20,9 @@ afterAll(() => sandbox.cleanup());
 
 describe('readNewCommits at scale', () => {
   it(`reads all ${COUNT} commits of one branch in one streamed walk, with files`, async () => {
-    const result = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { maxCommits: COUNT });
+    const result = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+      maxCommits: COUNT,
+    });
     expect(result.truncated).toBe(false);
     expect(result.scanned).toBe(COUNT);
     expect(result.commits).toHaveLength(COUNT);
@@ -38,9 +40,15 @@ describe('readNewCommits at scale', () => {
   });
 
   it('applies the committers filter and maxCommits while streaming', async () => {
-    const mira = await readNewCommits(mirror, { branches: ['main'], committers: ['mira@corp.test'] }, () => false, { maxCommits: COUNT, withFiles: false });
+    const mira = await readNewCommits(mirror, { branches: ['main'], committers: ['mira@corp.test'] }, () => false, {
+      maxCommits: COUNT,
+      withFiles: false,
+    });
     expect(mira.commits).toHaveLength(COUNT / 2);
-    const capped = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { maxCommits: 100, withFiles: false });
+    const capped = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+      maxCommits: 100,
+      withFiles: false,
+    });
     expect(capped.truncated).toBe(true);
     expect(capped.commits.map((commit) => commit.message.split('\n')[0])).toEqual(
       Array.from({ length: 100 }, (_, index) => `commit ${COUNT - 99 + index}`),
@@ -51,16 +59,22 @@ describe('readNewCommits at scale', () => {
     const seenAll = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => true);
     expect(seenAll.commits).toEqual([]);
     expect(seenAll.scanned).toBe(COUNT);
-    const fromTips = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { knownTips: seenAll.tips });
+    const fromTips = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+      knownTips: seenAll.tips,
+    });
     expect(fromTips.commits).toEqual([]);
     expect(fromTips.scanned).toBe(0);
   });
 
   it('stops git and reports a timeout when a command outlives its limit', async () => {
     // One millisecond is shorter than starting a git process, so both limits always trip.
-    const read = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, { timeoutMs: 1 }).catch((error: unknown) => error);
+    const read = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+      timeoutMs: 1,
+    }).catch((error: unknown) => error);
     expect(read instanceof GitError && read.reason).toBe('timeout');
-    const sync = await syncMirror(`file://${sandbox.path('big')}`, mirror, { timeoutMs: 1 }).catch((error: unknown) => error);
+    const sync = await syncMirror(`file://${sandbox.path('big')}`, mirror, { timeoutMs: 1 }).catch(
+      (error: unknown) => error,
+    );
     expect(sync instanceof GitError && sync.reason).toBe('timeout');
   });
 
@@ -73,7 +87,9 @@ describe('readNewCommits at scale', () => {
     writeFileSync(join(mirror, 'refs/heads/fresh.lock'), '');
     const sync = await syncMirror(`file://${sandbox.path('big')}`, mirror, { timeoutMs: 60_000 });
     expect(sync.updates).toEqual([]);
-    expect(['config.lock', 'packed-refs.lock', 'refs/heads/main.lock'].some((name) => existsSync(join(mirror, name)))).toBe(false);
+    expect(
+      ['config.lock', 'packed-refs.lock', 'refs/heads/main.lock'].some((name) => existsSync(join(mirror, name))),
+    ).toBe(false);
     expect(existsSync(join(mirror, 'refs/heads/fresh.lock'))).toBe(true);
   });
 });

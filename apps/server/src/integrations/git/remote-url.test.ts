@@ -65,22 +65,36 @@ describe('remote helpers', () => {
       "fatal: unable to access 'https://oauth2:***@git.corp.test/x.git/'",
     );
     expect(redactSecrets('git@host:repo.git')).toBe('git@host:repo.git');
-    expect(redactSecrets("fatal: unable to access 'http://ghp_abc@gitlab.lan/x.git/'")).toBe("fatal: unable to access 'http://***@gitlab.lan/x.git/'");
+    expect(redactSecrets("fatal: unable to access 'http://ghp_abc@gitlab.lan/x.git/'")).toBe(
+      "fatal: unable to access 'http://***@gitlab.lan/x.git/'",
+    );
   });
 
   it('hides the password or token of an address shown back, and keeps the stored one when saved back as shown', () => {
-    expect(redactRepoUrl('https://oauth2:glpat-abc@git.corp.test/x.git')).toBe('https://oauth2:***@git.corp.test/x.git');
+    expect(redactRepoUrl('https://oauth2:glpat-abc@git.corp.test/x.git')).toBe(
+      'https://oauth2:***@git.corp.test/x.git',
+    );
     expect(redactRepoUrl('http://ghp_token@gitlab.lan/x.git')).toBe('http://***@gitlab.lan/x.git');
     expect(redactRepoUrl('ssh://git@git.corp.test/x.git')).toBe('ssh://git@git.corp.test/x.git');
     expect(redactRepoUrl('git@git.corp.test:x.git')).toBe('git@git.corp.test:x.git');
     const stored = 'https://oauth2:glpat-abc@git.corp.test/x.git';
-    expect(restoreRepoSecret('https://oauth2:***@git.corp.test/y.git', stored)).toBe('https://oauth2:glpat-abc@git.corp.test/y.git');
-    expect(restoreRepoSecret('http://***@gitlab.lan/x.git', 'http://ghp_token@gitlab.lan/x.git')).toBe('http://ghp_token@gitlab.lan/x.git');
+    expect(restoreRepoSecret('https://oauth2:***@git.corp.test/y.git', stored)).toBe(
+      'https://oauth2:glpat-abc@git.corp.test/y.git',
+    );
+    expect(restoreRepoSecret('http://***@gitlab.lan/x.git', 'http://ghp_token@gitlab.lan/x.git')).toBe(
+      'http://ghp_token@gitlab.lan/x.git',
+    );
     // Another host, user or scheme: the stored secret is not sent anywhere else.
     expect(restoreRepoSecret('https://oauth2:***@evil.test/x.git', stored)).toBe('https://oauth2:***@evil.test/x.git');
-    expect(restoreRepoSecret('https://other:***@git.corp.test/x.git', stored)).toBe('https://other:***@git.corp.test/x.git');
-    expect(restoreRepoSecret('http://oauth2:***@git.corp.test/x.git', stored)).toBe('http://oauth2:***@git.corp.test/x.git');
-    expect(restoreRepoSecret('https://oauth2:new@git.corp.test/x.git', stored)).toBe('https://oauth2:new@git.corp.test/x.git');
+    expect(restoreRepoSecret('https://other:***@git.corp.test/x.git', stored)).toBe(
+      'https://other:***@git.corp.test/x.git',
+    );
+    expect(restoreRepoSecret('http://oauth2:***@git.corp.test/x.git', stored)).toBe(
+      'http://oauth2:***@git.corp.test/x.git',
+    );
+    expect(restoreRepoSecret('https://oauth2:new@git.corp.test/x.git', stored)).toBe(
+      'https://oauth2:new@git.corp.test/x.git',
+    );
   });
 
   it('maps each remote to its own stable mirror directory', () => {
@@ -108,7 +122,9 @@ describe('syncMirror failures', () => {
     const target = sandbox.path('missing/m.git');
     const error = await syncFailure(`file://${sandbox.path('no-such-repo')}`, target);
     expect(error.reason).toBe('remote_not_found');
-    expect(error.message).toBe('仓库不存在或无权访问：请检查仓库地址（私有仓库的 https 地址需带上有读取权限的访问令牌）');
+    expect(error.message).toBe(
+      '仓库不存在或无权访问：请检查仓库地址（私有仓库的 https 地址需带上有读取权限的访问令牌）',
+    );
     expect(error.detail).toContain('no-such-repo');
     expect(readdirSync(sandbox.path('missing'))).toEqual([]);
   });
@@ -121,9 +137,17 @@ describe('syncMirror failures', () => {
   });
 
   it('tells a refused login from a missing repository by what git printed', () => {
-    expect(failureReason("fatal: could not read Username for 'https://git.example.com': terminal prompts disabled")).toBe('remote_refused');
-    expect(failureReason('git@git.example.com: Permission denied (publickey).\nfatal: Could not read from remote repository.')).toBe('remote_refused');
-    expect(failureReason("remote: Repository not found.\nfatal: repository 'https://github.com/a/b.git/' not found")).toBe('remote_not_found');
+    expect(
+      failureReason("fatal: could not read Username for 'https://git.example.com': terminal prompts disabled"),
+    ).toBe('remote_refused');
+    expect(
+      failureReason(
+        'git@git.example.com: Permission denied (publickey).\nfatal: Could not read from remote repository.',
+      ),
+    ).toBe('remote_refused');
+    expect(
+      failureReason("remote: Repository not found.\nfatal: repository 'https://github.com/a/b.git/' not found"),
+    ).toBe('remote_not_found');
     expect(failureReason('fatal: Could not resolve host: git.example.invalid')).toBe('remote_unreachable');
     expect(failureReason('fatal: bad object HEAD')).toBe('command_failed');
   });

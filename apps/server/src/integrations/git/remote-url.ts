@@ -21,7 +21,8 @@ const SCP_LIKE = /^([^@/:]+)@([^/:]+):(.+)$/;
  * characters — is refused, so a stored repoPath can never smuggle an option or a command into git or ssh.
  */
 export function classifyGitRemote(url: string, options: RemoteUrlOptions = {}): RemoteKind | null {
-  if (url.length === 0 || url.length > MAX_URL_LENGTH || /[\s\x00-\x1f\x7f]/.test(url) || url.startsWith('-')) return null;
+  if (url.length === 0 || url.length > MAX_URL_LENGTH || /[\s\x00-\x1f\x7f]/.test(url) || url.startsWith('-'))
+    return null;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) return classifyScpLike(url);
   let parsed: URL;
@@ -35,7 +36,12 @@ export function classifyGitRemote(url: string, options: RemoteUrlOptions = {}): 
     case 'http':
       return isSafeHost(parsed.hostname) && isSafeUser(parsed.username) ? scheme : null;
     case 'ssh':
-      return isSafeHost(parsed.hostname) && isSafeUser(parsed.username) && parsed.password === '' && parsed.pathname.length > 1 ? 'ssh' : null;
+      return isSafeHost(parsed.hostname) &&
+        isSafeUser(parsed.username) &&
+        parsed.password === '' &&
+        parsed.pathname.length > 1
+        ? 'ssh'
+        : null;
     case 'file': {
       const localHost = parsed.hostname === '' || parsed.hostname === 'localhost';
       return options.allowFile !== false && localHost && parsed.pathname.length > 1 ? 'file' : null;
@@ -68,7 +74,9 @@ function isSafeUser(user: string): boolean {
 /** Hides the password or token of `https://user:token@host/...` (and `https://token@host/...`) in any text, git's messages included. */
 export function redactSecrets(text: string): string {
   // A user name standing alone in an http(s) address is usually a token (`https://TOKEN@host/…`).
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*):([^/@\s]*)@/gi, '$1$2:***@').replace(/(https?:\/\/)([^/@\s:']+)@/gi, '$1***@');
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*):([^/@\s]*)@/gi, '$1$2:***@')
+    .replace(/(https?:\/\/)([^/@\s:']+)@/gi, '$1***@');
 }
 
 /** A stable mirror directory for a remote under `baseDir`: one bare repository per distinct URL. */
@@ -86,7 +94,9 @@ export const HIDDEN_SECRET = '***';
  * user names stay: they are not secrets.
  */
 export function redactRepoUrl(url: string): string {
-  return url.replace(HTTP_CREDENTIALS, (_all, scheme: string, user: string, password: string | undefined) => (password === undefined ? `${scheme}${HIDDEN_SECRET}@` : `${scheme}${user}:${HIDDEN_SECRET}@`));
+  return url.replace(HTTP_CREDENTIALS, (_all, scheme: string, user: string, password: string | undefined) =>
+    password === undefined ? `${scheme}${HIDDEN_SECRET}@` : `${scheme}${user}:${HIDDEN_SECRET}@`,
+  );
 }
 
 /**
@@ -99,9 +109,12 @@ export function restoreRepoSecret(submitted: string, stored: string | null): str
   const kept = HTTP_CREDENTIALS.exec(stored);
   if (!given || !kept) return submitted;
   const hostOf = (url: string, match: RegExpExecArray) => url.slice(match[0].length).split(/[/?#]/)[0]?.toLowerCase();
-  if (given[1]?.toLowerCase() !== kept[1]?.toLowerCase() || hostOf(submitted, given) !== hostOf(stored, kept)) return submitted;
+  if (given[1]?.toLowerCase() !== kept[1]?.toLowerCase() || hostOf(submitted, given) !== hostOf(stored, kept))
+    return submitted;
   const rest = submitted.slice(given[0].length);
-  if (given[3] === HIDDEN_SECRET && kept[3] !== undefined && given[2] === kept[2]) return `${given[1]}${given[2]}:${kept[3]}@${rest}`;
-  if (given[2] === HIDDEN_SECRET && given[3] === undefined && kept[3] === undefined) return `${given[1]}${kept[2]}@${rest}`;
+  if (given[3] === HIDDEN_SECRET && kept[3] !== undefined && given[2] === kept[2])
+    return `${given[1]}${given[2]}:${kept[3]}@${rest}`;
+  if (given[2] === HIDDEN_SECRET && given[3] === undefined && kept[3] === undefined)
+    return `${given[1]}${kept[2]}@${rest}`;
   return submitted;
 }

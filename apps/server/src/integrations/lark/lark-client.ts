@@ -87,7 +87,10 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
   async function post(url: string, body: unknown, token?: string): Promise<{ status: number; json: Json }> {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -102,7 +105,10 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
 
   async function tenantToken(): Promise<string> {
     if (tenant && clock.now() < tenant.renewAt) return tenant.value;
-    const { status, json } = await post(`${config.openBaseUrl}/open-apis/auth/v3/tenant_access_token/internal`, { app_id: config.appId, app_secret: config.appSecret });
+    const { status, json } = await post(`${config.openBaseUrl}/open-apis/auth/v3/tenant_access_token/internal`, {
+      app_id: config.appId,
+      app_secret: config.appSecret,
+    });
     const token = str(json.tenant_access_token);
     if (status !== 200 || json.code !== 0 || !token) throw failure(status, json);
     const expireSec = typeof json.expire === 'number' ? json.expire : 7200;
@@ -110,14 +116,27 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     return token;
   }
 
-  async function send(method: LarkMethod, url: string, body: unknown, token: string): Promise<{ status: number; json: Json; resetMs: number | null }> {
+  async function send(
+    method: LarkMethod,
+    url: string,
+    body: unknown,
+    token: string,
+  ): Promise<{ status: number; json: Json; resetMs: number | null }> {
     // A FormData body goes as multipart/form-data with its own boundary; a StreamedForm (a file from the store) is
     // streamed with its exact length, opened anew for each try.
     const form = body instanceof FormData || body instanceof StreamedForm;
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (body instanceof StreamedForm) Object.assign(headers, { 'content-type': body.contentType, 'content-length': String(body.length) });
+    if (body instanceof StreamedForm)
+      Object.assign(headers, { 'content-type': body.contentType, 'content-length': String(body.length) });
     else if (body !== undefined && !form) headers['content-type'] = 'application/json; charset=utf-8';
-    const payload = body === undefined ? undefined : body instanceof StreamedForm ? await body.open() : body instanceof FormData ? body : JSON.stringify(body);
+    const payload =
+      body === undefined
+        ? undefined
+        : body instanceof StreamedForm
+          ? await body.open()
+          : body instanceof FormData
+            ? body
+            : JSON.stringify(body);
     const response = await fetch(url, {
       method,
       headers,
@@ -126,7 +145,11 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
       signal: AbortSignal.timeout(form ? UPLOAD_TIMEOUT_MS : TIMEOUT_MS),
     } as RequestInit);
     const reset = Number(response.headers.get('x-ogw-ratelimit-reset'));
-    return { status: response.status, json: await readJson(response), resetMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : null };
+    return {
+      status: response.status,
+      json: await readJson(response),
+      resetMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : null,
+    };
   }
 
   /**
@@ -134,9 +157,18 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
    * limit waits the `x-ogw-ratelimit-reset` Lark names (1 s when none) in place while that is short, else throws
    * a LarkApiError carrying the wait for the caller's backoff.
    */
-  async function request(method: LarkMethod, path: string, input: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; waitInPlace?: boolean } = {}): Promise<Json> {
+  async function request(
+    method: LarkMethod,
+    path: string,
+    input: {
+      query?: Record<string, string | number | boolean | undefined>;
+      body?: unknown;
+      waitInPlace?: boolean;
+    } = {},
+  ): Promise<Json> {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(input.query ?? {})) if (value !== undefined) query.set(key, String(value));
+    for (const [key, value] of Object.entries(input.query ?? {}))
+      if (value !== undefined) query.set(key, String(value));
     const url = `${config.openBaseUrl}${path}${query.size ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
     let renewed = false;
     let waits = 0;
@@ -169,7 +201,10 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
    */
   async function requestStream(path: string): Promise<LarkDownload> {
     for (let renewed = false; ; renewed = true) {
-      const response = await fetch(`${config.openBaseUrl}${path}`, { headers: { authorization: `Bearer ${await tenantToken()}` }, signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS) });
+      const response = await fetch(`${config.openBaseUrl}${path}`, {
+        headers: { authorization: `Bearer ${await tenantToken()}` },
+        signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+      });
       let json: Json | null = null;
       // Only a JSON answer is read here (Lark's envelope is small); a file's bytes are left to the caller's stream.
       const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
@@ -178,7 +213,13 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
       if (isJson) {
         try {
           const parsed = JSON.parse(text) as unknown;
-          json = typeof parsed === 'object' && parsed !== null && typeof (parsed as Json).code === 'number' && (parsed as Json).code !== 0 ? (parsed as Json) : null;
+          json =
+            typeof parsed === 'object' &&
+            parsed !== null &&
+            typeof (parsed as Json).code === 'number' &&
+            (parsed as Json).code !== 0
+              ? (parsed as Json)
+              : null;
         } catch {
           json = null;
         }
@@ -204,13 +245,24 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
 
     /** The browser authorize page (accounts host); `redirectUri` must be on the app's whitelist. */
     authorizeUrl(redirectUri: string, state: string): string {
-      const query = new URLSearchParams({ client_id: config.appId, response_type: 'code', redirect_uri: redirectUri, scope: LARK_LOGIN_SCOPES.join(' '), state });
+      const query = new URLSearchParams({
+        client_id: config.appId,
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        scope: LARK_LOGIN_SCOPES.join(' '),
+        state,
+      });
       return `${config.accountsBaseUrl}/open-apis/authen/v1/authorize?${query}`;
     },
 
     /** A user access token for a login code (single use, 5 minutes). No redirect URI for JS-SDK codes. */
     async exchangeCode(code: string, redirectUri?: string): Promise<string> {
-      const body: Json = { grant_type: 'authorization_code', client_id: config.appId, client_secret: config.appSecret, code };
+      const body: Json = {
+        grant_type: 'authorization_code',
+        client_id: config.appId,
+        client_secret: config.appSecret,
+        code,
+      };
       if (redirectUri) body.redirect_uri = redirectUri;
       const { status, json } = await post(`${config.openBaseUrl}/open-apis/authen/v2/oauth/token`, body);
       const token = str(json.access_token);
@@ -227,7 +279,13 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
       const data = (json.data ?? {}) as Json;
       const openId = str(data.open_id);
       if (response.status !== 200 || json.code !== 0 || !openId) throw failure(response.status, json);
-      return { openId, unionId: str(data.union_id), name: str(data.name) ?? openId, avatarUrl: str(data.avatar_url), mobile: str(data.mobile) };
+      return {
+        openId,
+        unionId: str(data.union_id),
+        name: str(data.name) ?? openId,
+        avatarUrl: str(data.avatar_url),
+        mobile: str(data.mobile),
+      };
     },
 
     /** The JS-SDK ticket, cached server-wide (Lark limits how often it may be fetched). */

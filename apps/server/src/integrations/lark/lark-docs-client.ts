@@ -32,7 +32,13 @@ export interface WikiNodeRow {
 export type DriveFileType = 'doc' | 'docx' | 'sheet' | 'bitable' | 'file' | 'folder' | 'slides';
 
 // The SDK logs every thrown HTTP error whatever the level; our callers report failures themselves.
-const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, trace: () => undefined };
+const quiet = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+};
 
 interface Envelope<T> {
   code?: number;
@@ -62,7 +68,14 @@ export function createLarkDocsClient(config: LarkConfig) {
       return entry.value;
     },
   };
-  const client = new lark.Client({ appId: config.appId, appSecret: config.appSecret, domain: config.openBaseUrl, cache, loggerLevel: lark.LoggerLevel.fatal, logger: quiet });
+  const client = new lark.Client({
+    appId: config.appId,
+    appSecret: config.appSecret,
+    domain: config.openBaseUrl,
+    cache,
+    loggerLevel: lark.LoggerLevel.fatal,
+    logger: quiet,
+  });
 
   async function call<T>(run: (c: lark.Client) => Promise<Envelope<T>>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
@@ -92,7 +105,9 @@ export function createLarkDocsClient(config: LarkConfig) {
   }
 
   /** Follows page_token until has_more is false (or MAX_PAGES pages). */
-  async function allPages<T>(page: (pageToken: string | undefined) => Promise<{ items?: T[]; has_more?: boolean; page_token?: string }>): Promise<T[]> {
+  async function allPages<T>(
+    page: (pageToken: string | undefined) => Promise<{ items?: T[]; has_more?: boolean; page_token?: string }>,
+  ): Promise<T[]> {
     const out: T[] = [];
     let pageToken: string | undefined;
     for (let n = 0; n < MAX_PAGES; n += 1) {
@@ -107,13 +122,24 @@ export function createLarkDocsClient(config: LarkConfig) {
   return {
     /** Every wiki space the bot belongs to (GET /open-apis/wiki/v2/spaces, all pages). */
     listSpaces(): Promise<WikiSpaceRow[]> {
-      return allPages((pageToken) => call((c) => c.wiki.v2.space.list({ params: { page_size: WIKI_PAGE_SIZE, page_token: pageToken } }))) as Promise<WikiSpaceRow[]>;
+      return allPages((pageToken) =>
+        call((c) => c.wiki.v2.space.list({ params: { page_size: WIKI_PAGE_SIZE, page_token: pageToken } })),
+      ) as Promise<WikiSpaceRow[]>;
     },
 
     /** The children of a node, or the root nodes of a space (GET /open-apis/wiki/v2/spaces/:space_id/nodes, all pages). */
     listNodes(spaceId: string, parentNodeToken?: string): Promise<WikiNodeRow[]> {
       return allPages((pageToken) =>
-        call((c) => c.wiki.v2.spaceNode.list({ path: { space_id: spaceId }, params: { page_size: WIKI_PAGE_SIZE, page_token: pageToken, parent_node_token: parentNodeToken || undefined } })),
+        call((c) =>
+          c.wiki.v2.spaceNode.list({
+            path: { space_id: spaceId },
+            params: {
+              page_size: WIKI_PAGE_SIZE,
+              page_token: pageToken,
+              parent_node_token: parentNodeToken || undefined,
+            },
+          }),
+        ),
       ) as Promise<WikiNodeRow[]>;
     },
 
@@ -126,14 +152,22 @@ export function createLarkDocsClient(config: LarkConfig) {
     /** POST /open-apis/drive/v1/files/:file_token/subscribe (a folder only for file.created_in_folder_v1). */
     async subscribe(fileToken: string, fileType: DriveFileType): Promise<void> {
       await call((c) =>
-        c.drive.v1.file.subscribe({ path: { file_token: fileToken }, params: { file_type: fileType, ...(fileType === 'folder' ? { event_type: 'file.created_in_folder_v1' } : {}) } }),
+        c.drive.v1.file.subscribe({
+          path: { file_token: fileToken },
+          params: {
+            file_type: fileType,
+            ...(fileType === 'folder' ? { event_type: 'file.created_in_folder_v1' } : {}),
+          },
+        }),
       );
     },
 
     /** DELETE …/delete_subscribe; "not subscribed" (1069605) counts as done. */
     async unsubscribe(fileToken: string, fileType: DriveFileType): Promise<void> {
       try {
-        await call((c) => c.drive.v1.file.deleteSubscribe({ path: { file_token: fileToken }, params: { file_type: fileType } }));
+        await call((c) =>
+          c.drive.v1.file.deleteSubscribe({ path: { file_token: fileToken }, params: { file_type: fileType } }),
+        );
       } catch (error) {
         if (!(error instanceof LarkApiError && error.code === 1069605)) throw error;
       }
@@ -141,7 +175,9 @@ export function createLarkDocsClient(config: LarkConfig) {
 
     /** A docx document's plain text (GET /open-apis/docx/v1/documents/:document_id/raw_content). */
     async docxText(documentId: string): Promise<string> {
-      const data = await call((c) => c.docx.v1.document.rawContent({ path: { document_id: documentId }, params: { lang: 0 } }));
+      const data = await call((c) =>
+        c.docx.v1.document.rawContent({ path: { document_id: documentId }, params: { lang: 0 } }),
+      );
       return data.content ?? '';
     },
   };

@@ -5,7 +5,11 @@ import { larkEventSignature, LarkEventError, openLarkEvent } from './lark-event-
 
 const keys = { verificationToken: 'v-token', encryptKey: null };
 
-function open(body: unknown, k: { verificationToken: string | null; encryptKey: string | null } = keys, headers: Record<string, string> = {}) {
+function open(
+  body: unknown,
+  k: { verificationToken: string | null; encryptKey: string | null } = keys,
+  headers: Record<string, string> = {},
+) {
   return openLarkEvent({ headers, rawBody: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) }, k);
 }
 
@@ -16,17 +20,44 @@ describe('openLarkEvent', () => {
 
   it('signs the raw bytes as hex(sha256(timestamp + nonce + key + body))', () => {
     const body = Buffer.from('{"encrypt":"abc"}');
-    expect(larkEventSignature('1700000000', 'n', 'k', body)).toBe(createHash('sha256').update('1700000000nk{"encrypt":"abc"}').digest('hex'));
+    expect(larkEventSignature('1700000000', 'n', 'k', body)).toBe(
+      createHash('sha256').update('1700000000nk{"encrypt":"abc"}').digest('hex'),
+    );
   });
 
   it('reads schema 2.0 and 1.0 envelopes', () => {
-    const v2 = open({ schema: '2.0', header: { event_id: 'e1', event_type: 'drive.file.edit_v1', create_time: '1700000000000', token: 'v-token' }, event: { file_token: 'f' } });
-    expect(v2).toEqual({ kind: 'event', eventId: 'e1', eventType: 'drive.file.edit_v1', createTime: 1700000000000, event: { file_token: 'f' } });
+    const v2 = open({
+      schema: '2.0',
+      header: { event_id: 'e1', event_type: 'drive.file.edit_v1', create_time: '1700000000000', token: 'v-token' },
+      event: { file_token: 'f' },
+    });
+    expect(v2).toEqual({
+      kind: 'event',
+      eventId: 'e1',
+      eventType: 'drive.file.edit_v1',
+      createTime: 1700000000000,
+      event: { file_token: 'f' },
+    });
     // Some old samples carry µs.
-    const micro = open({ schema: '2.0', header: { event_id: 'e2', event_type: 't', create_time: '1700000000000000', token: 'v-token' }, event: {} });
+    const micro = open({
+      schema: '2.0',
+      header: { event_id: 'e2', event_type: 't', create_time: '1700000000000000', token: 'v-token' },
+      event: {},
+    });
     expect(micro).toMatchObject({ createTime: 1700000000000 });
-    const v1 = open({ uuid: 'u1', ts: '1700000000.5', token: 'v-token', type: 'event_callback', event: { type: 'drive.file.edit_v1' } });
-    expect(v1).toMatchObject({ kind: 'event', eventId: 'u1', eventType: 'drive.file.edit_v1', createTime: 1700000000500 });
+    const v1 = open({
+      uuid: 'u1',
+      ts: '1700000000.5',
+      token: 'v-token',
+      type: 'event_callback',
+      event: { type: 'drive.file.edit_v1' },
+    });
+    expect(v1).toMatchObject({
+      kind: 'event',
+      eventId: 'u1',
+      eventType: 'drive.file.edit_v1',
+      createTime: 1700000000500,
+    });
   });
 
   it('refuses what it cannot trust', () => {
@@ -39,9 +70,25 @@ describe('openLarkEvent', () => {
       return 'accepted';
     };
     expect(reason(() => open('not json'))).toBe('bad_body');
-    expect(reason(() => open({ schema: '2.0', header: { event_id: 'e', event_type: 't', token: 'wrong' }, event: {} }))).toBe('bad_token');
+    expect(
+      reason(() => open({ schema: '2.0', header: { event_id: 'e', event_type: 't', token: 'wrong' }, event: {} })),
+    ).toBe('bad_token');
     expect(reason(() => open({ encrypt: 'AAAA' }))).toBe('cannot_decrypt');
-    expect(reason(() => open({ encrypt: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }, { verificationToken: 'v-token', encryptKey: 'k' }))).toBe('cannot_decrypt');
-    expect(reason(() => open({ schema: '2.0', header: { event_id: 'e', event_type: 't', token: 'v-token' }, event: {} }, { verificationToken: 'v-token', encryptKey: 'k' }))).toBe('missing_signature');
+    expect(
+      reason(() =>
+        open(
+          { encrypt: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' },
+          { verificationToken: 'v-token', encryptKey: 'k' },
+        ),
+      ),
+    ).toBe('cannot_decrypt');
+    expect(
+      reason(() =>
+        open(
+          { schema: '2.0', header: { event_id: 'e', event_type: 't', token: 'v-token' }, event: {} },
+          { verificationToken: 'v-token', encryptKey: 'k' },
+        ),
+      ),
+    ).toBe('missing_signature');
   });
 });

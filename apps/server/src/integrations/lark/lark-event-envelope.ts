@@ -24,7 +24,8 @@ export type LarkIncoming =
   | { kind: 'event'; eventId: string; eventType: string; createTime: number; event: Record<string, unknown> };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
   const value = headers[name];
@@ -39,7 +40,10 @@ function sameText(a: string, b: string): boolean {
 
 /** Contract §F: X-Lark-Signature = hex(sha256(timestamp + nonce + encrypt_key + raw_body)). */
 export function larkEventSignature(timestamp: string, nonce: string, encryptKey: string, rawBody: Buffer): string {
-  return createHash('sha256').update(timestamp + nonce + encryptKey).update(rawBody).digest('hex');
+  return createHash('sha256')
+    .update(timestamp + nonce + encryptKey)
+    .update(rawBody)
+    .digest('hex');
 }
 
 /** create_time is in ms; some old samples show µs. */
@@ -55,7 +59,10 @@ function millis(value: unknown): number {
  * challenge excepted: decrypting it already proves the key), and compares the verification token (the SDK's
  * dispatcher does not). Schema 2.0 and 1.0 envelopes.
  */
-export function openLarkEvent(request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer }, keys: LarkEventKeys): LarkIncoming {
+export function openLarkEvent(
+  request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
+  keys: LarkEventKeys,
+): LarkIncoming {
   let outer: unknown;
   try {
     outer = JSON.parse(request.rawBody.toString('utf8'));
@@ -78,7 +85,8 @@ export function openLarkEvent(request: { headers: Record<string, string | string
 
   if (body.type === 'url_verification') {
     if (typeof body.challenge !== 'string') throw new LarkEventError('bad_body', 'url_verification 缺少 challenge');
-    if (keys.verificationToken && !(typeof body.token === 'string' && sameText(body.token, keys.verificationToken))) throw new LarkEventError('bad_token', 'Verification Token 不一致');
+    if (keys.verificationToken && !(typeof body.token === 'string' && sameText(body.token, keys.verificationToken)))
+      throw new LarkEventError('bad_token', 'Verification Token 不一致');
     return { kind: 'challenge', challenge: body.challenge };
   }
 
@@ -87,21 +95,37 @@ export function openLarkEvent(request: { headers: Record<string, string | string
     const nonce = header(request.headers, 'x-lark-request-nonce');
     const signature = header(request.headers, 'x-lark-signature');
     if (!timestamp || !nonce || !signature) throw new LarkEventError('missing_signature', '缺少 X-Lark-Signature 签名');
-    if (!sameText(signature, larkEventSignature(timestamp, nonce, keys.encryptKey, request.rawBody))) throw new LarkEventError('bad_signature', 'X-Lark-Signature 签名不正确');
+    if (!sameText(signature, larkEventSignature(timestamp, nonce, keys.encryptKey, request.rawBody)))
+      throw new LarkEventError('bad_signature', 'X-Lark-Signature 签名不正确');
   }
 
   const head = isObject(body.header) ? body.header : null;
   const token = head ? head.token : body.token;
-  if (keys.verificationToken && !(typeof token === 'string' && sameText(token, keys.verificationToken))) throw new LarkEventError('bad_token', 'Verification Token 不一致');
+  if (keys.verificationToken && !(typeof token === 'string' && sameText(token, keys.verificationToken)))
+    throw new LarkEventError('bad_token', 'Verification Token 不一致');
 
   const event = isObject(body.event) ? body.event : null;
   if (!event) throw new LarkEventError('bad_body', '事件缺少 event');
   if (head) {
     // Schema 2.0.
-    if (typeof head.event_id !== 'string' || typeof head.event_type !== 'string') throw new LarkEventError('bad_body', '事件缺少 event_id 或 event_type');
-    return { kind: 'event', eventId: head.event_id, eventType: head.event_type, createTime: millis(head.create_time), event };
+    if (typeof head.event_id !== 'string' || typeof head.event_type !== 'string')
+      throw new LarkEventError('bad_body', '事件缺少 event_id 或 event_type');
+    return {
+      kind: 'event',
+      eventId: head.event_id,
+      eventType: head.event_type,
+      createTime: millis(head.create_time),
+      event,
+    };
   }
   // Schema 1.0: {uuid, ts, token, type:"event_callback", event:{type,…}}.
-  if (typeof body.uuid !== 'string' || typeof event.type !== 'string') throw new LarkEventError('bad_body', '事件缺少 uuid 或 type');
-  return { kind: 'event', eventId: body.uuid, eventType: event.type, createTime: Math.floor(Number(body.ts) * 1000) || 0, event };
+  if (typeof body.uuid !== 'string' || typeof event.type !== 'string')
+    throw new LarkEventError('bad_body', '事件缺少 uuid 或 type');
+  return {
+    kind: 'event',
+    eventId: body.uuid,
+    eventType: event.type,
+    createTime: Math.floor(Number(body.ts) * 1000) || 0,
+    event,
+  };
 }

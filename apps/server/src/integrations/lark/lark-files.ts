@@ -30,7 +30,12 @@ export interface LarkDownload {
 /** Lark's answer → a Node stream of its bytes, with the declared length. */
 export function downloadOf(response: Response): LarkDownload {
   const length = Number(response.headers.get('content-length'));
-  return { body: response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream) : Readable.from([]), size: Number.isFinite(length) && response.headers.has('content-length') ? length : null };
+  return {
+    body: response.body
+      ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+      : Readable.from([]),
+    size: Number.isFinite(length) && response.headers.has('content-length') ? length : null,
+  };
 }
 
 /** A file sent to Lark from the store: opened anew for each try (a rate-limited or renewed call sends it again). */
@@ -58,7 +63,12 @@ export class StreamedForm {
 
   private parts(): { head: Buffer; tail: Buffer } {
     const quote = (s: string) => s.replace(/"/g, '%22').replace(/\r|\n/g, ' ');
-    const text = this.fields.map(([name, value]) => `--${this.boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`).join('');
+    const text = this.fields
+      .map(
+        ([name, value]) =>
+          `--${this.boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+      )
+      .join('');
     const fileHead = `--${this.boundary}\r\nContent-Disposition: form-data; name="${quote(this.fileField)}"; filename="${quote(this.file.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     return { head: Buffer.from(text + fileHead), tail: Buffer.from(`\r\n--${this.boundary}--\r\n`) };
   }

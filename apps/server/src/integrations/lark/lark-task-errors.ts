@@ -12,14 +12,22 @@ export function larkTaskErrorMessage(error: unknown): string {
   if (error.httpStatus === 429 || RATE_LIMIT_CODES.has(error.code)) return LarkTaskMessages.rateLimited;
   if (UNAVAILABLE.has(error.code) || error.httpStatus >= 500) return LarkTaskMessages.unavailable;
   if (BAD_CREDENTIALS.has(error.code)) return LarkTaskMessages.badCredentials;
-  if (error.code === 1470400 || (error.code >= 1254000 && error.code < 1255000)) return LarkTaskMessages.badRequest(`${error.message}（${error.code}）`);
+  if (error.code === 1470400 || (error.code >= 1254000 && error.code < 1255000))
+    return LarkTaskMessages.badRequest(`${error.message}（${error.code}）`);
   return LarkTaskMessages.larkFailed(`${error.message}（${error.code}）`);
 }
 
 /** Whether trying again later may work (rate limits, Lark's own failures, the network); permissions and bad input never do. */
 export function isRetryableLarkError(error: unknown): boolean {
   if (!(error instanceof LarkApiError)) return true;
-  return error.httpStatus === 429 || RATE_LIMIT_CODES.has(error.code) || UNAVAILABLE.has(error.code) || error.httpStatus >= 500 || error.httpStatus === 0 || error.code === -1;
+  return (
+    error.httpStatus === 429 ||
+    RATE_LIMIT_CODES.has(error.code) ||
+    UNAVAILABLE.has(error.code) ||
+    error.httpStatus >= 500 ||
+    error.httpStatus === 0 ||
+    error.code === -1
+  );
 }
 
 /**
@@ -29,5 +37,9 @@ export function isRetryableLarkError(error: unknown): boolean {
 export function isLarkFailure(error: unknown): boolean {
   if (error instanceof LarkApiError) return true;
   if (!(error instanceof Error)) return false;
-  return error.name === 'TimeoutError' || error.name === 'AbortError' || (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'));
+  return (
+    error.name === 'TimeoutError' ||
+    error.name === 'AbortError' ||
+    (error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated'))
+  );
 }

@@ -98,7 +98,9 @@ export function createLarkTaskClient(lark: LarkClient) {
     const out: T[] = [];
     let pageToken: string | undefined;
     for (let n = 0; n < MAX_PAGES; n += 1) {
-      const data = await lark.request('GET', path, { query: { ...query, page_size: PAGE_SIZE, page_token: pageToken } });
+      const data = await lark.request('GET', path, {
+        query: { ...query, page_size: PAGE_SIZE, page_token: pageToken },
+      });
       out.push(...((data.items as T[] | undefined) ?? []));
       if (!data.has_more || typeof data.page_token !== 'string') break;
       pageToken = data.page_token;
@@ -109,7 +111,9 @@ export function createLarkTaskClient(lark: LarkClient) {
   return {
     /** POST /tasklists: owned by our app; `editors` (open_ids) may edit it in Lark. */
     async createTasklist(name: string, editors: string[]): Promise<LarkTasklist> {
-      const data = await lark.request('POST', `${base}/tasklists`, { body: { name, members: editors.map((id) => ({ id, type: 'user', role: 'editor' })) } });
+      const data = await lark.request('POST', `${base}/tasklists`, {
+        body: { name, members: editors.map((id) => ({ id, type: 'user', role: 'editor' })) },
+      });
       return data.tasklist as LarkTasklist;
     },
 
@@ -125,18 +129,29 @@ export function createLarkTaskClient(lark: LarkClient) {
     /** POST /custom_fields: a single-select field on the tasklist, one option per name. */
     async createSelectField(tasklistGuid: string, name: string, options: string[]): Promise<LarkCustomField> {
       const data = await lark.request('POST', `${base}/custom_fields`, {
-        body: { resource_type: 'tasklist', resource_id: tasklistGuid, name, type: 'single_select', single_select_setting: { options: options.map((o) => ({ name: o })) } },
+        body: {
+          resource_type: 'tasklist',
+          resource_id: tasklistGuid,
+          name,
+          type: 'single_select',
+          single_select_setting: { options: options.map((o) => ({ name: o })) },
+        },
       });
       return presentField(data.custom_field as RawField);
     },
 
     async listCustomFields(tasklistGuid: string): Promise<LarkCustomField[]> {
-      const raw = await allPages<RawField>(`${base}/custom_fields`, { resource_type: 'tasklist', resource_id: tasklistGuid });
+      const raw = await allPages<RawField>(`${base}/custom_fields`, {
+        resource_type: 'tasklist',
+        resource_id: tasklistGuid,
+      });
       return raw.map(presentField);
     },
 
     /** POST /tasks in the tasklist; `clientToken` (10–100 characters) makes a retried create answer the same task. */
-    async createTask(input: LarkTaskFields & { tasklistGuid: string; assignees: string[]; clientToken: string }): Promise<LarkTask> {
+    async createTask(
+      input: LarkTaskFields & { tasklistGuid: string; assignees: string[]; clientToken: string },
+    ): Promise<LarkTask> {
       const { tasklistGuid, assignees, clientToken, start, due, ...fields } = input;
       const data = await lark.request('POST', `${base}/tasks`, {
         body: {
@@ -159,7 +174,11 @@ export function createLarkTaskClient(lark: LarkClient) {
     async patchTask(guid: string, fields: LarkTaskFields): Promise<LarkTask> {
       const updateFields = Object.keys(fields);
       const task = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
-      return (await lark.request('PATCH', `${base}/tasks/${encodeURIComponent(guid)}`, { body: { task, update_fields: updateFields } })).task as LarkTask;
+      return (
+        await lark.request('PATCH', `${base}/tasks/${encodeURIComponent(guid)}`, {
+          body: { task, update_fields: updateFields },
+        })
+      ).task as LarkTask;
     },
 
     async deleteTask(guid: string): Promise<void> {
@@ -167,11 +186,19 @@ export function createLarkTaskClient(lark: LarkClient) {
     },
 
     async addAssignees(guid: string, openIds: string[]): Promise<LarkTask> {
-      return (await lark.request('POST', `${base}/tasks/${encodeURIComponent(guid)}/add_members`, { body: { members: openIds.map((id) => ({ id, type: 'user', role: 'assignee' })) } })).task as LarkTask;
+      return (
+        await lark.request('POST', `${base}/tasks/${encodeURIComponent(guid)}/add_members`, {
+          body: { members: openIds.map((id) => ({ id, type: 'user', role: 'assignee' })) },
+        })
+      ).task as LarkTask;
     },
 
     async removeAssignees(guid: string, openIds: string[]): Promise<LarkTask> {
-      return (await lark.request('POST', `${base}/tasks/${encodeURIComponent(guid)}/remove_members`, { body: { members: openIds.map((id) => ({ id, type: 'user', role: 'assignee' })) } })).task as LarkTask;
+      return (
+        await lark.request('POST', `${base}/tasks/${encodeURIComponent(guid)}/remove_members`, {
+          body: { members: openIds.map((id) => ({ id, type: 'user', role: 'assignee' })) },
+        })
+      ).task as LarkTask;
     },
 
     /** Every comment of a task, oldest first. */
@@ -180,11 +207,19 @@ export function createLarkTaskClient(lark: LarkClient) {
     },
 
     async createComment(taskGuid: string, content: string): Promise<LarkTaskComment> {
-      return (await lark.request('POST', `${base}/comments`, { body: { content, resource_type: 'task', resource_id: taskGuid } })).comment as LarkTaskComment;
+      return (
+        await lark.request('POST', `${base}/comments`, {
+          body: { content, resource_type: 'task', resource_id: taskGuid },
+        })
+      ).comment as LarkTaskComment;
     },
 
     async updateComment(id: string, content: string): Promise<LarkTaskComment> {
-      return (await lark.request('PATCH', `${base}/comments/${encodeURIComponent(id)}`, { body: { comment: { content }, update_fields: ['content'] } })).comment as LarkTaskComment;
+      return (
+        await lark.request('PATCH', `${base}/comments/${encodeURIComponent(id)}`, {
+          body: { comment: { content }, update_fields: ['content'] },
+        })
+      ).comment as LarkTaskComment;
     },
 
     async deleteComment(id: string): Promise<void> {
@@ -193,8 +228,17 @@ export function createLarkTaskClient(lark: LarkClient) {
 
     /** POST /attachments/upload (multipart, one file, at most TASK_ATTACHMENT_MAX_BYTES): answers the attachment with its guid. */
     async uploadAttachment(taskGuid: string, file: StreamedFile): Promise<LarkTaskAttachment> {
-      const form = new StreamedForm([['resource_type', 'task'], ['resource_id', taskGuid]], 'file', file);
-      const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as LarkTaskAttachment[] | undefined;
+      const form = new StreamedForm(
+        [
+          ['resource_type', 'task'],
+          ['resource_id', taskGuid],
+        ],
+        'file',
+        file,
+      );
+      const items = (await lark.request('POST', `${base}/attachments/upload`, { body: form })).items as
+        | LarkTaskAttachment[]
+        | undefined;
       const item = items?.[0];
       if (!item) throw new LarkApiError(200, -1, '飞书未返回上传的附件');
       return item;
@@ -230,5 +274,10 @@ interface RawField {
 }
 
 function presentField(raw: RawField): LarkCustomField {
-  return { guid: raw.guid, name: raw.name, type: raw.type, options: (raw.single_select_setting?.options ?? []).map((o) => ({ guid: o.guid, name: o.name })) };
+  return {
+    guid: raw.guid,
+    name: raw.name,
+    type: raw.type,
+    options: (raw.single_select_setting?.options ?? []).map((o) => ({ guid: o.guid, name: o.name })),
+  };
 }

@@ -13,7 +13,10 @@ export interface HostRules {
 
 export const NO_HOST_RULES: HostRules = { allow: [], deny: [] };
 
-type Rule = { kind: 'name'; name: string } | { kind: 'suffix'; suffix: string } | { kind: 'range'; range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
+type Rule =
+  | { kind: 'name'; name: string }
+  | { kind: 'suffix'; suffix: string }
+  | { kind: 'range'; range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
 
 const NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/;
 
@@ -22,7 +25,9 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const bare = text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
   if (!ipaddr.isValid(bare)) return null;
   const parsed = ipaddr.parse(bare);
-  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (parsed as ipaddr.IPv6).toIPv4Address()
+    : parsed;
 }
 
 /** One entry of the list, or null when it is none of the accepted forms. */
@@ -31,7 +36,10 @@ export function parseHostRule(entry: string): Rule | null {
   if (text.includes('/')) {
     if (!ipaddr.isValidCIDR(text)) return null;
     const [address, bits] = ipaddr.parseCIDR(text);
-    const unwrapped = address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96 ? ([(address as ipaddr.IPv6).toIPv4Address(), bits - 96] as const) : ([address, bits] as const);
+    const unwrapped =
+      address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96
+        ? ([(address as ipaddr.IPv6).toIPv4Address(), bits - 96] as const)
+        : ([address, bits] as const);
     return { kind: 'range', range: [unwrapped[0], unwrapped[1]] };
   }
   const address = parseAddress(text);
@@ -60,13 +68,18 @@ export function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 }
 
 function hostName(host: string): string {
-  return host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  return host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 /** Whether the deny list names this host (by name or wildcard), before anything is resolved. */
 export function isNameDenied(host: string, rules: HostRules): boolean {
   const name = hostName(host);
-  return rules.deny.map(parseHostRule).some((rule) => rule !== null && rule.kind !== 'range' && matches(rule, name, null));
+  return rules.deny
+    .map(parseHostRule)
+    .some((rule) => rule !== null && rule.kind !== 'range' && matches(rule, name, null));
 }
 
 export type HostVerdict = 'allowed' | 'refused';

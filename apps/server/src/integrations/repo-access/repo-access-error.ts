@@ -1,7 +1,8 @@
 /** Every address that cannot be reached says the same, so the answer tells nothing about what listens there. */
 export const REPO_UNREACHABLE = '无法连接仓库地址，请检查地址和网络';
 /** A host refused by the admin's list, or a private address not allowed there. */
-export const REPO_HOST_REFUSED = '仓库地址的主机不在允许范围内：内网、本机地址需管理员在「设置 → 系统 → 仓库主机」中允许';
+export const REPO_HOST_REFUSED =
+  '仓库地址的主机不在允许范围内：内网、本机地址需管理员在「设置 → 系统 → 仓库主机」中允许';
 
 /** Why a repository host was not reached (before git or svn ran). `detail` is for the server log only. */
 export class RepoAccessError extends Error {

@@ -6,15 +6,33 @@ import { closedPort, startPlainTextServer, startSilentServer, type LoopbackServe
 
 describe('host rules', () => {
   it.each([
-    ['127.0.0.1'], ['127.8.9.10'], ['10.1.2.3'], ['172.16.0.1'], ['192.168.1.1'], ['169.254.169.254'], ['100.64.0.1'], ['0.0.0.0'],
-    ['::1'], ['::'], ['fe80::1'], ['fc00::1'], ['fd12:3456::1'], ['::ffff:127.0.0.1'], ['::ffff:10.0.0.1'], ['64:ff9b::a00:1'], ['2002:a00:1::1'], ['ff02::1'],
+    ['127.0.0.1'],
+    ['127.8.9.10'],
+    ['10.1.2.3'],
+    ['172.16.0.1'],
+    ['192.168.1.1'],
+    ['169.254.169.254'],
+    ['100.64.0.1'],
+    ['0.0.0.0'],
+    ['::1'],
+    ['::'],
+    ['fe80::1'],
+    ['fc00::1'],
+    ['fd12:3456::1'],
+    ['::ffff:127.0.0.1'],
+    ['::ffff:10.0.0.1'],
+    ['64:ff9b::a00:1'],
+    ['2002:a00:1::1'],
+    ['ff02::1'],
   ])('refuses %s unless allowed', (address) => {
     expect(judgeHost('repo.example', [address], NO_HOST_RULES)).toBe('refused');
     expect(judgeHost(address, [address], { allow: [address], deny: [] })).toBe('allowed');
   });
 
   it('takes public addresses, and judges every address a name has', () => {
-    expect(judgeHost('git.example', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'], NO_HOST_RULES)).toBe('allowed');
+    expect(judgeHost('git.example', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'], NO_HOST_RULES)).toBe(
+      'allowed',
+    );
     // One private address among public ones is enough to refuse (DNS answers in another order next time).
     expect(judgeHost('git.example', ['93.184.216.34', '10.0.0.5'], NO_HOST_RULES)).toBe('refused');
     expect(judgeHost('git.example', [], NO_HOST_RULES)).toBe('refused');
@@ -32,7 +50,19 @@ describe('host rules', () => {
   });
 
   it('names the entries that are not hosts, addresses or blocks', () => {
-    expect(invalidHostRules(['gitlab.lan', '*.corp.example', '10.0.0.0/8', 'fd00::/8', '::1', 'http://x', 'a b', '10.0.0.0/99', '*'])).toEqual(['http://x', 'a b', '10.0.0.0/99', '*']);
+    expect(
+      invalidHostRules([
+        'gitlab.lan',
+        '*.corp.example',
+        '10.0.0.0/8',
+        'fd00::/8',
+        '::1',
+        'http://x',
+        'a b',
+        '10.0.0.0/99',
+        '*',
+      ]),
+    ).toEqual(['http://x', 'a b', '10.0.0.0/99', '*']);
   });
 });
 
@@ -78,13 +108,25 @@ describe('reaching a repository host', () => {
   it('refuses private addresses, also behind a name, until allowed; answers the checked address to connect to', async () => {
     expect(await failure(`https://git.example:${plain.port}/a.git`, NO_HOST_RULES)).toBe(REPO_HOST_REFUSED);
     expect(await failure(`http://[::ffff:127.0.0.1]:${plain.port}/a.git`, NO_HOST_RULES)).toBe(REPO_HOST_REFUSED);
-    const guard = createRepoHostGuard({ rules: async () => ({ allow: ['git.example'], deny: [] }), timeouts, resolve: table });
-    expect(await guard.reach(`http://git.example:${plain.port}/a.git`)).toEqual({ host: 'git.example', port: plain.port, address: '127.0.0.1' });
+    const guard = createRepoHostGuard({
+      rules: async () => ({ allow: ['git.example'], deny: [] }),
+      timeouts,
+      resolve: table,
+    });
+    expect(await guard.reach(`http://git.example:${plain.port}/a.git`)).toEqual({
+      host: 'git.example',
+      port: plain.port,
+      address: '127.0.0.1',
+    });
     expect(await guard.reach('file:///srv/git/a.git')).toBeNull();
     // On save only what the address says: a literal address, or a denied name.
     expect((await guard.checkWritten('https://10.0.0.5/a.git'))?.message).toBe(REPO_HOST_REFUSED);
     expect(await guard.checkWritten('https://git.example/a.git')).toBeNull();
-    const denying = createRepoHostGuard({ rules: async () => ({ allow: ['git.example'], deny: ['*.example'] }), timeouts, resolve: table });
+    const denying = createRepoHostGuard({
+      rules: async () => ({ allow: ['git.example'], deny: ['*.example'] }),
+      timeouts,
+      resolve: table,
+    });
     expect((await denying.checkWritten('git@git.example:team/a.git'))?.message).toBe(REPO_HOST_REFUSED);
   });
 });

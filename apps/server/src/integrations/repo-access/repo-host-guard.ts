@@ -7,7 +7,8 @@ import { repoTargetOf, type RepoTarget } from './repo-target.ts';
 
 export type Resolve = (host: string) => Promise<string[]>;
 
-const systemResolve: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolve: Resolve = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -35,7 +36,10 @@ function probe(target: RepoTarget, address: string, timeouts: RepoTimeouts): Pro
     const servername = parseAddress(target.host) ? undefined : target.host;
     const socket =
       target.greeting === 'tls'
-        ? tls.connect({ host: address, port: target.port, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] }, done)
+        ? tls.connect(
+            { host: address, port: target.port, servername, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] },
+            done,
+          )
         : net.connect({ host: address, port: target.port }, () => {
             if (target.greeting === 'connect') return done();
             socket.setTimeout(timeouts.idleMs);
@@ -54,7 +58,11 @@ function probe(target: RepoTarget, address: string, timeouts: RepoTimeouts): Pro
  * address, a host name on the lists) — names are not resolved then. `reach` runs before every git or svn run: it
  * resolves the name, judges every address it has, probes the first one and answers it as the pin.
  */
-export function createRepoHostGuard(deps: { rules: () => Promise<HostRules>; timeouts: RepoTimeouts; resolve?: Resolve }) {
+export function createRepoHostGuard(deps: {
+  rules: () => Promise<HostRules>;
+  timeouts: RepoTimeouts;
+  resolve?: Resolve;
+}) {
   const resolve = deps.resolve ?? systemResolve;
   return {
     /** Refused on save: a literal private address not allowed, or a denied host; null for file:// and the like. */
@@ -64,8 +72,14 @@ export function createRepoHostGuard(deps: { rules: () => Promise<HostRules>; tim
       const literal = parseAddress(target.host);
       const rules = await deps.rules();
       // A name is judged on save only by the lists (its addresses are checked each time it is connected to).
-      const verdict = literal ? judgeHost(target.host, [target.host], rules) : isNameDenied(target.host, rules) ? 'refused' : 'allowed';
-      return verdict === 'refused' ? new RepoAccessError('refused_host', `${target.host} refused by the host rules`) : null;
+      const verdict = literal
+        ? judgeHost(target.host, [target.host], rules)
+        : isNameDenied(target.host, rules)
+          ? 'refused'
+          : 'allowed';
+      return verdict === 'refused'
+        ? new RepoAccessError('refused_host', `${target.host} refused by the host rules`)
+        : null;
     },
 
     /** The address to connect to for `url` (null for file://), or a RepoAccessError. */
@@ -75,12 +89,18 @@ export function createRepoHostGuard(deps: { rules: () => Promise<HostRules>; tim
       const literal = parseAddress(target.host);
       let addresses: string[];
       try {
-        addresses = literal ? [literal.toString()] : await withTimeout(resolve(target.host), deps.timeouts.connectMs, `resolving ${target.host}`);
+        addresses = literal
+          ? [literal.toString()]
+          : await withTimeout(resolve(target.host), deps.timeouts.connectMs, `resolving ${target.host}`);
       } catch (error) {
         if (error instanceof RepoAccessError) throw error;
-        throw new RepoAccessError('unreachable', `resolving ${target.host}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new RepoAccessError(
+          'unreachable',
+          `resolving ${target.host}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      if (judgeHost(target.host, addresses, await deps.rules()) === 'refused') throw new RepoAccessError('refused_host', `${target.host} → ${addresses.join(', ')}`);
+      if (judgeHost(target.host, addresses, await deps.rules()) === 'refused')
+        throw new RepoAccessError('refused_host', `${target.host} → ${addresses.join(', ')}`);
       const address = addresses[0] ?? '';
       await probe(target, address, deps.timeouts);
       return { host: target.host, port: target.port, address };

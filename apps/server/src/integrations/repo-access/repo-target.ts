@@ -30,5 +30,9 @@ export function repoTargetOf(url: string): RepoTarget | null {
   }
   const defaults = DEFAULTS[parsed.protocol];
   if (!defaults || !parsed.hostname) return null;
-  return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: parsed.port ? Number(parsed.port) : defaults.port, greeting: defaults.greeting };
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port ? Number(parsed.port) : defaults.port,
+    greeting: defaults.greeting,
+  };
 }

@@ -8,7 +8,11 @@ const KILL_GRACE_MS = 2000;
  * Starts a command in its own process group, so a time limit ends it with every child it started (git's
  * remote helpers, ssh, svn's tunnel) rather than leaving them to hold a connection open.
  */
-export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+export function spawnGroup(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): ChildProcessWithoutNullStreams {
   return spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
 }
 
@@ -42,11 +46,22 @@ export interface ChildResult {
 }
 
 /** Runs a command to its end (or its time limit, which kills its process group) and collects its output as UTF-8. */
-export function runChild(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; input?: string; timeoutMs: number; maxBuffer: number }): Promise<ChildResult> {
+export function runChild(
+  command: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; input?: string; timeoutMs: number; maxBuffer: number },
+): Promise<ChildResult> {
   return new Promise((resolve) => {
     const child = spawnGroup(command, args, options.env);
     const out = new StringDecoder('utf8');
-    const result: ChildResult = { stdout: '', stderr: '', code: null, timedOut: false, overflow: false, spawnError: null };
+    const result: ChildResult = {
+      stdout: '',
+      stderr: '',
+      code: null,
+      timedOut: false,
+      overflow: false,
+      spawnError: null,
+    };
     let size = 0;
     const timer = setTimeout(() => {
       result.timedOut = true;

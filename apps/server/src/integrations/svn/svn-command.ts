@@ -56,7 +56,12 @@ const REFUSED_CODES = new Set(['E170001', 'E215004', 'E175013']);
 
 function remoteArgs(remote: RemoteLimits): string[] {
   const ssh = `ssh -q -o BatchMode=yes -o ConnectTimeout=${wholeSeconds(remote.timeouts.connectMs)} -o ServerAliveInterval=${Math.max(1, Math.ceil(wholeSeconds(remote.timeouts.idleMs) / 3))} -o ServerAliveCountMax=3 --`;
-  return ['--config-option', `servers:global:http-timeout=${wholeSeconds(remote.timeouts.idleMs)}`, '--config-option', `config:tunnels:ssh=${ssh}`];
+  return [
+    '--config-option',
+    `servers:global:http-timeout=${wholeSeconds(remote.timeouts.idleMs)}`,
+    '--config-option',
+    `config:tunnels:ssh=${ssh}`,
+  ];
 }
 
 const DEFAULT_TIMEOUT_MS = 2 * 60_000;
@@ -74,7 +79,8 @@ export function isAllowedSvnUrl(url: string, options: Pick<SvnRunOptions, 'allow
     return false;
   }
   if (!SCHEMES.has(parsed.protocol)) return false;
-  if (parsed.protocol === 'file:') return options.allowFile !== false && (parsed.hostname === '' || parsed.hostname === 'localhost');
+  if (parsed.protocol === 'file:')
+    return options.allowFile !== false && (parsed.hostname === '' || parsed.hostname === 'localhost');
   return HOST.test(parsed.hostname) && !parsed.username.startsWith('-');
 }
 
@@ -92,7 +98,12 @@ export async function runSvn(args: readonly string[], options: SvnRunOptions = {
   if (options.remote) full.push(...remoteArgs(options.remote));
   full.push(...args);
   const timeoutMs = options.remote?.timeouts.commandMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const run = await runChild('svn', full, { env: { ...process.env, LC_ALL: 'C.UTF-8' }, input: options.password !== undefined ? `${options.password}\n` : '', timeoutMs, maxBuffer: MAX_BUFFER });
+  const run = await runChild('svn', full, {
+    env: { ...process.env, LC_ALL: 'C.UTF-8' },
+    input: options.password !== undefined ? `${options.password}\n` : '',
+    timeoutMs,
+    maxBuffer: MAX_BUFFER,
+  });
   if (run.code === 0) return run.stdout;
   const command = args[0] ?? '';
   if (run.overflow) throw new SvnError('bad_output', `svn ${command}: output too large`);

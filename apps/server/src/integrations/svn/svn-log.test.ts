@@ -15,7 +15,15 @@ beforeAll(() => {
   repo.mucc('carol', 'layout', ['mkdir', 'trunk', 'mkdir', 'branches', 'mkdir', 'tags']);
   repo.importFiles('鲍勃', IMPORT_MESSAGE, 'trunk/src', { 'a.txt': 'a\n', 'b.txt': 'b\n' }, sandbox.path('import'));
   repo.setDate(2, '2024-01-02T03:04:05.678901Z');
-  repo.svn(['copy', '--username', 'carol', '-m', 'create branch', `${repo.url}/trunk`, `${repo.url}/branches/feature-1`]);
+  repo.svn([
+    'copy',
+    '--username',
+    'carol',
+    '-m',
+    'create branch',
+    `${repo.url}/trunk`,
+    `${repo.url}/branches/feature-1`,
+  ]);
   const feature = repo.checkout('branches/feature-1', sandbox.path('wc-feature'));
   writeFileSync(join(feature, 'src', 'a.txt'), 'a changed on the branch\n');
   repo.commit(feature, 'carol', 'feature work\n');
@@ -36,18 +44,24 @@ describe('readSvnLog', () => {
     const result = await readSvnLog(repo.url);
     expect(result.lastRevision).toBe(7);
     expect(result.hasMore).toBe(false);
-    expect(result.commits.map((commit) => [commit.commitId, commit.branch, commit.authorName, commit.message])).toEqual([
-      ['r1', 'trunk', 'carol', 'layout'],
-      ['r2', 'trunk', '鲍勃', IMPORT_MESSAGE],
-      ['r3', 'feature-1', 'carol', 'create branch'],
-      ['r4', 'feature-1', 'carol', 'feature work'],
-      ['r5', 'trunk', 'alice', 'trunk fix'],
-      ['r6', 'trunk', 'carol', 'Release 1.0'],
-      ['r7', 'trunk', '', ''],
-    ]);
+    expect(result.commits.map((commit) => [commit.commitId, commit.branch, commit.authorName, commit.message])).toEqual(
+      [
+        ['r1', 'trunk', 'carol', 'layout'],
+        ['r2', 'trunk', '鲍勃', IMPORT_MESSAGE],
+        ['r3', 'feature-1', 'carol', 'create branch'],
+        ['r4', 'feature-1', 'carol', 'feature work'],
+        ['r5', 'trunk', 'alice', 'trunk fix'],
+        ['r6', 'trunk', 'carol', 'Release 1.0'],
+        ['r7', 'trunk', '', ''],
+      ],
+    );
     const [, imported, , featureWork, trunkFix, tag] = result.commits;
     expect(imported?.commitTime).toBe(Date.UTC(2024, 0, 2, 3, 4, 5, 678));
-    expect(imported?.files).toEqual({ added: ['/trunk/src', '/trunk/src/a.txt', '/trunk/src/b.txt'], modified: [], removed: [] });
+    expect(imported?.files).toEqual({
+      added: ['/trunk/src', '/trunk/src/a.txt', '/trunk/src/b.txt'],
+      modified: [],
+      removed: [],
+    });
     expect(imported?.authorEmail).toBeNull();
     expect(featureWork?.files).toEqual({ added: [], modified: ['/branches/feature-1/src/a.txt'], removed: [] });
     expect(trunkFix?.files).toEqual({ added: [], modified: ['/trunk/src/a.txt'], removed: ['/trunk/src/b.txt'] });
@@ -66,7 +80,11 @@ describe('readSvnLog', () => {
   });
 
   it('returns nothing, not an error, past the youngest revision', async () => {
-    expect(await readSvnLog(repo.url, { fromRevision: 8 })).toEqual({ commits: [], lastRevision: null, hasMore: false });
+    expect(await readSvnLog(repo.url, { fromRevision: 8 })).toEqual({
+      commits: [],
+      lastRevision: null,
+      hasMore: false,
+    });
   });
 
   it('filters by branch and committer but still reports how far it read', async () => {
@@ -91,9 +109,11 @@ describe('readSvnLog', () => {
       const error = await readSvnLog(url).catch((caught: unknown) => caught);
       expect(error instanceof SvnError && error.reason).toBe('invalid_url');
     }
-    expect(await readSvnLog(repo.url, { allowFile: false }).catch((caught: unknown) => caught instanceof SvnError && caught.reason)).toBe(
-      'invalid_url',
-    );
+    expect(
+      await readSvnLog(repo.url, { allowFile: false }).catch(
+        (caught: unknown) => caught instanceof SvnError && caught.reason,
+      ),
+    ).toBe('invalid_url');
     const missing = await readSvnLog(`${repo.url}/nonexistent`).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(SvnError);
     if (!(missing instanceof SvnError)) return;

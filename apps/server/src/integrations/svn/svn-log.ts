@@ -29,7 +29,12 @@ const DEFAULT_LIMIT = 500;
 const NO_SUCH_REVISION = 'E160006';
 
 function assertUrl(repoUrl: string, options: SvnRunOptions): void {
-  if (!isAllowedSvnUrl(repoUrl, options)) throw new SvnError('invalid_url', `refused URL ${repoUrl}`, refusedRepoUrlMessage('svn', repoUrl, options.allowFile !== false));
+  if (!isAllowedSvnUrl(repoUrl, options))
+    throw new SvnError(
+      'invalid_url',
+      `refused URL ${repoUrl}`,
+      refusedRepoUrlMessage('svn', repoUrl, options.allowFile !== false),
+    );
 }
 
 /**
@@ -42,13 +47,19 @@ export async function readSvnLog(repoUrl: string, options: ReadSvnLogOptions = {
   const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LIMIT));
   let xml: string;
   try {
-    xml = await runSvn(['log', '--xml', '-v', '-r', `${from}:HEAD`, '--limit', String(limit), '--', svnTarget(repoUrl)], options);
+    xml = await runSvn(
+      ['log', '--xml', '-v', '-r', `${from}:HEAD`, '--limit', String(limit), '--', svnTarget(repoUrl)],
+      options,
+    );
   } catch (error) {
-    if (error instanceof SvnError && error.codes.includes(NO_SUCH_REVISION)) return { commits: [], lastRevision: null, hasMore: false };
+    if (error instanceof SvnError && error.codes.includes(NO_SUCH_REVISION))
+      return { commits: [], lastRevision: null, hasMore: false };
     throw error;
   }
   const entries = parseSvnLogXml(xml).sort((a, b) => a.revision - b.revision);
-  const commits = entries.map(svnEntryToCommit).filter((commit) => options.filter === undefined || matchesFilter(options.filter, commit));
+  const commits = entries
+    .map(svnEntryToCommit)
+    .filter((commit) => options.filter === undefined || matchesFilter(options.filter, commit));
   return { commits, lastRevision: entries.at(-1)?.revision ?? null, hasMore: entries.length >= limit };
 }
 
@@ -101,7 +112,9 @@ function branchOf(paths: readonly SvnChangedPath[]): string | null {
  */
 export function svnEntryToCommit(entry: SvnLogEntry): SourceCommit {
   const message = trimMessageEnd(entry.message);
-  const tags = [...new Set(entry.paths.map((path) => svnLocationOf(path.path).tag).filter((tag): tag is string => tag !== null))];
+  const tags = [
+    ...new Set(entry.paths.map((path) => svnLocationOf(path.path).tag).filter((tag): tag is string => tag !== null)),
+  ];
   const files = { added: [] as string[], modified: [] as string[], removed: [] as string[] };
   for (const path of entry.paths) {
     if (path.action === 'A') files.added.push(path.path);

@@ -61,7 +61,8 @@ function childText(node: Element, name: string): string | null {
 
 function revisionOf(value: string | null): number {
   const revision = Number(value);
-  if (!Number.isSafeInteger(revision) || revision < 0) throw new SvnError('bad_output', `bad revision ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(revision) || revision < 0)
+    throw new SvnError('bad_output', `bad revision ${JSON.stringify(value)}`);
   return revision;
 }
 
@@ -75,7 +76,8 @@ export function parseSvnDate(value: string): number | null {
 
 function toChangedPath(node: Element): SvnChangedPath {
   const action = node.getAttribute('action') ?? '';
-  if (action !== 'A' && action !== 'D' && action !== 'M' && action !== 'R') throw new SvnError('bad_output', `bad path action ${action}`);
+  if (action !== 'A' && action !== 'D' && action !== 'M' && action !== 'R')
+    throw new SvnError('bad_output', `bad path action ${action}`);
   const kind = node.getAttribute('kind') ?? '';
   const copyFromPath = node.getAttribute('copyfrom-path');
   const copyFromRevision = node.getAttribute('copyfrom-rev');

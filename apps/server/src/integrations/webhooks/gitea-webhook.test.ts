@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseGiteaWebhook } from './gitea-webhook.ts';
 import { detectWebhookProvider, parsePushWebhook, webhookDeliveryKey } from './index.ts';
-import { giteaDeletePayload, giteaPushPayload, gitlabPushPayload, hmacHex, prettyJson, request, SHA, ZEROS } from './testing/webhook-payloads.ts';
+import {
+  giteaDeletePayload,
+  giteaPushPayload,
+  gitlabPushPayload,
+  hmacHex,
+  prettyJson,
+  request,
+  SHA,
+  ZEROS,
+} from './testing/webhook-payloads.ts';
 import { WebhookError, type WebhookErrorReason, type WebhookRequest } from './webhook-types.ts';
 
 const SECRET = 's3cret';
@@ -44,7 +53,14 @@ describe('parseGiteaWebhook', () => {
 
   it('reads a pretty-printed push and returns its newest-first commits oldest first', () => {
     const event = parseGiteaWebhook(gitea(prettyJson(giteaPushPayload())), { secret: SECRET });
-    expect(event).toMatchObject({ provider: 'gitea', kind: 'push', deliveryId: DELIVERY, branch: 'main', truncated: false, totalCommits: 2 });
+    expect(event).toMatchObject({
+      provider: 'gitea',
+      kind: 'push',
+      deliveryId: DELIVERY,
+      branch: 'main',
+      truncated: false,
+      totalCommits: 2,
+    });
     expect(event.commits.map((commit) => [commit.commitId, commit.message])).toEqual([
       [SHA.first, 'First change'],
       [SHA.second, 'Second change'],
@@ -53,34 +69,63 @@ describe('parseGiteaWebhook', () => {
   });
 
   it('flags a list cut at FEED_MAX_COMMIT_NUM', () => {
-    expect(parseGiteaWebhook(gitea(prettyJson(giteaPushPayload({ total_commits: 7 }))), { secret: SECRET }).truncated).toBe(true);
+    expect(
+      parseGiteaWebhook(gitea(prettyJson(giteaPushPayload({ total_commits: 7 }))), { secret: SECRET }).truncated,
+    ).toBe(true);
   });
 
   it('accepts the Forgejo, Gogs and GitHub-style signature headers', () => {
     const body = prettyJson(giteaPushPayload());
     const hex = hmacHex(SECRET, body);
     const bare = { 'content-type': 'application/json', 'x-forgejo-event': 'push', 'x-forgejo-delivery': 'f-1' };
-    expect(parseGiteaWebhook(request(body, { ...bare, 'x-forgejo-signature': hex }), { secret: SECRET }).deliveryId).toBe('f-1');
-    expect(parseGiteaWebhook(request(body, { 'x-gogs-event': 'push', 'x-gogs-signature': hex }), { secret: SECRET }).commits).toHaveLength(2);
-    expect(parseGiteaWebhook(request(body, { 'x-gitea-event': 'push', 'x-hub-signature-256': `sha256=${hex}` }), { secret: SECRET }).kind).toBe('push');
+    expect(
+      parseGiteaWebhook(request(body, { ...bare, 'x-forgejo-signature': hex }), { secret: SECRET }).deliveryId,
+    ).toBe('f-1');
+    expect(
+      parseGiteaWebhook(request(body, { 'x-gogs-event': 'push', 'x-gogs-signature': hex }), { secret: SECRET }).commits,
+    ).toHaveLength(2);
+    expect(
+      parseGiteaWebhook(request(body, { 'x-gitea-event': 'push', 'x-hub-signature-256': `sha256=${hex}` }), {
+        secret: SECRET,
+      }).kind,
+    ).toBe('push');
   });
 
   it('refuses a wrong signature, and an empty one when a secret is configured', () => {
     const body = prettyJson(giteaPushPayload());
-    expect(failure(gitea(body, 'push', { 'x-gitea-signature': hmacHex('nope', body), 'x-gogs-signature': '' }))).toBe('bad_signature');
-    expect(failure(request(body, { 'x-gitea-event': 'push', 'x-gitea-signature': '' }))).toBe('missing_signature');
-    expect(failure(request(body.replace('Second change', 'Third change'), { 'x-gitea-event': 'push', 'x-gitea-signature': hmacHex(SECRET, body) }))).toBe(
+    expect(failure(gitea(body, 'push', { 'x-gitea-signature': hmacHex('nope', body), 'x-gogs-signature': '' }))).toBe(
       'bad_signature',
     );
+    expect(failure(request(body, { 'x-gitea-event': 'push', 'x-gitea-signature': '' }))).toBe('missing_signature');
+    expect(
+      failure(
+        request(body.replace('Second change', 'Third change'), {
+          'x-gitea-event': 'push',
+          'x-gitea-signature': hmacHex(SECRET, body),
+        }),
+      ),
+    ).toBe('bad_signature');
   });
 
   it('maps delete events to a deleted branch or tag, and tag pushes to tags', () => {
-    const branch = parseGiteaWebhook(gitea(prettyJson(giteaDeletePayload('feature/x', 'branch')), 'delete'), { secret: SECRET });
-    expect(branch).toMatchObject({ kind: 'push', deleted: true, branch: 'feature/x', ref: 'refs/heads/feature/x', commits: [] });
+    const branch = parseGiteaWebhook(gitea(prettyJson(giteaDeletePayload('feature/x', 'branch')), 'delete'), {
+      secret: SECRET,
+    });
+    expect(branch).toMatchObject({
+      kind: 'push',
+      deleted: true,
+      branch: 'feature/x',
+      ref: 'refs/heads/feature/x',
+      commits: [],
+    });
     const tag = parseGiteaWebhook(gitea(prettyJson(giteaDeletePayload('v1.0', 'tag')), 'delete'), { secret: SECRET });
     expect(tag).toMatchObject({ kind: 'tag', deleted: true, tag: { name: 'v1.0', commitId: null, message: null } });
     const tagPush = giteaPushPayload({ ref: 'refs/tags/v1.1', before: ZEROS, commits: [], total_commits: 0 });
-    expect(parseGiteaWebhook(gitea(prettyJson(tagPush)), { secret: SECRET })).toMatchObject({ kind: 'tag', created: true, tag: { name: 'v1.1', commitId: SHA.second } });
+    expect(parseGiteaWebhook(gitea(prettyJson(tagPush)), { secret: SECRET })).toMatchObject({
+      kind: 'tag',
+      created: true,
+      tag: { name: 'v1.1', commitId: SHA.second },
+    });
     expect(parseGiteaWebhook(gitea('{"ref":"v1"}', 'create'), { secret: SECRET }).kind).toBe('ignored');
   });
 });
@@ -95,7 +140,9 @@ describe('webhook dispatch and replay keys', () => {
 
   it('parses through the provider switch', () => {
     const body = JSON.stringify(gitlabPushPayload());
-    const event = parsePushWebhook('gitlab', request(body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 't' }), { secret: 't' });
+    const event = parsePushWebhook('gitlab', request(body, { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 't' }), {
+      secret: 't',
+    });
     expect(event.commits).toHaveLength(2);
     expect(parsePushWebhook('gitea', gitea(prettyJson(giteaPushPayload())), { secret: SECRET }).provider).toBe('gitea');
   });

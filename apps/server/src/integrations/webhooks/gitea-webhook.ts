@@ -2,8 +2,21 @@ import { z } from 'zod';
 import { shortBranchName } from '../source-commit.ts';
 import { repositorySchema, toRepository } from './github-webhook.ts';
 import { verifyHmacHex, stripSha256Prefix } from './webhook-verify.ts';
-import { emptyEvent, parsePayload, payloadCommitSchema, readJsonBody, refPushEvent, shaSchema } from './webhook-payload.ts';
-import { firstHeader, WebhookError, type WebhookEvent, type WebhookOptions, type WebhookRequest } from './webhook-types.ts';
+import {
+  emptyEvent,
+  parsePayload,
+  payloadCommitSchema,
+  readJsonBody,
+  refPushEvent,
+  shaSchema,
+} from './webhook-payload.ts';
+import {
+  firstHeader,
+  WebhookError,
+  type WebhookEvent,
+  type WebhookOptions,
+  type WebhookRequest,
+} from './webhook-types.ts';
 
 const EVENT_HEADERS = ['x-gitea-event', 'x-forgejo-event', 'x-gogs-event', 'x-github-event'];
 const DELIVERY_HEADERS = ['x-gitea-delivery', 'x-forgejo-delivery', 'x-gogs-delivery', 'x-github-delivery'];
@@ -23,7 +36,10 @@ const deleteSchema = z.object({ ref: z.string().min(1), ref_type: z.string(), re
 
 /** The bare hex signature of Gitea/Forgejo/Gogs, or GitHub's `sha256=` form that Gitea also sends. */
 function signatureOf(request: WebhookRequest): string | null {
-  return firstHeader(request.headers, SIGNATURE_HEADERS) ?? stripSha256Prefix(firstHeader(request.headers, ['x-hub-signature-256']));
+  return (
+    firstHeader(request.headers, SIGNATURE_HEADERS) ??
+    stripSha256Prefix(firstHeader(request.headers, ['x-hub-signature-256']))
+  );
 }
 
 /**

@@ -30,7 +30,9 @@ function failure(req: WebhookRequest): WebhookErrorReason {
 
 describe('parseGithubWebhook', () => {
   it("matches GitHub's documented test vector", () => {
-    expect(hmacSha256Hex(SECRET, 'Hello, World!')).toBe('757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
+    expect(hmacSha256Hex(SECRET, 'Hello, World!')).toBe(
+      '757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
+    );
   });
 
   it('reads a signed push', () => {
@@ -44,7 +46,11 @@ describe('parseGithubWebhook', () => {
       deleted: false,
       truncated: false,
       totalCommits: null,
-      repository: { fullName: 'acme/ios-app', webUrl: 'https://github.com/acme/ios-app', cloneUrls: ['https://github.com/acme/ios-app.git', 'git@github.com:acme/ios-app.git'] },
+      repository: {
+        fullName: 'acme/ios-app',
+        webUrl: 'https://github.com/acme/ios-app',
+        cloneUrls: ['https://github.com/acme/ios-app.git', 'git@github.com:acme/ios-app.git'],
+      },
     });
     expect(event.commits.map((commit) => [commit.commitId, commit.message, commit.authorEmail])).toEqual([
       [SHA.first, 'Add device sync\n\nCloses #12', 'ola@acme.test'],
@@ -62,32 +68,52 @@ describe('parseGithubWebhook', () => {
   it('verifies over the raw bytes, not over re-serialised JSON', () => {
     const body = JSON.stringify(githubPushPayload());
     const pretty = JSON.stringify(JSON.parse(body) as unknown, null, 2);
-    expect(failure(github(pretty, 'push', { 'X-Hub-Signature-256': `sha256=${hmacHex(SECRET, body)}` }))).toBe('bad_signature');
-    expect(failure(github(body.replace('同步修复', '同步修改'), 'push', { 'X-Hub-Signature-256': `sha256=${hmacHex(SECRET, body)}` }))).toBe(
+    expect(failure(github(pretty, 'push', { 'X-Hub-Signature-256': `sha256=${hmacHex(SECRET, body)}` }))).toBe(
       'bad_signature',
     );
+    expect(
+      failure(
+        github(body.replace('同步修复', '同步修改'), 'push', {
+          'X-Hub-Signature-256': `sha256=${hmacHex(SECRET, body)}`,
+        }),
+      ),
+    ).toBe('bad_signature');
   });
 
   it('accepts the form content type, signed over the form body', () => {
     const form = `payload=${encodeURIComponent(JSON.stringify(githubPushPayload()))}`;
-    const event = parseGithubWebhook(github(form, 'push', { 'Content-Type': 'application/x-www-form-urlencoded' }), { secret: SECRET });
+    const event = parseGithubWebhook(github(form, 'push', { 'Content-Type': 'application/x-www-form-urlencoded' }), {
+      secret: SECRET,
+    });
     expect(event.commits).toHaveLength(2);
-    expect(failure(github('other=1', 'push', { 'Content-Type': 'application/x-www-form-urlencoded' }))).toBe('bad_payload');
+    expect(failure(github('other=1', 'push', { 'Content-Type': 'application/x-www-form-urlencoded' }))).toBe(
+      'bad_payload',
+    );
   });
 
   it('refuses missing, legacy-only, malformed and wrong signatures', () => {
     const body = JSON.stringify(githubPushPayload());
     expect(failure(request(body, { 'x-github-event': 'push' }))).toBe('missing_signature');
-    const sha1Only = github(body, 'push', { 'X-Hub-Signature-256': '', 'X-Hub-Signature': 'sha1=0123456789abcdef0123456789abcdef01234567' });
+    const sha1Only = github(body, 'push', {
+      'X-Hub-Signature-256': '',
+      'X-Hub-Signature': 'sha1=0123456789abcdef0123456789abcdef01234567',
+    });
     expect(failure(sha1Only)).toBe('missing_signature');
     expect(failure(github(body, 'push', { 'X-Hub-Signature-256': 'sha256=xyz' }))).toBe('bad_signature');
-    expect(failure(github(body, 'push', { 'X-Hub-Signature-256': `sha256=${hmacHex('other secret', body)}` }))).toBe('bad_signature');
+    expect(failure(github(body, 'push', { 'X-Hub-Signature-256': `sha256=${hmacHex('other secret', body)}` }))).toBe(
+      'bad_signature',
+    );
     expect(failure(github(body, 'push', { 'X-Hub-Signature-256': hmacHex(SECRET, body) }))).toBe('missing_signature');
   });
 
   it('answers a ping', () => {
     const event = parseGithubWebhook(github(JSON.stringify(githubPingPayload()), 'ping'), { secret: SECRET });
-    expect(event).toMatchObject({ kind: 'ping', deliveryId: DELIVERY, commits: [], repository: { fullName: 'acme/ios-app' } });
+    expect(event).toMatchObject({
+      kind: 'ping',
+      deliveryId: DELIVERY,
+      commits: [],
+      repository: { fullName: 'acme/ios-app' },
+    });
   });
 
   it('reads force-pushes, deletions and tags', () => {
@@ -102,18 +128,29 @@ describe('parseGithubWebhook', () => {
       github(JSON.stringify(githubPushPayload({ ref: 'refs/tags/v2.4.0', before: ZEROS, created: true, commits: [] }))),
       { secret: SECRET },
     );
-    expect(tag).toMatchObject({ kind: 'tag', created: true, branch: null, commits: [], tag: { name: 'v2.4.0', commitId: SHA.second, message: null } });
+    expect(tag).toMatchObject({
+      kind: 'tag',
+      created: true,
+      branch: null,
+      commits: [],
+      tag: { name: 'v2.4.0', commitId: SHA.second, message: null },
+    });
   });
 
   it('flags a push at the 2048-commit cap as truncated', () => {
     const commit = (githubPushPayload().commits as Record<string, unknown>[])[0];
     const commits = Array.from({ length: 2048 }, () => commit);
-    expect(parseGithubWebhook(github(JSON.stringify(githubPushPayload({ commits }))), { secret: SECRET }).truncated).toBe(true);
+    expect(
+      parseGithubWebhook(github(JSON.stringify(githubPushPayload({ commits }))), { secret: SECRET }).truncated,
+    ).toBe(true);
   });
 
   it('ignores other events and refuses a delivery without an event name', () => {
     const body = JSON.stringify({ ref: 'v1', ref_type: 'tag' });
-    expect(parseGithubWebhook(github(body, 'create'), { secret: SECRET })).toMatchObject({ kind: 'ignored', event: 'create' });
+    expect(parseGithubWebhook(github(body, 'create'), { secret: SECRET })).toMatchObject({
+      kind: 'ignored',
+      event: 'create',
+    });
     expect(failure(github(body, ''))).toBe('unsupported_event');
   });
 });

@@ -1,7 +1,21 @@
 import { z } from 'zod';
 import { verifyHmacHex, stripSha256Prefix } from './webhook-verify.ts';
-import { emptyEvent, parsePayload, payloadCommitSchema, readJsonBody, refPushEvent, shaSchema } from './webhook-payload.ts';
-import { headerValue, WebhookError, type WebhookEvent, type WebhookOptions, type WebhookRepository, type WebhookRequest } from './webhook-types.ts';
+import {
+  emptyEvent,
+  parsePayload,
+  payloadCommitSchema,
+  readJsonBody,
+  refPushEvent,
+  shaSchema,
+} from './webhook-payload.ts';
+import {
+  headerValue,
+  WebhookError,
+  type WebhookEvent,
+  type WebhookOptions,
+  type WebhookRepository,
+  type WebhookRequest,
+} from './webhook-types.ts';
 
 /** GitHub's documented cap on `commits` in a push delivery. */
 export const GITHUB_COMMIT_CAP = 2048;
@@ -25,14 +39,20 @@ const pushSchema = z.object({
   repository: repositorySchema,
 });
 
-const pingSchema = z.object({ zen: z.string().optional(), hook_id: z.number().optional(), repository: repositorySchema });
+const pingSchema = z.object({
+  zen: z.string().optional(),
+  hook_id: z.number().optional(),
+  repository: repositorySchema,
+});
 
 export function toRepository(repository: z.infer<typeof repositorySchema>): WebhookRepository | null {
   if (!repository) return null;
   return {
     fullName: repository.full_name,
     webUrl: repository.html_url ?? null,
-    cloneUrls: [repository.clone_url, repository.ssh_url].filter((url): url is string => typeof url === 'string' && url !== ''),
+    cloneUrls: [repository.clone_url, repository.ssh_url].filter(
+      (url): url is string => typeof url === 'string' && url !== '',
+    ),
   };
 }
 
@@ -43,7 +63,11 @@ export function toRepository(repository: z.infer<typeof repositorySchema>): Webh
  */
 export function parseGithubWebhook(request: WebhookRequest, options: WebhookOptions): WebhookEvent {
   if (options.secret !== null) {
-    verifyHmacHex(options.secret, request.rawBody, stripSha256Prefix(headerValue(request.headers, 'x-hub-signature-256')));
+    verifyHmacHex(
+      options.secret,
+      request.rawBody,
+      stripSha256Prefix(headerValue(request.headers, 'x-hub-signature-256')),
+    );
   }
   const event = headerValue(request.headers, 'x-github-event');
   if (event === null) throw new WebhookError('unsupported_event', 'no X-GitHub-Event header');

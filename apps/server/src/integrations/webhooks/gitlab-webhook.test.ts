@@ -6,7 +6,12 @@ import { WebhookError, type WebhookErrorReason, type WebhookRequest } from './we
 const SECRET = 'tok-ci-7f3a';
 
 function gitlab(payload: unknown, headers: Record<string, string> = {}, event = 'Push Hook'): WebhookRequest {
-  return request(JSON.stringify(payload), { 'content-type': 'application/json', 'x-gitlab-event': event, 'x-gitlab-token': SECRET, ...headers });
+  return request(JSON.stringify(payload), {
+    'content-type': 'application/json',
+    'x-gitlab-event': event,
+    'x-gitlab-token': SECRET,
+    ...headers,
+  });
 }
 
 function failure(req: WebhookRequest, secret: string | null = SECRET): WebhookErrorReason {
@@ -21,7 +26,10 @@ function failure(req: WebhookRequest, secret: string | null = SECRET): WebhookEr
 
 describe('parseGitlabWebhook', () => {
   it('reads a push: commits oldest first, redacted email dropped, repository and delivery id', () => {
-    const event = parseGitlabWebhook(gitlab(gitlabPushPayload(), { 'X-Gitlab-Event-UUID': 'e-1', 'Idempotency-Key': 'idem-1' }), { secret: SECRET });
+    const event = parseGitlabWebhook(
+      gitlab(gitlabPushPayload(), { 'X-Gitlab-Event-UUID': 'e-1', 'Idempotency-Key': 'idem-1' }),
+      { secret: SECRET },
+    );
     expect(event).toMatchObject({
       provider: 'gitlab',
       kind: 'push',
@@ -72,7 +80,9 @@ describe('parseGitlabWebhook', () => {
   });
 
   it('uses X-Gitlab-Event-UUID when there is no Idempotency-Key, and null when neither is sent', () => {
-    expect(parseGitlabWebhook(gitlab(gitlabPushPayload(), { 'x-gitlab-event-uuid': 'e-2' }), { secret: SECRET }).deliveryId).toBe('e-2');
+    expect(
+      parseGitlabWebhook(gitlab(gitlabPushPayload(), { 'x-gitlab-event-uuid': 'e-2' }), { secret: SECRET }).deliveryId,
+    ).toBe('e-2');
     expect(parseGitlabWebhook(gitlab(gitlabPushPayload()), { secret: SECRET }).deliveryId).toBeNull();
   });
 
@@ -93,7 +103,14 @@ describe('parseGitlabWebhook', () => {
       total_commits_count: 0,
     });
     const event = parseGitlabWebhook(gitlab(payload, {}, 'Tag Push Hook'), { secret: SECRET });
-    expect(event).toMatchObject({ kind: 'tag', branch: null, created: true, deleted: false, commits: [], truncated: false });
+    expect(event).toMatchObject({
+      kind: 'tag',
+      branch: null,
+      created: true,
+      deleted: false,
+      commits: [],
+      truncated: false,
+    });
     expect(event.tag).toEqual({ name: 'v2.4.0', commitId: SHA.second, message: 'Release 2.4.0' });
   });
 
@@ -106,8 +123,12 @@ describe('parseGitlabWebhook', () => {
   it('checks the token before reading the body', () => {
     expect(failure(gitlab(gitlabPushPayload(), { 'x-gitlab-token': 'tok-ci-7f3b' }))).toBe('bad_signature');
     expect(failure(gitlab(gitlabPushPayload(), { 'x-gitlab-token': `${SECRET}x` }))).toBe('bad_signature');
-    expect(failure(request('not json', { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' }))).toBe('bad_signature');
-    expect(failure(request(JSON.stringify(gitlabPushPayload()), { 'x-gitlab-event': 'Push Hook' }))).toBe('missing_signature');
+    expect(failure(request('not json', { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' }))).toBe(
+      'bad_signature',
+    );
+    expect(failure(request(JSON.stringify(gitlabPushPayload()), { 'x-gitlab-event': 'Push Hook' }))).toBe(
+      'missing_signature',
+    );
   });
 
   it('skips verification only when the secret is explicitly null', () => {
@@ -117,16 +138,22 @@ describe('parseGitlabWebhook', () => {
   });
 
   it('ignores other events so the hook still answers 2xx, and refuses deliveries without an event', () => {
-    const mr = parseGitlabWebhook(gitlab({ object_kind: 'merge_request' }, {}, 'Merge Request Hook'), { secret: SECRET });
+    const mr = parseGitlabWebhook(gitlab({ object_kind: 'merge_request' }, {}, 'Merge Request Hook'), {
+      secret: SECRET,
+    });
     expect(mr).toMatchObject({ kind: 'ignored', event: 'Merge Request Hook', commits: [] });
     expect(failure(request('{}', { 'x-gitlab-token': SECRET }))).toBe('unsupported_event');
   });
 
   it('refuses bodies that are not a push payload', () => {
     expect(failure(gitlab('{"ref":'))).toBe('bad_payload');
-    expect(failure(request('{"ref":', { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': SECRET }))).toBe('bad_payload');
+    expect(failure(request('{"ref":', { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': SECRET }))).toBe(
+      'bad_payload',
+    );
     expect(failure(gitlab(gitlabPushPayload({ after: 'not-a-sha' })))).toBe('bad_payload');
     const [first, second] = gitlabPushPayload().commits as Record<string, unknown>[];
-    expect(failure(gitlab(gitlabPushPayload({ commits: [{ ...first, timestamp: 'yesterday' }, second] })))).toBe('bad_payload');
+    expect(failure(gitlab(gitlabPushPayload({ commits: [{ ...first, timestamp: 'yesterday' }, second] })))).toBe(
+      'bad_payload',
+    );
   });
 });

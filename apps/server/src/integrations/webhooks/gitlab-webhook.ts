@@ -1,7 +1,21 @@
 import { z } from 'zod';
 import { verifySharedToken } from './webhook-verify.ts';
-import { emptyEvent, parsePayload, payloadCommitSchema, readJsonBody, refPushEvent, shaSchema } from './webhook-payload.ts';
-import { firstHeader, headerValue, WebhookError, type WebhookEvent, type WebhookOptions, type WebhookRequest } from './webhook-types.ts';
+import {
+  emptyEvent,
+  parsePayload,
+  payloadCommitSchema,
+  readJsonBody,
+  refPushEvent,
+  shaSchema,
+} from './webhook-payload.ts';
+import {
+  firstHeader,
+  headerValue,
+  WebhookError,
+  type WebhookEvent,
+  type WebhookOptions,
+  type WebhookRequest,
+} from './webhook-types.ts';
 
 const pushSchema = z.object({
   object_kind: z.string().optional(),
@@ -53,7 +67,9 @@ export function parseGitlabWebhook(request: WebhookRequest, options: WebhookOpti
     result.repository = {
       fullName: project.path_with_namespace,
       webUrl: project.web_url ?? null,
-      cloneUrls: [project.git_http_url, project.git_ssh_url].filter((url): url is string => typeof url === 'string' && url !== ''),
+      cloneUrls: [project.git_http_url, project.git_ssh_url].filter(
+        (url): url is string => typeof url === 'string' && url !== '',
+      ),
     };
   }
   return result;

@@ -1,7 +1,14 @@
 import { parseGiteaWebhook } from './gitea-webhook.ts';
 import { parseGithubWebhook } from './github-webhook.ts';
 import { parseGitlabWebhook } from './gitlab-webhook.ts';
-import { firstHeader, headerValue, type WebhookEvent, type WebhookOptions, type WebhookProvider, type WebhookRequest } from './webhook-types.ts';
+import {
+  firstHeader,
+  headerValue,
+  type WebhookEvent,
+  type WebhookOptions,
+  type WebhookProvider,
+  type WebhookRequest,
+} from './webhook-types.ts';
 
 export { parseGiteaWebhook } from './gitea-webhook.ts';
 export { parseGithubWebhook } from './github-webhook.ts';
@@ -21,7 +28,11 @@ export function detectWebhookProvider(headers: WebhookRequest['headers']): Webho
 }
 
 /** Verifies and parses a delivery from the given host; throws WebhookError. */
-export function parsePushWebhook(provider: WebhookProvider, request: WebhookRequest, options: WebhookOptions): WebhookEvent {
+export function parsePushWebhook(
+  provider: WebhookProvider,
+  request: WebhookRequest,
+  options: WebhookOptions,
+): WebhookEvent {
   switch (provider) {
     case 'gitlab':
       return parseGitlabWebhook(request, options);

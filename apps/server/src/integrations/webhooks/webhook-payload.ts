@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { shortBranchName, trimMessageEnd, type SourceCommit } from '../source-commit.ts';
-import { headerValue, WebhookError, type WebhookEvent, type WebhookKind, type WebhookProvider, type WebhookRequest } from './webhook-types.ts';
+import {
+  headerValue,
+  WebhookError,
+  type WebhookEvent,
+  type WebhookKind,
+  type WebhookProvider,
+  type WebhookRequest,
+} from './webhook-types.ts';
 
 export const ZERO_SHA = /^0+$/;
 export const shaSchema = z.string().regex(/^[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?$/);
@@ -23,7 +30,9 @@ export type PayloadCommit = z.infer<typeof payloadCommitSchema>;
 export function readJsonBody(request: WebhookRequest): unknown {
   const text = typeof request.rawBody === 'string' ? request.rawBody : request.rawBody.toString('utf8');
   const contentType = headerValue(request.headers, 'content-type') ?? '';
-  const json = contentType.toLowerCase().includes('application/x-www-form-urlencoded') ? new URLSearchParams(text).get('payload') : text;
+  const json = contentType.toLowerCase().includes('application/x-www-form-urlencoded')
+    ? new URLSearchParams(text).get('payload')
+    : text;
   if (json === null) throw new WebhookError('bad_payload', 'form body without payload field');
   try {
     return JSON.parse(json) as unknown;
@@ -36,7 +45,9 @@ export function readJsonBody(request: WebhookRequest): unknown {
 export function parsePayload<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const result = schema.safeParse(body);
   if (!result.success) {
-    const where = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    const where = result.error.issues
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
     throw new WebhookError('bad_payload', where);
   }
   return result.data;
@@ -62,7 +73,9 @@ export function toSourceCommit(commit: PayloadCommit, branch: string | null): So
     tags: [],
     tagSummary: [],
     url: commit.url || null,
-    files: hasFiles ? { added: commit.added ?? [], modified: commit.modified ?? [], removed: commit.removed ?? [] } : null,
+    files: hasFiles
+      ? { added: commit.added ?? [], modified: commit.modified ?? [], removed: commit.removed ?? [] }
+      : null,
   };
 }
 
@@ -82,7 +95,12 @@ export interface RefPush {
 }
 
 /** The common normalisation of a ref update: branch or tag, created/deleted, commits oldest → newest. */
-export function refPushEvent(provider: WebhookProvider, event: string, deliveryId: string | null, push: RefPush): WebhookEvent {
+export function refPushEvent(
+  provider: WebhookProvider,
+  event: string,
+  deliveryId: string | null,
+  push: RefPush,
+): WebhookEvent {
   const deleted = ZERO_SHA.test(push.after);
   const isTag = push.ref.startsWith('refs/tags/');
   const branch = isTag ? null : shortBranchName(push.ref);
@@ -97,7 +115,11 @@ export function refPushEvent(provider: WebhookProvider, event: string, deliveryI
     ref: push.ref,
     branch,
     tag: isTag
-      ? { name: push.ref.slice('refs/tags/'.length), commitId: deleted ? null : (push.tagCommitId ?? push.after), message: push.tagMessage }
+      ? {
+          name: push.ref.slice('refs/tags/'.length),
+          commitId: deleted ? null : (push.tagCommitId ?? push.after),
+          message: push.tagMessage,
+        }
       : null,
     before: push.before,
     after: push.after,
@@ -112,7 +134,12 @@ export function refPushEvent(provider: WebhookProvider, event: string, deliveryI
 }
 
 /** An event without commits (ping, ignored, a Gitea delete), filled in by the caller where needed. */
-export function emptyEvent(provider: WebhookProvider, kind: WebhookKind, event: string, deliveryId: string | null): WebhookEvent {
+export function emptyEvent(
+  provider: WebhookProvider,
+  kind: WebhookKind,
+  event: string,
+  deliveryId: string | null,
+): WebhookEvent {
   return {
     provider,
     kind,

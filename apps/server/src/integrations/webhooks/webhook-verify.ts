@@ -26,7 +26,8 @@ export function verifyHmacHex(secret: string, rawBody: WebhookRequest['rawBody']
   if (providedHex === null) throw new WebhookError('missing_signature', 'no signature header');
   if (!/^[0-9a-fA-F]{64}$/.test(providedHex)) throw new WebhookError('bad_signature', 'malformed signature');
   const expected = createHmac('sha256', secret).update(bodyBytes(rawBody)).digest();
-  if (!timingSafeEqual(expected, Buffer.from(providedHex, 'hex'))) throw new WebhookError('bad_signature', 'signature mismatch');
+  if (!timingSafeEqual(expected, Buffer.from(providedHex, 'hex')))
+    throw new WebhookError('bad_signature', 'signature mismatch');
 }
 
 /** `sha256=<hex>` → hex; anything else (a legacy `sha1=` header included) → null. */
@@ -39,6 +40,9 @@ export function stripSha256Prefix(header: string | null): string | null {
  * A stable key to dedupe deliveries: the host's delivery id, or — when it sends none — `sha256:` + the hash of
  * the raw body, which is identical for a replay of the same delivery.
  */
-export function webhookDeliveryKey(event: Pick<WebhookEvent, 'deliveryId'>, rawBody: WebhookRequest['rawBody']): string {
+export function webhookDeliveryKey(
+  event: Pick<WebhookEvent, 'deliveryId'>,
+  rawBody: WebhookRequest['rawBody'],
+): string {
   return event.deliveryId ?? `sha256:${createHash('sha256').update(bodyBytes(rawBody)).digest('hex')}`;
 }

@@ -45,7 +45,8 @@ export function createWecomClient(config: WecomConfig, clock: Clock) {
     if (token && clock.now() < token.renewAt) return token.value;
     const query = new URLSearchParams({ corpid: config.corpId, corpsecret: config.secret });
     const json = await getJson(`${config.baseUrl}/cgi-bin/gettoken?${query}`);
-    if (json.errcode !== 0 || typeof json.access_token !== 'string') throw new WecomApiError(Number(json.errcode ?? -1), String(json.errmsg ?? 'gettoken failed'));
+    if (json.errcode !== 0 || typeof json.access_token !== 'string')
+      throw new WecomApiError(Number(json.errcode ?? -1), String(json.errmsg ?? 'gettoken failed'));
     const expiresSec = typeof json.expires_in === 'number' ? json.expires_in : 7200;
     token = { value: json.access_token, renewAt: clock.now() + expiresSec * 1000 - RENEW_BEFORE_MS };
     return token.value;
@@ -70,14 +71,21 @@ export function createWecomClient(config: WecomConfig, clock: Clock) {
 
     /** The SSO login page (web login, QR inside it), ending at `redirectUri?code=&state=`. */
     loginUrl(redirectUri: string, state: string): string {
-      const query = new URLSearchParams({ login_type: 'CorpApp', appid: config.corpId, agentid: config.agentId, redirect_uri: redirectUri, state });
+      const query = new URLSearchParams({
+        login_type: 'CorpApp',
+        appid: config.corpId,
+        agentid: config.agentId,
+        redirect_uri: redirectUri,
+        state,
+      });
       return `${config.loginBaseUrl}/wwlogin/sso/login?${query}`;
     },
 
     /** The member behind a login code; a non-member (openid only) is refused. */
     async member(code: string): Promise<{ userId: string; name: string }> {
       const info = await call('/cgi-bin/auth/getuserinfo', { code });
-      const userId = typeof info.userid === 'string' ? info.userid : typeof info.UserId === 'string' ? info.UserId : null;
+      const userId =
+        typeof info.userid === 'string' ? info.userid : typeof info.UserId === 'string' ? info.UserId : null;
       if (!userId) throw new WecomApiError(0, '该企业微信账号不是本企业成员');
       const user = await call('/cgi-bin/user/get', { userid: userId });
       return { userId, name: typeof user.name === 'string' && user.name ? user.name : userId };

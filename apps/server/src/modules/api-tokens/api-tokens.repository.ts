@@ -16,7 +16,13 @@ export function createApiTokensRepository(db: Kysely<Database>) {
     async listByUser(userId: number, page: { offset: number; limit: number }) {
       const q = db.selectFrom('api_tokens').where('user_id', '=', userId);
       const [rows, count] = await Promise.all([
-        q.selectAll().orderBy('create_time', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+        q
+          .selectAll()
+          .orderBy('create_time', 'desc')
+          .orderBy('id', 'desc')
+          .offset(page.offset)
+          .limit(page.limit)
+          .execute(),
         q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
       ]);
       return { rows, total: Number(count?.n ?? 0) };
@@ -46,7 +52,12 @@ export function createApiTokensRepository(db: Kysely<Database>) {
     },
 
     async revoke(id: number, now: number) {
-      await db.updateTable('api_tokens').set({ revoked_time: now }).where('id', '=', id).where('revoked_time', 'is', null).execute();
+      await db
+        .updateTable('api_tokens')
+        .set({ revoked_time: now })
+        .where('id', '=', id)
+        .where('revoked_time', 'is', null)
+        .execute();
     },
 
     /** Records a use, unless one was recorded after `notAfter` (several processes may race; one write wins). */

@@ -49,7 +49,10 @@ export function createApiTokensService(deps: { tokens: ApiTokensRepository; user
   return {
     async list(actor: AuthUser, query: ApiTokenListQuery): Promise<{ rows: ApiTokenRow[]; total: number }> {
       const owner = ownerFor(actor, query.userId);
-      const { rows, total } = await tokens.listByUser(owner, { offset: (query.pageNo - 1) * query.pageSize, limit: query.pageSize });
+      const { rows, total } = await tokens.listByUser(owner, {
+        offset: (query.pageNo - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
       return { rows: rows.map(present), total };
     },
 

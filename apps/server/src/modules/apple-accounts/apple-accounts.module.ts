@@ -13,11 +13,34 @@ import type { ZsignService } from '../zsign/zsign.service.ts';
 import type { LinkDeps } from '../../http/links.ts';
 
 /** Wires Apple accounts (App Store Connect API keys) and registers their routes. */
-export async function registerAppleAccounts(app: FastifyInstance, deps: { db: Kysely<Database>; box: SecretBox; clock: Clock; baseUrl: string; zsign: ZsignService } & LinkDeps) {
-  const base = { accounts: createAppleAccountsRepository(deps.db), box: deps.box, clock: deps.clock, baseUrl: deps.baseUrl };
+export async function registerAppleAccounts(
+  app: FastifyInstance,
+  deps: { db: Kysely<Database>; box: SecretBox; clock: Clock; baseUrl: string; zsign: ZsignService } & LinkDeps,
+) {
+  const base = {
+    accounts: createAppleAccountsRepository(deps.db),
+    box: deps.box,
+    clock: deps.clock,
+    baseUrl: deps.baseUrl,
+  };
   const accounts = createAppleAccountsService(base);
   const provisioning = createAppleProvisioningService({ ...base, certificates: createCertificatesRepository(deps.db) });
-  const buildDevice = createAppleBuildDeviceService({ db: deps.db, accounts: base.accounts, provisioning, zsign: deps.zsign });
-  await app.register(appleAccountsRoutes({ accounts, provisioning, buildDevice, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: deps.mediaLinks }));
+  const buildDevice = createAppleBuildDeviceService({
+    db: deps.db,
+    accounts: base.accounts,
+    provisioning,
+    zsign: deps.zsign,
+  });
+  await app.register(
+    appleAccountsRoutes({
+      accounts,
+      provisioning,
+      buildDevice,
+      blobs: deps.blobs,
+      publicUrl: deps.publicUrl,
+      downloadBaseUrl: deps.downloadBaseUrl,
+      mediaLinks: deps.mediaLinks,
+    }),
+  );
   return { accounts, provisioning };
 }

@@ -1,7 +1,13 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { appleSyncResult, type AppleSyncResult } from '@release/contract';
 import { jsonColumn } from '../../db/json-column.ts';
-import type { AppleAccountsTable, AppleBundleIdsTable, AppleCertificatesTable, AppleDevicesTable, Database } from '../../db/schema.ts';
+import type {
+  AppleAccountsTable,
+  AppleBundleIdsTable,
+  AppleCertificatesTable,
+  AppleDevicesTable,
+  Database,
+} from '../../db/schema.ts';
 
 /** What the last sync with Apple found (counts). */
 const lastSync = jsonColumn('apple_accounts.last_sync', appleSyncResult);
@@ -18,7 +24,19 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('apple_accounts as a')
         .leftJoin('users as u', 'u.id', 'a.create_by')
-        .select(['a.id', 'a.name', 'a.issuer_id', 'a.key_id', 'a.team_id', 'a.remark', 'a.last_sync', 'a.last_sync_time', 'a.create_time', 'a.update_time', 'u.username as createBy'])
+        .select([
+          'a.id',
+          'a.name',
+          'a.issuer_id',
+          'a.key_id',
+          'a.team_id',
+          'a.remark',
+          'a.last_sync',
+          'a.last_sync_time',
+          'a.create_time',
+          'a.update_time',
+          'u.username as createBy',
+        ])
         .orderBy('a.create_time', 'desc')
         .orderBy('a.id', 'desc')
         .execute();
@@ -39,7 +57,13 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
     },
     async delete(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        for (const table of ['apple_devices', 'apple_certificates', 'apple_bundle_ids', 'apple_account_bindings'] as const) await trx.deleteFrom(table).where('account_id', '=', id).execute();
+        for (const table of [
+          'apple_devices',
+          'apple_certificates',
+          'apple_bundle_ids',
+          'apple_account_bindings',
+        ] as const)
+          await trx.deleteFrom(table).where('account_id', '=', id).execute();
         await trx.deleteFrom('apple_accounts').where('id', '=', id).execute();
       });
     },
@@ -52,10 +76,20 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
     async bind(accountId: number, appIds: number[], certificateIds: number[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('apple_account_bindings').where('account_id', '=', accountId).execute();
-        const rows = [...appIds.map((id) => ({ target_type: 'app' as const, target_id: id })), ...certificateIds.map((id) => ({ target_type: 'certificate' as const, target_id: id }))];
+        const rows = [
+          ...appIds.map((id) => ({ target_type: 'app' as const, target_id: id })),
+          ...certificateIds.map((id) => ({ target_type: 'certificate' as const, target_id: id })),
+        ];
         for (const row of rows) {
-          await trx.deleteFrom('apple_account_bindings').where('target_type', '=', row.target_type).where('target_id', '=', row.target_id).execute();
-          await trx.insertInto('apple_account_bindings').values({ account_id: accountId, ...row }).execute();
+          await trx
+            .deleteFrom('apple_account_bindings')
+            .where('target_type', '=', row.target_type)
+            .where('target_id', '=', row.target_id)
+            .execute();
+          await trx
+            .insertInto('apple_account_bindings')
+            .values({ account_id: accountId, ...row })
+            .execute();
         }
       });
     },
@@ -72,19 +106,41 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
 
     async devicesOf(accountIds: number[]) {
       if (accountIds.length === 0) return [];
-      return db.selectFrom('apple_devices').selectAll().where('account_id', 'in', accountIds).orderBy('id', 'asc').execute();
+      return db
+        .selectFrom('apple_devices')
+        .selectAll()
+        .where('account_id', 'in', accountIds)
+        .orderBy('id', 'asc')
+        .execute();
     },
     async certificatesOf(accountIds: number[]) {
       if (accountIds.length === 0) return [];
-      return db.selectFrom('apple_certificates').selectAll().where('account_id', 'in', accountIds).orderBy('id', 'asc').execute();
+      return db
+        .selectFrom('apple_certificates')
+        .selectAll()
+        .where('account_id', 'in', accountIds)
+        .orderBy('id', 'asc')
+        .execute();
     },
     async bundleIdsOf(accountIds: number[]) {
       if (accountIds.length === 0) return [];
-      return db.selectFrom('apple_bundle_ids').selectAll().where('account_id', 'in', accountIds).orderBy('identifier', 'asc').execute();
+      return db
+        .selectFrom('apple_bundle_ids')
+        .selectAll()
+        .where('account_id', 'in', accountIds)
+        .orderBy('identifier', 'asc')
+        .execute();
     },
     async addDevice(accountId: number, device: AppleDeviceInput): Promise<void> {
-      await db.deleteFrom('apple_devices').where('account_id', '=', accountId).where('apple_id', '=', device.apple_id).execute();
-      await db.insertInto('apple_devices').values({ ...device, account_id: accountId }).execute();
+      await db
+        .deleteFrom('apple_devices')
+        .where('account_id', '=', accountId)
+        .where('apple_id', '=', device.apple_id)
+        .execute();
+      await db
+        .insertInto('apple_devices')
+        .values({ ...device, account_id: accountId })
+        .execute();
     },
 
     /** Replaces the account's copy of Apple's lists and records the sync, in one transaction. */
@@ -97,19 +153,32 @@ export function createAppleAccountsRepository(db: Kysely<Database>) {
       await db.transaction().execute(async (trx) => {
         const chunks = async <T>(table: 'apple_devices' | 'apple_certificates' | 'apple_bundle_ids', rows: T[]) => {
           await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
-          for (let at = 0; at < rows.length; at += 200) await trx.insertInto(table).values(rows.slice(at, at + 200).map((r) => ({ ...r, account_id: accountId })) as never).execute();
+          for (let at = 0; at < rows.length; at += 200)
+            await trx
+              .insertInto(table)
+              .values(rows.slice(at, at + 200).map((r) => ({ ...r, account_id: accountId })) as never)
+              .execute();
         };
         await chunks('apple_devices', synced.devices);
         await chunks('apple_certificates', synced.certificates);
         await chunks('apple_bundle_ids', synced.bundleIds);
-        await trx.updateTable('apple_accounts').set({ ...account, last_sync: lastSync.encode(account.last_sync) }).where('id', '=', accountId).execute();
+        await trx
+          .updateTable('apple_accounts')
+          .set({ ...account, last_sync: lastSync.encode(account.last_sync) })
+          .where('id', '=', accountId)
+          .execute();
         await also(trx);
       });
     },
 
     /** Local devices (id, udid, name, platform, an admin's review). */
     async localDevices() {
-      return db.selectFrom('devices').select(['id', 'udid', 'device_name', 'platform', 'review_status']).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+      return db
+        .selectFrom('devices')
+        .select(['id', 'udid', 'device_name', 'platform', 'review_status'])
+        .orderBy('create_time', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
     },
     /** Uploaded certificates by SHA-1 (for matching Apple's). */
     async localCertificates() {

@@ -25,7 +25,11 @@ type AccountRecord = NonNullable<Awaited<ReturnType<AppleAccountsRepository['fin
 
 /** A client for a stored account: the only place its .p8 is unsealed. */
 export function clientFor(deps: AppleAccountsDeps, account: AccountRecord): AscClient {
-  return createAscClient({ baseUrl: deps.baseUrl, credentials: { issuerId: account.issuer_id, keyId: account.key_id, p8: deps.box.open(account.private_key_sealed) }, now: deps.clock.now });
+  return createAscClient({
+    baseUrl: deps.baseUrl,
+    credentials: { issuerId: account.issuer_id, keyId: account.key_id, p8: deps.box.open(account.private_key_sealed) },
+    now: deps.clock.now,
+  });
 }
 
 export async function findAccount(deps: AppleAccountsDeps, id: number): Promise<AccountRecord> {
@@ -48,7 +52,9 @@ function checkedP8(raw: string): string {
 /** Proves the key works with a real call; the team id comes from the answer when Apple has bundle ids. */
 async function probe(deps: AppleAccountsDeps, credentials: AscCredentials): Promise<string | null> {
   const client = createAscClient({ baseUrl: deps.baseUrl, credentials, now: deps.clock.now });
-  const answer = await callApple(() => client.request<{ data: Array<{ attributes: { seedId?: string } }> }>('GET', '/v1/bundleIds?limit=1'));
+  const answer = await callApple(() =>
+    client.request<{ data: Array<{ attributes: { seedId?: string } }> }>('GET', '/v1/bundleIds?limit=1'),
+  );
   return answer?.data[0]?.attributes.seedId ?? null;
 }
 
@@ -84,8 +90,12 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
         createBy: row.createBy,
         lastSyncTime: row.last_sync_time,
         lastSync: row.last_sync,
-        appIds: bindings.filter((b) => b.account_id === row.id && b.target_type === 'app').map((b) => Number(b.target_id)),
-        certificateIds: bindings.filter((b) => b.account_id === row.id && b.target_type === 'certificate').map((b) => Number(b.target_id)),
+        appIds: bindings
+          .filter((b) => b.account_id === row.id && b.target_type === 'app')
+          .map((b) => Number(b.target_id)),
+        certificateIds: bindings
+          .filter((b) => b.account_id === row.id && b.target_type === 'certificate')
+          .map((b) => Number(b.target_id)),
         devices: own.map((d) => ({
           appleId: d.apple_id,
           udid: d.udid,
@@ -107,8 +117,12 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
             expireTime: c.expire_time,
             localCertificateId: certBySha1.get(c.sha1) ?? null,
           })),
-        bundleIds: bundleIds.filter((b) => b.account_id === row.id).map((b) => ({ appleId: b.apple_id, identifier: b.identifier, name: b.name, platform: b.platform })),
-        unregisteredDevices: locals.filter((d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase())).map((d) => ({ id: d.id, udid: d.udid, deviceName: d.device_name })),
+        bundleIds: bundleIds
+          .filter((b) => b.account_id === row.id)
+          .map((b) => ({ appleId: b.apple_id, identifier: b.identifier, name: b.name, platform: b.platform })),
+        unregisteredDevices: locals
+          .filter((d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase()))
+          .map((d) => ({ id: d.id, udid: d.udid, deviceName: d.device_name })),
       };
     });
   }
@@ -156,8 +170,11 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
       const same = await accounts.findByKeyId(body.keyId);
       if (same && Number(same.id) !== account.id) throw AppError.conflict(AppleAccountMessages.keyIdExists(body.keyId));
       const p8 = body.privateKey ? checkedP8(body.privateKey) : box.open(account.private_key_sealed);
-      const credentialsChanged = Boolean(body.privateKey) || body.keyId !== account.key_id || body.issuerId.toLowerCase() !== account.issuer_id;
-      const teamId = credentialsChanged ? await probe(deps, { issuerId: body.issuerId, keyId: body.keyId, p8 }) : account.team_id;
+      const credentialsChanged =
+        Boolean(body.privateKey) || body.keyId !== account.key_id || body.issuerId.toLowerCase() !== account.issuer_id;
+      const teamId = credentialsChanged
+        ? await probe(deps, { issuerId: body.issuerId, keyId: body.keyId, p8 })
+        : account.team_id;
       try {
         await accounts.update(account.id, {
           name: body.name,
@@ -175,7 +192,9 @@ export function createAppleAccountsService(deps: AppleAccountsDeps) {
       return one(account.id);
     },
 
-    async bind(body: BindAppleAccountBody & { id: number; appIds: number[]; certificateIds: number[] }): Promise<AppleAccountRow> {
+    async bind(
+      body: BindAppleAccountBody & { id: number; appIds: number[]; certificateIds: number[] },
+    ): Promise<AppleAccountRow> {
       const account = await findAccount(deps, body.id);
       const appIds = [...new Set(body.appIds)];
       const certificateIds = [...new Set(body.certificateIds)];

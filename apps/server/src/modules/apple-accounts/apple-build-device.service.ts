@@ -15,12 +15,25 @@ const DEVELOPMENT_TYPES = ['DEVELOPMENT', 'IOS_DEVELOPMENT'];
  * "Add this tester's phone to the build": the app's Apple account registers the device (if Apple lacks it),
  * regenerates the build's profile onto the account's certificate, and the build is re-signed with it.
  */
-export function createAppleBuildDeviceService(deps: { db: Kysely<Database>; accounts: AppleAccountsRepository; provisioning: AppleProvisioningService; zsign: ZsignService }) {
+export function createAppleBuildDeviceService(deps: {
+  db: Kysely<Database>;
+  accounts: AppleAccountsRepository;
+  provisioning: AppleProvisioningService;
+  zsign: ZsignService;
+}) {
   const { db, accounts, provisioning, zsign } = deps;
 
   return {
-    async addDeviceToBuild(actor: AuthUser, input: { appVersionId: number; deviceId: number }, present: Links): Promise<AddDeviceToBuildResult> {
-      const version = await db.selectFrom('app_versions').select(['id', 'app_id', 'bundle_id']).where('id', '=', input.appVersionId).executeTakeFirst();
+    async addDeviceToBuild(
+      actor: AuthUser,
+      input: { appVersionId: number; deviceId: number },
+      present: Links,
+    ): Promise<AddDeviceToBuildResult> {
+      const version = await db
+        .selectFrom('app_versions')
+        .select(['id', 'app_id', 'bundle_id'])
+        .where('id', '=', input.appVersionId)
+        .executeTakeFirst();
       if (!version) throw AppError.notFound(AppleAccountMessages.versionNotFound);
       if (!version.bundle_id) throw AppError.badRequest(AppleAccountMessages.versionWithoutBundleId);
       const binding = await db
@@ -35,18 +48,27 @@ export function createAppleBuildDeviceService(deps: { db: Kysely<Database>; acco
       if (!device) throw AppError.notFound(AppleAccountMessages.localDeviceNotFound);
       assertConfirmed(device);
 
-      const atApple = (await accounts.devicesOf([accountId])).some((d) => d.udid.toLowerCase() === device.udid.toLowerCase());
+      const atApple = (await accounts.devicesOf([accountId])).some(
+        (d) => d.udid.toLowerCase() === device.udid.toLowerCase(),
+      );
       if (!atApple) {
         const outcome = await provisioning.registerDevices(accountId, [device.id]);
         const failure = outcome.failed[0];
         // Already at Apple (registered elsewhere) is fine: the profile takes every enabled device.
-        if (failure && failure.msg !== AppleAccountMessages.deviceDuplicate(device.udid)) throw AppError.badRequest(failure.msg);
+        if (failure && failure.msg !== AppleAccountMessages.deviceDuplicate(device.udid))
+          throw AppError.badRequest(failure.msg);
       }
 
       // The account's certificates that are uploaded here, those bound to the account first.
-      const bound = new Set(((await accounts.bindings([accountId])) ?? []).filter((b) => b.target_type === 'certificate').map((b) => Number(b.target_id)));
+      const bound = new Set(
+        ((await accounts.bindings([accountId])) ?? [])
+          .filter((b) => b.target_type === 'certificate')
+          .map((b) => Number(b.target_id)),
+      );
       const locals = await accounts.localCertificates();
-      const pairs = (await accounts.certificatesOf([accountId])).flatMap((c) => locals.filter((l) => l.sha1 === c.sha1).map((l) => ({ localId: Number(l.id), type: c.certificate_type })));
+      const pairs = (await accounts.certificatesOf([accountId])).flatMap((c) =>
+        locals.filter((l) => l.sha1 === c.sha1).map((l) => ({ localId: Number(l.id), type: c.certificate_type })),
+      );
       const pair = pairs.find((p) => bound.has(p.localId)) ?? pairs.at(-1);
       if (!pair) throw AppError.badRequest(AppleAccountMessages.noCertificate(''));
       const regenerated = await provisioning.regenerateProfile({

@@ -9,19 +9,27 @@ import { AscApiError, AscNetworkError } from '../../integrations/apple/asc-clien
 export function appleMessage(error: AscApiError, context: { udid?: string } = {}): string {
   const { status, code, detail } = error;
   if (status === 401) return AppleAccountMessages.notAuthorized;
-  if (code.startsWith('FORBIDDEN.REQUIRED_AGREEMENTS') || (status === 403 && code === 'FORBIDDEN' && /agreement/i.test(`${error.title} ${detail}`))) return AppleAccountMessages.agreementExpired;
+  if (
+    code.startsWith('FORBIDDEN.REQUIRED_AGREEMENTS') ||
+    (status === 403 && code === 'FORBIDDEN' && /agreement/i.test(`${error.title} ${detail}`))
+  )
+    return AppleAccountMessages.agreementExpired;
   if (status === 429) return AppleAccountMessages.rateLimited;
   if (status === 403 && /maximum number of registered/i.test(detail)) return AppleAccountMessages.deviceLimit(detail);
   if (status === 403) return AppleAccountMessages.forbidden;
-  if (status === 409 && code === 'ENTITY_ERROR' && /already exists/i.test(detail)) return AppleAccountMessages.deviceDuplicate(context.udid ?? /'([^']+)'/.exec(detail)?.[1] ?? '');
-  if (status === 409 && code === 'ENTITY_ERROR.ATTRIBUTE.INVALID' && /'udid'/.test(detail)) return AppleAccountMessages.udidRejected(context.udid ?? '');
+  if (status === 409 && code === 'ENTITY_ERROR' && /already exists/i.test(detail))
+    return AppleAccountMessages.deviceDuplicate(context.udid ?? /'([^']+)'/.exec(detail)?.[1] ?? '');
+  if (status === 409 && code === 'ENTITY_ERROR.ATTRIBUTE.INVALID' && /'udid'/.test(detail))
+    return AppleAccountMessages.udidRejected(context.udid ?? '');
   return AppleAccountMessages.appleError(status, code, detail || error.title);
 }
 
 /** Rethrows an App Store Connect failure as an AppError with its Chinese message. */
 export function toAppError(error: unknown): never {
-  if (error instanceof AscApiError) throw new AppError(error.status === 429 ? 'tooManyRequests' : 'badRequest', appleMessage(error), { cause: error });
-  if (error instanceof AscNetworkError) throw new AppError('badRequest', AppleAccountMessages.unreachable(error.message), { cause: error });
+  if (error instanceof AscApiError)
+    throw new AppError(error.status === 429 ? 'tooManyRequests' : 'badRequest', appleMessage(error), { cause: error });
+  if (error instanceof AscNetworkError)
+    throw new AppError('badRequest', AppleAccountMessages.unreachable(error.message), { cause: error });
   throw error;
 }
 
@@ -36,7 +44,10 @@ export async function callApple<T>(run: () => Promise<T>): Promise<T> {
 
 /** Whether a registration failure is about that one device (the others may still go through). */
 export function isPerDeviceError(error: unknown): error is AscApiError {
-  return error instanceof AscApiError && (error.status === 409 || (error.status === 403 && /maximum number of registered/i.test(error.detail)));
+  return (
+    error instanceof AscApiError &&
+    (error.status === 409 || (error.status === 403 && /maximum number of registered/i.test(error.detail)))
+  );
 }
 
 /** Only devices an admin confirmed are registered at Apple or added to a build. */

@@ -45,9 +45,24 @@ interface ProfileAttributes {
 }
 
 const IOS_CLASSES = ['IPHONE', 'IPAD', 'IPOD', 'APPLE_WATCH'];
-const PROFILE_TYPE: Record<AppleProfileType, { apple: string; local: CertProfileType; certTypes: string[]; label: string; suffix: string }> = {
-  development: { apple: 'IOS_APP_DEVELOPMENT', local: 'development', certTypes: ['DEVELOPMENT', 'IOS_DEVELOPMENT'], label: '开发', suffix: 'Development' },
-  'ad-hoc': { apple: 'IOS_APP_ADHOC', local: 'ad-hoc', certTypes: ['DISTRIBUTION', 'IOS_DISTRIBUTION'], label: '发布', suffix: 'AdHoc' },
+const PROFILE_TYPE: Record<
+  AppleProfileType,
+  { apple: string; local: CertProfileType; certTypes: string[]; label: string; suffix: string }
+> = {
+  development: {
+    apple: 'IOS_APP_DEVELOPMENT',
+    local: 'development',
+    certTypes: ['DEVELOPMENT', 'IOS_DEVELOPMENT'],
+    label: '开发',
+    suffix: 'Development',
+  },
+  'ad-hoc': {
+    apple: 'IOS_APP_ADHOC',
+    local: 'ad-hoc',
+    certTypes: ['DISTRIBUTION', 'IOS_DISTRIBUTION'],
+    label: '发布',
+    suffix: 'AdHoc',
+  },
 };
 
 const deviceRow = (d: AscResource<DeviceAttributes>): AppleDeviceInput => ({
@@ -88,9 +103,19 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
         const udid = normalizeUdid(d.attributes.udid, platform);
         if (!udid || known.has(udid.toLowerCase())) continue;
         known.add(udid.toLowerCase());
-        fresh.push({ udid, device_name: d.attributes.name.slice(0, 64), platform, model: d.attributes.model?.slice(0, 64) ?? null });
+        fresh.push({
+          udid,
+          device_name: d.attributes.name.slice(0, 64),
+          platform,
+          model: d.attributes.model?.slice(0, 64) ?? null,
+        });
       }
-      const result: AppleSyncResult = { devices: devices.length, certificates: certs.length, bundleIds: bundleIds.length, newLocalDevices: fresh.length };
+      const result: AppleSyncResult = {
+        devices: devices.length,
+        certificates: certs.length,
+        bundleIds: bundleIds.length,
+        newLocalDevices: fresh.length,
+      };
       const teamId = bundleIds.find((b) => b.attributes.seedId)?.attributes.seedId ?? account.team_id;
       await accounts.replaceSynced(
         account.id,
@@ -103,16 +128,31 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
             display_name: c.attributes.displayName ?? c.attributes.name,
             serial_number: c.attributes.serialNumber,
             expire_time: Date.parse(c.attributes.expirationDate) || 0,
-            sha1: createHash('sha1').update(Buffer.from(c.attributes.certificateContent ?? '', 'base64')).digest('hex').toUpperCase(),
+            sha1: createHash('sha1')
+              .update(Buffer.from(c.attributes.certificateContent ?? '', 'base64'))
+              .digest('hex')
+              .toUpperCase(),
           })),
-          bundleIds: bundleIds.map((b) => ({ apple_id: b.id, identifier: b.attributes.identifier, name: b.attributes.name, platform: b.attributes.platform, seed_id: b.attributes.seedId ?? null })),
+          bundleIds: bundleIds.map((b) => ({
+            apple_id: b.id,
+            identifier: b.attributes.identifier,
+            name: b.attributes.name,
+            platform: b.attributes.platform,
+            seed_id: b.attributes.seedId ?? null,
+          })),
         },
         { last_sync: result, last_sync_time: now, team_id: teamId },
         async (trx) => {
           for (const d of fresh) {
             await trx
               .insertInto('devices')
-              .values({ ...d, remark: `Apple 账号 ${account.name} 同步`, create_by: userId, create_time: now, update_time: now })
+              .values({
+                ...d,
+                remark: `Apple 账号 ${account.name} 同步`,
+                create_by: userId,
+                create_time: now,
+                update_time: now,
+              })
               .onConflict((oc) => oc.column('udid').doNothing())
               .execute();
           }
@@ -130,7 +170,9 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       const locals = await accounts.localDevices();
       const atApple = new Set((await accounts.devicesOf([account.id])).map((d) => d.udid.toLowerCase()));
       // Only devices an admin confirmed go to Apple (an install page visitor's wait for 确认).
-      let chosen = locals.filter((d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase()));
+      let chosen = locals.filter(
+        (d) => d.platform === 'ios' && d.review_status === 'confirmed' && !atApple.has(d.udid.toLowerCase()),
+      );
       if (deviceIds) {
         const missing = deviceIds.find((wanted) => !locals.some((d) => d.id === wanted));
         if (missing !== undefined) throw AppError.badRequest(AppleAccountMessages.deviceNotFound(missing));
@@ -143,14 +185,25 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       for (const device of chosen) {
         try {
           const created = await client.single<DeviceAttributes>('POST', '/v1/devices', {
-            data: { type: 'devices', attributes: { name: device.device_name, platform: device.platform === 'mac' ? 'MAC_OS' : 'IOS', udid: device.udid } },
+            data: {
+              type: 'devices',
+              attributes: {
+                name: device.device_name,
+                platform: device.platform === 'mac' ? 'MAC_OS' : 'IOS',
+                udid: device.udid,
+              },
+            },
           });
           await accounts.addDevice(account.id, deviceRow(created));
           result.registered.push({ udid: device.udid, deviceName: device.device_name });
         } catch (error) {
           // One device's problem is reported with it; anything else (401, agreement, 429) stops the call.
           if (!isPerDeviceError(error)) await callApple(() => Promise.reject(error));
-          result.failed.push({ udid: device.udid, deviceName: device.device_name, msg: appleMessage(error as AscApiError, { udid: device.udid }) });
+          result.failed.push({
+            udid: device.udid,
+            deviceName: device.device_name,
+            msg: appleMessage(error as AscApiError, { udid: device.udid }),
+          });
         }
       }
       return result;
@@ -161,27 +214,45 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
      * (Apple cannot edit one: the old one is deleted, then one is created with the same name), and stores it
      * on the matching uploaded certificate, replacing that certificate's profile of the same bundle id and type.
      */
-    async regenerateProfile(input: { id: number; bundleId: string; profileType: AppleProfileType; certificateId?: number }): Promise<{ certificateId: number; profile: CertificateProfile }> {
+    async regenerateProfile(input: {
+      id: number;
+      bundleId: string;
+      profileType: AppleProfileType;
+      certificateId?: number;
+    }): Promise<{ certificateId: number; profile: CertificateProfile }> {
       const account = await findAccount(deps, input.id);
       const kind = PROFILE_TYPE[input.profileType];
       const appleCerts = await accounts.certificatesOf([account.id]);
-      if (appleCerts.length === 0 && (await accounts.bundleIdsOf([account.id])).length === 0) throw AppError.badRequest(AppleAccountMessages.notSynced);
+      if (appleCerts.length === 0 && (await accounts.bundleIdsOf([account.id])).length === 0)
+        throw AppError.badRequest(AppleAccountMessages.notSynced);
       const localCerts = await accounts.localCertificates();
       const pairs = appleCerts
         .filter((c) => kind.certTypes.includes(c.certificate_type))
         .flatMap((c) => localCerts.filter((l) => l.sha1 === c.sha1).map((l) => ({ apple: c, localId: Number(l.id) })));
-      const pair = input.certificateId === undefined ? pairs.at(-1) : pairs.find((p) => p.localId === input.certificateId);
-      if (!pair) throw AppError.badRequest(input.certificateId === undefined ? AppleAccountMessages.noCertificate(kind.label) : AppleAccountMessages.certificateNotInAccount);
+      const pair =
+        input.certificateId === undefined ? pairs.at(-1) : pairs.find((p) => p.localId === input.certificateId);
+      if (!pair)
+        throw AppError.badRequest(
+          input.certificateId === undefined
+            ? AppleAccountMessages.noCertificate(kind.label)
+            : AppleAccountMessages.certificateNotInAccount,
+        );
 
       const client = clientFor(deps, account);
       const created = await callApple(async () => {
-        const candidates = await client.all<BundleIdAttributes>(`/v1/bundleIds?limit=200&filter[identifier]=${encodeURIComponent(input.bundleId)}`);
+        const candidates = await client.all<BundleIdAttributes>(
+          `/v1/bundleIds?limit=200&filter[identifier]=${encodeURIComponent(input.bundleId)}`,
+        );
         // filter[identifier] matches substrings at Apple: pick the exact one.
         const bundle = candidates.find((b) => b.attributes.identifier === input.bundleId);
         if (!bundle) throw AppError.badRequest(AppleAccountMessages.bundleIdNotFound(input.bundleId));
-        const devices = (await client.all<DeviceAttributes>('/v1/devices?limit=200&filter[status]=ENABLED&filter[platform]=IOS')).filter((d) => IOS_CLASSES.includes(d.attributes.deviceClass));
+        const devices = (
+          await client.all<DeviceAttributes>('/v1/devices?limit=200&filter[status]=ENABLED&filter[platform]=IOS')
+        ).filter((d) => IOS_CLASSES.includes(d.attributes.deviceClass));
         if (devices.length === 0) throw AppError.badRequest(AppleAccountMessages.noDevices);
-        const existing = (await client.all<ProfileAttributes>(`/v1/bundleIds/${bundle.id}/profiles?limit=200`)).filter((p) => p.attributes.profileType === kind.apple);
+        const existing = (await client.all<ProfileAttributes>(`/v1/bundleIds/${bundle.id}/profiles?limit=200`)).filter(
+          (p) => p.attributes.profileType === kind.apple,
+        );
         const name = existing[0]?.attributes.name ?? `${input.bundleId} ${kind.suffix}`;
         for (const old of existing) await client.request('DELETE', `/v1/profiles/${old.id}`);
         const body = (profileName: string) => ({
@@ -199,8 +270,16 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
           return await client.single<ProfileAttributes>('POST', '/v1/profiles', body(name));
         } catch (error) {
           // Right after a delete Apple may still hold the name: make it under a dated one instead.
-          if (error instanceof AscApiError && error.status === 409 && /Multiple profiles found with the name/.test(error.detail)) {
-            return client.single<ProfileAttributes>('POST', '/v1/profiles', body(`${name} ${new Date(clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`));
+          if (
+            error instanceof AscApiError &&
+            error.status === 409 &&
+            /Multiple profiles found with the name/.test(error.detail)
+          ) {
+            return client.single<ProfileAttributes>(
+              'POST',
+              '/v1/profiles',
+              body(`${name} ${new Date(clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`),
+            );
           }
           throw error;
         }
@@ -213,7 +292,8 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       } catch {
         throw AppError.badRequest(AppleAccountMessages.profileUnreadable);
       }
-      if (!parsed.uuid || !parsed.applicationIdentifier || !parsed.expiresAt) throw AppError.badRequest(AppleAccountMessages.profileUnreadable);
+      if (!parsed.uuid || !parsed.applicationIdentifier || !parsed.expiresAt)
+        throw AppError.badRequest(AppleAccountMessages.profileUnreadable);
       const local = await certificates.findById(pair.localId);
       const listsCertificate = parsed.developerCertificates.some((c) => c.sha1 === local?.sha1);
       const appId = parsed.applicationIdentifier;

@@ -1,4 +1,14 @@
-import { ADMIN_ROLE_LEVEL, AppMessages, UNCATEGORISED_NAME, mainBundleId, parseBundleIds, randomAppPath, type AppDetail, type AppType, type SaveAppBody } from '@release/contract';
+import {
+  ADMIN_ROLE_LEVEL,
+  AppMessages,
+  UNCATEGORISED_NAME,
+  mainBundleId,
+  parseBundleIds,
+  randomAppPath,
+  type AppDetail,
+  type AppType,
+  type SaveAppBody,
+} from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -35,7 +45,8 @@ export function createAppDetailService(deps: AppDetailDeps) {
     for (const { userId, permit } of list) {
       const user = all.get(userId);
       if (!user) throw AppError.badRequest(`用户不存在：${userId}`);
-      if (permit === 'view' && user.roleLevel === ADMIN_ROLE_LEVEL) throw AppError.badRequest(AppMessages.adminAsViewer);
+      if (permit === 'view' && user.roleLevel === ADMIN_ROLE_LEVEL)
+        throw AppError.badRequest(AppMessages.adminAsViewer);
       // A later entry wins, so choosing a user for edit removes them from view and vice versa.
       byUser.set(userId, permit);
     }
@@ -47,7 +58,11 @@ export function createAppDetailService(deps: AppDetailDeps) {
       const access = await policy.assertCanView(viewer, appId);
       const app = await apps.findById(appId);
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
-      const [appUsers, flags, unread] = await Promise.all([members.listUsers(appId), members.flags(appId, viewer.userId), members.unreadCount(appId, viewer.userId)]);
+      const [appUsers, flags, unread] = await Promise.all([
+        members.listUsers(appId),
+        members.flags(appId, viewer.userId),
+        members.unreadCount(appId, viewer.userId),
+      ]);
       const canSeeSecrets = access !== 'view';
       const bundleIds = parseBundleIds(app.bundle_ids);
       return {
@@ -110,7 +125,12 @@ export function createAppDetailService(deps: AppDetailDeps) {
         while (publicPath === body.path || (await apps.isPathTaken(publicPath))) publicPath = randomAppPath();
         try {
           const appId = await apps.transaction(async (trx) => {
-            const id = await apps.insert(trx, { ...fields, public_path: publicPath, create_by: actor.userId, create_time: now });
+            const id = await apps.insert(trx, {
+              ...fields,
+              public_path: publicPath,
+              create_by: actor.userId,
+              create_time: now,
+            });
             await members.replaceUsers(trx, id, memberList);
             return id;
           });

@@ -18,22 +18,41 @@ export function createAppMembersRepository(db: Kysely<Database>) {
     },
     /** Whether the user may edit at least one app (who may upload anything at all). */
     async editsAnyApp(userId: number): Promise<boolean> {
-      const row = await db.selectFrom('app_users').select('app_id').where('user_id', '=', userId).where('permit', '=', 'edit').limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('app_users')
+        .select('app_id')
+        .where('user_id', '=', userId)
+        .where('permit', '=', 'edit')
+        .limit(1)
+        .executeTakeFirst();
       return row !== undefined;
     },
     async permitOf(appId: number, userId: number): Promise<Permit | null> {
-      const row = await db.selectFrom('app_users').select('permit').where('app_id', '=', appId).where('user_id', '=', userId).executeTakeFirst();
+      const row = await db
+        .selectFrom('app_users')
+        .select('permit')
+        .where('app_id', '=', appId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       return row?.permit ?? null;
     },
     async replaceUsers(trx: Kysely<Database>, appId: number, users: Array<{ userId: number; permit: Permit }>) {
       await trx.deleteFrom('app_users').where('app_id', '=', appId).execute();
-      if (users.length) await trx.insertInto('app_users').values(users.map((u) => ({ app_id: appId, user_id: u.userId, permit: u.permit }))).execute();
+      if (users.length)
+        await trx
+          .insertInto('app_users')
+          .values(users.map((u) => ({ app_id: appId, user_id: u.userId, permit: u.permit })))
+          .execute();
     },
     async bindUser(userId: number, appIds: number[], permit: Permit | null) {
       if (!appIds.length) return;
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('app_users').where('user_id', '=', userId).where('app_id', 'in', appIds).execute();
-        if (permit) await trx.insertInto('app_users').values(appIds.map((appId) => ({ app_id: appId, user_id: userId, permit }))).execute();
+        if (permit)
+          await trx
+            .insertInto('app_users')
+            .values(appIds.map((appId) => ({ app_id: appId, user_id: userId, permit })))
+            .execute();
       });
     },
     async appsOfUser(userId: number) {
@@ -53,11 +72,24 @@ export function createAppMembersRepository(db: Kysely<Database>) {
         .execute();
     },
     async uncollect(appIds: number[], userId: number, type: CollectType) {
-      await db.deleteFrom('app_collects').where('app_id', 'in', appIds).where('user_id', '=', userId).where('collect_type', '=', type).execute();
+      await db
+        .deleteFrom('app_collects')
+        .where('app_id', 'in', appIds)
+        .where('user_id', '=', userId)
+        .where('collect_type', '=', type)
+        .execute();
     },
     async flags(appId: number, userId: number) {
-      const rows = await db.selectFrom('app_collects').select('collect_type').where('app_id', '=', appId).where('user_id', '=', userId).execute();
-      return { collected: rows.some((r) => r.collect_type === 'collect'), subscribed: rows.some((r) => r.collect_type === 'subscribe') };
+      const rows = await db
+        .selectFrom('app_collects')
+        .select('collect_type')
+        .where('app_id', '=', appId)
+        .where('user_id', '=', userId)
+        .execute();
+      return {
+        collected: rows.some((r) => r.collect_type === 'collect'),
+        subscribed: rows.some((r) => r.collect_type === 'subscribe'),
+      };
     },
     async unreadCount(appId: number, userId: number): Promise<number> {
       const row = await db
@@ -70,7 +102,12 @@ export function createAppMembersRepository(db: Kysely<Database>) {
       return Number(row?.n ?? 0);
     },
     async subscribers(appId: number): Promise<number[]> {
-      const rows = await db.selectFrom('app_collects').select('user_id').where('app_id', '=', appId).where('collect_type', '=', 'subscribe').execute();
+      const rows = await db
+        .selectFrom('app_collects')
+        .select('user_id')
+        .where('app_id', '=', appId)
+        .where('collect_type', '=', 'subscribe')
+        .execute();
       return rows.map((r) => r.user_id);
     },
   };

@@ -8,7 +8,13 @@ import type { AppsRepository } from './apps.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { Messages } from '@release/contract';
 
-export function createAppMembersService(deps: { apps: AppsRepository; members: AppMembersRepository; users: UsersRepository; policy: AppsPolicy; clock: Clock }) {
+export function createAppMembersService(deps: {
+  apps: AppsRepository;
+  members: AppMembersRepository;
+  users: UsersRepository;
+  policy: AppsPolicy;
+  clock: Clock;
+}) {
   const { apps, members, policy, clock } = deps;
 
   async function assertVisible(user: AuthUser, appIds: number[]) {

@@ -10,7 +10,11 @@ export interface AppListViewer {
 }
 
 // Names sort the way people read them ("alpha" before "Beta"), not upper case first.
-const sortColumns = { update_time: sql.ref('a.update_time'), app_name: sql`lower(a.app_name)`, create_time: sql.ref('a.create_time') } as const;
+const sortColumns = {
+  update_time: sql.ref('a.update_time'),
+  app_name: sql`lower(a.app_name)`,
+  create_time: sql.ref('a.create_time'),
+} as const;
 
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -26,17 +30,29 @@ export function createAppsRepository(db: Kysely<Database>) {
     if (query.categoryId === 0) q = q.where('a.category_id', 'is', null);
     else if (query.categoryId > 0) q = q.where('a.category_id', '=', query.categoryId);
     if (query.userId > 0) {
-      q = q.where('a.id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', query.userId).where('permit', '=', 'edit'));
+      q = q.where(
+        'a.id',
+        'in',
+        db.selectFrom('app_users').select('app_id').where('user_id', '=', query.userId).where('permit', '=', 'edit'),
+      );
     }
     if (query.viewCollect) {
       q = q.where(
         'a.id',
         'in',
-        db.selectFrom('app_collects').select('app_id').where('user_id', '=', viewer.userId).where('collect_type', '=', 'collect'),
+        db
+          .selectFrom('app_collects')
+          .select('app_id')
+          .where('user_id', '=', viewer.userId)
+          .where('collect_type', '=', 'collect'),
       );
     }
     if (query.appName) {
-      q = q.where(sql<string>`lower(a.app_name)`, 'like', sql<string>`${`%${escapeLike(query.appName.toLowerCase())}%`} escape '\\'`);
+      q = q.where(
+        sql<string>`lower(a.app_name)`,
+        'like',
+        sql<string>`${`%${escapeLike(query.appName.toLowerCase())}%`} escape '\\'`,
+      );
     }
     return q;
   }
@@ -59,10 +75,24 @@ export function createAppsRepository(db: Kysely<Database>) {
           'a.create_time as createTime',
           'a.update_time as updateTime',
           eb
-            .exists(eb.selectFrom('app_collects as k').select('k.app_id').whereRef('k.app_id', '=', 'a.id').where('k.user_id', '=', viewer.userId).where('k.collect_type', '=', 'collect'))
+            .exists(
+              eb
+                .selectFrom('app_collects as k')
+                .select('k.app_id')
+                .whereRef('k.app_id', '=', 'a.id')
+                .where('k.user_id', '=', viewer.userId)
+                .where('k.collect_type', '=', 'collect'),
+            )
             .as('collected'),
           eb
-            .exists(eb.selectFrom('app_collects as k').select('k.app_id').whereRef('k.app_id', '=', 'a.id').where('k.user_id', '=', viewer.userId).where('k.collect_type', '=', 'subscribe'))
+            .exists(
+              eb
+                .selectFrom('app_collects as k')
+                .select('k.app_id')
+                .whereRef('k.app_id', '=', 'a.id')
+                .where('k.user_id', '=', viewer.userId)
+                .where('k.collect_type', '=', 'subscribe'),
+            )
             .as('subscribed'),
           eb
             .selectFrom('notifications as n')
@@ -92,7 +122,8 @@ export function createAppsRepository(db: Kysely<Database>) {
         .selectFrom('app_users as p')
         .innerJoin('users as u', 'u.id', 'p.user_id')
         .where('p.permit', '=', 'edit');
-      if (!viewer.isAdmin) q = q.where('p.app_id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', viewer.userId));
+      if (!viewer.isAdmin)
+        q = q.where('p.app_id', 'in', db.selectFrom('app_users').select('app_id').where('user_id', '=', viewer.userId));
       return q
         .select((eb) => ['u.id as userId', 'u.username as userName', eb.fn.countAll<number>().as('count')])
         .groupBy(['u.id', 'u.username'])
@@ -115,7 +146,10 @@ export function createAppsRepository(db: Kysely<Database>) {
     },
 
     async isPathTaken(path: string, exceptAppId?: number): Promise<boolean> {
-      let q = db.selectFrom('apps').select('id').where((eb) => eb.or([eb('path', '=', path), eb('public_path', '=', path)]));
+      let q = db
+        .selectFrom('apps')
+        .select('id')
+        .where((eb) => eb.or([eb('path', '=', path), eb('public_path', '=', path)]));
       if (exceptAppId) q = q.where('id', '!=', exceptAppId);
       return (await q.executeTakeFirst()) !== undefined;
     },
@@ -137,7 +171,12 @@ export function createAppsRepository(db: Kysely<Database>) {
 
     /** Writes the ids only if they are still `before` (compare and set): false when another upload changed them first. */
     async replaceBundleIdsIf(appId: number, before: string, after: string): Promise<boolean> {
-      const result = await db.updateTable('apps').set({ bundle_ids: after }).where('id', '=', appId).where('bundle_ids', '=', before).executeTakeFirst();
+      const result = await db
+        .updateTable('apps')
+        .set({ bundle_ids: after })
+        .where('id', '=', appId)
+        .where('bundle_ids', '=', before)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 

@@ -1,12 +1,25 @@
-import { UNCATEGORISED_NAME, type AppListExtraInfo, type AppListItem, type AppListQuery, type AppType } from '@release/contract';
+import {
+  UNCATEGORISED_NAME,
+  type AppListExtraInfo,
+  type AppListItem,
+  type AppListQuery,
+  type AppType,
+} from '@release/contract';
 import type { MediaLinks } from '../../http/media-links.ts';
 import type { AppListViewer, AppsRepository } from './apps.repository.ts';
 
 export function createAppsService(deps: { apps: AppsRepository; mediaLinks: MediaLinks }) {
   const { apps } = deps;
   return {
-    async list(viewer: AppListViewer, query: AppListQuery): Promise<{ rows: AppListItem[]; extraInfo: AppListExtraInfo }> {
-      const [rows, byType, editors] = await Promise.all([apps.list(viewer, query), apps.countByType(viewer, query), apps.editors(viewer)]);
+    async list(
+      viewer: AppListViewer,
+      query: AppListQuery,
+    ): Promise<{ rows: AppListItem[]; extraInfo: AppListExtraInfo }> {
+      const [rows, byType, editors] = await Promise.all([
+        apps.list(viewer, query),
+        apps.countByType(viewer, query),
+        apps.editors(viewer),
+      ]);
       const countOf = (type: string) => Number(byType.find((t) => t.appType === type)?.n ?? 0);
       return {
         rows: rows.map((r) => ({

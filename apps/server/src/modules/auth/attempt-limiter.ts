@@ -26,7 +26,10 @@ export type Admission = { allowed: true; guess: AdmittedGuess } | { allowed: fal
  * locked for an address that did not guess on it: a right password from another address signs in.
  */
 export function createAttemptLimiter(attempts: LoginGuardRepository, clock: Clock) {
-  const refused = (windowStart: number): Admission => ({ allowed: false, retryAfterMs: Math.max(0, windowStart + LOGIN_FAILURE_WINDOW_MS - clock.now()) });
+  const refused = (windowStart: number): Admission => ({
+    allowed: false,
+    retryAfterMs: Math.max(0, windowStart + LOGIN_FAILURE_WINDOW_MS - clock.now()),
+  });
   return {
     async admit(scope: GuessScope, subject: string, ip: string): Promise<Admission> {
       const pairKey: CounterKey = { scope, subject, ip: clientAddressKey(ip) };

@@ -1,4 +1,10 @@
-import { Messages, type ForgetPasswordBody, type LoginBody, type LoginOptions, type LoginResult } from '@release/contract';
+import {
+  Messages,
+  type ForgetPasswordBody,
+  type LoginBody,
+  type LoginOptions,
+  type LoginResult,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto.ts';
@@ -51,7 +57,13 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     async loginOptions(): Promise<LoginOptions> {
       const { phoneCodeMode } = await settings.read();
-      return { larkEnabled: deps.larkAppId !== null, larkAppId: deps.larkAppId, wecomEnabled: deps.wecomEnabled, phoneCodeMode, smsConfigured: sms.isReal };
+      return {
+        larkEnabled: deps.larkAppId !== null,
+        larkAppId: deps.larkAppId,
+        wecomEnabled: deps.wecomEnabled,
+        phoneCodeMode,
+        smsConfigured: sms.isReal,
+      };
     },
 
     async login(body: LoginBody, meta: ClientMeta): Promise<LoginResult> {
@@ -74,7 +86,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       await admission.guess.succeeded();
       const session = await sessions.open(user.userId, meta);
-      return { userId: user.userId, username: user.username, roleLevel: user.roleLevel, token: session.token, tokenTime: session.tokenTime, url: user.privateUrl };
+      return {
+        userId: user.userId,
+        username: user.username,
+        roleLevel: user.roleLevel,
+        token: session.token,
+        tokenTime: session.tokenTime,
+        url: user.privateUrl,
+      };
     },
 
     async sendPhoneCode(username: string, scene: string) {

@@ -25,7 +25,12 @@ export function createLoginGuardRepository(db: Kysely<Database>) {
           oc.columns(['scope', 'subject', 'ip']).doUpdateSet((eb) => {
             const over = eb('attempt_counters.window_start', '<=', now - windowMs);
             return {
-              attempts: eb.case().when(over).then(1).else(eb('attempt_counters.attempts', '+', 1)).end(),
+              attempts: eb
+                .case()
+                .when(over)
+                .then(1)
+                .else(eb('attempt_counters.attempts', '+', 1))
+                .end(),
               window_start: eb.case().when(over).then(now).else(eb.ref('attempt_counters.window_start')).end(),
             };
           }),
@@ -47,7 +52,12 @@ export function createLoginGuardRepository(db: Kysely<Database>) {
         .execute();
     },
     async clear(key: CounterKey) {
-      await db.deleteFrom('attempt_counters').where('scope', '=', key.scope).where('subject', '=', key.subject).where('ip', '=', key.ip).execute();
+      await db
+        .deleteFrom('attempt_counters')
+        .where('scope', '=', key.scope)
+        .where('subject', '=', key.subject)
+        .where('ip', '=', key.ip)
+        .execute();
     },
     /** Clears a subject's counters from every address (a password reset). */
     async clearSubject(scope: string, subject: string) {

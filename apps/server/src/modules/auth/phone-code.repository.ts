@@ -6,7 +6,15 @@ export function createPhoneCodeRepository(db: Kysely<Database>) {
     async insert(row: { userId: number; scene: string; codeHash: string; expireTime: number; createTime: number }) {
       await db
         .insertInto('phone_codes')
-        .values({ user_id: row.userId, scene: row.scene, code_hash: row.codeHash, expire_time: row.expireTime, create_time: row.createTime, attempts: 0, used_time: null })
+        .values({
+          user_id: row.userId,
+          scene: row.scene,
+          code_hash: row.codeHash,
+          expire_time: row.expireTime,
+          create_time: row.createTime,
+          attempts: 0,
+          used_time: null,
+        })
         .execute();
     },
     async findLatest(userId: number, scene: string) {
@@ -37,7 +45,12 @@ export function createPhoneCodeRepository(db: Kysely<Database>) {
     },
     /** Marks the code used; false when another request used it first. */
     async markUsed(id: number, now: number): Promise<boolean> {
-      const result = await db.updateTable('phone_codes').set({ used_time: now }).where('id', '=', id).where('used_time', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('phone_codes')
+        .set({ used_time: now })
+        .where('id', '=', id)
+        .where('used_time', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
   };

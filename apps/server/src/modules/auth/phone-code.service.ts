@@ -18,9 +18,16 @@ export function createPhoneCodeService(deps: { codes: PhoneCodeRepository; sms: 
     async send(user: { userId: number; phone: string }, scene: string) {
       const now = clock.now();
       const latest = await codes.findLatest(user.userId, scene);
-      if (latest && now - latest.create_time < PHONE_CODE_RESEND_MS) throw AppError.tooManyRequests(Messages.phoneCodeTooSoon);
+      if (latest && now - latest.create_time < PHONE_CODE_RESEND_MS)
+        throw AppError.tooManyRequests(Messages.phoneCodeTooSoon);
       const code = randomDigits(6);
-      await codes.insert({ userId: user.userId, scene, codeHash: codeHash(user.userId, scene, code), expireTime: now + PHONE_CODE_LIFETIME_MS, createTime: now });
+      await codes.insert({
+        userId: user.userId,
+        scene,
+        codeHash: codeHash(user.userId, scene, code),
+        expireTime: now + PHONE_CODE_LIFETIME_MS,
+        createTime: now,
+      });
       await sms.send(user.phone, `【发布系统】您的验证码是${code}，5分钟内有效。`);
       return { maskedPhone: maskPhone(user.phone), expiresInMs: PHONE_CODE_LIFETIME_MS };
     },
@@ -32,12 +39,15 @@ export function createPhoneCodeService(deps: { codes: PhoneCodeRepository; sms: 
     async consume(userId: number, scene: string, code: string) {
       const now = clock.now();
       const latest = await codes.findLatest(userId, scene);
-      if (!latest || latest.used_time !== null || latest.expire_time <= now) throw AppError.badRequest(Messages.phoneCodeWrong);
+      if (!latest || latest.used_time !== null || latest.expire_time <= now)
+        throw AppError.badRequest(Messages.phoneCodeWrong);
       if (!(await codes.takeTry(latest.id, MAX_ATTEMPTS, now))) {
         // Parallel tries spent the last ones, or a parallel right one used the code.
         const after = await codes.findLatest(userId, scene);
         const spent = after?.id === latest.id && after.used_time === null && after.attempts >= MAX_ATTEMPTS;
-        throw spent ? AppError.tooManyRequests(Messages.phoneCodeTooManyTries) : AppError.badRequest(Messages.phoneCodeWrong);
+        throw spent
+          ? AppError.tooManyRequests(Messages.phoneCodeTooManyTries)
+          : AppError.badRequest(Messages.phoneCodeWrong);
       }
       if (latest.code_hash !== codeHash(userId, scene, code)) throw AppError.badRequest(Messages.phoneCodeWrong);
       if (!(await codes.markUsed(latest.id, now))) throw AppError.badRequest(Messages.phoneCodeWrong);

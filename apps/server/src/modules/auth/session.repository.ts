@@ -14,7 +14,14 @@ export interface SessionUserRow {
 
 export function createSessionRepository(db: Kysely<Database>) {
   return {
-    async insert(row: { tokenHash: string; userId: number; createTime: number; expireTime: number; ip: string | null; userAgent: string | null }) {
+    async insert(row: {
+      tokenHash: string;
+      userId: number;
+      createTime: number;
+      expireTime: number;
+      ip: string | null;
+      userAgent: string | null;
+    }) {
       await db
         .insertInto('sessions')
         .values({

@@ -15,13 +15,23 @@ export interface ApiTokenResolver {
 }
 
 /** Server-side sessions: the token is handed out once, only its SHA-256 is stored. */
-export function createSessionService(deps: { sessions: SessionRepository; clock: Clock; apiTokens?: ApiTokenResolver }) {
+export function createSessionService(deps: {
+  sessions: SessionRepository;
+  clock: Clock;
+  apiTokens?: ApiTokenResolver;
+}) {
   const { sessions, clock } = deps;
   return {
     async open(userId: number, meta: { ip: string | null; userAgent: string | null }) {
       const token = randomToken();
       const createTime = clock.now();
-      await sessions.insert({ tokenHash: sha256Hex(token), userId, createTime, expireTime: createTime + SESSION_LIFETIME_MS, ...meta });
+      await sessions.insert({
+        tokenHash: sha256Hex(token),
+        userId,
+        createTime,
+        expireTime: createTime + SESSION_LIFETIME_MS,
+        ...meta,
+      });
       return { token, tokenTime: createTime };
     },
 

@@ -14,12 +14,19 @@ export function createCategoriesRepository(db: Kysely<Database>) {
           .offset(offset)
           .limit(limit)
           .execute(),
-        db.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+        db
+          .selectFrom('categories')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
       ]);
       return { rows: rows.map((r) => ({ ...r, appCount: Number(r.appCount) })), total: Number(count?.n ?? 0) };
     },
     async countUncategorisedApps(): Promise<number> {
-      const row = await db.selectFrom('apps').select((eb) => eb.fn.countAll<number>().as('n')).where('category_id', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('apps')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('category_id', 'is', null)
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
     async findById(id: number) {
@@ -27,10 +34,18 @@ export function createCategoriesRepository(db: Kysely<Database>) {
     },
     /** Case-insensitive; lowered in SQL on both sides so it agrees with the unique index on SQLite too. */
     async findByName(name: string) {
-      return db.selectFrom('categories').selectAll().where(sql<string>`lower(category_name)`, '=', sql<string>`lower(${name})`).executeTakeFirst();
+      return db
+        .selectFrom('categories')
+        .selectAll()
+        .where(sql<string>`lower(category_name)`, '=', sql<string>`lower(${name})`)
+        .executeTakeFirst();
     },
     async insert(name: string, now: number): Promise<number> {
-      const row = await db.insertInto('categories').values({ category_name: name, create_time: now }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('categories')
+        .values({ category_name: name, create_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return Number(row.id);
     },
     async rename(id: number, name: string) {

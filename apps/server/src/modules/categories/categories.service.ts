@@ -1,4 +1,10 @@
-import { Messages, UNCATEGORISED_ID, UNCATEGORISED_NAME, type CategoryRow, type SaveCategoryBody } from '@release/contract';
+import {
+  Messages,
+  UNCATEGORISED_ID,
+  UNCATEGORISED_NAME,
+  type CategoryRow,
+  type SaveCategoryBody,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CategoriesRepository } from './categories.repository.ts';
@@ -14,7 +20,11 @@ export function createCategoriesService(deps: { categories: CategoriesRepository
       // overfills a page nor repeats on the pages after it.
       const holdsUncategorised = total >= offset && total < offset + pageSize;
       if (!holdsUncategorised) return { rows, total: total + 1 };
-      const uncategorised = { id: UNCATEGORISED_ID, categoryName: UNCATEGORISED_NAME, appCount: await categories.countUncategorisedApps() };
+      const uncategorised = {
+        id: UNCATEGORISED_ID,
+        categoryName: UNCATEGORISED_NAME,
+        appCount: await categories.countUncategorisedApps(),
+      };
       return { rows: [...rows, uncategorised], total: total + 1 };
     },
 

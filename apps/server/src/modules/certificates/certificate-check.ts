@@ -58,7 +58,9 @@ export function bundleIdOf(appId: string): string {
 
 /** The main app's bundle id: the most specific explicit id, so `com.acme.app` beats `com.acme.app.widget` and `*`. */
 export function mainBundleIdOf(bundleIds: string[]): string {
-  const ranked = [...bundleIds].sort((a, b) => Number(a.includes('*')) - Number(b.includes('*')) || a.length - b.length || a.localeCompare(b));
+  const ranked = [...bundleIds].sort(
+    (a, b) => Number(a.includes('*')) - Number(b.includes('*')) || a.length - b.length || a.localeCompare(b),
+  );
   return ranked[0] ?? '*';
 }
 
@@ -75,9 +77,12 @@ function checkProfile(file: UploadedFile, identity: P12Identity, now: number): C
     throw AppError.badRequest(CertMessages.profileNotIos(name));
   }
   const appId = profile.applicationIdentifier;
-  if (!profile.uuid || !appId || !profile.expiresAt) throw AppError.badRequest(CertMessages.profileUnreadable(file.fileName));
+  if (!profile.uuid || !appId || !profile.expiresAt)
+    throw AppError.badRequest(CertMessages.profileUnreadable(file.fileName));
   // A profile of another certificate is the more basic mistake, so it is named before an expiry.
-  const listsCertificate = profile.developerCertificates.some((certificate) => certificate.sha1 === identity.certificate.sha1);
+  const listsCertificate = profile.developerCertificates.some(
+    (certificate) => certificate.sha1 === identity.certificate.sha1,
+  );
   if (!listsCertificate) throw AppError.badRequest(CertMessages.profileMismatch(name));
   const expireTime = profile.expiresAt.getTime();
   if (expireTime <= now) throw AppError.badRequest(CertMessages.profileExpired(name, expireTime));
@@ -100,15 +105,22 @@ function checkProfile(file: UploadedFile, identity: P12Identity, now: number): C
  * holds a key with its certificate, the certificate is valid now, and every profile is a signed iOS
  * profile that has not expired and lists that very certificate.
  */
-export function checkCertificateUpload(input: { p12: Buffer; password: string; profiles: UploadedFile[]; now: number }): CheckedUpload {
+export function checkCertificateUpload(input: {
+  p12: Buffer;
+  password: string;
+  profiles: UploadedFile[];
+  now: number;
+}): CheckedUpload {
   const identity = openIdentity(input.p12, input.password);
   const { validFrom, validTo } = identity.certificate;
   if (validTo.getTime() <= input.now) throw AppError.badRequest(CertMessages.certificateExpired(validTo.getTime()));
-  if (validFrom.getTime() > input.now) throw AppError.badRequest(CertMessages.certificateNotYetValid(validFrom.getTime()));
+  if (validFrom.getTime() > input.now)
+    throw AppError.badRequest(CertMessages.certificateNotYetValid(validFrom.getTime()));
   const profiles: CheckedProfile[] = [];
   for (const file of input.profiles) {
     const checked = checkProfile(file, identity, input.now);
-    if (profiles.some((p) => p.uuid === checked.uuid)) throw AppError.badRequest(CertMessages.profileTwice(checked.name));
+    if (profiles.some((p) => p.uuid === checked.uuid))
+      throw AppError.badRequest(CertMessages.profileTwice(checked.name));
     profiles.push(checked);
   }
   return {

@@ -9,13 +9,24 @@ const profileDevices = jsonColumn('certificate_profiles.devices', z.array(z.stri
 const certificateChain = jsonColumn('certificates.chain_der', z.array(z.string()));
 
 export type CertificateRecord = Omit<Selectable<CertificatesTable>, 'chain_der'> & { chain_der: string[] };
-export type CertificateListRecord = Omit<Selectable<CertificatesTable>, 'private_key_sealed' | 'password_sealed' | 'certificate_der' | 'chain_der'> & { uploadBy: string | null };
+export type CertificateListRecord = Omit<
+  Selectable<CertificatesTable>,
+  'private_key_sealed' | 'password_sealed' | 'certificate_der' | 'chain_der'
+> & { uploadBy: string | null };
 export type CertificateProfileRecord = Omit<Selectable<CertificateProfilesTable>, 'devices'> & { devices: string[] };
 export type CertificateInput = Omit<Insertable<CertificatesTable>, 'chain_der'> & { chain_der: string[] };
-export type CertificateProfileInput = Omit<Insertable<CertificateProfilesTable>, 'certificate_id' | 'devices'> & { devices: string[] };
+export type CertificateProfileInput = Omit<Insertable<CertificateProfilesTable>, 'certificate_id' | 'devices'> & {
+  devices: string[];
+};
 
-const decodeProfile = <R extends { devices: string }>(row: R): Omit<R, 'devices'> & { devices: string[] } => ({ ...row, devices: profileDevices.decode(row.devices) });
-const encodeProfile = (profile: CertificateProfileInput) => ({ ...profile, devices: profileDevices.encode(profile.devices) });
+const decodeProfile = <R extends { devices: string }>(row: R): Omit<R, 'devices'> & { devices: string[] } => ({
+  ...row,
+  devices: profileDevices.decode(row.devices),
+});
+const encodeProfile = (profile: CertificateProfileInput) => ({
+  ...profile,
+  devices: profileDevices.encode(profile.devices),
+});
 
 export function createCertificatesRepository(db: Kysely<Database>) {
   return {
@@ -49,7 +60,20 @@ export function createCertificatesRepository(db: Kysely<Database>) {
       if (certificateIds.length === 0) return [];
       const rows = await db
         .selectFrom('certificate_profiles')
-        .select(['id', 'certificate_id', 'uuid', 'name', 'profile_type', 'team_id', 'app_id', 'bundle_id', 'devices', 'provisions_all_devices', 'lists_certificate', 'expire_time'])
+        .select([
+          'id',
+          'certificate_id',
+          'uuid',
+          'name',
+          'profile_type',
+          'team_id',
+          'app_id',
+          'bundle_id',
+          'devices',
+          'provisions_all_devices',
+          'lists_certificate',
+          'expire_time',
+        ])
         .where('certificate_id', 'in', certificateIds)
         .orderBy('id', 'asc')
         .execute();
@@ -64,7 +88,12 @@ export function createCertificatesRepository(db: Kysely<Database>) {
     },
     /** Profiles with their file content, for the signer. */
     async profilesWithContent(certificateId: number): Promise<CertificateProfileRecord[]> {
-      const rows = await db.selectFrom('certificate_profiles').selectAll().where('certificate_id', '=', certificateId).orderBy('id', 'asc').execute();
+      const rows = await db
+        .selectFrom('certificate_profiles')
+        .selectAll()
+        .where('certificate_id', '=', certificateId)
+        .orderBy('id', 'asc')
+        .execute();
       return rows.map(decodeProfile);
     },
     async insert(certificate: CertificateInput, profiles: CertificateProfileInput[]): Promise<number> {
@@ -94,7 +123,11 @@ export function createCertificatesRepository(db: Kysely<Database>) {
           .where('bundle_id', '=', profile.bundle_id)
           .where('profile_type', '=', profile.profile_type)
           .execute();
-        const row = await trx.insertInto('certificate_profiles').values({ ...encodeProfile(profile), certificate_id: certificateId }).returning('id').executeTakeFirstOrThrow();
+        const row = await trx
+          .insertInto('certificate_profiles')
+          .values({ ...encodeProfile(profile), certificate_id: certificateId })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         return Number(row.id);
       });
     },

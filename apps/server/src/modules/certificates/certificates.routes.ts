@@ -2,7 +2,13 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CERT_FILE_MAX_BYTES, CERT_MAX_PROFILES, CertMessages, certificateIdQuery, certificateRow } from '@release/contract';
+import {
+  CERT_FILE_MAX_BYTES,
+  CERT_MAX_PROFILES,
+  CertMessages,
+  certificateIdQuery,
+  certificateRow,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
@@ -44,7 +50,15 @@ async function readUpload(req: FastifyRequest): Promise<CertificateUpload> {
 
 export function certificatesRoutes(service: CertificatesService): FastifyPluginAsyncZod {
   return async (app) => {
-    await app.register(multipart, { limits: { fileSize: CERT_FILE_MAX_BYTES, files: CERT_MAX_PROFILES + 1, fields: 4, fieldSize: 1024, parts: CERT_MAX_PROFILES + 5 } });
+    await app.register(multipart, {
+      limits: {
+        fileSize: CERT_FILE_MAX_BYTES,
+        files: CERT_MAX_PROFILES + 1,
+        fields: 4,
+        fieldSize: 1024,
+        parts: CERT_MAX_PROFILES + 5,
+      },
+    });
 
     app.post(
       '/api/cert_upload',
@@ -53,18 +67,45 @@ export function certificatesRoutes(service: CertificatesService): FastifyPluginA
         schema: {
           tags,
           summary: '上传签名证书',
-          description: '管理员（角色等级 100）。multipart/form-data：`password`（.p12 的密码）、`p12`（一个 .p12 证书，含私钥）、`profiles`（一个或多个 .mobileprovision 描述文件，最多 20 个），每个文件不超过 1 MB（超过 413）。证书密码错误、不是有效的 .p12、缺私钥、私钥与证书不匹配、证书已过期或尚未生效等都以 400 和中文原因拒绝；同一证书已上传 409。返回证书的团队、主 Bundle ID、有效期等。',
+          description:
+            '管理员（角色等级 100）。multipart/form-data：`password`（.p12 的密码）、`p12`（一个 .p12 证书，含私钥）、`profiles`（一个或多个 .mobileprovision 描述文件，最多 20 个），每个文件不超过 1 MB（超过 413）。证书密码错误、不是有效的 .p12、缺私钥、私钥与证书不匹配、证书已过期或尚未生效等都以 400 和中文原因拒绝；同一证书已上传 409。返回证书的团队、主 Bundle ID、有效期等。',
           response: { 200: envelopeSchema(certificateRow) },
         },
       },
       async (req) => ok(await service.upload(await readUpload(req), currentUser(req).userId)),
     );
 
-    app.get('/api/cert_list', { config: { access: 'admin' }, schema: { tags, summary: '证书列表', description: '管理员（角色等级 100）。已上传的签名证书（团队、主 Bundle ID、有效期等）及其描述文件，从不返回私钥与密码。', response: { 200: envelopeSchema(z.array(certificateRow)) } } }, async () => ok(await service.list()));
+    app.get(
+      '/api/cert_list',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: '证书列表',
+          description:
+            '管理员（角色等级 100）。已上传的签名证书（团队、主 Bundle ID、有效期等）及其描述文件，从不返回私钥与密码。',
+          response: { 200: envelopeSchema(z.array(certificateRow)) },
+        },
+      },
+      async () => ok(await service.list()),
+    );
 
-    app.delete('/api/cert', { config: { access: 'admin' }, schema: { tags, summary: '删除证书', description: '管理员（角色等级 100）。按 `id` 删除证书及其描述文件；证书不存在 404。', querystring: certificateIdQuery, response: { 200: emptyEnvelope } } }, async (req) => {
-      await service.remove(req.query.id);
-      return ok(null);
-    });
+    app.delete(
+      '/api/cert',
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: '删除证书',
+          description: '管理员（角色等级 100）。按 `id` 删除证书及其描述文件；证书不存在 404。',
+          querystring: certificateIdQuery,
+          response: { 200: emptyEnvelope },
+        },
+      },
+      async (req) => {
+        await service.remove(req.query.id);
+        return ok(null);
+      },
+    );
   };
 }

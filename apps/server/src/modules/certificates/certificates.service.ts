@@ -34,7 +34,11 @@ function presentProfile(row: ProfileRow): CertificateProfile {
 }
 
 /** Signing certificates (.p12 + provisioning profiles): checked on upload, secrets sealed, listed without them. */
-export function createCertificatesService(deps: { certificates: CertificatesRepository; box: SecretBox; clock: Clock }) {
+export function createCertificatesService(deps: {
+  certificates: CertificatesRepository;
+  box: SecretBox;
+  clock: Clock;
+}) {
   const { certificates, box, clock } = deps;
 
   async function list(): Promise<CertificateRow[]> {
@@ -70,7 +74,12 @@ export function createCertificatesService(deps: { certificates: CertificatesRepo
       if (input.password === null) throw AppError.badRequest(CertMessages.passwordMissing);
       if (input.profiles.length === 0) throw AppError.badRequest(CertMessages.profilesMissing);
       const now = clock.now();
-      const checked = checkCertificateUpload({ p12: input.p12.bytes, password: input.password, profiles: input.profiles, now });
+      const checked = checkCertificateUpload({
+        p12: input.p12.bytes,
+        password: input.password,
+        profiles: input.profiles,
+        now,
+      });
       const { identity } = checked;
       const cert = identity.certificate;
       if (await certificates.findBySha1(cert.sha1)) throw AppError.conflict(CertMessages.certificateExists);
@@ -137,7 +146,15 @@ export function createCertificatesService(deps: { certificates: CertificatesRepo
         privateKey: createPrivateKey(box.open(row.private_key_sealed)),
         profiles: profiles.map((p) => {
           const content = Buffer.from(p.content, 'base64');
-          return { uuid: p.uuid, name: p.name, type: p.profile_type as CertProfileType, appId: p.app_id, bundleId: p.bundle_id, content, profile: inspectMobileprovision(content) };
+          return {
+            uuid: p.uuid,
+            name: p.name,
+            type: p.profile_type as CertProfileType,
+            appId: p.app_id,
+            bundleId: p.bundle_id,
+            content,
+            profile: inspectMobileprovision(content),
+          };
         }),
       };
     },

@@ -14,7 +14,9 @@ export interface CliBundle {
 export function prepareCliBundle(identity: Buffer): CliBundle {
   return {
     identity,
-    br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    br: brotliCompressSync(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
     gzip: gzipSync(identity, { level: 9 }),
     hash: createHash('sha256').update(identity).digest('base64url').slice(0, 27),
   };
@@ -31,7 +33,9 @@ export type CliBundleSource = () => Promise<Buffer>;
 export function defaultCliBundleSource(): CliBundleSource {
   if (!import.meta.url.endsWith('.ts')) return () => fs.readFile(new URL('./release-cli.mjs', import.meta.url));
   return async () => {
-    const script: { buildCliBundle(): Promise<Buffer> } = await import(new URL('../../../../../scripts/build-cli.mjs', import.meta.url).href);
+    const script: { buildCliBundle(): Promise<Buffer> } = await import(
+      new URL('../../../../../scripts/build-cli.mjs', import.meta.url).href
+    );
     return script.buildCliBundle();
   };
 }

@@ -30,9 +30,17 @@ export function cliDownloadRoutes(bundle: () => Promise<CliBundle>): FastifyPlug
       const file = await bundle();
       const encoding = chooseEncoding(request.headers['accept-encoding']);
       const etag = `"${file.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
-      reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, no-cache').header('vary', 'accept-encoding').header('etag', etag);
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'public, no-cache')
+        .header('vary', 'accept-encoding')
+        .header('etag', etag);
       const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) return reply.status(304).send();
+      if (
+        ifNoneMatch &&
+        ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
+      )
+        return reply.status(304).send();
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply.send(encoding === 'br' ? file.br : encoding === 'gzip' ? file.gzip : file.identity);
     });

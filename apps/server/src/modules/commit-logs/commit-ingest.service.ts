@@ -13,7 +13,12 @@ const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /
 const REFILTER_PAGE = 5_000;
 
 /** Kept but hidden by default: commits outside the workflow's committer filter, and merge commits. */
-function isFiltered(committers: readonly string[], authorName: string, authorEmail: string | null, message: string): 0 | 1 {
+function isFiltered(
+  committers: readonly string[],
+  authorName: string,
+  authorEmail: string | null,
+  message: string,
+): 0 | 1 {
   return matchesCommitter(committers, authorName, authorEmail) && !MERGE_MESSAGE.test(message) ? 0 : 1;
 }
 

@@ -37,10 +37,15 @@ type Source = { workflowId?: number; appId?: number; isFiltered?: 0 | 1 };
  * from the newest entry down). Only the tighter of the cursor and `endTime` is sent, so the planner never has two
  * upper bounds to choose from.
  */
-function conditions(eb: ExpressionBuilder<Database, 'commit_logs'>, filter: PageFilter, source: Source): Expression<SqlBool> {
+function conditions(
+  eb: ExpressionBuilder<Database, 'commit_logs'>,
+  filter: PageFilter,
+  source: Source,
+): Expression<SqlBool> {
   const terms: Array<Expression<SqlBool>> = [];
   if (source.workflowId !== undefined) terms.push(eb('workflow_id', '=', source.workflowId));
-  else if (filter.workflowIds) terms.push(eb('workflow_id', 'in', filter.workflowIds.length ? filter.workflowIds : [0]));
+  else if (filter.workflowIds)
+    terms.push(eb('workflow_id', 'in', filter.workflowIds.length ? filter.workflowIds : [0]));
   if (source.appId !== undefined) terms.push(eb('app_id', '=', source.appId));
   else if (filter.appIds) terms.push(eb('app_id', 'in', filter.appIds.length ? filter.appIds : [0]));
   if (filter.remark) terms.push(eb('remark', '=', filter.remark));
@@ -49,7 +54,8 @@ function conditions(eb: ExpressionBuilder<Database, 'commit_logs'>, filter: Page
   if (filter.branch) terms.push(eb('branch', '=', filter.branch.replace(/^refs\/heads\//, '')));
   if (filter.startTime !== undefined) terms.push(eb('commit_time', '>=', filter.startTime));
   const { before, endTime } = filter;
-  if (before && (endTime === undefined || before.commitTime < endTime)) terms.push(eb(eb.refTuple('commit_time', 'id'), '<', eb.tuple(before.commitTime, before.id)));
+  if (before && (endTime === undefined || before.commitTime < endTime))
+    terms.push(eb(eb.refTuple('commit_time', 'id'), '<', eb.tuple(before.commitTime, before.id)));
   else if (endTime !== undefined) terms.push(eb('commit_time', '<', endTime));
   return eb.and(terms);
 }
@@ -72,13 +78,19 @@ function newest(db: Kysely<Database>, filter: PageFilter, source: Source, take: 
 function merge(db: Kysely<Database>, parts: Ordered[], take: number, skip: number, fanIn: number): Ordered {
   if (parts.length > fanIn) {
     const groups: Ordered[] = [];
-    for (let i = 0; i < parts.length; i += fanIn) groups.push(merge(db, parts.slice(i, i + fanIn), skip + take, 0, fanIn));
+    for (let i = 0; i < parts.length; i += fanIn)
+      groups.push(merge(db, parts.slice(i, i + fanIn), skip + take, 0, fanIn));
     return merge(db, groups, take, skip, fanIn);
   }
   // SQLite allows no ORDER BY/LIMIT on a term of a compound select: each read is wrapped as a subquery.
   const terms = parts.map((part, i) => db.selectFrom(part.as(`p${i}`)).select(['id', 'commit_time']));
   const union = terms.slice(1).reduce((all, term) => all.unionAll(term), terms[0] as (typeof terms)[number]);
-  const merged = db.selectFrom(union.as('m')).select(['m.id', 'm.commit_time']).orderBy('m.commit_time', 'desc').orderBy('m.id', 'desc').limit(take);
+  const merged = db
+    .selectFrom(union.as('m'))
+    .select(['m.id', 'm.commit_time'])
+    .orderBy('m.commit_time', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(take);
   return skip ? merged.offset(skip) : merged;
 }
 
@@ -91,13 +103,23 @@ function merge(db: Kysely<Database>, parts: Ordered[], take: number, skip: numbe
  *    not a sort of every item of the k sources. With an offset (the legacy pageNo) each read is limited to offset +
  *    page: never more than the single read would sort.
  */
-export function pageIds(db: Kysely<Database>, filter: PageFilter, fanIn = MERGE_FAN_IN): AliasedSelectQueryBuilder<Row, 'page'> {
+export function pageIds(
+  db: Kysely<Database>,
+  filter: PageFilter,
+  fanIn = MERGE_FAN_IN,
+): AliasedSelectQueryBuilder<Row, 'page'> {
   const take = filter.limit + 1;
   const distinct = (ids: number[] | undefined) => (ids && new Set(ids).size > 1 ? [...new Set(ids)] : null);
   const workflows = distinct(filter.workflowIds);
   const apps = !workflows && filter.remark ? distinct(filter.appIds) : null;
-  const scopes: Source[] = workflows ? workflows.map((workflowId) => ({ workflowId })) : apps ? apps.map((appId) => ({ appId })) : [{}];
-  const sources = filter.onlyCliff ? scopes : scopes.flatMap((scope) => [0, 1].map((isFiltered) => ({ ...scope, isFiltered: isFiltered as 0 | 1 })));
+  const scopes: Source[] = workflows
+    ? workflows.map((workflowId) => ({ workflowId }))
+    : apps
+      ? apps.map((appId) => ({ appId }))
+      : [{}];
+  const sources = filter.onlyCliff
+    ? scopes
+    : scopes.flatMap((scope) => [0, 1].map((isFiltered) => ({ ...scope, isFiltered: isFiltered as 0 | 1 })));
   if (sources.length === 1) return newest(db, filter, sources[0] ?? {}, take, filter.offset).as('page');
   const reads = sources.map((source) => newest(db, filter, source, filter.offset + take));
   return merge(db, reads, take, filter.offset, fanIn).as('page');

@@ -87,7 +87,18 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         .leftJoin('users as u', 'u.id', 'v.upload_by')
         .where('c.id', 'in', db.selectFrom(page).select('page.id'))
         .selectAll('c')
-        .select(['w.tab_name as tab_name', 'w.repo_path as repo_path', 'a.app_name as app_name', 'v.native_package_type as native_package_type', 'v.file_key as file_key', 'v.file_name as file_name', 'v.index_no as index_no', 'v.app_version as app_version', 'v.build as build', 'u.username as upload_by_name'])
+        .select([
+          'w.tab_name as tab_name',
+          'w.repo_path as repo_path',
+          'a.app_name as app_name',
+          'v.native_package_type as native_package_type',
+          'v.file_key as file_key',
+          'v.file_name as file_name',
+          'v.index_no as index_no',
+          'v.app_version as app_version',
+          'v.build as build',
+          'u.username as upload_by_name',
+        ])
         .orderBy('c.commit_time', 'desc')
         .orderBy('c.id', 'desc')
         .execute();
@@ -98,7 +109,14 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
       return db
         .selectFrom('commit_log_versions as b')
         .innerJoin('app_versions as v', 'v.id', 'b.app_version_id')
-        .select(['b.commit_log_id as commitLogId', 'v.id as appVersionId', 'v.index_no as indexNo', 'v.app_version as appVersion', 'v.build as build', 'v.native_package_type as type'])
+        .select([
+          'b.commit_log_id as commitLogId',
+          'v.id as appVersionId',
+          'v.index_no as indexNo',
+          'v.app_version as appVersion',
+          'v.build as build',
+          'v.native_package_type as type',
+        ])
         .where('b.commit_log_id', 'in', commitLogIds)
         .orderBy('v.index_no', 'desc')
         .execute();
@@ -108,12 +126,25 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
       return db.selectFrom('commit_logs').selectAll().where('id', '=', id).executeTakeFirst();
     },
     async findByCommit(workflowId: number, commitId: string) {
-      return db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '=', commitId).executeTakeFirst();
+      return db
+        .selectFrom('commit_logs')
+        .selectAll()
+        .where('workflow_id', '=', workflowId)
+        .where('commit_id', '=', commitId)
+        .executeTakeFirst();
     },
     /** Up to two items whose git id starts with this lower-case hex prefix: a range of the unique (workflow_id, commit_id) index. */
     async findByCommitPrefix(workflowId: number, prefix: string) {
       if (!/^[0-9a-f]+$/.test(prefix)) return [];
-      return db.selectFrom('commit_logs').selectAll().where('workflow_id', '=', workflowId).where('commit_id', '>=', prefix).where('commit_id', '<', `${prefix}g`).orderBy('commit_id').limit(2).execute();
+      return db
+        .selectFrom('commit_logs')
+        .selectAll()
+        .where('workflow_id', '=', workflowId)
+        .where('commit_id', '>=', prefix)
+        .where('commit_id', '<', `${prefix}g`)
+        .orderBy('commit_id')
+        .limit(2)
+        .execute();
     },
     async findMany(ids: number[]) {
       if (!ids.length) return [];
@@ -146,8 +177,11 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         if (isPostgres) {
           for (let i = 0; i < rows.length; i += PG_INSERT_ROWS) {
             const part = rows.slice(i, i + PG_INSERT_ROWS);
-            const arrays = INSERT_COLUMNS.map(([column, type, omitted]) => sql`${part.map((row) => row[column] ?? omitted)}::${sql.raw(type)}[]`);
-            const result = await sql`insert into commit_logs (${sql.join(INSERT_COLUMNS.map(([column]) => sql.ref(column)))})
+            const arrays = INSERT_COLUMNS.map(
+              ([column, type, omitted]) => sql`${part.map((row) => row[column] ?? omitted)}::${sql.raw(type)}[]`,
+            );
+            const result =
+              await sql`insert into commit_logs (${sql.join(INSERT_COLUMNS.map(([column]) => sql.ref(column)))})
               select * from unnest(${sql.join(arrays)})
               on conflict (workflow_id, commit_id) do nothing`.execute(trx);
             inserted += Number(result.numAffectedRows ?? 0);
@@ -159,7 +193,8 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
           if (i > 0) await yieldToEventLoop();
           const part = rows.slice(i, i + SQLITE_INSERT_ROWS);
           const parameters: unknown[] = [];
-          for (const row of part) for (const [column, , omitted] of INSERT_COLUMNS) parameters.push(row[column] ?? omitted);
+          for (const row of part)
+            for (const [column, , omitted] of INSERT_COLUMNS) parameters.push(row[column] ?? omitted);
           const result = await trx.executeQuery(CompiledQuery.raw(sqliteInsertSql(part.length), parameters));
           inserted += Number(result.numAffectedRows ?? 0);
         }
@@ -171,7 +206,11 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     async replaceBindings(commitLogId: number, appVersionIds: number[]) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('commit_log_versions').where('commit_log_id', '=', commitLogId).execute();
-        if (appVersionIds.length) await trx.insertInto('commit_log_versions').values(appVersionIds.map((id) => ({ commit_log_id: commitLogId, app_version_id: id }))).execute();
+        if (appVersionIds.length)
+          await trx
+            .insertInto('commit_log_versions')
+            .values(appVersionIds.map((id) => ({ commit_log_id: commitLogId, app_version_id: id })))
+            .execute();
       });
     },
     /**
@@ -194,7 +233,13 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     async filterInputs(workflowId: number, afterId: number, limit: number) {
       return db
         .selectFrom('commit_logs')
-        .select(['id', 'remark', 'author_email', sql<string>`substr(commit_message, 1, ${MESSAGE_HEAD})`.as('head'), 'is_filtered'])
+        .select([
+          'id',
+          'remark',
+          'author_email',
+          sql<string>`substr(commit_message, 1, ${MESSAGE_HEAD})`.as('head'),
+          'is_filtered',
+        ])
         .where('workflow_id', '=', workflowId)
         .where('id', '>', afterId)
         .orderBy('id')
@@ -204,23 +249,42 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     /** Hides (1) or shows (0) these items, in one transaction. */
     async setFiltered(ids: { hide: number[]; show: number[] }, now: number) {
       await db.transaction().execute(async (trx) => {
-        for (const [value, list] of [[1, ids.hide], [0, ids.show]] as const) {
+        for (const [value, list] of [
+          [1, ids.hide],
+          [0, ids.show],
+        ] as const) {
           for (let i = 0; i < list.length; i += ID_CHUNK) {
-            await trx.updateTable('commit_logs').set({ is_filtered: value, update_time: now }).where('id', 'in', list.slice(i, i + ID_CHUNK)).execute();
+            await trx
+              .updateTable('commit_logs')
+              .set({ is_filtered: value, update_time: now })
+              .where('id', 'in', list.slice(i, i + ID_CHUNK))
+              .execute();
           }
         }
       });
     },
     /** Every commit id a workflow already has (a git history of 100,000 commits is ~5 MB of ids). */
     async knownCommitIds(workflowId: number): Promise<Set<string>> {
-      const rows = await db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).execute();
+      const rows = await db
+        .selectFrom('commit_logs')
+        .select('commit_id')
+        .where('workflow_id', '=', workflowId)
+        .execute();
       return new Set(rows.map((r) => r.commit_id));
     },
     /** The newest svn revision stored for a workflow (`r123` → 123). */
     async lastSvnRevision(workflowId: number): Promise<number | null> {
       // The newest 50 shown and the newest 50 hidden items: each one range of (workflow_id, is_filtered, commit_time, id).
       const newest = (isFiltered: 0 | 1) =>
-        db.selectFrom('commit_logs').select('commit_id').where('workflow_id', '=', workflowId).where('is_filtered', '=', isFiltered).where('commit_id', 'like', 'r%').orderBy('commit_time', 'desc').limit(50).execute();
+        db
+          .selectFrom('commit_logs')
+          .select('commit_id')
+          .where('workflow_id', '=', workflowId)
+          .where('is_filtered', '=', isFiltered)
+          .where('commit_id', 'like', 'r%')
+          .orderBy('commit_time', 'desc')
+          .limit(50)
+          .execute();
       const rows = (await Promise.all([newest(0), newest(1)])).flat();
       const revisions = rows.map((r) => Number(r.commit_id.slice(1))).filter(Number.isFinite);
       return revisions.length ? Math.max(...revisions) : null;

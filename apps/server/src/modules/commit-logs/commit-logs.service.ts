@@ -1,4 +1,10 @@
-import { cleanFileUrls, wikiEventMetadata, type CommitLogItem, type CommitLogListQuery, type UserCommitLogListQuery } from '@release/contract';
+import {
+  cleanFileUrls,
+  wikiEventMetadata,
+  type CommitLogItem,
+  type CommitLogListQuery,
+  type UserCommitLogListQuery,
+} from '@release/contract';
 import { redactRepoUrl } from '../../integrations/git/remote-url.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -46,13 +52,28 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     const hasMore = rows.length > filter.limit;
     const shown = rows.slice(0, filter.limit);
     const bound = await logs.boundVersions(shown.map((r) => r.id));
-    const list = await Promise.all(shown.map((row) => toItem(row, bound.filter((b) => b.commitLogId === row.id), present)));
+    const list = await Promise.all(
+      shown.map((row) =>
+        toItem(
+          row,
+          bound.filter((b) => b.commitLogId === row.id),
+          present,
+        ),
+      ),
+    );
     const last = shown.at(-1);
     return { list, hasMore, nextCursor: hasMore && last ? `${last.commit_time}:${last.id}` : null };
   }
 
-  async function toItem(row: CommitLogListRow, bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>, present: Links): Promise<CommitLogItem> {
-    const pick = (test: (type: string) => boolean) => bound.filter((b) => test(b.type)).map(({ appVersionId, indexNo, appVersion, build }) => ({ appVersionId, indexNo, appVersion, build }));
+  async function toItem(
+    row: CommitLogListRow,
+    bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>,
+    present: Links,
+  ): Promise<CommitLogItem> {
+    const pick = (test: (type: string) => boolean) =>
+      bound
+        .filter((b) => test(b.type))
+        .map(({ appVersionId, indexNo, appVersion, build }) => ({ appVersionId, indexNo, appVersion, build }));
     return {
       id: row.id,
       appId: row.app_id,
@@ -73,8 +94,15 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       uploadBy: row.upload_by_name,
       nativePackageType: row.native_package_type,
       cdnUrl: row.file_key && row.file_name ? await present.fileUrl(row.file_key, row.file_name) : null,
-      bindVersions: { ipa: pick((t) => t === 'ios'), apk: pick((t) => t === 'android'), zip: pick((t) => ZIP_TYPES.has(t)) },
-      packageVersion: row.app_version_id !== null && row.index_no !== null ? { appVersionId: row.app_version_id, indexNo: row.index_no, appVersion: row.app_version, build: row.build } : null,
+      bindVersions: {
+        ipa: pick((t) => t === 'ios'),
+        apk: pick((t) => t === 'android'),
+        zip: pick((t) => ZIP_TYPES.has(t)),
+      },
+      packageVersion:
+        row.app_version_id !== null && row.index_no !== null
+          ? { appVersionId: row.app_version_id, indexNo: row.index_no, appVersion: row.app_version, build: row.build }
+          : null,
       filtered: row.is_filtered === 1,
       hasMetadata: row.metadata !== null,
     };
@@ -128,17 +156,31 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
         throw AppError.badRequest('参数错误：fileUrls 不是合法的JSON');
       }
       // Our media are kept as /api/media/<key>: the signed links the page was shown expire.
-      const kept = cleanFileUrls(urls).slice(0, 100).map((url) => storedMediaUrl(url));
-      await logs.update(body.id, { description: body.description, file_urls: JSON.stringify(kept), update_time: clock.now() });
+      const kept = cleanFileUrls(urls)
+        .slice(0, 100)
+        .map((url) => storedMediaUrl(url));
+      await logs.update(body.id, {
+        description: body.description,
+        file_urls: JSON.stringify(kept),
+        update_time: clock.now(),
+      });
     },
 
     async detail(viewer: AuthUser, commitId: string, workflowId: number, present: Links) {
       const workflow = await workflows.findById(workflowId);
       if (!workflow) throw AppError.notFound('工作流不存在');
       await policy.assertCanView(viewer, workflow.app_id);
-      const log = await logs.findByCommit(workflowId, commitId) ?? (await byShortId(workflowId, commitId));
+      const log = (await logs.findByCommit(workflowId, commitId)) ?? (await byShortId(workflowId, commitId));
       if (!log) throw AppError.notFound(NOT_FOUND);
-      return { id: log.id, commitId: log.commit_id, description: log.description, fileUrls: signedFileUrls(log.file_urls, present), commitMessage: log.commit_message, remark: log.remark, commitTime: log.commit_time };
+      return {
+        id: log.id,
+        commitId: log.commit_id,
+        description: log.description,
+        fileUrls: signedFileUrls(log.file_urls, present),
+        commitMessage: log.commit_message,
+        remark: log.remark,
+        commitTime: log.commit_time,
+      };
     },
 
     /** SPEC §7: each id mapped to its metadata JSON string (only the viewer's apps). */
@@ -163,13 +205,27 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
 
     /** Before/after of document edits, for the wiki-difference modal (items without a document change are skipped). */
     async wikiDiff(viewer: AuthUser, ids: number[]) {
-      const out: Array<{ id: number; objTitle: string; url: string | null; event: string; beforeContent: string; afterContent: string }> = [];
+      const out: Array<{
+        id: number;
+        objTitle: string;
+        url: string | null;
+        event: string;
+        beforeContent: string;
+        afterContent: string;
+      }> = [];
       for (const row of await logs.findMany(ids)) {
         if (row.metadata === null || !(await policy.accessOf(viewer, row.app_id))) continue;
         const parsed = wikiEventMetadata.safeParse(JSON.parse(row.metadata));
         if (!parsed.success) continue;
         const m = parsed.data;
-        out.push({ id: row.id, objTitle: m.objTitle, url: m.url ?? null, event: m.event, beforeContent: m.beforeContent ?? '', afterContent: m.afterContent ?? '' });
+        out.push({
+          id: row.id,
+          objTitle: m.objTitle,
+          url: m.url ?? null,
+          event: m.event,
+          beforeContent: m.beforeContent ?? '',
+          afterContent: m.afterContent ?? '',
+        });
       }
       return out;
     },

@@ -37,7 +37,12 @@ export function createDeviceEnrollRepository(db: Kysely<Database>) {
     },
     /** Marks the challenge used; false when someone else used it first (a replayed answer). */
     async claim(id: number, now: number): Promise<boolean> {
-      const result = await db.updateTable('device_enrollments').set({ used_time: now }).where('id', '=', id).where('used_time', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('device_enrollments')
+        .set({ used_time: now })
+        .where('id', '=', id)
+        .where('used_time', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async update(id: number, changes: Updateable<DeviceEnrollmentsTable>): Promise<void> {
@@ -45,7 +50,11 @@ export function createDeviceEnrollRepository(db: Kysely<Database>) {
     },
     /** Expired, never-used registrations older than `before`. */
     async deleteStale(before: number): Promise<void> {
-      await db.deleteFrom('device_enrollments').where('used_time', 'is', null).where('expire_time', '<', before).execute();
+      await db
+        .deleteFrom('device_enrollments')
+        .where('used_time', 'is', null)
+        .where('expire_time', '<', before)
+        .execute();
     },
   };
 }

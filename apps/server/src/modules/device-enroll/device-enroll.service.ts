@@ -48,13 +48,23 @@ export interface DeviceEnrollDeps {
 export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
   const { enrollments, devices, apps, signer, clock } = deps;
 
-  async function start(owner: { userId: number | null; appId: number | null; versionId: number | null }, base: string): Promise<DeviceEnrollLink> {
+  async function start(
+    owner: { userId: number | null; appId: number | null; versionId: number | null },
+    base: string,
+  ): Promise<DeviceEnrollLink> {
     const challenge = randomBytes(24).toString('base64url');
     const now = clock.now();
     const expireTime = now + DEVICE_ENROLL_TTL_MS;
     // Housekeeping on the way: links never used and expired for a day are of no use to anyone.
     await enrollments.deleteStale(now - 24 * HOUR_MS);
-    await enrollments.insert({ challenge_hash: hashChallenge(challenge), user_id: owner.userId, app_id: owner.appId, version_id: owner.versionId, create_time: now, expire_time: expireTime });
+    await enrollments.insert({
+      challenge_hash: hashChallenge(challenge),
+      user_id: owner.userId,
+      app_id: owner.appId,
+      version_id: owner.versionId,
+      create_time: now,
+      expire_time: expireTime,
+    });
     return { profileUrl: `${base}${PROFILE_PATH}?c=${challenge}`, expireTime };
   }
 
@@ -76,7 +86,8 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
   async function namedByState(state: string | undefined) {
     const match = /^(\d{1,15})\.([\w-]{1,128})$/.exec(state ?? '');
     const id = match ? Number(match[1]) : 0;
-    if (!match || !signer.verify(['device-enroll-callback', id], match[2] as string)) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
+    if (!match || !signer.verify(['device-enroll-callback', id], match[2] as string))
+      throw AppError.notFound(DeviceEnrollMessages.linkMissing);
     const row = await enrollments.findById(id);
     if (!row) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
     if (row.used_time !== null) throw AppError.conflict(DeviceEnrollMessages.linkUsed);
@@ -97,14 +108,19 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
       const app = await apps.findByPath(body.url);
       if (!app) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
       if (!deps.isInstallTokenValid(token, app)) throw AppError.noPermission('请先输入安装密码打开安装页');
-      if ((await enrollments.countForAppSince(app.id, clock.now() - HOUR_MS)) >= DEVICE_ENROLL_PER_APP_HOUR) throw AppError.tooManyRequests(DeviceEnrollMessages.tooManyTries);
+      if ((await enrollments.countForAppSince(app.id, clock.now() - HOUR_MS)) >= DEVICE_ENROLL_PER_APP_HOUR)
+        throw AppError.tooManyRequests(DeviceEnrollMessages.tooManyTries);
       return start({ userId: null, appId: app.id, versionId: body.versionId ?? null }, base);
     },
 
     /** The `.mobileconfig` for a challenge: signed (DER CMS) when a server identity is configured. */
     async profile(challenge: string, base: string): Promise<{ body: Buffer; signed: boolean }> {
       const enrollment = await usable(challenge);
-      const xml = buildProfileServiceConfig({ callbackUrl: callbackUrl(enrollment.id, base), challenge, host: new URL(base).host });
+      const xml = buildProfileServiceConfig({
+        callbackUrl: callbackUrl(enrollment.id, base),
+        challenge,
+        host: new URL(base).host,
+      });
       if (!deps.profileSigner) return { body: Buffer.from(xml, 'utf8'), signed: false };
       return { body: signMobileconfig(xml, deps.profileSigner, new Date(clock.now())), signed: true };
     },
@@ -114,7 +130,12 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
      * first (type, the registration named by the URL's `s`); only then is the body (≤ 64 KB) parsed, within the
      * plist and DER limits, and its challenge must be that registration's.
      */
-    async receive(body: unknown, contentType: string | undefined, state: string | undefined, base: string): Promise<string> {
+    async receive(
+      body: unknown,
+      contentType: string | undefined,
+      state: string | undefined,
+      base: string,
+    ): Promise<string> {
       if ((contentType ?? '').split(';')[0]?.trim().toLowerCase() !== DEVICE_ANSWER_TYPE || !Buffer.isBuffer(body)) {
         throw AppError.badRequest(DeviceEnrollMessages.contentType);
       }
@@ -124,7 +145,8 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
       if (!answer.challenge) throw AppError.badRequest(DeviceEnrollMessages.challengeMissing);
       const udid = normalizeUdid(answer.udid, 'ios');
       if (!udid) throw AppError.badRequest(DeviceEnrollMessages.udidMissing);
-      if (hashChallenge(answer.challenge) !== named.challenge_hash) throw AppError.notFound(DeviceEnrollMessages.linkMissing);
+      if (hashChallenge(answer.challenge) !== named.challenge_hash)
+        throw AppError.notFound(DeviceEnrollMessages.linkMissing);
       const enrollment = await usable(answer.challenge);
       const now = clock.now();
       if (!(await enrollments.claim(enrollment.id, now))) throw AppError.conflict(DeviceEnrollMessages.linkUsed);
@@ -153,7 +175,13 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
           if (!isUniqueViolation(error)) throw error;
         }
       }
-      await enrollments.update(enrollment.id, { udid, product: answer.product, os_version: answer.version, serial: answer.serial, outcome });
+      await enrollments.update(enrollment.id, {
+        udid,
+        product: answer.product,
+        os_version: answer.version,
+        serial: answer.serial,
+        outcome,
+      });
       return resultLocation(enrollment.id, base);
     },
 

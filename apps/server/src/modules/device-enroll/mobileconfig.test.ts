@@ -11,7 +11,11 @@ import { readDeviceAnswer } from './device-answer.ts';
 import { buildProfileServiceConfig, loadProfileSigner, signMobileconfig } from './mobileconfig.ts';
 import { challengeOf, fakeDeviceAnswer } from './testing/device-answer.ts';
 
-const input = { callbackUrl: 'https://dist.example.com/api/device_enroll/callback', challenge: 'c'.repeat(32), host: 'dist.example.com' };
+const input = {
+  callbackUrl: 'https://dist.example.com/api/device_enroll/callback',
+  challenge: 'c'.repeat(32),
+  host: 'dist.example.com',
+};
 
 describe('the Profile Service .mobileconfig', () => {
   it('is a plist of PayloadType Profile Service asking for the device attributes at our callback', () => {
@@ -22,7 +26,11 @@ describe('the Profile Service .mobileconfig', () => {
       PayloadVersion: 1,
       PayloadIdentifier: 'com.example.dist.release.profile-service',
       PayloadDisplayName: '注册此设备',
-      PayloadContent: { URL: input.callbackUrl, DeviceAttributes: ['UDID', 'IMEI', 'ICCID', 'VERSION', 'PRODUCT', 'SERIAL'], Challenge: input.challenge },
+      PayloadContent: {
+        URL: input.callbackUrl,
+        DeviceAttributes: ['UDID', 'IMEI', 'ICCID', 'VERSION', 'PRODUCT', 'SERIAL'],
+        Challenge: input.challenge,
+      },
     });
     expect(dict?.PayloadUUID).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
     expect(dict?.PayloadDescription).toContain('dist.example.com');
@@ -31,21 +39,30 @@ describe('the Profile Service .mobileconfig', () => {
 
   it('is signed as CMS with the configured identity, and openssl verifies the signature over the same plist', () => {
     const identity = makeIdentity('dist.example.com');
-    const signer = loadProfileSigner(forge.pki.certificateToPem(identity.certificate), forge.pki.privateKeyToPem(identity.key));
+    const signer = loadProfileSigner(
+      forge.pki.certificateToPem(identity.certificate),
+      forge.pki.privateKeyToPem(identity.key),
+    );
     const xml = buildProfileServiceConfig(input);
     const signed = signMobileconfig(xml, signer);
     expect(cmsSignedContent(signed)?.toString('utf8')).toBe(xml);
     expect(cmsCertificates(signed).signers).toEqual([identity.der]);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mobileconfig-'));
     writeFileSync(path.join(dir, 'p.der'), signed);
-    const out = execFileSync('openssl', ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', path.join(dir, 'p.der')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(
+      'openssl',
+      ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', path.join(dir, 'p.der')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     expect(out.toString('utf8')).toBe(xml);
   });
 
   it('refuses a key that does not belong to the certificate', () => {
     const one = makeIdentity('one');
     const other = makeIdentity('other');
-    expect(() => loadProfileSigner(forge.pki.certificateToPem(one.certificate), forge.pki.privateKeyToPem(other.key))).toThrow(/does not belong/);
+    expect(() =>
+      loadProfileSigner(forge.pki.certificateToPem(one.certificate), forge.pki.privateKeyToPem(other.key)),
+    ).toThrow(/does not belong/);
     expect(() => loadProfileSigner('', forge.pki.privateKeyToPem(one.key))).toThrow(/no certificate/);
   });
 });
@@ -63,7 +80,11 @@ describe('reading the device answer', () => {
 
   it('gives null for garbage, a bare plist and a signed plist without UDID', () => {
     expect(readDeviceAnswer(Buffer.from('not a cms message'))).toBeNull();
-    expect(readDeviceAnswer(Buffer.from('<?xml version="1.0"?><plist><dict><key>UDID</key><string>x</string></dict></plist>'))).toBeNull();
+    expect(
+      readDeviceAnswer(
+        Buffer.from('<?xml version="1.0"?><plist><dict><key>UDID</key><string>x</string></dict></plist>'),
+      ),
+    ).toBeNull();
     expect(readDeviceAnswer(fakeDeviceAnswer({ udid: '' }))).toBeNull();
     expect(readDeviceAnswer(Buffer.alloc(0))).toBeNull();
   });

@@ -18,7 +18,9 @@ export interface ProfileServiceInput {
 
 /** The `.mobileconfig` of PayloadType `Profile Service` (packages.md §2.3), as an XML plist. */
 export function buildProfileServiceConfig(input: ProfileServiceInput): string {
-  const identifier = input.identifier ?? `${input.host.split(/[.:]/).filter(Boolean).reverse().join('.') || 'local'}.release.profile-service`;
+  const identifier =
+    input.identifier ??
+    `${input.host.split(/[.:]/).filter(Boolean).reverse().join('.') || 'local'}.release.profile-service`;
   return buildPlist({
     PayloadType: 'Profile Service',
     PayloadVersion: 1,

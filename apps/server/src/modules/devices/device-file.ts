@@ -42,7 +42,8 @@ function checkLine(raw: RawLine, seen: Map<string, number>): DeviceLine | Device
   if (!devicePlatforms.includes(platform)) return { line, message: DeviceMessages.linePlatform };
   const udid = normalizeUdid(udidField, platform);
   if (!udid) return { line, message: `${DeviceMessages.udidInvalid(platform)}：${udidField || '（空）'}` };
-  if (nameField === '' || [...nameField].length > DEVICE_NAME_MAX_LENGTH) return { line, message: DeviceMessages.lineName };
+  if (nameField === '' || [...nameField].length > DEVICE_NAME_MAX_LENGTH)
+    return { line, message: DeviceMessages.lineName };
   const first = seen.get(udid);
   if (first !== undefined) return { line, message: DeviceMessages.lineDuplicate(first) };
   seen.set(udid, line);
@@ -75,7 +76,12 @@ function appleTextLines(text: string): RawLine[] {
 function csvLines(text: string): RawLine[] | DeviceImportError {
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parseCsv(text, { relax_column_count: true, skip_empty_lines: true, info: true, bom: true }) as unknown as typeof records;
+    records = parseCsv(text, {
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      bom: true,
+    }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 1;
     return { line, message: 'CSV 格式错误（引号未闭合或多余）' };
@@ -101,7 +107,11 @@ function plistLines(bytes: Buffer): RawLine[] | null {
   }
   return list.map((item, index) => {
     const entry = isPlistDict(item) ? item : {};
-    const fields = [plistString(entry, 'deviceIdentifier') ?? '', plistString(entry, 'deviceName') ?? '', plistString(entry, 'devicePlatform') ?? ''];
+    const fields = [
+      plistString(entry, 'deviceIdentifier') ?? '',
+      plistString(entry, 'deviceName') ?? '',
+      plistString(entry, 'devicePlatform') ?? '',
+    ];
     return { line: keyLines[index] ?? index + 1, fields };
   });
 }
@@ -112,8 +122,17 @@ function plistLines(bytes: Buffer): RawLine[] | null {
  * repeated within the file. Returns null when the file is none of these.
  */
 export function parseDeviceFile(bytes: Buffer): ParsedDeviceFile | null {
-  const head = bytes.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (bytes.subarray(0, 8).equals(BINARY_PLIST) || head.startsWith('<?xml') || head.startsWith('<plist') || head.startsWith('<!DOCTYPE')) {
+  const head = bytes
+    .subarray(0, 64)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (
+    bytes.subarray(0, 8).equals(BINARY_PLIST) ||
+    head.startsWith('<?xml') ||
+    head.startsWith('<plist') ||
+    head.startsWith('<!DOCTYPE')
+  ) {
     const lines = plistLines(bytes);
     return lines ? checkLines(lines) : null;
   }
@@ -135,24 +154,42 @@ export interface ExportDevice {
 const oneLine = (value: string) => value.replace(/[\t\r\n]+/g, ' ');
 
 /** The file `/api/udid/export` answers: Apple's text (the portal's upload format), CSV or a `.deviceids` plist. */
-export function formatDeviceFile(devices: ExportDevice[], format: DeviceExportFormat): { body: string; contentType: string; extension: string } {
+export function formatDeviceFile(
+  devices: ExportDevice[],
+  format: DeviceExportFormat,
+): { body: string; contentType: string; extension: string } {
   switch (format) {
     case 'txt':
       return {
-        body: ['Device ID\tDevice Name\tDevice Platform', ...devices.map((d) => `${d.udid}\t${oneLine(d.deviceName)}\t${d.platform}`)].join('\n') + '\n',
+        body:
+          [
+            'Device ID\tDevice Name\tDevice Platform',
+            ...devices.map((d) => `${d.udid}\t${oneLine(d.deviceName)}\t${d.platform}`),
+          ].join('\n') + '\n',
         contentType: 'text/plain; charset=utf-8',
         extension: 'txt',
       };
     case 'csv':
       // A BOM so that spreadsheet programs read Chinese device names as UTF-8.
       return {
-        body: '\uFEFF' + stringifyCsv([['Device ID', 'Device Name', 'Device Platform'], ...devices.map((d) => [d.udid, d.deviceName, d.platform])]),
+        body:
+          '\uFEFF' +
+          stringifyCsv([
+            ['Device ID', 'Device Name', 'Device Platform'],
+            ...devices.map((d) => [d.udid, d.deviceName, d.platform]),
+          ]),
         contentType: 'text/csv; charset=utf-8',
         extension: 'csv',
       };
     case 'deviceids':
       return {
-        body: buildPlist({ 'Device UDIDs': devices.map((d) => ({ deviceIdentifier: d.udid, deviceName: d.deviceName, devicePlatform: d.platform })) }),
+        body: buildPlist({
+          'Device UDIDs': devices.map((d) => ({
+            deviceIdentifier: d.udid,
+            deviceName: d.deviceName,
+            devicePlatform: d.platform,
+          })),
+        }),
         contentType: 'application/xml; charset=utf-8',
         extension: 'deviceids',
       };

@@ -39,22 +39,40 @@ export function createDevicesRepository(db: Kysely<Database>) {
           .offset(offset)
           .limit(limit)
           .execute(),
-        filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+        filtered(filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
       ]);
       return { rows, total: Number(count?.n ?? 0) };
     },
     /** Every confirmed device, oldest first (export order). */
     async allConfirmed() {
-      return db.selectFrom('devices').select(['udid', 'device_name', 'platform']).where('review_status', '=', 'confirmed').orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+      return db
+        .selectFrom('devices')
+        .select(['udid', 'device_name', 'platform'])
+        .where('review_status', '=', 'confirmed')
+        .orderBy('create_time', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
     },
     /** The synced Apple accounts and which of these UDIDs each one's device list holds (UDIDs compared in any letter case). */
     async appleRegistrations(udids: string[]) {
-      const accounts = await db.selectFrom('apple_accounts').select(['id', 'name']).where('last_sync_time', 'is not', null).orderBy('create_time', 'asc').orderBy('id', 'asc').execute();
+      const accounts = await db
+        .selectFrom('apple_accounts')
+        .select(['id', 'name'])
+        .where('last_sync_time', 'is not', null)
+        .orderBy('create_time', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
       if (accounts.length === 0 || udids.length === 0) return { accounts, devices: [] };
       const devices = await db
         .selectFrom('apple_devices')
         .select(['account_id', 'udid', 'status'])
-        .where(sql<string>`lower(udid)`, 'in', udids.map((udid) => udid.toLowerCase()))
+        .where(
+          sql<string>`lower(udid)`,
+          'in',
+          udids.map((udid) => udid.toLowerCase()),
+        )
         .execute();
       return { accounts, devices };
     },
@@ -71,7 +89,11 @@ export function createDevicesRepository(db: Kysely<Database>) {
     async existingUdids(udids: string[]): Promise<Set<string>> {
       const found = new Set<string>();
       for (let at = 0; at < udids.length; at += 500) {
-        const rows = await db.selectFrom('devices').select('udid').where('udid', 'in', udids.slice(at, at + 500)).execute();
+        const rows = await db
+          .selectFrom('devices')
+          .select('udid')
+          .where('udid', 'in', udids.slice(at, at + 500))
+          .execute();
         for (const row of rows) found.add(row.udid);
       }
       return found;
@@ -83,7 +105,11 @@ export function createDevicesRepository(db: Kysely<Database>) {
     /** All or nothing: one transaction for the whole import. */
     async insertMany(devices: Array<Insertable<DevicesTable>>): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        for (let at = 0; at < devices.length; at += 200) await trx.insertInto('devices').values(devices.slice(at, at + 200)).execute();
+        for (let at = 0; at < devices.length; at += 200)
+          await trx
+            .insertInto('devices')
+            .values(devices.slice(at, at + 200))
+            .execute();
       });
     },
     async update(id: number, changes: Updateable<DevicesTable>): Promise<void> {

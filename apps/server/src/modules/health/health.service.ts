@@ -38,8 +38,12 @@ export function createHealthService(deps: { db: Kysely<Database>; blobs: BlobSto
 
   async function check(): Promise<Readiness> {
     const [database, storage] = await Promise.all([
-      withTimeout(sql`select 1`.execute(deps.db), (error) => (databaseFault(error) === 'full' ? 'full' : 'unavailable')),
-      withTimeout(deps.blobs.put(READY_PROBE_KEY, Buffer.from('ok'), { contentType: 'text/plain' }), (error) => (isDiskFull(error) ? 'full' : 'unavailable')),
+      withTimeout(sql`select 1`.execute(deps.db), (error) =>
+        databaseFault(error) === 'full' ? 'full' : 'unavailable',
+      ),
+      withTimeout(deps.blobs.put(READY_PROBE_KEY, Buffer.from('ok'), { contentType: 'text/plain' }), (error) =>
+        isDiskFull(error) ? 'full' : 'unavailable',
+      ),
     ]);
     return { ready: database === 'ok' && storage === 'ok', database, storage };
   }

@@ -46,14 +46,35 @@ export function buildDetails(v: VersionRecord, minimumOs: string | null): Instal
     ['目标 SDK', meta.targetSdkVersion ? `Android API ${meta.targetSdkVersion}` : null],
     ['支持设备', meta.deviceFamilies?.length ? meta.deviceFamilies.join('、') : null],
     ['CPU 架构', meta.nativeAbis?.length ? meta.nativeAbis.join('、') : null],
-    ['描述文件', profile ? [profile.type ? (profileTypeLabels[profile.type as CertProfileType] ?? profile.type) : null, profile.name].filter(Boolean).join(' · ') : null],
+    [
+      '描述文件',
+      profile
+        ? [profile.type ? (profileTypeLabels[profile.type as CertProfileType] ?? profile.type) : null, profile.name]
+            .filter(Boolean)
+            .join(' · ')
+        : null,
+    ],
     ['开发团队', profile?.teamName ? `${profile.teamName}${profile.teamId ? `（${profile.teamId}）` : ''}` : null],
     ['证书到期', day(profile?.expiresAt)],
-    ['已登记设备', profile ? (profile.provisionsAllDevices ? '所有设备' : profile.provisionedDevices?.length ? `${profile.provisionedDevices.length} 台` : null) : null],
-    ['权限', meta.permissions?.length ? meta.permissions.map((p) => p.replace(/^android\.permission\./, '')).join('、') : null],
+    [
+      '已登记设备',
+      profile
+        ? profile.provisionsAllDevices
+          ? '所有设备'
+          : profile.provisionedDevices?.length
+            ? `${profile.provisionedDevices.length} 台`
+            : null
+        : null,
+    ],
+    [
+      '权限',
+      meta.permissions?.length ? meta.permissions.map((p) => p.replace(/^android\.permission\./, '')).join('、') : null,
+    ],
     ['入口页面', meta.indexHtmlPath],
     ['文件数', meta.fileCount],
     ['上传者', v.uploader],
   ];
-  return rows.filter((row): row is [string, string | number] => row[1] !== null && row[1] !== undefined && row[1] !== '').map(([label, value]) => ({ label, value: String(value) }));
+  return rows
+    .filter((row): row is [string, string | number] => row[1] !== null && row[1] !== undefined && row[1] !== '')
+    .map(([label, value]) => ({ label, value: String(value) }));
 }

@@ -1,4 +1,9 @@
-import { AppMessages, randomInstallPassword, type InstallAccess, type UpdateInstallAccessBody } from '@release/contract';
+import {
+  AppMessages,
+  randomInstallPassword,
+  type InstallAccess,
+  type UpdateInstallAccessBody,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -10,7 +15,13 @@ import type { InstallAccessRepository } from './install-access.repository.ts';
  * The app page's 安装密码 and 免密链接 for editors and admins: read the password, draw a new one (every remembered pass
  * and handed-out install link ends with it, see install.service passwordStamp), turn /package/<publicPath> on or off.
  */
-export function createInstallAccessService(deps: { apps: AppsRepository; access: InstallAccessRepository; policy: AppsPolicy; box: SecretBox; random?: () => number }) {
+export function createInstallAccessService(deps: {
+  apps: AppsRepository;
+  access: InstallAccessRepository;
+  policy: AppsPolicy;
+  box: SecretBox;
+  random?: () => number;
+}) {
   const { apps, access, policy, box } = deps;
 
   async function read(appId: number, base: string): Promise<InstallAccess> {

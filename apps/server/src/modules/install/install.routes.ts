@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { contentTypeOf, installAccess, installAccessQuery, installAppBrief, installPage, installPageQuery, kindOfFileName, updateInstallAccessBody } from '@release/contract';
+import {
+  contentTypeOf,
+  installAccess,
+  installAccessQuery,
+  installAppBrief,
+  installPage,
+  installPageQuery,
+  kindOfFileName,
+  updateInstallAccessBody,
+} from '@release/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
@@ -15,28 +24,61 @@ const tags = ['安装页'];
 /** An expired link, a forged one, or one handed out before the install password changed. */
 const LINK_REFUSED = '链接已过期或签名无效，请刷新安装页面后重试';
 const briefQuery = installPageQuery.pick({ url: true });
-const manifestQuery = z.object({ id: z.coerce.number().int().min(1), expires: z.coerce.number().int(), sig: z.string().max(128) });
+const manifestQuery = z.object({
+  id: z.coerce.number().int().min(1),
+  expires: z.coerce.number().int(),
+  sig: z.string().max(128),
+});
 
-export function installRoutes(deps: { install: InstallService; installAccess: InstallAccessService } & LinkDeps): FastifyPluginAsyncZod {
+export function installRoutes(
+  deps: { install: InstallService; installAccess: InstallAccessService } & LinkDeps,
+): FastifyPluginAsyncZod {
   const { install, installAccess: accessService } = deps;
   return async (app) => {
     app.get(
       '/api/app/install_access',
-      { config: { access: 'user' }, schema: { tags, summary: '读取安装密码与免密链接', description: '对该应用有编辑权限的用户或管理员（查看用户 10028，看不到该应用 404）。返回安装密码、需要密码的下载地址、免密下载地址（/package/<publicPath>）及免密链接是否开启。', querystring: installAccessQuery, response: { 200: envelopeSchema(installAccess) } } },
+      {
+        config: { access: 'user' },
+        schema: {
+          tags,
+          summary: '读取安装密码与免密链接',
+          description:
+            '对该应用有编辑权限的用户或管理员（查看用户 10028，看不到该应用 404）。返回安装密码、需要密码的下载地址、免密下载地址（/package/<publicPath>）及免密链接是否开启。',
+          querystring: installAccessQuery,
+          response: { 200: envelopeSchema(installAccess) },
+        },
+      },
       async (req) => ok(await accessService.get(currentUser(req), req.query.appId, publicBaseUrl(req, deps.publicUrl))),
     );
     app.post(
       '/api/app/install_access',
       {
         config: { access: 'user' },
-        schema: { tags, summary: '重置安装密码或开关免密链接', description: '对该应用有编辑权限的用户或管理员（查看用户 10028，看不到该应用 404）。`regeneratePassword: true` 生成新的安装密码（此前记住密码的访客需重新输入）；`publicInstall` 打开或关闭免密下载链接。返回修改后的安装访问信息。', body: updateInstallAccessBody, response: { 200: envelopeSchema(installAccess) } },
+        schema: {
+          tags,
+          summary: '重置安装密码或开关免密链接',
+          description:
+            '对该应用有编辑权限的用户或管理员（查看用户 10028，看不到该应用 404）。`regeneratePassword: true` 生成新的安装密码（此前记住密码的访客需重新输入）；`publicInstall` 打开或关闭免密下载链接。返回修改后的安装访问信息。',
+          body: updateInstallAccessBody,
+          response: { 200: envelopeSchema(installAccess) },
+        },
       },
       async (req) => ok(await accessService.update(currentUser(req), req.body, publicBaseUrl(req, deps.publicUrl))),
     );
 
     app.get(
       '/api/app_version',
-      { config: { access: 'public' }, schema: { tags, summary: '安装页数据', description: '公开。按下载地址 `url`（应用的下载路径或免密路径）返回应用信息与最近的版本（每个平台最新的可安装版本总在其中；`id`/`packId` 指定的版本排在最前并带详情）。已登录且对该应用有编辑/查看权限的用户和管理员无需密码；其他访客需带正确的安装密码 `password`，或把上次应答的 `token` 放在请求头 `app-version-token` 中。未带密码 400「请输入安装密码」，密码错误 400「安装密码错误」，密码已更改 400，同一地址错误过多 429；下载地址不存在或免密链接已关闭 404。', querystring: installPageQuery, response: { 200: envelopeSchema(installPage) } } },
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: '安装页数据',
+          description:
+            '公开。按下载地址 `url`（应用的下载路径或免密路径）返回应用信息与最近的版本（每个平台最新的可安装版本总在其中；`id`/`packId` 指定的版本排在最前并带详情）。已登录且对该应用有编辑/查看权限的用户和管理员无需密码；其他访客需带正确的安装密码 `password`，或把上次应答的 `token` 放在请求头 `app-version-token` 中。未带密码 400「请输入安装密码」，密码错误 400「安装密码错误」，密码已更改 400，同一地址错误过多 429；下载地址不存在或免密链接已关闭 404。',
+          querystring: installPageQuery,
+          response: { 200: envelopeSchema(installPage) },
+        },
+      },
       async (req) => {
         const present = linksFor(req, deps);
         const token = req.headers['app-version-token'];
@@ -54,41 +96,77 @@ export function installRoutes(deps: { install: InstallService; installAccess: In
 
     app.get(
       '/api/app_version/app',
-      { config: { access: 'public' }, schema: { tags, summary: '安装页应用信息', description: '公开。输入安装密码之前的页头：只返回下载地址 `url` 对应应用的名称与图标。下载地址不存在或免密链接已关闭 404。', querystring: briefQuery, response: { 200: envelopeSchema(installAppBrief) } } },
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: '安装页应用信息',
+          description:
+            '公开。输入安装密码之前的页头：只返回下载地址 `url` 对应应用的名称与图标。下载地址不存在或免密链接已关闭 404。',
+          querystring: briefQuery,
+          response: { 200: envelopeSchema(installAppBrief) },
+        },
+      },
       async (req) => ok(await install.brief(req.query.url)),
     );
 
     // Fetched by the iOS installer itself, without cookies: the signature in the URL is the permission.
-    app.get(MANIFEST_PATH, { config: { access: 'public' }, schema: { tags, summary: 'iOS 安装清单', description: '公开，凭链接中的签名访问（由安装页数据给出，有效期有限，安装密码更改后失效）。返回 iOS 通过 itms-services 安装 ipa 所需的 manifest.plist。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」；不是 iOS 版本 404。', querystring: manifestQuery } }, async (req, reply) => {
-      const version = await install.signedVersion('manifest', req.query);
-      if (!version) throw AppError.noPermission(LINK_REFUSED);
-      if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
-      const present = linksFor(req, deps);
-      const xml = buildOtaManifest({
-        packageUrl: await present.fileUrl(version.file_key, version.file_name),
-        iconUrl: present.iconUrl(version.icon_key),
-        bundleId: version.bundle_id ?? '',
-        version: version.app_version ?? version.build ?? '1.0',
-        title: version.display_name ?? version.file_name,
-      });
-      return reply.header('content-type', 'text/xml; charset=utf-8').header('cache-control', 'no-store').send(xml);
-    });
+    app.get(
+      MANIFEST_PATH,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: 'iOS 安装清单',
+          description:
+            '公开，凭链接中的签名访问（由安装页数据给出，有效期有限，安装密码更改后失效）。返回 iOS 通过 itms-services 安装 ipa 所需的 manifest.plist。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」；不是 iOS 版本 404。',
+          querystring: manifestQuery,
+        },
+      },
+      async (req, reply) => {
+        const version = await install.signedVersion('manifest', req.query);
+        if (!version) throw AppError.noPermission(LINK_REFUSED);
+        if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
+        const present = linksFor(req, deps);
+        const xml = buildOtaManifest({
+          packageUrl: await present.fileUrl(version.file_key, version.file_name),
+          iconUrl: present.iconUrl(version.icon_key),
+          bundleId: version.bundle_id ?? '',
+          version: version.app_version ?? version.build ?? '1.0',
+          title: version.display_name ?? version.file_name,
+        });
+        return reply.header('content-type', 'text/xml; charset=utf-8').header('cache-control', 'no-store').send(xml);
+      },
+    );
 
     // 打开 of an html package, on either store: the page itself, inline but sandboxed in an opaque origin
     // (UPLOADED_CONTENT_HEADERS), so it cannot read this site's sign-in token. Signed like the manifest.
-    app.get(OPEN_HTML_PATH, { config: { access: 'public' }, schema: { tags, summary: '打开 H5 安装包', description: '公开，凭链接中的签名访问（由安装页数据给出）。在隔离的沙箱中直接打开 html 类型的版本。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」；不是 html 版本或文件已删除 404。', querystring: manifestQuery } }, async (req, reply) => {
-      const version = await install.signedVersion('open-html', req.query);
-      if (!version) throw AppError.noPermission(LINK_REFUSED);
-      if (kindOfFileName(version.file_name) !== 'html') throw AppError.notFound('版本不存在');
-      const stat = await deps.blobs.stat(version.file_key);
-      if (!stat) throw AppError.notFound('文件不存在或已被删除');
-      return reply
-        .headers(UPLOADED_CONTENT_HEADERS)
-        .header('content-type', contentTypeOf(version.file_name))
-        .header('content-disposition', attachmentDisposition(version.file_name, 'inline'))
-        .header('content-length', stat.size)
-        .header('cache-control', 'private, no-store')
-        .send(await deps.blobs.read(version.file_key));
-    });
+    app.get(
+      OPEN_HTML_PATH,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: '打开 H5 安装包',
+          description:
+            '公开，凭链接中的签名访问（由安装页数据给出）。在隔离的沙箱中直接打开 html 类型的版本。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」；不是 html 版本或文件已删除 404。',
+          querystring: manifestQuery,
+        },
+      },
+      async (req, reply) => {
+        const version = await install.signedVersion('open-html', req.query);
+        if (!version) throw AppError.noPermission(LINK_REFUSED);
+        if (kindOfFileName(version.file_name) !== 'html') throw AppError.notFound('版本不存在');
+        const stat = await deps.blobs.stat(version.file_key);
+        if (!stat) throw AppError.notFound('文件不存在或已被删除');
+        return reply
+          .headers(UPLOADED_CONTENT_HEADERS)
+          .header('content-type', contentTypeOf(version.file_name))
+          .header('content-disposition', attachmentDisposition(version.file_name, 'inline'))
+          .header('content-length', stat.size)
+          .header('cache-control', 'private, no-store')
+          .send(await deps.blobs.read(version.file_key));
+      },
+    );
   };
 }

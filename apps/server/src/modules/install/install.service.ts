@@ -43,7 +43,10 @@ type Gated = { id: number; password: string };
 type SignedKind = 'manifest' | 'open-html';
 
 /** Whether an ad-hoc/development profile lists the visitor's device (UDIDs compare case-insensitively); null when unknown or not such a profile. */
-function deviceIncluded(profile: { type?: string; provisionedDevices?: string[] } | null | undefined, udid: string | null): boolean | null {
+function deviceIncluded(
+  profile: { type?: string; provisionedDevices?: string[] } | null | undefined,
+  udid: string | null,
+): boolean | null {
   if (!udid || (profile?.type !== 'ad-hoc' && profile?.type !== 'development')) return null;
   return (profile.provisionedDevices ?? []).some((listed) => listed.toLowerCase() === udid.toLowerCase());
 }
@@ -71,7 +74,9 @@ export function createInstallService(deps: InstallDeps) {
    * password itself), so changing the password ends every pass and link handed out before.
    */
   function passwordStamp(app: Gated): string {
-    return createHash('sha256').update(`install-password\n${box.open(app.password)}`).digest('base64url');
+    return createHash('sha256')
+      .update(`install-password\n${box.open(app.password)}`)
+      .digest('base64url');
   }
   function pageToken(app: Gated): string {
     const expires = clock.now() + PAGE_TOKEN_TTL_MS;
@@ -89,14 +94,24 @@ export function createInstallService(deps: InstallDeps) {
    * Who may see the page: a signed-in member of the app (view or edit) or an admin without the password; anyone else
    * with the remembered pass or the password (ten wrong ones from an address lock it for a while).
    */
-  async function assertAllowed(app: Gated, query: InstallPageQuery, token: string | undefined, ip: string, viewer: AuthUser | null): Promise<'password' | 'member'> {
+  async function assertAllowed(
+    app: Gated,
+    query: InstallPageQuery,
+    token: string | undefined,
+    ip: string,
+    viewer: AuthUser | null,
+  ): Promise<'password' | 'member'> {
     if (viewer && (await policy.accessOf(viewer, app.id))) return 'member';
     const pass = pageTokenState(token, app);
     if (pass === 'valid') return 'password';
-    if (!query.password) throw AppError.badRequest(pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired);
+    if (!query.password)
+      throw AppError.badRequest(pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired);
     // Counted (per app and address, and per address) before it is compared; a wrong one stays counted.
     const admission = await guard.admit('install', String(app.id), ip);
-    if (!admission.allowed) throw AppError.tooManyRequests(InstallMessages.tooManyTries(Math.max(1, Math.ceil(admission.retryAfterMs / 60_000))));
+    if (!admission.allowed)
+      throw AppError.tooManyRequests(
+        InstallMessages.tooManyTries(Math.max(1, Math.ceil(admission.retryAfterMs / 60_000))),
+      );
     if (box.open(app.password) !== query.password) throw AppError.badRequest(InstallMessages.passwordWrong);
     await admission.guess.succeeded();
     return 'password';
@@ -116,7 +131,9 @@ export function createInstallService(deps: InstallDeps) {
   /** A manifest or open link of one version, signed for the app's current install password. */
   function signedUrl(kind: SignedKind, present: Links, versionId: number, stamp: string): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
-    return present.apiUrl(`${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`);
+    return present.apiUrl(
+      `${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`,
+    );
   }
 
   const isInstallable = (v: VersionRecord): boolean => isInstallableKind(packageKindOf(v));
@@ -134,17 +151,34 @@ export function createInstallService(deps: InstallDeps) {
   /** The recent builds, and each platform's latest installable one when it is older than those (newest first). */
   async function pageVersions(appId: number): Promise<VersionRecord[]> {
     const recent = (await versions.list({ appId, pageNo: 1, pageSize: RECENT_VERSIONS })).rows;
-    const missing = nativePackageTypes.filter((type) => !recent.some((v) => v.native_package_type === type && isInstallable(v)));
+    const missing = nativePackageTypes.filter(
+      (type) => !recent.some((v) => v.native_package_type === type && isInstallable(v)),
+    );
     // A full page may hide older builds of a platform; a shorter one is every build the app has.
     const older = recent.length < RECENT_VERSIONS ? [] : missing;
-    const found = (await Promise.all(older.map((type) => latestInstallable(appId, type)))).filter((v): v is VersionRecord => v !== undefined);
-    return [...recent, ...found.filter((v) => !recent.some((r) => r.id === v.id))].sort((a, b) => b.index_no - a.index_no);
+    const found = (await Promise.all(older.map((type) => latestInstallable(appId, type)))).filter(
+      (v): v is VersionRecord => v !== undefined,
+    );
+    return [...recent, ...found.filter((v) => !recent.some((r) => r.id === v.id))].sort(
+      (a, b) => b.index_no - a.index_no,
+    );
   }
 
-  async function toInstallVersion(v: VersionRecord, present: Links, udid: string | null, stamp: string, withDetails = false): Promise<InstallVersion> {
+  async function toInstallVersion(
+    v: VersionRecord,
+    present: Links,
+    udid: string | null,
+    stamp: string,
+    withDetails = false,
+  ): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
-    const metadata = JSON.parse(v.metadata) as { provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null; minimumOsVersion?: string | null; minSdkVersion?: number | null };
-    const minimumOs = metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
+    const metadata = JSON.parse(v.metadata) as {
+      provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null;
+      minimumOsVersion?: string | null;
+      minSdkVersion?: number | null;
+    };
+    const minimumOs =
+      metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
     return {
       id: v.id,
       indexNo: v.index_no,
@@ -162,7 +196,8 @@ export function createInstallService(deps: InstallDeps) {
       expireDate: v.expire_date,
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
-      installUrl: v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp)) : null,
+      installUrl:
+        v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp)) : null,
       openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
@@ -173,7 +208,10 @@ export function createInstallService(deps: InstallDeps) {
   }
 
   return {
-    async page(query: InstallPageQuery, context: { token?: string; ip: string; viewer: AuthUser | null; present: Links; secure: boolean }): Promise<InstallPage> {
+    async page(
+      query: InstallPageQuery,
+      context: { token?: string; ip: string; viewer: AuthUser | null; present: Links; secure: boolean },
+    ): Promise<InstallPage> {
       const { app, isPublic } = await appOfLink(query.url);
       const openedBy = isPublic ? 'public' : await assertAllowed(app, query, context.token, context.ip, context.viewer);
       const recent = await pageVersions(app.id);
@@ -184,8 +222,24 @@ export function createInstallService(deps: InstallDeps) {
       return {
         askedVersionMissing: wanted !== undefined && ordered[0]?.id !== wanted,
         // A public page names its own link, never the password page's.
-        app: { appName: app.app_name, appType: app.app_type, appIcon: context.present.mediaUrl(app.app_icon), description: app.description, path: query.url },
-        versions: await Promise.all(ordered.map((v) => toInstallVersion(v, context.present, query.udid ? normalizeUdid(query.udid, 'ios') : null, stamp, v.id === wanted))),
+        app: {
+          appName: app.app_name,
+          appType: app.app_type,
+          appIcon: context.present.mediaUrl(app.app_icon),
+          description: app.description,
+          path: query.url,
+        },
+        versions: await Promise.all(
+          ordered.map((v) =>
+            toInstallVersion(
+              v,
+              context.present,
+              query.udid ? normalizeUdid(query.udid, 'ios') : null,
+              stamp,
+              v.id === wanted,
+            ),
+          ),
+        ),
         // The public link is open to anyone: its visitors get no pass to the password page.
         token: isPublic ? '' : pageToken(app),
         secure: context.secure,
@@ -194,11 +248,16 @@ export function createInstallService(deps: InstallDeps) {
     },
 
     /** The version a signed manifest or open link names, when the link is unexpired and signed for the app's current install password. */
-    async signedVersion(kind: SignedKind, query: { id: number; expires: number; sig: string }): Promise<VersionRecord | null> {
+    async signedVersion(
+      kind: SignedKind,
+      query: { id: number; expires: number; sig: string },
+    ): Promise<VersionRecord | null> {
       if (!(query.expires > clock.now())) return null;
       const version = await versions.findById(query.id);
       const app = version ? await apps.findById(version.app_id) : undefined;
-      return version && app && signer.verify([kind, query.id, query.expires, passwordStamp(app)], query.sig) ? version : null;
+      return version && app && signer.verify([kind, query.id, query.expires, passwordStamp(app)], query.sig)
+        ? version
+        : null;
     },
 
     /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
@@ -210,7 +269,8 @@ export function createInstallService(deps: InstallDeps) {
     /** What install.html is served with for a link: the page can draw the password box before any call. */
     async boot(path: string): Promise<InstallBoot> {
       const app = path.length <= 64 ? await apps.findByPath(path) : undefined;
-      if (app) return { link: 'password', message: null, app: { appName: app.app_name, appIcon: icon(app.app_icon), path } };
+      if (app)
+        return { link: 'password', message: null, app: { appName: app.app_name, appIcon: icon(app.app_icon), path } };
       const open = path.length <= 64 ? await access.findByPublicPath(path) : undefined;
       if (!open) return { link: 'missing', message: InstallMessages.appMissing, app: null };
       if (open.public_install !== 1) return { link: 'closed', message: InstallMessages.publicClosed, app: null };

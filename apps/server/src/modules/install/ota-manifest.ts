@@ -16,7 +16,17 @@ export function buildOtaManifest(input: OtaManifestInput): string {
     assets.push({ kind: 'full-size-image', 'needs-shine': false, url: input.iconUrl });
   }
   return build({
-    items: [{ assets, metadata: { 'bundle-identifier': input.bundleId, 'bundle-version': input.version, kind: 'software', title: input.title } }],
+    items: [
+      {
+        assets,
+        metadata: {
+          'bundle-identifier': input.bundleId,
+          'bundle-version': input.version,
+          kind: 'software',
+          title: input.title,
+        },
+      },
+    ],
   });
 }
 

@@ -1,11 +1,20 @@
 /** Turns the bodies of Lark's bitable events into before/after text for the wiki-difference modal. */
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-const RECORD_ACTIONS: Record<string, string> = { record_added: '新增记录', record_deleted: '删除记录', record_edited: '修改记录' };
-const FIELD_ACTIONS: Record<string, string> = { field_added: '新增字段', field_deleted: '删除字段', field_edited: '修改字段' };
+const RECORD_ACTIONS: Record<string, string> = {
+  record_added: '新增记录',
+  record_deleted: '删除记录',
+  record_edited: '修改记录',
+};
+const FIELD_ACTIONS: Record<string, string> = {
+  field_added: '新增字段',
+  field_deleted: '删除字段',
+  field_edited: '修改字段',
+};
 
 /** A cell's `field_value` is a JSON string: show text as text, anything else as compact JSON. */
 function cellText(raw: unknown): string {
@@ -13,7 +22,8 @@ function cellText(raw: unknown): string {
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value === 'string') return value;
-    if (Array.isArray(value) && value.every((v) => isObject(v) && typeof v.text === 'string')) return value.map((v) => (v as { text: string }).text).join('');
+    if (Array.isArray(value) && value.every((v) => isObject(v) && typeof v.text === 'string'))
+      return value.map((v) => (v as { text: string }).text).join('');
     return JSON.stringify(value);
   } catch {
     return raw;
@@ -37,13 +47,20 @@ export function recordChangeText(event: Json): { before: string; after: string; 
     after.push(title, ...cellLines(action.after_value));
   }
   const kinds = [...new Set(actions.map((a) => RECORD_ACTIONS[String(a.action)] ?? String(a.action)))];
-  return { before: before.join('\n'), after: after.join('\n'), summary: `${kinds.join('、') || '记录变更'}（${actions.length} 条）` };
+  return {
+    before: before.join('\n'),
+    after: after.join('\n'),
+    summary: `${kinds.join('、') || '记录变更'}（${actions.length} 条）`,
+  };
 }
 
 function fieldLines(value: unknown): string[] {
   if (!isObject(value)) return [];
   const lines = [`  名称: ${String(value.name ?? '')}`, `  类型: ${String(value.type ?? '')}`];
-  if (value.description) lines.push(`  描述: ${typeof value.description === 'string' ? value.description : JSON.stringify(value.description)}`);
+  if (value.description)
+    lines.push(
+      `  描述: ${typeof value.description === 'string' ? value.description : JSON.stringify(value.description)}`,
+    );
   if (value.property !== undefined && value.property !== null) lines.push(`  属性: ${JSON.stringify(value.property)}`);
   return lines;
 }
@@ -58,7 +75,11 @@ export function fieldChangeText(event: Json): { before: string; after: string; s
     before.push(title, ...fieldLines(action.before_value));
     after.push(title, ...fieldLines(action.after_value));
   }
-  const names = actions.map((a) => (isObject(a.after_value) ? a.after_value.name : isObject(a.before_value) ? a.before_value.name : a.field_id)).filter(Boolean);
+  const names = actions
+    .map((a) =>
+      isObject(a.after_value) ? a.after_value.name : isObject(a.before_value) ? a.before_value.name : a.field_id,
+    )
+    .filter(Boolean);
   return { before: before.join('\n'), after: after.join('\n'), summary: names.map(String).join('、') || '字段变更' };
 }
 
@@ -72,6 +93,15 @@ export function operatorOpenId(event: Json): string | null {
 
 /** The path of a document of this type on the Lark web (`https://<tenant>.feishu.cn/<path>/<token>`). */
 export function docPath(objType: string): string {
-  const paths: Record<string, string> = { doc: 'docs', docx: 'docx', sheet: 'sheets', bitable: 'base', file: 'file', folder: 'drive/folder', slides: 'slides', mindnote: 'mindnotes' };
+  const paths: Record<string, string> = {
+    doc: 'docs',
+    docx: 'docx',
+    sheet: 'sheets',
+    bitable: 'base',
+    file: 'file',
+    folder: 'drive/folder',
+    slides: 'slides',
+    mindnote: 'mindnotes',
+  };
   return paths[objType] ?? objType;
 }

@@ -51,16 +51,32 @@ export function parseDocSource(source: string): ParsedSource | null {
 }
 
 export function larkReason(error: unknown): string {
-  if (error instanceof LarkApiError) return `${LarkDocsMessages.larkCodes[error.code] ?? error.message}（飞书错误码 ${error.code}）`;
+  if (error instanceof LarkApiError)
+    return `${LarkDocsMessages.larkCodes[error.code] ?? error.message}（飞书错误码 ${error.code}）`;
   return error instanceof Error ? error.message : String(error);
 }
 
 function present(row: Awaited<ReturnType<LarkDocsRepository['followsOfWorkflow']>>[number]): LarkDocFollow {
-  return { id: row.id, source: row.source, title: row.title, objType: row.obj_type, spaceName: row.space_name, url: row.url, subscribed: row.subscribed === 1 };
+  return {
+    id: row.id,
+    source: row.source,
+    title: row.title,
+    objType: row.obj_type,
+    spaceName: row.space_name,
+    url: row.url,
+    subscribed: row.subscribed === 1,
+  };
 }
 
 /** Which Lark documents a wiki workflow follows; following one subscribes the app to its drive events. */
-export function createLarkDocFollowsService(deps: { repo: LarkDocsRepository; workflows: WorkflowsRepository; policy: AppsPolicy; docs: LarkDocsClient | null; docsBaseUrl: string; clock: Clock }) {
+export function createLarkDocFollowsService(deps: {
+  repo: LarkDocsRepository;
+  workflows: WorkflowsRepository;
+  policy: AppsPolicy;
+  docs: LarkDocsClient | null;
+  docsBaseUrl: string;
+  clock: Clock;
+}) {
   const { repo, docs, clock } = deps;
 
   async function wikiWorkflow(user: AuthUser, workflowId: number, edit: boolean): Promise<WorkflowRecord> {
@@ -68,7 +84,8 @@ export function createLarkDocFollowsService(deps: { repo: LarkDocsRepository; wo
     if (!workflow) throw AppError.notFound('工作流不存在');
     if (edit) await deps.policy.assertCanEdit(user, workflow.app_id);
     else await deps.policy.assertCanView(user, workflow.app_id);
-    if (workflow.manage_type !== 'wiki' && workflow.repo_type !== 'wiki') throw AppError.badRequest(LarkDocsMessages.notWikiWorkflow);
+    if (workflow.manage_type !== 'wiki' && workflow.repo_type !== 'wiki')
+      throw AppError.badRequest(LarkDocsMessages.notWikiWorkflow);
     return workflow;
   }
 
@@ -78,7 +95,12 @@ export function createLarkDocFollowsService(deps: { repo: LarkDocsRepository; wo
   }
 
   /** Resolves a source to its drive token, subscribes, and reads the text the next edit is compared with. */
-  async function follow(workflow: WorkflowRecord, source: string, parsed: ParsedSource, spaces: () => Promise<Map<string, string>>) {
+  async function follow(
+    workflow: WorkflowRecord,
+    source: string,
+    parsed: ParsedSource,
+    spaces: () => Promise<Map<string, string>>,
+  ) {
     if (!docs) throw AppError.badRequest(LarkDocsMessages.notConfigured);
     let objToken = parsed.token;
     let objType: string = parsed.type;
@@ -100,7 +122,9 @@ export function createLarkDocFollowsService(deps: { repo: LarkDocsRepository; wo
     if (!SUBSCRIBABLE.has(objType)) throw AppError.badRequest(LarkDocsMessages.unsupportedType);
     await docs.subscribe(objToken, objType as DriveFileType);
     const content = objType === 'docx' ? await docs.docxText(objToken) : null;
-    const url = parsed.url ?? (nodeToken ? `${deps.docsBaseUrl}/wiki/${nodeToken}` : `${deps.docsBaseUrl}/${docPath(objType)}/${objToken}`);
+    const url =
+      parsed.url ??
+      (nodeToken ? `${deps.docsBaseUrl}/wiki/${nodeToken}` : `${deps.docsBaseUrl}/${docPath(objType)}/${objToken}`);
     const now = clock.now();
     await repo.insertFollow({
       workflow_id: workflow.id,

@@ -36,8 +36,25 @@ export async function registerLarkDocs(app: FastifyInstance, deps: LarkDocsDeps)
   const repo = createLarkDocsRepository(deps.db);
   const docs = deps.lark ? createLarkDocsClient(deps.lark) : null;
   const docsBaseUrl = deps.docsBaseUrl.replace(/\/+$/, '');
-  const events = createLarkEventsService({ repo, workflows: deps.workflows, identities: createIdentitiesRepository(deps.db), docs, docsBaseUrl, clock: deps.clock, onNewItems: deps.onNewItems, onBaseChanged: deps.onBaseChanged, log: (message) => app.log.warn(message) });
-  const follows = createLarkDocFollowsService({ repo, workflows: deps.workflows, policy: deps.policy, docs, docsBaseUrl, clock: deps.clock });
+  const events = createLarkEventsService({
+    repo,
+    workflows: deps.workflows,
+    identities: createIdentitiesRepository(deps.db),
+    docs,
+    docsBaseUrl,
+    clock: deps.clock,
+    onNewItems: deps.onNewItems,
+    onBaseChanged: deps.onBaseChanged,
+    log: (message) => app.log.warn(message),
+  });
+  const follows = createLarkDocFollowsService({
+    repo,
+    workflows: deps.workflows,
+    policy: deps.policy,
+    docs,
+    docsBaseUrl,
+    clock: deps.clock,
+  });
   await app.register(larkEventRoutes({ keys: deps.eventKeys, accept: deps.acceptEvent }));
   await app.register(larkDocsRoutes({ wiki: createWikiService({ docs, docsBaseUrl }), follows }));
   return { repo, events, follows };

@@ -6,7 +6,11 @@ import { createCommitIngestService } from '../commit-logs/commit-ingest.service.
 import { createCommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
 import type { IdentitiesRepository } from '../sso/identities.repository.ts';
 import { createVersionsRepository } from '../versions/versions.repository.ts';
-import { createWorkflowsRepository, type WorkflowRecord, type WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import {
+  createWorkflowsRepository,
+  type WorkflowRecord,
+  type WorkflowsRepository,
+} from '../workflows/workflows.repository.ts';
 import { docPath, fieldChangeText, operatorOpenId, recordChangeText } from './lark-doc-changes.ts';
 import { createLarkDocsRepository, type LarkDocsRepository } from './lark-docs.repository.ts';
 
@@ -35,7 +39,10 @@ export interface IncomingEvent {
   event: Json;
 }
 
-export type EventOutcome = { status: 'duplicate' } | { status: 'ignored'; reason: string } | { status: 'stored'; created: number };
+export type EventOutcome =
+  | { status: 'duplicate' }
+  | { status: 'ignored'; reason: string }
+  | { status: 'stored'; created: number };
 
 interface Change {
   /** Followers of the changed document (or of the folder it appeared in). */
@@ -113,7 +120,15 @@ export function createLarkEventsService(deps: {
       if (!follows.length) return 'folder not followed';
       const fileType = String(event.file_type ?? 'docx');
       const [title, after] = await Promise.all([titleOf(fileToken, fileType), textOf(fileToken, fileType)]);
-      return { follows, event: SPEC_EVENT[type], title: () => title, url: () => `${deps.docsBaseUrl}/${docPath(fileType)}/${fileToken}`, before: () => '', after: clip(after ?? null), time };
+      return {
+        follows,
+        event: SPEC_EVENT[type],
+        title: () => title,
+        url: () => `${deps.docsBaseUrl}/${docPath(fileType)}/${fileToken}`,
+        before: () => '',
+        after: clip(after ?? null),
+        time,
+      };
     }
     const follows = await repo.followsOfToken(fileToken);
     if (!follows.length) return 'document not followed';
@@ -121,17 +136,35 @@ export function createLarkEventsService(deps: {
     const first = follows[0];
     const renamed = first?.node_token ? await titleOf(fileToken, first.obj_type) : null;
     const title = renamed && renamed !== fileToken ? renamed : null;
-    const common = { follows, title: (f: Follow) => title ?? f.title, url: (f: Follow) => f.url, time, retitle: title ?? undefined };
+    const common = {
+      follows,
+      title: (f: Follow) => title ?? f.title,
+      url: (f: Follow) => f.url,
+      time,
+      retitle: title ?? undefined,
+    };
     if (type === 'drive.file.edit_v1') {
       // Lark also sends edit_v1 for bitable changes; the record and field events describe those.
       if (event.file_type === 'bitable') return 'bitable edits arrive as record and field events';
       const read = await textOf(fileToken, String(event.file_type ?? follows[0]?.obj_type ?? ''));
       const after = clip(read ?? null);
       // Text Lark would not give keeps the last one seen as the "before" of the next edit.
-      return { ...common, event: SPEC_EVENT[type], before: (f) => f.content, after, seen: read === undefined ? undefined : after };
+      return {
+        ...common,
+        event: SPEC_EVENT[type],
+        before: (f) => f.content,
+        after,
+        seen: read === undefined ? undefined : after,
+      };
     }
     const text = type === 'drive.file.bitable_record_changed_v1' ? recordChangeText(event) : fieldChangeText(event);
-    return { ...common, event: SPEC_EVENT[type], before: () => clip(text.before), after: clip(text.after), detail: text.summary };
+    return {
+      ...common,
+      event: SPEC_EVENT[type],
+      before: () => clip(text.before),
+      after: clip(text.after),
+      detail: text.summary,
+    };
   }
 
   function itemOf(eventId: string, change: Change, follow: Follow, author: string): Item {
@@ -173,10 +206,14 @@ export function createLarkEventsService(deps: {
   async function handle(incoming: IncomingEvent): Promise<EventOutcome> {
     if (await repo.hasEvent(incoming.eventId)) return { status: 'duplicate' };
     // A bug table of the task sync: its app is pulled now (whether or not a wiki workflow follows it too).
-    if (BITABLE_EVENTS.has(incoming.eventType) && typeof incoming.event.file_token === 'string') await deps.onBaseChanged?.(incoming.event.file_token, incoming.eventId);
+    if (BITABLE_EVENTS.has(incoming.eventType) && typeof incoming.event.file_token === 'string')
+      await deps.onBaseChanged?.(incoming.event.file_token, incoming.eventId);
     const now = clock.now();
     const time = incoming.createTime > 0 ? incoming.createTime : now;
-    const change = incoming.eventType in SPEC_EVENT ? await changeOf(incoming.eventType as LarkEventType, incoming.event, time) : 'event type not handled';
+    const change =
+      incoming.eventType in SPEC_EVENT
+        ? await changeOf(incoming.eventType as LarkEventType, incoming.event, time)
+        : 'event type not handled';
     if (typeof change === 'string') {
       // Recorded all the same, so Lark's retries of it are answered at once.
       const fresh = await repo.takeEvent(incoming.eventId, incoming.eventType, 0, now);
@@ -188,25 +225,39 @@ export function createLarkEventsService(deps: {
       const workflow = await deps.workflows.findById(follow.workflow_id);
       if (workflow) workflows.set(workflow.id, workflow);
     }
-    const result = await repo.transaction(async (trx) => {
-      const inTrx = createLarkDocsRepository(trx);
-      const ingest = createCommitIngestService({ logs: createCommitLogsRepository(trx), workflows: createWorkflowsRepository(trx), versions: createVersionsRepository(trx), clock });
-      let created = 0;
-      for (const follow of change.follows) {
-        const workflow = workflows.get(follow.workflow_id);
-        if (!workflow) continue;
-        created += await ingest.ingestCustom(workflow, [itemOf(incoming.eventId, change, follow, author)]);
-        if (change.seen !== undefined || change.retitle !== undefined) {
-          await inTrx.updateSeen(follow.id, { ...(change.seen !== undefined ? { content: change.seen } : {}), ...(change.retitle ? { title: change.retitle.slice(0, 500) } : {}) }, now);
+    const result = await repo
+      .transaction(async (trx) => {
+        const inTrx = createLarkDocsRepository(trx);
+        const ingest = createCommitIngestService({
+          logs: createCommitLogsRepository(trx),
+          workflows: createWorkflowsRepository(trx),
+          versions: createVersionsRepository(trx),
+          clock,
+        });
+        let created = 0;
+        for (const follow of change.follows) {
+          const workflow = workflows.get(follow.workflow_id);
+          if (!workflow) continue;
+          created += await ingest.ingestCustom(workflow, [itemOf(incoming.eventId, change, follow, author)]);
+          if (change.seen !== undefined || change.retitle !== undefined) {
+            await inTrx.updateSeen(
+              follow.id,
+              {
+                ...(change.seen !== undefined ? { content: change.seen } : {}),
+                ...(change.retitle ? { title: change.retitle.slice(0, 500) } : {}),
+              },
+              now,
+            );
+          }
         }
-      }
-      // Taken last: a concurrent redelivery that got here first rolls this one back whole.
-      if (!(await inTrx.takeEvent(incoming.eventId, incoming.eventType, created, now))) throw new DuplicateEvent();
-      return created;
-    }).catch((error: unknown) => {
-      if (error instanceof DuplicateEvent) return null;
-      throw error;
-    });
+        // Taken last: a concurrent redelivery that got here first rolls this one back whole.
+        if (!(await inTrx.takeEvent(incoming.eventId, incoming.eventType, created, now))) throw new DuplicateEvent();
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DuplicateEvent) return null;
+        throw error;
+      });
     if (result === null) return { status: 'duplicate' };
     if (result > 0) await deps.onNewItems?.([...workflows.values()]);
     return { status: 'stored', created: result };

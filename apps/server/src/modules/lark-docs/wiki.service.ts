@@ -20,7 +20,13 @@ export function createWikiService(deps: { docs: LarkDocsClient | null; docsBaseU
       const rows = await docs.listSpaces().catch(asAppError);
       return {
         configured: true,
-        items: rows.map((s) => ({ spaceId: s.space_id, name: s.name, description: s.description ?? '', spaceType: s.space_type ?? '', visibility: s.visibility ?? '' })),
+        items: rows.map((s) => ({
+          spaceId: s.space_id,
+          name: s.name,
+          description: s.description ?? '',
+          spaceType: s.space_type ?? '',
+          visibility: s.visibility ?? '',
+        })),
       };
     },
 

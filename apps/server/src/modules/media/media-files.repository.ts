@@ -7,20 +7,36 @@ export function createMediaFilesRepository(db: Kysely<Database>) {
   const ours = `%${MEDIA_ROUTE}media/%`;
   return {
     async record(row: { key: string; size: number; userId: number | null; createTime: number }): Promise<void> {
-      await db.insertInto('media_files').values({ key: row.key, size: row.size, user_id: row.userId, create_time: row.createTime }).execute();
+      await db
+        .insertInto('media_files')
+        .values({ key: row.key, size: row.size, user_id: row.userId, create_time: row.createTime })
+        .execute();
     },
 
     /** Files stored before `before`, oldest first, after `afterKey` of the same time (keyset paging). */
     async storedBefore(before: number, after: { createTime: number; key: string } | null, limit: number) {
-      let q = db.selectFrom('media_files').select(['key', 'create_time as createTime']).where('create_time', '<', before);
-      if (after) q = q.where((eb) => eb.or([eb('create_time', '>', after.createTime), eb.and([eb('create_time', '=', after.createTime), eb('key', '>', after.key)])]));
+      let q = db
+        .selectFrom('media_files')
+        .select(['key', 'create_time as createTime'])
+        .where('create_time', '<', before);
+      if (after)
+        q = q.where((eb) =>
+          eb.or([
+            eb('create_time', '>', after.createTime),
+            eb.and([eb('create_time', '=', after.createTime), eb('key', '>', after.key)]),
+          ]),
+        );
       return q.orderBy('create_time').orderBy('key').limit(limit).execute();
     },
 
     /** Stored links of app icons and update items that may name our media (to be read with mediaKeyOf). */
     async mediaLinks(): Promise<string[]> {
       const icons = await db.selectFrom('apps').select('app_icon as link').where('app_icon', 'like', ours).execute();
-      const items = await db.selectFrom('commit_logs').select('file_urls as link').where('file_urls', 'like', ours).execute();
+      const items = await db
+        .selectFrom('commit_logs')
+        .select('file_urls as link')
+        .where('file_urls', 'like', ours)
+        .execute();
       return [...icons, ...items].map((r) => r.link ?? '');
     },
 

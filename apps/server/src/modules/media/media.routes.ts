@@ -17,11 +17,20 @@ export const MEDIA_MAX_BYTES = 200 * 1024 * 1024;
 
 const typeOfExtension = new Map(Object.entries(EXTENSION_OF).map(([type, ext]) => [ext, type as SniffedType]));
 
-const signedQuery = z.object({ expires: z.coerce.number().int().optional(), signature: z.string().max(128).optional() });
+const signedQuery = z.object({
+  expires: z.coerce.number().int().optional(),
+  signature: z.string().max(128).optional(),
+});
 /** A media link without a valid signature: it was never shown to the caller, or it is older than its life. */
 export const MEDIA_LINK_REFUSED = '图片或视频链接无效或已过期，请刷新页面后重试';
 
-export function mediaRoutes(deps: { media: MediaService; links: MediaLinks; uploads: UploadsService; blobs: BlobStore; publicUrl?: string }): FastifyPluginAsyncZod {
+export function mediaRoutes(deps: {
+  media: MediaService;
+  links: MediaLinks;
+  uploads: UploadsService;
+  blobs: BlobStore;
+  publicUrl?: string;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 5, fieldSize: 1024 } });
 
@@ -32,7 +41,8 @@ export function mediaRoutes(deps: { media: MediaService; links: MediaLinks; uplo
         schema: {
           tags: ['文件上传'],
           summary: '上传图标或截图',
-          description: '登录用户，且需是管理员或至少一个应用的编辑者（否则 10028「没有上传权限：需要至少一个应用的编辑权限」）。multipart/form-data：先 `type`（app 为应用图标，只收 PNG/JPEG；media 为截图图片或视频；也可放在查询参数中），再 `file`，单个文件最大 200 MB。返回带签名的文件地址 `url`（供上传者预览；保存到应用或提交记录时只保留 `/api/media/<key>`）与存储键 `key`。类型不符 400「必须上传图片类型的文件」或「必须上传图片或视频类型的文件」。',
+          description:
+            '登录用户，且需是管理员或至少一个应用的编辑者（否则 10028「没有上传权限：需要至少一个应用的编辑权限」）。multipart/form-data：先 `type`（app 为应用图标，只收 PNG/JPEG；media 为截图图片或视频；也可放在查询参数中），再 `file`，单个文件最大 200 MB。返回带签名的文件地址 `url`（供上传者预览；保存到应用或提交记录时只保留 `/api/media/<key>`）与存储键 `key`。类型不符 400「必须上传图片类型的文件」或「必须上传图片或视频类型的文件」。',
           querystring: z.object({ type: z.enum(['app', 'media']).optional() }),
           response: { 200: envelopeSchema(z.object({ url: z.string(), key: z.string() })) },
         },
@@ -67,18 +77,20 @@ export function mediaRoutes(deps: { media: MediaService; links: MediaLinks; uplo
         },
       },
       async (req, reply) => {
-      const key = (req.params as { '*': string })['*'];
-      if (!deps.media.isMediaKey(key)) throw AppError.notFound('文件不存在');
-      if (!deps.links.verify(key, req.query)) throw AppError.noPermission(MEDIA_LINK_REFUSED);
-      const stat = await deps.blobs.stat(key);
-      if (!stat) throw AppError.notFound('文件不存在');
-      const type = typeOfExtension.get(key.slice(key.lastIndexOf('.') + 1)) ?? 'application/octet-stream';
-      return reply
-        .header('content-type', type)
-        .header('content-length', stat.size)
-        // The link ends: caches keep the answer no longer than it, and shared caches not at all.
-        .header('cache-control', `private, max-age=${deps.links.secondsLeft(req.query.expires ?? 0)}, immutable`)
-        .send(await deps.blobs.read(key));
+        const key = (req.params as { '*': string })['*'];
+        if (!deps.media.isMediaKey(key)) throw AppError.notFound('文件不存在');
+        if (!deps.links.verify(key, req.query)) throw AppError.noPermission(MEDIA_LINK_REFUSED);
+        const stat = await deps.blobs.stat(key);
+        if (!stat) throw AppError.notFound('文件不存在');
+        const type = typeOfExtension.get(key.slice(key.lastIndexOf('.') + 1)) ?? 'application/octet-stream';
+        return (
+          reply
+            .header('content-type', type)
+            .header('content-length', stat.size)
+            // The link ends: caches keep the answer no longer than it, and shared caches not at all.
+            .header('cache-control', `private, max-age=${deps.links.secondsLeft(req.query.expires ?? 0)}, immutable`)
+            .send(await deps.blobs.read(key))
+        );
       },
     );
   };

@@ -59,9 +59,15 @@ export function createMediaService(deps: MediaDeps) {
   }
 
   return {
-    async upload(file: Readable, purpose: MediaPurpose, declaredMime: string, userId: number | null = null): Promise<{ key: string; type: SniffedType }> {
+    async upload(
+      file: Readable,
+      purpose: MediaPurpose,
+      declaredMime: string,
+      userId: number | null = null,
+    ): Promise<{ key: string; type: SniffedType }> {
       // Refuse early on the declared type too, so a huge wrong file is not streamed for nothing.
-      if (purpose === 'app' && !['image/png', 'image/jpeg'].includes(declaredMime)) throw AppError.badRequest(REFUSED.app);
+      if (purpose === 'app' && !['image/png', 'image/jpeg'].includes(declaredMime))
+        throw AppError.badRequest(REFUSED.app);
       const { head, stream } = await peekStream(file, 16);
       const type = sniffType(head);
       if (!type || !ALLOWED[purpose].includes(type)) {
@@ -99,7 +105,10 @@ export function createMediaService(deps: MediaDeps) {
             await files.remove(file.key);
             removed += 1;
           } catch (err) {
-            deps.logger?.warn({ err, key: file.key }, 'removing an unreferenced media file failed; the next housekeeping tries again');
+            deps.logger?.warn(
+              { err, key: file.key },
+              'removing an unreferenced media file failed; the next housekeeping tries again',
+            );
           }
         }
         const last = batch.at(-1);

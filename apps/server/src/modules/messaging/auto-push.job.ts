@@ -54,13 +54,31 @@ export function createAutoPushJob(deps: AutoPushDeps) {
       const fresh = await messaging.itemsAfter(workflowId, from ?? 0, deps.clock.now() - AUTO_PUSH_RECENT_MS);
       if (fresh.maxId === null) return { queued: 0 };
       const upTo = fresh.maxId;
-      const content = composeContent({ app, workflow, version: null, commits: fresh.rows, totalCommits: fresh.total, baseUrl: deps.publicUrl, mediaLinks: deps.mediaLinks });
-      const receiver = destination.kind === 'lark-bot' ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId: workflow.id } : { kind: 'wecom-robot' as const, url: destination.url };
+      const content = composeContent({
+        app,
+        workflow,
+        version: null,
+        commits: fresh.rows,
+        totalCommits: fresh.total,
+        baseUrl: deps.publicUrl,
+        mediaLinks: deps.mediaLinks,
+      });
+      const receiver =
+        destination.kind === 'lark-bot'
+          ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId: workflow.id }
+          : { kind: 'wecom-robot' as const, url: destination.url };
       const queued = await db.transaction().execute(async (trx) => {
         if (!(await messaging.moveAutoPushCursor(trx, workflowId, from, upTo))) return 0;
         // Only hidden items (filtered committers, merges) or history were new: the cursor moves past them, nothing is sent.
         if (!fresh.rows.length) return 0;
-        const ids = await queue.queueIn(trx, { appId: app.id, workflowId, requestedBy: null, content, receivers: [{ receiver, target: destination.masked }], dedupeKey: `auto-push:${workflowId}:${upTo}` });
+        const ids = await queue.queueIn(trx, {
+          appId: app.id,
+          workflowId,
+          requestedBy: null,
+          content,
+          receivers: [{ receiver, target: destination.masked }],
+          dedupeKey: `auto-push:${workflowId}:${upTo}`,
+        });
         return ids.length;
       });
       if (queued) deps.jobs.wake();

@@ -1,5 +1,12 @@
 import { SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
-import { clip, describeCommit, shortId, versionLabel, type MessageContent, type MessageVersion } from './message-content.ts';
+import {
+  clip,
+  describeCommit,
+  shortId,
+  versionLabel,
+  type MessageContent,
+  type MessageVersion,
+} from './message-content.ts';
 import type { CommitRow, MessagingRepository, VersionRow } from './messaging.repository.ts';
 import { mediaKeyOf, type MediaLinks } from '../../http/media-links.ts';
 
@@ -51,10 +58,18 @@ export function composeContent(input: ComposeInput): MessageContent {
     };
   }
   // An item without a web page of its own (a polled repository, svn, a package) links to its /commit page here.
-  const detailUrl = (commitId: string) => (baseUrl && workflow ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflow.id}` : null);
+  const detailUrl = (commitId: string) =>
+    baseUrl && workflow ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflow.id}` : null;
   const commits = input.commits.map((c) => {
     const { typeLabel, subject } = describeCommit(c.commit_message, isPackage);
-    return { shortId: shortId(c.commit_id), typeLabel, subject: clip(subject, SENT_SUBJECT_MAX), author: clip(c.remark || SENT_NO_AUTHOR, SENT_AUTHOR_MAX), time: c.commit_time, url: absolute(c.source_url, null) ?? detailUrl(c.commit_id) };
+    return {
+      shortId: shortId(c.commit_id),
+      typeLabel,
+      subject: clip(subject, SENT_SUBJECT_MAX),
+      author: clip(c.remark || SENT_NO_AUTHOR, SENT_AUTHOR_MAX),
+      time: c.commit_time,
+      url: absolute(c.source_url, null) ?? detailUrl(c.commit_id),
+    };
   });
   const tab = workflow ? clip(workflow.tab_name, 64) : null;
   const title = commits.length
@@ -69,6 +84,8 @@ export function composeContent(input: ComposeInput): MessageContent {
     version,
     commits,
     totalCommits: Math.max(input.totalCommits, commits.length),
-    moreUrl: baseUrl ? `${baseUrl}/home/app/${encodeURIComponent(app.path)}${workflow ? `?workflowId=${workflow.id}` : ''}` : null,
+    moreUrl: baseUrl
+      ? `${baseUrl}/home/app/${encodeURIComponent(app.path)}${workflow ? `?workflowId=${workflow.id}` : ''}`
+      : null,
   };
 }

@@ -13,7 +13,10 @@ export interface DeliveryFilter {
 /** Every statement of the delivery log. Writes take an executor so they can share the job's transaction. */
 export function createDeliveriesRepository(db: Kysely<Database>) {
   function listQuery(filter: Omit<DeliveryFilter, 'offset' | 'limit'>) {
-    let q = db.selectFrom('deliveries as d').leftJoin('apps as a', 'a.id', 'd.app_id').leftJoin('users as u', 'u.id', 'd.requested_by');
+    let q = db
+      .selectFrom('deliveries as d')
+      .leftJoin('apps as a', 'a.id', 'd.app_id')
+      .leftJoin('users as u', 'u.id', 'd.requested_by');
     if (filter.appId) q = q.where('d.app_id', '=', filter.appId);
     if (filter.status) q = q.where('d.status', '=', filter.status);
     if (filter.requestedBy) q = q.where('d.requested_by', '=', filter.requestedBy);
@@ -34,19 +37,38 @@ export function createDeliveriesRepository(db: Kysely<Database>) {
     },
     /** Marks the request as leaving now; a crash from here on leaves the outcome unknown. */
     async markSending(id: number, now: number) {
-      await db.updateTable('deliveries').set((eb) => ({ sending_since: now, attempts: eb('attempts', '+', 1) })).where('id', '=', id).execute();
+      await db
+        .updateTable('deliveries')
+        .set((eb) => ({ sending_since: now, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
     },
-    async settle(executor: Kysely<Database>, id: number, change: { status: DeliveriesTable['status']; code: number | null; message: string | null; sentTime?: number }) {
+    async settle(
+      executor: Kysely<Database>,
+      id: number,
+      change: { status: DeliveriesTable['status']; code: number | null; message: string | null; sentTime?: number },
+    ) {
       await executor
         .updateTable('deliveries')
-        .set({ status: change.status, receiver_code: change.code, receiver_message: change.message, sending_since: null, ...(change.sentTime ? { sent_time: change.sentTime } : {}) })
+        .set({
+          status: change.status,
+          receiver_code: change.code,
+          receiver_message: change.message,
+          sending_since: null,
+          ...(change.sentTime ? { sent_time: change.sentTime } : {}),
+        })
         .where('id', '=', id)
         .where('status', '!=', 'sent')
         .execute();
     },
     /** A failed delivery goes back to pending for an admin's retry; its interrupted mark is dropped with it. */
     async reopen(executor: Kysely<Database>, id: number) {
-      await executor.updateTable('deliveries').set({ status: 'pending', receiver_code: null, receiver_message: null, sending_since: null }).where('id', '=', id).where('status', '=', 'failed').execute();
+      await executor
+        .updateTable('deliveries')
+        .set({ status: 'pending', receiver_code: null, receiver_message: null, sending_since: null })
+        .where('id', '=', id)
+        .where('status', '=', 'failed')
+        .execute();
     },
     async list(filter: DeliveryFilter) {
       const [rows, total] = await Promise.all([
@@ -58,7 +80,9 @@ export function createDeliveriesRepository(db: Kysely<Database>) {
           .offset(filter.offset)
           .limit(filter.limit)
           .execute(),
-        listQuery(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        listQuery(filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(total.n) };
     },

@@ -28,7 +28,12 @@ function present(row: DeliveryListRecord): DeliveryRow {
 }
 
 /** The delivery log: what admins see and retry, and what a sender reads back about their own pushes. */
-export function createDeliveryLogService(deps: { db: Kysely<Database>; deliveries: DeliveriesRepository; jobs: JobQueue; clock: Clock }) {
+export function createDeliveryLogService(deps: {
+  db: Kysely<Database>;
+  deliveries: DeliveriesRepository;
+  jobs: JobQueue;
+  clock: Clock;
+}) {
   const { deliveries, jobs, clock } = deps;
 
   async function byIds(ids: number[]): Promise<DeliveryRow[]> {
@@ -40,13 +45,23 @@ export function createDeliveryLogService(deps: { db: Kysely<Database>; deliverie
     byIds,
 
     async list(query: DeliveryListQuery): Promise<{ rows: DeliveryRow[]; total: number }> {
-      const { rows, total } = await deliveries.list({ appId: query.appId, status: query.status, offset: (query.pageNo - 1) * query.pageSize, limit: query.pageSize });
+      const { rows, total } = await deliveries.list({
+        appId: query.appId,
+        status: query.status,
+        offset: (query.pageNo - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
       return { rows: rows.map(present), total };
     },
 
     /** A sender's own deliveries (the web app follows them to show the receiver's answer). */
     async mine(user: AuthUser, ids: number[]): Promise<DeliveryRow[]> {
-      const { rows } = await deliveries.list({ ids, requestedBy: user.isAdmin ? undefined : user.userId, offset: 0, limit: ids.length });
+      const { rows } = await deliveries.list({
+        ids,
+        requestedBy: user.isAdmin ? undefined : user.userId,
+        offset: 0,
+        limit: ids.length,
+      });
       return rows.map(present);
     },
 
@@ -57,7 +72,8 @@ export function createDeliveryLogService(deps: { db: Kysely<Database>; deliverie
     async retry(id: number): Promise<DeliveryRow> {
       const delivery = await deliveries.findById(id);
       if (!delivery) throw AppError.notFound(MessagingMessages.deliveryNotFound);
-      if (delivery.status !== 'failed' || delivery.job_id === null) throw AppError.conflict(MessagingMessages.retryOnlyFailed);
+      if (delivery.status !== 'failed' || delivery.job_id === null)
+        throw AppError.conflict(MessagingMessages.retryOnlyFailed);
       const jobId = Number(delivery.job_id);
       const reset = await deps.db.transaction().execute(async (trx) => {
         if (!(await jobs.repository.reset(trx, jobId, clock.now()))) return false;

@@ -24,7 +24,13 @@ export interface DeliveryBatch {
 }
 
 /** Writes the delivery rows and their jobs in one transaction: a row never exists without its job. */
-export function createDeliveryQueue(deps: { db: Kysely<Database>; deliveries: DeliveriesRepository; jobs: JobQueue; job: () => DeliveryJob; clock: Clock }) {
+export function createDeliveryQueue(deps: {
+  db: Kysely<Database>;
+  deliveries: DeliveriesRepository;
+  jobs: JobQueue;
+  job: () => DeliveryJob;
+  clock: Clock;
+}) {
   const { deliveries, jobs, clock } = deps;
 
   async function queueIn(trx: Kysely<Database>, batch: DeliveryBatch): Promise<number[]> {
@@ -46,7 +52,11 @@ export function createDeliveryQueue(deps: { db: Kysely<Database>; deliveries: De
         create_time: now,
         sent_time: null,
       });
-      const queued = await jobs.enqueue(deps.job(), { deliveryId: id, receiver: receiver.receiver, content: batch.content }, { trx, dedupeKey: batch.dedupeKey ? `${batch.dedupeKey}:${index}` : undefined });
+      const queued = await jobs.enqueue(
+        deps.job(),
+        { deliveryId: id, receiver: receiver.receiver, content: batch.content },
+        { trx, dedupeKey: batch.dedupeKey ? `${batch.dedupeKey}:${index}` : undefined },
+      );
       await deliveries.attachJob(trx, id, queued.id);
       ids.push(id);
     }

@@ -24,7 +24,9 @@ export const deliveryPayload = z.object({
     z.object({ kind: z.literal('wecom-robot'), url: z.string() }),
     z.object({ kind: z.literal('lark-im'), openId: z.string() }),
   ]),
-  content: z.custom<MessageContent>((v) => typeof v === 'object' && v !== null && Array.isArray((v as MessageContent).commits)),
+  content: z.custom<MessageContent>(
+    (v) => typeof v === 'object' && v !== null && Array.isArray((v as MessageContent).commits),
+  ),
 });
 export type DeliveryPayload = z.infer<typeof deliveryPayload>;
 
@@ -64,7 +66,10 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
       const body = wecomBody(p.content);
       return () => sendWecomRobot(destination.url, body);
     }
-    const sealed = r.kind === 'lark-bot' && r.secretWorkflowId ? (await deps.messaging.workflow(r.secretWorkflowId))?.robot_secret : null;
+    const sealed =
+      r.kind === 'lark-bot' && r.secretWorkflowId
+        ? (await deps.messaging.workflow(r.secretWorkflowId))?.robot_secret
+        : null;
     const secret = sealed ? deps.box.open(sealed) : null;
     const body = larkWebhookBody(p.content, await iconKey());
     return () => sendLarkBot(destination.url, body, secret, clock.now());
@@ -87,19 +92,33 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
         return await send();
       } catch (error) {
         if (error instanceof JobFailure) throw error;
-        const reason = error instanceof Error ? `${error.message}${(error.cause as Error | undefined)?.message ? `: ${(error.cause as Error).message}` : ''}` : String(error);
-        if (p.receiver.kind !== 'lark-im' && mayHaveArrived(error)) throw JobFailure.permanent(`${MessagingMessages.interrupted}（${reason}）`);
+        const reason =
+          error instanceof Error
+            ? `${error.message}${(error.cause as Error | undefined)?.message ? `: ${(error.cause as Error).message}` : ''}`
+            : String(error);
+        if (p.receiver.kind !== 'lark-im' && mayHaveArrived(error))
+          throw JobFailure.permanent(`${MessagingMessages.interrupted}（${reason}）`);
         throw JobFailure.retry(`网络错误：${reason}`);
       }
     },
     async settle(trx, p, outcome) {
       const now = clock.now();
       if (outcome.status === 'done') {
-        if (outcome.result) await deliveries.settle(trx, p.deliveryId, { status: 'sent', code: outcome.result.code, message: outcome.result.message, sentTime: now });
+        if (outcome.result)
+          await deliveries.settle(trx, p.deliveryId, {
+            status: 'sent',
+            code: outcome.result.code,
+            message: outcome.result.message,
+            sentTime: now,
+          });
         return;
       }
       const { failure } = outcome;
-      await deliveries.settle(trx, p.deliveryId, { status: outcome.status === 'retry' ? 'pending' : 'failed', code: failure.code, message: failure.message });
+      await deliveries.settle(trx, p.deliveryId, {
+        status: outcome.status === 'retry' ? 'pending' : 'failed',
+        code: failure.code,
+        message: failure.message,
+      });
     },
   });
 }

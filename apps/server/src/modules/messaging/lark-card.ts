@@ -44,12 +44,16 @@ export function larkCard(content: MessageContent, shown = content.commits.length
 /** The custom-bot webhook body (without timestamp/sign), cut to fit 20 KB with room for the signature. */
 export function larkWebhookBody(content: MessageContent, iconKey: string | null = null) {
   const body = (n: number) => ({ msg_type: 'interactive', card: larkCard(content, n, iconKey) });
-  const n = fitCount(content.commits.length, LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) => Buffer.byteLength(JSON.stringify(body(k))));
+  const n = fitCount(content.commits.length, LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) =>
+    Buffer.byteLength(JSON.stringify(body(k))),
+  );
   return body(n);
 }
 
 /** The im/v1 `content` string of an interactive message, cut to fit 30 KB. */
 export function larkImContent(content: MessageContent, iconKey: string | null = null): string {
-  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) => Buffer.byteLength(JSON.stringify(larkCard(content, k, iconKey))));
+  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) =>
+    Buffer.byteLength(JSON.stringify(larkCard(content, k, iconKey))),
+  );
   return JSON.stringify(larkCard(content, n, iconKey));
 }

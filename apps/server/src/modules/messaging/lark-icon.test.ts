@@ -11,7 +11,14 @@ describe('storedIconKey: only icons we store are uploaded to Lark', () => {
   });
 
   it('takes nothing else: no icon, a video, a path outside the media keys, another site’s picture', () => {
-    for (const icon of [null, '', `/api/media/${KEY}.mp4`, '/api/media/../../release.db', '/api/media/icon.png', 'https://cdn.example.com/logo.png']) {
+    for (const icon of [
+      null,
+      '',
+      `/api/media/${KEY}.mp4`,
+      '/api/media/../../release.db',
+      '/api/media/icon.png',
+      'https://cdn.example.com/logo.png',
+    ]) {
       expect([icon, storedIconKey(icon)]).toEqual([icon, null]);
     }
   });

@@ -11,7 +11,12 @@ import type { Logger } from '../../lib/logger.ts';
 export const LARK_IMAGE_CAP_BYTES = 10 * 1024 * 1024;
 /** Stored media images Lark's im/v1/images also takes (videos are not icons). */
 const MEDIA_KEY = /^media\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.(png|jpg|gif|webp)$/;
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 
 /** The blob key of an icon we store (`/api/media/<key>`, relative or absolute); null for anything else. */
 export function storedIconKey(appIcon: string | null): string | null {
@@ -51,7 +56,11 @@ export function createLarkIcons(deps: LarkIconDeps) {
     const extension = key.slice(key.lastIndexOf('.') + 1);
     const form = new FormData();
     form.set('image_type', 'message');
-    form.set('image', new Blob([new Uint8Array(bytes)], { type: CONTENT_TYPES[extension] ?? 'application/octet-stream' }), `icon.${extension}`);
+    form.set(
+      'image',
+      new Blob([new Uint8Array(bytes)], { type: CONTENT_TYPES[extension] ?? 'application/octet-stream' }),
+      `icon.${extension}`,
+    );
     const data = await lark.request('POST', '/open-apis/im/v1/images', { body: form, waitInPlace: false });
     if (typeof data.image_key !== 'string' || !data.image_key) throw new Error('飞书未返回 image_key');
     return data.image_key;
@@ -70,7 +79,13 @@ export function createLarkIcons(deps: LarkIconDeps) {
     const bytes = await readAll(await blobs.read(key));
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const appId = lark.config.appId;
-    const stored = () => db.selectFrom('lark_image_keys').select('image_key').where('lark_app_id', '=', appId).where('content_sha256', '=', sha256).executeTakeFirst();
+    const stored = () =>
+      db
+        .selectFrom('lark_image_keys')
+        .select('image_key')
+        .where('lark_app_id', '=', appId)
+        .where('content_sha256', '=', sha256)
+        .executeTakeFirst();
     // Joined before the stored key is looked up: a delivery that read "none" while another's upload was finishing
     // would otherwise find nothing pending any more and upload the same icon again.
     const id = `${appId}|${sha256}`;
@@ -82,7 +97,13 @@ export function createLarkIcons(deps: LarkIconDeps) {
         const uploaded = await upload(lark, bytes, key);
         await db
           .insertInto('lark_image_keys')
-          .values({ lark_app_id: appId, content_sha256: sha256, image_key: uploaded, size: bytes.length, create_time: clock.now() })
+          .values({
+            lark_app_id: appId,
+            content_sha256: sha256,
+            image_key: uploaded,
+            size: bytes.length,
+            create_time: clock.now(),
+          })
           .onConflict((oc) => oc.columns(['lark_app_id', 'content_sha256']).doNothing())
           .execute();
         return (await stored())?.image_key ?? uploaded;

@@ -63,7 +63,7 @@ export function describeCommit(message: string, isPackage: boolean): { typeLabel
   const match = HEADER.exec(first);
   const label = match?.[1] ? COMMIT_TYPE_LABELS[match[1].toLowerCase()] : undefined;
   if (match && label) return { typeLabel: label, subject: (match[2] ?? '').trim() };
-  return { typeLabel: isPackage ? null : COMMIT_TYPE_LABELS.other ?? null, subject: first };
+  return { typeLabel: isPackage ? null : (COMMIT_TYPE_LABELS.other ?? null), subject: first };
 }
 
 /** SPEC §9: 7 characters of a commit id; none for items pushed by other systems. */

@@ -20,19 +20,28 @@ export function markdownLink(label: string, url: string | null): string {
 /** The lines Lark's card and WeCom's markdown share: app and workflow, version with install links, the first `shown` commits. */
 export function messageLines(content: MessageContent, shown: number, { text, commitLine }: MarkdownDialect): string[] {
   const lines: string[] = [];
-  const where = [content.workflowName ? text(content.workflowName) : null, content.branch ? `分支 ${text(content.branch)}` : null].filter(Boolean).join(' · ');
+  const where = [
+    content.workflowName ? text(content.workflowName) : null,
+    content.branch ? `分支 ${text(content.branch)}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   lines.push(`**应用**：${text(content.appName)}${where ? `　**工作流**：${where}` : ''}`);
   const v = content.version;
   if (v) {
-    lines.push(`**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`);
+    lines.push(
+      `**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`,
+    );
     if (v.description) lines.push(text(v.description));
-    if (v.downloadUrl) lines.push(`${markdownLink('安装此版本', v.downloadUrl)}　${markdownLink('扫码安装（二维码）', v.downloadUrl)}`);
+    if (v.downloadUrl)
+      lines.push(`${markdownLink('安装此版本', v.downloadUrl)}　${markdownLink('扫码安装（二维码）', v.downloadUrl)}`);
   }
   if (content.commits.length) {
     lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);
     for (const c of content.commits.slice(0, shown)) lines.push(commitLine(c));
     const rest = content.totalCommits - shown;
-    if (rest > 0) lines.push(`…还有 ${rest} 条${content.moreUrl ? `，${markdownLink('查看全部', content.moreUrl)}` : ''}`);
+    if (rest > 0)
+      lines.push(`…还有 ${rest} 条${content.moreUrl ? `，${markdownLink('查看全部', content.moreUrl)}` : ''}`);
   }
   return lines;
 }

@@ -15,7 +15,14 @@ function content(commits: number, subject = '修复了一个问题'): MessageCon
     workflowName: '客户端',
     branch: 'main',
     version: null,
-    commits: Array.from({ length: commits }, (_, i) => ({ shortId: `abc${String(i).padStart(4, '0')}`, typeLabel: 'Bug修改', subject: `${subject} ${i}`, author: '张三', time: i, url: null })),
+    commits: Array.from({ length: commits }, (_, i) => ({
+      shortId: `abc${String(i).padStart(4, '0')}`,
+      typeLabel: 'Bug修改',
+      subject: `${subject} ${i}`,
+      author: '张三',
+      time: i,
+      url: null,
+    })),
     totalCommits: commits,
     moreUrl: 'https://release.example.com/home/app/star?workflowId=1',
   };
@@ -28,7 +35,9 @@ describe('robot addresses', () => {
       url: 'https://open.feishu.cn/open-apis/bot/v2/hook/0a1b2c3d-4e5f',
       masked: 'https://open.feishu.cn/open-apis/bot/v2/hook/0a1b****4e5f',
     });
-    expect(parseRobotUrl('https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx', hosts)?.kind).toBe('wecom-robot');
+    expect(parseRobotUrl('https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx', hosts)?.kind).toBe(
+      'wecom-robot',
+    );
     for (const refused of [
       'https://open.feishu.cn.evil.com/open-apis/bot/v2/hook/x',
       'http://open.feishu.cn/open-apis/bot/v2/hook/x',
@@ -46,12 +55,27 @@ describe('robot addresses', () => {
 
 describe('message formats', () => {
   it('names items pushed by other systems by their subject, with a 详情 link instead of an id', () => {
-    const pushed = { ...content(0), commits: [{ shortId: null, typeLabel: '新增/变更', subject: '第一章关卡', author: '策划小李', time: 1, url: 'https://release.example.com/commit?id=9' }], totalCommits: 1 };
+    const pushed = {
+      ...content(0),
+      commits: [
+        {
+          shortId: null,
+          typeLabel: '新增/变更',
+          subject: '第一章关卡',
+          author: '策划小李',
+          time: 1,
+          url: 'https://release.example.com/commit?id=9',
+        },
+      ],
+      totalCommits: 1,
+    };
     const lark = JSON.stringify(larkWebhookBody(pushed));
     expect(lark).toContain('- 【新增/变更】第一章关卡 [详情](https://release.example.com/commit?id=9) — 策划小李');
     expect(lark).not.toContain('null');
     const wecom = wecomMarkdown(pushed).markdown.content;
-    expect(wecom).toContain('> <font color="info">新增/变更</font> 第一章关卡 [详情](https://release.example.com/commit?id=9) <font color="comment">策划小李</font>');
+    expect(wecom).toContain(
+      '> <font color="info">新增/变更</font> 第一章关卡 [详情](https://release.example.com/commit?id=9) <font color="comment">策划小李</font>',
+    );
   });
   it('signs a Lark bot request as the contract’s test vector', () => {
     expect(larkBotSign(1599360473, 'demo')).toBe('l1N0gAcBjdwBvGm1xMjOF0XSyaLRpR7tuO5dHfhAYc8=');

@@ -1,4 +1,12 @@
-import { AppMessages, dayStartMs, MessagingMessages, type SendMessageBody, type SendMultiCommitsBody, type SendResult, type SendTodayLogsBody } from '@release/contract';
+import {
+  AppMessages,
+  dayStartMs,
+  MessagingMessages,
+  type SendMessageBody,
+  type SendMultiCommitsBody,
+  type SendResult,
+  type SendTodayLogsBody,
+} from '@release/contract';
 import type { MediaLinks } from '../../http/media-links.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
@@ -14,7 +22,14 @@ import type { Channel, ReceiverResolver, Scope } from './receivers.ts';
  * time range (send_multi_commits), and a day's items (send_today_logs). Each answers at once with the
  * queued deliveries; the delivery jobs do the sending.
  */
-export function createMessagingService(deps: { messaging: MessagingRepository; receivers: ReceiverResolver; queue: DeliveryQueue; log: DeliveryLogService; policy: AppsPolicy; mediaLinks: MediaLinks }) {
+export function createMessagingService(deps: {
+  messaging: MessagingRepository;
+  receivers: ReceiverResolver;
+  queue: DeliveryQueue;
+  log: DeliveryLogService;
+  policy: AppsPolicy;
+  mediaLinks: MediaLinks;
+}) {
   const { messaging, receivers, queue, policy } = deps;
 
   async function appFor(user: AuthUser, appId: number) {
@@ -42,46 +57,114 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
   async function push(
     user: AuthUser,
     channel: Channel,
-    input: { app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>; workflow: Awaited<ReturnType<typeof workflowOf>>; scope: Scope; branch?: string | null; version: Awaited<ReturnType<typeof versionOf>>; commits: CommitRow[]; totalCommits: number; baseUrl: string | null },
+    input: {
+      app: NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;
+      workflow: Awaited<ReturnType<typeof workflowOf>>;
+      scope: Scope;
+      branch?: string | null;
+      version: Awaited<ReturnType<typeof versionOf>>;
+      commits: CommitRow[];
+      totalCommits: number;
+      baseUrl: string | null;
+    },
   ): Promise<SendResult> {
     const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
-    const content = composeContent({ app: input.app, workflow: input.workflow, branch: input.branch, version: input.version, commits: input.commits, totalCommits: input.totalCommits, baseUrl: input.baseUrl, mediaLinks: deps.mediaLinks });
-    const ids = await queue.queue({ appId: input.app.id, workflowId: input.workflow?.id ?? null, requestedBy: user.userId, content, receivers: planned.receivers });
+    const content = composeContent({
+      app: input.app,
+      workflow: input.workflow,
+      branch: input.branch,
+      version: input.version,
+      commits: input.commits,
+      totalCommits: input.totalCommits,
+      baseUrl: input.baseUrl,
+      mediaLinks: deps.mediaLinks,
+    });
+    const ids = await queue.queue({
+      appId: input.app.id,
+      workflowId: input.workflow?.id ?? null,
+      requestedBy: user.userId,
+      content,
+      receivers: planned.receivers,
+    });
     const deliveries = await deps.log.byIds(ids);
     return { deliveryIds: ids, deliveries, skipped: planned.skipped };
   }
 
-  function scopeOf(body: { receiveType?: Scope['receiveType']; chatEnv?: Scope['chatEnv']; userIds?: number[] }): Scope {
+  function scopeOf(body: {
+    receiveType?: Scope['receiveType'];
+    chatEnv?: Scope['chatEnv'];
+    userIds?: number[];
+  }): Scope {
     return { receiveType: body.receiveType ?? 'commit', chatEnv: body.chatEnv ?? 'DevTest', userIds: body.userIds };
   }
 
-  async function range(user: AuthUser, body: { appId: number; workflowId: number; branch?: string | null; indexNo?: number | null } & Parameters<typeof scopeOf>[0], from: number, to: number, baseUrl: string) {
+  async function range(
+    user: AuthUser,
+    body: { appId: number; workflowId: number; branch?: string | null; indexNo?: number | null } & Parameters<
+      typeof scopeOf
+    >[0],
+    from: number,
+    to: number,
+    baseUrl: string,
+  ) {
     if (to <= from) throw AppError.badRequest(MessagingMessages.badRange);
     const app = await appFor(user, body.appId);
     const workflow = await workflowOf(app.id, body.workflowId);
     const version = await versionOf(app.id, { indexNo: body.indexNo });
-    const { rows, total } = await messaging.commitsInRange({ workflowId: body.workflowId, from, to, branch: body.branch });
+    const { rows, total } = await messaging.commitsInRange({
+      workflowId: body.workflowId,
+      from,
+      to,
+      branch: body.branch,
+    });
     if (!rows.length) throw AppError.badRequest(MessagingMessages.noCommits);
-    return push(user, 'any', { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits: rows, totalCommits: total, baseUrl });
+    return push(user, 'any', {
+      app,
+      workflow,
+      scope: scopeOf(body),
+      branch: body.branch,
+      version,
+      commits: rows,
+      totalCommits: total,
+      baseUrl,
+    });
   }
 
   return {
     /** One item (commitId) and/or one package (appVersionId or indexNo) to the scope's receivers. */
-    async send(user: AuthUser, channel: Exclude<Channel, 'any'>, body: SendMessageBody, baseUrl: string): Promise<SendResult> {
+    async send(
+      user: AuthUser,
+      channel: Exclude<Channel, 'any'>,
+      body: SendMessageBody,
+      baseUrl: string,
+    ): Promise<SendResult> {
       const app = await appFor(user, body.appId);
       let workflow = await workflowOf(app.id, body.workflowId);
       let commits: CommitRow[] = [];
       let boundVersionId: number | null = null;
       if (body.commitId) {
         const item = await messaging.commitById(body.commitId);
-        if (!item || item.app_id !== app.id || (workflow && item.workflow_id !== workflow.id)) throw AppError.notFound(MessagingMessages.commitNotFound);
+        if (!item || item.app_id !== app.id || (workflow && item.workflow_id !== workflow.id))
+          throw AppError.notFound(MessagingMessages.commitNotFound);
         workflow ??= await workflowOf(app.id, item.workflow_id);
         boundVersionId = item.app_version_id;
         // An item of a package workflow is the package itself: the version card says it all.
         commits = workflow?.content_type === 'package' && boundVersionId ? [] : [item];
       }
-      const version = await versionOf(app.id, body.appVersionId || body.indexNo ? { id: body.appVersionId, indexNo: body.indexNo } : { id: boundVersionId });
-      return push(user, channel, { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits, totalCommits: commits.length, baseUrl });
+      const version = await versionOf(
+        app.id,
+        body.appVersionId || body.indexNo ? { id: body.appVersionId, indexNo: body.indexNo } : { id: boundVersionId },
+      );
+      return push(user, channel, {
+        app,
+        workflow,
+        scope: scopeOf(body),
+        branch: body.branch,
+        version,
+        commits,
+        totalCommits: commits.length,
+        baseUrl,
+      });
     },
 
     /** Chosen items (commitIds), or every shown item from startTime to endTime inclusive (all: true). */
@@ -93,20 +176,42 @@ export function createMessagingService(deps: { messaging: MessagingRepository; r
       if (!rows.length) throw AppError.badRequest(MessagingMessages.noCommits);
       const version = await versionOf(app.id, { indexNo: body.indexNo });
       const total = rows.length + Math.max(0, new Set(body.commitIds).size - MAX_ITEMS_PER_MESSAGE);
-      return push(user, 'any', { app, workflow, scope: scopeOf(body), branch: body.branch, version, commits: rows, totalCommits: total, baseUrl });
+      return push(user, 'any', {
+        app,
+        workflow,
+        scope: scopeOf(body),
+        branch: body.branch,
+        version,
+        commits: rows,
+        totalCommits: total,
+        baseUrl,
+      });
     },
 
     /**
      * A package just published with a chatEnv (v2/upload_app): its card to that group's robot. An app without a
      * robot for that group has nobody to tell, which is not an error of the upload.
      */
-    async announceVersion(user: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null): Promise<SendResult | null> {
+    async announceVersion(
+      user: AuthUser,
+      version: { appId: number; id: number },
+      chatEnv: 'DevTest' | 'PreFavTest',
+      baseUrl: string | null,
+    ): Promise<SendResult | null> {
       const app = await messaging.app(version.appId);
       const row = await messaging.version(version.appId, { id: version.id });
       if (!app || !row) return null;
       const configured = chatEnv === 'PreFavTest' ? app.prod_wecom_url : app.dev_wecom_url;
       if (!configured) return null;
-      return push(user, 'any', { app, workflow: null, scope: { receiveType: 'chat', chatEnv }, version: row, commits: [], totalCommits: 0, baseUrl });
+      return push(user, 'any', {
+        app,
+        workflow: null,
+        scope: { receiveType: 'chat', chatEnv },
+        version: row,
+        commits: [],
+        totalCommits: 0,
+        baseUrl,
+      });
     },
 
     /** A day's items: [startDate, nextDate). */

@@ -28,7 +28,11 @@ export interface Scope {
  * subscribers and chosen users are for admins; everyone who may edit the app reaches the test group
  * (DevTest), the workflow's robot, themselves and the app's viewers.
  */
-export function createReceiverResolver(deps: { messaging: MessagingRepository; hosts: RobotHosts; larkEnabled: boolean }) {
+export function createReceiverResolver(deps: {
+  messaging: MessagingRepository;
+  hosts: RobotHosts;
+  larkEnabled: boolean;
+}) {
   const { messaging, hosts } = deps;
 
   /** `missing`: what to tell when no address is set (it says where to set it). */
@@ -37,7 +41,10 @@ export function createReceiverResolver(deps: { messaging: MessagingRepository; h
     // Checked again here: an address saved before the rule, or under another configuration, is never called.
     const destination = parseRobotUrl(raw, hosts);
     if (!destination) throw AppError.badRequest(MessagingMessages.robotUrlRefused);
-    const receiver = destination.kind === 'lark-bot' ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId } : { kind: 'wecom-robot' as const, url: destination.url };
+    const receiver =
+      destination.kind === 'lark-bot'
+        ? { kind: 'lark-bot' as const, url: destination.url, secretWorkflowId }
+        : { kind: 'wecom-robot' as const, url: destination.url };
     return { receiver, target: destination.masked };
   }
 
@@ -45,14 +52,25 @@ export function createReceiverResolver(deps: { messaging: MessagingRepository; h
     if (!deps.larkEnabled) throw AppError.badRequest(MessagingMessages.larkNotConfigured);
     const rows = await messaging.larkRecipients([...new Set(userIds)]);
     return {
-      receivers: rows.filter((r) => r.open_id).map((r) => ({ receiver: { kind: 'lark-im' as const, openId: r.open_id as string }, target: `飞书用户 ${r.username}` })),
+      receivers: rows
+        .filter((r) => r.open_id)
+        .map((r) => ({
+          receiver: { kind: 'lark-im' as const, openId: r.open_id as string },
+          target: `飞书用户 ${r.username}`,
+        })),
       // People who never signed in with Lark cannot be reached; the sender is told who they are.
       skipped: rows.filter((r) => !r.open_id).map((r) => r.username),
     };
   }
 
   return {
-    async resolve(user: AuthUser, channel: Channel, app: AppRow, workflow: WorkflowRow | null, scope: Scope): Promise<Resolved> {
+    async resolve(
+      user: AuthUser,
+      channel: Channel,
+      app: AppRow,
+      workflow: WorkflowRow | null,
+      scope: Scope,
+    ): Promise<Resolved> {
       const type = scope.receiveType;
       if (type === 'subscribe' || type === 'user_ids') {
         if (!user.isAdmin) throw AppError.noPermission(MessagingMessages.scopeAdminOnly);
@@ -64,7 +82,9 @@ export function createReceiverResolver(deps: { messaging: MessagingRepository; h
       if (type === 'chat') {
         const release = scope.chatEnv === 'PreFavTest';
         if (release && !user.isAdmin) throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
-        const [url, missing] = release ? [app.prod_wecom_url, MessagingMessages.noProdChatRobot] : [app.dev_wecom_url, MessagingMessages.noDevChatRobot];
+        const [url, missing] = release
+          ? [app.prod_wecom_url, MessagingMessages.noProdChatRobot]
+          : [app.dev_wecom_url, MessagingMessages.noDevChatRobot];
         return { receivers: [robot(url, null, missing)], skipped: [] };
       }
       if (channel === 'wecom') throw AppError.badRequest(MessagingMessages.wecomPersonal);

@@ -19,7 +19,9 @@ export interface SendReceipt {
 export function mayHaveArrived(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } } | null)?.cause;
   const code = cause?.code ?? (error as { code?: string } | null)?.code;
-  return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code ?? '');
+  return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(
+    code ?? '',
+  );
 }
 
 /** Lark custom-bot signature (contract §B): HMAC-SHA256 keyed by `timestamp\nsecret` over empty bytes. */
@@ -32,7 +34,10 @@ export function larkBotSign(timestampSec: number, secret: string): string {
  * request never left, and an error after it is the only case whose outcome is unknown. A pooled socket
  * closed by the receiver while idle would otherwise blur the two.
  */
-function postJson(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+function postJson(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
   const target = new URL(url);
   const payload = Buffer.from(JSON.stringify(body));
   const send = target.protocol === 'https:' ? https.request : http.request;
@@ -42,7 +47,11 @@ function postJson(url: string, body: unknown): Promise<{ status: number; json: R
       {
         method: 'POST',
         agent: false,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': payload.length, connection: 'close' },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': payload.length,
+          connection: 'close',
+        },
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       },
       (res) => {
@@ -57,7 +66,8 @@ function postJson(url: string, body: unknown): Promise<{ status: number; json: R
             // A proxy's error page: the HTTP status says enough.
           }
           const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') headers.set(name, value);
           // Redirects are not followed: a robot address answers itself or not at all.
           resolve({ status: res.statusCode ?? 0, json, headers });
         });
@@ -91,7 +101,12 @@ function larkFailure(status: number, code: number, message: string, headers?: He
 }
 
 /** Posts to a Lark custom bot; signs when the bot has a secret. Throws JobFailure. */
-export async function sendLarkBot(url: string, body: Record<string, unknown>, secret: string | null, nowMs: number): Promise<SendReceipt> {
+export async function sendLarkBot(
+  url: string,
+  body: Record<string, unknown>,
+  secret: string | null,
+  nowMs: number,
+): Promise<SendReceipt> {
   const timestamp = Math.floor(nowMs / 1000);
   const signed = secret ? { timestamp: String(timestamp), sign: larkBotSign(timestamp, secret), ...body } : body;
   const { status, json, headers } = await postJson(url, signed);
@@ -102,9 +117,19 @@ export async function sendLarkBot(url: string, body: Record<string, unknown>, se
 }
 
 /** Sends an interactive card to a Lark user with the app bot; `uuid` makes a repeat within an hour a no-op. */
-export async function sendLarkIm(client: LarkClient, openId: string, content: string, uuid: string): Promise<SendReceipt> {
+export async function sendLarkIm(
+  client: LarkClient,
+  openId: string,
+  content: string,
+  uuid: string,
+): Promise<SendReceipt> {
   try {
-    const data = await client.withTenant('/open-apis/im/v1/messages?receive_id_type=open_id', { receive_id: openId, msg_type: 'interactive', content, uuid });
+    const data = await client.withTenant('/open-apis/im/v1/messages?receive_id_type=open_id', {
+      receive_id: openId,
+      msg_type: 'interactive',
+      content,
+      uuid,
+    });
     return { code: 0, message: typeof data.message_id === 'string' ? data.message_id : 'success' };
   } catch (error) {
     if (error instanceof LarkApiError) {
@@ -125,6 +150,7 @@ export async function sendWecomRobot(url: string, body: Record<string, unknown>)
   if (status === 200 && code === 0) return { code, message: message || 'ok' };
   const text = `${message}（企业微信 ${code}）`;
   // 45009: once over 20 a minute the robot is blocked for 60 s.
-  if (WECOM_RETRYABLE.has(code) || status === 429 || status >= 500) throw JobFailure.retry(text, { code, retryAfterMs: code === 45009 ? 60_000 : null });
+  if (WECOM_RETRYABLE.has(code) || status === 429 || status >= 500)
+    throw JobFailure.retry(text, { code, retryAfterMs: code === 45009 ? 60_000 : null });
   throw JobFailure.permanent(text, code);
 }

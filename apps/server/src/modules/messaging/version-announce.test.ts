@@ -7,8 +7,26 @@ import { wecomBody, wecomMarkdown } from './wecom-message.ts';
 const base = 'https://release.example.com';
 const app = { id: 1, app_name: '商城', app_icon: null, path: 'shop' } as unknown as ComposeInput['app'];
 const version = (overrides: Partial<NonNullable<ComposeInput['version']>>) =>
-  ({ id: 9, index_no: 3, native_package_type: 'android', app_version: '2.1.0', build: '210', description: '修复登录', uploader: '张三', ...overrides }) as NonNullable<ComposeInput['version']>;
-const announce = (v: NonNullable<ComposeInput['version']>) => composeContent({ app, workflow: null, version: v, commits: [], totalCommits: 0, baseUrl: base, mediaLinks: createMediaLinks({ secret: 'k'.repeat(32), clock: { now: () => Date.now() } }) });
+  ({
+    id: 9,
+    index_no: 3,
+    native_package_type: 'android',
+    app_version: '2.1.0',
+    build: '210',
+    description: '修复登录',
+    uploader: '张三',
+    ...overrides,
+  }) as NonNullable<ComposeInput['version']>;
+const announce = (v: NonNullable<ComposeInput['version']>) =>
+  composeContent({
+    app,
+    workflow: null,
+    version: v,
+    commits: [],
+    totalCommits: 0,
+    baseUrl: base,
+    mediaLinks: createMediaLinks({ secret: 'k'.repeat(32), clock: { now: () => Date.now() } }),
+  });
 
 describe('pushes that announce a version', () => {
   it('name the version and build number and link that build’s own install page', () => {
@@ -19,7 +37,10 @@ describe('pushes that announce a version', () => {
     expect(card).toContain('**版本**：2.1.0 (210) · Android');
     expect(card).toContain(`[安装此版本](${base}/package/shop?id=9)`);
     const news = wecomBody(content);
-    expect(news).toMatchObject({ msgtype: 'news', news: { articles: [{ title: '商城 2.1.0 (210)', url: `${base}/package/shop?id=9` }] } });
+    expect(news).toMatchObject({
+      msgtype: 'news',
+      news: { articles: [{ title: '商城 2.1.0 (210)', url: `${base}/package/shop?id=9` }] },
+    });
     expect(wecomMarkdown(content).markdown.content).toContain(`[安装此版本](${base}/package/shop?id=9)`);
   });
 

@@ -34,7 +34,9 @@ export function wecomNews(content: MessageContent) {
   const v = content.version;
   const url = v?.downloadUrl;
   if (!v || !url || content.commits.length) return null;
-  const description = [v.description, `${v.platform}${v.uploader ? ` · 上传人 ${v.uploader}` : ''}`].filter(Boolean).join('\n');
+  const description = [v.description, `${v.platform}${v.uploader ? ` · 上传人 ${v.uploader}` : ''}`]
+    .filter(Boolean)
+    .join('\n');
   return {
     msgtype: 'news' as const,
     news: {

@@ -5,7 +5,11 @@ export function createNotificationsService(deps: { notifications: NotificationsR
   const { notifications } = deps;
   return {
     async list(userId: number, query: { current: number; size: number; state?: NotificationRow['state'] }) {
-      const { rows, total } = await notifications.list(userId, { state: query.state, offset: (query.current - 1) * query.size, limit: query.size });
+      const { rows, total } = await notifications.list(userId, {
+        state: query.state,
+        offset: (query.current - 1) * query.size,
+        limit: query.size,
+      });
       const items: NotificationRow[] = rows;
       return { rows: items, total };
     },

@@ -17,7 +17,11 @@ const PAGE = 500;
  * replaced on its own (compare-and-set), so a crash anywhere leaves every value under one of the keys still listed;
  * running it again finishes the work. Passes repeat until a pass finds nothing left under a previous key.
  */
-export async function resealAll(deps: { sealed: SealedValuesRepository; current: string; previous: readonly string[] }): Promise<ResealReport> {
+export async function resealAll(deps: {
+  sealed: SealedValuesRepository;
+  current: string;
+  previous: readonly string[];
+}): Promise<ResealReport> {
   const box = createSecretBox(deps.current, deps.previous);
   const report: ResealReport = { resealed: 0, current: 0, unreadable: [] };
   for (let pass = 0; pass < 5; pass += 1) {

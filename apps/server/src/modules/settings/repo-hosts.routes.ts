@@ -9,11 +9,30 @@ export const REPO_HOSTS_PATH = '/api/system_setting/repo_hosts';
 export function repoHostsRoutes(service: RepoHostsService): FastifyPluginAsyncZod {
   return async (app) => {
     const response = { 200: envelopeSchema(repoHostRules) };
-    const rules = 'git/svn 工作流的仓库地址可以访问哪些主机，每项为主机名、`*.域名`、IP 或 CIDR 网段：默认拒绝内网、本机与链路本地地址，`allow` 中的主机解除这一拒绝；`deny` 中的主机总是拒绝，优先于 `allow`。';
+    const rules =
+      'git/svn 工作流的仓库地址可以访问哪些主机，每项为主机名、`*.域名`、IP 或 CIDR 网段：默认拒绝内网、本机与链路本地地址，`allow` 中的主机解除这一拒绝；`deny` 中的主机总是拒绝，优先于 `allow`。';
     const tags = ['系统设置'];
-    app.get(REPO_HOSTS_PATH, { config: { access: 'admin' }, schema: { tags, summary: '读取仓库主机规则', description: `管理员（角色等级 100）。${rules}`, response } }, async () => ok(await service.read()));
-    app.post(REPO_HOSTS_PATH, { config: { access: 'admin' }, schema: { tags, summary: '保存仓库主机规则', description: `管理员（角色等级 100）。整体替换规则。${rules}`, body: repoHostRules, response } }, async (req) =>
-      ok(await service.update(req.body)),
+    app.get(
+      REPO_HOSTS_PATH,
+      {
+        config: { access: 'admin' },
+        schema: { tags, summary: '读取仓库主机规则', description: `管理员（角色等级 100）。${rules}`, response },
+      },
+      async () => ok(await service.read()),
+    );
+    app.post(
+      REPO_HOSTS_PATH,
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags,
+          summary: '保存仓库主机规则',
+          description: `管理员（角色等级 100）。整体替换规则。${rules}`,
+          body: repoHostRules,
+          response,
+        },
+      },
+      async (req) => ok(await service.update(req.body)),
     );
   };
 }

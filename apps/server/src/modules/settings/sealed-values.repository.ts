@@ -35,7 +35,10 @@ export function createSealedValuesRepository(db: Kysely<Database>) {
     },
     /** Replaces one value only if it is still the one read (a concurrent edit wins; the rotation reads it again). */
     async replace(target: SealedColumn, id: number, from: string, to: string): Promise<boolean> {
-      const result = await sql`update ${ident(target.table)} set ${ident(target.column)} = ${to} where id = ${id} and ${ident(target.column)} = ${from}`.execute(db);
+      const result =
+        await sql`update ${ident(target.table)} set ${ident(target.column)} = ${to} where id = ${id} and ${ident(target.column)} = ${from}`.execute(
+          db,
+        );
       return Number(result.numAffectedRows ?? 0) === 1;
     },
     /** The newest values of a column, to check at start-up that the key opens what is stored. */

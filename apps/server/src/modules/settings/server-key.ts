@@ -103,19 +103,32 @@ function noKeyMessage(file: string): string {
  * generated on first start of a single-machine (SQLite) server. A key older versions kept in the database is moved to the
  * key file and removed from the database; a database holding secrets that the key does not open stops the start.
  */
-export async function resolveServerKeys(deps: { config: KeySettings; settings: SettingsRepository; sealed: SealedValuesRepository; clock: Clock; log: (line: string) => void }): Promise<ServerKeys> {
+export async function resolveServerKeys(deps: {
+  config: KeySettings;
+  settings: SettingsRepository;
+  sealed: SealedValuesRepository;
+  clock: Clock;
+  log: (line: string) => void;
+}): Promise<ServerKeys> {
   const { config, settings, sealed, log } = deps;
   const file = keyFilePath(config.DATA_DIR);
   const stored = await settings.get(LEGACY_KEY_SETTING);
 
   let keys: ServerKeys | null = config.SECRET_KEY
-    ? { current: config.SECRET_KEY, previous: config.SECRET_KEY_PREVIOUS ? [config.SECRET_KEY_PREVIOUS] : [], source: 'env' }
+    ? {
+        current: config.SECRET_KEY,
+        previous: config.SECRET_KEY_PREVIOUS ? [config.SECRET_KEY_PREVIOUS] : [],
+        source: 'env',
+      }
     : fromFile(file, log);
   if (!keys && stored) {
     // The older versions' generated key: to the key file (0600) first, then out of the database.
     if (writeKeyFile(file, [stored], { exclusive: true })) {
       log(`moved the server key out of the database into ${file}; back this file up (see docs/operations.md)`);
-      if (config.DATABASE_URL) log(`every other server process sharing this database needs the same key: copy ${file} to its DATA_DIR, or set SECRET_KEY`);
+      if (config.DATABASE_URL)
+        log(
+          `every other server process sharing this database needs the same key: copy ${file} to its DATA_DIR, or set SECRET_KEY`,
+        );
     }
     keys = fromFile(file, log);
   }
@@ -123,7 +136,9 @@ export async function resolveServerKeys(deps: { config: KeySettings; settings: S
     if (config.DATABASE_URL) throw new KeySetupError(noKeyMessage(file));
     const { opened, refused } = await probe(sealed, { current: generateKey(), previous: [], source: 'file' });
     if (opened + refused > 0) {
-      throw new KeySetupError(`The database holds encrypted secrets but ${file} is missing and SECRET_KEY is not set: restore the key file from the backup it was saved with (see docs/operations.md).`);
+      throw new KeySetupError(
+        `The database holds encrypted secrets but ${file} is missing and SECRET_KEY is not set: restore the key file from the backup it was saved with (see docs/operations.md).`,
+      );
     }
     writeKeyFile(file, [generateKey()], { exclusive: true });
     keys = fromFile(file, log);
@@ -137,7 +152,9 @@ export async function resolveServerKeys(deps: { config: KeySettings; settings: S
         // Kept out of the database, where it could be put back as SECRET_KEY_PREVIOUS for a rotation to recover them.
         const kept = path.join(config.DATA_DIR, `secret.key.retired-${deps.clock.now()}`);
         writeKeyFile(kept, [stored], { exclusive: true });
-        log(`warning: the database held an older key that opens ${lost} stored secret(s) the current key does not; it was moved to ${kept} (see docs/operations.md, "An old key")`);
+        log(
+          `warning: the database held an older key that opens ${lost} stored secret(s) the current key does not; it was moved to ${kept} (see docs/operations.md, "An old key")`,
+        );
       }
     }
     await settings.deleteScrubbed(LEGACY_KEY_SETTING);
@@ -146,7 +163,9 @@ export async function resolveServerKeys(deps: { config: KeySettings; settings: S
   const { opened, refused } = await probe(sealed, keys);
   const where = keys.source === 'env' ? 'SECRET_KEY' : file;
   if (refused > 0 && opened === 0) {
-    throw new KeySetupError(`The key in ${where} does not open the secrets stored in the database: it is not the key they were encrypted with. Use the key this database was set up with (SECRET_KEY on every process, or DATA_DIR/secret.key).`);
+    throw new KeySetupError(
+      `The key in ${where} does not open the secrets stored in the database: it is not the key they were encrypted with. Use the key this database was set up with (SECRET_KEY on every process, or DATA_DIR/secret.key).`,
+    );
   }
   if (refused > 0) log(`warning: ${refused} of the newest stored secrets cannot be decrypted with the key in ${where}`);
   return keys;

@@ -7,7 +7,12 @@ type Provider = UserIdentitiesTable['provider'];
 export function createIdentitiesRepository(db: Kysely<Database>) {
   return {
     async findBySubject(provider: Provider, subject: string) {
-      return db.selectFrom('user_identities').selectAll().where('provider', '=', provider).where('subject', '=', subject).executeTakeFirst();
+      return db
+        .selectFrom('user_identities')
+        .selectAll()
+        .where('provider', '=', provider)
+        .where('subject', '=', subject)
+        .executeTakeFirst();
     },
 
     async listOf(userId: number) {
@@ -15,7 +20,12 @@ export function createIdentitiesRepository(db: Kysely<Database>) {
     },
 
     async hasProvider(userId: number, provider: Provider): Promise<boolean> {
-      const row = await db.selectFrom('user_identities').select('id').where('user_id', '=', userId).where('provider', '=', provider).executeTakeFirst();
+      const row = await db
+        .selectFrom('user_identities')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('provider', '=', provider)
+        .executeTakeFirst();
       return Boolean(row);
     },
 
@@ -23,8 +33,17 @@ export function createIdentitiesRepository(db: Kysely<Database>) {
       await db.insertInto('user_identities').values(row).execute();
     },
 
-    async touch(provider: Provider, subject: string, changes: { display_name: string; avatar_url: string | null; union_id: string | null; last_login_time: number }) {
-      await db.updateTable('user_identities').set(changes).where('provider', '=', provider).where('subject', '=', subject).execute();
+    async touch(
+      provider: Provider,
+      subject: string,
+      changes: { display_name: string; avatar_url: string | null; union_id: string | null; last_login_time: number },
+    ) {
+      await db
+        .updateTable('user_identities')
+        .set(changes)
+        .where('provider', '=', provider)
+        .where('subject', '=', subject)
+        .execute();
     },
 
     async remove(userId: number, provider: Provider) {

@@ -18,16 +18,28 @@ export type SignInStateRecord = Omit<SignInStatesTable, 'payload'> & { payload: 
 export function createSignInStatesRepository(db: Kysely<Database>) {
   return {
     async insert(row: SignInStateRecord) {
-      await db.insertInto('sign_in_states').values({ ...row, payload: payloadColumn.encode(row.payload) }).execute();
+      await db
+        .insertInto('sign_in_states')
+        .values({ ...row, payload: payloadColumn.encode(row.payload) })
+        .execute();
     },
 
     async find(stateHash: string): Promise<SignInStateRecord | undefined> {
-      const row = await db.selectFrom('sign_in_states').selectAll().where('state_hash', '=', stateHash).executeTakeFirst();
+      const row = await db
+        .selectFrom('sign_in_states')
+        .selectAll()
+        .where('state_hash', '=', stateHash)
+        .executeTakeFirst();
       return row && { ...row, payload: payloadColumn.decode(row.payload) };
     },
 
     /** Moves a row from one status to another; false when another request got there first. */
-    async transition(stateHash: string, from: SignInStatesTable['status'], to: SignInStatesTable['status'], userId?: number): Promise<boolean> {
+    async transition(
+      stateHash: string,
+      from: SignInStatesTable['status'],
+      to: SignInStatesTable['status'],
+      userId?: number,
+    ): Promise<boolean> {
       const result = await db
         .updateTable('sign_in_states')
         .set({ status: to, ...(userId === undefined ? {} : { user_id: userId }) })

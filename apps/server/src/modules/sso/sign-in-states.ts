@@ -7,7 +7,6 @@ import type { SignInStateRecord, SignInStatesRepository, StatePayload } from './
 /** A state lives longer than the code it brings back (5 minutes at Lark and WeCom). */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
-
 export interface IssuedState {
   state: string;
   expiresAt: number;
@@ -26,7 +25,11 @@ export function createSignInStates(repo: SignInStatesRepository, clock: Clock) {
   }
 
   return {
-    async issue(kind: SignInKind, payload: StatePayload, options: { bound: boolean; userId?: number }): Promise<IssuedState> {
+    async issue(
+      kind: SignInKind,
+      payload: StatePayload,
+      options: { bound: boolean; userId?: number },
+    ): Promise<IssuedState> {
       const prefix = kind === SignInKind.terminal ? `${kind}.${payload.port}` : kind;
       const state = `${prefix}.${randomToken().slice(0, 32)}`;
       const binding = options.bound ? randomToken() : null;
@@ -52,9 +55,12 @@ export function createSignInStates(repo: SignInStatesRepository, clock: Clock) {
      */
     async take(state: string, kinds: SignInKind[], binding: string | null): Promise<StateRow> {
       const row = await load(state);
-      if (!kinds.includes(row.purpose as SignInKind) || row.status !== 'pending') throw AppError.badRequest(SignInMessages.stateInvalid);
-      if (row.binding_hash && (!binding || sha256Hex(binding) !== row.binding_hash)) throw AppError.badRequest(SignInMessages.stateInvalid);
-      if (!(await repo.transition(row.state_hash, 'pending', 'used'))) throw AppError.badRequest(SignInMessages.stateInvalid);
+      if (!kinds.includes(row.purpose as SignInKind) || row.status !== 'pending')
+        throw AppError.badRequest(SignInMessages.stateInvalid);
+      if (row.binding_hash && (!binding || sha256Hex(binding) !== row.binding_hash))
+        throw AppError.badRequest(SignInMessages.stateInvalid);
+      if (!(await repo.transition(row.state_hash, 'pending', 'used')))
+        throw AppError.badRequest(SignInMessages.stateInvalid);
       return row;
     },
 

@@ -23,13 +23,27 @@ export interface ExternalProfile {
  * whose phone number an admin set to the Lark mobile (pre-binding); else a new account with the lowest role.
  * `bindTo` links the account to a signed-in user instead (the bind flow).
  */
-export function createSsoAccounts(deps: { identities: IdentitiesRepository; users: UsersRepository; roles: RolesRepository; clock: Clock }) {
+export function createSsoAccounts(deps: {
+  identities: IdentitiesRepository;
+  users: UsersRepository;
+  roles: RolesRepository;
+  clock: Clock;
+}) {
   const { identities, users, roles, clock } = deps;
 
   async function link(userId: number, profile: ExternalProfile) {
     const now = clock.now();
     try {
-      await identities.insert({ user_id: userId, provider: profile.provider, subject: profile.subject, union_id: profile.unionId, display_name: profile.name, avatar_url: profile.avatarUrl, create_time: now, last_login_time: now });
+      await identities.insert({
+        user_id: userId,
+        provider: profile.provider,
+        subject: profile.subject,
+        union_id: profile.unionId,
+        display_name: profile.name,
+        avatar_url: profile.avatarUrl,
+        create_time: now,
+        last_login_time: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw AppError.conflict(SignInMessages.identityTaken);
       throw error;
@@ -56,7 +70,9 @@ export function createSsoAccounts(deps: { identities: IdentitiesRepository; user
 
   async function lowestRoleId(): Promise<number> {
     const { rows } = await roles.list(0, 1000);
-    const candidates = rows.filter((role) => role.roleLevel < ADMIN_ROLE_LEVEL).sort((a, b) => a.roleLevel - b.roleLevel);
+    const candidates = rows
+      .filter((role) => role.roleLevel < ADMIN_ROLE_LEVEL)
+      .sort((a, b) => a.roleLevel - b.roleLevel);
     const role = candidates[0];
     if (!role) throw AppError.badRequest('没有可分配给新用户的角色，请管理员先创建一个非管理员角色');
     return role.roleId;
@@ -68,7 +84,15 @@ export function createSsoAccounts(deps: { identities: IdentitiesRepository; user
     for (let attempt = 0; ; attempt += 1) {
       try {
         // No usable password: this account signs in through Lark / WeCom until an admin sets one.
-        return await users.insert({ username: await freeUsername(profile.name), password_hash: NO_PASSWORD_HASH, role_id: roleId, phone: null, private_url: null, create_time: now, update_time: now });
+        return await users.insert({
+          username: await freeUsername(profile.name),
+          password_hash: NO_PASSWORD_HASH,
+          role_id: roleId,
+          phone: null,
+          private_url: null,
+          create_time: now,
+          update_time: now,
+        });
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 3) throw error;
       }
@@ -84,7 +108,12 @@ export function createSsoAccounts(deps: { identities: IdentitiesRepository; user
         return bindTo;
       }
       if (linked) {
-        await identities.touch(profile.provider, profile.subject, { display_name: profile.name, avatar_url: profile.avatarUrl, union_id: profile.unionId, last_login_time: clock.now() });
+        await identities.touch(profile.provider, profile.subject, {
+          display_name: profile.name,
+          avatar_url: profile.avatarUrl,
+          union_id: profile.unionId,
+          last_login_time: clock.now(),
+        });
         return linked.user_id;
       }
       const userId = (await preparedAccount(profile)) ?? (await createAccount(profile));

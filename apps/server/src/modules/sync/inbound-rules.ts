@@ -24,7 +24,8 @@ export function planDelivery(event: WebhookEvent, branchFilter: string | null): 
   if (event.kind === 'tag' && event.tag && !event.deleted) return { kind: 'tag', tag: event.tag };
   // A deleted tag or branch has no branch to match (and no commits): with a filter it is another branch's.
   const branches = branchNames(branchFilter);
-  if (branches.length && (!event.branch || !branches.includes(event.branch))) return { kind: 'other-branch', received: event.commits.length };
+  if (branches.length && (!event.branch || !branches.includes(event.branch)))
+    return { kind: 'other-branch', received: event.commits.length };
   return { kind: 'commits', commits: event.commits, resync: event.truncated };
 }
 
@@ -37,7 +38,10 @@ const PUSHABLE_REPO_TYPES = new Set(['JPS', 'JPS_GAME', 'wiki', 'other']);
 
 /** The push API feeds custom workflows (and the default kinds whose items only a sender can report). */
 export function takesPushes(workflow: WorkflowRecord): boolean {
-  return workflow.content_type === 'custom' || (workflow.content_type === 'default' && PUSHABLE_REPO_TYPES.has(workflow.repo_type ?? ''));
+  return (
+    workflow.content_type === 'custom' ||
+    (workflow.content_type === 'default' && PUSHABLE_REPO_TYPES.has(workflow.repo_type ?? ''))
+  );
 }
 
 /** A pull (poll or sync) reads git and svn repository workflows only. */

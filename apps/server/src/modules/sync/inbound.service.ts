@@ -1,6 +1,12 @@
 import type { CustomPushBody } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
-import { detectWebhookProvider, parsePushWebhook, WebhookError, webhookDeliveryKey, type WebhookRequest } from '../../integrations/webhooks/index.ts';
+import {
+  detectWebhookProvider,
+  parsePushWebhook,
+  WebhookError,
+  webhookDeliveryKey,
+  type WebhookRequest,
+} from '../../integrations/webhooks/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -62,23 +68,32 @@ export function createInboundService(deps: {
         event = parsePushWebhook(provider, delivery, { secret: deps.box.open(workflow.webhook_secret) });
       } catch (error) {
         if (!(error instanceof WebhookError)) throw error;
-        if (error.reason === 'bad_signature' || error.reason === 'missing_signature') throw AppError.unauthorized(`${error.message}（请检查 Webhook 密钥/token）`);
+        if (error.reason === 'bad_signature' || error.reason === 'missing_signature')
+          throw AppError.unauthorized(`${error.message}（请检查 Webhook 密钥/token）`);
         throw AppError.badRequest(error.message);
       }
       const plan = planDelivery(event, workflow.default_branch);
       if (plan.kind === 'nothing') return { received: 0, created: 0 };
-      const fresh = await logs.recordDelivery(workflow.id, webhookDeliveryKey({ deliveryId: event.deliveryId }, delivery.rawBody), clock.now());
+      const fresh = await logs.recordDelivery(
+        workflow.id,
+        webhookDeliveryKey({ deliveryId: event.deliveryId }, delivery.rawBody),
+        clock.now(),
+      );
       if (!fresh) return { received: event.commits.length, created: 0, duplicate: true };
       switch (plan.kind) {
         case 'tag':
-          if (plan.tag.commitId) await logs.setTag(workflow.id, plan.tag.commitId, plan.tag.name, plan.tag.message ?? '', clock.now());
+          if (plan.tag.commitId)
+            await logs.setTag(workflow.id, plan.tag.commitId, plan.tag.name, plan.tag.message ?? '', clock.now());
           return { received: 0, created: 0 };
         case 'other-branch':
           return { received: plan.received, created: 0 };
         case 'commits': {
           const created = await ingest.ingestCommits(workflow, plan.commits);
           // The host cut its list short: the mirror has the rest (the answer does not wait for it).
-          if (plan.resync) void sync.syncOnce(workflow).catch((err: unknown) => deps.logger?.error({ err }, 'sync after truncated webhook failed'));
+          if (plan.resync)
+            void sync
+              .syncOnce(workflow)
+              .catch((err: unknown) => deps.logger?.error({ err }, 'sync after truncated webhook failed'));
           return { received: plan.commits.length, created };
         }
       }
@@ -91,7 +106,8 @@ export function createInboundService(deps: {
     async push(token: string, secret: string, items: CustomPushBody['items']): Promise<InboundAnswer> {
       const workflow = await workflows.findByWebhookToken(token);
       // One answer for an unknown address and a wrong secret: nothing to learn by probing.
-      if (!workflow || !sameSecret(secret, deps.box.open(workflow.webhook_secret))) throw AppError.unauthorized('推送凭证无效（token 或密钥错误）');
+      if (!workflow || !sameSecret(secret, deps.box.open(workflow.webhook_secret)))
+        throw AppError.unauthorized('推送凭证无效（token 或密钥错误）');
       if (!takesPushes(workflow)) throw AppError.badRequest('该工作流不接收推送：请使用自定义工作流');
       return { received: items.length, created: await ingest.ingestCustom(workflow, items) };
     },
@@ -109,7 +125,8 @@ export function createInboundService(deps: {
       const workflow = await workflows.findById(workflowId);
       if (!workflow || !isPolled(workflow)) return { skipped: 'not a repository workflow' };
       const since = options.unlessSyncedSince;
-      if (since !== undefined && workflow.last_sync_time !== null && workflow.last_sync_time >= since) return { skipped: 'synced since' };
+      if (since !== undefined && workflow.last_sync_time !== null && workflow.last_sync_time >= since)
+        return { skipped: 'synced since' };
       return sync.syncOnce(workflow);
     },
 

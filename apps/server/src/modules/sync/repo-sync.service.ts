@@ -7,7 +7,12 @@ import { GitError } from '../../integrations/git/git-command.ts';
 import { readNewCommits, syncMirror } from '../../integrations/git/git-mirror.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
 import { NO_HOST_RULES } from '../../integrations/repo-access/host-rules.ts';
-import { DEFAULT_REPO_TIMEOUTS, RepoAccessError, type RemoteLimits, type RepoTimeouts } from '../../integrations/repo-access/repo-access-error.ts';
+import {
+  DEFAULT_REPO_TIMEOUTS,
+  RepoAccessError,
+  type RemoteLimits,
+  type RepoTimeouts,
+} from '../../integrations/repo-access/repo-access-error.ts';
 import { createRepoHostGuard, type RepoHostGuard } from '../../integrations/repo-access/repo-host-guard.ts';
 import { SvnError } from '../../integrations/svn/svn-command.ts';
 import { readSvnLog } from '../../integrations/svn/svn-log.ts';
@@ -71,15 +76,20 @@ export function createRepoSyncService(deps: {
     const saved = await readWalkedTips(deps.mirrorsDir, workflow);
     const walked = saved.every((tip) => known.has(tip)) ? saved : [];
     let created = 0;
-    const read = await readNewCommits(mirror, { branches: branchNames(workflow.default_branch), committers: [] }, (id) => known.has(id), {
-      maxCommits: MAX_COMMITS_PER_SYNC,
-      batchSize: INGEST_BATCH,
-      firstBatchSize: FIRST_INGEST_BATCH,
-      knownTips: walked,
-      onBatch: async (batch) => {
-        created += await ingest.ingestCommits(workflow, batch);
+    const read = await readNewCommits(
+      mirror,
+      { branches: branchNames(workflow.default_branch), committers: [] },
+      (id) => known.has(id),
+      {
+        maxCommits: MAX_COMMITS_PER_SYNC,
+        batchSize: INGEST_BATCH,
+        firstBatchSize: FIRST_INGEST_BATCH,
+        knownTips: walked,
+        onBatch: async (batch) => {
+          created += await ingest.ingestCommits(workflow, batch);
+        },
       },
-    });
+    );
     created += await ingest.ingestCommits(workflow, read.commits);
     // Everything reachable from these tips is stored now: the next poll walks only what came after them.
     await writeWalkedTips(deps.mirrorsDir, workflow, read.truncated ? null : read.tips);
@@ -94,7 +104,12 @@ export function createRepoSyncService(deps: {
     let created = 0;
     let from = (last ?? 0) + 1;
     for (let round = 0; round < 40; round += 1) {
-      const page = await readSvnLog(workflow.repo_path ?? '', { fromRevision: from, limit: 500, allowFile: deps.allowFileRemotes, remote });
+      const page = await readSvnLog(workflow.repo_path ?? '', {
+        fromRevision: from,
+        limit: 500,
+        allowFile: deps.allowFileRemotes,
+        remote,
+      });
       created += await ingest.ingestCommits(workflow, page.commits);
       if (!page.hasMore || page.lastRevision === null) break;
       from = page.lastRevision + 1;
@@ -111,7 +126,8 @@ export function createRepoSyncService(deps: {
       if (now && now.committers !== workflow.committers) await ingest.refilter(now);
       return { created, error: null };
     } catch (error) {
-      if (!(error instanceof GitError) && !(error instanceof SvnError) && !(error instanceof RepoAccessError)) throw error;
+      if (!(error instanceof GitError) && !(error instanceof SvnError) && !(error instanceof RepoAccessError))
+        throw error;
       // The reason is kept on the workflow so the tab can say why it shows nothing new.
       await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: error.message });
       return { created: 0, error: error.message };
@@ -167,7 +183,9 @@ async function readWalkedTips(mirrorsDir: string, workflow: WorkflowRecord): Pro
   try {
     const state = JSON.parse(await fs.readFile(walkedTipsFile(mirrorsDir, workflow.id), 'utf8')) as Partial<WalkedTips>;
     const same = state.remote === (workflow.repo_path ?? '') && state.branches === (workflow.default_branch ?? '');
-    return same && Array.isArray(state.tips) ? state.tips.filter((tip) => typeof tip === 'string' && /^[0-9a-f]{40,64}$/.test(tip)) : [];
+    return same && Array.isArray(state.tips)
+      ? state.tips.filter((tip) => typeof tip === 'string' && /^[0-9a-f]{40,64}$/.test(tip))
+      : [];
   } catch {
     return [];
   }

@@ -5,7 +5,12 @@ import { LarkTaskMessages, TASK_ATTACHMENT_PREFIX, TASK_ATTACHMENTS_MAX } from '
 import type { Clock } from '../../lib/clock.ts';
 import { MEDIA_UPLOAD_MAX_BYTES } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
-import { capBytes, FileTooLargeError, type LarkDownload, type StreamedFile } from '../../integrations/lark/lark-files.ts';
+import {
+  capBytes,
+  FileTooLargeError,
+  type LarkDownload,
+  type StreamedFile,
+} from '../../integrations/lark/lark-files.ts';
 import { TASK_ATTACHMENT_MAX_BYTES, type LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { BlobError, type BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
@@ -25,16 +30,37 @@ export const TOO_MANY_FILES_NOTE = `飞书中的附件超过 ${TASK_ATTACHMENTS_
 export const roomForFiles = (filesHere: number) => Math.max(0, TASK_ATTACHMENTS_MAX - filesHere);
 /** Files from Lark larger than this are not brought here (the spec names no limit: Lark's own upload_all one). */
 export const LARK_FILE_MAX_BYTES = MEDIA_UPLOAD_MAX_BYTES;
-export const tooLargeFromLarkNote = (name: string, now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: `飞书中的附件「${name}」超过 ${LARK_FILE_MAX_BYTES / 1024 / 1024} MB，未同步到本系统`, create_time: now, comment_id: null });
+export const tooLargeFromLarkNote = (name: string, now: number) => ({
+  actor_id: null,
+  source: 'lark' as const,
+  field: 'larkSyncFailed',
+  old_value: null,
+  new_value: `飞书中的附件「${name}」超过 ${LARK_FILE_MAX_BYTES / 1024 / 1024} MB，未同步到本系统`,
+  create_time: now,
+  comment_id: null,
+});
 /** A local attachment Lark does not take (too large): it stays here, and the history says so once. */
-export const tooLargeForLarkNote = (name: string, where: '飞书任务' | '飞书多维表格', limit?: string) => `附件「${name}」${limit ? `超过 ${limit}` : '超过飞书允许的大小'}，未同步到${where}`;
-export const tooManyFilesNote = (now: number) => ({ actor_id: null, source: 'lark' as const, field: 'larkSyncFailed', old_value: null, new_value: TOO_MANY_FILES_NOTE, create_time: now, comment_id: null });
+export const tooLargeForLarkNote = (name: string, where: '飞书任务' | '飞书多维表格', limit?: string) =>
+  `附件「${name}」${limit ? `超过 ${limit}` : '超过飞书允许的大小'}，未同步到${where}`;
+export const tooManyFilesNote = (now: number) => ({
+  actor_id: null,
+  source: 'lark' as const,
+  field: 'larkSyncFailed',
+  old_value: null,
+  new_value: TOO_MANY_FILES_NOTE,
+  create_time: now,
+  comment_id: null,
+});
 
 /** SPEC §7: task attachments are stored under lark_attachment/ + 16 random characters + the extension. */
 export function attachmentKey(fileName: string): string {
   const bytes = randomBytes(16);
   const id = [...bytes].map((b) => ALNUM[b % ALNUM.length]).join('');
-  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '').slice(0, 10);
+  const ext = path
+    .extname(fileName)
+    .toLowerCase()
+    .replace(/[^.a-z0-9]/g, '')
+    .slice(0, 10);
   return `${TASK_ATTACHMENT_PREFIX}${id}${ext}`;
 }
 
@@ -57,7 +83,8 @@ export async function readStored(blobs: BlobStore, file: { s3Key: string; fileNa
   try {
     return await blobs.read(file.s3Key);
   } catch (error) {
-    if (error instanceof BlobError && error.reason === 'not_found') throw new Error(LarkTaskMessages.fileMissing(file.fileName));
+    if (error instanceof BlobError && error.reason === 'not_found')
+      throw new Error(LarkTaskMessages.fileMissing(file.fileName));
     throw error;
   }
 }
@@ -92,7 +119,9 @@ export async function storeDownload(blobs: BlobStore, key: string, download: Lar
 
 /** Runs downloads from Lark one after another, at least DOWNLOAD_SPACING_MS apart (one spacer for tasks and bugs). */
 export type Spacer = <T>(run: () => Promise<T>) => Promise<T>;
-export function createSpacer(sleep: (ms: number) => Promise<void> = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))): Spacer {
+export function createSpacer(
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+): Spacer {
   let lastDownload = Number.NEGATIVE_INFINITY;
   return async <T>(run: () => Promise<T>): Promise<T> => {
     const wait = lastDownload + DOWNLOAD_SPACING_MS - Date.now();
@@ -108,21 +137,43 @@ export function createSpacer(sleep: (ms: number) => Promise<void> = (ms) => new 
  * names are downloaded into the blob store — unless the record's history shows that token on a file removed here,
  * in which case the Lark attachment is deleted instead. Tokens are written back by compare-and-set on attach_files.
  */
-export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; sleep?: (ms: number) => Promise<void>; spaced?: Spacer }) {
+export function createAttachmentSync(deps: {
+  client: LarkTaskClient;
+  blobs: BlobStore;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  sleep?: (ms: number) => Promise<void>;
+  spaced?: Spacer;
+}) {
   const spaced = deps.spaced ?? createSpacer(deps.sleep);
-  return async function syncAttachments(record: TaskRecordRow, taskGuid: string): Promise<{ pushed: number; pulled: number }> {
+  return async function syncAttachments(
+    record: TaskRecordRow,
+    taskGuid: string,
+  ): Promise<{ pushed: number; pulled: number }> {
     const files = parseFiles(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);
     const uploads = (
-      await limited(files.filter((f) => !f.fileToken), UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
-        const file = await storedFile(deps.blobs, f);
-        // Task attachments are at most 50 MB in Lark (there is no multipart upload for them): a larger one stays here.
-        if (file.size > TASK_ATTACHMENT_MAX_BYTES) {
-          await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: tooLargeForLarkNote(f.fileName, '飞书任务', `${TASK_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`), create_time: deps.clock.now(), comment_id: null });
-          return null;
-        }
-        return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, file)).guid];
-      })
+      await limited(
+        files.filter((f) => !f.fileToken),
+        UPLOAD_CONCURRENCY,
+        async (f): Promise<[string, string] | null> => {
+          const file = await storedFile(deps.blobs, f);
+          // Task attachments are at most 50 MB in Lark (there is no multipart upload for them): a larger one stays here.
+          if (file.size > TASK_ATTACHMENT_MAX_BYTES) {
+            await deps.sync.noteOnce(record, {
+              actor_id: null,
+              source: 'lark',
+              field: 'larkSyncFailed',
+              old_value: null,
+              new_value: tooLargeForLarkNote(f.fileName, '飞书任务', `${TASK_ATTACHMENT_MAX_BYTES / 1024 / 1024} MB`),
+              create_time: deps.clock.now(),
+              comment_id: null,
+            });
+            return null;
+          }
+          return [f.s3Key, (await deps.client.uploadAttachment(taskGuid, file)).guid];
+        },
+      )
     ).filter((u): u is [string, string] => u !== null);
     const current = new Set(files.map((f) => f.fileToken).filter(Boolean));
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
@@ -132,7 +183,9 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
     for (const att of remote) {
       if (current.has(att.guid)) continue;
       if (removedHere.has(att.guid)) {
-        await deps.client.deleteAttachment(att.guid).catch((e: unknown) => (e instanceof LarkApiError && e.code === 1470404 ? undefined : Promise.reject(e)));
+        await deps.client
+          .deleteAttachment(att.guid)
+          .catch((e: unknown) => (e instanceof LarkApiError && e.code === 1470404 ? undefined : Promise.reject(e)));
         deleted += 1;
         continue;
       }
@@ -154,7 +207,8 @@ export function createAttachmentSync(deps: { client: LarkTaskClient; blobs: Blob
       room -= 1;
       added.push({ s3Key: key, fileName: att.name, fileToken: att.guid });
     }
-    if (uploads.length || added.length) await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now());
+    if (uploads.length || added.length)
+      await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now());
     return { pushed: uploads.length + deleted, pulled: added.length };
   };
 }

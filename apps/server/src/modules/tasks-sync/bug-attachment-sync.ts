@@ -1,11 +1,27 @@
 import path from 'node:path';
 import type { Clock } from '../../lib/clock.ts';
-import { bitableFiles, MEDIA_TOO_LARGE_CODE, type BitableRecordRead, type LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import {
+  bitableFiles,
+  MEDIA_TOO_LARGE_CODE,
+  type BitableRecordRead,
+  type LarkBitableClient,
+} from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
-import { attachmentKey, LARK_FILE_MAX_BYTES, limited, storeDownload, storedFile, tooLargeForLarkNote, tooLargeFromLarkNote, roomForFiles, tooManyFilesNote, type Spacer } from './attachment-sync.ts';
+import {
+  attachmentKey,
+  LARK_FILE_MAX_BYTES,
+  limited,
+  storeDownload,
+  storedFile,
+  tooLargeForLarkNote,
+  tooLargeFromLarkNote,
+  roomForFiles,
+  tooManyFilesNote,
+  type Spacer,
+} from './attachment-sync.ts';
 import { BUG_COLUMNS } from './lark-fields.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -23,13 +39,20 @@ const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bm
  * - a local file whose token left the cell was removed in Lark and goes here too (history source lark).
  * The cell is written before the tokens are stored here: a crash between them can duplicate a file, never lose one.
  */
-export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs: BlobStore; sync: TasksSyncRepository; clock: Clock; spaced: Spacer }) {
+export function createBugAttachmentSync(deps: {
+  client: LarkBitableClient;
+  blobs: BlobStore;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  spaced: Spacer;
+}) {
   /**
    * Whether the table has the attachment column; one made before it (or whose column was deleted) gets it now. The
    * other bugs' files lost their cells with the old column: their tokens are forgotten, so they are uploaded again.
    */
   async function ensureColumn(record: TaskRecordRow, appToken: string, tableId: string): Promise<boolean> {
-    const hasIt = async () => (await deps.client.listFields(appToken, tableId)).some((f) => f.field_name === BUG_COLUMNS.attachments);
+    const hasIt = async () =>
+      (await deps.client.listFields(appToken, tableId)).some((f) => f.field_name === BUG_COLUMNS.attachments);
     if (await hasIt()) return true;
     try {
       await deps.client.createField(appToken, tableId, { field_name: BUG_COLUMNS.attachments, type: 17 });
@@ -42,13 +65,19 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
     return false;
   }
 
-  return async function syncBugFiles(record: TaskRecordRow, remote: BitableRecordRead, appToken: string, tableId: string): Promise<{ pushed: number; pulled: number }> {
+  return async function syncBugFiles(
+    record: TaskRecordRow,
+    remote: BitableRecordRead,
+    appToken: string,
+    tableId: string,
+  ): Promise<{ pushed: number; pulled: number }> {
     const files = parseFiles(record.attach_files);
     const cell = bitableFiles(remote.fields[BUG_COLUMNS.attachments]);
     const inCell = new Set(cell.map((f) => f.file_token));
     const local = new Set(files.map((f) => f.fileToken).filter((t): t is string => Boolean(t)));
     const waiting = files.filter((f) => !f.fileToken);
-    if (!waiting.length && cell.every((f) => local.has(f.file_token)) && [...local].every((t) => inCell.has(t))) return { pushed: 0, pulled: 0 };
+    if (!waiting.length && cell.every((f) => local.has(f.file_token)) && [...local].every((t) => inCell.has(t)))
+      return { pushed: 0, pulled: 0 };
 
     const removedHere = await deps.sync.attachmentTokensEverSeen(Number(record.id));
     const outOfCell = [...local].filter((t) => !inCell.has(t));
@@ -66,11 +95,26 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
       await limited(waiting, UPLOAD_CONCURRENCY, async (f): Promise<[string, string] | null> => {
         try {
           // Over 20 MB it goes through Lark's multipart upload, a 4 MB block at a time from the store.
-          return [f.s3Key, await deps.client.uploadMedia(appToken, await storedFile(deps.blobs, f), IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()))];
+          return [
+            f.s3Key,
+            await deps.client.uploadMedia(
+              appToken,
+              await storedFile(deps.blobs, f),
+              IMAGE_EXTENSIONS.has(path.extname(f.fileName).toLowerCase()),
+            ),
+          ];
         } catch (error) {
           // Larger than Lark takes at all: this file stays here (said once), the bug's other files and fields still sync.
           if (!(error instanceof LarkApiError && error.code === MEDIA_TOO_LARGE_CODE)) throw error;
-          await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: tooLargeForLarkNote(f.fileName, '飞书多维表格'), create_time: deps.clock.now(), comment_id: null });
+          await deps.sync.noteOnce(record, {
+            actor_id: null,
+            source: 'lark',
+            field: 'larkSyncFailed',
+            old_value: null,
+            new_value: tooLargeForLarkNote(f.fileName, '飞书多维表格'),
+            create_time: deps.clock.now(),
+            comment_id: null,
+          });
           return null;
         }
       })
@@ -78,7 +122,9 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
 
     const next = [...kept.map((f) => f.file_token), ...restored, ...uploads.map(([, token]) => token)];
     if (next.length !== cell.length || next.some((t, i) => t !== cell[i]?.file_token)) {
-      await deps.client.updateRecord(appToken, tableId, remote.record_id, { [BUG_COLUMNS.attachments]: next.length ? next.map((file_token) => ({ file_token })) : null });
+      await deps.client.updateRecord(appToken, tableId, remote.record_id, {
+        [BUG_COLUMNS.attachments]: next.length ? next.map((file_token) => ({ file_token })) : null,
+      });
       const after = await deps.client.getRecord(appToken, tableId, remote.record_id);
       await deps.sync.markLarkTime(Number(record.id), Number(after.last_modified_time ?? 0));
     }
@@ -86,7 +132,10 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
     const added: StoredTaskFile[] = [];
     for (const f of fresh) {
       // Larger than kept here (by Lark's word, else by its bytes): it stays only in Lark's cell, said once.
-      const download = f.size !== null && f.size > LARK_FILE_MAX_BYTES ? null : await deps.spaced(() => deps.client.downloadMedia(f.file_token));
+      const download =
+        f.size !== null && f.size > LARK_FILE_MAX_BYTES
+          ? null
+          : await deps.spaced(() => deps.client.downloadMedia(f.file_token));
       const key = attachmentKey(f.name);
       if (!download || !(await storeDownload(deps.blobs, key, download))) {
         await deps.sync.noteOnce(record, tooLargeFromLarkNote(f.name, deps.clock.now()));
@@ -94,7 +143,8 @@ export function createBugAttachmentSync(deps: { client: LarkBitableClient; blobs
       }
       added.push({ s3Key: key, fileName: f.name, fileToken: f.file_token });
     }
-    if (uploads.length || added.length || removedInLark.size) await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now(), removedInLark);
+    if (uploads.length || added.length || removedInLark.size)
+      await deps.sync.mergeFiles(Number(record.id), new Map(uploads), added, deps.clock.now(), removedInLark);
     return { pushed: uploads.length + (cell.length - kept.length), pulled: added.length + removedInLark.size };
   };
 }

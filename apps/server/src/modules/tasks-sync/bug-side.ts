@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BUG_DONE_STATUS, type FieldGroupName } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
-import { bitablePeople, bitableText, type BitableRecordRead, type LarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
+import {
+  bitablePeople,
+  bitableText,
+  type BitableRecordRead,
+  type LarkBitableClient,
+} from '../../integrations/lark/lark-bitable.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import { BUG_COLUMNS, labelOfValue, valueOfLabel } from './lark-fields.ts';
 import type { LarkSide, SyncedColumns } from './sync-engine.ts';
@@ -17,8 +22,15 @@ const ids = (json: string): number[] => {
 };
 
 /** Bugs ↔ records of the app's Bitable table, keyed by column name (lark-fields.ts). */
-export function createBugSide(deps: { client: LarkBitableClient; sync: TasksSyncRepository; clock: Clock; appToken: string; tableId: string }) {
-  const select = (group: FieldGroupName, value: unknown): string | null => (typeof value === 'string' && value ? valueOfLabel(group, value) : null);
+export function createBugSide(deps: {
+  client: LarkBitableClient;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  appToken: string;
+  tableId: string;
+}) {
+  const select = (group: FieldGroupName, value: unknown): string | null =>
+    typeof value === 'string' && value ? valueOfLabel(group, value) : null;
   const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
   const side: LarkSide<BitableRecordRead> = {
@@ -30,7 +42,12 @@ export function createBugSide(deps: { client: LarkBitableClient; sync: TasksSync
       const users = await deps.sync.usersOfOpenIds(openIds);
       const local = ids(record.assignee_ids);
       const linked = await deps.sync.openIdsOf(local);
-      const assignees = [...new Set([...local.filter((id) => !linked.has(id)), ...openIds.map((o) => users.get(o)).filter((id): id is number => id !== undefined)])].sort((a, b) => a - b);
+      const assignees = [
+        ...new Set([
+          ...local.filter((id) => !linked.has(id)),
+          ...openIds.map((o) => users.get(o)).filter((id): id is number => id !== undefined),
+        ]),
+      ].sort((a, b) => a - b);
       const bugStatus = select('bugStatus', f[BUG_COLUMNS.bugStatus]);
       const remark = bitableText(f[BUG_COLUMNS.bugRemark]);
       return {
@@ -41,7 +58,10 @@ export function createBugSide(deps: { client: LarkBitableClient; sync: TasksSync
         bug_priority: select('bugPriority', f[BUG_COLUMNS.bugPriority]),
         bug_type: select('bugType', f[BUG_COLUMNS.bugType]),
         module_name: typeof f[BUG_COLUMNS.moduleName] === 'string' ? (f[BUG_COLUMNS.moduleName] as string) : null,
-        assignee_ids: JSON.stringify([...local].sort((a, b) => a - b)) === JSON.stringify(assignees) ? record.assignee_ids : JSON.stringify(assignees),
+        assignee_ids:
+          JSON.stringify([...local].sort((a, b) => a - b)) === JSON.stringify(assignees)
+            ? record.assignee_ids
+            : JSON.stringify(assignees),
         start_at: num(f[BUG_COLUMNS.startAt]),
         due: num(f[BUG_COLUMNS.due]),
         bug_remark: remark || (record.bug_remark === '' ? '' : null),
@@ -52,7 +72,11 @@ export function createBugSide(deps: { client: LarkBitableClient; sync: TasksSync
     async push(record, remote) {
       const openIds = [...(await deps.sync.openIdsOf(ids(record.assignee_ids))).values()];
       // People in the cell without a local account stay.
-      const kept = remote ? (await Promise.all([deps.sync.usersOfOpenIds(bitablePeople(remote.fields[BUG_COLUMNS.assignees]))]).then(([known]) => bitablePeople(remote.fields[BUG_COLUMNS.assignees]).filter((o) => !known.has(o)))) : [];
+      const kept = remote
+        ? await Promise.all([deps.sync.usersOfOpenIds(bitablePeople(remote.fields[BUG_COLUMNS.assignees]))]).then(
+            ([known]) => bitablePeople(remote.fields[BUG_COLUMNS.assignees]).filter((o) => !known.has(o)),
+          )
+        : [];
       const people = [...new Set([...openIds, ...kept])];
       const label = (group: FieldGroupName, value: string | null) => (value ? labelOfValue(group, value) : null);
       const fields: Record<string, unknown> = {
@@ -70,7 +94,12 @@ export function createBugSide(deps: { client: LarkBitableClient; sync: TasksSync
         [BUG_COLUMNS.localId]: record.guid,
       };
       if (remote === null) {
-        const created = await deps.client.createRecord(deps.appToken, deps.tableId, Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)), record.guid);
+        const created = await deps.client.createRecord(
+          deps.appToken,
+          deps.tableId,
+          Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)),
+          record.guid,
+        );
         const read = await deps.client.getRecord(deps.appToken, deps.tableId, created.record_id);
         return { link: { lark_record_id: created.record_id }, updatedAt: side.updatedAt(read) };
       }

@@ -13,8 +13,16 @@ const gone = (error: unknown) => error instanceof LarkApiError && error.code ===
  * in Lark is pushed; a Lark change (other content, or the comment gone) comes in only while no local change is pending
  * (the local edit wins and is pushed). Comments written in Lark by people come in as new local comments.
  */
-export function createCommentSync(deps: { client: LarkTaskClient; sync: TasksSyncRepository; clock: Clock; larkAppId: string }) {
-  return async function syncComments(record: TaskRecordRow, taskGuid: string): Promise<{ pushed: number; pulled: number }> {
+export function createCommentSync(deps: {
+  client: LarkTaskClient;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  larkAppId: string;
+}) {
+  return async function syncComments(
+    record: TaskRecordRow,
+    taskGuid: string,
+  ): Promise<{ pushed: number; pulled: number }> {
     let pushed = 0;
     let pulled = 0;
     const now = deps.clock.now();
@@ -23,7 +31,9 @@ export function createCommentSync(deps: { client: LarkTaskClient; sync: TasksSyn
     const byId = new Map(remote.map((c) => [c.id, c]));
     const linked = new Set(local.map((c) => c.lark_comment_id).filter(Boolean));
     // Our own comments not linked yet (a crash between Lark's answer and our write): adopt them instead of posting again.
-    const unclaimed = remote.filter((c) => c.creator.type === 'app' && c.creator.id === deps.larkAppId && !linked.has(c.id));
+    const unclaimed = remote.filter(
+      (c) => c.creator.type === 'app' && c.creator.id === deps.larkAppId && !linked.has(c.id),
+    );
 
     for (const c of local) {
       const version = Number(c.comment_version);
@@ -31,14 +41,18 @@ export function createCommentSync(deps: { client: LarkTaskClient; sync: TasksSyn
       const theirs: LarkTaskComment | undefined = c.lark_comment_id ? byId.get(c.lark_comment_id) : undefined;
       if (c.deleted_time !== null) {
         if (!c.lark_comment_id || !pending) continue;
-        if (theirs) await deps.client.deleteComment(theirs.id).catch((e: unknown) => (notAuthor(e) || gone(e) ? undefined : Promise.reject(e)));
+        if (theirs)
+          await deps.client
+            .deleteComment(theirs.id)
+            .catch((e: unknown) => (notAuthor(e) || gone(e) ? undefined : Promise.reject(e)));
         await deps.sync.markCommentSynced(Number(c.id), c.lark_comment_id, version);
         pushed += 1;
         continue;
       }
       if (!c.lark_comment_id || (!theirs && pending)) {
         const adopted = unclaimed.findIndex((r) => r.content === c.content);
-        const created = adopted >= 0 ? unclaimed.splice(adopted, 1)[0] : await deps.client.createComment(taskGuid, c.content);
+        const created =
+          adopted >= 0 ? unclaimed.splice(adopted, 1)[0] : await deps.client.createComment(taskGuid, c.content);
         await deps.sync.markCommentSynced(Number(c.id), created?.id ?? null, version);
         pushed += 1;
         continue;
@@ -50,20 +64,44 @@ export function createCommentSync(deps: { client: LarkTaskClient; sync: TasksSyn
       }
       if (pending) {
         // Someone else's Lark comment edited here stays pending: Lark keeps theirs, ours is never overwritten by it.
-        const taken = theirs.content === c.content || (await deps.client.updateComment(theirs.id, c.content).then(() => true, (e: unknown) => (notAuthor(e) ? false : Promise.reject(e))));
+        const taken =
+          theirs.content === c.content ||
+          (await deps.client.updateComment(theirs.id, c.content).then(
+            () => true,
+            (e: unknown) => (notAuthor(e) ? false : Promise.reject(e)),
+          ));
         if (taken) {
           await deps.sync.markCommentSynced(Number(c.id), theirs.id, version);
           pushed += 1;
         }
       } else if (theirs.content !== c.content) {
-        if (await deps.sync.applyRemoteComment(Number(c.id), Number(record.id), version, theirs.content, Number(theirs.updated_at) || now)) pulled += 1;
+        if (
+          await deps.sync.applyRemoteComment(
+            Number(c.id),
+            Number(record.id),
+            version,
+            theirs.content,
+            Number(theirs.updated_at) || now,
+          )
+        )
+          pulled += 1;
       }
     }
 
-    const fresh = remote.filter((c) => !linked.has(c.id) && !(c.creator.type === 'app' && c.creator.id === deps.larkAppId));
-    const authors = await deps.sync.usersOfOpenIds(fresh.filter((c) => c.creator.type === 'user').map((c) => c.creator.id));
+    const fresh = remote.filter(
+      (c) => !linked.has(c.id) && !(c.creator.type === 'app' && c.creator.id === deps.larkAppId),
+    );
+    const authors = await deps.sync.usersOfOpenIds(
+      fresh.filter((c) => c.creator.type === 'user').map((c) => c.creator.id),
+    );
     for (const c of fresh) {
-      await deps.sync.insertRemoteComment(Number(record.id), c.id, c.content, authors.get(c.creator.id) ?? null, Number(c.created_at) || now);
+      await deps.sync.insertRemoteComment(
+        Number(record.id),
+        c.id,
+        c.content,
+        authors.get(c.creator.id) ?? null,
+        Number(c.created_at) || now,
+      );
       pulled += 1;
     }
     return { pushed, pulled };

@@ -24,8 +24,28 @@ export function createLarkDeletion(deps: { tasks: TasksRepository; sync: TasksSy
       const pending = version > Number(current.lark_synced_version ?? 0);
       const kept = keptHere(current.record_type, now);
       const changes: Updateable<TaskRecordsTable> = pending ? kept.changes : { lark_deleted: 'removed' };
-      const history = [pending ? kept.history : { actor_id: null, source: 'lark' as const, field: 'deletedInLark', old_value: null, new_value: DELETED_IN_LARK[current.record_type], create_time: now, comment_id: null }];
-      if (await deps.tasks.update(Number(current.id), version, { ...changes, update_time: now, updated_by: null }, history)) return pending ? 'kept' : 'removed';
+      const history = [
+        pending
+          ? kept.history
+          : {
+              actor_id: null,
+              source: 'lark' as const,
+              field: 'deletedInLark',
+              old_value: null,
+              new_value: DELETED_IN_LARK[current.record_type],
+              create_time: now,
+              comment_id: null,
+            },
+      ];
+      if (
+        await deps.tasks.update(
+          Number(current.id),
+          version,
+          { ...changes, update_time: now, updated_by: null },
+          history,
+        )
+      )
+        return pending ? 'kept' : 'removed';
       current = await deps.sync.findById(Number(record.id));
     }
     return 'none';

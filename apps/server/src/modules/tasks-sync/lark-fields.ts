@@ -72,4 +72,5 @@ export function groupFromOptions(group: FieldGroupName, options: Array<{ name: s
 
 /** Lark Task text limits (contract §D): longer local text is cut when sent. */
 export const LARK_TEXT_MAX = 3000;
-export const cut = (text: string) => ([...text].length > LARK_TEXT_MAX ? [...text].slice(0, LARK_TEXT_MAX).join('') : text);
+export const cut = (text: string) =>
+  [...text].length > LARK_TEXT_MAX ? [...text].slice(0, LARK_TEXT_MAX).join('') : text;

@@ -45,11 +45,28 @@ const missing = (error: unknown) => error instanceof LarkApiError && (error.code
 
 /** Runs the sync of one record (a push job) or of a whole app (the scheduled pull and refresh). */
 export function createSyncRunner(deps: SyncRunnerDeps) {
-  const syncComments = createCommentSync({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, larkAppId: deps.larkAppId });
+  const syncComments = createCommentSync({
+    client: deps.taskClient,
+    sync: deps.sync,
+    clock: deps.clock,
+    larkAppId: deps.larkAppId,
+  });
   // Downloads from Lark, tasks' and bugs' alike, are spaced 1 s apart.
   const spaced = createSpacer();
-  const syncAttachments = createAttachmentSync({ client: deps.taskClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
-  const syncBugFiles = createBugAttachmentSync({ client: deps.bitableClient, blobs: deps.blobs, sync: deps.sync, clock: deps.clock, spaced });
+  const syncAttachments = createAttachmentSync({
+    client: deps.taskClient,
+    blobs: deps.blobs,
+    sync: deps.sync,
+    clock: deps.clock,
+    spaced,
+  });
+  const syncBugFiles = createBugAttachmentSync({
+    client: deps.bitableClient,
+    blobs: deps.blobs,
+    sync: deps.sync,
+    clock: deps.clock,
+    spaced,
+  });
   const goneInLark = createLarkDeletion({ tasks: deps.tasks, sync: deps.sync, clock: deps.clock });
 
   /**
@@ -57,7 +74,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
    * other error is this record's own (say an attachment missing from the store): it is counted and noted in the
    * record's history (once per reason), and the other records still sync.
    */
-  async function guarded<T>(recordId: number | null, counts: SyncCounts, work: () => Promise<T>): Promise<T | undefined> {
+  async function guarded<T>(
+    recordId: number | null,
+    counts: SyncCounts,
+    work: () => Promise<T>,
+  ): Promise<T | undefined> {
     try {
       return await work();
     } catch (error) {
@@ -65,7 +86,16 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       counts.failed += 1;
       const record = recordId === null ? null : await deps.sync.findById(recordId);
       const detail = error instanceof Error ? error.message : String(error);
-      if (record) await deps.sync.noteOnce(record, { actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: LarkTaskMessages.recordFailed(detail), create_time: deps.clock.now(), comment_id: null });
+      if (record)
+        await deps.sync.noteOnce(record, {
+          actor_id: null,
+          source: 'lark',
+          field: 'larkSyncFailed',
+          old_value: null,
+          new_value: LarkTaskMessages.recordFailed(detail),
+          create_time: deps.clock.now(),
+          comment_id: null,
+        });
       else deps.log?.(`a record from Lark could not be taken in: ${detail}`);
       return undefined;
     }
@@ -77,12 +107,19 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   }
 
   /** Reconciles a linked record; a push that finds the Lark item deleted meanwhile (not found) marks it gone. */
-  async function reconcileLinked<R>(side: LarkSide<R>, record: TaskRecordRow, remote: R, counts: SyncCounts): Promise<void> {
-    const outcome = await deps.engine.reconcile(side, record, remote).catch(async (e: unknown): Promise<SyncOutcome> => {
-      if (!missing(e)) throw e;
-      await gone(record, counts);
-      return 'none';
-    });
+  async function reconcileLinked<R>(
+    side: LarkSide<R>,
+    record: TaskRecordRow,
+    remote: R,
+    counts: SyncCounts,
+  ): Promise<void> {
+    const outcome = await deps.engine
+      .reconcile(side, record, remote)
+      .catch(async (e: unknown): Promise<SyncOutcome> => {
+        if (!missing(e)) throw e;
+        await gone(record, counts);
+        return 'none';
+      });
     count(counts, outcome);
   }
 
@@ -102,7 +139,10 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     if (!remote && parseFiles(record.attach_files).length === 0) return;
     const s = await deps.sync.settings(Number(record.app_id));
     if (!s?.lark_app_token || !s.lark_table_id) return;
-    const item = remote?.record_id === record.lark_record_id ? remote : await deps.bitableClient.getRecord(s.lark_app_token, s.lark_table_id, record.lark_record_id);
+    const item =
+      remote?.record_id === record.lark_record_id
+        ? remote
+        : await deps.bitableClient.getRecord(s.lark_app_token, s.lark_table_id, record.lark_record_id);
     const moved = await syncBugFiles(record, item, s.lark_app_token, s.lark_table_id);
     counts.attachments += moved.pushed + moved.pulled;
   }
@@ -110,25 +150,72 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   async function sidesOf(appId: number): Promise<{ task: TaskSide | null; bug: BugSide | null }> {
     const s = await deps.sync.settings(appId);
     return {
-      task: s?.lark_task_list_guid ? createTaskSide({ client: deps.taskClient, sync: deps.sync, clock: deps.clock, tasklistGuid: s.lark_task_list_guid }) : null,
-      bug: s?.lark_app_token && s.lark_table_id ? createBugSide({ client: deps.bitableClient, sync: deps.sync, clock: deps.clock, appToken: s.lark_app_token, tableId: s.lark_table_id }) : null,
+      task: s?.lark_task_list_guid
+        ? createTaskSide({
+            client: deps.taskClient,
+            sync: deps.sync,
+            clock: deps.clock,
+            tasklistGuid: s.lark_task_list_guid,
+          })
+        : null,
+      bug:
+        s?.lark_app_token && s.lark_table_id
+          ? createBugSide({
+              client: deps.bitableClient,
+              sync: deps.sync,
+              clock: deps.clock,
+              appToken: s.lark_app_token,
+              tableId: s.lark_table_id,
+            })
+          : null,
     };
   }
 
   /** A record made in Lark: a new local record whose first version is already in step. */
-  async function importRecord(appId: number, type: 'task' | 'bug', columns: SyncedColumns, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number, creatorId: number | null): Promise<number> {
+  async function importRecord(
+    appId: number,
+    type: 'task' | 'bug',
+    columns: SyncedColumns,
+    link: { lark_guid?: string; lark_record_id?: string },
+    larkUpdatedAt: number,
+    creatorId: number | null,
+  ): Promise<number> {
     const now = deps.clock.now();
     return deps.tasks.insert(
       {
-        guid: randomUUID(), app_id: appId, record_type: type, ...columns, creator_id: creatorId, attach_files: '[]', client_token: null,
-        lark_guid: link.lark_guid ?? null, lark_record_id: link.lark_record_id ?? null, lark_synced_version: 1, lark_updated_at: larkUpdatedAt, updated_by: null, create_time: now, update_time: now,
+        guid: randomUUID(),
+        app_id: appId,
+        record_type: type,
+        ...columns,
+        creator_id: creatorId,
+        attach_files: '[]',
+        client_token: null,
+        lark_guid: link.lark_guid ?? null,
+        lark_record_id: link.lark_record_id ?? null,
+        lark_synced_version: 1,
+        lark_updated_at: larkUpdatedAt,
+        updated_by: null,
+        create_time: now,
+        update_time: now,
       },
-      [{ actor_id: null, source: 'lark', field: 'created', old_value: null, new_value: columns.summary, create_time: now, comment_id: null }],
+      [
+        {
+          actor_id: null,
+          source: 'lark',
+          field: 'created',
+          old_value: null,
+          new_value: columns.summary,
+          create_time: now,
+          comment_id: null,
+        },
+      ],
     );
   }
 
   async function pullTasks(appId: number, side: TaskSide, counts: SyncCounts, withComments: boolean) {
-    const remoteList = await deps.taskClient.listTasklistTasks((await deps.sync.settings(appId))?.lark_task_list_guid ?? '');
+    const remoteList = await deps.taskClient.listTasklistTasks(
+      (await deps.sync.settings(appId))?.lark_task_list_guid ?? '',
+    );
     const records = await deps.sync.recordsOf(appId, 'task');
     const byGuid = new Map(records.filter((r) => r.lark_guid).map((r) => [r.lark_guid as string, r]));
     for (const summary of remoteList) {
@@ -137,7 +224,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         const remote = await deps.taskClient.getTask(summary.guid);
         const record = byGuid.get(remote.guid);
         if (!record) {
-          await importRecord(appId, 'task', await side.importColumns(remote), { lark_guid: remote.guid }, Number(remote.updated_at), await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }));
+          await importRecord(
+            appId,
+            'task',
+            await side.importColumns(remote),
+            { lark_guid: remote.guid },
+            Number(remote.updated_at),
+            await side.creatorOf(remote as LarkTask & { creator?: { id: string; type: string } }),
+          );
           counts.imported += 1;
         } else {
           await reconcileLinked(side.side, record, remote, counts);
@@ -148,14 +242,20 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     const listed = new Set(remoteList.map((t) => t.guid));
     for (const record of records.filter((r) => r.lark_guid && !listed.has(r.lark_guid))) {
       await guarded(Number(record.id), counts, async () => {
-        const remote = await deps.taskClient.getTask(record.lark_guid as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+        const remote = await deps.taskClient
+          .getTask(record.lark_guid as string)
+          .catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
         if (remote === null) await gone(record, counts);
         else await reconcileLinked(side.side, record, remote, counts);
       });
     }
-    for (const record of records.filter((r) => !r.lark_guid)) await guarded(Number(record.id), counts, async () => count(counts, await deps.engine.reconcile(side.side, record, null)));
+    for (const record of records.filter((r) => !r.lark_guid))
+      await guarded(Number(record.id), counts, async () =>
+        count(counts, await deps.engine.reconcile(side.side, record, null)),
+      );
     if (!withComments) return;
-    for (const record of await deps.sync.recordsOf(appId, 'task')) await guarded(Number(record.id), counts, () => extras(record, counts));
+    for (const record of await deps.sync.recordsOf(appId, 'task'))
+      await guarded(Number(record.id), counts, () => extras(record, counts));
   }
 
   async function pullBugs(appId: number, side: BugSide, counts: SyncCounts) {
@@ -170,7 +270,14 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       const record = byRecordId.get(item.record_id) ?? (localId ? byGuid.get(localId) : undefined);
       if (!record) {
         const id = await guarded(null, counts, async () => {
-          const made = await importRecord(appId, 'bug', await side.importColumns(item), { lark_record_id: item.record_id }, side.side.updatedAt(item), null);
+          const made = await importRecord(
+            appId,
+            'bug',
+            await side.importColumns(item),
+            { lark_record_id: item.record_id },
+            side.side.updatedAt(item),
+            null,
+          );
           counts.imported += 1;
           return made;
         });
@@ -187,9 +294,13 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     }
     // Linked bugs the table no longer has: deleted in Lark when Lark says not found (1254043).
     const inTable = new Set(remote.map((item) => item.record_id));
-    for (const record of records.filter((r) => r.lark_record_id && !inTable.has(r.lark_record_id) && !seen.has(Number(r.id)))) {
+    for (const record of records.filter(
+      (r) => r.lark_record_id && !inTable.has(r.lark_record_id) && !seen.has(Number(r.id)),
+    )) {
       await guarded(Number(record.id), counts, async () => {
-        const item = await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id as string).catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
+        const item = await deps.bitableClient
+          .getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id as string)
+          .catch((e: unknown) => (missing(e) ? null : Promise.reject(e)));
         if (item === null) await gone(record, counts);
         else await reconcileLinked(side.side, record, item, counts);
       });
@@ -220,7 +331,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
       if (record.lark_deleted) return counts;
       const sides = await sidesOf(Number(record.app_id));
       if (record.record_type === 'task' && sides.task) {
-        const remote = record.lark_guid ? await deps.taskClient.getTask(record.lark_guid).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
+        const remote = record.lark_guid
+          ? await deps.taskClient
+              .getTask(record.lark_guid)
+              .catch((e: unknown) => (missing(e) ? null : Promise.reject(e)))
+          : null;
         if (record.lark_guid && remote === null) await gone(record, counts);
         else if (remote) await reconcileLinked(sides.task.side, record, remote, counts);
         else count(counts, await deps.engine.reconcile(sides.task.side, record, null));
@@ -228,7 +343,11 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
         if (withComments && fresh && !fresh.lark_deleted) await extras(fresh, counts);
       } else if (record.record_type === 'bug' && sides.bug) {
         const s = await deps.sync.settings(Number(record.app_id));
-        const remote = record.lark_record_id ? await deps.bitableClient.getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id).catch((e: unknown) => (missing(e) ? null : Promise.reject(e))) : null;
+        const remote = record.lark_record_id
+          ? await deps.bitableClient
+              .getRecord(s?.lark_app_token ?? '', s?.lark_table_id ?? '', record.lark_record_id)
+              .catch((e: unknown) => (missing(e) ? null : Promise.reject(e)))
+          : null;
         if (record.lark_record_id && remote === null) await gone(record, counts);
         else if (remote) await reconcileLinked(sides.bug.side, record, remote, counts);
         else count(counts, await deps.engine.reconcile(sides.bug.side, record, null));
@@ -259,7 +378,8 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     const sides = await sidesOf(appId);
     // A refusal on one side (say the base) does not hold up the other; the first one is reported.
     let failure: unknown = null;
-    if (sides.task) await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
+    if (sides.task)
+      await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
     if (sides.bug) await pullBugs(appId, sides.bug, counts).catch((e: unknown) => void (failure ??= e));
     if (failure) throw failure;
     return counts;

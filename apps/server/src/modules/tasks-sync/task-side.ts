@@ -1,6 +1,12 @@
 import { TASK_DONE_STATUS } from '@release/contract';
 import type { Clock } from '../../lib/clock.ts';
-import { larkTime, type LarkCustomField, type LarkTask, type LarkTaskClient, type LarkTaskFields } from '../../integrations/lark/lark-task.ts';
+import {
+  larkTime,
+  type LarkCustomField,
+  type LarkTask,
+  type LarkTaskClient,
+  type LarkTaskFields,
+} from '../../integrations/lark/lark-task.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import { cut, labelOfValue, TASK_CUSTOM_FIELDS, valueOfLabel } from './lark-fields.ts';
 import type { LarkSide, SyncedColumns } from './sync-engine.ts';
@@ -16,7 +22,12 @@ const ids = (json: string): number[] => {
 };
 
 /** Tasks ↔ Lark Task v2 items of the app's task list (status and priority as the list's select custom fields). */
-export function createTaskSide(deps: { client: LarkTaskClient; sync: TasksSyncRepository; clock: Clock; tasklistGuid: string }) {
+export function createTaskSide(deps: {
+  client: LarkTaskClient;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  tasklistGuid: string;
+}) {
   let fields: LarkCustomField[] | null = null;
   async function customFields(): Promise<LarkCustomField[]> {
     fields ??= await deps.client.listCustomFields(deps.tasklistGuid);
@@ -32,7 +43,10 @@ export function createTaskSide(deps: { client: LarkTaskClient; sync: TasksSyncRe
     updatedAt: (remote) => Number(remote.updated_at),
 
     async asColumns(remote, record) {
-      const [statusField, priorityField] = [await fieldNamed(TASK_CUSTOM_FIELDS.status), await fieldNamed(TASK_CUSTOM_FIELDS.priority)];
+      const [statusField, priorityField] = [
+        await fieldNamed(TASK_CUSTOM_FIELDS.status),
+        await fieldNamed(TASK_CUSTOM_FIELDS.priority),
+      ];
       const optionName = (field: LarkCustomField | undefined) => {
         const guid = remote.custom_fields.find((v) => v.guid === field?.guid)?.single_select_value;
         return field?.options.find((o) => o.guid === guid)?.name;
@@ -48,7 +62,10 @@ export function createTaskSide(deps: { client: LarkTaskClient; sync: TasksSyncRe
       const users = await deps.sync.usersOfOpenIds(openIds);
       const local = ids(record.assignee_ids);
       const linked = await deps.sync.openIdsOf(local);
-      const assignees = [...local.filter((id) => !linked.has(id)), ...openIds.map((o) => users.get(o)).filter((id): id is number => id !== undefined)];
+      const assignees = [
+        ...local.filter((id) => !linked.has(id)),
+        ...openIds.map((o) => users.get(o)).filter((id): id is number => id !== undefined),
+      ];
       const columns: Partial<SyncedColumns> = {
         summary: remote.summary,
         description: remote.description,
@@ -60,26 +77,43 @@ export function createTaskSide(deps: { client: LarkTaskClient; sync: TasksSyncRe
         assignee_ids: JSON.stringify([...new Set(assignees)].sort((a, b) => a - b)),
       };
       // The same people in another order is no change.
-      if (JSON.stringify([...local].sort((a, b) => a - b)) === columns.assignee_ids) columns.assignee_ids = record.assignee_ids;
+      if (JSON.stringify([...local].sort((a, b) => a - b)) === columns.assignee_ids)
+        columns.assignee_ids = record.assignee_ids;
       return columns;
     },
 
     async push(record, remote) {
       const customs: NonNullable<LarkTaskFields['custom_fields']> = [];
-      for (const [name, group, value] of [[TASK_CUSTOM_FIELDS.status, 'status', record.status], [TASK_CUSTOM_FIELDS.priority, 'priority', record.priority]] as const) {
+      for (const [name, group, value] of [
+        [TASK_CUSTOM_FIELDS.status, 'status', record.status],
+        [TASK_CUSTOM_FIELDS.priority, 'priority', record.priority],
+      ] as const) {
         const field = await fieldNamed(name);
         const option = value ? field?.options.find((o) => o.name === labelOfValue(group, value)) : undefined;
         if (field && option) customs.push({ guid: field.guid, single_select_value: option.guid });
       }
       const localDone = record.completed_at !== null;
       const openIds = [...(await deps.sync.openIdsOf(ids(record.assignee_ids))).values()];
-      const fieldsOut: LarkTaskFields = { summary: cut(record.summary) || '-', description: cut(record.description), start: larkTime(record.start_at), due: larkTime(record.due), custom_fields: customs };
+      const fieldsOut: LarkTaskFields = {
+        summary: cut(record.summary) || '-',
+        description: cut(record.description),
+        start: larkTime(record.start_at),
+        due: larkTime(record.due),
+        custom_fields: customs,
+      };
       if (remote === null) {
-        const created = await deps.client.createTask({ ...fieldsOut, ...(localDone ? { completed_at: String(record.completed_at) } : {}), tasklistGuid: deps.tasklistGuid, assignees: openIds, clientToken: record.guid });
+        const created = await deps.client.createTask({
+          ...fieldsOut,
+          ...(localDone ? { completed_at: String(record.completed_at) } : {}),
+          tasklistGuid: deps.tasklistGuid,
+          assignees: openIds,
+          clientToken: record.guid,
+        });
         return { link: { lark_guid: created.guid }, updatedAt: Number(created.updated_at) };
       }
       // Completing a completed task is refused: send completed_at only when it changes.
-      if (localDone !== (remote.completed_at !== '0')) fieldsOut.completed_at = localDone ? String(record.completed_at) : '0';
+      if (localDone !== (remote.completed_at !== '0'))
+        fieldsOut.completed_at = localDone ? String(record.completed_at) : '0';
       let after = await deps.client.patchTask(remote.guid, fieldsOut);
       const theirs = await assigneesOf(remote);
       const known = await deps.sync.usersOfOpenIds(theirs);
@@ -97,7 +131,15 @@ export function createTaskSide(deps: { client: LarkTaskClient; sync: TasksSyncRe
     async importColumns(remote: LarkTask): Promise<SyncedColumns> {
       const blank = { status: 'not_started', priority: 'high', assignee_ids: '[]' } as TaskRecordRow;
       const columns = await side.asColumns(remote, blank);
-      return { module_name: null, bug_status: null, bug_type: null, bug_severity: null, bug_priority: null, bug_remark: null, ...columns } as SyncedColumns;
+      return {
+        module_name: null,
+        bug_status: null,
+        bug_type: null,
+        bug_severity: null,
+        bug_priority: null,
+        bug_remark: null,
+        ...columns,
+      } as SyncedColumns;
     },
     async creatorOf(remote: LarkTask & { creator?: { id: string; type: string } }): Promise<number | null> {
       const openId = remote.creator?.type === 'user' ? remote.creator.id : null;

@@ -14,11 +14,14 @@ export const PULL_INTERVAL_MS = 5 * 60_000;
 
 function failureOf(error: unknown): JobFailure {
   // Not Lark's failure (say an attachment gone from the store): the record's history says what it was.
-  const message = isLarkFailure(error) ? larkTaskErrorMessage(error) : LarkTaskMessages.recordFailed(error instanceof Error ? error.message : String(error));
+  const message = isLarkFailure(error)
+    ? larkTaskErrorMessage(error)
+    : LarkTaskMessages.recordFailed(error instanceof Error ? error.message : String(error));
   const code = error instanceof LarkApiError ? error.code : null;
   // Our database away (a restart, a failover): the queue runs it again when it is back, and the pull keeps its schedule.
   if (databaseFault(error) === 'unavailable') return JobFailure.retry(message, { cause: error });
-  if (isRetryableLarkError(error)) return JobFailure.retry(message, { code, retryAfterMs: error instanceof LarkApiError ? error.retryAfterMs : null });
+  if (isRetryableLarkError(error))
+    return JobFailure.retry(message, { code, retryAfterMs: error instanceof LarkApiError ? error.retryAfterMs : null });
   return JobFailure.permanent(message, code);
 }
 
@@ -41,7 +44,22 @@ export function createPushJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
       if (outcome.status !== 'failed') return;
       const record = await deps.sync.findById(payload.recordId, trx);
       // The drawer's history shows why Lark did not take the change (in the job's own transaction).
-      if (record) await deps.sync.note(record, [{ actor_id: null, source: 'lark', field: 'larkSyncFailed', old_value: null, new_value: outcome.failure.message, create_time: deps.clock.now(), comment_id: null }], trx);
+      if (record)
+        await deps.sync.note(
+          record,
+          [
+            {
+              actor_id: null,
+              source: 'lark',
+              field: 'larkSyncFailed',
+              old_value: null,
+              new_value: outcome.failure.message,
+              create_time: deps.clock.now(),
+              comment_id: null,
+            },
+          ],
+          trx,
+        );
     },
   });
 }
@@ -50,7 +68,12 @@ export function createPushJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
  * Reads one app's task list and table for Lark's changes. The schedule 飞书任务同步 (every PULL_INTERVAL_MS, taken by
  * one process of the cluster) queues one per linked app; linking a list or a table and Lark's events queue one now.
  */
-export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncRepository; clock: Clock; jobs: () => JobQueue }) {
+export function createPullJob(deps: {
+  runner: SyncRunner;
+  sync: TasksSyncRepository;
+  clock: Clock;
+  jobs: () => JobQueue;
+}) {
   const job = defineJob({
     kind: 'tasks-sync.pull',
     payload: z.object({ appId: z.number().int() }),
@@ -67,11 +90,19 @@ export function createPullJob(deps: { runner: SyncRunner; sync: TasksSyncReposit
   });
   /** One pull per app and interval slot, however often it is asked for. */
   async function schedule(appId: number, runAt: number) {
-    await deps.jobs().enqueue(job, { appId }, { runAt, dedupeKey: `tasks-sync:pull:${appId}:${Math.floor(runAt / PULL_INTERVAL_MS)}` });
+    await deps
+      .jobs()
+      .enqueue(
+        job,
+        { appId },
+        { runAt, dedupeKey: `tasks-sync:pull:${appId}:${Math.floor(runAt / PULL_INTERVAL_MS)}` },
+      );
   }
   /** One pull now for a change Lark told us of (its event id: a redelivered event queues nothing more). */
   async function onEvent(appId: number, eventId: string) {
-    await deps.jobs().enqueue(job, { appId }, { runAt: deps.clock.now(), dedupeKey: `tasks-sync:pull:${appId}:event:${eventId}` });
+    await deps
+      .jobs()
+      .enqueue(job, { appId }, { runAt: deps.clock.now(), dedupeKey: `tasks-sync:pull:${appId}:event:${eventId}` });
   }
   /** The schedule's run: a pull of every linked app now. */
   async function pullAll(): Promise<number> {

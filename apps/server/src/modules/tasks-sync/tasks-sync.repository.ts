@@ -18,28 +18,58 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
     },
 
     /** Stores a new link unless one is there already (two clicks at once: the first wins); answers whether it did. */
-    async saveLink(appId: number, link: { lark_task_list_guid: string; lark_task_list_url: string } | { lark_app_token: string; lark_table_id: string; lark_table_url: string }, now: number): Promise<boolean> {
-      await db.insertInto('app_task_settings').values({ app_id: appId, task_view_enabled: 0, update_time: now }).onConflict((oc) => oc.column('app_id').doNothing()).execute();
+    async saveLink(
+      appId: number,
+      link:
+        | { lark_task_list_guid: string; lark_task_list_url: string }
+        | { lark_app_token: string; lark_table_id: string; lark_table_url: string },
+      now: number,
+    ): Promise<boolean> {
+      await db
+        .insertInto('app_task_settings')
+        .values({ app_id: appId, task_view_enabled: 0, update_time: now })
+        .onConflict((oc) => oc.column('app_id').doNothing())
+        .execute();
       const unset = 'lark_task_list_guid' in link ? 'lark_task_list_guid' : 'lark_app_token';
-      const result = await db.updateTable('app_task_settings').set({ ...link, update_time: now }).where('app_id', '=', appId).where(unset, 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('app_task_settings')
+        .set({ ...link, update_time: now })
+        .where('app_id', '=', appId)
+        .where(unset, 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
     /** Apps whose bug table lives in this Bitable base. */
     async appsOfBase(appToken: string): Promise<number[]> {
-      const rows = await db.selectFrom('app_task_settings').select('app_id').where('lark_app_token', '=', appToken).execute();
+      const rows = await db
+        .selectFrom('app_task_settings')
+        .select('app_id')
+        .where('lark_app_token', '=', appToken)
+        .execute();
       return rows.map((r) => Number(r.app_id));
     },
 
     /** Apps linked to a task list or a table (the schedule's pulls). */
     async linkedApps(): Promise<number[]> {
-      const rows = await db.selectFrom('app_task_settings').select('app_id').where((eb) => eb.or([eb('lark_task_list_guid', 'is not', null), eb('lark_app_token', 'is not', null)])).execute();
+      const rows = await db
+        .selectFrom('app_task_settings')
+        .select('app_id')
+        .where((eb) => eb.or([eb('lark_task_list_guid', 'is not', null), eb('lark_app_token', 'is not', null)]))
+        .execute();
       return rows.map((r) => Number(r.app_id));
     },
 
     async recordsOf(appId: number, recordType: 'task' | 'bug'): Promise<TaskRecordRow[]> {
       // Records deleted in Lark are out of the sync for good.
-      return db.selectFrom('task_records').selectAll().where('app_id', '=', appId).where('record_type', '=', recordType).where('lark_deleted', 'is', null).orderBy('id').execute();
+      return db
+        .selectFrom('task_records')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('record_type', '=', recordType)
+        .where('lark_deleted', 'is', null)
+        .orderBy('id')
+        .execute();
     },
 
     async findByGuid(guid: string): Promise<TaskRecordRow | undefined> {
@@ -53,14 +83,24 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
     /** Lark open_ids of local users (their Lark sign-in identities). */
     async openIdsOf(userIds: number[]): Promise<Map<number, string>> {
       if (!userIds.length) return new Map();
-      const rows = await db.selectFrom('user_identities').select(['user_id', 'subject']).where('provider', '=', 'lark').where('user_id', 'in', userIds).execute();
+      const rows = await db
+        .selectFrom('user_identities')
+        .select(['user_id', 'subject'])
+        .where('provider', '=', 'lark')
+        .where('user_id', 'in', userIds)
+        .execute();
       return new Map(rows.map((r) => [Number(r.user_id), r.subject]));
     },
 
     /** Local users of Lark open_ids; an open_id without a local account is left out. */
     async usersOfOpenIds(openIds: string[]): Promise<Map<string, number>> {
       if (!openIds.length) return new Map();
-      const rows = await db.selectFrom('user_identities').select(['user_id', 'subject']).where('provider', '=', 'lark').where('subject', 'in', openIds).execute();
+      const rows = await db
+        .selectFrom('user_identities')
+        .select(['user_id', 'subject'])
+        .where('provider', '=', 'lark')
+        .where('subject', 'in', openIds)
+        .execute();
       return new Map(rows.map((r) => [r.subject, Number(r.user_id)]));
     },
 
@@ -81,9 +121,23 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
      * Records what Lark holds after a push or pull: the link, Lark's modified time, and — only if the record is still
      * at `version` — that this version is in step (a newer local edit keeps its own pending push).
      */
-    async markSynced(id: number, version: number, link: { lark_guid?: string; lark_record_id?: string }, larkUpdatedAt: number): Promise<void> {
-      await db.updateTable('task_records').set({ ...link, lark_updated_at: larkUpdatedAt }).where('id', '=', id).execute();
-      await db.updateTable('task_records').set({ lark_synced_version: version }).where('id', '=', id).where('record_version', '=', version).execute();
+    async markSynced(
+      id: number,
+      version: number,
+      link: { lark_guid?: string; lark_record_id?: string },
+      larkUpdatedAt: number,
+    ): Promise<void> {
+      await db
+        .updateTable('task_records')
+        .set({ ...link, lark_updated_at: larkUpdatedAt })
+        .where('id', '=', id)
+        .execute();
+      await db
+        .updateTable('task_records')
+        .set({ lark_synced_version: version })
+        .where('id', '=', id)
+        .where('record_version', '=', version)
+        .execute();
     },
 
     /** History rows at the record's current version (conflict notes, sync failures) without changing the record. */
@@ -91,15 +145,24 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
       if (!rows.length) return;
       await executor
         .insertInto('task_history')
-        .values(rows.map((r) => ({ ...r, record_id: Number(record.id), record_version: Number(record.record_version) })))
+        .values(
+          rows.map((r) => ({ ...r, record_id: Number(record.id), record_version: Number(record.record_version) })),
+        )
         .execute();
     },
 
     /** Lark tokens that were ever on this record's files (task_history of attachFiles): a token gone from the record was removed here. */
     async attachmentTokensEverSeen(recordId: number): Promise<Set<string>> {
-      const rows = await db.selectFrom('task_history').select(['old_value', 'new_value']).where('record_id', '=', recordId).where('field', '=', 'attachFiles').execute();
+      const rows = await db
+        .selectFrom('task_history')
+        .select(['old_value', 'new_value'])
+        .where('record_id', '=', recordId)
+        .where('field', '=', 'attachFiles')
+        .execute();
       const tokens = new Set<string>();
-      for (const r of rows) for (const v of [r.old_value, r.new_value]) for (const f of parseFiles(v ?? '[]')) if (f.fileToken) tokens.add(f.fileToken);
+      for (const r of rows)
+        for (const v of [r.old_value, r.new_value])
+          for (const f of parseFiles(v ?? '[]')) if (f.fileToken) tokens.add(f.fileToken);
       return tokens;
     },
 
@@ -107,9 +170,19 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
      * Writes Lark tokens onto uploaded files (by blob key) and appends files downloaded from Lark, against the
      * latest attach_files (compare-and-set, retried when a local edit lands meanwhile); history source lark.
      */
-    async mergeFiles(recordId: number, tokens: Map<string, string>, added: StoredTaskFile[], now: number, dropped: ReadonlySet<string> = new Set()): Promise<void> {
+    async mergeFiles(
+      recordId: number,
+      tokens: Map<string, string>,
+      added: StoredTaskFile[],
+      now: number,
+      dropped: ReadonlySet<string> = new Set(),
+    ): Promise<void> {
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        const row = await db.selectFrom('task_records').select(['attach_files', 'record_version']).where('id', '=', recordId).executeTakeFirst();
+        const row = await db
+          .selectFrom('task_records')
+          .select(['attach_files', 'record_version'])
+          .where('id', '=', recordId)
+          .executeTakeFirst();
         if (!row) return;
         // Files removed in Lark (by token) go; the others get their new tokens.
         const files = parseFiles(row.attach_files)
@@ -118,9 +191,27 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
         const known = new Set(files.map((f) => f.fileToken));
         const next = JSON.stringify([...files, ...added.filter((f) => !known.has(f.fileToken))]);
         const saved = await db.transaction().execute(async (trx) => {
-          const result = await trx.updateTable('task_records').set({ attach_files: next }).where('id', '=', recordId).where('attach_files', '=', row.attach_files).executeTakeFirst();
+          const result = await trx
+            .updateTable('task_records')
+            .set({ attach_files: next })
+            .where('id', '=', recordId)
+            .where('attach_files', '=', row.attach_files)
+            .executeTakeFirst();
           if (Number(result.numUpdatedRows) !== 1) return false;
-          await trx.insertInto('task_history').values({ record_id: recordId, record_version: Number(row.record_version), actor_id: null, source: 'lark', field: 'attachFiles', old_value: row.attach_files, new_value: next, create_time: now, comment_id: null }).execute();
+          await trx
+            .insertInto('task_history')
+            .values({
+              record_id: recordId,
+              record_version: Number(row.record_version),
+              actor_id: null,
+              source: 'lark',
+              field: 'attachFiles',
+              old_value: row.attach_files,
+              new_value: next,
+              create_time: now,
+              comment_id: null,
+            })
+            .execute();
           return true;
         });
         if (saved) return;
@@ -133,14 +224,30 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
      * in Lark. Compare-and-set on attach_files, read again when a local edit lands meanwhile.
      */
     async forgetBugFileTokens(appId: number, exceptId: number): Promise<void> {
-      const rows = await db.selectFrom('task_records').select('id').where('app_id', '=', appId).where('record_type', '=', 'bug').where('lark_deleted', 'is', null).where('id', '!=', exceptId).execute();
+      const rows = await db
+        .selectFrom('task_records')
+        .select('id')
+        .where('app_id', '=', appId)
+        .where('record_type', '=', 'bug')
+        .where('lark_deleted', 'is', null)
+        .where('id', '!=', exceptId)
+        .execute();
       for (const { id } of rows) {
         for (let attempt = 0; attempt < 5; attempt += 1) {
-          const row = await db.selectFrom('task_records').select('attach_files').where('id', '=', Number(id)).executeTakeFirst();
+          const row = await db
+            .selectFrom('task_records')
+            .select('attach_files')
+            .where('id', '=', Number(id))
+            .executeTakeFirst();
           const files = parseFiles(row?.attach_files ?? '[]');
           if (!row || !files.some((f) => f.fileToken)) break;
           const next = JSON.stringify(files.map((f) => ({ ...f, fileToken: null })));
-          const result = await db.updateTable('task_records').set({ attach_files: next }).where('id', '=', Number(id)).where('attach_files', '=', row.attach_files).executeTakeFirst();
+          const result = await db
+            .updateTable('task_records')
+            .set({ attach_files: next })
+            .where('id', '=', Number(id))
+            .where('attach_files', '=', row.attach_files)
+            .executeTakeFirst();
           if (Number(result.numUpdatedRows) === 1) break;
         }
       }
@@ -153,7 +260,13 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
 
     /** A history note at the record's current version unless the same note is there already. */
     async noteOnce(record: TaskRecordRow, row: NewTaskHistory): Promise<void> {
-      const seen = await db.selectFrom('task_history').select('id').where('record_id', '=', Number(record.id)).where('field', '=', row.field).where('new_value', '=', row.new_value ?? '').executeTakeFirst();
+      const seen = await db
+        .selectFrom('task_history')
+        .select('id')
+        .where('record_id', '=', Number(record.id))
+        .where('field', '=', row.field)
+        .where('new_value', '=', row.new_value ?? '')
+        .executeTakeFirst();
       if (!seen) await this.note(record, [row]);
     },
 
@@ -162,20 +275,59 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
     },
 
     async markCommentSynced(id: number, larkCommentId: string | null, version: number): Promise<void> {
-      await db.updateTable('task_comments').set({ lark_comment_id: larkCommentId, lark_synced_version: version }).where('id', '=', id).where('comment_version', '=', version).execute();
+      await db
+        .updateTable('task_comments')
+        .set({ lark_comment_id: larkCommentId, lark_synced_version: version })
+        .where('id', '=', id)
+        .where('comment_version', '=', version)
+        .execute();
     },
 
     /** A comment written in Lark, stored locally as in step; bumps the record's comment count. */
-    async insertRemoteComment(recordId: number, larkCommentId: string, content: string, creatorId: number | null, time: number): Promise<void> {
+    async insertRemoteComment(
+      recordId: number,
+      larkCommentId: string,
+      content: string,
+      creatorId: number | null,
+      time: number,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('task_comments').values({ record_id: recordId, content, creator_id: creatorId, comment_version: 1, lark_comment_id: larkCommentId, lark_synced_version: 1, create_time: time, update_time: time, deleted_time: null }).execute();
-        const count = await trx.selectFrom('task_comments').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', recordId).where('deleted_time', 'is', null).executeTakeFirstOrThrow();
-        await trx.updateTable('task_records').set({ comment_count: Number(count.n) }).where('id', '=', recordId).execute();
+        await trx
+          .insertInto('task_comments')
+          .values({
+            record_id: recordId,
+            content,
+            creator_id: creatorId,
+            comment_version: 1,
+            lark_comment_id: larkCommentId,
+            lark_synced_version: 1,
+            create_time: time,
+            update_time: time,
+            deleted_time: null,
+          })
+          .execute();
+        const count = await trx
+          .selectFrom('task_comments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('record_id', '=', recordId)
+          .where('deleted_time', 'is', null)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('task_records')
+          .set({ comment_count: Number(count.n) })
+          .where('id', '=', recordId)
+          .execute();
       });
     },
 
     /** A Lark edit (content) or deletion (content null) of a comment that has no local change pending. */
-    async applyRemoteComment(id: number, recordId: number, expectedVersion: number, content: string | null, time: number): Promise<boolean> {
+    async applyRemoteComment(
+      id: number,
+      recordId: number,
+      expectedVersion: number,
+      content: string | null,
+      time: number,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const change = content === null ? { deleted_time: time } : { content, update_time: time };
         const result = await trx
@@ -185,8 +337,17 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
           .where('comment_version', '=', expectedVersion)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return false;
-        const count = await trx.selectFrom('task_comments').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', recordId).where('deleted_time', 'is', null).executeTakeFirstOrThrow();
-        await trx.updateTable('task_records').set({ comment_count: Number(count.n) }).where('id', '=', recordId).execute();
+        const count = await trx
+          .selectFrom('task_comments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('record_id', '=', recordId)
+          .where('deleted_time', 'is', null)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('task_records')
+          .set({ comment_count: Number(count.n) })
+          .where('id', '=', recordId)
+          .execute();
         return true;
       });
     },

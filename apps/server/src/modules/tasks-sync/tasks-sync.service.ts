@@ -1,4 +1,11 @@
-import { LarkTaskMessages, TaskFieldDefaults, TaskMessages, type FieldGroups, type LarkAuthStatus, type LarkSyncCounts } from '@release/contract';
+import {
+  LarkTaskMessages,
+  TaskFieldDefaults,
+  TaskMessages,
+  type FieldGroups,
+  type LarkAuthStatus,
+  type LarkSyncCounts,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -51,7 +58,12 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
 
   async function status(appId: number, problem: string | null): Promise<LarkAuthStatus> {
     const s = await sync.settings(appId);
-    return { larkEnabled: true, larkTaskListUrl: s?.lark_task_list_url ?? null, larkTableUrl: s?.lark_table_url ?? null, problem };
+    return {
+      larkEnabled: true,
+      larkTaskListUrl: s?.lark_task_list_url ?? null,
+      larkTableUrl: s?.lark_table_url ?? null,
+      problem,
+    };
   }
 
   async function appNameOf(appId: number): Promise<string> {
@@ -88,10 +100,15 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
       const linked = record.record_type === 'task' ? Boolean(s?.lark_task_list_guid) : Boolean(s?.lark_app_token);
       if (!linked || record.lark_deleted) return;
       if (change === 'comment') {
-        if (record.record_type === 'task') await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true });
+        if (record.record_type === 'task')
+          await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true });
         return;
       }
-      await deps.jobs.enqueue(deps.pushJob, { recordId: Number(record.id), comments: true }, { dedupeKey: `tasks-sync:push:${Number(record.id)}:${Number(record.record_version)}` });
+      await deps.jobs.enqueue(
+        deps.pushJob,
+        { recordId: Number(record.id), comments: true },
+        { dedupeKey: `tasks-sync:push:${Number(record.id)}:${Number(record.record_version)}` },
+      );
     },
 
     /** Whether our Lark app answers (its credentials), and the app's links. */
@@ -113,10 +130,25 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
       if ((await sync.settings(appId))?.lark_task_list_guid) throw AppError.badRequest(LarkTaskMessages.taskListExists);
       const editors = await sync.editorOpenIds(appId);
       const own = (await sync.openIdsOf([user.userId])).get(user.userId);
-      const list = await lark(() => deps.taskClient.createTasklist(`${name} 任务`.slice(0, 100), [...new Set([...editors, ...(own ? [own] : [])])]));
-      await lark(() => deps.taskClient.createSelectField(list.guid, TASK_CUSTOM_FIELDS.status, TaskFieldDefaults.status.map((o) => o.label)));
-      await lark(() => deps.taskClient.createSelectField(list.guid, TASK_CUSTOM_FIELDS.priority, TaskFieldDefaults.priority.map((o) => o.label)));
-      if (!(await sync.saveLink(appId, { lark_task_list_guid: list.guid, lark_task_list_url: list.url }, clock.now()))) throw AppError.badRequest(LarkTaskMessages.taskListExists);
+      const list = await lark(() =>
+        deps.taskClient.createTasklist(`${name} 任务`.slice(0, 100), [...new Set([...editors, ...(own ? [own] : [])])]),
+      );
+      await lark(() =>
+        deps.taskClient.createSelectField(
+          list.guid,
+          TASK_CUSTOM_FIELDS.status,
+          TaskFieldDefaults.status.map((o) => o.label),
+        ),
+      );
+      await lark(() =>
+        deps.taskClient.createSelectField(
+          list.guid,
+          TASK_CUSTOM_FIELDS.priority,
+          TaskFieldDefaults.priority.map((o) => o.label),
+        ),
+      );
+      if (!(await sync.saveLink(appId, { lark_task_list_guid: list.guid, lark_task_list_url: list.url }, clock.now())))
+        throw AppError.badRequest(LarkTaskMessages.taskListExists);
       // Existing tasks go to the new list, and the schedule starts reading it.
       await deps.pull.schedule(appId, clock.now());
       return status(appId, null);
@@ -129,10 +161,19 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
       if ((await sync.settings(appId))?.lark_app_token) throw AppError.badRequest(LarkTaskMessages.tableExists);
       const base = await lark(() => deps.bitableClient.createBase(`${name} 缺陷`));
       const tableId = await lark(() => deps.bitableClient.createTable(base.appToken, '缺陷', bugTableFields()));
-      if (!(await sync.saveLink(appId, { lark_app_token: base.appToken, lark_table_id: tableId, lark_table_url: `${base.url}?table=${tableId}` }, clock.now()))) throw AppError.badRequest(LarkTaskMessages.tableExists);
+      if (
+        !(await sync.saveLink(
+          appId,
+          { lark_app_token: base.appToken, lark_table_id: tableId, lark_table_url: `${base.url}?table=${tableId}` },
+          clock.now(),
+        ))
+      )
+        throw AppError.badRequest(LarkTaskMessages.tableExists);
       optionCache.delete(appId);
       // Without the subscription the 5-minute schedule still brings Lark's edits; so a refusal only gets logged.
-      await deps.subscribeBase?.(base.appToken).catch((error: unknown) => deps.log?.(`subscribing to the bug table's changes failed: ${String(error)}`));
+      await deps
+        .subscribeBase?.(base.appToken)
+        .catch((error: unknown) => deps.log?.(`subscribing to the bug table's changes failed: ${String(error)}`));
       await deps.pull.schedule(appId, clock.now());
       return status(appId, null);
     },
@@ -156,8 +197,10 @@ export function createTasksSyncService(deps: TasksSyncServiceDeps) {
     /** sync_comments: one task's comments both ways now. */
     async syncComments(user: AuthUser, taskGuid: string): Promise<LarkSyncCounts> {
       const record = await sync.findByGuid(taskGuid);
-      if (!record || !(await deps.policy.accessOf(user, Number(record.app_id)))) throw AppError.notFound(TaskMessages.recordNotFound);
-      if (record.record_type !== 'task' || !record.lark_guid || record.lark_deleted) return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0, failed: 0 };
+      if (!record || !(await deps.policy.accessOf(user, Number(record.app_id))))
+        throw AppError.notFound(TaskMessages.recordNotFound);
+      if (record.record_type !== 'task' || !record.lark_guid || record.lark_deleted)
+        return { pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0, failed: 0 };
       const moved = await lark(() => deps.runner.syncComments(record, record.lark_guid as string));
       return { pushed: 0, pulled: 0, imported: 0, comments: moved.pushed + moved.pulled, attachments: 0, failed: 0 };
     },

@@ -10,7 +10,12 @@ import type { TasksService } from './tasks.service.ts';
  * Comments inside the drawer (SPEC §2, §5). Edit users of the app comment; a comment is edited or deleted
  * by its author (admins may do both for anyone). Every change is a history row of the record.
  */
-export function createTaskCommentsService(deps: { tasks: TasksRepository; records: TasksService; policy: AppsPolicy; clock: Clock }) {
+export function createTaskCommentsService(deps: {
+  tasks: TasksRepository;
+  records: TasksService;
+  policy: AppsPolicy;
+  clock: Clock;
+}) {
   const { tasks, records, policy, clock } = deps;
 
   function requireContent(content: string): string {
@@ -53,9 +58,26 @@ export function createTaskCommentsService(deps: { tasks: TasksRepository; record
       const record = await records.recordFor(user, taskGuid, 'edit');
       const now = clock.now();
       const id = await tasks.insertComment(
-        { record_id: Number(record.id), content: text, creator_id: user.userId, lark_comment_id: null, lark_synced_version: null, create_time: now, update_time: now, deleted_time: null },
+        {
+          record_id: Number(record.id),
+          content: text,
+          creator_id: user.userId,
+          lark_comment_id: null,
+          lark_synced_version: null,
+          create_time: now,
+          update_time: now,
+          deleted_time: null,
+        },
         Number(record.record_version),
-        { actor_id: user.userId, source: 'local', field: 'comment', old_value: null, new_value: text, create_time: now, comment_id: null },
+        {
+          actor_id: user.userId,
+          source: 'local',
+          field: 'comment',
+          old_value: null,
+          new_value: text,
+          create_time: now,
+          comment_id: null,
+        },
       );
       await changed(Number(record.id));
       return { id };

@@ -25,7 +25,10 @@ export function parseFiles(raw: string): StoredTaskFile[] {
     const list = JSON.parse(raw) as unknown;
     if (!Array.isArray(list)) return [];
     return list
-      .filter((f): f is StoredTaskFile => typeof f === 'object' && f !== null && typeof (f as StoredTaskFile).s3Key === 'string')
+      .filter(
+        (f): f is StoredTaskFile =>
+          typeof f === 'object' && f !== null && typeof (f as StoredTaskFile).s3Key === 'string',
+      )
       .map((f) => ({ s3Key: f.s3Key, fileName: String(f.fileName ?? ''), fileToken: f.fileToken ?? null }));
   } catch {
     return [];
@@ -33,12 +36,22 @@ export function parseFiles(raw: string): StoredTaskFile[] {
 }
 
 /** Shapes stored rows into the API's records; names come from one lookup per page. */
-export async function presentRecords(rows: TaskRecordRow[], names: Map<number, string>, link: FileLinker): Promise<TaskRecord[]> {
+export async function presentRecords(
+  rows: TaskRecordRow[],
+  names: Map<number, string>,
+  link: FileLinker,
+): Promise<TaskRecord[]> {
   return Promise.all(
     rows.map(async (row) => {
       const assigneeIds = parseAssignees(row.assignee_ids);
       const files: TaskFile[] = await Promise.all(
-        parseFiles(row.attach_files).map(async (f) => ({ s3Key: f.s3Key, fileName: f.fileName, name: f.fileName, fileToken: f.fileToken, url: await link(f.s3Key, f.fileName) })),
+        parseFiles(row.attach_files).map(async (f) => ({
+          s3Key: f.s3Key,
+          fileName: f.fileName,
+          name: f.fileName,
+          fileToken: f.fileToken,
+          url: await link(f.s3Key, f.fileName),
+        })),
       );
       const creatorId = row.creator_id === null ? null : Number(row.creator_id);
       return {
@@ -81,5 +94,8 @@ export async function presentRecords(rows: TaskRecordRow[], names: Map<number, s
 
 /** The user ids a page of records names (assignees and creators). */
 export function userIdsOf(rows: TaskRecordRow[]): number[] {
-  return rows.flatMap((r) => [...parseAssignees(r.assignee_ids), ...(r.creator_id === null ? [] : [Number(r.creator_id)])]);
+  return rows.flatMap((r) => [
+    ...parseAssignees(r.assignee_ids),
+    ...(r.creator_id === null ? [] : [Number(r.creator_id)]),
+  ]);
 }

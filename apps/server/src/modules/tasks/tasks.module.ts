@@ -24,8 +24,25 @@ export interface TasksModuleDeps extends LinkDeps {
 /** Wires the task and bug tracker and registers its routes; returns its parts for the Lark sync. */
 export async function registerTasks(app: FastifyInstance, deps: TasksModuleDeps) {
   const repo = createTasksRepository(deps.db);
-  const tasks = createTasksService({ tasks: repo, policy: deps.policy, uploads: deps.uploads, clock: deps.clock, larkEnabled: deps.larkEnabled, fieldOptions: deps.fieldOptions, onChange: deps.onChange });
+  const tasks = createTasksService({
+    tasks: repo,
+    policy: deps.policy,
+    uploads: deps.uploads,
+    clock: deps.clock,
+    larkEnabled: deps.larkEnabled,
+    fieldOptions: deps.fieldOptions,
+    onChange: deps.onChange,
+  });
   const comments = createTaskCommentsService({ tasks: repo, records: tasks, policy: deps.policy, clock: deps.clock });
-  await app.register(tasksRoutes({ tasks, comments, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: deps.mediaLinks }));
+  await app.register(
+    tasksRoutes({
+      tasks,
+      comments,
+      blobs: deps.blobs,
+      publicUrl: deps.publicUrl,
+      downloadBaseUrl: deps.downloadBaseUrl,
+      mediaLinks: deps.mediaLinks,
+    }),
+  );
   return { repo, tasks, comments };
 }

@@ -28,16 +28,35 @@ export function createTasksRepository(db: Kysely<Database>) {
     if (filter.recordType) query = query.where('t.record_type', '=', filter.recordType);
     if (filter.status) {
       const status = filter.status;
-      query = query.where((eb) => eb.or([eb.and([eb('t.record_type', '=', 'task'), eb('t.status', '=', status)]), eb.and([eb('t.record_type', '=', 'bug'), eb('t.bug_status', '=', status)])]));
+      query = query.where((eb) =>
+        eb.or([
+          eb.and([eb('t.record_type', '=', 'task'), eb('t.status', '=', status)]),
+          eb.and([eb('t.record_type', '=', 'bug'), eb('t.bug_status', '=', status)]),
+        ]),
+      );
     }
     // assignee_ids is a JSON list of numbers: match the id as a whole element.
-    if (filter.assigneeId) query = query.where(sql<string>`',' || replace(replace(replace(t.assignee_ids, '[', ''), ']', ''), ' ', '') || ','`, 'like', `%,${filter.assigneeId},%`);
-    if (filter.keyword) query = query.where(sql<string>`lower(t.summary)`, 'like', sql<string>`${escapeLike(filter.keyword)} escape '\\'`);
+    if (filter.assigneeId)
+      query = query.where(
+        sql<string>`',' || replace(replace(replace(t.assignee_ids, '[', ''), ']', ''), ' ', '') || ','`,
+        'like',
+        `%,${filter.assigneeId},%`,
+      );
+    if (filter.keyword)
+      query = query.where(
+        sql<string>`lower(t.summary)`,
+        'like',
+        sql<string>`${escapeLike(filter.keyword)} escape '\\'`,
+      );
     return query;
   };
 
   async function writeHistory(trx: Kysely<Database>, recordId: number, recordVersion: number, rows: NewTaskHistory[]) {
-    if (rows.length) await trx.insertInto('task_history').values(rows.map((r) => ({ ...r, record_id: recordId, record_version: recordVersion }))).execute();
+    if (rows.length)
+      await trx
+        .insertInto('task_history')
+        .values(rows.map((r) => ({ ...r, record_id: recordId, record_version: recordVersion })))
+        .execute();
   }
 
   return {
@@ -58,14 +77,28 @@ export function createTasksRepository(db: Kysely<Database>) {
     /** Newest first, by page. */
     async list(filter: TaskFilter, offset: number, limit: number) {
       const [rows, count] = await Promise.all([
-        filtered(filter).selectAll('t').orderBy('t.create_time', 'desc').orderBy('t.id', 'desc').offset(offset).limit(limit).execute(),
-        filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+        filtered(filter)
+          .selectAll('t')
+          .orderBy('t.create_time', 'desc')
+          .orderBy('t.id', 'desc')
+          .offset(offset)
+          .limit(limit)
+          .execute(),
+        filtered(filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
       ]);
       return { rows, total: Number(count?.n ?? 0) };
     },
     /** How many tasks and bugs an app has (the tab badges). */
     async counts(appId: number): Promise<{ taskCount: number; bugCount: number }> {
-      const rows = await db.selectFrom('task_records').select(['record_type', (eb) => eb.fn.countAll<number>().as('n')]).where('app_id', '=', appId).where(listed).groupBy('record_type').execute();
+      const rows = await db
+        .selectFrom('task_records')
+        .select(['record_type', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('app_id', '=', appId)
+        .where(listed)
+        .groupBy('record_type')
+        .execute();
       const of = (type: RecordType) => Number(rows.find((r) => r.record_type === type)?.n ?? 0);
       return { taskCount: of('task'), bugCount: of('bug') };
     },
@@ -76,7 +109,12 @@ export function createTasksRepository(db: Kysely<Database>) {
       return db.selectFrom('task_records').selectAll().where('guid', '=', guid).executeTakeFirst();
     },
     async findByClientToken(appId: number, clientToken: string) {
-      return db.selectFrom('task_records').selectAll().where('app_id', '=', appId).where('client_token', '=', clientToken).executeTakeFirst();
+      return db
+        .selectFrom('task_records')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('client_token', '=', clientToken)
+        .executeTakeFirst();
     },
     /** The module names an app's bugs use, for the module picker. */
     async moduleNames(appId: number): Promise<string[]> {
@@ -106,7 +144,12 @@ export function createTasksRepository(db: Kysely<Database>) {
      * Applies changes if the record is still at `expectedVersion`, bumping record_version and writing the
      * history rows in the same transaction. False when someone else changed it first.
      */
-    async update(id: number, expectedVersion: number, changes: Updateable<TaskRecordsTable>, history: NewTaskHistory[]): Promise<boolean> {
+    async update(
+      id: number,
+      expectedVersion: number,
+      changes: Updateable<TaskRecordsTable>,
+      history: NewTaskHistory[],
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('task_records')
@@ -127,7 +170,12 @@ export function createTasksRepository(db: Kysely<Database>) {
         .select('record_version')
         .where('record_id', '=', recordId)
         .where('source', '=', 'lark')
-        .where((eb) => eb.or([eb('field', '=', 'deletedInLark'), eb.and([eb('field', '=', 'conflict'), eb('new_value', '=', DELETED_IN_LARK.keptEdit)])]))
+        .where((eb) =>
+          eb.or([
+            eb('field', '=', 'deletedInLark'),
+            eb.and([eb('field', '=', 'conflict'), eb('new_value', '=', DELETED_IN_LARK.keptEdit)]),
+          ]),
+        )
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
@@ -171,16 +219,31 @@ export function createTasksRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
     /** Adds a comment, counts it on the record and writes its history row. */
-    async insertComment(comment: Insertable<TaskCommentsTable>, recordVersion: number, history: NewTaskHistory): Promise<number> {
+    async insertComment(
+      comment: Insertable<TaskCommentsTable>,
+      recordVersion: number,
+      history: NewTaskHistory,
+    ): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const row = await trx.insertInto('task_comments').values(comment).returning('id').executeTakeFirstOrThrow();
         const id = Number(row.id);
-        await trx.updateTable('task_records').set((eb) => ({ comment_count: eb('comment_count', '+', 1) })).where('id', '=', comment.record_id).execute();
+        await trx
+          .updateTable('task_records')
+          .set((eb) => ({ comment_count: eb('comment_count', '+', 1) }))
+          .where('id', '=', comment.record_id)
+          .execute();
         await writeHistory(trx, comment.record_id, recordVersion, [{ ...history, comment_id: id }]);
         return id;
       });
     },
-    async updateComment(id: number, recordId: number, content: string, now: number, recordVersion: number, history: NewTaskHistory): Promise<void> {
+    async updateComment(
+      id: number,
+      recordId: number,
+      content: string,
+      now: number,
+      recordVersion: number,
+      history: NewTaskHistory,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('task_comments')
@@ -191,7 +254,13 @@ export function createTasksRepository(db: Kysely<Database>) {
       });
     },
     /** Leaves a tombstone (deleted_time) so a sync can remove the comment remotely too. */
-    async deleteComment(id: number, recordId: number, now: number, recordVersion: number, history: NewTaskHistory): Promise<void> {
+    async deleteComment(
+      id: number,
+      recordId: number,
+      now: number,
+      recordVersion: number,
+      history: NewTaskHistory,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('task_comments')
@@ -200,7 +269,11 @@ export function createTasksRepository(db: Kysely<Database>) {
           .where('deleted_time', 'is', null)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return;
-        await trx.updateTable('task_records').set((eb) => ({ comment_count: eb('comment_count', '-', 1) })).where('id', '=', recordId).execute();
+        await trx
+          .updateTable('task_records')
+          .set((eb) => ({ comment_count: eb('comment_count', '-', 1) }))
+          .where('id', '=', recordId)
+          .execute();
         await writeHistory(trx, recordId, recordVersion, [{ ...history, comment_id: id }]);
       });
     },
@@ -209,7 +282,11 @@ export function createTasksRepository(db: Kysely<Database>) {
     async userNames(ids: number[]): Promise<Map<number, string>> {
       const names = new Map<number, string>();
       if (!ids.length) return names;
-      const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'username'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
       for (const row of rows) names.set(Number(row.id), row.username);
       return names;
     },

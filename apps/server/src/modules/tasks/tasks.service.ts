@@ -140,7 +140,8 @@ export function createTasksService(deps: TasksServiceDeps) {
     if (unknown !== undefined) throw AppError.badRequest(TaskMessages.unknownUser(unknown));
     const groups = await fieldGroups(form.appId);
     const check = (group: FieldGroupName, value: string | null | undefined) => {
-      if (value && !groups[group].some((o) => o.value === value)) throw AppError.badRequest(TaskMessages.badOption(TaskFieldLabels[group], value));
+      if (value && !groups[group].some((o) => o.value === value))
+        throw AppError.badRequest(TaskMessages.badOption(TaskFieldLabels[group], value));
     };
     if (form.recordType === 'task') {
       check('status', form.status);
@@ -157,7 +158,11 @@ export function createTasksService(deps: TasksServiceDeps) {
    * The attachments after an edit: files already on the record stay; new ones must be this user's finished
    * uploads under lark_attachment/ and are then claimed (so housekeeping keeps them).
    */
-  async function resolveFiles(user: AuthUser, wanted: UploadFile[] | undefined, current: StoredTaskFile[]): Promise<{ files: StoredTaskFile[]; claim: string[] }> {
+  async function resolveFiles(
+    user: AuthUser,
+    wanted: UploadFile[] | undefined,
+    current: StoredTaskFile[],
+  ): Promise<{ files: StoredTaskFile[]; claim: string[] }> {
     if (wanted === undefined) return { files: current, claim: [] };
     const known = new Map(current.map((f) => [f.s3Key, f]));
     const files: StoredTaskFile[] = [];
@@ -179,19 +184,38 @@ export function createTasksService(deps: TasksServiceDeps) {
     return { files, claim };
   }
 
-  function diff(before: TaskRecordRow, after: Updateable<TaskRecordsTable>, actorId: number, now: number): NewTaskHistory[] {
+  function diff(
+    before: TaskRecordRow,
+    after: Updateable<TaskRecordsTable>,
+    actorId: number,
+    now: number,
+  ): NewTaskHistory[] {
     const rows: NewTaskHistory[] = [];
     for (const [column, field] of TRACKED) {
       if (!(column in after)) continue;
       const oldValue = asText(before[column]);
       const newValue = asText(after[column as keyof typeof after]);
-      if (oldValue !== newValue) rows.push({ actor_id: actorId, source: 'local', field, old_value: oldValue, new_value: newValue, create_time: now, comment_id: null });
+      if (oldValue !== newValue)
+        rows.push({
+          actor_id: actorId,
+          source: 'local',
+          field,
+          old_value: oldValue,
+          new_value: newValue,
+          create_time: now,
+          comment_id: null,
+        });
     }
     return rows;
   }
 
   /** The record columns an edit sets (the form's fields; status only when chosen), completedAt following status. */
-  function formChanges(before: TaskRecordRow, body: z.infer<typeof updateTaskBody>, files: StoredTaskFile[], now: number): Updateable<TaskRecordsTable> {
+  function formChanges(
+    before: TaskRecordRow,
+    body: z.infer<typeof updateTaskBody>,
+    files: StoredTaskFile[],
+    now: number,
+  ): Updateable<TaskRecordsTable> {
     const isTask = before.record_type === 'task';
     const changes: Updateable<TaskRecordsTable> = {
       summary: body.summary.trim(),
@@ -212,7 +236,9 @@ export function createTasksService(deps: TasksServiceDeps) {
       if (body.bugPriority !== undefined) changes.bug_priority = body.bugPriority;
       if (body.bugRemark !== undefined) changes.bug_remark = body.bugRemark;
     }
-    const done = isTask ? (changes.status ?? before.status) === TASK_DONE_STATUS : (changes.bug_status ?? before.bug_status) === BUG_DONE_STATUS;
+    const done = isTask
+      ? (changes.status ?? before.status) === TASK_DONE_STATUS
+      : (changes.bug_status ?? before.bug_status) === BUG_DONE_STATUS;
     changes.completed_at = done ? (before.completed_at ?? now) : null;
     return changes;
   }
@@ -245,10 +271,23 @@ export function createTasksService(deps: TasksServiceDeps) {
       return this.taskView(user, appId);
     },
 
-    async list(user: AuthUser, query: z.infer<typeof tasksQuery>, link: FileLinker): Promise<{ rows: TaskRecord[]; total: number; extraInfo: TasksExtraInfo }> {
+    async list(
+      user: AuthUser,
+      query: z.infer<typeof tasksQuery>,
+      link: FileLinker,
+    ): Promise<{ rows: TaskRecord[]; total: number; extraInfo: TasksExtraInfo }> {
       await policy.assertCanView(user, query.appId);
-      const filter = { appId: query.appId, recordType: query.recordType || undefined, status: query.status || undefined, assigneeId: query.assigneeId, keyword: query.keyword || undefined };
-      const [{ rows, total }, extraInfo] = await Promise.all([tasks.list(filter, (query.pageNo - 1) * query.pageSize, query.pageSize), tasks.counts(query.appId)]);
+      const filter = {
+        appId: query.appId,
+        recordType: query.recordType || undefined,
+        status: query.status || undefined,
+        assigneeId: query.assigneeId,
+        keyword: query.keyword || undefined,
+      };
+      const [{ rows, total }, extraInfo] = await Promise.all([
+        tasks.list(filter, (query.pageNo - 1) * query.pageSize, query.pageSize),
+        tasks.counts(query.appId),
+      ]);
       return { rows: await present(rows, link), total, extraInfo };
     },
 
@@ -301,7 +340,17 @@ export function createTasksService(deps: TasksServiceDeps) {
         update_time: now,
       };
       try {
-        await tasks.insert(record, [{ actor_id: user.userId, source: 'local', field: 'created', old_value: null, new_value: record.summary, create_time: now, comment_id: null }]);
+        await tasks.insert(record, [
+          {
+            actor_id: user.userId,
+            source: 'local',
+            field: 'created',
+            old_value: null,
+            new_value: record.summary,
+            create_time: now,
+            comment_id: null,
+          },
+        ]);
       } catch (error) {
         // Two requests with one clientToken at the same moment: the loser answers the winner's record.
         if (body.clientToken && isUniqueViolation(error)) {
@@ -322,12 +371,17 @@ export function createTasksService(deps: TasksServiceDeps) {
      */
     async update(user: AuthUser, body: z.infer<typeof updateTaskBody>, link: FileLinker): Promise<TaskRecord> {
       let before = await permitted(user, body.guid, 'edit');
-      if (Number(before.app_id) !== body.appId || before.record_type !== body.recordType) throw AppError.notFound(TaskMessages.recordNotFound);
+      if (Number(before.app_id) !== body.appId || before.record_type !== body.recordType)
+        throw AppError.notFound(TaskMessages.recordNotFound);
       const seen = body.recordVersion ?? Number(before.record_version);
       let basis = await editBasis(before, body.recordVersion);
       await checkForm(body);
       for (let attempt = 0; ; attempt += 1) {
-        const { files, claim } = await resolveFiles(user, before.record_type === 'task' ? body.attachFiles : body.bugFiles, parseFiles(before.attach_files));
+        const { files, claim } = await resolveFiles(
+          user,
+          before.record_type === 'task' ? body.attachFiles : body.bugFiles,
+          parseFiles(before.attach_files),
+        );
         const now = clock.now();
         const changes = formChanges(before, body, files, now);
         const history = diff(before, changes, user.userId, now);
@@ -339,7 +393,14 @@ export function createTasksService(deps: TasksServiceDeps) {
           history.push(kept.history);
         }
         if (history.length === 0) return this.one(user, before.guid, link);
-        if (await tasks.update(Number(before.id), Number(before.record_version), { ...changes, updated_by: user.userId, update_time: now }, history)) {
+        if (
+          await tasks.update(
+            Number(before.id),
+            Number(before.record_version),
+            { ...changes, updated_by: user.userId, update_time: now },
+            history,
+          )
+        ) {
           for (const id of claim) await deps.uploads.markRegistered(id);
           await notify(await tasks.findByGuid(before.guid), 'updated');
           return this.one(user, before.guid, link);
@@ -378,4 +439,3 @@ export function createTasksService(deps: TasksServiceDeps) {
   };
 }
 export type TasksService = ReturnType<typeof createTasksService>;
-

@@ -26,11 +26,15 @@ function formError(message: string): AppError {
   return AppError.badRequest(`参数错误：${message}`);
 }
 
-export function directUploadRoutes(deps: { direct: DirectUploadService; maxPackageBytes: number } & LinkDeps): FastifyPluginAsyncZod {
+export function directUploadRoutes(
+  deps: { direct: DirectUploadService; maxPackageBytes: number } & LinkDeps,
+): FastifyPluginAsyncZod {
   const { direct } = deps;
   return async (app) => {
     // Its own limits, apart from /api/upload's: one file up to MAX_PACKAGE_MB (+1 byte, so the service sees it is over).
-    await app.register(multipart, { limits: { fileSize: deps.maxPackageBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 22 } });
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxPackageBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 22 },
+    });
 
     app.post(
       '/api/upload_app/direct',
@@ -40,7 +44,10 @@ export function directUploadRoutes(deps: { direct: DirectUploadService; maxPacka
           tags: ['安装包上传'],
           summary: '一次请求上传并发布（CI）',
           description,
-          querystring: z.object({ appId: z.coerce.number().int().min(1).optional(), path: z.string().trim().max(64).optional() }),
+          querystring: z.object({
+            appId: z.coerce.number().int().min(1).optional(),
+            path: z.string().trim().max(64).optional(),
+          }),
           response: { 200: envelopeSchema(appVersionRow) },
         },
       },
@@ -62,7 +69,9 @@ export function directUploadRoutes(deps: { direct: DirectUploadService; maxPacka
               continue;
             }
             if (part.fieldname !== 'file') throw formError(`未知的文件字段 ${part.fieldname}，安装包请用 file`);
-            const ref = directUploadFields.pick({ appId: true, path: true }).safeParse({ appId: fields.appId ?? req.query.appId, path: fields.path ?? req.query.path });
+            const ref = directUploadFields
+              .pick({ appId: true, path: true })
+              .safeParse({ appId: fields.appId ?? req.query.appId, path: fields.path ?? req.query.path });
             if (!ref.success) throw formError(ref.error.issues[0]?.message ?? 'path');
             const appId = await direct.resolveApp(user, ref.data);
             received = await direct.receive(user, appId, part.filename || 'package', part.file);

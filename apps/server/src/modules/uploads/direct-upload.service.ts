@@ -63,7 +63,8 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
   /** Ends a received upload that did not become a version; never the file of a version that exists. */
   async function drop(session: { sessionId: string; fileKey: string }): Promise<void> {
     if (await versions.findByFileKey(session.fileKey)) return;
-    if (await sessions.transition(session.sessionId, ['issued', 'uploading', 'completed'], 'aborted', clock.now())) await blobs.delete(session.fileKey).catch(() => undefined);
+    if (await sessions.transition(session.sessionId, ['issued', 'uploading', 'completed'], 'aborted', clock.now()))
+      await blobs.delete(session.fileKey).catch(() => undefined);
   }
 
   return {
@@ -71,7 +72,8 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
     async resolveApp(user: AuthUser, ref: { appId?: number; path?: string }): Promise<number> {
       let appId = ref.appId;
       if (appId === undefined && ref.path) appId = (await apps.findByPath(ref.path))?.id;
-      if (appId === undefined) throw ref.path ? AppError.notFound(AppMessages.appNotFound) : AppError.badRequest(DirectUploadMessages.noApp);
+      if (appId === undefined)
+        throw ref.path ? AppError.notFound(AppMessages.appNotFound) : AppError.badRequest(DirectUploadMessages.noApp);
       await policy.assertCanEdit(user, appId);
       return appId;
     },
@@ -106,7 +108,12 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
     },
 
     /** Makes the received package a version; a refusal (not a package, other bundle id...) removes the file. */
-    async register(user: AuthUser, received: ReceivedPackage, fields: DirectUploadFields, baseUrl: string): Promise<VersionRecord> {
+    async register(
+      user: AuthUser,
+      received: ReceivedPackage,
+      fields: DirectUploadFields,
+      baseUrl: string,
+    ): Promise<VersionRecord> {
       try {
         return await registration.register(
           user,

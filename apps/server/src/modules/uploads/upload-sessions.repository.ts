@@ -17,17 +17,29 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
     },
     /** Moves a session from one state to another; false when another request moved it first. */
     async transition(id: string, from: State[], to: State, now: number): Promise<boolean> {
-      const result = await db.updateTable('upload_sessions').set({ state: to, update_time: now }).where('id', '=', id).where('state', 'in', from).executeTakeFirst();
+      const result = await db
+        .updateTable('upload_sessions')
+        .set({ state: to, update_time: now })
+        .where('id', '=', id)
+        .where('state', 'in', from)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async findByStoreUploadId(storeUploadId: string) {
-      return db.selectFrom('upload_sessions').selectAll().where('store_upload_id', '=', storeUploadId).executeTakeFirst();
+      return db
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('store_upload_id', '=', storeUploadId)
+        .executeTakeFirst();
     },
     /** The user's uploads not yet finished and used (issued, uploading, or completed but not registered): how many and their bytes. */
     async unfinishedOf(userId: number, exceptId?: string): Promise<{ files: number; bytes: number }> {
       let query = db
         .selectFrom('upload_sessions')
-        .select((eb) => [eb.fn.countAll<number | string>().as('files'), eb.fn.coalesce(eb.fn.sum<number | string | null>('file_size'), eb.lit(0)).as('bytes')])
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('files'),
+          eb.fn.coalesce(eb.fn.sum<number | string | null>('file_size'), eb.lit(0)).as('bytes'),
+        ])
         .where('user_id', '=', userId)
         .where('state', 'in', UNFINISHED);
       if (exceptId) query = query.where('id', '!=', exceptId);
@@ -35,7 +47,14 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
       return { files: Number(row.files), bytes: Number(row.bytes) };
     },
     async findStale(states: State[], before: number, limit: number) {
-      return db.selectFrom('upload_sessions').selectAll().where('state', 'in', states).where('update_time', '<', before).orderBy('update_time').limit(limit).execute();
+      return db
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('state', 'in', states)
+        .where('update_time', '<', before)
+        .orderBy('update_time')
+        .limit(limit)
+        .execute();
     },
   };
 }

@@ -1,5 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { TASK_ATTACHMENT_PREFIX, UPLOAD_PART_SIZE, type GetSignedUrlResult, type MultipartStartResult } from '@release/contract';
+import {
+  TASK_ATTACHMENT_PREFIX,
+  UPLOAD_PART_SIZE,
+  type GetSignedUrlResult,
+  type MultipartStartResult,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BlobError, type BlobPart } from '../../storage/blob-store.ts';
@@ -44,7 +49,10 @@ export interface UploadAsk {
 /** Object names are ours: a folder per upload, and the original name made safe for any store. */
 function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? 'file';
-  const cleaned = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(-120);
+  const cleaned = base
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(-120);
   return cleaned || 'file';
 }
 
@@ -77,9 +85,11 @@ export function createUploadsService(deps: {
    */
   async function admit(user: AuthUser, ask: UploadAsk): Promise<void> {
     if (ask.appId !== undefined) await deps.policy.assertCanEdit(user, ask.appId);
-    else if (!user.isAdmin && !(await deps.members.editsAnyApp(user.userId))) throw AppError.noPermission(UploadMessages.noUploadPermit);
+    else if (!user.isAdmin && !(await deps.members.editsAnyApp(user.userId)))
+      throw AppError.noPermission(UploadMessages.noUploadPermit);
     const held = await sessions.unfinishedOf(user.userId, ask.sessionId);
-    if (held.files + ask.files > quota.maxFiles || held.bytes + ask.bytes > quota.maxBytes) throw AppError.tooManyRequests(UploadMessages.quota(held, quota));
+    if (held.files + ask.files > quota.maxFiles || held.bytes + ask.bytes > quota.maxBytes)
+      throw AppError.tooManyRequests(UploadMessages.quota(held, quota));
   }
 
   async function ownSession(userId: number, fileKey: string) {
@@ -92,7 +102,10 @@ export function createUploadsService(deps: {
     admit,
 
     /** Names the objects of one publish: the package and its attachments (for `appId` when the client says it). */
-    async issueKeys(user: AuthUser, body: { appFileName?: string; attachFileNames: string[]; scene?: 'lark_attachment'; appId?: number }): Promise<GetSignedUrlResult> {
+    async issueKeys(
+      user: AuthUser,
+      body: { appFileName?: string; attachFileNames: string[]; scene?: 'lark_attachment'; appId?: number },
+    ): Promise<GetSignedUrlResult> {
       const { appFileName, attachFileNames, scene } = body;
       await admit(user, { appId: body.appId, files: (appFileName ? 1 : 0) + attachFileNames.length, bytes: 0 });
       const userId = user.userId;
@@ -131,12 +144,23 @@ export function createUploadsService(deps: {
     async start(user: AuthUser, fileKey: string, fileSize: number, baseUrl: string): Promise<MultipartStartResult> {
       const session = await ownSession(user.userId, fileKey);
       if (fileSize > deps.maxPackageBytes) throw AppError.badRequest(UploadMessages.tooLarge(deps.maxPackageBytes));
-      if (session.state !== 'issued' && session.state !== 'uploading') throw AppError.badRequest(UploadMessages.unknownKey);
+      if (session.state !== 'issued' && session.state !== 'uploading')
+        throw AppError.badRequest(UploadMessages.unknownKey);
       await admit(user, { files: 1, bytes: fileSize, sessionId: session.id });
       if (session.store_upload_id) await blobs.abortMultipart(fileKey, session.store_upload_id);
       const partSize = UPLOAD_PART_SIZE;
-      const { uploadId: storeUploadId } = await blobs.startMultipart(fileKey, { size: fileSize, partSize, contentType: 'application/octet-stream' });
-      await sessions.update(session.id, { state: 'uploading', file_size: fileSize, part_size: partSize, store_upload_id: storeUploadId, update_time: clock.now() });
+      const { uploadId: storeUploadId } = await blobs.startMultipart(fileKey, {
+        size: fileSize,
+        partSize,
+        contentType: 'application/octet-stream',
+      });
+      await sessions.update(session.id, {
+        state: 'uploading',
+        file_size: fileSize,
+        part_size: partSize,
+        store_upload_id: storeUploadId,
+        update_time: clock.now(),
+      });
       const partCount = Math.ceil(fileSize / partSize);
       const uploadParamsList = [];
       for (let partNo = 1; partNo <= partCount; partNo += 1) {
@@ -150,13 +174,16 @@ export function createUploadsService(deps: {
     async finish(userId: number, fileKey: string, uploadId: string, parts: BlobPart[]) {
       const session = await ownSession(userId, fileKey);
       if (session.id !== uploadId) throw AppError.badRequest(UploadMessages.unknownKey);
-      if (session.state === 'completed' || session.state === 'registered') return { fileKey, fileSize: session.file_size ?? 0 };
-      if (session.state !== 'uploading' || !session.store_upload_id || session.file_size === null || !session.part_size) throw AppError.badRequest(UploadMessages.unknownKey);
+      if (session.state === 'completed' || session.state === 'registered')
+        return { fileKey, fileSize: session.file_size ?? 0 };
+      if (session.state !== 'uploading' || !session.store_upload_id || session.file_size === null || !session.part_size)
+        throw AppError.badRequest(UploadMessages.unknownKey);
       // Every part must be listed before the store is asked: S3 would assemble a short object and end the upload.
       const partCount = Math.ceil(session.file_size / session.part_size);
       const listed = new Set(parts.map((p) => p.partNo));
       const missing = Array.from({ length: partCount }, (_, i) => i + 1).filter((n) => !listed.has(n));
-      if (missing.length) throw AppError.badRequest(`${UploadMessages.incomplete}（缺少分片 ${missing.slice(0, 10).join(', ')}）`);
+      if (missing.length)
+        throw AppError.badRequest(`${UploadMessages.incomplete}（缺少分片 ${missing.slice(0, 10).join(', ')}）`);
       try {
         await blobs.completeMultipart(fileKey, session.store_upload_id, parts, session.file_size);
       } catch (error) {
@@ -170,7 +197,8 @@ export function createUploadsService(deps: {
     /** A completed upload of this user, ready to become a version or an attachment. */
     async completedUpload(userId: number, fileKey: string) {
       const session = await ownSession(userId, fileKey);
-      if (session.state !== 'completed' && session.state !== 'registered') throw AppError.badRequest(UploadMessages.incomplete);
+      if (session.state !== 'completed' && session.state !== 'registered')
+        throw AppError.badRequest(UploadMessages.incomplete);
       return session;
     },
 
@@ -191,7 +219,8 @@ export function createUploadsService(deps: {
       const stale = await sessions.findStale(['issued', 'uploading', 'completed'], cutoff, 500);
       for (const session of stale) {
         if (!(await sessions.transition(session.id, [session.state], 'aborted', clock.now()))) continue;
-        if (session.store_upload_id && session.state === 'uploading') await blobs.abortMultipart(session.file_key, session.store_upload_id);
+        if (session.store_upload_id && session.state === 'uploading')
+          await blobs.abortMultipart(session.file_key, session.store_upload_id);
         if (session.state === 'completed') await blobs.delete(session.file_key);
       }
       let orphans = 0;

@@ -41,7 +41,11 @@ export function createUsersRepository(db: Kysely<Database>) {
     async list(query: { offset: number; limit: number; keyword?: string }) {
       let q = baseQuery();
       if (query.keyword) {
-        q = q.where(sql<string>`lower(u.username)`, 'like', sql<string>`lower(${`%${escapeLike(query.keyword)}%`}) escape '\\'`);
+        q = q.where(
+          sql<string>`lower(u.username)`,
+          'like',
+          sql<string>`lower(${`%${escapeLike(query.keyword)}%`}) escape '\\'`,
+        );
       }
       const [rows, count] = await Promise.all([
         q.select(userColumns).orderBy('u.id', 'asc').offset(query.offset).limit(query.limit).execute(),
@@ -51,7 +55,10 @@ export function createUsersRepository(db: Kysely<Database>) {
     },
 
     async listBrief() {
-      return baseQuery().select(['u.id as userId', 'u.username as username', 'r.role_level as roleLevel']).orderBy('u.username').execute();
+      return baseQuery()
+        .select(['u.id as userId', 'u.username as username', 'r.role_level as roleLevel'])
+        .orderBy('u.username')
+        .execute();
     },
 
     async insert(user: NewUser): Promise<number> {
@@ -68,12 +75,18 @@ export function createUsersRepository(db: Kysely<Database>) {
     },
 
     async count(): Promise<number> {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
     async countAdmins(): Promise<number> {
-      const row = await baseQuery().select((eb) => eb.fn.countAll<number>().as('n')).where('r.role_level', '=', 100).executeTakeFirst();
+      const row = await baseQuery()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('r.role_level', '=', 100)
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
   };

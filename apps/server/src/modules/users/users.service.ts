@@ -7,7 +7,12 @@ import type { SessionService } from '../auth/session.service.ts';
 import type { RolesRepository } from '../roles/roles.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
 
-export function createUsersService(deps: { users: UsersRepository; roles: RolesRepository; sessions: SessionService; clock: Clock }) {
+export function createUsersService(deps: {
+  users: UsersRepository;
+  roles: RolesRepository;
+  sessions: SessionService;
+  clock: Clock;
+}) {
   const { users, roles, sessions, clock } = deps;
 
   async function assertRole(roleId: number) {
@@ -24,7 +29,11 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
   }
 
   return {
-    async list(query: { pageNo: number; pageSize: number; keyword?: string }): Promise<{ rows: UserRow[]; total: number }> {
+    async list(query: {
+      pageNo: number;
+      pageSize: number;
+      keyword?: string;
+    }): Promise<{ rows: UserRow[]; total: number }> {
       return users.list({ offset: (query.pageNo - 1) * query.pageSize, limit: query.pageSize, keyword: query.keyword });
     },
 
@@ -35,7 +44,10 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
     },
 
     /** Creates or edits a user; `actor` is the signed-in admin making the change. */
-    async save(body: SaveUserBody, actor: { userId: number; sessionToken: string | null }): Promise<{ userId: number }> {
+    async save(
+      body: SaveUserBody,
+      actor: { userId: number; sessionToken: string | null },
+    ): Promise<{ userId: number }> {
       const role = await assertRole(body.roleId);
       const sameName = await users.findByUsername(body.username);
       if (sameName && sameName.userId !== body.userId) throw AppError.conflict(Messages.userExists);
@@ -64,7 +76,8 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
         update_time: now,
       });
       // A new password ends every other session of that user; an admin changing their own keeps this one.
-      if (body.password) await sessions.revokeAllOf(existing.userId, existing.userId === actor.userId ? actor.sessionToken : null);
+      if (body.password)
+        await sessions.revokeAllOf(existing.userId, existing.userId === actor.userId ? actor.sessionToken : null);
       return { userId: existing.userId };
     },
 
@@ -83,7 +96,11 @@ export function createUsersService(deps: { users: UsersRepository; roles: RolesR
     },
 
     /** Creates the first admin on an empty database; returns the generated password when one was made. */
-    async ensureFirstAdmin(username: string, plainPassword: string | undefined, generate: () => string): Promise<{ created: boolean; generatedPassword?: string }> {
+    async ensureFirstAdmin(
+      username: string,
+      plainPassword: string | undefined,
+      generate: () => string,
+    ): Promise<{ created: boolean; generatedPassword?: string }> {
       if ((await users.count()) > 0) return { created: false };
       const adminRole = (await roles.list(0, 1000)).rows.find((r) => r.roleLevel === ADMIN_ROLE_LEVEL);
       if (!adminRole) throw new Error('No admin role to give the first admin');

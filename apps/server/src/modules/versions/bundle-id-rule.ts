@@ -18,7 +18,11 @@ export type BundleIdDecision =
  * sets the id, later ones must carry one of the listed ids, unless the uploader confirmed another (`allowOther`),
  * which publishes it without changing the app's ids.
  */
-export function decideBundleId(stored: AppBundleIds, target: { platform: BundleIdPlatform; bundleId: string }, allowOther: boolean): BundleIdDecision {
+export function decideBundleId(
+  stored: AppBundleIds,
+  target: { platform: BundleIdPlatform; bundleId: string },
+  allowOther: boolean,
+): BundleIdDecision {
   const allowed = stored[target.platform];
   if (allowed.length === 0) return { kind: 'claim', next: { ...stored, [target.platform]: [target.bundleId] } };
   if (allowed.includes(target.bundleId) || allowOther) return { kind: 'accept' };

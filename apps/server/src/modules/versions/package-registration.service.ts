@@ -1,7 +1,19 @@
-import { AppMessages, BundleIdMessages, MessagingMessages, parseBundleIds, platformNames, type UploadAppBody } from '@release/contract';
+import {
+  AppMessages,
+  BundleIdMessages,
+  MessagingMessages,
+  parseBundleIds,
+  platformNames,
+  type UploadAppBody,
+} from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import { PackageInspectionError, packageIdentity, type InspectPackageOptions, type PackageInspection } from '@release/inspect';
+import {
+  PackageInspectionError,
+  packageIdentity,
+  type InspectPackageOptions,
+  type PackageInspection,
+} from '@release/inspect';
 import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -33,12 +45,25 @@ export interface RegistrationDeps {
   /** Inspects a package file off the event loop (the inspection worker pool). */
   inspectFile: (filePath: string, options: InspectPackageOptions) => Promise<PackageInspection>;
   /** Tells the chosen group (chatEnv) about a new version; the messaging module's push. */
-  announce?: (actor: AuthUser, version: { appId: number; id: number }, chatEnv: 'DevTest' | 'PreFavTest', baseUrl: string | null) => Promise<unknown>;
+  announce?: (
+    actor: AuthUser,
+    version: { appId: number; id: number },
+    chatEnv: 'DevTest' | 'PreFavTest',
+    baseUrl: string | null,
+  ) => Promise<unknown>;
 }
 
 /** What is kept of an inspection: everything but the icon bytes (stored as a file of its own). */
 function inspectionMetadata(inspection: PackageInspection): Record<string, unknown> {
-  const icon = 'icon' in inspection && inspection.icon ? { format: inspection.icon.format, width: inspection.icon.width, height: inspection.icon.height, sourcePath: inspection.icon.sourcePath } : null;
+  const icon =
+    'icon' in inspection && inspection.icon
+      ? {
+          format: inspection.icon.format,
+          width: inspection.icon.width,
+          height: inspection.icon.height,
+          sourcePath: inspection.icon.sourcePath,
+        }
+      : null;
   return JSON.parse(JSON.stringify({ ...inspection, icon })) as Record<string, unknown>;
 }
 
@@ -73,13 +98,21 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
   }
 
   /** The version row of an inspected package file (icon stored, next index number); `raced` when another call stored the same file first. */
-  async function storeVersion(actor: Pick<AuthUser, 'userId'>, app: AppRow, inspection: PackageInspection, file: StoredFile): Promise<{ version: VersionRecord; raced: boolean }> {
+  async function storeVersion(
+    actor: Pick<AuthUser, 'userId'>,
+    app: AppRow,
+    inspection: PackageInspection,
+    file: StoredFile,
+  ): Promise<{ version: VersionRecord; raced: boolean }> {
     const appId = app.id;
     const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
     const label = packageIdentity(inspection);
     // Without a readable icon the version still gets one of its own, and the warning says why.
     const iconKey = icon
-      ? await media.storeImage(icon.data, icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png')
+      ? await media.storeImage(
+          icon.data,
+          icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+        )
       : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
     const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
     const now = clock.now();
@@ -149,7 +182,12 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     }
   }
 
-  async function notifySubscribers(actor: Pick<AuthUser, 'userId' | 'username'>, appId: number, appName: string, description: string) {
+  async function notifySubscribers(
+    actor: Pick<AuthUser, 'userId' | 'username'>,
+    appId: number,
+    appName: string,
+    description: string,
+  ) {
     const subscribers = (await members.subscribers(appId)).filter((id) => id !== actor.userId);
     const messageInfo = { username: actor.username, appId, appName, description };
     await notifications.insertMany(subscribers.map((userId) => ({ userId, appId, messageInfo, now: clock.now() })));
@@ -159,7 +197,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     async register(actor: AuthUser, body: UploadAppBody, options: { baseUrl?: string } = {}): Promise<VersionRecord> {
       await policy.assertCanEdit(actor, body.appId);
       // SPEC §6: only admins send to the release group.
-      if (body.chatEnv === 'PreFavTest' && !actor.isAdmin && body.appVersionId === undefined) throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
+      if (body.chatEnv === 'PreFavTest' && !actor.isAdmin && body.appVersionId === undefined)
+        throw AppError.noPermission(MessagingMessages.releaseGroupAdminOnly);
       const app = await apps.findById(body.appId);
       if (!app) throw AppError.notFound(AppMessages.appNotFound);
       const attachments = await attachmentsOf(actor.userId, body.attachFileUrls);
@@ -168,8 +207,13 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         const existing = await versions.findById(body.appVersionId);
         if (!existing || existing.app_id !== body.appId) throw AppError.notFound('版本不存在');
         const merged = [...(JSON.parse(existing.attach_files) as StoredAttachment[]), ...attachments];
-        await versions.update(existing.id, { description: body.description, attach_files: JSON.stringify(merged), update_time: clock.now() });
-        for (const key of body.attachFileUrls) await uploads.markRegistered((await uploads.completedUpload(actor.userId, key)).id);
+        await versions.update(existing.id, {
+          description: body.description,
+          attach_files: JSON.stringify(merged),
+          update_time: clock.now(),
+        });
+        for (const key of body.attachFileUrls)
+          await uploads.markRegistered((await uploads.completedUpload(actor.userId, key)).id);
         return (await versions.findById(existing.id)) as VersionRecord;
       }
 
@@ -202,18 +246,28 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         description: body.description,
         attachments,
         chatEnv: body.chatEnv ?? null,
-        source: body.commit || body.branch ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) } : null,
+        source:
+          body.commit || body.branch
+            ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) }
+            : null,
       });
       if (stored.raced) return stored.version;
       const id = stored.version.id;
       const label = packageIdentity(inspection);
       await uploads.markRegistered(session.id);
       await ingest.recordVersion(id);
-      for (const attachment of attachments) await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
+      for (const attachment of attachments)
+        await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       // The notice names the build that arrived (2.1.0 (210), or 第 N 版 for a web build), then its note.
       const arrived = `${platformNames[stored.version.native_package_type]} ${label.version ? [label.version, label.build && `(${label.build})`].filter(Boolean).join(' ') : `第 ${stored.version.index_no} 版`} 已发布`;
-      await notifySubscribers(actor, body.appId, app.app_name, body.description ? `${arrived}：${body.description}` : arrived);
-      if (body.chatEnv && deps.announce) await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
+      await notifySubscribers(
+        actor,
+        body.appId,
+        app.app_name,
+        body.description ? `${arrived}：${body.description}` : arrived,
+      );
+      if (body.chatEnv && deps.announce)
+        await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
       return (await versions.findById(id)) as VersionRecord;
     },
 
@@ -221,7 +275,10 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
      * A package file the server wrote itself (a re-signed ipa) becomes a version of `appId`, inspected like any
      * upload; subscribers are told. Calling it again for the same file answers the version already made.
      */
-    async registerStoredPackage(actor: Pick<AuthUser, 'userId' | 'username'>, input: { appId: number; fileKey: string; fileName: string; description: string }): Promise<VersionRecord> {
+    async registerStoredPackage(
+      actor: Pick<AuthUser, 'userId' | 'username'>,
+      input: { appId: number; fileKey: string; fileName: string; description: string },
+    ): Promise<VersionRecord> {
       const already = await versions.findByFileKey(input.fileKey);
       if (already) return already;
       const app = await apps.findById(input.appId);
@@ -230,7 +287,14 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       // A copy the server made of a version (re-signed) is never refused for its id; it may still be the platform's first.
       await admitBundleId(input.appId, inspection, true);
       const size = (await blobs.stat(input.fileKey))?.size ?? inspection.fileSize;
-      const stored = await storeVersion(actor, app, inspection, { fileKey: input.fileKey, fileName: input.fileName, fileSize: size, description: input.description, attachments: [], chatEnv: null });
+      const stored = await storeVersion(actor, app, inspection, {
+        fileKey: input.fileKey,
+        fileName: input.fileName,
+        fileSize: size,
+        description: input.description,
+        attachments: [],
+        chatEnv: null,
+      });
       if (stored.raced) return stored.version;
       await ingest.recordVersion(stored.version.id);
       await notifySubscribers(actor, input.appId, app.app_name, input.description);

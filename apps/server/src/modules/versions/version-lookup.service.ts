@@ -1,4 +1,10 @@
-import { AppMessages, type AppVersionRow, type LatestVersionQuery, type VersionExistsQuery, type VersionExistsResult } from '@release/contract';
+import {
+  AppMessages,
+  type AppVersionRow,
+  type LatestVersionQuery,
+  type VersionExistsQuery,
+  type VersionExistsResult,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
@@ -8,7 +14,11 @@ import { versionRow } from './version-row.ts';
 import type { VersionsRepository } from './versions.repository.ts';
 
 /** Lookups for in-app update prompts and CI: the latest version of a platform, and "was this published already". */
-export function createVersionLookupService(deps: { apps: AppsRepository; versions: VersionsRepository; policy: AppsPolicy }) {
+export function createVersionLookupService(deps: {
+  apps: AppsRepository;
+  versions: VersionsRepository;
+  policy: AppsPolicy;
+}) {
   const { apps, versions, policy } = deps;
   return {
     async latest(viewer: AuthUser, query: LatestVersionQuery, present: Links): Promise<AppVersionRow | null> {

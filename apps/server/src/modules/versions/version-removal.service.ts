@@ -23,7 +23,11 @@ function filesOf(version: { file_key: string; icon_key: string | null; attach_fi
   } catch {
     // An unreadable list names no file: nothing of it is deleted.
   }
-  const attachmentKeys = Array.isArray(attachments) ? attachments.map((a: { fileKey?: unknown } | null) => a?.fileKey).filter((k): k is string => typeof k === 'string' && k.length > 0) : [];
+  const attachmentKeys = Array.isArray(attachments)
+    ? attachments
+        .map((a: { fileKey?: unknown } | null) => a?.fileKey)
+        .filter((k): k is string => typeof k === 'string' && k.length > 0)
+    : [];
   return [...new Set([version.file_key, ...(version.icon_key ? [version.icon_key] : []), ...attachmentKeys])];
 }
 
@@ -34,25 +38,45 @@ function filesOf(version: { file_key: string; icon_key: string | null; attach_fi
  * outlives that version. Files go only after the commit: a crash in between leaves an orphan file at most, never a
  * row pointing at a missing file.
  */
-export function createVersionRemovalService(deps: { db: Kysely<Database>; blobs: BlobStore; policy: AppsPolicy; logger?: Logger }) {
+export function createVersionRemovalService(deps: {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  policy: AppsPolicy;
+  logger?: Logger;
+}) {
   const { db } = deps;
 
   async function stillReferenced(key: string): Promise<boolean> {
     const version = await db
       .selectFrom('app_versions')
       .select('id')
-      .where((eb) => eb.or([eb('file_key', '=', key), eb('icon_key', '=', key), eb('attach_files', 'like', `%${JSON.stringify(key)}%`)]))
+      .where((eb) =>
+        eb.or([
+          eb('file_key', '=', key),
+          eb('icon_key', '=', key),
+          eb('attach_files', 'like', `%${JSON.stringify(key)}%`),
+        ]),
+      )
       .limit(1)
       .executeTakeFirst();
     if (version) return true;
     // app_icon holds a URL (/api/media/<key>, or an absolute one): the key at its end.
-    const app = await db.selectFrom('apps').select('id').where('app_icon', 'like', `%${key}`).limit(1).executeTakeFirst();
+    const app = await db
+      .selectFrom('apps')
+      .select('id')
+      .where('app_icon', 'like', `%${key}`)
+      .limit(1)
+      .executeTakeFirst();
     return Boolean(app);
   }
 
   async function remove(versionId: number): Promise<VersionRemoval> {
     const version = await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('app_versions').select(['id', 'file_key', 'icon_key', 'attach_files']).where('id', '=', versionId).executeTakeFirst();
+      const row = await trx
+        .selectFrom('app_versions')
+        .select(['id', 'file_key', 'icon_key', 'attach_files'])
+        .where('id', '=', versionId)
+        .executeTakeFirst();
       if (!row) return null;
       await trx.deleteFrom('app_versions').where('id', '=', versionId).execute();
       return row;

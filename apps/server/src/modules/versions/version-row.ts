@@ -11,7 +11,9 @@ export interface StoredAttachment {
 /** The stored attachments (`attach_files` JSON) with download links. */
 export async function attachmentLinks(links: Links, raw: string): Promise<Array<{ fileName: string; url: string }>> {
   const list = JSON.parse(raw) as StoredAttachment[];
-  return Promise.all(list.map(async (a) => ({ fileName: a.fileName, url: await links.fileUrl(a.fileKey, a.fileName) })));
+  return Promise.all(
+    list.map(async (a) => ({ fileName: a.fileName, url: await links.fileUrl(a.fileKey, a.fileName) })),
+  );
 }
 
 /** SPEC §3: a version as the API answers it, with its links for this request. */

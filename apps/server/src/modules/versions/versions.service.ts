@@ -12,7 +12,11 @@ const zipTypes = new Set(['web', 'mac']);
 export function createVersionsService(deps: { versions: VersionsRepository; policy: AppsPolicy; clock: Clock }) {
   const { versions, policy, clock } = deps;
   return {
-    async list(viewer: AuthUser, query: AppVersionListQuery, present: Links): Promise<{ rows: AppVersionRow[]; total: number }> {
+    async list(
+      viewer: AuthUser,
+      query: AppVersionListQuery,
+      present: Links,
+    ): Promise<{ rows: AppVersionRow[]; total: number }> {
       await policy.assertCanView(viewer, query.appId);
       const { rows, total } = await versions.list(query);
       return { rows: await Promise.all(rows.map((r) => versionRow(present, r))), total };
@@ -30,7 +34,9 @@ export function createVersionsService(deps: { versions: VersionsRepository; poli
       await policy.assertCanView(viewer, appId);
       const rows = await versions.simple(appId);
       const pick = (test: (type: string) => boolean) =>
-        rows.filter((r) => test(r.native_package_type)).map((r) => ({ appVersionId: r.id, indexNo: r.index_no, appVersion: r.app_version, build: r.build }));
+        rows
+          .filter((r) => test(r.native_package_type))
+          .map((r) => ({ appVersionId: r.id, indexNo: r.index_no, appVersion: r.app_version, build: r.build }));
       return { ipa: pick((t) => t === 'ios'), apk: pick((t) => t === 'android'), zip: pick((t) => zipTypes.has(t)) };
     },
   };

@@ -10,7 +10,11 @@ import { isAllowedSvnUrl } from '../../integrations/svn/svn-command.ts';
  * rules are applied to what the address says (a literal private address, a denied name); the addresses a name
  * resolves to are checked each time the sync connects.
  */
-export async function assertRepoPath(workflow: { repo_type: string | null; repo_path: string | null }, allowFile: boolean, guard: RepoHostGuard): Promise<void> {
+export async function assertRepoPath(
+  workflow: { repo_type: string | null; repo_path: string | null },
+  allowFile: boolean,
+  guard: RepoHostGuard,
+): Promise<void> {
   const url = workflow.repo_path ?? '';
   if (workflow.repo_type === 'git' && classifyGitRemote(url, { allowFile }) === null) {
     throw AppError.badRequest(refusedRepoUrlMessage('git', url, allowFile), 'repoPath');

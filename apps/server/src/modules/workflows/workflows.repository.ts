@@ -4,7 +4,13 @@ import type { Database, Insertable, WorkflowsTable } from '../../db/schema.ts';
 export function createWorkflowsRepository(db: Kysely<Database>) {
   return {
     async listByApp(appId: number) {
-      return db.selectFrom('workflows').selectAll().where('app_id', '=', appId).orderBy('order_no').orderBy('id').execute();
+      return db
+        .selectFrom('workflows')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .orderBy('order_no')
+        .orderBy('id')
+        .execute();
     },
     async findById(id: number) {
       return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
@@ -17,11 +23,21 @@ export function createWorkflowsRepository(db: Kysely<Database>) {
       return db.selectFrom('workflows').selectAll().where('webhook_token', '=', token).executeTakeFirst();
     },
     async packageWorkflows(appId: number) {
-      return db.selectFrom('workflows').selectAll().where('app_id', '=', appId).where('content_type', '=', 'package').execute();
+      return db
+        .selectFrom('workflows')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('content_type', '=', 'package')
+        .execute();
     },
     /** Repository workflows that are polled (git and svn). */
     async polled() {
-      return db.selectFrom('workflows').selectAll().where('content_type', '=', 'default').where('repo_type', 'in', ['git', 'svn']).execute();
+      return db
+        .selectFrom('workflows')
+        .selectAll()
+        .where('content_type', '=', 'default')
+        .where('repo_type', 'in', ['git', 'svn'])
+        .execute();
     },
     async insert(row: Insertable<WorkflowsTable>): Promise<number> {
       const inserted = await db.insertInto('workflows').values(row).returning('id').executeTakeFirstOrThrow();
@@ -32,7 +48,13 @@ export function createWorkflowsRepository(db: Kysely<Database>) {
     },
     async setOrders(appId: number, orders: Array<{ id: number; orderNo: number }>) {
       await db.transaction().execute(async (trx) => {
-        for (const { id, orderNo } of orders) await trx.updateTable('workflows').set({ order_no: orderNo }).where('id', '=', id).where('app_id', '=', appId).execute();
+        for (const { id, orderNo } of orders)
+          await trx
+            .updateTable('workflows')
+            .set({ order_no: orderNo })
+            .where('id', '=', id)
+            .where('app_id', '=', appId)
+            .execute();
       });
     },
     async delete(id: number) {

@@ -1,4 +1,11 @@
-import { WorkflowMessages, branchNames, nextOrderNo, toStoredBranches, type SaveWorkflowWithRobotBody, type WorkflowRowWithRobot } from '@release/contract';
+import {
+  WorkflowMessages,
+  branchNames,
+  nextOrderNo,
+  toStoredBranches,
+  type SaveWorkflowWithRobotBody,
+  type WorkflowRowWithRobot,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { redactRepoUrl, restoreRepoSecret } from '../../integrations/git/remote-url.ts';
 import type { RepoHostGuard } from '../../integrations/repo-access/repo-host-guard.ts';
@@ -109,27 +116,38 @@ export function createWorkflowsService(deps: {
       if (workflow.app_id !== body.appId) throw AppError.badRequest('工作流不属于该应用');
       const given = fields(body);
       // The address as it was shown (its password `***`) keeps the stored password.
-      const changes = { ...given, repo_path: given.repo_path === null ? null : restoreRepoSecret(given.repo_path, workflow.repo_path) };
+      const changes = {
+        ...given,
+        repo_path: given.repo_path === null ? null : restoreRepoSecret(given.repo_path, workflow.repo_path),
+      };
       // A new repository starts a new history: the sync state belongs to the old one.
       const moved = changes.repo_path !== workflow.repo_path || changes.repo_type !== workflow.repo_type;
       // A stored address this server cannot read is told by the tab; a new one is refused before it is saved.
       if (moved) await assertRepoPath(changes, deps.allowFileRemotes, deps.guard);
       const branches = (stored: string | null) => branchNames(stored).sort().join(',');
-      const resync = isPolled(changes) && (moved || branches(changes.default_branch) !== branches(workflow.default_branch));
-      await workflows.update(body.id, { ...changes, ...robotSecret(body), ...(resync ? { last_sync_time: null, last_sync_error: null } : {}) });
+      const resync =
+        isPolled(changes) && (moved || branches(changes.default_branch) !== branches(workflow.default_branch));
+      await workflows.update(body.id, {
+        ...changes,
+        ...robotSecret(body),
+        ...(resync ? { last_sync_time: null, last_sync_error: null } : {}),
+      });
       if (resync) await deps.onRepoSaved?.(body.id);
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
       // Another committer filter hides and shows what is stored now, not only what arrives later.
-      if (changes.content_type === 'default' && changes.committers !== workflow.committers) await ingest.refilter({ ...workflow, ...changes });
+      if (changes.content_type === 'default' && changes.committers !== workflow.committers)
+        await ingest.refilter({ ...workflow, ...changes });
       // Switched on (again): what came while it was off is history, not news.
-      if (changes.auto_push === 1 && workflow.auto_push !== 1) await workflows.update(body.id, { auto_push_cursor: await robots.lastItemId(body.id) });
+      if (changes.auto_push === 1 && workflow.auto_push !== 1)
+        await workflows.update(body.id, { auto_push_cursor: await robots.lastItemId(body.id) });
     },
 
     /** SPEC §4: the new 1-based order of the app's tabs (the summary tab is never sent). */
     async updateOrder(editor: AuthUser, orders: Array<{ id: number; orderNo: number }>) {
       const rows = await workflows.findByIds(orders.map((o) => o.id));
       const appIds = new Set(rows.map((w) => w.app_id));
-      if (rows.length !== orders.length || appIds.size !== 1) throw AppError.badRequest('排序的工作流必须属于同一个应用');
+      if (rows.length !== orders.length || appIds.size !== 1)
+        throw AppError.badRequest('排序的工作流必须属于同一个应用');
       const appId = rows[0]?.app_id ?? 0;
       await policy.assertCanEdit(editor, appId);
       await workflows.setOrders(appId, orders);
@@ -154,7 +172,8 @@ const PUSHED_REPO_TYPES = new Set(['JPS', 'JPS_GAME', 'wiki', 'other']);
 /** Git workflows receive host webhooks; custom ones (and JPS, wiki, other) receive our push API. */
 function inboundPath(w: WorkflowRecord): string | null {
   if (w.content_type === 'default' && w.repo_type === 'git') return WEBHOOK_PATH;
-  if (w.content_type === 'custom' || (w.content_type === 'default' && PUSHED_REPO_TYPES.has(w.repo_type ?? ''))) return PUSH_PATH;
+  if (w.content_type === 'custom' || (w.content_type === 'default' && PUSHED_REPO_TYPES.has(w.repo_type ?? '')))
+    return PUSH_PATH;
   return null;
 }
 

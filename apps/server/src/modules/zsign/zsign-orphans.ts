@@ -13,7 +13,11 @@ const LOOK_BACK_MS = 7 * 24 * 60 * 60_000;
  * Housekeeping: the stored ipa of a failed re-signing whose removal did not happen (the process died between the
  * commit of the failure and the removal, or the store refused it) is removed, unless a version uses it.
  */
-export async function removeFilesOfFailedResigns(deps: { db: Kysely<Database>; blobs: BlobStore; clock: Clock }): Promise<number> {
+export async function removeFilesOfFailedResigns(deps: {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  clock: Clock;
+}): Promise<number> {
   const now = deps.clock.now();
   const failed = await deps.db
     .selectFrom('resign_jobs')

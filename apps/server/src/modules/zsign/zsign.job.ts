@@ -51,11 +51,17 @@ const LEASE_RENEW_MS = 30_000;
 function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailure | null {
   if (error instanceof BundleSigningError) {
     if (error.reason === 'noProfile') return JobFailure.permanent(ZsignMessages.noProfile(error.bundleId ?? '主应用'));
-    return JobFailure.permanent(ZsignMessages.badPackage(error.reason === 'noApp' ? '没有找到 Payload/*.app' : error.message));
+    return JobFailure.permanent(
+      ZsignMessages.badPackage(error.reason === 'noApp' ? '没有找到 Payload/*.app' : error.message),
+    );
   }
-  if (error instanceof SigningError) return JobFailure.permanent(error.reason === 'encrypted' ? ZsignMessages.encrypted : ZsignMessages.badPackage(error.message));
+  if (error instanceof SigningError)
+    return JobFailure.permanent(
+      error.reason === 'encrypted' ? ZsignMessages.encrypted : ZsignMessages.badPackage(error.message),
+    );
   if (error instanceof MachOError) return JobFailure.permanent(ZsignMessages.badPackage(error.message));
-  if (error instanceof IpaArchiveError || error instanceof PackageInspectionError) return JobFailure.permanent(ZsignMessages.badPackage(error.message));
+  if (error instanceof IpaArchiveError || error instanceof PackageInspectionError)
+    return JobFailure.permanent(ZsignMessages.badPackage(error.message));
   if (error instanceof VerificationError) {
     log?.error({ failures: error.failures }, 're-signed ipa failed verification');
     return JobFailure.permanent(ZsignMessages.verifyFailed);
@@ -82,11 +88,21 @@ export function createZsignJob(deps: ZsignJobDeps) {
     let writes = Promise.resolve();
     let renewedAt = Date.now();
     const progress = (stage: 'read' | 'sign' | 'write' | 'verify' | 'store', percent: number) => {
-      writes = writes.then(() => resigns.progress(id, stage, Math.min(percent, 99), clock.now())).then(() => deps.notify(id), () => undefined);
+      writes = writes
+        .then(() => resigns.progress(id, stage, Math.min(percent, 99), clock.now()))
+        .then(
+          () => deps.notify(id),
+          () => undefined,
+        );
       // A large ipa takes longer than the queue's lease: keep it, so no other process starts the same run.
       if (Date.now() - renewedAt >= LEASE_RENEW_MS) {
         renewedAt = Date.now();
-        writes = writes.then(() => run.renewLease?.()).then(() => undefined, () => undefined);
+        writes = writes
+          .then(() => run.renewLease?.())
+          .then(
+            () => undefined,
+            () => undefined,
+          );
       }
     };
     const dir = await fsp.mkdtemp(path.join(deps.workDir ?? os.tmpdir(), 'release-resign-'));
@@ -97,11 +113,25 @@ export function createZsignJob(deps: ZsignJobDeps) {
       const expiry = (p: (typeof identity.profiles)[number]) => p.profile.expiresAt?.getTime() ?? Infinity;
       const current = identity.profiles.filter((p) => expiry(p) > now);
       await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
-        resignIpa(sourcePath, output, { certificate: identity.certificateDer, chain: identity.chain, privateKey: identity.privateKey, profiles: current, signingTime: new Date(now) }, progress),
+        resignIpa(
+          sourcePath,
+          output,
+          {
+            certificate: identity.certificateDer,
+            chain: identity.chain,
+            privateKey: identity.privateKey,
+            profiles: current,
+            signingTime: new Date(now),
+          },
+          progress,
+        ),
       ).catch((error: unknown) => {
         // Missing only because it expired: say which profile, not that none was uploaded.
         const stale = identity.profiles.filter((p) => expiry(p) <= now);
-        const expired = error instanceof BundleSigningError && error.reason === 'noProfile' && error.bundleId ? profileFor(stale, error.bundleId) : null;
+        const expired =
+          error instanceof BundleSigningError && error.reason === 'noProfile' && error.bundleId
+            ? profileFor(stale, error.bundleId)
+            : null;
         throw expired ? JobFailure.permanent(ZsignMessages.profileExpired(expired.name, expiry(expired))) : error;
       });
       progress('store', 99);
@@ -113,11 +143,18 @@ export function createZsignJob(deps: ZsignJobDeps) {
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
-    const label = [source.app_version, source.build ? `(${source.build})` : null].filter(Boolean).join(' ') || `#${source.index_no}`;
+    const label =
+      [source.app_version, source.build ? `(${source.build})` : null].filter(Boolean).join(' ') ||
+      `#${source.index_no}`;
     const user = await deps.users.findById(row.user_id);
     const version = await deps.registration.registerStoredPackage(
       { userId: row.user_id, username: user?.username ?? '' },
-      { appId: row.app_id, fileKey: key, fileName: resignedFileName(source.file_name), description: ZsignMessages.note(`#${source.index_no} ${label}`, row.certificate_name) },
+      {
+        appId: row.app_id,
+        fileKey: key,
+        fileName: resignedFileName(source.file_name),
+        description: ZsignMessages.note(`#${source.index_no} ${label}`, row.certificate_name),
+      },
     );
     return { versionId: version.id };
   }
@@ -137,12 +174,35 @@ export function createZsignJob(deps: ZsignJobDeps) {
     async settle(trx, payload, outcome) {
       const now = clock.now();
       if (outcome.status === 'done') {
-        await resigns.update(payload.resignId, { status: 'done', stage: 'done', progress: 100, error: null, result_version_id: outcome.result.versionId, update_time: now }, trx);
+        await resigns.update(
+          payload.resignId,
+          {
+            status: 'done',
+            stage: 'done',
+            progress: 100,
+            error: null,
+            result_version_id: outcome.result.versionId,
+            update_time: now,
+          },
+          trx,
+        );
       } else if (outcome.status === 'retry') {
         // Tried again later from the start; nothing of this run was kept as a version.
-        await resigns.update(payload.resignId, { status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, update_time: now }, trx);
+        await resigns.update(
+          payload.resignId,
+          { status: 'pending', stage: 'queued', progress: 0, error: ZsignMessages.retrying, update_time: now },
+          trx,
+        );
       } else {
-        await resigns.update(payload.resignId, { status: 'failed', error: outcome.failure.retryable ? ZsignMessages.failed : outcome.failure.message, update_time: now }, trx);
+        await resigns.update(
+          payload.resignId,
+          {
+            status: 'failed',
+            error: outcome.failure.retryable ? ZsignMessages.failed : outcome.failure.message,
+            update_time: now,
+          },
+          trx,
+        );
       }
     },
     async afterCommit(payload, outcome) {
@@ -152,7 +212,11 @@ export function createZsignJob(deps: ZsignJobDeps) {
       if (outcome.status === 'failed') {
         const key = resignedKey(payload.resignId);
         if (!(await resigns.hasVersionWithFile(key))) {
-          await deps.blobs.delete(key).catch((error: unknown) => deps.logger?.error({ err: error, key }, 'removing the file of a failed re-signing failed'));
+          await deps.blobs
+            .delete(key)
+            .catch((error: unknown) =>
+              deps.logger?.error({ err: error, key }, 'removing the file of a failed re-signing failed'),
+            );
         }
       }
       // The waiting request reads the outcome.

@@ -41,9 +41,38 @@ export async function registerZsign(app: FastifyInstance, deps: ZsignModuleDeps)
     findById: (id: number) => deps.db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst(),
   };
   let service: ZsignService | null = null;
-  const job = createZsignJob({ resigns, versions, certificates: deps.certificates, registration: deps.registration, users, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, workDir: deps.workDir, notify: (id) => service?.notify(id) });
+  const job = createZsignJob({
+    resigns,
+    versions,
+    certificates: deps.certificates,
+    registration: deps.registration,
+    users,
+    blobs: deps.blobs,
+    clock: deps.clock,
+    logger: deps.logger,
+    workDir: deps.workDir,
+    notify: (id) => service?.notify(id),
+  });
   deps.jobs.register(job);
-  service = createZsignService({ resigns, versions, certificates: deps.certificates, policy: deps.policy, jobs: deps.jobs, job: () => job, clock: deps.clock, waitMs: deps.waitMs ?? ZSIGN_SERVER_WAIT_MS, runOnRequest: deps.runOnRequest ?? true });
-  await app.register(zsignRoutes({ service, blobs: deps.blobs, publicUrl: deps.publicUrl, downloadBaseUrl: deps.downloadBaseUrl, mediaLinks: deps.mediaLinks }));
+  service = createZsignService({
+    resigns,
+    versions,
+    certificates: deps.certificates,
+    policy: deps.policy,
+    jobs: deps.jobs,
+    job: () => job,
+    clock: deps.clock,
+    waitMs: deps.waitMs ?? ZSIGN_SERVER_WAIT_MS,
+    runOnRequest: deps.runOnRequest ?? true,
+  });
+  await app.register(
+    zsignRoutes({
+      service,
+      blobs: deps.blobs,
+      publicUrl: deps.publicUrl,
+      downloadBaseUrl: deps.downloadBaseUrl,
+      mediaLinks: deps.mediaLinks,
+    }),
+  );
   return service;
 }

@@ -17,11 +17,19 @@ export function createZsignRepository(db: Kysely<Database>) {
     },
     /** Whether a version was registered from this stored file (read inside the transaction that settles a run). */
     async hasVersionWithFile(fileKey: string, executor: Kysely<Database> = db): Promise<boolean> {
-      return Boolean(await executor.selectFrom('app_versions').select('id').where('file_key', '=', fileKey).executeTakeFirst());
+      return Boolean(
+        await executor.selectFrom('app_versions').select('id').where('file_key', '=', fileKey).executeTakeFirst(),
+      );
     },
     /** Progress only moves forward while the run is on (a late write from an earlier attempt cannot undo a result). */
     async progress(id: number, stage: ResignJobsTable['stage'], progress: number, now: number) {
-      await db.updateTable('resign_jobs').set({ stage, progress, update_time: now }).where('id', '=', id).where('status', '=', 'running').where('progress', '<=', progress).execute();
+      await db
+        .updateTable('resign_jobs')
+        .set({ stage, progress, update_time: now })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where('progress', '<=', progress)
+        .execute();
     },
   };
 }

@@ -1,4 +1,11 @@
-import { CertMessages, ZsignMessages, type AppVersionRow, type ZsignBody, type ZsignCertificate, type ZsignJob as ZsignJobView } from '@release/contract';
+import {
+  CertMessages,
+  ZsignMessages,
+  type AppVersionRow,
+  type ZsignBody,
+  type ZsignCertificate,
+  type ZsignJob as ZsignJobView,
+} from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -30,7 +37,8 @@ export interface ZsignServiceDeps {
 }
 
 /** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */
-export const isIpa = (version: { file_name: string; file_key: string }) => /\.ipa$/i.test(version.file_name) || version.file_key.toLowerCase().includes('.ipa');
+export const isIpa = (version: { file_name: string; file_key: string }) =>
+  /\.ipa$/i.test(version.file_name) || version.file_key.toLowerCase().includes('.ipa');
 
 /** `/api/zsign`: a re-signing is recorded, run as a durable job, and waited for up to `waitMs`. */
 export function createZsignService(deps: ZsignServiceDeps) {
@@ -48,7 +56,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
       const row = await resigns.find(id);
       const left = deadline - Date.now();
       // A run that ended in a retry answers too: the web polls the job from there.
-      const ended = row && (row.status === 'done' || row.status === 'failed' || (row.status === 'pending' && row.error !== null));
+      const ended =
+        row && (row.status === 'done' || row.status === 'failed' || (row.status === 'pending' && row.error !== null));
       if (!row || ended || left <= 0) return row;
       await new Promise<void>((resolve) => {
         const set = waiters.get(id) ?? new Set();
@@ -96,7 +105,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
       if (!certificate) throw AppError.notFound(CertMessages.certificateNotFound);
       const now = clock.now();
       // Checked at upload, but time goes on: a package signed with it now would not install.
-      if (certificate.validTo <= now) throw AppError.badRequest(ZsignMessages.certificateExpired(certificate.name, certificate.validTo));
+      if (certificate.validTo <= now)
+        throw AppError.badRequest(ZsignMessages.certificateExpired(certificate.name, certificate.validTo));
       const id = await resigns.insert({
         app_id: source.app_id,
         source_version_id: source.id,

@@ -23,25 +23,55 @@ const oldSigner = makeIdentity('Apple Distribution: Old Team (OLDTEAM001)');
 
 export function sampleSignedIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[] {
   const bundleId = options.bundleId ?? 'com.example.demo';
-  const oldEntitlements = xmlPlist({ 'application-identifier': `OLDTEAM001.${bundleId}`, 'keychain-access-groups': [`OLDTEAM001.${bundleId}`], 'get-task-allow': false });
+  const oldEntitlements = xmlPlist({
+    'application-identifier': `OLDTEAM001.${bundleId}`,
+    'keychain-access-groups': [`OLDTEAM001.${bundleId}`],
+    'get-task-allow': false,
+  });
   const binary = (identifier: string, extra: { dylibId?: string; cryptId?: number } = {}) =>
-    buildThinMachO({ ...extra, signature: { identifier, teamId: 'OLDTEAM001', signer: oldSigner, entitlementsXml: extra.dylibId ? undefined : oldEntitlements } });
+    buildThinMachO({
+      ...extra,
+      signature: {
+        identifier,
+        teamId: 'OLDTEAM001',
+        signer: oldSigner,
+        entitlementsXml: extra.dylibId ? undefined : oldEntitlements,
+      },
+    });
   const root = 'Payload/Demo.app/';
   const entries: ZipEntrySpec[] = [
     { name: 'Payload/' },
     { name: root },
-    { name: `${root}Info.plist`, data: xmlPlist(infoPlist({ CFBundleIdentifier: bundleId, CFBundleExecutable: 'Demo' })), method: 'deflate' },
+    {
+      name: `${root}Info.plist`,
+      data: xmlPlist(infoPlist({ CFBundleIdentifier: bundleId, CFBundleExecutable: 'Demo' })),
+      method: 'deflate',
+    },
     { name: `${root}Demo`, data: binary(bundleId, options.encrypted ? { cryptId: 1 } : {}), method: 'deflate' },
     { name: `${root}Assets.car`, data: Buffer.alloc(300_000, 7), method: 'deflate' },
     { name: `${root}zh-Hans.lproj/Localizable.strings`, data: '"ok" = "好";', method: 'store' },
     { name: `${root}embedded.mobileprovision`, data: 'the old profile' },
-    { name: `${root}Frameworks/Kit.framework/Info.plist`, data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.Kit', CFBundleExecutable: 'Kit' })) },
-    { name: `${root}Frameworks/Kit.framework/Kit`, data: binary('com.example.Kit', { dylibId: '@rpath/Kit.framework/Kit' }), method: 'deflate' },
-    { name: `${root}Frameworks/libswiftCore.dylib`, data: binary('libswiftCore', { dylibId: '@rpath/libswiftCore.dylib' }), method: 'deflate' },
+    {
+      name: `${root}Frameworks/Kit.framework/Info.plist`,
+      data: xmlPlist(infoPlist({ CFBundleIdentifier: 'com.example.Kit', CFBundleExecutable: 'Kit' })),
+    },
+    {
+      name: `${root}Frameworks/Kit.framework/Kit`,
+      data: binary('com.example.Kit', { dylibId: '@rpath/Kit.framework/Kit' }),
+      method: 'deflate',
+    },
+    {
+      name: `${root}Frameworks/libswiftCore.dylib`,
+      data: binary('libswiftCore', { dylibId: '@rpath/libswiftCore.dylib' }),
+      method: 'deflate',
+    },
   ];
   if (!options.noExtension) {
     entries.push(
-      { name: `${root}PlugIns/Widget.appex/Info.plist`, data: xmlPlist(infoPlist({ CFBundleIdentifier: `${bundleId}.widget`, CFBundleExecutable: 'Widget' })) },
+      {
+        name: `${root}PlugIns/Widget.appex/Info.plist`,
+        data: xmlPlist(infoPlist({ CFBundleIdentifier: `${bundleId}.widget`, CFBundleExecutable: 'Widget' })),
+      },
       { name: `${root}PlugIns/Widget.appex/Widget`, data: binary(`${bundleId}.widget`), method: 'deflate' },
     );
   }
@@ -64,17 +94,34 @@ export interface SampleSigningSet {
 }
 
 /** The certificate and profiles are current at `now` (default: the wall clock; a test server's fixed clock for a server test). */
-export function sampleSigningSet(teamId = 'NEWTEAM001', options: { bundleId?: string; now?: number } = {}): SampleSigningSet {
+export function sampleSigningSet(
+  teamId = 'NEWTEAM001',
+  options: { bundleId?: string; now?: number } = {},
+): SampleSigningSet {
   const { bundleId = 'com.example.demo', now } = options;
   const identity = makeAppleIdentity({ commonName: `Apple Development: 韩梅梅 (${teamId})`, teamId, now });
-  const appleSigner = makeAppleIdentity({ commonName: 'Apple iPhone OS Provisioning Profile Signing', serial: '0a0a', now });
+  const appleSigner = makeAppleIdentity({
+    commonName: 'Apple iPhone OS Provisioning Profile Signing',
+    serial: '0a0a',
+    now,
+  });
   const profile = (name: string, uuid: string, appId: string) =>
-    makeSignedProfile([identity], appleSigner, {
-      Name: name,
-      UUID: uuid,
-      TeamIdentifier: [teamId],
-      Entitlements: { 'application-identifier': appId, 'com.apple.developer.team-identifier': teamId, 'get-task-allow': true, 'keychain-access-groups': [`${teamId}.*`] },
-    } as never, now);
+    makeSignedProfile(
+      [identity],
+      appleSigner,
+      {
+        Name: name,
+        UUID: uuid,
+        TeamIdentifier: [teamId],
+        Entitlements: {
+          'application-identifier': appId,
+          'com.apple.developer.team-identifier': teamId,
+          'get-task-allow': true,
+          'keychain-access-groups': [`${teamId}.*`],
+        },
+      } as never,
+      now,
+    );
   const mainProfile = profile('Demo Dev', '11111111-1111-1111-1111-111111111111', `${teamId}.${bundleId}`);
   const wildcardProfile = profile('Team Wildcard', '22222222-2222-2222-2222-222222222222', `${teamId}.*`);
   return {
@@ -87,8 +134,12 @@ export function sampleSigningSet(teamId = 'NEWTEAM001', options: { bundleId?: st
       chain: [],
       privateKey: createPrivateKey(forge.pki.privateKeyToPem(identity.key)),
       profiles: [
-        ...(which.includes('main') ? [{ uuid: '11111111-1111-1111-1111-111111111111', appId: `${teamId}.${bundleId}`, content: mainProfile }] : []),
-        ...(which.includes('wildcard') ? [{ uuid: '22222222-2222-2222-2222-222222222222', appId: `${teamId}.*`, content: wildcardProfile }] : []),
+        ...(which.includes('main')
+          ? [{ uuid: '11111111-1111-1111-1111-111111111111', appId: `${teamId}.${bundleId}`, content: mainProfile }]
+          : []),
+        ...(which.includes('wildcard')
+          ? [{ uuid: '22222222-2222-2222-2222-222222222222', appId: `${teamId}.*`, content: wildcardProfile }]
+          : []),
       ],
       signingTime: signingTimeWithin(identity.certificate, now),
     }),

@@ -56,7 +56,13 @@ function superBlob(magic: number, entries: Array<[number, Buffer]>): Buffer {
 
 const hashName = (type: number) => (type === CS_HASHTYPE.sha1 ? 'sha1' : 'sha256');
 
-function codeDirectory(code: Buffer, type: number, options: SignatureOptions, special: Map<number, Buffer | null>, execSegLimit: number): Buffer {
+function codeDirectory(
+  code: Buffer,
+  type: number,
+  options: SignatureOptions,
+  special: Map<number, Buffer | null>,
+  execSegLimit: number,
+): Buffer {
   const hashSize = type === CS_HASHTYPE.sha1 ? 20 : 32;
   const identifier = Buffer.from(`${options.identifier}\0`);
   const team = options.teamId ? Buffer.from(`${options.teamId}\0`) : Buffer.alloc(0);
@@ -89,7 +95,12 @@ function codeDirectory(code: Buffer, type: number, options: SignatureOptions, sp
     specialHashes.push(content ? createHash(hashName(type)).update(content).digest() : Buffer.alloc(hashSize));
   }
   const codeHashes: Buffer[] = [];
-  for (let page = 0; page < pages; page += 1) codeHashes.push(createHash(hashName(type)).update(code.subarray(page * PAGE, (page + 1) * PAGE)).digest());
+  for (let page = 0; page < pages; page += 1)
+    codeHashes.push(
+      createHash(hashName(type))
+        .update(code.subarray(page * PAGE, (page + 1) * PAGE))
+        .digest(),
+    );
   return Buffer.concat([header, identifier, team, ...specialHashes, ...codeHashes]);
 }
 
@@ -183,12 +194,16 @@ export function buildThinMachO(options: ThinOptions = {}): Buffer {
   header.writeInt32LE(options.cpuSubtype ?? CPU_ARM64.cpuSubtype, 8);
   header.writeUInt32LE(options.dylibId ? 6 : 2, 12);
   header.writeUInt32LE(commands.length, 16);
-  header.writeUInt32LE(commands.reduce((sum, c) => sum + c.length, 0), 20);
+  header.writeUInt32LE(
+    commands.reduce((sum, c) => sum + c.length, 0),
+    20,
+  );
   const file = Buffer.alloc(linkeditStart + linkeditSize);
   Buffer.concat([header, ...commands]).copy(file, 0);
   for (let at = 1024; at < codeSize; at += 1) file[at] = (at * 31 + 7) & 0xff;
 
-  if (signed && options.signature) file.set(buildSignature(file.subarray(0, signatureOffset), options.signature, linkeditStart), signatureOffset);
+  if (signed && options.signature)
+    file.set(buildSignature(file.subarray(0, signatureOffset), options.signature, linkeditStart), signatureOffset);
   return file;
 }
 
@@ -204,10 +219,19 @@ function buildSignature(code: Buffer, options: SignatureOptions, execSegLimit: n
   ]);
   const primaryType = options.hashType ?? CS_HASHTYPE.sha256;
   const primary = codeDirectory(code, primaryType, options, special, execSegLimit);
-  const entries: Array<[number, Buffer]> = [[CSSLOT.codeDirectory, primary], [CSSLOT.requirements, requirements]];
+  const entries: Array<[number, Buffer]> = [
+    [CSSLOT.codeDirectory, primary],
+    [CSSLOT.requirements, requirements],
+  ];
   if (entitlements) entries.push([CSSLOT.entitlements, entitlements]);
-  if (primaryType === CS_HASHTYPE.sha1) entries.push([CSSLOT.alternateCodeDirectories, codeDirectory(code, CS_HASHTYPE.sha256, options, special, execSegLimit)]);
-  const cms = options.signer ? signCms(primary, options.signer, { detached: true, signingTime: options.signingTime }) : Buffer.alloc(0);
+  if (primaryType === CS_HASHTYPE.sha1)
+    entries.push([
+      CSSLOT.alternateCodeDirectories,
+      codeDirectory(code, CS_HASHTYPE.sha256, options, special, execSegLimit),
+    ]);
+  const cms = options.signer
+    ? signCms(primary, options.signer, { detached: true, signingTime: options.signingTime })
+    : Buffer.alloc(0);
   entries.push([CSSLOT.signature, blob(CSMAGIC.blobWrapper, cms)]);
   const signature = superBlob(CSMAGIC.embeddedSignature, entries);
   if (signature.length > SIGNATURE_RESERVE) throw new Error('test signature larger than its reserve');

@@ -20,7 +20,17 @@ interface CatalogTableProps<T> {
 }
 
 /** A settings page of a few records (Apple accounts, certificates): intro and one button, then every row, each expandable. */
-export function CatalogTable<T extends { id: number }>({ testIds, intro, action, rows, columns, scrollX, details, empty, children }: CatalogTableProps<T>) {
+export function CatalogTable<T extends { id: number }>({
+  testIds,
+  intro,
+  action,
+  rows,
+  columns,
+  scrollX,
+  details,
+  empty,
+  children,
+}: CatalogTableProps<T>) {
   return (
     <Flex vertical gap={16} data-testid={testIds.page}>
       <Flex justify="space-between" align="center" gap={8} wrap>

@@ -16,7 +16,10 @@ export function isChunkLoadError(error: unknown): error is ChunkLoadError {
 /** Runs a dynamic import with the chunk timeout; any failure becomes a ChunkLoadError. */
 export function loadChunk<M>(load: () => Promise<M>, timeoutMs: number = CHUNK_LOAD_TIMEOUT_MS): Promise<M> {
   return new Promise<M>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ChunkLoadError(`Loading chunk timed out after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new ChunkLoadError(`Loading chunk timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     load().then(
       (module) => {
         clearTimeout(timer);
@@ -24,7 +27,11 @@ export function loadChunk<M>(load: () => Promise<M>, timeoutMs: number = CHUNK_L
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(isChunkLoadError(error) ? error : new ChunkLoadError(error instanceof Error ? error.message : String(error), { cause: error }));
+        reject(
+          isChunkLoadError(error)
+            ? error
+            : new ChunkLoadError(error instanceof Error ? error.message : String(error), { cause: error }),
+        );
       },
     );
   });

@@ -16,7 +16,10 @@ export function PageFallback() {
  * A route page loaded on first use: `lazyPage(() => import('./x.page.tsx'), 'XPage')`.
  * It suspends with a centered Spin, and a failed load shows 页面加载失败 (see PageErrorBoundary).
  */
-export function lazyPage<K extends string, M extends Record<K, ComponentType>>(load: () => Promise<M>, name: K): ComponentType {
+export function lazyPage<K extends string, M extends Record<K, ComponentType>>(
+  load: () => Promise<M>,
+  name: K,
+): ComponentType {
   const Page = lazy(async () => {
     const page: ComponentType = (await loadChunk(load))[name];
     return { default: page };

@@ -10,11 +10,11 @@ type PropsOf<C> = C extends ComponentType<infer P> ? (P extends object ? P : nev
  * props. Until it arrives the fallback shows (nothing by default); a failed load shows 页面加载失败 in its place.
  * It keeps the console's first load small (bench/web-size.ts): views and dialogs most visits never open.
  */
-export function lazyPart<M extends Record<K, ComponentType<never>>, K extends keyof M & string, P extends object = PropsOf<M[K]>>(
-  load: () => Promise<M>,
-  name: K,
-  fallback: ReactNode = null,
-): ComponentType<P> {
+export function lazyPart<
+  M extends Record<K, ComponentType<never>>,
+  K extends keyof M & string,
+  P extends object = PropsOf<M[K]>,
+>(load: () => Promise<M>, name: K, fallback: ReactNode = null): ComponentType<P> {
   const Part = lazy(async () => ({ default: (await loadChunk(load))[name] as ComponentType<P> }));
   function LazyPart(props: P) {
     return (
@@ -33,7 +33,11 @@ export function lazyPart<M extends Record<K, ComponentType<never>>, K extends ke
  * A dialog loaded when it first opens (`open` true, or what `isOpen` says for dialogs opened by a value), then kept
  * mounted so it closes with its animation and opens again at once.
  */
-export function lazyModal<M extends Record<K, ComponentType<never>>, K extends keyof M & string, P extends object = PropsOf<M[K]>>(
+export function lazyModal<
+  M extends Record<K, ComponentType<never>>,
+  K extends keyof M & string,
+  P extends object = PropsOf<M[K]>,
+>(
   load: () => Promise<M>,
   name: K,
   isOpen: (props: NoInfer<P>) => boolean = (props) => (props as { open?: unknown }).open === true,

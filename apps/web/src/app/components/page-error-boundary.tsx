@@ -31,11 +31,17 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, PageEr
     // the console's first load (bench/web-size.ts).
     return (
       <Flex vertical align="center" gap={12} className="page-failed" data-testid="page-load-failed">
-        {isChunk ? <ExclamationCircleFilled className="page-failed-icon warning" /> : <CloseCircleFilled className="page-failed-icon error" />}
+        {isChunk ? (
+          <ExclamationCircleFilled className="page-failed-icon warning" />
+        ) : (
+          <CloseCircleFilled className="page-failed-icon error" />
+        )}
         <Typography.Title level={4} style={{ margin: 0 }}>
           {isChunk ? zh.pageLoad.failedTitle : zh.pageLoad.errorTitle}
         </Typography.Title>
-        <Typography.Text type="secondary">{isChunk ? zh.pageLoad.failedContent : zh.pageLoad.errorContent}</Typography.Text>
+        <Typography.Text type="secondary">
+          {isChunk ? zh.pageLoad.failedContent : zh.pageLoad.errorContent}
+        </Typography.Text>
         <Button type="primary" data-testid="page-reload" onClick={() => window.location.reload()}>
           {zh.pageLoad.reload}
         </Button>

@@ -64,5 +64,11 @@ export function RowActions({
 
 /** The right-hand 操作 column of the manage tables. */
 export function operationColumn<T>(width: number, render: (row: T) => ReactNode): TableColumnType<T> {
-  return { title: zh.common.operation, key: 'operation', width, fixed: 'right', render: (_: unknown, row: T) => render(row) };
+  return {
+    title: zh.common.operation,
+    key: 'operation',
+    width,
+    fixed: 'right',
+    render: (_: unknown, row: T) => render(row),
+  };
 }

@@ -11,7 +11,13 @@ interface PageState {
 }
 
 /** SPEC §9 table paging: "共 N 条", sizes 10/20/50/100, shown only when total exceeds the page size. */
-export function tablePagination({ total, pageNo, pageSize, onChange, sizes = TABLE_PAGE_SIZES }: PageState): TablePaginationConfig | false {
+export function tablePagination({
+  total,
+  pageNo,
+  pageSize,
+  onChange,
+  sizes = TABLE_PAGE_SIZES,
+}: PageState): TablePaginationConfig | false {
   if (total <= pageSize) return false;
   return {
     current: pageNo,

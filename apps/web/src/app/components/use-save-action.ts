@@ -20,7 +20,13 @@ export interface SaveAction {
 }
 
 /** Validate the form, save, toast 保存成功 and report back; one submit at a time. */
-export function useSaveAction<V, R>({ form, save, onSaved, onError, successText = zh.common.saveSuccess }: SaveActionOptions<V, R>): SaveAction {
+export function useSaveAction<V, R>({
+  form,
+  save,
+  onSaved,
+  onError,
+  successText = zh.common.saveSuccess,
+}: SaveActionOptions<V, R>): SaveAction {
   const [isSaving, setIsSaving] = useState(false);
   const inFlight = useRef(false);
 
@@ -52,7 +58,11 @@ export function useSaveAction<V, R>({ form, save, onSaved, onError, successText 
   };
 
   const submit = (): void => void run();
-  return { isSaving, submit, modalProps: { onOk: submit, confirmLoading: isSaving, okText: zh.common.save, cancelText: zh.common.cancel } };
+  return {
+    isSaving,
+    submit,
+    modalProps: { onOk: submit, confirmLoading: isSaving, okText: zh.common.save, cancelText: zh.common.cancel },
+  };
 }
 
 /**

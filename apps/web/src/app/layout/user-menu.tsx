@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { DownOutlined, KeyOutlined, LinkOutlined, LogoutOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  KeyOutlined,
+  LinkOutlined,
+  LogoutOutlined,
+  MobileOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { logout } from '../../api/auth.api.ts';
@@ -12,7 +19,10 @@ import { queryClient } from '../query-client.ts';
 import { clearSession, useSession } from '../session.store.ts';
 import { useIsMobile } from '../use-is-mobile.ts';
 
-const LinkedAccountsModal = lazyModal(() => import('../../features/auth/linked-accounts.modal.tsx'), 'LinkedAccountsModal');
+const LinkedAccountsModal = lazyModal(
+  () => import('../../features/auth/linked-accounts.modal.tsx'),
+  'LinkedAccountsModal',
+);
 const MyDeviceModal = lazyModal(() => import('../../features/device-enroll/my-device.modal.tsx'), 'MyDeviceModal');
 
 /** User dropdown: API 令牌, 账号绑定 (Lark / WeCom accounts), 注册我的设备 (this user's iPhone UDID), and 退出登录 (ends the server session, forgets it here, goes to /login). */

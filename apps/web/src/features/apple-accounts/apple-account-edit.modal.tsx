@@ -22,15 +22,35 @@ async function p8Text(list: UploadFile[] | undefined): Promise<string | undefine
 }
 
 /** 添加苹果账号 / 编辑苹果账号: issuer id, key id and the .p8 (on edit, only when replacing it). */
-export function AppleAccountEditModal({ open, account, onClose, onSaved }: { open: boolean; account: AppleAccountRow | null; onClose: () => void; onSaved: () => void }) {
+export function AppleAccountEditModal({
+  open,
+  account,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  account: AppleAccountRow | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [form] = Form.useForm<AccountValues>();
-  useResetOnOpen(form, open, account, (a) => ({ name: a.name, issuerId: a.issuerId, keyId: a.keyId, remark: a.remark }));
+  useResetOnOpen(form, open, account, (a) => ({
+    name: a.name,
+    issuerId: a.issuerId,
+    keyId: a.keyId,
+    remark: a.remark,
+  }));
   const action = useSaveAction({
     form,
     successText: account ? undefined : t.added,
     save: async (values) => {
       const privateKey = await p8Text(values.p8);
-      const common = { name: values.name.trim(), issuerId: values.issuerId.trim(), keyId: values.keyId.trim(), remark: values.remark?.trim() ?? '' };
+      const common = {
+        name: values.name.trim(),
+        issuerId: values.issuerId.trim(),
+        keyId: values.keyId.trim(),
+        remark: values.remark?.trim() ?? '',
+      };
       if (account) return updateAppleAccount({ id: account.id, ...common, privateKey });
       return addAppleAccount({ ...common, privateKey: privateKey ?? '' });
     },
@@ -38,15 +58,36 @@ export function AppleAccountEditModal({ open, account, onClose, onSaved }: { ope
   });
 
   return (
-    <Modal title={account ? t.editTitle : t.addTitle} open={open} onCancel={onClose} {...action.modalProps} okButtonProps={{ 'data-testid': 'apple-account-submit' }} forceRender width="min(560px, calc(100vw - 32px))">
+    <Modal
+      title={account ? t.editTitle : t.addTitle}
+      open={open}
+      onCancel={onClose}
+      {...action.modalProps}
+      okButtonProps={{ 'data-testid': 'apple-account-submit' }}
+      forceRender
+      width="min(560px, calc(100vw - 32px))"
+    >
       <Form form={form} layout="vertical" data-testid="apple-account-modal">
-        <Form.Item name="name" label={t.fields.name} rules={[{ required: true, whitespace: true, message: t.fields.nameRequired }]}>
+        <Form.Item
+          name="name"
+          label={t.fields.name}
+          rules={[{ required: true, whitespace: true, message: t.fields.nameRequired }]}
+        >
           <Input maxLength={64} data-testid="apple-account-name" />
         </Form.Item>
-        <Form.Item name="issuerId" label={t.fields.issuerId} extra={t.fields.issuerIdHint} rules={[{ required: true, whitespace: true, message: t.fields.issuerIdRequired }]}>
+        <Form.Item
+          name="issuerId"
+          label={t.fields.issuerId}
+          extra={t.fields.issuerIdHint}
+          rules={[{ required: true, whitespace: true, message: t.fields.issuerIdRequired }]}
+        >
           <Input autoComplete="off" spellCheck={false} data-testid="apple-account-issuer" />
         </Form.Item>
-        <Form.Item name="keyId" label={t.fields.keyId} rules={[{ required: true, whitespace: true, message: t.fields.keyIdRequired }]}>
+        <Form.Item
+          name="keyId"
+          label={t.fields.keyId}
+          rules={[{ required: true, whitespace: true, message: t.fields.keyIdRequired }]}
+        >
           <Input autoComplete="off" spellCheck={false} maxLength={10} data-testid="apple-account-key-id" />
         </Form.Item>
         <Form.Item

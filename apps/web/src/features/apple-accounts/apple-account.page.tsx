@@ -4,7 +4,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { AppleAccountRow } from '@release/contract';
-import { APPLE_ACCOUNTS_KEY as ACCOUNTS_KEY, deleteAppleAccount, fetchAppleAccounts, syncAppleAccount } from '../../api/apple-accounts.api.ts';
+import {
+  APPLE_ACCOUNTS_KEY as ACCOUNTS_KEY,
+  deleteAppleAccount,
+  fetchAppleAccounts,
+  syncAppleAccount,
+} from '../../api/apple-accounts.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { CatalogTable } from '../../app/components/catalog-table.tsx';
 import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
@@ -23,7 +28,9 @@ function AccountDetails({ row }: { row: AppleAccountRow }) {
         {row.certificates.map((c) => (
           <Descriptions.Item key={c.appleId} label={c.certificateType}>
             {`${c.name}（${c.serialNumber}，${dayjs(c.expireTime).format('YYYY-MM-DD')}）`}{' '}
-            <Tag color={c.localCertificateId ? 'green' : 'default'}>{c.localCertificateId ? t.localCertificate : t.noLocalCertificate}</Tag>
+            <Tag color={c.localCertificateId ? 'green' : 'default'}>
+              {c.localCertificateId ? t.localCertificate : t.noLocalCertificate}
+            </Tag>
           </Descriptions.Item>
         ))}
       </Descriptions>
@@ -35,10 +42,18 @@ function AccountDetails({ row }: { row: AppleAccountRow }) {
         pagination={false}
         scroll={{ x: 600 }}
         columns={[
-          { title: 'UDID', dataIndex: 'udid', render: (udid: string) => <Typography.Text code>{udid}</Typography.Text> },
+          {
+            title: 'UDID',
+            dataIndex: 'udid',
+            render: (udid: string) => <Typography.Text code>{udid}</Typography.Text>,
+          },
           { title: t.columns.name, dataIndex: 'name' },
           { title: 'Model', dataIndex: 'model', render: (m: string | null) => m ?? '-' },
-          { title: '', dataIndex: 'status', render: (s: string) => <Tag color={s === 'ENABLED' ? 'green' : 'default'}>{t.deviceStatus[s] ?? s}</Tag> },
+          {
+            title: '',
+            dataIndex: 'status',
+            render: (s: string) => <Tag color={s === 'ENABLED' ? 'green' : 'default'}>{t.deviceStatus[s] ?? s}</Tag>,
+          },
         ]}
       />
     </Flex>
@@ -53,7 +68,10 @@ export function AppleAccountPage() {
   const [profiling, setProfiling] = useState<AppleAccountRow | null>(null);
   const [binding, setBinding] = useState<AppleAccountRow | null>(null);
   const [buildDevice, setBuildDevice] = useState<AppleAccountRow | null>(null);
-  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal) });
+  const apps = useQuery({
+    queryKey: queryKeys.appList(defaultAppFilter),
+    queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal),
+  });
   const appNames = new Map((apps.data?.apps ?? []).map((a) => [a.appId, a.appName]));
   const [syncing, setSyncing] = useState<number | null>(null);
   const accounts = useQuery({ queryKey: ACCOUNTS_KEY, queryFn: ({ signal }) => fetchAppleAccounts(signal) });
@@ -121,26 +139,54 @@ export function AppleAccountPage() {
       width: 340,
       render: (_, row) => (
         <Flex gap={4} wrap>
-          <Button size="small" type="primary" loading={syncing === row.id} data-testid="apple-account-sync" onClick={() => void sync(row)}>
+          <Button
+            size="small"
+            type="primary"
+            loading={syncing === row.id}
+            data-testid="apple-account-sync"
+            onClick={() => void sync(row)}
+          >
             {t.sync}
           </Button>
-          <Button size="small" data-testid="apple-account-register" disabled={!row.lastSyncTime} onClick={() => setRegistering(row)}>
+          <Button
+            size="small"
+            data-testid="apple-account-register"
+            disabled={!row.lastSyncTime}
+            onClick={() => setRegistering(row)}
+          >
             {`${t.register}${row.lastSyncTime && row.unregisteredDevices.length ? `（${row.unregisteredDevices.length}）` : ''}`}
           </Button>
-          <Button size="small" data-testid="apple-account-profile" disabled={!row.lastSyncTime} onClick={() => setProfiling(row)}>
+          <Button
+            size="small"
+            data-testid="apple-account-profile"
+            disabled={!row.lastSyncTime}
+            onClick={() => setProfiling(row)}
+          >
             {t.profile}
           </Button>
           <Button size="small" data-testid="apple-account-bind" onClick={() => setBinding(row)}>
             {t.bind}
           </Button>
-          <Button size="small" data-testid="apple-account-build-device" disabled={!row.lastSyncTime || row.appIds.length === 0} onClick={() => setBuildDevice(row)}>
+          <Button
+            size="small"
+            data-testid="apple-account-build-device"
+            disabled={!row.lastSyncTime || row.appIds.length === 0}
+            onClick={() => setBuildDevice(row)}
+          >
             {t.buildDevice}
           </Button>
         </Flex>
       ),
     },
     operationColumn<AppleAccountRow>(110, (row) => (
-      <RowActions testIdPrefix="apple-account" onEdit={() => setEditing(row)} confirmTitle={t.deleteConfirm} confirmDescription={t.deleteHint} onDelete={() => deleteAppleAccount(row.id)} onDeleted={refresh} />
+      <RowActions
+        testIdPrefix="apple-account"
+        onEdit={() => setEditing(row)}
+        confirmTitle={t.deleteConfirm}
+        confirmDescription={t.deleteHint}
+        onDelete={() => deleteAppleAccount(row.id)}
+        onDeleted={refresh}
+      />
     )),
   ];
 
@@ -160,11 +206,29 @@ export function AppleAccountPage() {
       details={(row) => <AccountDetails row={row} />}
       empty={{ title: t.empty, content: t.emptyContent }}
     >
-      <AppleAccountEditModal open={editing !== undefined} account={editing ?? null} onClose={() => setEditing(undefined)} onSaved={done(() => setEditing(undefined))} />
-      <AppleRegisterDevicesModal account={registering} onClose={() => setRegistering(null)} onDone={() => void refresh()} />
-      <AppleProfileModal account={profiling} onClose={() => setProfiling(null)} onDone={done(() => setProfiling(null))} />
+      <AppleAccountEditModal
+        open={editing !== undefined}
+        account={editing ?? null}
+        onClose={() => setEditing(undefined)}
+        onSaved={done(() => setEditing(undefined))}
+      />
+      <AppleRegisterDevicesModal
+        account={registering}
+        onClose={() => setRegistering(null)}
+        onDone={() => void refresh()}
+      />
+      <AppleProfileModal
+        account={profiling}
+        onClose={() => setProfiling(null)}
+        onDone={done(() => setProfiling(null))}
+      />
       <AppleBindModal account={binding} onClose={() => setBinding(null)} onDone={done(() => setBinding(null))} />
-      <AppleBuildDeviceModal account={buildDevice} appNames={appNames} onClose={() => setBuildDevice(null)} onDone={done(() => setBuildDevice(null))} />
+      <AppleBuildDeviceModal
+        account={buildDevice}
+        appNames={appNames}
+        onClose={() => setBuildDevice(null)}
+        onDone={done(() => setBuildDevice(null))}
+      />
     </CatalogTable>
   );
 }

@@ -1,6 +1,7 @@
 /** Chinese strings of /home/setting/apple_account (苹果账号). */
 export const appleAccountText = {
-  intro: '绑定 App Store Connect API 密钥，用于同步设备、证书和 Bundle ID，注册新设备并重新生成描述文件。.p8 私钥加密保存，不会再被读出。',
+  intro:
+    '绑定 App Store Connect API 密钥，用于同步设备、证书和 Bundle ID，注册新设备并重新生成描述文件。.p8 私钥加密保存，不会再被读出。',
   add: '添加账号',
   addTitle: '添加苹果账号',
   editTitle: '编辑苹果账号',
@@ -19,9 +20,17 @@ export const appleAccountText = {
     p8Keep: '不选择则保留原私钥',
     remark: '备注',
   },
-  columns: { name: '账号', team: '团队', devices: '设备', certificates: '证书', bundleIds: 'Bundle ID', lastSync: '上次同步' },
+  columns: {
+    name: '账号',
+    team: '团队',
+    devices: '设备',
+    certificates: '证书',
+    bundleIds: 'Bundle ID',
+    lastSync: '上次同步',
+  },
   neverSynced: '未同步',
-  counts: (devices: number, certificates: number, bundleIds: number) => `设备 ${devices} · 证书 ${certificates} · Bundle ID ${bundleIds}`,
+  counts: (devices: number, certificates: number, bundleIds: number) =>
+    `设备 ${devices} · 证书 ${certificates} · Bundle ID ${bundleIds}`,
   sync: '同步',
   synced: (devices: number, certificates: number, bundleIds: number, fresh: number) =>
     `同步完成：设备 ${devices} 台，证书 ${certificates} 个，Bundle ID ${bundleIds} 个${fresh ? `，新加入设备列表 ${fresh} 台` : ''}`,
@@ -43,7 +52,8 @@ export const appleAccountText = {
   close: '完成',
   buildDevice: '添加设备到安装包',
   buildDeviceTitle: '添加设备到安装包',
-  buildDeviceHint: '把设备注册到此账号，用全部已启用设备重新生成该安装包的描述文件，并用它重签名该版本，得到一个新版本。',
+  buildDeviceHint:
+    '把设备注册到此账号，用全部已启用设备重新生成该安装包的描述文件，并用它重签名该版本，得到一个新版本。',
   buildDeviceOk: '添加并重签名',
   buildDeviceVersion: '安装包版本（.ipa）',
   buildDeviceVersionRequired: '请选择安装包版本',

@@ -15,15 +15,39 @@ interface BuildDeviceValues {
 }
 
 // Only confirmed devices go to Apple (an install page visitor's wait for an admin's 确认).
-const ALL_DEVICES = { pageNo: 1, pageSize: 1000, keyword: '', platform: 'ios' as const, reviewStatus: 'confirmed' as const };
+const ALL_DEVICES = {
+  pageNo: 1,
+  pageSize: 1000,
+  keyword: '',
+  platform: 'ios' as const,
+  reviewStatus: 'confirmed' as const,
+};
 
 /** 添加设备到安装包: register a tester's phone, regenerate the profile and re-sign the build, in one go. */
-export function AppleBuildDeviceModal({ account, appNames, onClose, onDone }: { account: AppleAccountRow | null; appNames: Map<number, string>; onClose: () => void; onDone: () => void }) {
+export function AppleBuildDeviceModal({
+  account,
+  appNames,
+  onClose,
+  onDone,
+}: {
+  account: AppleAccountRow | null;
+  appNames: Map<number, string>;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [form] = Form.useForm<BuildDeviceValues>();
   const open = account !== null;
   const appId = Form.useWatch('appId', form);
-  const versions = useQuery({ queryKey: ['simple-versions', appId], queryFn: ({ signal }) => fetchSimpleVersions(appId, signal), enabled: open && Boolean(appId) });
-  const devices = useQuery({ queryKey: ['devices', ALL_DEVICES], queryFn: ({ signal }) => fetchDevices(ALL_DEVICES, signal), enabled: open });
+  const versions = useQuery({
+    queryKey: ['simple-versions', appId],
+    queryFn: ({ signal }) => fetchSimpleVersions(appId, signal),
+    enabled: open && Boolean(appId),
+  });
+  const devices = useQuery({
+    queryKey: ['devices', ALL_DEVICES],
+    queryFn: ({ signal }) => fetchDevices(ALL_DEVICES, signal),
+    enabled: open,
+  });
   useResetOnOpen(form, open, account, (a) => ({ appId: a.appIds[0] }));
   const action = useSaveAction({
     form,
@@ -31,27 +55,52 @@ export function AppleBuildDeviceModal({ account, appNames, onClose, onDone }: { 
     save: (values) => addDeviceToBuild({ appVersionId: values.appVersionId, deviceId: values.deviceId }),
     onSaved: (result) => {
       const made = result.job.version;
-      if (result.job.status === 'done' && made) toast.success(ZsignMessages.success(made.appVersion ?? `#${made.indexNo}`));
+      if (result.job.status === 'done' && made)
+        toast.success(ZsignMessages.success(made.appVersion ?? `#${made.indexNo}`));
       else if (result.job.status === 'failed') toast.error(result.job.error ?? t.buildDevicePending);
       else toast.info(t.buildDevicePending);
       onDone();
     },
   });
   return (
-    <Modal title={t.buildDeviceTitle} open={open} onCancel={onClose} {...action.modalProps} okText={t.buildDeviceOk} okButtonProps={{ 'data-testid': 'apple-build-device-submit' }} forceRender width="min(560px, calc(100vw - 32px))">
+    <Modal
+      title={t.buildDeviceTitle}
+      open={open}
+      onCancel={onClose}
+      {...action.modalProps}
+      okText={t.buildDeviceOk}
+      okButtonProps={{ 'data-testid': 'apple-build-device-submit' }}
+      forceRender
+      width="min(560px, calc(100vw - 32px))"
+    >
       <Typography.Paragraph type="secondary">{t.buildDeviceHint}</Typography.Paragraph>
       <Form form={form} layout="vertical" data-testid="apple-build-device-modal">
         <Form.Item name="appId" label={t.bindApps} rules={[{ required: true, message: t.buildDeviceAppRequired }]}>
-          <Select data-testid="apple-build-device-app" options={(account?.appIds ?? []).map((id) => ({ value: id, label: appNames.get(id) ?? `#${id}` }))} onChange={() => form.setFieldValue('appVersionId', undefined)} />
+          <Select
+            data-testid="apple-build-device-app"
+            options={(account?.appIds ?? []).map((id) => ({ value: id, label: appNames.get(id) ?? `#${id}` }))}
+            onChange={() => form.setFieldValue('appVersionId', undefined)}
+          />
         </Form.Item>
-        <Form.Item name="appVersionId" label={t.buildDeviceVersion} rules={[{ required: true, message: t.buildDeviceVersionRequired }]}>
+        <Form.Item
+          name="appVersionId"
+          label={t.buildDeviceVersion}
+          rules={[{ required: true, message: t.buildDeviceVersionRequired }]}
+        >
           <Select
             data-testid="apple-build-device-version"
             loading={versions.isFetching}
-            options={(versions.data?.ipa ?? []).map((v) => ({ value: v.appVersionId, label: `#${v.indexNo} ${v.appVersion ?? ''}${v.build ? ` (${v.build})` : ''}` }))}
+            options={(versions.data?.ipa ?? []).map((v) => ({
+              value: v.appVersionId,
+              label: `#${v.indexNo} ${v.appVersion ?? ''}${v.build ? ` (${v.build})` : ''}`,
+            }))}
           />
         </Form.Item>
-        <Form.Item name="deviceId" label={t.buildDeviceDevice} rules={[{ required: true, message: t.buildDeviceDeviceRequired }]}>
+        <Form.Item
+          name="deviceId"
+          label={t.buildDeviceDevice}
+          rules={[{ required: true, message: t.buildDeviceDeviceRequired }]}
+        >
           <Select
             data-testid="apple-build-device-device"
             showSearch

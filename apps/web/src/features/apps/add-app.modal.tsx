@@ -24,6 +24,8 @@ export function useAddAppModal(): [ReactElement, () => void] {
     navigate(appPagePath({ path }));
   };
 
-  const modal = <AppFormModal open={open} app={null} onClose={() => setOpen(false)} onSaved={(saved) => void opened(saved)} />;
+  const modal = (
+    <AppFormModal open={open} app={null} onClose={() => setOpen(false)} onSaved={(saved) => void opened(saved)} />
+  );
   return [modal, () => setOpen(true)];
 }

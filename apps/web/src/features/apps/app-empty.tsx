@@ -15,7 +15,9 @@ export function AppListEmpty() {
             <Typography.Text strong style={{ display: 'block' }}>
               {isAdmin ? zh.appEmpty.adminTitle : zh.appEmpty.userTitle}
             </Typography.Text>
-            <Typography.Text type="secondary">{isAdmin ? zh.appEmpty.adminContent : zh.appEmpty.userContent}</Typography.Text>
+            <Typography.Text type="secondary">
+              {isAdmin ? zh.appEmpty.adminContent : zh.appEmpty.userContent}
+            </Typography.Text>
           </>
         }
       />

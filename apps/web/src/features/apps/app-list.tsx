@@ -16,12 +16,28 @@ interface AppListProps {
   onChoose: (app: AppListItem) => void;
 }
 
-function AppRow({ app, isCurrent, compact, onChoose }: { app: AppListItem; isCurrent: boolean; compact: boolean; onChoose: () => void }) {
+function AppRow({
+  app,
+  isCurrent,
+  compact,
+  onChoose,
+}: {
+  app: AppListItem;
+  isCurrent: boolean;
+  compact: boolean;
+  onChoose: () => void;
+}) {
   const className = `app-list-item${isCurrent ? ' is-current' : ''}`;
   if (compact) {
     return (
       <Tooltip title={app.appName} placement="right">
-        <button type="button" className={className} style={{ padding: 6, justifyContent: 'center' }} onClick={onChoose} data-testid="app-list-item">
+        <button
+          type="button"
+          className={className}
+          style={{ padding: 6, justifyContent: 'center' }}
+          onClick={onChoose}
+          data-testid="app-list-item"
+        >
           <Badge dot={app.unreadMessage > 0}>
             <AppIcon app={app} size={28} />
           </Badge>
@@ -38,7 +54,9 @@ function AppRow({ app, isCurrent, compact, onChoose }: { app: AppListItem; isCur
         </Typography.Text>
         <Flex gap={6} align="center">
           <AppTypeTag appType={app.appType} />
-          {app.collected ? <StarFilled style={{ color: '#faad14', fontSize: 12 }} aria-label={zh.sider.collected} /> : null}
+          {app.collected ? (
+            <StarFilled style={{ color: '#faad14', fontSize: 12 }} aria-label={zh.sider.collected} />
+          ) : null}
         </Flex>
       </div>
       <Badge count={app.unreadMessage} overflowCount={BADGE_OVERFLOW} size="small" />
@@ -50,12 +68,20 @@ function AppRow({ app, isCurrent, compact, onChoose }: { app: AppListItem; isCur
 export function AppList({ apps, hasAnyApp, isLoading, error, currentAppId, compact, onChoose }: AppListProps) {
   let body;
   if (isLoading) body = <Spin style={{ display: 'block', margin: '24px auto' }} />;
-  else if (error) body = compact ? null : <Alert type="error" showIcon title={zh.sider.listError} description={error.message} />;
+  else if (error)
+    body = compact ? null : <Alert type="error" showIcon title={zh.sider.listError} description={error.message} />;
   else if (!hasAnyApp) body = compact ? null : <AppListEmpty />;
-  else if (apps.length === 0) body = compact ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={zh.sider.noMatch} />;
+  else if (apps.length === 0)
+    body = compact ? null : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={zh.sider.noMatch} />;
   else
     body = apps.map((app) => (
-      <AppRow key={app.appId} app={app} isCurrent={app.appId === currentAppId} compact={compact} onChoose={() => onChoose(app)} />
+      <AppRow
+        key={app.appId}
+        app={app}
+        isCurrent={app.appId === currentAppId}
+        compact={compact}
+        onChoose={() => onChoose(app)}
+      />
     ));
   return (
     <Flex vertical gap={2} data-testid="app-list">

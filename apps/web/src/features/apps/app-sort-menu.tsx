@@ -28,7 +28,11 @@ export function AppSortMenu() {
         onClick: ({ key }) => choose(key),
       }}
     >
-      <Button size="small" data-testid="sort-menu" icon={isAscending ? <SortAscendingOutlined /> : <SortDescendingOutlined />}>
+      <Button
+        size="small"
+        data-testid="sort-menu"
+        icon={isAscending ? <SortAscendingOutlined /> : <SortDescendingOutlined />}
+      >
         {current?.label ?? zh.sider.sortTitle}
       </Button>
     </Dropdown>

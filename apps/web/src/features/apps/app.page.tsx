@@ -63,7 +63,10 @@ export function AppPage() {
         {resolved.hasNoApps ? (
           <AppEmpty onAdd={openAddApp} />
         ) : (
-          <FeatureEmpty title={zh.appPage.notFoundTitle} content={detail.isError ? AppMessages.appNotFound : zh.appPage.notFoundContent} />
+          <FeatureEmpty
+            title={zh.appPage.notFoundTitle}
+            content={detail.isError ? AppMessages.appNotFound : zh.appPage.notFoundContent}
+          />
         )}
         {addAppModal}
       </Card>
@@ -81,7 +84,12 @@ export function AppPage() {
           <AppPackagesCard key={detail.data.appId} app={detail.data} />
         </>
       )}
-      <AppFormModal open={isSettingsOpen} app={detail.data} onClose={() => setIsSettingsOpen(false)} onSaved={(saved) => void settingsSaved(saved)} />
+      <AppFormModal
+        open={isSettingsOpen}
+        app={detail.data}
+        onClose={() => setIsSettingsOpen(false)}
+        onSaved={(saved) => void settingsSaved(saved)}
+      />
     </Flex>
   );
 }

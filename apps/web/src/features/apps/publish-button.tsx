@@ -41,12 +41,24 @@ export function PublishButton({ currentApp, compact, onAddApp }: PublishButtonPr
   if (compact) {
     return (
       <Tooltip title={label} placement="right">
-        <Button type="primary" icon={<CloudUploadOutlined />} onClick={publish} aria-label={label} data-testid="publish-button" />
+        <Button
+          type="primary"
+          icon={<CloudUploadOutlined />}
+          onClick={publish}
+          aria-label={label}
+          data-testid="publish-button"
+        />
       </Tooltip>
     );
   }
   const main = (
-    <Button type="primary" icon={<CloudUploadOutlined />} onClick={publish} data-testid="publish-button" style={{ flex: 1 }}>
+    <Button
+      type="primary"
+      icon={<CloudUploadOutlined />}
+      onClick={publish}
+      data-testid="publish-button"
+      style={{ flex: 1 }}
+    >
       {label}
     </Button>
   );

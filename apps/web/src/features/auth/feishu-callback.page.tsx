@@ -45,7 +45,11 @@ export function FeishuCallbackPage() {
     }
     if (kind === SignInKind.qr) {
       confirmQrLogin({ state, code: code ?? undefined, error: error ?? undefined })
-        .then((result) => (result.status === 'done' ? setOutcome({ kind: 'done', text: zh.feishuCallback.qrDone }) : fail(zh.feishuCallback.denied)))
+        .then((result) =>
+          result.status === 'done'
+            ? setOutcome({ kind: 'done', text: zh.feishuCallback.qrDone })
+            : fail(zh.feishuCallback.denied),
+        )
         .catch(failFrom);
       return;
     }

@@ -60,7 +60,11 @@ export function ForgetPasswordModal({ open, onClose }: { open: boolean; onClose:
       width="min(440px, calc(100vw - 32px))"
     >
       <Form form={form} layout="vertical" data-testid="forget-password-modal" preserve={false}>
-        <Form.Item name="username" label={zh.login.username} rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}>
+        <Form.Item
+          name="username"
+          label={zh.login.username}
+          rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}
+        >
           <Input autoComplete="username" data-testid="forget-username" />
         </Form.Item>
         <Form.Item
@@ -91,7 +95,9 @@ export function ForgetPasswordModal({ open, onClose }: { open: boolean; onClose:
             { required: true, message: zh.login.passwordRequired },
             ({ getFieldValue }) => ({
               validator: (_rule, value: string | undefined) =>
-                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(zh.forget.mismatch)),
+                !value || value === getFieldValue('password')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(zh.forget.mismatch)),
             }),
           ]}
         >

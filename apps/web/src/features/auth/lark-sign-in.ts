@@ -44,8 +44,18 @@ export async function goToWecom(): Promise<void> {
 interface LarkBridge {
   h5sdk?: { ready(callback: () => void): void; config?(options: Record<string, unknown>): void };
   tt?: {
-    requestAccess?(options: { appID: string; scopeList: string[]; state?: string; success(result: { code: string }): void; fail(error: { errno?: number; errMsg?: string }): void }): void;
-    requestAuthCode?(options: { appId: string; success(result: { code: string }): void; fail(error: { errMsg?: string }): void }): void;
+    requestAccess?(options: {
+      appID: string;
+      scopeList: string[];
+      state?: string;
+      success(result: { code: string }): void;
+      fail(error: { errno?: number; errMsg?: string }): void;
+    }): void;
+    requestAuthCode?(options: {
+      appId: string;
+      success(result: { code: string }): void;
+      fail(error: { errMsg?: string }): void;
+    }): void;
   };
 }
 
@@ -64,7 +74,14 @@ export async function silentLarkCode(appId: string): Promise<string | null> {
   const { h5sdk, tt } = bridge;
   // The page signature lets the bridge trust this page (older clients need it for the auth calls).
   const config = await fetchJsapiConfig(window.location.href.split('#')[0] ?? window.location.href).catch(() => null);
-  if (config && h5sdk.config) h5sdk.config({ appId: config.appId, timestamp: config.timestamp, nonceStr: config.nonceStr, signature: config.signature, jsApiList: ['requestAccess', 'requestAuthCode'] });
+  if (config && h5sdk.config)
+    h5sdk.config({
+      appId: config.appId,
+      timestamp: config.timestamp,
+      nonceStr: config.nonceStr,
+      signature: config.signature,
+      jsApiList: ['requestAccess', 'requestAuthCode'],
+    });
   await new Promise<void>((resolve) => h5sdk.ready(resolve));
   const legacy = () =>
     new Promise<string | null>((resolve) => {

@@ -14,8 +14,16 @@ const IDENTITIES_KEY = ['user-identities'] as const;
 /** 账号绑定: the Lark / WeCom accounts that sign in as this user; bind Lark (bind_login) or unbind. */
 export function LinkedAccountsModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const text = zh.linkedAccounts;
-  const identities = useQuery({ queryKey: IDENTITIES_KEY, queryFn: ({ signal }) => fetchIdentities(signal), enabled: open });
-  const options = useQuery({ queryKey: queryKeys.loginOptions, queryFn: ({ signal }) => fetchLoginOptions(signal), enabled: open });
+  const identities = useQuery({
+    queryKey: IDENTITIES_KEY,
+    queryFn: ({ signal }) => fetchIdentities(signal),
+    enabled: open,
+  });
+  const options = useQuery({
+    queryKey: queryKeys.loginOptions,
+    queryFn: ({ signal }) => fetchLoginOptions(signal),
+    enabled: open,
+  });
   const unbind = useMutation({
     mutationFn: unbindIdentity,
     onSuccess: async () => {
@@ -37,14 +45,21 @@ export function LinkedAccountsModal({ open, onClose }: { open: boolean; onClose:
             <List.Item
               data-testid={`linked-${identity.provider}`}
               actions={[
-                <Popconfirm key="unbind" title={text.unbindConfirm(identity.displayName)} onConfirm={() => unbind.mutate(identity.provider)}>
+                <Popconfirm
+                  key="unbind"
+                  title={text.unbindConfirm(identity.displayName)}
+                  onConfirm={() => unbind.mutate(identity.provider)}
+                >
                   <Button danger size="small" loading={unbind.isPending} data-testid={`unbind-${identity.provider}`}>
                     {text.unbind}
                   </Button>
                 </Popconfirm>,
               ]}
             >
-              <List.Item.Meta title={`${text.provider[identity.provider]}：${identity.displayName}`} description={text.boundAt(dayjs(identity.createTime).format('YYYY-MM-DD HH:mm'))} />
+              <List.Item.Meta
+                title={`${text.provider[identity.provider]}：${identity.displayName}`}
+                description={text.boundAt(dayjs(identity.createTime).format('YYYY-MM-DD HH:mm'))}
+              />
             </List.Item>
           )}
         />

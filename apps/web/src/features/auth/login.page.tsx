@@ -97,7 +97,15 @@ export function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{zh.login.subtitle}</Typography.Text>
         </Flex>
-        {signInError ? <Alert type="error" showIcon message={signInError} style={{ marginBottom: 16 }} data-testid="login-sign-in-error" /> : null}
+        {signInError ? (
+          <Alert
+            type="error"
+            showIcon
+            message={signInError}
+            style={{ marginBottom: 16 }}
+            data-testid="login-sign-in-error"
+          />
+        ) : null}
         {external.busy ? (
           <Flex justify="center" style={{ marginBottom: 16 }}>
             <Spin tip={zh.login.silentSigningIn} data-testid="login-external-busy" />
@@ -117,9 +125,21 @@ export function LoginPage() {
           />
         ) : null}
         {method === 'qr' ? <QrLogin onLogin={finishLogin} /> : null}
-        <Form form={form} layout="vertical" size="large" onFinish={(values) => void submit(values)} data-testid="login-form" hidden={method === 'qr'}>
+        <Form
+          form={form}
+          layout="vertical"
+          size="large"
+          onFinish={(values) => void submit(values)}
+          data-testid="login-form"
+          hidden={method === 'qr'}
+        >
           <Form.Item name="username" rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}>
-            <Input prefix={<UserOutlined />} placeholder={zh.login.username} autoComplete="username" data-testid="login-username" />
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={zh.login.username}
+              autoComplete="username"
+              data-testid="login-username"
+            />
           </Form.Item>
           <Form.Item name="password" rules={[{ required: true, message: zh.login.passwordRequired }]}>
             <Input.Password
@@ -146,7 +166,12 @@ export function LoginPage() {
         {options.data?.larkEnabled || options.data?.wecomEnabled ? <Divider plain /> : null}
         <Flex vertical gap={8}>
           {options.data?.larkEnabled ? (
-            <Button block size="large" data-testid="login-feishu" onClick={() => leaveFor(() => goToLark('success_login'))}>
+            <Button
+              block
+              size="large"
+              data-testid="login-feishu"
+              onClick={() => leaveFor(() => goToLark('success_login'))}
+            >
               {zh.login.feishu}
             </Button>
           ) : null}

@@ -14,7 +14,13 @@ const QR_SIZE = 180;
  * on /callback/feishu, which tells the server; this screen polls and picks the session up once.
  */
 export function QrLogin({ onLogin }: { onLogin: (result: LoginResult) => void }) {
-  const started = useQuery({ queryKey: ['qr-login'], queryFn: startQrLogin, staleTime: Infinity, gcTime: 0, retry: false });
+  const started = useQuery({
+    queryKey: ['qr-login'],
+    queryFn: startQrLogin,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
   const qrId = started.data?.qrId;
   const polled = useQuery({
     queryKey: ['qr-login', qrId],
@@ -31,15 +37,28 @@ export function QrLogin({ onLogin }: { onLogin: (result: LoginResult) => void })
   }, [login, onLogin]);
 
   if (started.isPending) return <Spin data-testid="qr-login-loading" />;
-  if (started.isError || !started.data?.url) return <Alert type="error" showIcon message={zh.login.qrUnavailable} data-testid="qr-login-error" />;
+  if (started.isError || !started.data?.url)
+    return <Alert type="error" showIcon message={zh.login.qrUnavailable} data-testid="qr-login-error" />;
   const restart = () => void started.refetch();
   return (
     <Flex vertical align="center" gap={12} data-testid="qr-login">
-      <QRCodeSVG value={started.data.url} size={QR_SIZE} level="M" marginSize={1} data-testid="qr-login-code" data-url={started.data.url} />
+      <QRCodeSVG
+        value={started.data.url}
+        size={QR_SIZE}
+        level="M"
+        marginSize={1}
+        data-testid="qr-login-code"
+        data-url={started.data.url}
+      />
       {status === 'pending' ? <Typography.Text type="secondary">{zh.login.qrHint}</Typography.Text> : null}
       {status === 'denied' || status === 'expired' ? (
         <>
-          <Alert type="warning" showIcon message={status === 'denied' ? zh.login.qrDenied : zh.login.qrExpired} data-testid="qr-login-status" />
+          <Alert
+            type="warning"
+            showIcon
+            message={status === 'denied' ? zh.login.qrDenied : zh.login.qrExpired}
+            data-testid="qr-login-status"
+          />
           <Button onClick={restart} data-testid="qr-login-refresh">
             {zh.login.qrRefresh}
           </Button>

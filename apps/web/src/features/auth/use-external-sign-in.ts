@@ -10,7 +10,10 @@ import { larkBridge, parseState, silentLarkCode, takeOwnState } from './lark-sig
  * What /login does on its own: the WeCom SSO return (`?code&state=wecom_login.…`), and, with `auto_login`
  * inside the Lark client, a silent Lark login through the JS bridge. `busy` while either is under way.
  */
-export function useExternalSignIn(options: LoginOptions | undefined, onLogin: (result: LoginResult) => void): { busy: boolean } {
+export function useExternalSignIn(
+  options: LoginOptions | undefined,
+  onLogin: (result: LoginResult) => void,
+): { busy: boolean } {
   const [params, setParams] = useSearchParams();
   const [busy, setBusy] = useState(false);
   const started = useRef(false);

@@ -1,7 +1,19 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { commitCopyKey } from '../commits/commit-format.ts';
-import { CALENDAR_PALETTE, assignColors, countBy, countKeyOf, dayOf, dayTitle, emptyDayText, monthGrid, monthOf, totalBy, yearWindow } from './calendar-math.ts';
+import {
+  CALENDAR_PALETTE,
+  assignColors,
+  countBy,
+  countKeyOf,
+  dayOf,
+  dayTitle,
+  emptyDayText,
+  monthGrid,
+  monthOf,
+  totalBy,
+  yearWindow,
+} from './calendar-math.ts';
 
 const at = (text: string) => dayjs(text).valueOf();
 
@@ -24,7 +36,10 @@ describe('calendar range', () => {
   });
 
   it('covers the whole year in the year view', () => {
-    expect(yearWindow(at('2026-06-15'))).toEqual({ startTime: at('2026-01-01T00:00:00'), endTime: at('2027-01-01T00:00:00') });
+    expect(yearWindow(at('2026-06-15'))).toEqual({
+      startTime: at('2026-01-01T00:00:00'),
+      endTime: at('2027-01-01T00:00:00'),
+    });
   });
 
   it('titles a day with its Chinese weekday', () => {
@@ -35,7 +50,12 @@ describe('calendar range', () => {
 });
 
 describe('calendar counts and colours', () => {
-  const item = (time: string, appName: string, tabName: string, nativePackageType: string | null = null) => ({ commitTime: at(time), appName, tabName, nativePackageType });
+  const item = (time: string, appName: string, tabName: string, nativePackageType: string | null = null) => ({
+    commitTime: at(time),
+    appName,
+    tabName,
+    nativePackageType,
+  });
   const items = [
     item('2026-11-18T09:00', '商城', '客户端'),
     item('2026-11-18T10:00', '商城', '服务端'),
@@ -59,7 +79,13 @@ describe('calendar counts and colours', () => {
 
   it('counts a commit two workflows of one repository reached once a day: once per key and once in the total', () => {
     const repo = 'https://git.example.com/shop.git';
-    const copy = (time: string, commitId: string, appName: string, tabName: string, repoPath: string | null = repo) => ({ ...item(time, appName, tabName), commitId, repoPath });
+    const copy = (
+      time: string,
+      commitId: string,
+      appName: string,
+      tabName: string,
+      repoPath: string | null = repo,
+    ) => ({ ...item(time, appName, tabName), commitId, repoPath });
     // 主干 and 发布 follow two branches of one repository: c1 and c2 are on both, r1 only on 发布.
     const summary = [
       copy('2026-11-18T09:00', 'c1', '商城', '主干'),
@@ -80,10 +106,18 @@ describe('calendar counts and colours', () => {
       { key: '商城', count: 3 },
       { key: '游戏', count: 1 },
     ]);
-    expect(totalBy(summary, dayOf, commitCopyKey)).toEqual(new Map([['2026-11-18', 4], ['2026-11-19', 1]]));
+    expect(totalBy(summary, dayOf, commitCopyKey)).toEqual(
+      new Map([
+        ['2026-11-18', 4],
+        ['2026-11-19', 1],
+      ]),
+    );
     expect(totalBy(summary, monthOf, commitCopyKey)).toEqual(new Map([['2026-11', 5]]));
     // Without an identity every item counts.
-    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app')).get('2026-11-18')?.[0]).toEqual({ key: '商城', count: 5 });
+    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app')).get('2026-11-18')?.[0]).toEqual({
+      key: '商城',
+      count: 5,
+    });
   });
 
   it('gives distinct keys the 16 palette colours in order and wraps after them', () => {

@@ -2,8 +2,22 @@ import dayjs, { type Dayjs } from 'dayjs';
 
 /** SPEC §9: 16 colours, assigned to apps, workflows or package types in order. */
 export const CALENDAR_PALETTE = [
-  '#1677ff', '#52c41a', '#fa8c16', '#eb2f96', '#722ed1', '#13c2c2', '#f5222d', '#2f54eb',
-  '#a0d911', '#fa541c', '#9254de', '#08979c', '#d4b106', '#c41d7f', '#597ef7', '#7cb305',
+  '#1677ff',
+  '#52c41a',
+  '#fa8c16',
+  '#eb2f96',
+  '#722ed1',
+  '#13c2c2',
+  '#f5222d',
+  '#2f54eb',
+  '#a0d911',
+  '#fa541c',
+  '#9254de',
+  '#08979c',
+  '#d4b106',
+  '#c41d7f',
+  '#597ef7',
+  '#7cb305',
 ] as const;
 
 export const DATE_FORMAT = 'YYYY-MM-DD';
@@ -66,7 +80,15 @@ export interface CalendarItem {
 
 export type CountBy = 'app' | 'workflow';
 
-const packageLabels: Record<string, string> = { ios: 'IPA', ipa: 'IPA', android: 'APK', apk: 'APK', web: 'WEB', zip: 'WEB', mac: 'MAC' };
+const packageLabels: Record<string, string> = {
+  ios: 'IPA',
+  ipa: 'IPA',
+  android: 'APK',
+  apk: 'APK',
+  web: 'WEB',
+  zip: 'WEB',
+  mac: 'MAC',
+};
 
 /** What a day's count is per: the package type of package items, else the app or the workflow. */
 export function countKeyOf(item: CalendarItem, by: CountBy): string {
@@ -83,7 +105,12 @@ export interface KeyCount {
  * Counts per key for each bucket (a day, or a month in the year view), keys by count then name. With identityOf,
  * items of one identity (the copies of a commit several workflows reached) count once per key.
  */
-export function countBy<T>(items: readonly T[], bucketOf: (item: T) => string, keyOf: (item: T) => string, identityOf?: (item: T) => string): Map<string, KeyCount[]> {
+export function countBy<T>(
+  items: readonly T[],
+  bucketOf: (item: T) => string,
+  keyOf: (item: T) => string,
+  identityOf?: (item: T) => string,
+): Map<string, KeyCount[]> {
   const buckets = new Map<string, Map<string, Set<string | number>>>();
   items.forEach((item, index) => {
     const bucket = bucketOf(item);
@@ -98,15 +125,23 @@ export function countBy<T>(items: readonly T[], bucketOf: (item: T) => string, k
   for (const [bucket, keys] of buckets) {
     out.set(
       bucket,
-      [...keys].map(([key, seen]) => ({ key, count: seen.size })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+      [...keys]
+        .map(([key, seen]) => ({ key, count: seen.size }))
+        .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
     );
   }
   return out;
 }
 
 /** How many items each bucket holds, items of one identity once: a commit two workflows reached is one commit. */
-export function totalBy<T>(items: readonly T[], bucketOf: (item: T) => string, identityOf: (item: T) => string): Map<string, number> {
-  return new Map([...countBy(items, bucketOf, () => '', identityOf)].map(([bucket, counts]) => [bucket, counts[0]?.count ?? 0]));
+export function totalBy<T>(
+  items: readonly T[],
+  bucketOf: (item: T) => string,
+  identityOf: (item: T) => string,
+): Map<string, number> {
+  return new Map(
+    [...countBy(items, bucketOf, () => '', identityOf)].map(([bucket, counts]) => [bucket, counts[0]?.count ?? 0]),
+  );
 }
 
 export function dayOf(item: { commitTime: number }): string {
@@ -124,8 +159,12 @@ export function monthOf(item: { commitTime: number }): string {
  */
 export function assignColors(keys: Iterable<string>, order: readonly string[] = []): Map<string, string> {
   const present = new Set(keys);
-  const ordered = order.map((key, index) => ({ key, index })).filter(({ key }, index) => present.has(key) && order.indexOf(key) === index);
+  const ordered = order
+    .map((key, index) => ({ key, index }))
+    .filter(({ key }, index) => present.has(key) && order.indexOf(key) === index);
   const rest = [...present].filter((key) => !order.includes(key)).sort((a, b) => a.localeCompare(b));
   const placed = [...ordered, ...rest.map((key, index) => ({ key, index: order.length + index }))];
-  return new Map(placed.map(({ key, index }) => [key, CALENDAR_PALETTE[index % CALENDAR_PALETTE.length] ?? CALENDAR_PALETTE[0]]));
+  return new Map(
+    placed.map(({ key, index }) => [key, CALENDAR_PALETTE[index % CALENDAR_PALETTE.length] ?? CALENDAR_PALETTE[0]]),
+  );
 }

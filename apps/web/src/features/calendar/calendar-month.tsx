@@ -31,9 +31,24 @@ export function CalendarMonth({ days, month, counts, totals, colors, compact, on
       {days.map((date) => {
         const dayCounts = counts.get(date) ?? [];
         const total = totals.get(date) ?? 0;
-        const classes = ['calendar-day', date.startsWith(current) ? '' : 'is-outside', date === today ? 'is-today' : '', total > 0 ? 'has-items' : ''].filter(Boolean).join(' ');
+        const classes = [
+          'calendar-day',
+          date.startsWith(current) ? '' : 'is-outside',
+          date === today ? 'is-today' : '',
+          total > 0 ? 'has-items' : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
         return (
-          <button key={date} type="button" className={classes} onClick={() => onDayClick(date)} data-testid="calendar-day" data-date={date} data-count={total}>
+          <button
+            key={date}
+            type="button"
+            className={classes}
+            onClick={() => onDayClick(date)}
+            data-testid="calendar-day"
+            data-date={date}
+            data-count={total}
+          >
             <span className="calendar-day-number">{Number(date.slice(8))}</span>
             {compact ? (
               total > 0 ? (
@@ -47,13 +62,20 @@ export function CalendarMonth({ days, month, counts, totals, colors, compact, on
             ) : (
               <span className="calendar-counts">
                 {dayCounts.slice(0, SHOWN_KEYS).map((c) => (
-                  <span key={c.key} className="calendar-count" style={{ borderColor: colors.get(c.key), color: colors.get(c.key) }} title={`${c.key}：${c.count}`}>
+                  <span
+                    key={c.key}
+                    className="calendar-count"
+                    style={{ borderColor: colors.get(c.key), color: colors.get(c.key) }}
+                    title={`${c.key}：${c.count}`}
+                  >
                     <span className="calendar-count-name">{c.key}</span>
                     <span>{c.count}</span>
                   </span>
                 ))}
                 {dayCounts.length > SHOWN_KEYS ? (
-                  <span className="calendar-more">{calendarText.more(dayCounts.slice(SHOWN_KEYS).reduce((sum, c) => sum + c.count, 0))}</span>
+                  <span className="calendar-more">
+                    {calendarText.more(dayCounts.slice(SHOWN_KEYS).reduce((sum, c) => sum + c.count, 0))}
+                  </span>
                 ) : null}
               </span>
             )}

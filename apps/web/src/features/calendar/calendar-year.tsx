@@ -23,14 +23,25 @@ export function CalendarYear({ yearStart, counts, totals, colors, onMonthClick }
         const monthCounts = counts.get(month.format('YYYY-MM')) ?? [];
         const total = totals.get(month.format('YYYY-MM')) ?? 0;
         return (
-          <button key={index} type="button" className="calendar-year-month" onClick={() => onMonthClick(month.valueOf())} data-testid="calendar-month" data-month={month.format('YYYY-MM')}>
+          <button
+            key={index}
+            type="button"
+            className="calendar-year-month"
+            onClick={() => onMonthClick(month.valueOf())}
+            data-testid="calendar-month"
+            data-month={month.format('YYYY-MM')}
+          >
             <span className="calendar-year-title">
               {calendarText.monthName(index + 1)}
               <b>{total > 0 ? calendarText.total(total) : calendarText.noRecords}</b>
             </span>
             <span className="calendar-year-bar">
               {monthCounts.map((c) => (
-                <i key={c.key} style={{ flexGrow: c.count, background: colors.get(c.key) }} title={`${c.key}：${c.count}`} />
+                <i
+                  key={c.key}
+                  style={{ flexGrow: c.count, background: colors.get(c.key) }}
+                  title={`${c.key}：${c.count}`}
+                />
               ))}
             </span>
           </button>

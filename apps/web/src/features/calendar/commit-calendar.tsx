@@ -7,7 +7,18 @@ import type { CommitQuery, CommitSource } from '../../api/commit-logs.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { commitCopyKey } from '../commits/commit-format.ts';
-import { assignColors, countBy, countKeyOf, dayOf, emptyDayText, monthGrid, monthOf, totalBy, yearWindow, type CountBy } from './calendar-math.ts';
+import {
+  assignColors,
+  countBy,
+  countKeyOf,
+  dayOf,
+  emptyDayText,
+  monthGrid,
+  monthOf,
+  totalBy,
+  yearWindow,
+  type CountBy,
+} from './calendar-math.ts';
 import { CalendarMonth } from './calendar-month.tsx';
 import { calendarText } from './calendar.strings.ts';
 import { CalendarYear } from './calendar-year.tsx';
@@ -33,7 +44,15 @@ interface CommitCalendarProps {
 }
 
 /** SPEC §2 calendar: month grid (compact on phones) and year view; a day opens its items in a drawer. */
-export function CommitCalendar({ source, query, countPer, renderDayItems, keep, onWindowItems, keyOrder }: CommitCalendarProps) {
+export function CommitCalendar({
+  source,
+  query,
+  countPer,
+  renderDayItems,
+  keep,
+  onWindowItems,
+  keyOrder,
+}: CommitCalendarProps) {
   const isMobile = useIsMobile();
   const [mode, setMode] = useState<Mode>('month');
   const [cursor, setCursor] = useState(() => Date.now());
@@ -44,9 +63,19 @@ export function CommitCalendar({ source, query, countPer, renderDayItems, keep, 
   const fetched = useMemo(() => calendar.data ?? [], [calendar.data]);
   useEffect(() => onWindowItems?.(fetched), [fetched, onWindowItems]);
   const items = useMemo(() => (keep ? fetched.filter(keep) : fetched), [fetched, keep]);
-  const colors = useMemo(() => assignColors(items.map((item) => countKeyOf(item, countPer)), keyOrder), [items, countPer, keyOrder]);
+  const colors = useMemo(
+    () =>
+      assignColors(
+        items.map((item) => countKeyOf(item, countPer)),
+        keyOrder,
+      ),
+    [items, countPer, keyOrder],
+  );
   // A commit several workflows reached (工作流汇总, trend) counts once a day: once per key, and once in the total.
-  const counts = useMemo(() => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey), [items, mode, countPer]);
+  const counts = useMemo(
+    () => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey),
+    [items, mode, countPer],
+  );
   const totals = useMemo(() => totalBy(items, mode === 'month' ? dayOf : monthOf, commitCopyKey), [items, mode]);
 
   const step = (delta: 1 | -1): void => setCursor((c) => dayjs(c).add(delta, mode).valueOf());
@@ -54,18 +83,37 @@ export function CommitCalendar({ source, query, countPer, renderDayItems, keep, 
     if (items.some((item) => dayOf(item) === date)) setOpenDate(date);
     else toast.warning(emptyDayText(date));
   };
-  const title = mode === 'month' ? calendarText.monthTitle(dayjs(cursor).year(), dayjs(cursor).month() + 1) : calendarText.yearTitle(dayjs(cursor).year());
+  const title =
+    mode === 'month'
+      ? calendarText.monthTitle(dayjs(cursor).year(), dayjs(cursor).month() + 1)
+      : calendarText.yearTitle(dayjs(cursor).year());
   const dayItems = openDate ? items.filter((item) => dayOf(item) === openDate) : [];
 
   return (
     <div className="calendar" data-testid="calendar" data-mode={mode} data-loading={calendar.isFetching}>
       <Flex className="calendar-header" align="center" justify="space-between" gap={8} wrap>
         <Flex align="center" gap={4}>
-          <Button type="text" icon={<LeftOutlined />} aria-label={mode === 'month' ? calendarText.previous : calendarText.previousYear} onClick={() => step(-1)} data-testid="calendar-prev" />
-          <Typography.Title level={5} style={{ margin: 0, minWidth: 96, textAlign: 'center' }} data-testid="calendar-title">
+          <Button
+            type="text"
+            icon={<LeftOutlined />}
+            aria-label={mode === 'month' ? calendarText.previous : calendarText.previousYear}
+            onClick={() => step(-1)}
+            data-testid="calendar-prev"
+          />
+          <Typography.Title
+            level={5}
+            style={{ margin: 0, minWidth: 96, textAlign: 'center' }}
+            data-testid="calendar-title"
+          >
             {title}
           </Typography.Title>
-          <Button type="text" icon={<RightOutlined />} aria-label={mode === 'month' ? calendarText.next : calendarText.nextYear} onClick={() => step(1)} data-testid="calendar-next" />
+          <Button
+            type="text"
+            icon={<RightOutlined />}
+            aria-label={mode === 'month' ? calendarText.next : calendarText.nextYear}
+            onClick={() => step(1)}
+            data-testid="calendar-next"
+          />
           <Button size="small" onClick={() => setCursor(Date.now())}>
             {calendarText.today}
           </Button>
@@ -92,7 +140,15 @@ export function CommitCalendar({ source, query, countPer, renderDayItems, keep, 
       ) : null}
       <Spin spinning={calendar.isFetching}>
         {mode === 'month' ? (
-          <CalendarMonth days={grid.days} month={cursor} counts={counts} totals={totals} colors={colors} compact={isMobile} onDayClick={openDay} />
+          <CalendarMonth
+            days={grid.days}
+            month={cursor}
+            counts={counts}
+            totals={totals}
+            colors={colors}
+            compact={isMobile}
+            onDayClick={openDay}
+          />
         ) : (
           <CalendarYear
             yearStart={year.startTime}

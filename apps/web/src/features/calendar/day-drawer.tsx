@@ -13,7 +13,14 @@ interface DayDrawerProps {
 export function DayDrawer({ date, onClose, children }: DayDrawerProps) {
   const isMobile = useIsMobile();
   return (
-    <Drawer title={date ? dayTitle(date) : ''} placement="right" open={date !== null} onClose={onClose} size={isMobile ? '100%' : 640} destroyOnHidden>
+    <Drawer
+      title={date ? dayTitle(date) : ''}
+      placement="right"
+      open={date !== null}
+      onClose={onClose}
+      size={isMobile ? '100%' : 640}
+      destroyOnHidden
+    >
       <div data-testid="day-drawer" data-date={date ?? ''}>
         {children}
       </div>

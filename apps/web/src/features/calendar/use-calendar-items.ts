@@ -12,7 +12,13 @@ async function fetchWindow(source: CommitSource, query: CommitQuery, signal: Abo
   try {
     let cursor: string | null = null;
     for (let round = 0; round < MAX_PAGES; round++) {
-      const page = await fetchCommitPage(source, query, { pageNo: 1, cursor, pageSize: CALENDAR_PAGE_SIZE, signal, silent: true });
+      const page = await fetchCommitPage(source, query, {
+        pageNo: 1,
+        cursor,
+        pageSize: CALENDAR_PAGE_SIZE,
+        signal,
+        silent: true,
+      });
       items.push(...page.list);
       if (!page.hasMore || page.list.length === 0 || !page.nextCursor) break;
       cursor = page.nextCursor;
@@ -26,7 +32,11 @@ async function fetchWindow(source: CommitSource, query: CommitQuery, signal: Abo
 }
 
 /** Every item of the shown window (month grid or year), refetched when the source, filters or window change. */
-export function useCalendarItems(source: CommitSource | null, query: Omit<CommitQuery, 'startTime' | 'endTime'>, timeWindow: TimeWindow) {
+export function useCalendarItems(
+  source: CommitSource | null,
+  query: Omit<CommitQuery, 'startTime' | 'endTime'>,
+  timeWindow: TimeWindow,
+) {
   const full: CommitQuery = { ...query, startTime: timeWindow.startTime, endTime: timeWindow.endTime };
   return useQuery({
     queryKey: commitKeys.calendar(source ?? { kind: 'workflows', workflowIds: '' }, full),

@@ -12,28 +12,62 @@ interface UploadValues {
 }
 
 const fileList = (event: { fileList: UploadFile[] } | UploadFile[]) => (Array.isArray(event) ? event : event.fileList);
-const filesOf = (list: UploadFile[] | undefined) => (list ?? []).flatMap((file) => (file.originFileObj ? [file.originFileObj as File] : []));
+const filesOf = (list: UploadFile[] | undefined) =>
+  (list ?? []).flatMap((file) => (file.originFileObj ? [file.originFileObj as File] : []));
 
 /** 上传证书: a .p12, its password and one or more provisioning profiles; the server checks that they belong together. */
-export function CertificateUploadModal({ open, onClose, onUploaded }: { open: boolean; onClose: () => void; onUploaded: () => void }) {
+export function CertificateUploadModal({
+  open,
+  onClose,
+  onUploaded,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onUploaded: () => void;
+}) {
   const [form] = Form.useForm<UploadValues>();
   useResetOnOpen(form, open, null, () => ({}));
   const action = useSaveAction({
     form,
     successText: t.uploaded,
-    save: (values) => uploadCertificate({ p12: filesOf(values.p12)[0] as File, password: values.password, profiles: filesOf(values.profiles) }),
+    save: (values) =>
+      uploadCertificate({
+        p12: filesOf(values.p12)[0] as File,
+        password: values.password,
+        profiles: filesOf(values.profiles),
+      }),
     onSaved: onUploaded,
   });
 
   return (
-    <Modal title={t.uploadTitle} open={open} onCancel={onClose} {...action.modalProps} okText={t.uploadOk} okButtonProps={{ 'data-testid': 'cert-upload-submit' }} forceRender width="min(560px, calc(100vw - 32px))">
+    <Modal
+      title={t.uploadTitle}
+      open={open}
+      onCancel={onClose}
+      {...action.modalProps}
+      okText={t.uploadOk}
+      okButtonProps={{ 'data-testid': 'cert-upload-submit' }}
+      forceRender
+      width="min(560px, calc(100vw - 32px))"
+    >
       <Form form={form} layout="vertical" data-testid="cert-upload-modal">
-        <Form.Item name="p12" label={t.p12} valuePropName="fileList" getValueFromEvent={fileList} rules={[{ required: true, message: t.p12Required }]}>
+        <Form.Item
+          name="p12"
+          label={t.p12}
+          valuePropName="fileList"
+          getValueFromEvent={fileList}
+          rules={[{ required: true, message: t.p12Required }]}
+        >
           <Upload accept=".p12,.pfx" maxCount={1} beforeUpload={() => false}>
             <Button icon={<UploadOutlined />}>{t.p12Pick}</Button>
           </Upload>
         </Form.Item>
-        <Form.Item name="password" label={t.password} extra={t.passwordHint} rules={[{ required: true, message: t.passwordRequired }]}>
+        <Form.Item
+          name="password"
+          label={t.password}
+          extra={t.passwordHint}
+          rules={[{ required: true, message: t.passwordRequired }]}
+        >
           <Input.Password autoComplete="new-password" data-testid="cert-password" />
         </Form.Item>
         <Form.Item

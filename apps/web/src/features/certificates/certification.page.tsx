@@ -32,7 +32,9 @@ function CertificateDetails({ row }: { row: CertificateRow }) {
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={t.certFields.serial}>{row.serialNumber}</Descriptions.Item>
-        <Descriptions.Item label={t.certFields.validity}>{`${day(row.validFrom)} ~ ${day(row.validTo)}`}</Descriptions.Item>
+        <Descriptions.Item
+          label={t.certFields.validity}
+        >{`${day(row.validFrom)} ~ ${day(row.validTo)}`}</Descriptions.Item>
         <Descriptions.Item label={t.certFields.subject}>{row.subject}</Descriptions.Item>
       </Descriptions>
       {row.profiles.map((profile) => (
@@ -43,7 +45,9 @@ function CertificateDetails({ row }: { row: CertificateRow }) {
           <Descriptions.Item label={t.profileFields.expire}>
             <CertificateExpiryTag expireTime={profile.expireTime} />
           </Descriptions.Item>
-          <Descriptions.Item label={t.profileFields.devices}>{profile.provisionsAllDevices ? t.allDevices : t.devices(profile.devices.length)}</Descriptions.Item>
+          <Descriptions.Item label={t.profileFields.devices}>
+            {profile.provisionsAllDevices ? t.allDevices : t.devices(profile.devices.length)}
+          </Descriptions.Item>
         </Descriptions>
       ))}
     </Flex>
@@ -54,11 +58,19 @@ function CertificateDetails({ row }: { row: CertificateRow }) {
 export function CertificationPage() {
   const queryClient = useQueryClient();
   const [uploading, setUploading] = useState(false);
-  const certificates = useQuery({ queryKey: queryKeys.certificates, queryFn: ({ signal }) => fetchCertificates(signal) });
+  const certificates = useQuery({
+    queryKey: queryKeys.certificates,
+    queryFn: ({ signal }) => fetchCertificates(signal),
+  });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.certificates });
 
   const columns: TableColumnsType<CertificateRow> = [
-    { title: t.columns.name, dataIndex: 'name', width: 260, render: (name: string) => <Typography.Text strong>{name}</Typography.Text> },
+    {
+      title: t.columns.name,
+      dataIndex: 'name',
+      width: 260,
+      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+    },
     {
       title: t.columns.team,
       key: 'team',
@@ -72,8 +84,18 @@ export function CertificationPage() {
       ),
     },
     { title: t.columns.mainBundleId, dataIndex: 'mainBundleId', width: 180 },
-    { title: t.columns.profiles, key: 'profiles', width: 240, render: (_, row) => row.profiles.map((p) => <ProfileLine key={p.id} profile={p} />) },
-    { title: t.columns.expire, dataIndex: 'expireTime', width: 200, render: (time: number) => <CertificateExpiryTag expireTime={time} /> },
+    {
+      title: t.columns.profiles,
+      key: 'profiles',
+      width: 240,
+      render: (_, row) => row.profiles.map((p) => <ProfileLine key={p.id} profile={p} />),
+    },
+    {
+      title: t.columns.expire,
+      dataIndex: 'expireTime',
+      width: 200,
+      render: (time: number) => <CertificateExpiryTag expireTime={time} />,
+    },
     {
       title: t.columns.uploader,
       key: 'upload',
@@ -87,7 +109,13 @@ export function CertificationPage() {
       ),
     },
     operationColumn<CertificateRow>(90, (row) => (
-      <RowActions testIdPrefix="cert" confirmTitle={t.deleteConfirm} confirmDescription={t.deleteHint} onDelete={() => deleteCertificate(row.id)} onDeleted={refresh} />
+      <RowActions
+        testIdPrefix="cert"
+        confirmTitle={t.deleteConfirm}
+        confirmDescription={t.deleteHint}
+        onDelete={() => deleteCertificate(row.id)}
+        onDeleted={refresh}
+      />
     )),
   ];
 

@@ -14,7 +14,10 @@ const text = commitsText.demo;
 
 /** /test: the calendar on its own, fed by the first app's first workflow (or empty, and saying so). */
 export function CalendarDemoPage() {
-  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal) });
+  const apps = useQuery({
+    queryKey: queryKeys.appList(defaultAppFilter),
+    queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal),
+  });
   const firstApp = apps.data?.apps[0] ?? null;
   const workflows = useWorkflows(firstApp?.appId ?? 0, firstApp !== null);
   const firstWorkflow = firstApp ? (workflows.data?.[0] ?? null) : null;
@@ -37,7 +40,15 @@ export function CalendarDemoPage() {
               source={firstWorkflow ? { kind: 'workflows', workflowIds: String(firstWorkflow.id) } : null}
               query={{ onlyCliff: true }}
               countPer="workflow"
-              renderDayItems={(items) => <CommitItemsWithMetadata items={items} byDay={false} categories={displayCategories} showSource={false} renderMenu={() => null} />}
+              renderDayItems={(items) => (
+                <CommitItemsWithMetadata
+                  items={items}
+                  byDay={false}
+                  categories={displayCategories}
+                  showSource={false}
+                  renderMenu={() => null}
+                />
+              )}
             />
           </>
         )}

@@ -36,7 +36,17 @@ interface CommitBrowserProps {
 }
 
 /** The filter bar with the infinite list or the calendar of one source, and the snapshot drawer. */
-export function CommitBrowser({ source, mode, view, canEdit, branches = [], refreshKey = 0, emptyHint, robotUrl = null, workflowOrder }: CommitBrowserProps) {
+export function CommitBrowser({
+  source,
+  mode,
+  view,
+  canEdit,
+  branches = [],
+  refreshKey = 0,
+  emptyHint,
+  robotUrl = null,
+  workflowOrder,
+}: CommitBrowserProps) {
   const queryClient = useQueryClient();
   const isMobile = useIsMobile();
   const [filter, setFilter] = useState<CommitFilter>(() => defaultCommitFilter());
@@ -56,12 +66,24 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
   const items = useMemo(() => present(pages.items), [present, pages.items]);
   // The projects offered are those of what is shown: the list's pages, or the calendar's month or year.
   const [windowItems, setWindowItems] = useState<CommitLogItem[]>([]);
-  const projects = useMemo(() => projectOptions(view === 'list' ? pages.items : windowItems, filter.project), [view, pages.items, windowItems, filter.project]);
-  const calendarQuery = useMemo(() => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }), [query]);
+  const projects = useMemo(
+    () => projectOptions(view === 'list' ? pages.items : windowItems, filter.project),
+    [view, pages.items, windowItems, filter.project],
+  );
+  const calendarQuery = useMemo(
+    () => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }),
+    [query],
+  );
 
   const showSource = mode !== 'workflow';
   const renderMenu = (item: CommitLogItem) =>
-    canEdit && mode !== 'summary' ? <CommitItemMenu onEdit={() => setEditing(item)} onSend={() => setSending(item)} onBatchSend={() => setBatchStart(item)} /> : null;
+    canEdit && mode !== 'summary' ? (
+      <CommitItemMenu
+        onEdit={() => setEditing(item)}
+        onSend={() => setSending(item)}
+        onBatchSend={() => setBatchStart(item)}
+      />
+    ) : null;
   const shared = { categories: filter.categories, showSource, renderMenu };
 
   return (
@@ -76,7 +98,14 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
         showTime={view === 'list'}
       />
       {view === 'list' ? (
-        <CommitList pages={pages} items={items} emptyHint={emptyHint} groupByProject={mode === 'trend' && filter.groupByProject} maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'} {...shared} />
+        <CommitList
+          pages={pages}
+          items={items}
+          emptyHint={emptyHint}
+          groupByProject={mode === 'trend' && filter.groupByProject}
+          maxHeight={isMobile ? 'calc(100vh - 140px)' : 'max(420px, calc(100vh - 240px))'}
+          {...shared}
+        />
       ) : (
         <CommitCalendar
           source={source}
@@ -85,7 +114,14 @@ export function CommitBrowser({ source, mode, view, canEdit, branches = [], refr
           keyOrder={workflowOrder}
           keep={keep}
           onWindowItems={setWindowItems}
-          renderDayItems={(dayItems) => <CommitItemsWithMetadata items={present(dayItems)} byDay={false} groupByProject={mode === 'trend' && filter.groupByProject} {...shared} />}
+          renderDayItems={(dayItems) => (
+            <CommitItemsWithMetadata
+              items={present(dayItems)}
+              byDay={false}
+              groupByProject={mode === 'trend' && filter.groupByProject}
+              {...shared}
+            />
+          )}
         />
       )}
       <SendMessageModal item={sending} workflowRobotUrl={robotUrl} onClose={() => setSending(null)} />

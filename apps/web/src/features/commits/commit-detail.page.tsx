@@ -5,7 +5,13 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { CommitLogItem } from '@release/contract';
 import { isApiError } from '../../api/api-error.ts';
 import { fetchAppList } from '../../api/apps.api.ts';
-import { commitKeys, fetchCommitDetail, fetchCommitMetadata, fetchCommitPage, type CommitDetail } from '../../api/commit-logs.api.ts';
+import {
+  commitKeys,
+  fetchCommitDetail,
+  fetchCommitMetadata,
+  fetchCommitPage,
+  type CommitDetail,
+} from '../../api/commit-logs.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { StandalonePage } from '../../app/components/standalone-page.tsx';
@@ -34,12 +40,29 @@ async function fetchFullCommit(commitId: string, workflowId: number, signal: Abo
   const listed = page?.list.find((item) => item.id === detail.id);
   if (!listed) {
     const bare: CommitLogItem = {
-      ...detail, appId: 0, workflowId, appName: '', tabName: '', repoPath: null, updateTime: detail.commitTime, branch: null, tagName: null, tagSummary: [],
-      uploadBy: null, nativePackageType: null, cdnUrl: null, bindVersions: { ipa: [], apk: [], zip: [] }, packageVersion: null, filtered: false, hasMetadata: false,
+      ...detail,
+      appId: 0,
+      workflowId,
+      appName: '',
+      tabName: '',
+      repoPath: null,
+      updateTime: detail.commitTime,
+      branch: null,
+      tagName: null,
+      tagSummary: [],
+      uploadBy: null,
+      nativePackageType: null,
+      cdnUrl: null,
+      bindVersions: { ipa: [], apk: [], zip: [] },
+      packageVersion: null,
+      filtered: false,
+      hasMetadata: false,
     };
     return { item: bare };
   }
-  const metadata: Record<string, string> = listed.hasMetadata ? await fetchCommitMetadata([listed.id], signal).catch((): Record<string, string> => ({})) : {};
+  const metadata: Record<string, string> = listed.hasMetadata
+    ? await fetchCommitMetadata([listed.id], signal).catch((): Record<string, string> => ({}))
+    : {};
   return { item: { ...listed, ...detail }, metadata: metadata[String(listed.id)] };
 }
 
@@ -58,7 +81,11 @@ export function CommitDetailPage() {
   });
   // The way back to the item's tab on its app page (the list carries the app id, the page is reached by path).
   const appId = commit.data?.item.appId ?? 0;
-  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal), enabled: appId > 0 });
+  const apps = useQuery({
+    queryKey: queryKeys.appList(defaultAppFilter),
+    queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal),
+    enabled: appId > 0,
+  });
   const appPath = apps.data?.apps.find((app) => app.appId === appId)?.path ?? null;
 
   let content;
@@ -67,9 +94,13 @@ export function CommitDetailPage() {
   else if (commit.isError) {
     // A short id that names several commits is told as such; anything else reads as not found.
     const ambiguous = isApiError(commit.error) && commit.error.code === 400;
-    content = <FeatureEmpty title={ambiguous ? commit.error.message : text.notFound} content={ambiguous ? text.ambiguousContent : text.notFoundContent} />;
-  }
-  else {
+    content = (
+      <FeatureEmpty
+        title={ambiguous ? commit.error.message : text.notFound}
+        content={ambiguous ? text.ambiguousContent : text.notFoundContent}
+      />
+    );
+  } else {
     const { item, metadata } = commit.data;
     content = (
       <div data-testid="commit-detail">
@@ -78,7 +109,10 @@ export function CommitDetailPage() {
             {text.title}
           </Typography.Title>
           {appPath ? (
-            <Link to={`/home/app/${encodeURIComponent(appPath)}?workflowId=${workflowId}`} data-testid="commit-detail-app">
+            <Link
+              to={`/home/app/${encodeURIComponent(appPath)}?workflowId=${workflowId}`}
+              data-testid="commit-detail-app"
+            >
               <Button size="small" icon={<AppstoreOutlined />}>
                 {text.openApp}
               </Button>

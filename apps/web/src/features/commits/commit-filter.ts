@@ -35,7 +35,9 @@ export type DayRange = [number, number];
 
 /** The time window of an option, computed once when it is chosen so the list's key stays stable. */
 export function timeRangeOf(key: TimeRangeKey, now: number, custom?: DayRange): TimeRange {
-  const from = (unit: 'day' | 'week' | 'month' | 'year'): TimeRange => ({ startTime: dayjs(now).subtract(1, unit).valueOf() });
+  const from = (unit: 'day' | 'week' | 'month' | 'year'): TimeRange => ({
+    startTime: dayjs(now).subtract(1, unit).valueOf(),
+  });
   switch (key) {
     case 'all':
       return {};
@@ -46,7 +48,10 @@ export function timeRangeOf(key: TimeRangeKey, now: number, custom?: DayRange): 
       return from(key);
     case 'custom':
       if (!custom) return {};
-      return { startTime: dayjs(custom[0]).startOf('day').valueOf(), endTime: dayjs(custom[1]).add(1, 'day').startOf('day').valueOf() };
+      return {
+        startTime: dayjs(custom[0]).startOf('day').valueOf(),
+        endTime: dayjs(custom[1]).add(1, 'day').startOf('day').valueOf(),
+      };
   }
 }
 

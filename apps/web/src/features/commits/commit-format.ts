@@ -38,7 +38,11 @@ export interface Group<T> {
 }
 
 /** Consecutive runs of items with the same key, in list order (the list is newest first). */
-export function groupRuns<T>(items: readonly T[], keyOf: (item: T) => string, labelOf: (item: T) => string = keyOf): Array<Group<T>> {
+export function groupRuns<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  labelOf: (item: T) => string = keyOf,
+): Array<Group<T>> {
   const groups: Array<Group<T>> = [];
   for (const item of items) {
     const key = keyOf(item);
@@ -50,7 +54,10 @@ export function groupRuns<T>(items: readonly T[], keyOf: (item: T) => string, la
 }
 
 /** Items grouped by calendar day, labelled 今天 / 昨天 / 前天 / YYYY-MM-DD. */
-export function groupByDay<T extends { commitTime: number }>(items: readonly T[], now: number = Date.now()): Array<Group<T>> {
+export function groupByDay<T extends { commitTime: number }>(
+  items: readonly T[],
+  now: number = Date.now(),
+): Array<Group<T>> {
   return groupRuns(
     items,
     (item) => dayjs(item.commitTime).format('YYYY-MM-DD'),
@@ -80,7 +87,9 @@ export function commitCopyKey(item: { repoPath: string | null; commitId: string;
  * would put one workflow's whole run before the other's: here every copy of a commit follows the first one shown,
  * each labelled with its tab. The list and a calendar day both show their items this way.
  */
-export function sameCommitsTogether<T extends { repoPath: string | null; commitId: string; commitTime: number }>(items: readonly T[]): T[] {
+export function sameCommitsTogether<T extends { repoPath: string | null; commitId: string; commitTime: number }>(
+  items: readonly T[],
+): T[] {
   const copies = new Map<string, T[]>();
   for (const item of items) {
     const key = commitCopyKey(item);

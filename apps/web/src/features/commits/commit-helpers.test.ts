@@ -8,8 +8,18 @@ const at = (text: string) => dayjs(text).valueOf();
 
 describe('commit messages', () => {
   it('parses type(scope): subject and the body', () => {
-    expect(parseCommitMessage('feat(login): 支持扫码登录\n\n详细说明')).toEqual({ type: 'feat', scope: 'login', breaking: false, subject: '支持扫码登录', body: '详细说明' });
-    expect(parseCommitMessage('fix!: crash on start')).toMatchObject({ type: 'fix', breaking: true, subject: 'crash on start' });
+    expect(parseCommitMessage('feat(login): 支持扫码登录\n\n详细说明')).toEqual({
+      type: 'feat',
+      scope: 'login',
+      breaking: false,
+      subject: '支持扫码登录',
+      body: '详细说明',
+    });
+    expect(parseCommitMessage('fix!: crash on start')).toMatchObject({
+      type: 'fix',
+      breaking: true,
+      subject: 'crash on start',
+    });
     expect(parseCommitMessage('Doc：更新说明')).toMatchObject({ type: 'docs', subject: '更新说明' });
     expect(commitTypes.docs.label).toBe('文档');
   });
@@ -37,7 +47,13 @@ describe('commit list helpers', () => {
 
   it('groups items by day with 今天 / 昨天 / 前天 labels', () => {
     const now = at('2026-11-18T12:00');
-    const items = [at('2026-11-18T09:00'), at('2026-11-18T08:00'), at('2026-11-17T23:00'), at('2026-11-16T01:00'), at('2026-11-01T01:00')].map((commitTime) => ({ commitTime }));
+    const items = [
+      at('2026-11-18T09:00'),
+      at('2026-11-18T08:00'),
+      at('2026-11-17T23:00'),
+      at('2026-11-16T01:00'),
+      at('2026-11-01T01:00'),
+    ].map((commitTime) => ({ commitTime }));
     expect(groupByDay(items, now).map((g) => [g.label, g.items.length])).toEqual([
       ['今天', 2],
       ['昨天', 1],
@@ -70,11 +86,21 @@ describe('commit filter', () => {
     expect(timeRangeOf('all', now)).toEqual({});
     expect(timeRangeOf('day', now)).toEqual({ startTime: at('2026-11-17T12:00') });
     expect(timeRangeOf('month', now)).toEqual({ startTime: at('2026-10-18T12:00') });
-    expect(timeRangeOf('custom', now, [at('2026-11-01T15:00'), at('2026-11-03T01:00')])).toEqual({ startTime: at('2026-11-01T00:00'), endTime: at('2026-11-04T00:00') });
+    expect(timeRangeOf('custom', now, [at('2026-11-01T15:00'), at('2026-11-03T01:00')])).toEqual({
+      startTime: at('2026-11-01T00:00'),
+      endTime: at('2026-11-04T00:00'),
+    });
   });
 
   it('sends the committer, the branch and onlyCliff=false when filtered logs are shown', () => {
-    const filter = { ...defaultCommitFilter(now), committer: 'alice', branch: 'main', showFiltered: true, timeKey: 'all' as const, range: {} };
+    const filter = {
+      ...defaultCommitFilter(now),
+      committer: 'alice',
+      branch: 'main',
+      showFiltered: true,
+      timeKey: 'all' as const,
+      range: {},
+    };
     expect(toCommitQuery(filter)).toEqual({ onlyCliff: false, remark: 'alice', branch: 'main' });
   });
 
@@ -91,9 +117,31 @@ describe('commit filter', () => {
 describe('the summary of two workflows on one repository', () => {
   it('puts the copies of a commit together, each workflow keeping its own item', () => {
     const repo = 'https://git.example.com/shop.git';
-    const item = (id: number, tabName: string, commitId: string, commitTime = 1000) => ({ id, tabName, commitId, commitTime, repoPath: repo });
+    const item = (id: number, tabName: string, commitId: string, commitTime = 1000) => ({
+      id,
+      tabName,
+      commitId,
+      commitTime,
+      repoPath: repo,
+    });
     // As the server pages them: same-second commits by id, so 服务端's run comes before 客户端主干's.
-    const page = [item(6, '服务端', 'c3'), item(5, '服务端', 'c2'), item(4, '服务端', 'c1'), item(3, '客户端主干', 'c3'), item(2, '客户端主干', 'c2'), item(1, '客户端主干', 'c1'), item(0, '其他', 'c1', 900)];
-    expect(sameCommitsTogether(page).map((i) => `${i.commitId}/${i.tabName}`)).toEqual(['c3/服务端', 'c3/客户端主干', 'c2/服务端', 'c2/客户端主干', 'c1/服务端', 'c1/客户端主干', 'c1/其他']);
+    const page = [
+      item(6, '服务端', 'c3'),
+      item(5, '服务端', 'c2'),
+      item(4, '服务端', 'c1'),
+      item(3, '客户端主干', 'c3'),
+      item(2, '客户端主干', 'c2'),
+      item(1, '客户端主干', 'c1'),
+      item(0, '其他', 'c1', 900),
+    ];
+    expect(sameCommitsTogether(page).map((i) => `${i.commitId}/${i.tabName}`)).toEqual([
+      'c3/服务端',
+      'c3/客户端主干',
+      'c2/服务端',
+      'c2/客户端主干',
+      'c1/服务端',
+      'c1/客户端主干',
+      'c1/其他',
+    ]);
   });
 });

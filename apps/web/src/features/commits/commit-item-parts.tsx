@@ -36,7 +36,10 @@ export function BoundVersionTags({ versions }: { versions: CommitLogItem['bindVe
       </Typography.Text>
       {chips.map((chip) => (
         <Tag key={`${chip.kind.key}-${chip.appVersionId}`} color={chip.kind.color} style={{ marginInlineEnd: 0 }}>
-          {chip.kind.label} {versionText(chip)} <Typography.Text type="secondary" style={{ fontSize: 11 }}>#{chip.indexNo}</Typography.Text>
+          {chip.kind.label} {versionText(chip)}{' '}
+          <Typography.Text type="secondary" style={{ fontSize: 11 }}>
+            #{chip.indexNo}
+          </Typography.Text>
         </Tag>
       ))}
     </Flex>
@@ -65,7 +68,12 @@ export function PackageRow({ item }: { item: CommitLogItem }) {
   const uploader = item.uploadBy ?? (item.remark || null);
   return (
     <Flex gap={8} align="center" wrap data-testid="commit-package">
-      {isNativePackageType(item.nativePackageType) ? <PackageTypeIcon version={{ nativePackageType: item.nativePackageType, fileName, cdnUrl: item.cdnUrl ?? undefined }} size={16} /> : null}
+      {isNativePackageType(item.nativePackageType) ? (
+        <PackageTypeIcon
+          version={{ nativePackageType: item.nativePackageType, fileName, cdnUrl: item.cdnUrl ?? undefined }}
+          size={16}
+        />
+      ) : null}
       {item.cdnUrl ? (
         <Typography.Link href={item.cdnUrl} download={fileName} data-testid="commit-package-download">
           <DownloadOutlined /> {text.download}
@@ -99,7 +107,11 @@ export function CommitMeta({ item, showSource, isPackage }: CommitMetaProps) {
         </Tag>
       ) : null}
       {!isPackage && shortCommitId(item.commitId) !== null ? (
-        <Typography.Text code copyable={{ text: item.commitId, tooltips: [text.copyId, text.copied] }} data-testid="commit-id">
+        <Typography.Text
+          code
+          copyable={{ text: item.commitId, tooltips: [text.copyId, text.copied] }}
+          data-testid="commit-id"
+        >
           {shortCommitId(item.commitId)}
         </Typography.Text>
       ) : null}
@@ -116,7 +128,12 @@ export function CommitMeta({ item, showSource, isPackage }: CommitMetaProps) {
         </Tooltip>
       ) : null}
       {item.tagName && tagSummary ? (
-        <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis={{ tooltip: tagSummary }} className="commit-tag-summary">
+        <Typography.Text
+          type="secondary"
+          style={{ fontSize: 12 }}
+          ellipsis={{ tooltip: tagSummary }}
+          className="commit-tag-summary"
+        >
           {item.tagSummary.filter(Boolean)[0]}
         </Typography.Text>
       ) : null}

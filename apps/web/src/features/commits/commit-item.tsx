@@ -31,7 +31,12 @@ export function CommitItem({ item, metadata, categories, showSource, menu, onOpe
   const type = displayType(parsed, isPackage);
   const filter = { categories: [...categories] };
   return (
-    <div className={item.filtered ? 'commit-item is-filtered' : 'commit-item'} data-testid="commit-item" data-commit-id={item.commitId} data-item-id={item.id}>
+    <div
+      className={item.filtered ? 'commit-item is-filtered' : 'commit-item'}
+      data-testid="commit-item"
+      data-commit-id={item.commitId}
+      data-item-id={item.id}
+    >
       <div className="commit-item-time">{timeText ?? clockText(item.commitTime)}</div>
       <Flex vertical gap={6} className="commit-item-body">
         <Flex gap={8} align="flex-start" justify="space-between">
@@ -40,23 +45,39 @@ export function CommitItem({ item, metadata, categories, showSource, menu, onOpe
             {type ? <CommitTypeTag type={type} /> : null}
             {parsed.scope ? <Typography.Text type="secondary">{parsed.scope}</Typography.Text> : null}
             {/* A long subject folds like the body: three lines, then 展开 (it may be one line of a thousand characters). */}
-            <Typography.Paragraph strong className="commit-subject" ellipsis={{ rows: SUBJECT_ROWS, expandable: 'collapsible' }} data-testid="commit-message">
+            <Typography.Paragraph
+              strong
+              className="commit-subject"
+              ellipsis={{ rows: SUBJECT_ROWS, expandable: 'collapsible' }}
+              data-testid="commit-message"
+            >
               {parsed.subject || item.commitMessage}
             </Typography.Paragraph>
           </Flex>
           {menu}
         </Flex>
         {shows(filter, 'changelog') && parsed.body ? (
-          <Typography.Paragraph type="secondary" className="commit-body" ellipsis={{ rows: 4, expandable: 'collapsible' }} data-testid="commit-body">
+          <Typography.Paragraph
+            type="secondary"
+            className="commit-body"
+            ellipsis={{ rows: 4, expandable: 'collapsible' }}
+            data-testid="commit-body"
+          >
             {parsed.body}
           </Typography.Paragraph>
         ) : null}
         <CommitMeta item={item} showSource={showSource} isPackage={isPackage} />
         {isPackage ? <PackageRow item={item} /> : null}
         {shows(filter, 'changelog') ? <CommitMetadataView json={metadata} /> : null}
-        {shows(filter, 'media') ? <MediaThumbs urls={item.fileUrls} onOpen={(index) => onOpenMedia(item.fileUrls, index)} /> : null}
+        {shows(filter, 'media') ? (
+          <MediaThumbs urls={item.fileUrls} onOpen={(index) => onOpenMedia(item.fileUrls, index)} />
+        ) : null}
         {shows(filter, 'remark') && item.description ? (
-          <Typography.Paragraph className="commit-description" ellipsis={{ rows: 6, expandable: 'collapsible' }} data-testid="commit-description">
+          <Typography.Paragraph
+            className="commit-description"
+            ellipsis={{ rows: 6, expandable: 'collapsible' }}
+            data-testid="commit-description"
+          >
             {item.description}
           </Typography.Paragraph>
         ) : null}

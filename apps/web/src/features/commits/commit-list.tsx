@@ -25,12 +25,28 @@ export interface CommitItemsProps {
 }
 
 /** Items grouped by day (and by project when asked), with one lightbox for their media. */
-export function CommitItems({ items, metadata, categories, showSource, groupByProject: byProject = false, byDay = true, renderMenu }: CommitItemsProps) {
+export function CommitItems({
+  items,
+  metadata,
+  categories,
+  showSource,
+  groupByProject: byProject = false,
+  byDay = true,
+  renderMenu,
+}: CommitItemsProps) {
   const lightbox = useLightbox();
   const now = Date.now();
   const renderItems = (list: CommitLogItem[]) =>
     list.map((item) => (
-      <CommitItem key={item.id} item={item} metadata={metadata[String(item.id)]} categories={categories} showSource={showSource} menu={renderMenu(item)} onOpenMedia={lightbox.open} />
+      <CommitItem
+        key={item.id}
+        item={item}
+        metadata={metadata[String(item.id)]}
+        categories={categories}
+        showSource={showSource}
+        menu={renderMenu(item)}
+        onOpenMedia={lightbox.open}
+      />
     ));
   const renderDay = (list: CommitLogItem[]) =>
     byProject
@@ -61,7 +77,11 @@ export function CommitItems({ items, metadata, categories, showSource, groupByPr
 /** CommitItems for a set fetched elsewhere (a calendar day): their metadata is asked for here. */
 export function CommitItemsWithMetadata(props: Omit<CommitItemsProps, 'metadata'>) {
   const ids = props.items.filter((item) => item.hasMetadata).map((item) => item.id);
-  const metadata = useQuery({ queryKey: commitKeys.metadata(ids), queryFn: ({ signal }) => fetchCommitMetadata(ids, signal), enabled: ids.length > 0 });
+  const metadata = useQuery({
+    queryKey: commitKeys.metadata(ids),
+    queryFn: ({ signal }) => fetchCommitMetadata(ids, signal),
+    enabled: ids.length > 0,
+  });
   return <CommitItems {...props} metadata={metadata.data ?? {}} />;
 }
 
@@ -120,7 +140,11 @@ export function CommitList({ pages, items, maxHeight, emptyHint, ...rest }: Comm
             description={
               <>
                 <div>{commitsText.empty}</div>
-                {emptyHint ? <Typography.Text type="secondary" style={{ fontSize: 12 }}>{emptyHint}</Typography.Text> : null}
+                {emptyHint ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {emptyHint}
+                  </Typography.Text>
+                ) : null}
               </>
             }
           />

@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { Avatar, Button, Collapse, Flex, Tag, Typography } from 'antd';
 import { DiffOutlined, FileTextOutlined } from '@ant-design/icons';
-import { changelogText, parseCommitMetadata, type ChangedFiles, type UploadApplication, type WikiEvent } from './commit-metadata.ts';
+import {
+  changelogText,
+  parseCommitMetadata,
+  type ChangedFiles,
+  type UploadApplication,
+  type WikiEvent,
+} from './commit-metadata.ts';
 import { commitsText } from './commits.strings.ts';
 import { WikiDiffModal } from './wiki-diff.modal.tsx';
 
@@ -33,7 +39,8 @@ function UploadLog({ applications }: { applications: UploadApplication[] }) {
 
 function WikiEventView({ event }: { event: WikiEvent }) {
   const [diff, setDiff] = useState<WikiEvent | null>(null);
-  const label = event.event in text.wikiEvents ? text.wikiEvents[event.event as keyof typeof text.wikiEvents] : event.event;
+  const label =
+    event.event in text.wikiEvents ? text.wikiEvents[event.event as keyof typeof text.wikiEvents] : event.event;
   return (
     <Flex gap={8} wrap align="center" data-testid="commit-wiki-event">
       <Tag color="purple" style={{ marginInlineEnd: 0 }}>
@@ -60,7 +67,9 @@ function WikiEventView({ event }: { event: WikiEvent }) {
 function FileList({ files }: { files: ChangedFiles }) {
   const labels = commitsText.item.files;
   const total = files.added.length + files.modified.length + files.removed.length;
-  const rows = (['added', 'modified', 'removed'] as const).flatMap((kind) => files[kind].map((path) => ({ kind, path })));
+  const rows = (['added', 'modified', 'removed'] as const).flatMap((kind) =>
+    files[kind].map((path) => ({ kind, path })),
+  );
   return (
     <Collapse
       size="small"
@@ -71,7 +80,8 @@ function FileList({ files }: { files: ChangedFiles }) {
           key: 'files',
           label: (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {commitsText.item.filesTitle(total)}（{labels.added} {files.added.length} · {labels.modified} {files.modified.length} · {labels.removed} {files.removed.length}）
+              {commitsText.item.filesTitle(total)}（{labels.added} {files.added.length} · {labels.modified}{' '}
+              {files.modified.length} · {labels.removed} {files.removed.length}）
             </Typography.Text>
           ),
           children: (

@@ -39,19 +39,30 @@ export type CommitMetadata =
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
 function changelogOf(value: unknown): Changelog | null {
   if (!isObject(value)) return null;
   const count = Number(value.count);
-  return { id: str(value.id), elementType: str(value.elementType), gameplay: str(value.gameplay), categoryName: str(value.categoryName), count: Number.isFinite(count) ? count : 0 };
+  return {
+    id: str(value.id),
+    elementType: str(value.elementType),
+    gameplay: str(value.gameplay),
+    categoryName: str(value.categoryName),
+    count: Number.isFinite(count) ? count : 0,
+  };
 }
 
 function applicationOf(value: unknown): UploadApplication | null {
   if (!isObject(value)) return null;
-  const changelogs = Array.isArray(value.changelogs) ? value.changelogs.map(changelogOf).filter((c): c is Changelog => c !== null) : [];
+  const changelogs = Array.isArray(value.changelogs)
+    ? value.changelogs.map(changelogOf).filter((c): c is Changelog => c !== null)
+    : [];
   return { applicationId: str(value.applicationId), name: str(value.name), icon: str(value.icon) || null, changelogs };
 }
 
@@ -85,7 +96,11 @@ export function parseCommitMetadata(text: string | undefined): CommitMetadata | 
     };
   }
   if (isObject(value.files)) {
-    const files = { added: strings(value.files.added), modified: strings(value.files.modified), removed: strings(value.files.removed) };
+    const files = {
+      added: strings(value.files.added),
+      modified: strings(value.files.modified),
+      removed: strings(value.files.removed),
+    };
     return files.added.length + files.modified.length + files.removed.length > 0 ? { kind: 'files', files } : null;
   }
   return null;
@@ -98,7 +113,13 @@ const labels = commitsText.metadata;
  * or none, is 未知玩法). A part the item does not carry (no category, no element type) is left out with its separator.
  */
 export function changelogText(log: Changelog): string {
-  const element = log.elementType in labels.elementTypes ? labels.elementTypes[log.elementType as keyof typeof labels.elementTypes] : log.elementType;
-  const gameplay = log.gameplay in labels.gameplay ? labels.gameplay[log.gameplay as keyof typeof labels.gameplay] : labels.gameplay.unknown;
+  const element =
+    log.elementType in labels.elementTypes
+      ? labels.elementTypes[log.elementType as keyof typeof labels.elementTypes]
+      : log.elementType;
+  const gameplay =
+    log.gameplay in labels.gameplay
+      ? labels.gameplay[log.gameplay as keyof typeof labels.gameplay]
+      : labels.gameplay.unknown;
   return `${[element, gameplay, log.categoryName].filter((part) => part.trim() !== '').join(' · ')} × ${log.count}`;
 }

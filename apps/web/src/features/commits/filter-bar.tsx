@@ -2,7 +2,14 @@ import type { ReactNode } from 'react';
 import { Button, Checkbox, DatePicker, Dropdown, Select, Switch, Typography } from 'antd';
 import { ClockCircleOutlined, DownOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { displayCategories, timeRangeKeys, timeRangeOf, type CommitFilter, type DisplayCategory, type TimeRangeKey } from './commit-filter.ts';
+import {
+  displayCategories,
+  timeRangeKeys,
+  timeRangeOf,
+  type CommitFilter,
+  type DisplayCategory,
+  type TimeRangeKey,
+} from './commit-filter.ts';
 import { commitsText } from './commits.strings.ts';
 
 const text = commitsText.filter;
@@ -35,9 +42,10 @@ export function FilterBar({ filter, onChange, mode, committers, projects, branch
     // A custom window waits for its dates; until then the list keeps showing everything.
     set({ timeKey: key, range: timeRangeOf(key, Date.now()) });
   };
-  const customValue = filter.timeKey === 'custom' && filter.range.startTime !== undefined && filter.range.endTime !== undefined
-    ? ([dayjs(filter.range.startTime), dayjs(filter.range.endTime).subtract(1, 'day')] as const)
-    : null;
+  const customValue =
+    filter.timeKey === 'custom' && filter.range.startTime !== undefined && filter.range.endTime !== undefined
+      ? ([dayjs(filter.range.startTime), dayjs(filter.range.endTime).subtract(1, 'day')] as const)
+      : null;
 
   return (
     <div className="filter-bar" data-testid="filter-bar">
@@ -82,11 +90,21 @@ export function FilterBar({ filter, onChange, mode, committers, projects, branch
         />
       ) : null}
       <Labelled label={text.showFiltered}>
-        <Switch size="small" checked={filter.showFiltered} onChange={(showFiltered) => set({ showFiltered })} data-testid="filter-show-filtered" />
+        <Switch
+          size="small"
+          checked={filter.showFiltered}
+          onChange={(showFiltered) => set({ showFiltered })}
+          data-testid="filter-show-filtered"
+        />
       </Labelled>
       {mode === 'trend' ? (
         <Labelled label={text.groupByProject}>
-          <Switch size="small" checked={filter.groupByProject} onChange={(groupByProject) => set({ groupByProject })} data-testid="filter-group-by-project" />
+          <Switch
+            size="small"
+            checked={filter.groupByProject}
+            onChange={(groupByProject) => set({ groupByProject })}
+            data-testid="filter-group-by-project"
+          />
         </Labelled>
       ) : null}
       {showTime ? (

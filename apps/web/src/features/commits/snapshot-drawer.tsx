@@ -71,7 +71,13 @@ export function SnapshotDrawer({ item, onClose, onSaved }: SnapshotDrawerProps) 
       extra={
         <Space>
           <Button onClick={onClose}>{text.cancel}</Button>
-          <Button type="primary" loading={isSaving} disabled={uploading > 0} onClick={() => void save()} data-testid="snapshot-save">
+          <Button
+            type="primary"
+            loading={isSaving}
+            disabled={uploading > 0}
+            onClick={() => void save()}
+            data-testid="snapshot-save"
+          >
             {text.save}
           </Button>
         </Space>
@@ -79,7 +85,9 @@ export function SnapshotDrawer({ item, onClose, onSaved }: SnapshotDrawerProps) 
     >
       {item ? (
         <Flex vertical gap={16} data-testid="snapshot-drawer">
-          <Typography.Text strong>{parseCommitMessage(item.commitMessage).subject || item.commitMessage}</Typography.Text>
+          <Typography.Text strong>
+            {parseCommitMessage(item.commitMessage).subject || item.commitMessage}
+          </Typography.Text>
           <Flex vertical gap={6}>
             <Typography.Text type="secondary">{text.media}</Typography.Text>
             <SnapshotMedia

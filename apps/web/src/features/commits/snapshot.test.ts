@@ -5,7 +5,8 @@ const version = (appVersionId: number) => ({ appVersionId, indexNo: appVersionId
 
 describe('snapshot drawer rules', () => {
   it('accepts only jpeg, png, mp4, webm and quicktime files', () => {
-    for (const type of ['image/jpeg', 'image/png', 'video/mp4', 'video/webm', 'video/quicktime']) expect(isSnapshotMedia(type)).toBe(true);
+    for (const type of ['image/jpeg', 'image/png', 'video/mp4', 'video/webm', 'video/quicktime'])
+      expect(isSnapshotMedia(type)).toBe(true);
     for (const type of ['image/gif', 'image/webp', 'application/pdf', '']) expect(isSnapshotMedia(type)).toBe(false);
   });
 
@@ -13,7 +14,9 @@ describe('snapshot drawer rules', () => {
     const picks = picksOf({ ipa: [version(1)], apk: [], zip: [version(3)] });
     expect(picks.ipa).toEqual({ enabled: true, ids: [1] });
     expect(picks.apk).toEqual({ enabled: false, ids: [] });
-    expect(pickedVersionIds({ ...picks, zip: { enabled: false, ids: [3] }, apk: { enabled: true, ids: [2, 1] } })).toEqual([1, 2]);
+    expect(
+      pickedVersionIds({ ...picks, zip: { enabled: false, ids: [3] }, apk: { enabled: true, ids: [2, 1] } }),
+    ).toEqual([1, 2]);
   });
 
   it('adds files picked together in the order picked, whichever upload finishes first', () => {

@@ -18,7 +18,10 @@ export type VersionKind = (typeof versionKinds)[number]['key'];
 export type VersionPicks = Record<VersionKind, { enabled: boolean; ids: number[] }>;
 
 export function picksOf(bound: CommitLogItem['bindVersions']): VersionPicks {
-  const pick = (kind: VersionKind) => ({ enabled: bound[kind].length > 0, ids: bound[kind].map((v) => v.appVersionId) });
+  const pick = (kind: VersionKind) => ({
+    enabled: bound[kind].length > 0,
+    ids: bound[kind].map((v) => v.appVersionId),
+  });
   return { ipa: pick('ipa'), apk: pick('apk'), zip: pick('zip') };
 }
 

@@ -18,7 +18,12 @@ export function TrendPage() {
     <Card data-testid="trend-page" styles={{ body: { paddingTop: 12 } }}>
       <Flex align="center" justify="space-between" gap={8} wrap style={{ marginBottom: 12 }}>
         <Flex align="center" gap={8} style={{ minWidth: 0 }}>
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={commitsText.trend.back} onClick={() => navigate(-1)} />
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            aria-label={commitsText.trend.back}
+            onClick={() => navigate(-1)}
+          />
           <Typography.Title level={4} style={{ margin: 0 }} ellipsis data-testid="trend-title">
             {commitsText.trend.title(user)}
           </Typography.Title>

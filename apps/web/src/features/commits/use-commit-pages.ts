@@ -1,6 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CommitLogItem } from '@release/contract';
-import { fetchCommitMetadata, fetchCommitPage, type CommitQuery, type CommitSource } from '../../api/commit-logs.api.ts';
+import {
+  fetchCommitMetadata,
+  fetchCommitPage,
+  type CommitQuery,
+  type CommitSource,
+} from '../../api/commit-logs.api.ts';
 
 export interface CommitPagesState {
   items: CommitLogItem[];
@@ -13,7 +18,14 @@ export interface CommitPagesState {
   isError: boolean;
 }
 
-const initial: CommitPagesState = { items: [], metadata: {}, nextCursor: null, hasMore: true, isLoading: false, isError: false };
+const initial: CommitPagesState = {
+  items: [],
+  metadata: {},
+  nextCursor: null,
+  hasMore: true,
+  isLoading: false,
+  isError: false,
+};
 
 export interface CommitPages extends CommitPagesState {
   loadMore: () => void;
@@ -24,7 +36,12 @@ export interface CommitPages extends CommitPagesState {
 }
 
 /** Appends a page, dropping items already shown (an item edited between two pages can come back). */
-export function mergePage(state: CommitPagesState, page: { list: CommitLogItem[]; hasMore: boolean; nextCursor: string | null }, metadata: Record<string, string>, isFirst: boolean): CommitPagesState {
+export function mergePage(
+  state: CommitPagesState,
+  page: { list: CommitLogItem[]; hasMore: boolean; nextCursor: string | null },
+  metadata: Record<string, string>,
+  isFirst: boolean,
+): CommitPagesState {
   const seen = new Set(isFirst ? [] : state.items.map((item) => item.id));
   const fresh = page.list.filter((item) => !seen.has(item.id));
   return {
@@ -43,7 +60,12 @@ export function mergePage(state: CommitPagesState, page: { list: CommitLogItem[]
  * next one from the server's keyset cursor on demand. A change aborts the request in flight (SPEC §4);
  * an aborted answer is dropped silently.
  */
-export function useCommitPages(source: CommitSource | null, query: CommitQuery, pageSize: number, refreshKey = 0): CommitPages {
+export function useCommitPages(
+  source: CommitSource | null,
+  query: CommitQuery,
+  pageSize: number,
+  refreshKey = 0,
+): CommitPages {
   const [state, setState] = useState<CommitPagesState>(initial);
   const [reloads, setReloads] = useState(0);
   const controller = useRef<AbortController | null>(null);

@@ -25,7 +25,14 @@ export function WikiDiffModal({ event, onClose }: { event: WikiEvent | null; onC
   const rows = useMemo(() => diffRows(lines), [lines]);
   const changed = lines.some((line) => line.type !== 'same');
   return (
-    <Modal title={event ? `${text.diffTitle}：${event.objTitle}` : text.diffTitle} open={event !== null} onCancel={onClose} footer={null} width="80vw" destroyOnHidden>
+    <Modal
+      title={event ? `${text.diffTitle}：${event.objTitle}` : text.diffTitle}
+      open={event !== null}
+      onCancel={onClose}
+      footer={null}
+      width="80vw"
+      destroyOnHidden
+    >
       <div data-testid="wiki-diff" className="wiki-diff">
         {!changed ? (
           <Empty description={text.noDiff} />

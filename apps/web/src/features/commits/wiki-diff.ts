@@ -32,7 +32,8 @@ export function diffRows(lines: DiffLine[]): DiffRow[] {
   let removed: DiffLine[] = [];
   let added: DiffLine[] = [];
   const flush = () => {
-    for (let i = 0; i < Math.max(removed.length, added.length); i += 1) rows.push({ left: removed[i] ?? null, right: added[i] ?? null });
+    for (let i = 0; i < Math.max(removed.length, added.length); i += 1)
+      rows.push({ left: removed[i] ?? null, right: added[i] ?? null });
     removed = [];
     added = [];
   };

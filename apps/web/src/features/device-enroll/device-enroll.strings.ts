@@ -2,14 +2,21 @@
 export const enrollText = {
   register: '注册此设备',
   registerTitle: '本设备可能无法安装此版本',
-  registerIntro: '内测版和开发版只能安装在描述文件已包含 UDID 的设备上。在 iPhone 的 Safari 中点击“注册此设备”，按以下步骤把本设备登记给管理员：',
-  steps: ['下载描述文件后，打开“设置”，点击顶部的“已下载描述文件”', '点击右上角“安装”，输入锁屏密码后再点“安装”', '完成后 Safari 会自动打开注册结果页'],
+  registerIntro:
+    '内测版和开发版只能安装在描述文件已包含 UDID 的设备上。在 iPhone 的 Safari 中点击“注册此设备”，按以下步骤把本设备登记给管理员：',
+  steps: [
+    '下载描述文件后，打开“设置”，点击顶部的“已下载描述文件”',
+    '点击右上角“安装”，输入锁屏密码后再点“安装”',
+    '完成后 Safari 会自动打开注册结果页',
+  ],
   safariOnly: '请在 iPhone 或 iPad 的 Safari 中操作；其他浏览器无法下载描述文件。',
   registeredTitle: '本设备已注册，但此版本尚未包含它',
-  registeredContent: (udid: string) => `本设备（UDID ${udid}）已登记。此版本需要管理员重新签名（把本设备加入描述文件）后才能安装，请联系应用负责人。`,
+  registeredContent: (udid: string) =>
+    `本设备（UDID ${udid}）已登记。此版本需要管理员重新签名（把本设备加入描述文件）后才能安装，请联系应用负责人。`,
   registerAgain: '重新注册',
   onIphoneTitle: '请在 iPhone 上打开本页面',
-  onIphone: '内测版和开发版只能安装在已登记 UDID 的 iPhone 或 iPad 上。请用 iPhone 相机扫描本页的二维码，在 Safari 中打开本页面；设备尚未登记时，在那里点击“注册此设备”。',
+  onIphone:
+    '内测版和开发版只能安装在已登记 UDID 的 iPhone 或 iPad 上。请用 iPhone 相机扫描本页的二维码，在 Safari 中打开本页面；设备尚未登记时，在那里点击“注册此设备”。',
   failed: '无法开始注册',
   resultTitle: '设备注册结果',
   registered: '设备注册成功',

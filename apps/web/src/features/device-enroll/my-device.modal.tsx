@@ -19,7 +19,15 @@ export function MyDeviceModal({ open, onClose }: { open: boolean; onClose: () =>
     retry: false,
   });
   return (
-    <Modal open={open} onCancel={onClose} footer={null} title={enrollText.mine} destroyOnHidden width={420} data-testid="my-device-modal">
+    <Modal
+      open={open}
+      onCancel={onClose}
+      footer={null}
+      title={enrollText.mine}
+      destroyOnHidden
+      width={420}
+      data-testid="my-device-modal"
+    >
       <Flex vertical gap={12} align="center">
         <Typography.Text>{enrollText.mineIntro}</Typography.Text>
         {link.isPending && <Spin />}

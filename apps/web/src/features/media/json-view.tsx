@@ -14,7 +14,12 @@ async function fetchJsonText(url: string, signal: AbortSignal): Promise<string> 
 
 /** A JSON file, pretty-printed (left as is when it does not parse). */
 export function JsonView({ url }: { url: string }) {
-  const file = useQuery({ queryKey: ['media-json', url], queryFn: ({ signal }) => fetchJsonText(url, signal), retry: false, staleTime: Infinity });
+  const file = useQuery({
+    queryKey: ['media-json', url],
+    queryFn: ({ signal }) => fetchJsonText(url, signal),
+    retry: false,
+    staleTime: Infinity,
+  });
   if (file.isPending) return <span>{mediaText.jsonLoading}</span>;
   if (file.isError) return <span>{mediaText.jsonFailed}</span>;
   return (

@@ -1,9 +1,29 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button, Tooltip } from 'antd';
-import { CloseOutlined, ExportOutlined, LeftOutlined, RightOutlined, RotateLeftOutlined, RotateRightOutlined, UndoOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import {
+  CloseOutlined,
+  ExportOutlined,
+  LeftOutlined,
+  RightOutlined,
+  RotateLeftOutlined,
+  RotateRightOutlined,
+  UndoOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
+} from '@ant-design/icons';
 import { mediaKind } from '@release/contract';
-import { canZoom, fileNameOf, maxScaleFor, MAX_NATURAL_SCALE, rotateBy, throttle, WHEEL_THROTTLE_MS, wrapIndex, zoomBy } from './media-view.ts';
+import {
+  canZoom,
+  fileNameOf,
+  maxScaleFor,
+  MAX_NATURAL_SCALE,
+  rotateBy,
+  throttle,
+  WHEEL_THROTTLE_MS,
+  wrapIndex,
+  zoomBy,
+} from './media-view.ts';
 import { mediaText } from './media.strings.ts';
 import { JsonView } from './json-view.tsx';
 import './media.css';
@@ -15,7 +35,19 @@ interface MediaLightboxProps {
   onClose: () => void;
 }
 
-function BarButton({ title, icon, onClick, testId, disabled = false }: { title: string; icon: ReactNode; onClick: () => void; testId: string; disabled?: boolean }) {
+function BarButton({
+  title,
+  icon,
+  onClick,
+  testId,
+  disabled = false,
+}: {
+  title: string;
+  icon: ReactNode;
+  onClick: () => void;
+  testId: string;
+  disabled?: boolean;
+}) {
   return (
     <Tooltip title={title}>
       <Button type="text" icon={icon} aria-label={title} onClick={onClick} disabled={disabled} data-testid={testId} />
@@ -89,7 +121,17 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
   }, [kind]);
 
   return createPortal(
-    <div ref={rootRef} className="lightbox" role="dialog" aria-modal="true" aria-label={fileNameOf(url)} tabIndex={-1} data-testid="lightbox" data-scale={scale} data-rotation={rotation}>
+    <div
+      ref={rootRef}
+      className="lightbox"
+      role="dialog"
+      aria-modal="true"
+      aria-label={fileNameOf(url)}
+      tabIndex={-1}
+      data-testid="lightbox"
+      data-scale={scale}
+      data-rotation={rotation}
+    >
       <div className="lightbox-bar">
         <span className="lightbox-title">
           {many ? `${mediaText.counter(index + 1, urls.length)}　` : ''}
@@ -97,15 +139,44 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
         </span>
         {kind === 'image' ? (
           <>
-            <BarButton title={mediaText.zoomOut} icon={<ZoomOutOutlined />} onClick={() => actions.current.zoom(-1)} testId="lightbox-zoom-out" disabled={!canZoom(scale, -1, maxScale)} />
-            <BarButton title={mediaText.zoomIn} icon={<ZoomInOutlined />} onClick={() => actions.current.zoom(1)} testId="lightbox-zoom-in" disabled={!canZoom(scale, 1, maxScale)} />
-            <BarButton title={mediaText.rotateLeft} icon={<RotateLeftOutlined />} onClick={() => setRotation((r) => rotateBy(r, -1))} testId="lightbox-rotate-left" />
-            <BarButton title={mediaText.rotateRight} icon={<RotateRightOutlined />} onClick={() => setRotation((r) => rotateBy(r, 1))} testId="lightbox-rotate-right" />
+            <BarButton
+              title={mediaText.zoomOut}
+              icon={<ZoomOutOutlined />}
+              onClick={() => actions.current.zoom(-1)}
+              testId="lightbox-zoom-out"
+              disabled={!canZoom(scale, -1, maxScale)}
+            />
+            <BarButton
+              title={mediaText.zoomIn}
+              icon={<ZoomInOutlined />}
+              onClick={() => actions.current.zoom(1)}
+              testId="lightbox-zoom-in"
+              disabled={!canZoom(scale, 1, maxScale)}
+            />
+            <BarButton
+              title={mediaText.rotateLeft}
+              icon={<RotateLeftOutlined />}
+              onClick={() => setRotation((r) => rotateBy(r, -1))}
+              testId="lightbox-rotate-left"
+            />
+            <BarButton
+              title={mediaText.rotateRight}
+              icon={<RotateRightOutlined />}
+              onClick={() => setRotation((r) => rotateBy(r, 1))}
+              testId="lightbox-rotate-right"
+            />
             <BarButton title={mediaText.reset} icon={<UndoOutlined />} onClick={reset} testId="lightbox-reset" />
           </>
         ) : null}
         <Tooltip title={mediaText.open}>
-          <Button type="text" icon={<ExportOutlined />} href={url} target="_blank" rel="noreferrer" aria-label={mediaText.open} />
+          <Button
+            type="text"
+            icon={<ExportOutlined />}
+            href={url}
+            target="_blank"
+            rel="noreferrer"
+            aria-label={mediaText.open}
+          />
         </Tooltip>
         <BarButton title={mediaText.close} icon={<CloseOutlined />} onClick={onClose} testId="lightbox-close" />
       </div>
@@ -121,7 +192,11 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
             src={url}
             alt={fileNameOf(url)}
             draggable={false}
-            style={{ transform: `translate(${offset.x}px, ${offset.y}px) scale(${scale}) rotate(${rotation}deg)`, cursor: drag.current ? 'grabbing' : 'grab', transition: drag.current ? 'none' : undefined }}
+            style={{
+              transform: `translate(${offset.x}px, ${offset.y}px) scale(${scale}) rotate(${rotation}deg)`,
+              cursor: drag.current ? 'grabbing' : 'grab',
+              transition: drag.current ? 'none' : undefined,
+            }}
             // A zoomed image is moved by dragging it.
             onPointerDown={(event) => {
               event.currentTarget.setPointerCapture(event.pointerId);
@@ -129,12 +204,15 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
             }}
             onPointerMove={(event) => {
               const start = drag.current;
-              if (start) setOffset({ x: start.from.x + event.clientX - start.x, y: start.from.y + event.clientY - start.y });
+              if (start)
+                setOffset({ x: start.from.x + event.clientX - start.x, y: start.from.y + event.clientY - start.y });
             }}
             onPointerUp={() => {
               drag.current = null;
             }}
-            onLoad={(event) => setMaxScale(maxScaleFor(event.currentTarget.naturalWidth, event.currentTarget.clientWidth))}
+            onLoad={(event) =>
+              setMaxScale(maxScaleFor(event.currentTarget.naturalWidth, event.currentTarget.clientWidth))
+            }
           />
         ) : null}
         {kind === 'video' ? <video key={url} src={url} controls autoPlay playsInline /> : null}
@@ -142,8 +220,24 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
         {kind === 'other' ? <span>{mediaText.unsupported}</span> : null}
         {many ? (
           <>
-            <Button className="lightbox-nav is-prev" shape="circle" size="large" icon={<LeftOutlined />} aria-label={mediaText.previous} onClick={() => go(-1)} data-testid="lightbox-prev" />
-            <Button className="lightbox-nav is-next" shape="circle" size="large" icon={<RightOutlined />} aria-label={mediaText.next} onClick={() => go(1)} data-testid="lightbox-next" />
+            <Button
+              className="lightbox-nav is-prev"
+              shape="circle"
+              size="large"
+              icon={<LeftOutlined />}
+              aria-label={mediaText.previous}
+              onClick={() => go(-1)}
+              data-testid="lightbox-prev"
+            />
+            <Button
+              className="lightbox-nav is-next"
+              shape="circle"
+              size="large"
+              icon={<RightOutlined />}
+              aria-label={mediaText.next}
+              onClick={() => go(1)}
+              data-testid="lightbox-next"
+            />
           </>
         ) : null}
       </div>

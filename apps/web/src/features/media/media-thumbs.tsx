@@ -26,7 +26,14 @@ export function MediaThumbs({ urls, onOpen, size = 72 }: MediaThumbsProps) {
     <Flex gap={8} wrap data-testid="media-thumbs">
       {urls.map((url, index) => (
         <Tooltip key={`${url}-${index}`} title={fileNameOf(url)}>
-          <button type="button" className="media-thumb" style={{ width: size, height: size }} onClick={() => onOpen(index)} data-testid="media-thumb" data-kind={mediaKind(url)}>
+          <button
+            type="button"
+            className="media-thumb"
+            style={{ width: size, height: size }}
+            onClick={() => onOpen(index)}
+            data-testid="media-thumb"
+            data-kind={mediaKind(url)}
+          >
             <ThumbContent url={url} />
           </button>
         </Tooltip>

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { canZoom, clampScale, fileNameOf, isThumbnailImage, maxScaleFor, rotateBy, throttle, wrapIndex, zoomBy } from './media-view.ts';
+import {
+  canZoom,
+  clampScale,
+  fileNameOf,
+  isThumbnailImage,
+  maxScaleFor,
+  rotateBy,
+  throttle,
+  wrapIndex,
+  zoomBy,
+} from './media-view.ts';
 
 describe('media viewer helpers', () => {
   it('zooms in steps of 0.48 above 0.1 and up to 3x the natural size, and stops at each limit', () => {
@@ -40,7 +50,11 @@ describe('media viewer helpers', () => {
   it('throttles calls to one per window', () => {
     let time = 0;
     const calls: number[] = [];
-    const wheel = throttle((n: number) => calls.push(n), 80, () => time);
+    const wheel = throttle(
+      (n: number) => calls.push(n),
+      80,
+      () => time,
+    );
     wheel(1);
     time = 40;
     wheel(2);

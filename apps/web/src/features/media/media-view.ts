@@ -45,7 +45,11 @@ export function wrapIndex(index: number, delta: number, count: number): number {
 }
 
 /** Calls fn at most once per `wait` ms; calls inside the window are dropped (wheel zoom). */
-export function throttle<A extends unknown[]>(fn: (...args: A) => void, wait: number, now: () => number = Date.now): (...args: A) => void {
+export function throttle<A extends unknown[]>(
+  fn: (...args: A) => void,
+  wait: number,
+  now: () => number = Date.now,
+): (...args: A) => void {
   let last = Number.NEGATIVE_INFINITY;
   return (...args: A) => {
     const time = now();

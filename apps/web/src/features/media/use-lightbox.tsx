@@ -6,7 +6,12 @@ export function useLightbox(): { open: (urls: string[], index: number) => void; 
   const [state, setState] = useState<{ urls: string[]; index: number } | null>(null);
   const open = useCallback((urls: string[], index: number) => setState({ urls, index }), []);
   const node = state ? (
-    <MediaLightbox urls={state.urls} index={state.index} onIndexChange={(index) => setState((s) => (s ? { ...s, index } : s))} onClose={() => setState(null)} />
+    <MediaLightbox
+      urls={state.urls}
+      index={state.index}
+      onIndexChange={(index) => setState((s) => (s ? { ...s, index } : s))}
+      onClose={() => setState(null)}
+    />
   ) : null;
   return { open, node };
 }

@@ -21,7 +21,11 @@ export function DeliveryLogPage() {
   const [status, setStatus] = useState<DeliveryStatus | undefined>(undefined);
   const [page, setPage] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE });
   const query = { status, ...page };
-  const list = useQuery({ queryKey: messagingKeys.list(query), queryFn: ({ signal }) => fetchDeliveries(query, signal), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: messagingKeys.list(query),
+    queryFn: ({ signal }) => fetchDeliveries(query, signal),
+    placeholderData: keepPreviousData,
+  });
   const retry = useMutation({
     mutationFn: retryDelivery,
     onSuccess: () => {
@@ -31,9 +35,23 @@ export function DeliveryLogPage() {
   });
 
   const columns = [
-    { title: text.columns.time, dataIndex: 'createTime', width: 150, render: (t: number) => dayjs(t).format('YYYY-MM-DD HH:mm:ss') },
+    {
+      title: text.columns.time,
+      dataIndex: 'createTime',
+      width: 150,
+      render: (t: number) => dayjs(t).format('YYYY-MM-DD HH:mm:ss'),
+    },
     { title: text.columns.app, dataIndex: 'appName', width: 120, responsive: ['md' as const] },
-    { title: text.columns.title, dataIndex: 'title', width: 220, render: (title: string) => <Typography.Text ellipsis={{ tooltip: title }} style={{ maxWidth: 200 }}>{title}</Typography.Text> },
+    {
+      title: text.columns.title,
+      dataIndex: 'title',
+      width: 220,
+      render: (title: string) => (
+        <Typography.Text ellipsis={{ tooltip: title }} style={{ maxWidth: 200 }}>
+          {title}
+        </Typography.Text>
+      ),
+    },
     {
       title: text.columns.target,
       key: 'target',
@@ -47,28 +65,53 @@ export function DeliveryLogPage() {
         </div>
       ),
     },
-    { title: text.columns.status, dataIndex: 'status', width: 90, render: (s: DeliveryStatus) => <Tag color={statusColor[s]} data-testid={`delivery-status-${s}`}>{text.status[s]}</Tag> },
+    {
+      title: text.columns.status,
+      dataIndex: 'status',
+      width: 90,
+      render: (s: DeliveryStatus) => (
+        <Tag color={statusColor[s]} data-testid={`delivery-status-${s}`}>
+          {text.status[s]}
+        </Tag>
+      ),
+    },
     {
       title: text.columns.reply,
       key: 'reply',
       width: 260,
       render: (_: unknown, row: DeliveryRow) =>
-        row.receiverCode === null && !row.receiverMessage ? '-' : (
-          <Typography.Paragraph ellipsis={{ rows: 2, tooltip: row.receiverMessage }} style={{ marginBottom: 0, maxWidth: 240 }}>
+        row.receiverCode === null && !row.receiverMessage ? (
+          '-'
+        ) : (
+          <Typography.Paragraph
+            ellipsis={{ rows: 2, tooltip: row.receiverMessage }}
+            style={{ marginBottom: 0, maxWidth: 240 }}
+          >
             {row.receiverCode !== null ? `[${row.receiverCode}] ` : ''}
             {row.receiverMessage ?? ''}
           </Typography.Paragraph>
         ),
     },
     { title: text.columns.attempts, dataIndex: 'attempts', width: 80, responsive: ['md' as const] },
-    { title: text.columns.by, dataIndex: 'requestedBy', width: 100, responsive: ['md' as const], render: (by: string | null) => by ?? text.auto },
+    {
+      title: text.columns.by,
+      dataIndex: 'requestedBy',
+      width: 100,
+      responsive: ['md' as const],
+      render: (by: string | null) => by ?? text.auto,
+    },
     {
       title: text.columns.action,
       key: 'action',
       width: 80,
       render: (_: unknown, row: DeliveryRow) =>
         row.status === 'failed' ? (
-          <Button size="small" loading={retry.isPending && retry.variables === row.id} onClick={() => retry.mutate(row.id)} data-testid={`delivery-retry-${row.id}`}>
+          <Button
+            size="small"
+            loading={retry.isPending && retry.variables === row.id}
+            onClick={() => retry.mutate(row.id)}
+            data-testid={`delivery-retry-${row.id}`}
+          >
             {text.retry}
           </Button>
         ) : null,
@@ -85,7 +128,10 @@ export function DeliveryLogPage() {
             setStatus(value === 'all' ? undefined : (value as DeliveryStatus));
             setPage((p) => ({ ...p, pageNo: 1 }));
           }}
-          options={[{ value: 'all', label: text.allStatus }, ...deliveryStatuses.map((s) => ({ value: s, label: text.status[s] }))]}
+          options={[
+            { value: 'all', label: text.allStatus },
+            ...deliveryStatuses.map((s) => ({ value: s, label: text.status[s] })),
+          ]}
           data-testid="delivery-status-filter"
         />
         <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()}>
@@ -99,10 +145,18 @@ export function DeliveryLogPage() {
         dataSource={list.data?.rows ?? []}
         columns={columns}
         locale={{
-          emptyText: status ? <FeatureEmpty title={text.emptyFiltered} content={text.emptyFilteredContent} /> : <FeatureEmpty title={text.empty} content={text.emptyContent} />,
+          emptyText: status ? (
+            <FeatureEmpty title={text.emptyFiltered} content={text.emptyFilteredContent} />
+          ) : (
+            <FeatureEmpty title={text.empty} content={text.emptyContent} />
+          ),
         }}
         scroll={{ x: isMobile ? 760 : 1200 }}
-        pagination={tablePagination({ total: list.data?.total ?? 0, ...page, onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) })}
+        pagination={tablePagination({
+          total: list.data?.total ?? 0,
+          ...page,
+          onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }),
+        })}
       />
     </div>
   );

@@ -41,10 +41,23 @@ export const messagingText = {
   },
   log: {
     title: '推送记录',
-    columns: { time: '时间', app: '应用', title: '内容', target: '接收方', status: '状态', reply: '接收方返回', attempts: '尝试次数', by: '发起人', action: '操作' },
+    columns: {
+      time: '时间',
+      app: '应用',
+      title: '内容',
+      target: '接收方',
+      status: '状态',
+      reply: '接收方返回',
+      attempts: '尝试次数',
+      by: '发起人',
+      action: '操作',
+    },
     status: { pending: '待发送', sent: '已发送', failed: '失败' } as Record<'pending' | 'sent' | 'failed', string>,
     allStatus: '全部状态',
-    kinds: { 'lark-bot': '飞书机器人', 'lark-im': '飞书消息', 'wecom-robot': '企业微信机器人' } as Record<'lark-bot' | 'lark-im' | 'wecom-robot', string>,
+    kinds: { 'lark-bot': '飞书机器人', 'lark-im': '飞书消息', 'wecom-robot': '企业微信机器人' } as Record<
+      'lark-bot' | 'lark-im' | 'wecom-robot',
+      string
+    >,
     auto: '自动推送',
     retry: '重试',
     retried: '已重新加入发送队列',

@@ -47,7 +47,12 @@ export function SendLogsModal({ start, workflowRobotUrl, onClose }: SendLogsModa
   const from = start ? Math.min(start.commitTime, dayStart) : dayStart;
   const range = useQuery({
     queryKey: [...commitKeys.all, 'send-range', start?.workflowId ?? 0, start?.branch ?? null, from],
-    queryFn: ({ signal }) => fetchCommitPage({ kind: 'workflows', workflowIds: String(start?.workflowId ?? 0) }, { onlyCliff: true, startTime: from, ...(start?.branch ? { branch: start.branch } : {}) }, { pageNo: 1, pageSize: RANGE_PAGE_SIZE, signal, silent: true }),
+    queryFn: ({ signal }) =>
+      fetchCommitPage(
+        { kind: 'workflows', workflowIds: String(start?.workflowId ?? 0) },
+        { onlyCliff: true, startTime: from, ...(start?.branch ? { branch: start.branch } : {}) },
+        { pageNo: 1, pageSize: RANGE_PAGE_SIZE, signal, silent: true },
+      ),
     enabled: start !== null,
   });
   const items = useMemo(() => range.data?.list ?? [], [range.data]);
@@ -72,7 +77,12 @@ export function SendLogsModal({ start, workflowRobotUrl, onClose }: SendLogsModa
     setSending(true);
     let result: SendResult;
     try {
-      const where = { appId: start.appId, workflowId: start.workflowId, branch: start.branch, ...DESTINATIONS[destination] };
+      const where = {
+        appId: start.appId,
+        workflowId: start.workflowId,
+        branch: start.branch,
+        ...DESTINATIONS[destination],
+      };
       result =
         mode === 'day' || !end
           ? await sendTodayLogs({ ...where, startDate: dayStart, nextDate: dayEnd })
@@ -103,15 +113,24 @@ export function SendLogsModal({ start, workflowRobotUrl, onClose }: SendLogsModa
       <Form layout="vertical">
         <Form.Item>
           <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as RangeMode)} data-testid="send-logs-mode">
-            <Radio value="day" data-testid="send-logs-day">{text.modes.day}</Radio>
-            <Radio value="custom" data-testid="send-logs-custom">{text.modes.custom}</Radio>
+            <Radio value="day" data-testid="send-logs-day">
+              {text.modes.day}
+            </Radio>
+            <Radio value="custom" data-testid="send-logs-custom">
+              {text.modes.custom}
+            </Radio>
           </Radio.Group>
         </Form.Item>
         {mode === 'custom' && start ? (
           <>
             <Form.Item label={text.start}>
               <span data-testid="send-logs-start">
-                {shortCommitId(start.commitId) !== null ? <><Typography.Text code>{shortCommitId(start.commitId)}</Typography.Text> </> : null}{parseCommitMessage(start.commitMessage).subject}
+                {shortCommitId(start.commitId) !== null ? (
+                  <>
+                    <Typography.Text code>{shortCommitId(start.commitId)}</Typography.Text>{' '}
+                  </>
+                ) : null}
+                {parseCommitMessage(start.commitMessage).subject}
               </span>
             </Form.Item>
             <Form.Item label={text.end}>
@@ -122,13 +141,22 @@ export function SendLogsModal({ start, workflowRobotUrl, onClose }: SendLogsModa
                 placeholder={text.endPlaceholder}
                 loading={range.isPending}
                 notFoundContent={text.noLaterCommits}
-                options={choices.map((c) => ({ value: c.id, label: [shortCommitId(c.commitId), parseCommitMessage(c.commitMessage).subject].filter(Boolean).join(' ') }))}
+                options={choices.map((c) => ({
+                  value: c.id,
+                  label: [shortCommitId(c.commitId), parseCommitMessage(c.commitMessage).subject]
+                    .filter(Boolean)
+                    .join(' '),
+                }))}
               />
             </Form.Item>
           </>
         ) : null}
         <Form.Item label={messagingText.send.receiver}>
-          <Radio.Group value={destination} onChange={(e) => setPicked(e.target.value as Destination)} data-testid="send-logs-destination">
+          <Radio.Group
+            value={destination}
+            onChange={(e) => setPicked(e.target.value as Destination)}
+            data-testid="send-logs-destination"
+          >
             <Radio value="commit" disabled={!hasRobot}>
               {messagingText.send.scopes.commit}
               {hasRobot ? null : <span style={{ color: 'rgba(0,0,0,0.45)' }}>{messagingText.send.robotMissing}</span>}

@@ -21,7 +21,10 @@ interface Scope {
   adminOnly: boolean;
   /** Sent to people through the Lark app: offered only when one is configured. */
   needsLark: boolean;
-  body: { receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe' | 'user_ids'; chatEnv?: 'DevTest' | 'PreFavTest' };
+  body: {
+    receiveType: 'commit' | 'chat' | 'self' | 'view_app' | 'subscribe' | 'user_ids';
+    chatEnv?: 'DevTest' | 'PreFavTest';
+  };
 }
 
 /** SPEC §3 scopes as the radio offers them, with the SPEC §6 admin-only ones marked. */
@@ -61,7 +64,11 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
   const scope: ScopeKey = picked === 'commit' && !hasRobot ? (isLarkEnabled ? 'self' : 'chatDev') : picked;
   const [sending, setSending] = useState(false);
   const [userIds, setUserIds] = useState<number[]>([]);
-  const users = useQuery({ queryKey: queryKeys.userBriefs, queryFn: ({ signal }) => fetchUserBriefs(signal), enabled: isAdmin && item !== null });
+  const users = useQuery({
+    queryKey: queryKeys.userBriefs,
+    queryFn: ({ signal }) => fetchUserBriefs(signal),
+    enabled: isAdmin && item !== null,
+  });
   const submit = async (): Promise<void> => {
     if (!item) return;
     const chosen = SCOPES.find((s) => s.key === scope) ?? SCOPES[0];
@@ -73,7 +80,14 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
     setSending(true);
     let result: SendResult;
     try {
-      result = await sendMessage(serviceOf(scope, workflowRobotUrl), { appId: item.appId, workflowId: item.workflowId, commitId: item.id, branch: item.branch, ...chosen.body, ...(scope === 'userIds' ? { userIds } : {}) });
+      result = await sendMessage(serviceOf(scope, workflowRobotUrl), {
+        appId: item.appId,
+        workflowId: item.workflowId,
+        commitId: item.id,
+        branch: item.branch,
+        ...chosen.body,
+        ...(scope === 'userIds' ? { userIds } : {}),
+      });
     } catch {
       // The client already showed the server's reason.
       setSending(false);
@@ -98,12 +112,23 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
     >
       <Form layout="vertical">
         <Form.Item label={text.receiver}>
-          <Radio.Group value={scope} onChange={(e) => setPicked(e.target.value as ScopeKey)} data-testid="send-message-scope">
+          <Radio.Group
+            value={scope}
+            onChange={(e) => setPicked(e.target.value as ScopeKey)}
+            data-testid="send-message-scope"
+          >
             <Space direction="vertical">
               {offered.map((s) => (
-                <Radio key={s.key} value={s.key} disabled={s.key === 'commit' && !hasRobot} data-testid={`send-scope-${s.key}`}>
+                <Radio
+                  key={s.key}
+                  value={s.key}
+                  disabled={s.key === 'commit' && !hasRobot}
+                  data-testid={`send-scope-${s.key}`}
+                >
                   {text.scopes[s.key]}
-                  {s.key === 'commit' && !hasRobot ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>{text.robotMissing}</span> : null}
+                  {s.key === 'commit' && !hasRobot ? (
+                    <span style={{ color: 'rgba(0,0,0,0.45)' }}>{text.robotMissing}</span>
+                  ) : null}
                   {s.adminOnly ? <span style={{ color: 'rgba(0,0,0,0.45)' }}>（{text.adminOnly}）</span> : null}
                 </Radio>
               ))}
@@ -123,7 +148,9 @@ export function SendMessageModal({ item, workflowRobotUrl, onClose }: SendMessag
             />
           </Form.Item>
         ) : null}
-        <Form.Item label={text.preview}>{item ? <MessagePreview title={`${item.appName} · ${item.tabName}`} items={[item]} /> : null}</Form.Item>
+        <Form.Item label={text.preview}>
+          {item ? <MessagePreview title={`${item.appName} · ${item.tabName}`} items={[item]} /> : null}
+        </Form.Item>
       </Form>
     </Modal>
   );

@@ -4,7 +4,10 @@ import type { CommitLogItem } from '@release/contract';
 export type RangeMode = 'day' | 'custom';
 
 /** Later in time than `start` (the list's order: commit time, then id). */
-function isAfter(item: Pick<CommitLogItem, 'commitTime' | 'id'>, start: Pick<CommitLogItem, 'commitTime' | 'id'>): boolean {
+function isAfter(
+  item: Pick<CommitLogItem, 'commitTime' | 'id'>,
+  start: Pick<CommitLogItem, 'commitTime' | 'id'>,
+): boolean {
   return item.commitTime > start.commitTime || (item.commitTime === start.commitTime && item.id > start.id);
 }
 

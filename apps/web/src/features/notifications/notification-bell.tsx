@@ -50,7 +50,13 @@ export function NotificationBell() {
   );
 
   return (
-    <Dropdown open={open} onOpenChange={setOpen} trigger={['click']} placement={isMobile ? 'bottom' : 'bottomRight'} popupRender={() => panel}>
+    <Dropdown
+      open={open}
+      onOpenChange={setOpen}
+      trigger={['click']}
+      placement={isMobile ? 'bottom' : 'bottomRight'}
+      popupRender={() => panel}
+    >
       <Button type="text" aria-label={zh.header.notifications} data-testid="notification-bell">
         <Badge count={total} overflowCount={BADGE_OVERFLOW} size="small">
           <BellOutlined style={{ fontSize: 18 }} />

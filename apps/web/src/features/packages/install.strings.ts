@@ -31,7 +31,8 @@ export const installText = {
   expired: '证书已过期',
   expiredHint: '该版本的证书已过期，可能无法安装或打开，请联系开发者重新打包',
   httpsTitle: 'iOS 只能通过 HTTPS 安装',
-  httpsContent: '当前下载页不是 HTTPS 地址，iPhone 点击“安装”不会有反应。请管理员把服务的 PUBLIC_URL 设置为 https:// 开头的地址后重新打开本页面。',
+  httpsContent:
+    '当前下载页不是 HTTPS 地址，iPhone 点击“安装”不会有反应。请管理员把服务的 PUBLIC_URL 设置为 https:// 开头的地址后重新打开本页面。',
   inAppTitle: '请在浏览器中打开',
   inAppIos: '当前在应用内浏览器中，无法安装。请点击右上角“…”，选择“在 Safari 中打开”后再安装。',
   inAppOther: '当前在应用内浏览器中，可能无法下载。请点击右上角“…”，选择“在浏览器中打开”后再下载。',

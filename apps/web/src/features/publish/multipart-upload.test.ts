@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MultipartStartResult } from '@release/contract';
-import { isAbortError, MultipartUpload, UploadError, type MultipartApi, type PartAnswer, type PartPut, type PartSender, type PartTag, type TransferProgress } from './multipart-upload.ts';
+import {
+  isAbortError,
+  MultipartUpload,
+  UploadError,
+  type MultipartApi,
+  type PartAnswer,
+  type PartPut,
+  type PartSender,
+  type PartTag,
+  type TransferProgress,
+} from './multipart-upload.ts';
 
 const PART = 10;
 
@@ -22,7 +32,10 @@ function fakeApi(size: number, options: { finishError?: () => unknown } = {}) {
       return {
         uploadId: `u${calls.start}`,
         partSize: PART,
-        uploadParamsList: Array.from({ length: count }, (_, i) => ({ partNo: i + 1, signedUrl: `https://s3.test/${fileKey}?upload=u${calls.start}&partNo=${i + 1}` })),
+        uploadParamsList: Array.from({ length: count }, (_, i) => ({
+          partNo: i + 1,
+          signedUrl: `https://s3.test/${fileKey}?upload=u${calls.start}&partNo=${i + 1}`,
+        })),
       };
     },
     finish: async (fileKey, _uploadId, tags) => {
@@ -39,7 +52,14 @@ type Answer = (partNo: number, attempt: number, signal: AbortSignal) => Promise<
 
 /** A fake PUT: sends half the part, then answers; counts attempts and how many are in flight at once. */
 function fakeFetch(answer: Answer = (partNo) => ok(partNo)) {
-  const stats = { inFlight: 0, maxInFlight: 0, attempts: new Map<number, number>(), signals: [] as AbortSignal[], bodies: new Map<number, number>(), confirmed: new Set<number>() };
+  const stats = {
+    inFlight: 0,
+    maxInFlight: 0,
+    attempts: new Map<number, number>(),
+    signals: [] as AbortSignal[],
+    bodies: new Map<number, number>(),
+    confirmed: new Set<number>(),
+  };
   const fetchFn: PartSender = async (url, { body, signal, onUploadProgress }) => {
     const partNo = partNoOf(url);
     const attempt = (stats.attempts.get(partNo) ?? 0) + 1;
@@ -66,12 +86,27 @@ function ok(partNo: number): Response {
 }
 
 function hangUntilAborted(signal: AbortSignal): Promise<Response> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
+  return new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }),
+  );
 }
 
-function upload(size: number, fetchFn: PartSender, api: MultipartApi, extra: Partial<ConstructorParameters<typeof MultipartUpload>[0]> = {}) {
+function upload(
+  size: number,
+  fetchFn: PartSender,
+  api: MultipartApi,
+  extra: Partial<ConstructorParameters<typeof MultipartUpload>[0]> = {},
+) {
   const progress: TransferProgress[] = [];
-  const job = new MultipartUpload({ blob: blobOf(size), fileKey: 'packages/a.apk', api, sendPart: fetchFn, retryDelayMs: 0, onProgress: (p) => progress.push(p), ...extra });
+  const job = new MultipartUpload({
+    blob: blobOf(size),
+    fileKey: 'packages/a.apk',
+    api,
+    sendPart: fetchFn,
+    retryDelayMs: 0,
+    onProgress: (p) => progress.push(p),
+    ...extra,
+  });
   return { job, progress };
 }
 
@@ -156,7 +191,9 @@ describe('MultipartUpload', () => {
     const size = PART * 8;
     const { api, calls } = fakeApi(size);
     let broken = true;
-    const { fetchFn, stats } = fakeFetch((partNo) => (broken && partNo === 3 ? new Response('oops', { status: 503 }) : ok(partNo)));
+    const { fetchFn, stats } = fakeFetch((partNo) =>
+      broken && partNo === 3 ? new Response('oops', { status: 503 }) : ok(partNo),
+    );
     const { job } = upload(size, fetchFn, api);
 
     const failure = await job.run(new AbortController().signal).catch((error: unknown) => error);
@@ -231,7 +268,9 @@ describe('MultipartUpload', () => {
   it('asks for new signed URLs when a part is refused', async () => {
     const size = PART * 3;
     const { api, calls } = fakeApi(size);
-    const { fetchFn } = fakeFetch((partNo, attempt) => (partNo === 2 && attempt === 1 ? new Response(null, { status: 403 }) : ok(partNo)));
+    const { fetchFn } = fakeFetch((partNo, attempt) =>
+      partNo === 2 && attempt === 1 ? new Response(null, { status: 403 }) : ok(partNo),
+    );
     const { job } = upload(size, fetchFn, api);
 
     await expect(job.run(new AbortController().signal)).rejects.toThrow('403');

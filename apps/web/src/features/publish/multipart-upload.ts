@@ -21,7 +21,12 @@ export interface PartTag {
 
 export interface MultipartApi {
   start: (fileKey: string, fileSize: number, signal: AbortSignal) => Promise<MultipartStartResult>;
-  finish: (fileKey: string, uploadId: string, tags: PartTag[], signal: AbortSignal) => Promise<{ fileKey: string; fileSize: number }>;
+  finish: (
+    fileKey: string,
+    uploadId: string,
+    tags: PartTag[],
+    signal: AbortSignal,
+  ) => Promise<{ fileKey: string; fileSize: number }>;
 }
 
 export interface PartPut {
@@ -78,7 +83,10 @@ export class UploadError extends Error {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return (error instanceof UploadError && error.stage === 'aborted') || (error instanceof DOMException && error.name === 'AbortError');
+  return (
+    (error instanceof UploadError && error.stage === 'aborted') ||
+    (error instanceof DOMException && error.name === 'AbortError')
+  );
 }
 
 /** Bytes done as the progress bar's transfer share, never above 80. */
@@ -110,7 +118,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export class MultipartUpload {
-  private readonly options: Required<Omit<MultipartUploadOptions, 'onProgress'>> & Pick<MultipartUploadOptions, 'onProgress'>;
+  private readonly options: Required<Omit<MultipartUploadOptions, 'onProgress'>> &
+    Pick<MultipartUploadOptions, 'onProgress'>;
   private session: Session | null = null;
   private readonly etags = new Map<number, string>();
   private readonly sent = new PartProgress((partNo) => this.partBlob(partNo).size);
@@ -175,7 +184,10 @@ export class MultipartUpload {
     }
     const expected = Math.ceil(blob.size / result.partSize);
     if (result.partSize <= 0 || result.uploadParamsList.length !== expected) {
-      throw new UploadError('start', `分片信息不完整（需要 ${expected} 个分片，收到 ${result.uploadParamsList.length} 个）`);
+      throw new UploadError(
+        'start',
+        `分片信息不完整（需要 ${expected} 个分片，收到 ${result.uploadParamsList.length} 个）`,
+      );
     }
     this.etags.clear();
     this.sent.clear();
@@ -264,17 +276,41 @@ export class MultipartUpload {
       if (this.sent.sent(partNo, sent)) this.report();
     };
     try {
-      const { status, etag, message } = await this.options.sendPart(url, { body: this.partBlob(partNo), signal: controller.signal, onUploadProgress });
+      const { status, etag, message } = await this.options.sendPart(url, {
+        body: this.partBlob(partNo),
+        signal: controller.signal,
+        onUploadProgress,
+      });
       // The server's Chinese message (507 disk full, 503 database away) says more than a status number.
       if (status >= 500 || status === 408 || status === 429) {
-        return { ok: false, retry: true, message: message ? `分片 ${partNo} 上传失败：${message}` : `分片 ${partNo} 上传失败（HTTP ${status}）` };
+        return {
+          ok: false,
+          retry: true,
+          message: message ? `分片 ${partNo} 上传失败：${message}` : `分片 ${partNo} 上传失败（HTTP ${status}）`,
+        };
       }
-      if (status < 200 || status > 299) return { ok: false, retry: false, message: message ? `分片 ${partNo} 上传被拒绝：${message}` : `分片 ${partNo} 上传被拒绝（HTTP ${status}），请重试` };
-      if (!etag) return { ok: false, retry: false, message: `分片 ${partNo} 没有返回 ETag，请检查存储的跨域设置（ExposeHeaders: ETag）` };
+      if (status < 200 || status > 299)
+        return {
+          ok: false,
+          retry: false,
+          message: message
+            ? `分片 ${partNo} 上传被拒绝：${message}`
+            : `分片 ${partNo} 上传被拒绝（HTTP ${status}），请重试`,
+        };
+      if (!etag)
+        return {
+          ok: false,
+          retry: false,
+          message: `分片 ${partNo} 没有返回 ETag，请检查存储的跨域设置（ExposeHeaders: ETag）`,
+        };
       return { ok: true, etag };
     } catch {
       if (stop.aborted) return { ok: false, retry: false, message: '已取消上传' };
-      return { ok: false, retry: true, message: stall.stalled ? `分片 ${partNo} 上传超时` : `分片 ${partNo} 上传失败，请检查网络` };
+      return {
+        ok: false,
+        retry: true,
+        message: stall.stalled ? `分片 ${partNo} 上传超时` : `分片 ${partNo} 上传失败，请检查网络`,
+      };
     } finally {
       stall.stop();
       stop.removeEventListener('abort', abort);

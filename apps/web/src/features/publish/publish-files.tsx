@@ -86,7 +86,12 @@ export function AttachmentPicker({ value = [], onChange, disabled }: FileListCon
         beforeUpload={keepLocal}
         onChange={({ fileList }) => {
           if (fileList.length > MAX_ATTACHMENTS) toast.warning(publishText.tooManyAttachments);
-          onChange?.(fileList.filter((f) => (f.size ?? 1) > 0).slice(0, MAX_ATTACHMENTS).map(asPicked));
+          onChange?.(
+            fileList
+              .filter((f) => (f.size ?? 1) > 0)
+              .slice(0, MAX_ATTACHMENTS)
+              .map(asPicked),
+          );
         }}
       >
         <Button icon={<PaperClipOutlined />} disabled={disabled}>

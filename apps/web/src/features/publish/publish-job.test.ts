@@ -7,7 +7,12 @@ const PART = 8;
 
 class Refused extends Error {}
 class Mismatch extends Error {}
-const mismatch = { reason: 'bundleIdMismatch' as const, platform: 'ios' as const, allowed: ['com.a'], bundleId: 'com.b' };
+const mismatch = {
+  reason: 'bundleIdMismatch' as const,
+  platform: 'ios' as const,
+  allowed: ['com.a'],
+  bundleId: 'com.b',
+};
 
 function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused' | 'mismatch'>) {
   const calls = { keys: 0, starts: [] as string[], finishes: 0, register: [] as UploadAppBody[] };
@@ -22,7 +27,14 @@ function fakePublishApi(registerAnswers: Array<'ok' | 'network' | 'refused' | 'm
     start: async (fileKey, fileSize) => {
       calls.starts.push(fileKey);
       const count = Math.ceil(fileSize / PART);
-      return { uploadId: fileKey, partSize: PART, uploadParamsList: Array.from({ length: count }, (_, i) => ({ partNo: i + 1, signedUrl: `https://s3.test/${i + 1}` })) };
+      return {
+        uploadId: fileKey,
+        partSize: PART,
+        uploadParamsList: Array.from({ length: count }, (_, i) => ({
+          partNo: i + 1,
+          signedUrl: `https://s3.test/${i + 1}`,
+        })),
+      };
     },
     finish: async (fileKey, _uploadId, tags) => {
       calls.finishes += 1;
@@ -49,7 +61,10 @@ const okFetch: PartSender = async (url, { body, onUploadProgress }) => {
 const meta = { appId: 3, description: '说明', chatEnv: 'DevTest' as const };
 
 function files() {
-  return { file: new File([new Uint8Array(PART * 3)], 'app.ipa'), attachments: [new File([new Uint8Array(PART)], 'notes.txt')] };
+  return {
+    file: new File([new Uint8Array(PART * 3)], 'app.ipa'),
+    attachments: [new File([new Uint8Array(PART)], 'notes.txt')],
+  };
 }
 
 describe('PublishJob', () => {
@@ -58,7 +73,10 @@ describe('PublishJob', () => {
     const progress: number[] = [];
     const stages: string[] = [];
     const job = new PublishJob(files(), api, okFetch);
-    const version = await job.run(meta, new AbortController().signal, { onProgress: (p) => progress.push(p), onStage: (s) => stages.push(s) });
+    const version = await job.run(meta, new AbortController().signal, {
+      onProgress: (p) => progress.push(p),
+      onStage: (s) => stages.push(s),
+    });
 
     expect(version.id).toBe(7);
     expect(calls.starts).toEqual(['k1/app.ipa', 'k1/notes.txt']);
@@ -115,6 +133,8 @@ describe('PublishJob', () => {
         setTimeout(() => controller.abort(), 5);
       });
     const job = new PublishJob(files(), api, hanging);
-    await expect(job.run(meta, controller.signal, { onProgress: () => undefined, onStage: () => undefined })).rejects.toBeInstanceOf(PublishAbortedError);
+    await expect(
+      job.run(meta, controller.signal, { onProgress: () => undefined, onStage: () => undefined }),
+    ).rejects.toBeInstanceOf(PublishAbortedError);
   });
 });

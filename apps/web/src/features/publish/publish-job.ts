@@ -1,5 +1,12 @@
 import type { AppVersionRow, BundleIdMismatch, GetSignedUrlResult, UploadAppBody } from '@release/contract';
-import { isAbortError, MultipartUpload, transferPercent, UploadError, type MultipartApi, type PartSender } from './multipart-upload.ts';
+import {
+  isAbortError,
+  MultipartUpload,
+  transferPercent,
+  UploadError,
+  type MultipartApi,
+  type PartSender,
+} from './multipart-upload.ts';
 
 /**
  * One publish: name the objects (get_signed_url), transfer the package and its attachments, then
@@ -9,7 +16,12 @@ import { isAbortError, MultipartUpload, transferPercent, UploadError, type Multi
 
 export interface PublishApi extends MultipartApi {
   /** `appId`: the app being published to (the server checks the edit permit on it before anything is uploaded). */
-  issueKeys: (appFileName: string, attachFileNames: string[], signal: AbortSignal, appId?: number) => Promise<GetSignedUrlResult>;
+  issueKeys: (
+    appFileName: string,
+    attachFileNames: string[],
+    signal: AbortSignal,
+    appId?: number,
+  ) => Promise<GetSignedUrlResult>;
   register: (body: UploadAppBody, signal: AbortSignal) => Promise<AppVersionRow>;
   /** Network or timeout: sending the same call again may work. A refusal needs the step redone. */
   isTransient: (error: unknown) => boolean;
@@ -82,7 +94,12 @@ export class PublishJob {
   private async prepare(signal: AbortSignal, appId: number): Promise<MultipartUpload[]> {
     if (this.keys && this.uploads.length > 0) return this.uploads;
     const { file, attachments } = this.files;
-    const keys = await this.api.issueKeys(file.name, attachments.map((a) => a.name), signal, appId);
+    const keys = await this.api.issueKeys(
+      file.name,
+      attachments.map((a) => a.name),
+      signal,
+      appId,
+    );
     if (!keys.appFile || keys.attachFiles.length !== attachments.length) throw new Error('上传凭证不完整，请重试');
     const targets: Array<{ blob: File; fileKey: string }> = [
       { blob: file, fileKey: keys.appFile.fileKey },

@@ -15,7 +15,8 @@ interface PublishProgressProps {
 export function PublishProgress({ state, onCancel, onRetry, onConfirm }: PublishProgressProps) {
   if (state.phase === 'idle') return null;
   const busy = state.phase === 'uploading' || state.phase === 'registering';
-  const status = state.phase === 'failed' ? 'exception' : state.phase === 'done' ? 'success' : busy ? 'active' : 'normal';
+  const status =
+    state.phase === 'failed' ? 'exception' : state.phase === 'done' ? 'success' : busy ? 'active' : 'normal';
   const retry = (
     <Button size="small" type="primary" icon={<RedoOutlined />} onClick={onRetry} data-testid="publish-retry">
       {publishText.retry}
@@ -63,7 +64,14 @@ export function PublishProgress({ state, onCancel, onRetry, onConfirm }: Publish
               <span data-testid="publish-mismatch-message">{state.error}</span>
               <Typography.Text type="secondary">{publishText.mismatchHint}</Typography.Text>
               {/* Below the text rather than beside it: at 390 px a side button squeezes the message. */}
-              <Button size="small" type="primary" danger onClick={onConfirm} style={{ alignSelf: 'flex-start' }} data-testid="publish-confirm-bundle-id">
+              <Button
+                size="small"
+                type="primary"
+                danger
+                onClick={onConfirm}
+                style={{ alignSelf: 'flex-start' }}
+                data-testid="publish-confirm-bundle-id"
+              >
                 {publishText.publishAnyway}
               </Button>
             </Flex>
@@ -71,7 +79,9 @@ export function PublishProgress({ state, onCancel, onRetry, onConfirm }: Publish
           data-testid="publish-mismatch"
         />
       )}
-      {state.phase === 'canceled' && <Alert type="warning" showIcon title={publishText.canceled} action={retry} data-testid="publish-canceled" />}
+      {state.phase === 'canceled' && (
+        <Alert type="warning" showIcon title={publishText.canceled} action={retry} data-testid="publish-canceled" />
+      )}
     </Flex>
   );
 }

@@ -56,12 +56,20 @@ export function PublishSuccessPage() {
   if (!version || !app.data) {
     return (
       <StandalonePage>
-        <FeatureEmpty title={publishText.versionMissing} content={publishText.versionMissingContent} testId="publish-success-missing" />
+        <FeatureEmpty
+          title={publishText.versionMissing}
+          content={publishText.versionMissingContent}
+          testId="publish-success-missing"
+        />
       </StandalonePage>
     );
   }
   const detail = app.data;
-  const icon = version.iconUrl ? <Avatar shape="square" size={64} src={version.iconUrl} alt={detail.appName} /> : <AppIcon app={detail} size={64} />;
+  const icon = version.iconUrl ? (
+    <Avatar shape="square" size={64} src={version.iconUrl} alt={detail.appName} />
+  ) : (
+    <AppIcon app={detail} size={64} />
+  );
   return (
     <StandalonePage>
       <Result
@@ -70,7 +78,12 @@ export function PublishSuccessPage() {
         data-testid="publish-success"
         style={{ padding: '8px 0' }}
         extra={[
-          <Button key="app" type="primary" data-testid="publish-success-app" onClick={() => navigate(`${RoutePath.app}/${encodeURIComponent(detail.path)}`)}>
+          <Button
+            key="app"
+            type="primary"
+            data-testid="publish-success-app"
+            onClick={() => navigate(`${RoutePath.app}/${encodeURIComponent(detail.path)}`)}
+          >
             {publishText.openAppPage}
           </Button>,
           <Button key="again" onClick={() => navigate(`${RoutePath.publish}?appId=${detail.appId}`)}>

@@ -71,8 +71,16 @@ export function PublishPage() {
 
   let body: ReactNode;
   if (apps.isPending) body = <Spin style={{ display: 'block', margin: '48px auto' }} />;
-  else if (apps.isError) body = <Alert type="error" showIcon title={publishText.appsError} description={apps.error.message} />;
-  else if (apps.data.length === 0) body = <FeatureEmpty title={publishText.noApps} content={isAdmin ? publishText.noAppsContent.admin : publishText.noAppsContent.user} testId="publish-no-apps" />;
+  else if (apps.isError)
+    body = <Alert type="error" showIcon title={publishText.appsError} description={apps.error.message} />;
+  else if (apps.data.length === 0)
+    body = (
+      <FeatureEmpty
+        title={publishText.noApps}
+        content={isAdmin ? publishText.noAppsContent.admin : publishText.noAppsContent.user}
+        testId="publish-no-apps"
+      />
+    );
   else {
     body = (
       <Form<PublishValues>
@@ -103,14 +111,23 @@ export function PublishPage() {
             )}
           />
         </Form.Item>
-        <Form.Item name="package" label={publishText.package} rules={[{ required: true, type: 'array', min: 1, message: publishText.packageRequired }]}>
+        <Form.Item
+          name="package"
+          label={publishText.package}
+          rules={[{ required: true, type: 'array', min: 1, message: publishText.packageRequired }]}
+        >
           <PackageDropzone />
         </Form.Item>
         <Form.Item name="attachments" label={publishText.attachments} extra={publishText.attachmentsHint}>
           <AttachmentPicker />
         </Form.Item>
         <Form.Item name="description" label={publishText.note}>
-          <Input.TextArea data-testid="publish-note" autoSize={NOTE_AUTOSIZE} maxLength={20_000} placeholder={publishText.notePlaceholder} />
+          <Input.TextArea
+            data-testid="publish-note"
+            autoSize={NOTE_AUTOSIZE}
+            maxLength={20_000}
+            placeholder={publishText.notePlaceholder}
+          />
         </Form.Item>
         <Form.Item name="chatEnv" label={publishText.chatEnv}>
           <Radio.Group data-testid="publish-chat-env">

@@ -1,7 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import type { AppVersionRow, BundleIdMismatch } from '@release/contract';
-import { bundleIdMismatchOf, finishMultipart, isTransientFailure, issueUploadKeys, registerPackage, startMultipart } from '../../api/publish.api.ts';
-import { PublishAbortedError, PublishJob, publishErrorMessage, type PublishApi, type PublishFiles, type PublishMeta } from './publish-job.ts';
+import {
+  bundleIdMismatchOf,
+  finishMultipart,
+  isTransientFailure,
+  issueUploadKeys,
+  registerPackage,
+  startMultipart,
+} from '../../api/publish.api.ts';
+import {
+  PublishAbortedError,
+  PublishJob,
+  publishErrorMessage,
+  type PublishApi,
+  type PublishFiles,
+  type PublishMeta,
+} from './publish-job.ts';
 import { publishText } from './publish.strings.ts';
 
 /** `confirm`: the package's bundle id is not the app's; the uploader may publish it anyway. */
@@ -27,7 +41,11 @@ const publishApi: PublishApi = {
 const idle: PublishState = { phase: 'idle', percent: 0, error: null };
 
 function sameFiles(a: PublishFiles, b: PublishFiles): boolean {
-  return a.file === b.file && a.attachments.length === b.attachments.length && a.attachments.every((f, i) => f === b.attachments[i]);
+  return (
+    a.file === b.file &&
+    a.attachments.length === b.attachments.length &&
+    a.attachments.every((f, i) => f === b.attachments[i])
+  );
 }
 
 /** Runs a PublishJob for the page: progress, cancel, and retry that resumes the same job. */
@@ -53,11 +71,16 @@ export function usePublishJob() {
   const run = async (files: PublishFiles, meta: PublishMeta): Promise<AppVersionRow | null> => {
     if (busy) return null;
     // Other files: a new job. The same files: the job resumes where it stopped.
-    if (!job.current || !sameFiles(job.current.files, files)) job.current = { job: new PublishJob(files, publishApi), files };
+    if (!job.current || !sameFiles(job.current.files, files))
+      job.current = { job: new PublishJob(files, publishApi), files };
     lastMeta.current = meta;
     const abort = new AbortController();
     controller.current = abort;
-    setState((s) => ({ phase: 'uploading', percent: s.phase === 'idle' || s.phase === 'done' ? 0 : s.percent, error: null }));
+    setState((s) => ({
+      phase: 'uploading',
+      percent: s.phase === 'idle' || s.phase === 'done' ? 0 : s.percent,
+      error: null,
+    }));
     try {
       const version = await job.current.job.run(meta, abort.signal, {
         onProgress: (percent) => setState((s) => ({ ...s, percent })),

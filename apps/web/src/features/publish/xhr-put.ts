@@ -35,10 +35,22 @@ export const xhrPut: PartSender = (url, { body, signal, onUploadProgress }) =>
     xhr.upload.addEventListener('progress', (event) => onUploadProgress(event.loaded));
     xhr.addEventListener(
       'load',
-      settle(() => resolve({ status: xhr.status, etag: xhr.getResponseHeader('ETag'), ...(xhr.status >= 300 ? { message: envelopeMessage(xhr.responseText) } : {}) })),
+      settle(() =>
+        resolve({
+          status: xhr.status,
+          etag: xhr.getResponseHeader('ETag'),
+          ...(xhr.status >= 300 ? { message: envelopeMessage(xhr.responseText) } : {}),
+        }),
+      ),
     );
-    xhr.addEventListener('error', settle(() => reject(new TypeError('上传失败，请检查网络'))));
-    xhr.addEventListener('abort', settle(() => reject(aborted())));
+    xhr.addEventListener(
+      'error',
+      settle(() => reject(new TypeError('上传失败，请检查网络'))),
+    );
+    xhr.addEventListener(
+      'abort',
+      settle(() => reject(aborted())),
+    );
     signal.addEventListener('abort', abort, { once: true });
     xhr.send(body);
   });

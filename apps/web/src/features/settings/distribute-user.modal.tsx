@@ -26,7 +26,11 @@ interface DistributeUserModalProps {
 export function DistributeUserModal({ open, user, apps, onClose, onSaved }: DistributeUserModalProps) {
   const [form] = Form.useForm<PermitFormValues>();
   const userId = user?.userId ?? 0;
-  const current = useQuery({ queryKey: queryKeys.userAppsOf(userId), queryFn: ({ signal }) => fetchUserApps(userId, signal), enabled: open && userId > 0 });
+  const current = useQuery({
+    queryKey: queryKeys.userAppsOf(userId),
+    queryFn: ({ signal }) => fetchUserApps(userId, signal),
+    enabled: open && userId > 0,
+  });
   const edit = Form.useWatch('edit', form) ?? [];
   const view = Form.useWatch('view', form) ?? [];
 
@@ -49,7 +53,8 @@ export function DistributeUserModal({ open, user, apps, onClose, onSaved }: Dist
     onSaved,
   });
 
-  const options = (taken: number[]) => apps.map((a) => ({ value: a.appId, label: a.appName, disabled: taken.includes(a.appId) }));
+  const options = (taken: number[]) =>
+    apps.map((a) => ({ value: a.appId, label: a.appName, disabled: taken.includes(a.appId) }));
   const select = (testId: string, taken: number[]) => (
     <Select
       mode="multiple"

@@ -18,8 +18,12 @@ const t = zh.distributeUser;
 
 /** The apps one user holds with one permit, as tags; loaded per row (the cache shares it with the modal). */
 function PermitTags({ user, permit }: { user: UserRow; permit: AppPermit }) {
-  const apps = useQuery({ queryKey: queryKeys.userAppsOf(user.userId), queryFn: ({ signal }) => fetchUserApps(user.userId, signal) });
-  if (isAdminLevel(user.roleLevel)) return permit === 'edit' ? <Typography.Text type="secondary">{t.adminAll}</Typography.Text> : null;
+  const apps = useQuery({
+    queryKey: queryKeys.userAppsOf(user.userId),
+    queryFn: ({ signal }) => fetchUserApps(user.userId, signal),
+  });
+  if (isAdminLevel(user.roleLevel))
+    return permit === 'edit' ? <Typography.Text type="secondary">{t.adminAll}</Typography.Text> : null;
   const picked = (apps.data ?? []).filter((a) => a.permit === permit);
   if (apps.isLoading) return null;
   if (!picked.length) return <Typography.Text type="secondary">{t.none}</Typography.Text>;
@@ -39,8 +43,15 @@ export function DistributeUserPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useState({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE, keyword: '' });
   const editing = useEditing<UserRow>();
-  const users = useQuery({ queryKey: queryKeys.userList(params), queryFn: ({ signal }) => fetchUsers(params, signal), placeholderData: keepPreviousData });
-  const apps = useQuery({ queryKey: queryKeys.appList(defaultAppFilter), queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal) });
+  const users = useQuery({
+    queryKey: queryKeys.userList(params),
+    queryFn: ({ signal }) => fetchUsers(params, signal),
+    placeholderData: keepPreviousData,
+  });
+  const apps = useQuery({
+    queryKey: queryKeys.appList(defaultAppFilter),
+    queryFn: ({ signal }) => fetchAppList(defaultAppFilter, signal),
+  });
 
   const columns: TableColumnsType<UserRow> = [
     { title: t.username, dataIndex: 'username', width: 120 },
@@ -53,7 +64,13 @@ export function DistributeUserPage() {
       width: 110,
       render: (_, row) =>
         isAdminLevel(row.roleLevel) ? null : (
-          <Button type="link" size="small" icon={<EditOutlined />} data-testid="distribute-edit" onClick={() => editing.openEdit(row)}>
+          <Button
+            type="link"
+            size="small"
+            icon={<EditOutlined />}
+            data-testid="distribute-edit"
+            onClick={() => editing.openEdit(row)}
+          >
             {t.editPermits}
           </Button>
         ),
@@ -87,7 +104,8 @@ export function DistributeUserPage() {
               total: users.data?.total ?? 0,
               pageNo: params.pageNo,
               pageSize: params.pageSize,
-              onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+              onChange: (pageNo, pageSize) =>
+                setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
             })}
           />
         </>

@@ -38,7 +38,8 @@ export function JobSchedulesPage() {
     onError: () => void list.refetch(),
   });
   const toggle = useMutation({
-    mutationFn: (change: { row: JobScheduleRow; enabled: boolean }) => setJobScheduleEnabled({ name: change.row.name, enabled: change.enabled }),
+    mutationFn: (change: { row: JobScheduleRow; enabled: boolean }) =>
+      setJobScheduleEnabled({ name: change.row.name, enabled: change.enabled }),
     onSuccess: (rows, change) => {
       show(rows);
       toast.success(change.enabled ? text.turnedOn(change.row.title) : text.turnedOff(change.row.title));
@@ -67,7 +68,12 @@ export function JobSchedulesPage() {
     <div data-testid="jobs-page">
       <Flex gap={8} wrap align="center" justify="space-between" style={{ marginBottom: 12 }}>
         <Typography.Text type="secondary">{text.intro}</Typography.Text>
-        <Button icon={<ReloadOutlined />} loading={list.isFetching} onClick={() => void list.refetch()} data-testid="jobs-refresh">
+        <Button
+          icon={<ReloadOutlined />}
+          loading={list.isFetching}
+          onClick={() => void list.refetch()}
+          data-testid="jobs-refresh"
+        >
           {text.refresh}
         </Button>
       </Flex>
@@ -106,20 +112,36 @@ export function JobSchedulesPage() {
               <Descriptions size="small" column={isMobile ? 1 : 3}>
                 <Descriptions.Item label={text.interval}>{text.every(intervalText(row.intervalMs))}</Descriptions.Item>
                 <Descriptions.Item label={text.lastRun}>
-                  <span data-testid={`job-last-run-${row.name}`}>{row.lastRunAt === null ? text.never : time(row.lastRunAt)}</span>
+                  <span data-testid={`job-last-run-${row.name}`}>
+                    {row.lastRunAt === null ? text.never : time(row.lastRunAt)}
+                  </span>
                 </Descriptions.Item>
                 <Descriptions.Item label={text.nextRun}>
-                  <span data-testid={`job-next-run-${row.name}`}>{row.enabled ? time(row.nextRunAt) : text.offNext}</span>
+                  <span data-testid={`job-next-run-${row.name}`}>
+                    {row.enabled ? time(row.nextRunAt) : text.offNext}
+                  </span>
                 </Descriptions.Item>
                 <Descriptions.Item label={text.duration}>
-                  <span data-testid={`job-duration-${row.name}`}>{row.lastDurationMs === null ? '-' : durationText(row.lastDurationMs)}</span>
+                  <span data-testid={`job-duration-${row.name}`}>
+                    {row.lastDurationMs === null ? '-' : durationText(row.lastDurationMs)}
+                  </span>
                 </Descriptions.Item>
                 <Descriptions.Item label={text.enabled}>
-                  <Switch size="small" checked={row.enabled} loading={switching} onChange={(enabled) => toggle.mutate({ row, enabled })} data-testid={`job-enabled-${row.name}`} />
+                  <Switch
+                    size="small"
+                    checked={row.enabled}
+                    loading={switching}
+                    onChange={(enabled) => toggle.mutate({ row, enabled })}
+                    data-testid={`job-enabled-${row.name}`}
+                  />
                 </Descriptions.Item>
                 <Descriptions.Item label={text.lastError}>
                   {row.lastError ? (
-                    <Typography.Text type="danger" style={{ wordBreak: 'break-all' }} data-testid={`job-last-error-${row.name}`}>
+                    <Typography.Text
+                      type="danger"
+                      style={{ wordBreak: 'break-all' }}
+                      data-testid={`job-last-error-${row.name}`}
+                    >
                       {row.lastError}
                     </Typography.Text>
                   ) : (

@@ -9,7 +9,10 @@ import { zh } from '../../locales/zh-CN.ts';
 /** 登录设置: whether login asks for a phone code (GET/POST /api/system_setting). */
 export function LoginSettingCard() {
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: queryKeys.systemSettings, queryFn: ({ signal }) => fetchSystemSettings(signal) });
+  const settings = useQuery({
+    queryKey: queryKeys.systemSettings,
+    queryFn: ({ signal }) => fetchSystemSettings(signal),
+  });
   const save = useMutation({
     mutationFn: (mode: PhoneCodeMode) => saveSystemSettings({ phoneCodeMode: mode }),
     onSuccess: async () => {

@@ -59,16 +59,32 @@ function reportItems(report: PublicUrlReport): { key: string; label: string; chi
       ),
     },
     { key: 'https', label: zh.urlCheck.https, children: <YesNo value={report.https} testId="url-check-https" /> },
-    { key: 'reachable', label: zh.urlCheck.reachable, children: <YesNo value={report.reachable} testId="url-check-reachable" /> },
-    { key: 'same', label: zh.urlCheck.sameDeployment, children: <YesNo value={report.sameDeployment} testId="url-check-same" /> },
-    { key: 'certificate', label: zh.urlCheck.certificate, children: <CertificateSummary certificate={report.certificate} /> },
+    {
+      key: 'reachable',
+      label: zh.urlCheck.reachable,
+      children: <YesNo value={report.reachable} testId="url-check-reachable" />,
+    },
+    {
+      key: 'same',
+      label: zh.urlCheck.sameDeployment,
+      children: <YesNo value={report.sameDeployment} testId="url-check-same" />,
+    },
+    {
+      key: 'certificate',
+      label: zh.urlCheck.certificate,
+      children: <CertificateSummary certificate={report.certificate} />,
+    },
   ];
 }
 
 /** 站点地址自检: the server's view of PUBLIC_URL, with each problem as an Alert and 重新检测. */
 export function PublicUrlCheckCard() {
   const isMobile = useIsMobile();
-  const check = useQuery({ queryKey: queryKeys.publicUrlCheck, queryFn: ({ signal }) => fetchPublicUrlCheck(signal), staleTime: 0 });
+  const check = useQuery({
+    queryKey: queryKeys.publicUrlCheck,
+    queryFn: ({ signal }) => fetchPublicUrlCheck(signal),
+    staleTime: 0,
+  });
   const report = check.data;
 
   return (
@@ -78,7 +94,13 @@ export function PublicUrlCheckCard() {
       data-testid="url-check-card"
       loading={check.isLoading}
       extra={
-        <Button size="small" icon={<ReloadOutlined />} loading={check.isFetching} data-testid="url-check-recheck" onClick={() => void check.refetch()}>
+        <Button
+          size="small"
+          icon={<ReloadOutlined />}
+          loading={check.isFetching}
+          data-testid="url-check-recheck"
+          onClick={() => void check.refetch()}
+        >
           {zh.urlCheck.recheck}
         </Button>
       }
@@ -86,11 +108,25 @@ export function PublicUrlCheckCard() {
       <Typography.Paragraph type="secondary">{zh.urlCheck.intro}</Typography.Paragraph>
       {report ? (
         <Flex vertical gap={12}>
-          <Descriptions size="small" bordered column={1} layout={isMobile ? 'vertical' : 'horizontal'} items={reportItems(report)} />
+          <Descriptions
+            size="small"
+            bordered
+            column={1}
+            layout={isMobile ? 'vertical' : 'horizontal'}
+            items={reportItems(report)}
+          />
           {report.problems.length === 0 ? (
             <Alert type="success" showIcon title={zh.urlCheck.ok} data-testid="url-check-ok" />
           ) : (
-            report.problems.map((problem, index) => <Alert key={`${index}:${problem}`} type="warning" showIcon title={problem} data-testid="url-check-problem" />)
+            report.problems.map((problem, index) => (
+              <Alert
+                key={`${index}:${problem}`}
+                type="warning"
+                showIcon
+                title={problem}
+                data-testid="url-check-problem"
+              />
+            ))
           )}
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {zh.urlCheck.checkedAt(dayjs(check.dataUpdatedAt).format('YYYY-MM-DD HH:mm:ss'))}

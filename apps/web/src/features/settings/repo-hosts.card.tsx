@@ -8,7 +8,8 @@ import { zh } from '../../locales/zh-CN.ts';
 
 const text = {
   title: '仓库主机',
-  intro: '工作流的仓库地址默认不能指向内网、本机或链路本地地址（如 10.x、172.16–31.x、192.168.x、127.0.0.1、169.254.x、fc00::/7），主机名解析到这些地址时也一样。内网的代码托管服务请加入允许列表；禁止列表优先于允许列表。',
+  intro:
+    '工作流的仓库地址默认不能指向内网、本机或链路本地地址（如 10.x、172.16–31.x、192.168.x、127.0.0.1、169.254.x、fc00::/7），主机名解析到这些地址时也一样。内网的代码托管服务请加入允许列表；禁止列表优先于允许列表。',
   format: '每行一个：主机名（gitlab.lan）、*.域名（*.corp.example）、IP 地址或 CIDR 网段（10.0.0.0/8）。',
   allow: '允许的主机',
   deny: '禁止的主机',
@@ -20,7 +21,11 @@ interface Values {
   deny: string;
 }
 
-const lines = (value: string | undefined) => (value ?? '').split(/[\n,，\s]+/).map((line) => line.trim()).filter(Boolean);
+const lines = (value: string | undefined) =>
+  (value ?? '')
+    .split(/[\n,，\s]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 /** 设置 → 系统 → 仓库主机: which hosts repository addresses may reach (GET/POST /api/system_setting/repo_hosts). */
 export function RepoHostsCard() {
@@ -46,7 +51,11 @@ export function RepoHostsCard() {
       <Typography.Paragraph type="secondary">{text.format}</Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={(values) => save.mutate(values)} disabled={save.isPending}>
         <Form.Item name="allow" label={text.allow}>
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder="gitlab.lan&#10;10.0.0.0/8" data-testid="repo-hosts-allow" />
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 8 }}
+            placeholder="gitlab.lan&#10;10.0.0.0/8"
+            data-testid="repo-hosts-allow"
+          />
         </Form.Item>
         <Form.Item name="deny" label={text.deny}>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder="10.0.0.1" data-testid="repo-hosts-deny" />

@@ -36,16 +36,34 @@ export function RoleEditModal({ open, role, onClose, onSaved }: RoleEditModalPro
       width="min(480px, calc(100vw - 32px))"
     >
       <Form form={form} layout="vertical" data-testid="role-modal" initialValues={{ roleLevel: 0 }}>
-        <Form.Item name="roleName" label={zh.roleManage.roleName} rules={[{ required: true, whitespace: true, message: zh.roleManage.roleNameRequired }]}>
+        <Form.Item
+          name="roleName"
+          label={zh.roleManage.roleName}
+          rules={[{ required: true, whitespace: true, message: zh.roleManage.roleNameRequired }]}
+        >
           <Input maxLength={64} data-testid="role-name" />
         </Form.Item>
         <Form.Item
           name="roleLevel"
           label={zh.roleManage.roleLevel}
           extra={zh.roleManage.roleLevelHint}
-          rules={[{ required: true, type: 'integer', min: 0, max: ADMIN_ROLE_LEVEL, message: zh.roleManage.roleLevelRequired }]}
+          rules={[
+            {
+              required: true,
+              type: 'integer',
+              min: 0,
+              max: ADMIN_ROLE_LEVEL,
+              message: zh.roleManage.roleLevelRequired,
+            },
+          ]}
         >
-          <InputNumber min={0} max={ADMIN_ROLE_LEVEL} precision={0} style={{ width: '100%' }} data-testid="role-level" />
+          <InputNumber
+            min={0}
+            max={ADMIN_ROLE_LEVEL}
+            precision={0}
+            style={{ width: '100%' }}
+            data-testid="role-level"
+          />
         </Form.Item>
       </Form>
     </Modal>

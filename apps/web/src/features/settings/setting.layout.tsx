@@ -3,7 +3,17 @@ import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { zh } from '../../locales/zh-CN.ts';
 
-export const settingChildren = ['user-manage', 'role-manage', 'distribute-user', 'udid', 'certification', 'apple_account', 'system', 'delivery-log', 'jobs'] as const;
+export const settingChildren = [
+  'user-manage',
+  'role-manage',
+  'distribute-user',
+  'udid',
+  'certification',
+  'apple_account',
+  'system',
+  'delivery-log',
+  'jobs',
+] as const;
 type SettingChild = (typeof settingChildren)[number];
 
 function isSettingChild(value: string): value is SettingChild {

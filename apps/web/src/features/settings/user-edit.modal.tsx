@@ -58,7 +58,11 @@ export function UserEditModal({ open, user, onClose, onSaved }: UserEditModalPro
       width="min(520px, calc(100vw - 32px))"
     >
       <Form form={form} layout="vertical" data-testid="user-modal">
-        <Form.Item name="username" label={zh.userManage.username} rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}>
+        <Form.Item
+          name="username"
+          label={zh.userManage.username}
+          rules={[{ required: true, whitespace: true, message: zh.login.usernameRequired }]}
+        >
           <Input autoComplete="off" maxLength={64} data-testid="user-username" />
         </Form.Item>
         <Form.Item
@@ -72,14 +76,25 @@ export function UserEditModal({ open, user, onClose, onSaved }: UserEditModalPro
         >
           <Input.Password autoComplete="new-password" data-testid="user-password" />
         </Form.Item>
-        <Form.Item name="roleId" label={zh.userManage.role} rules={[{ required: true, message: zh.userManage.roleRequired }]}>
+        <Form.Item
+          name="roleId"
+          label={zh.userManage.role}
+          rules={[{ required: true, message: zh.userManage.roleRequired }]}
+        >
           <Select
             data-testid="user-role"
             loading={roles.isLoading}
-            options={(roles.data?.rows ?? []).map((role) => ({ value: role.roleId, label: `${role.roleName}（${role.roleLevel}）` }))}
+            options={(roles.data?.rows ?? []).map((role) => ({
+              value: role.roleId,
+              label: `${role.roleName}（${role.roleLevel}）`,
+            }))}
           />
         </Form.Item>
-        <Form.Item name="phone" label={zh.userManage.phone} rules={[{ pattern: /^\+?[0-9]{6,20}$/, message: zh.userManage.phoneFormat }]}>
+        <Form.Item
+          name="phone"
+          label={zh.userManage.phone}
+          rules={[{ pattern: /^\+?[0-9]{6,20}$/, message: zh.userManage.phoneFormat }]}
+        >
           <Input inputMode="tel" autoComplete="off" data-testid="user-phone" />
         </Form.Item>
       </Form>

@@ -72,7 +72,8 @@ export function UserManagePage() {
           total: users.data?.total ?? 0,
           pageNo: params.pageNo,
           pageSize: params.pageSize,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+          onChange: (pageNo, pageSize) =>
+            setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
         })}
       />
       <LoginSettingCard />

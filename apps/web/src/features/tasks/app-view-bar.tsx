@@ -15,7 +15,14 @@ export function AppViewBar({ view }: { view: AppViewState }) {
     return (
       <Flex justify="flex-end" data-testid="app-view-bar">
         <Tooltip title={t.enableHint}>
-          <Button size="small" type="dashed" icon={<AppstoreAddOutlined />} loading={view.isSaving} onClick={() => view.setEnabled(true)} data-testid="task-view-switch">
+          <Button
+            size="small"
+            type="dashed"
+            icon={<AppstoreAddOutlined />}
+            loading={view.isSaving}
+            onClick={() => view.setEnabled(true)}
+            data-testid="task-view-switch"
+          >
             {t.enable}
           </Button>
         </Tooltip>
@@ -37,9 +44,28 @@ export function AppViewBar({ view }: { view: AppViewState }) {
         <Dropdown
           trigger={['click']}
           placement="bottomRight"
-          menu={{ items: [{ key: 'off', label: <Tooltip title={t.disableHint} placement="left"><span data-testid="task-view-off">{t.disable}</span></Tooltip> }], onClick: () => view.setEnabled(false) }}
+          menu={{
+            items: [
+              {
+                key: 'off',
+                label: (
+                  <Tooltip title={t.disableHint} placement="left">
+                    <span data-testid="task-view-off">{t.disable}</span>
+                  </Tooltip>
+                ),
+              },
+            ],
+            onClick: () => view.setEnabled(false),
+          }}
         >
-          <Button size="small" type="text" icon={<SettingOutlined />} loading={view.isSaving} aria-label={t.viewSettings} data-testid="task-view-settings" />
+          <Button
+            size="small"
+            type="text"
+            icon={<SettingOutlined />}
+            loading={view.isSaving}
+            aria-label={t.viewSettings}
+            data-testid="task-view-settings"
+          />
         </Dropdown>
       ) : null}
     </Flex>

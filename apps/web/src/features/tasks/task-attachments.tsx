@@ -12,14 +12,22 @@ import { tasksText as t } from './tasks.strings.ts';
 export type AttachmentItem = UploadFile<{ s3Key: string }>;
 
 export function attachmentItems(files: TaskFile[]): AttachmentItem[] {
-  return files.map((f) => ({ uid: f.s3Key, name: f.fileName, status: 'done', url: f.url, response: { s3Key: f.s3Key } }));
+  return files.map((f) => ({
+    uid: f.s3Key,
+    name: f.fileName,
+    status: 'done',
+    url: f.url,
+    response: { s3Key: f.s3Key },
+  }));
 }
 
 /** The uploaded files as create_task / update_task take them; null while one is still uploading. */
 export function storedFiles(items: AttachmentItem[] | undefined): StoredFile[] | null {
   const list = items ?? [];
   if (list.some((f) => f.status === 'uploading')) return null;
-  return list.filter((f) => f.status === 'done' && f.response?.s3Key).map((f) => ({ s3Key: f.response?.s3Key ?? '', fileName: f.name }));
+  return list
+    .filter((f) => f.status === 'done' && f.response?.s3Key)
+    .map((f) => ({ s3Key: f.response?.s3Key ?? '', fileName: f.name }));
 }
 
 /**

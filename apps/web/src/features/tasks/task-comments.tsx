@@ -24,7 +24,10 @@ interface TaskCommentsProps {
 /** Comments inside the drawer: add, edit and delete one's own (admins any), each with its toast. */
 export function TaskComments({ taskGuid, canComment, localOnly = false, onChanged }: TaskCommentsProps) {
   const queryClient = useQueryClient();
-  const comments = useQuery({ queryKey: queryKeys.taskComments(taskGuid), queryFn: ({ signal }) => fetchComments(taskGuid, signal) });
+  const comments = useQuery({
+    queryKey: queryKeys.taskComments(taskGuid),
+    queryFn: ({ signal }) => fetchComments(taskGuid, signal),
+  });
   const [form] = Form.useForm<{ content: string }>();
   const [isSending, setIsSending] = useState(false);
   const reload = async () => {
@@ -75,8 +78,17 @@ export function TaskComments({ taskGuid, canComment, localOnly = false, onChange
       )}
       {canComment ? (
         <Form form={form} layout="vertical" requiredMark={false}>
-          <Form.Item name="content" rules={[{ required: true, whitespace: true, message: t.comments.required }]} style={{ marginBottom: 8 }}>
-            <Input.TextArea autoSize={COMMENT_ROWS} placeholder={t.comments.placeholder} maxLength={5000} data-testid="task-comment-input" />
+          <Form.Item
+            name="content"
+            rules={[{ required: true, whitespace: true, message: t.comments.required }]}
+            style={{ marginBottom: 8 }}
+          >
+            <Input.TextArea
+              autoSize={COMMENT_ROWS}
+              placeholder={t.comments.placeholder}
+              maxLength={5000}
+              data-testid="task-comment-input"
+            />
           </Form.Item>
           <Flex justify="flex-end">
             <Button type="primary" loading={isSending} onClick={() => void send()} data-testid="task-comment-submit">
@@ -89,7 +101,15 @@ export function TaskComments({ taskGuid, canComment, localOnly = false, onChange
   );
 }
 
-function CommentItem({ comment, canComment, onChanged }: { comment: TaskComment; canComment: boolean; onChanged: () => Promise<void> }) {
+function CommentItem({
+  comment,
+  canComment,
+  onChanged,
+}: {
+  comment: TaskComment;
+  canComment: boolean;
+  onChanged: () => Promise<void>;
+}) {
   const { userId } = useSession();
   const isAdmin = useIsAdmin();
   const [form] = Form.useForm<{ content: string }>();
@@ -138,30 +158,60 @@ function CommentItem({ comment, canComment, onChanged }: { comment: TaskComment;
       </Flex>
       {isEditing ? (
         <Form form={form} initialValues={{ content: comment.content }} style={{ marginTop: 8 }}>
-          <Form.Item name="content" rules={[{ required: true, whitespace: true, message: t.comments.required }]} style={{ marginBottom: 8 }}>
+          <Form.Item
+            name="content"
+            rules={[{ required: true, whitespace: true, message: t.comments.required }]}
+            style={{ marginBottom: 8 }}
+          >
             <Input.TextArea autoSize={COMMENT_ROWS} maxLength={5000} data-testid="task-comment-edit-input" />
           </Form.Item>
           <Flex gap={8} justify="flex-end">
             <Button size="small" onClick={() => setIsEditing(false)}>
               {t.comments.cancel}
             </Button>
-            <Button size="small" type="primary" loading={isSaving} onClick={() => void save()} data-testid="task-comment-save">
+            <Button
+              size="small"
+              type="primary"
+              loading={isSaving}
+              onClick={() => void save()}
+              data-testid="task-comment-save"
+            >
               {t.comments.save}
             </Button>
           </Flex>
         </Form>
       ) : (
-        <Typography.Paragraph style={{ margin: '4px 0 0', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="task-comment-content">
+        <Typography.Paragraph
+          style={{ margin: '4px 0 0', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+          data-testid="task-comment-content"
+        >
           {comment.content}
         </Typography.Paragraph>
       )}
       {isMine && !isEditing ? (
         <Flex gap={4}>
-          <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setIsEditing(true)} data-testid="task-comment-edit">
+          <Button
+            type="link"
+            size="small"
+            style={{ padding: 0 }}
+            onClick={() => setIsEditing(true)}
+            data-testid="task-comment-edit"
+          >
             {t.comments.edit}
           </Button>
-          <Popconfirm title={t.comments.deleteConfirm} onConfirm={() => remove()} okText={t.comments.delete} cancelText={t.comments.cancel}>
-            <Button type="link" size="small" danger style={{ padding: 0, marginLeft: 8 }} data-testid="task-comment-delete">
+          <Popconfirm
+            title={t.comments.deleteConfirm}
+            onConfirm={() => remove()}
+            okText={t.comments.delete}
+            cancelText={t.comments.cancel}
+          >
+            <Button
+              type="link"
+              size="small"
+              danger
+              style={{ padding: 0, marginLeft: 8 }}
+              data-testid="task-comment-delete"
+            >
               {t.comments.delete}
             </Button>
           </Popconfirm>

@@ -108,7 +108,8 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
       } else {
         const saved = await updateTask({ ...body, guid: state.record.guid, recordVersion: state.record.recordVersion });
         // Deleted in Lark while the drawer was open: the edit is kept here, no longer synced — say so, not only 保存成功.
-        if (saved.larkDeleted === 'kept' && state.record.larkDeleted !== 'kept') toast.warning(`${t.saved}。${t.larkSync.deleted.kept}`);
+        if (saved.larkDeleted === 'kept' && state.record.larkDeleted !== 'kept')
+          toast.warning(`${t.saved}。${t.larkSync.deleted.kept}`);
         else toast.success(t.saved);
       }
       onChanged();
@@ -121,7 +122,12 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
     }
   };
 
-  const title = mode === 'create' ? t.drawerTitle.create[recordType] : editable ? t.drawerTitle.edit[recordType] : t.drawerTitle.view[recordType];
+  const title =
+    mode === 'create'
+      ? t.drawerTitle.create[recordType]
+      : editable
+        ? t.drawerTitle.edit[recordType]
+        : t.drawerTitle.view[recordType];
   return (
     <Drawer
       title={title}
@@ -143,13 +149,25 @@ export function TaskDrawer({ appId, state, canEdit, options, onClose, onChanged 
       }
     >
       {state?.mode === 'edit' ? <TaskSyncAlert record={state.record} /> : null}
-      <Form form={form} layout="vertical" disabled={!editable} data-testid="task-form" data-mode={mode} data-record-type={recordType}>
+      <Form
+        form={form}
+        layout="vertical"
+        disabled={!editable}
+        data-testid="task-form"
+        data-mode={mode}
+        data-record-type={recordType}
+      >
         <TaskFormFields recordType={recordType} mode={mode} options={options} />
       </Form>
       {state?.mode === 'edit' ? (
         <>
           <Divider />
-          <TaskComments taskGuid={state.record.guid} canComment={canEdit} localOnly={state.record.recordType === 'bug' && state.record.larkRecordId !== null} onChanged={onChanged} />
+          <TaskComments
+            taskGuid={state.record.guid}
+            canComment={canEdit}
+            localOnly={state.record.recordType === 'bug' && state.record.larkRecordId !== null}
+            onChanged={onChanged}
+          />
         </>
       ) : null}
     </Drawer>

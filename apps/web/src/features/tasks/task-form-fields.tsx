@@ -39,10 +39,18 @@ export function TaskFormFields({ recordType, mode, options }: TaskFormFieldsProp
   );
   return (
     <>
-      <Form.Item name="summary" label={t.fields.summary} rules={[{ required: true, whitespace: true, message: t.messages.summaryRequired }]}>
+      <Form.Item
+        name="summary"
+        label={t.fields.summary}
+        rules={[{ required: true, whitespace: true, message: t.messages.summaryRequired }]}
+      >
         <Input placeholder={t.fields.summaryPlaceholder} maxLength={1000} data-testid="task-summary" />
       </Form.Item>
-      <Form.Item name="assigneeIds" label={t.fields.assignee[recordType]} rules={[{ required: true, type: 'array', min: 1, message: t.messages.assigneeRequired(recordType) }]}>
+      <Form.Item
+        name="assigneeIds"
+        label={t.fields.assignee[recordType]}
+        rules={[{ required: true, type: 'array', min: 1, message: t.messages.assigneeRequired(recordType) }]}
+      >
         <Select
           mode="multiple"
           placeholder={t.fields.selectPlaceholder}
@@ -51,7 +59,11 @@ export function TaskFormFields({ recordType, mode, options }: TaskFormFieldsProp
           data-testid="task-assignees"
         />
       </Form.Item>
-      <Form.Item name="timeRange" label={t.fields.timeRange} rules={[{ required: true, message: t.messages.timeRangeRequired }]}>
+      <Form.Item
+        name="timeRange"
+        label={t.fields.timeRange}
+        rules={[{ required: true, message: t.messages.timeRangeRequired }]}
+      >
         <DatePicker.RangePicker
           showTime={{ format: 'HH:mm' }}
           format="YYYY-MM-DD HH:mm"
@@ -74,7 +86,13 @@ export function TaskFormFields({ recordType, mode, options }: TaskFormFieldsProp
           {select('bugPriority', t.fields.bugPriority, 'bugPriority', 'task-bug-priority')}
           {select('bugType', t.fields.bugType, 'bugType', 'task-bug-type')}
           <Form.Item name="moduleName" label={t.fields.moduleName}>
-            <AutoComplete allowClear placeholder={t.fields.modulePlaceholder} options={groups.moduleName} filterOption data-testid="task-module" />
+            <AutoComplete
+              allowClear
+              placeholder={t.fields.modulePlaceholder}
+              options={groups.moduleName}
+              filterOption
+              data-testid="task-module"
+            />
           </Form.Item>
         </>
       )}
@@ -86,7 +104,12 @@ export function TaskFormFields({ recordType, mode, options }: TaskFormFieldsProp
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 10 }} maxLength={20000} />
         </Form.Item>
       ) : null}
-      <Form.Item name="files" label={t.fields.attachments} valuePropName="fileList" getValueFromEvent={(files: AttachmentItem[]) => files}>
+      <Form.Item
+        name="files"
+        label={t.fields.attachments}
+        valuePropName="fileList"
+        getValueFromEvent={(files: AttachmentItem[]) => files}
+      >
         <TaskAttachments />
       </Form.Item>
     </>

@@ -38,7 +38,13 @@ export function TaskToolbar({ appId, setting, canEdit, isRefreshing, onCreate, o
 
   const larkButton = (kind: 'table' | 'taskList') => {
     const url = kind === 'table' ? setting?.larkTableUrl : setting?.larkTaskListUrl;
-    const label = url ? (kind === 'table' ? t.lark.openTable : t.lark.openTaskList) : kind === 'table' ? t.lark.createTable : t.lark.createTaskList;
+    const label = url
+      ? kind === 'table'
+        ? t.lark.openTable
+        : t.lark.openTaskList
+      : kind === 'table'
+        ? t.lark.createTable
+        : t.lark.createTaskList;
     const testId = kind === 'table' ? 'task-lark-table' : 'task-lark-task-list';
     if (url) {
       return (
@@ -48,7 +54,12 @@ export function TaskToolbar({ appId, setting, canEdit, isRefreshing, onCreate, o
       );
     }
     return (
-      <Button disabled={!canEdit} loading={creating === kind} onClick={() => void createLink(kind)} data-testid={testId}>
+      <Button
+        disabled={!canEdit}
+        loading={creating === kind}
+        onClick={() => void createLink(kind)}
+        data-testid={testId}
+      >
         {label}
       </Button>
     );

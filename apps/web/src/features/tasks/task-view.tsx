@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { Badge, Card, Flex, Table, Tabs } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BADGE_OVERFLOW, DEFAULT_TABLE_PAGE_SIZE, LarkTaskMessages, recordTypes, type AppDetail, type RecordType, type TaskViewSetting } from '@release/contract';
+import {
+  BADGE_OVERFLOW,
+  DEFAULT_TABLE_PAGE_SIZE,
+  LarkTaskMessages,
+  recordTypes,
+  type AppDetail,
+  type RecordType,
+  type TaskViewSetting,
+} from '@release/contract';
 import { fetchTasks, refreshFromLark, type TaskListParams } from '../../api/tasks.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -18,10 +26,19 @@ import './tasks.css';
 export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSetting | null }) {
   const queryClient = useQueryClient();
   const canEdit = app.permit !== 'view';
-  const [params, setParams] = useState<TaskListParams>({ appId: app.appId, recordType: 'task', pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE });
+  const [params, setParams] = useState<TaskListParams>({
+    appId: app.appId,
+    recordType: 'task',
+    pageNo: 1,
+    pageSize: DEFAULT_TABLE_PAGE_SIZE,
+  });
   const [drawer, setDrawer] = useState<DrawerState | null>(null);
   const options = useTaskOptions(app.appId);
-  const tasks = useQuery({ queryKey: queryKeys.taskList(params), queryFn: ({ signal }) => fetchTasks(params, signal), placeholderData: keepPreviousData });
+  const tasks = useQuery({
+    queryKey: queryKeys.taskList(params),
+    queryFn: ({ signal }) => fetchTasks(params, signal),
+    placeholderData: keepPreviousData,
+  });
   const counts = tasks.data?.extraInfo ?? { taskCount: 0, bugCount: 0 };
   // A record's history grows with each sync (and tells a failed one), so a drawer opened after a refresh reads it again.
   const refresh = () =>
@@ -56,7 +73,13 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
     label: (
       <Flex align="center" gap={6} data-testid={`task-tab-${type}`}>
         {t.tabs[type]}
-        <Badge count={countOf[type]} overflowCount={BADGE_OVERFLOW} showZero color={type === 'bug' ? '#ff4d4f' : '#1677ff'} data-testid={`task-badge-${type}`} />
+        <Badge
+          count={countOf[type]}
+          overflowCount={BADGE_OVERFLOW}
+          showZero
+          color={type === 'bug' ? '#ff4d4f' : '#1677ff'}
+          data-testid={`task-badge-${type}`}
+        />
       </Flex>
     ),
   }));
@@ -88,11 +111,26 @@ export function TaskView({ app, setting }: { app: AppDetail; setting: TaskViewSe
           total: tasks.data?.total ?? 0,
           pageNo: params.pageNo,
           pageSize: params.pageSize,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+          onChange: (pageNo, pageSize) =>
+            setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
         })}
-        locale={{ emptyText: <FeatureEmpty title={t.empty[params.recordType]} content={canEdit ? t.emptyContent.editor : t.emptyContent.viewer} /> }}
+        locale={{
+          emptyText: (
+            <FeatureEmpty
+              title={t.empty[params.recordType]}
+              content={canEdit ? t.emptyContent.editor : t.emptyContent.viewer}
+            />
+          ),
+        }}
       />
-      <TaskDrawer appId={app.appId} state={drawer} canEdit={canEdit} options={options} onClose={() => setDrawer(null)} onChanged={() => void refresh()} />
+      <TaskDrawer
+        appId={app.appId}
+        state={drawer}
+        canEdit={canEdit}
+        options={options}
+        onClose={() => setDrawer(null)}
+        onChanged={() => void refresh()}
+      />
     </Card>
   );
 }

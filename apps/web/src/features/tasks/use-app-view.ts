@@ -24,8 +24,15 @@ function readStoredMode(appId: number | null): AppViewMode {
  */
 export function useAppView(appId: number | null) {
   const queryClient = useQueryClient();
-  const setting = useQuery({ queryKey: queryKeys.taskView(appId ?? 0), queryFn: ({ signal }) => fetchTaskView(appId ?? 0, signal), enabled: appId !== null });
-  const [choice, setChoice] = useState<{ appId: number | null; mode: AppViewMode }>(() => ({ appId, mode: readStoredMode(appId) }));
+  const setting = useQuery({
+    queryKey: queryKeys.taskView(appId ?? 0),
+    queryFn: ({ signal }) => fetchTaskView(appId ?? 0, signal),
+    enabled: appId !== null,
+  });
+  const [choice, setChoice] = useState<{ appId: number | null; mode: AppViewMode }>(() => ({
+    appId,
+    mode: readStoredMode(appId),
+  }));
   const mode = choice.appId === appId ? choice.mode : readStoredMode(appId);
   const isEnabled = setting.data?.taskViewEnabled ?? false;
 

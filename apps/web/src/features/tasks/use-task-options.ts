@@ -15,8 +15,16 @@ const fallback: FieldGroups = {
 
 /** field_list of the app (the spec's groups until it answers; a failure is silent) and the people to assign. */
 export function useTaskOptions(appId: number) {
-  const fields = useQuery({ queryKey: queryKeys.taskFields(appId), queryFn: ({ signal }) => fetchFieldGroups(appId, signal), staleTime: 60_000 });
-  const users = useQuery({ queryKey: queryKeys.assignableUsers, queryFn: ({ signal }) => fetchAssignableUsers(signal), staleTime: 60_000 });
+  const fields = useQuery({
+    queryKey: queryKeys.taskFields(appId),
+    queryFn: ({ signal }) => fetchFieldGroups(appId, signal),
+    staleTime: 60_000,
+  });
+  const users = useQuery({
+    queryKey: queryKeys.assignableUsers,
+    queryFn: ({ signal }) => fetchAssignableUsers(signal),
+    staleTime: 60_000,
+  });
   const groups = fields.data ?? fallback;
   return {
     groups,

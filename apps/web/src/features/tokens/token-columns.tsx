@@ -89,9 +89,19 @@ function compactColumns(now: number): TableColumnsType<ApiTokenRow> {
 function wideColumns(now: number): TableColumnsType<ApiTokenRow> {
   return [
     { title: zh.apiTokens.name, dataIndex: 'name', width: 180, ellipsis: true },
-    { title: zh.apiTokens.token, dataIndex: 'prefix', width: 130, render: (prefix: string) => <TokenPrefix prefix={prefix} /> },
+    {
+      title: zh.apiTokens.token,
+      dataIndex: 'prefix',
+      width: 130,
+      render: (prefix: string) => <TokenPrefix prefix={prefix} />,
+    },
     { title: zh.apiTokens.createTime, dataIndex: 'createTime', width: 150, render: formatTime },
-    { title: zh.apiTokens.lastUsed, dataIndex: 'lastUsedTime', width: 110, render: (time: number | null) => <LastUsed time={time} now={now} /> },
+    {
+      title: zh.apiTokens.lastUsed,
+      dataIndex: 'lastUsedTime',
+      width: 110,
+      render: (time: number | null) => <LastUsed time={time} now={now} />,
+    },
     { title: zh.apiTokens.expireTime, dataIndex: 'expireTime', width: 150, render: expiryText },
   ];
 }

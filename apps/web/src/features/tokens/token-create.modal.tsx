@@ -24,7 +24,13 @@ interface TokenCreateModalProps {
 /** 新建令牌: a name and a lifetime (30, 90, 365 days or 永不过期). */
 export function TokenCreateModal({ open, owner, onClose, onCreated }: TokenCreateModalProps) {
   const [form] = Form.useForm<TokenFormValues>();
-  useResetOnOpen<TokenFormValues, never>(form, open, null, () => ({}), () => ({ expireDays: DEFAULT_TOKEN_EXPIRY ?? NEVER }));
+  useResetOnOpen<TokenFormValues, never>(
+    form,
+    open,
+    null,
+    () => ({}),
+    () => ({ expireDays: DEFAULT_TOKEN_EXPIRY ?? NEVER }),
+  );
   const action = useSaveAction({
     form,
     save: (values) =>
@@ -54,8 +60,17 @@ export function TokenCreateModal({ open, owner, onClose, onCreated }: TokenCreat
         </Typography.Paragraph>
       ) : null}
       <Form form={form} layout="vertical" data-testid="token-modal" onFinish={action.submit}>
-        <Form.Item name="name" label={zh.apiTokens.name} rules={[{ required: true, whitespace: true, message: zh.apiTokens.nameRequired }]}>
-          <Input maxLength={NAME_MAX_LENGTH} placeholder={zh.apiTokens.namePlaceholder} autoComplete="off" data-testid="token-name" />
+        <Form.Item
+          name="name"
+          label={zh.apiTokens.name}
+          rules={[{ required: true, whitespace: true, message: zh.apiTokens.nameRequired }]}
+        >
+          <Input
+            maxLength={NAME_MAX_LENGTH}
+            placeholder={zh.apiTokens.namePlaceholder}
+            autoComplete="off"
+            data-testid="token-name"
+          />
         </Form.Item>
         <Form.Item name="expireDays" label={zh.apiTokens.expiry}>
           <Radio.Group

@@ -36,7 +36,12 @@ export function TokenPlainModal({ token, onClose }: TokenPlainModalProps) {
         <pre className="token-code" data-testid="token-plain" style={{ fontSize: 14 }}>
           {token}
         </pre>
-        <Button icon={<CopyOutlined />} data-testid="token-copy" onClick={() => void copy()} style={{ alignSelf: 'flex-start' }}>
+        <Button
+          icon={<CopyOutlined />}
+          data-testid="token-copy"
+          onClick={() => void copy()}
+          style={{ alignSelf: 'flex-start' }}
+        >
           {zh.apiTokens.copy}
         </Button>
       </Flex>

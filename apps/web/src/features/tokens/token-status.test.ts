@@ -27,6 +27,8 @@ describe('token display', () => {
 
   it('puts the origin in the CLI sample and keeps the token a placeholder', () => {
     const sample = cliUsageSample('https://release.example.com');
-    expect(sample).toBe('RELEASE_SERVER=https://release.example.com RELEASE_TOKEN=<token> npx release-cli upload app.ipa --app <path>');
+    expect(sample).toBe(
+      'RELEASE_SERVER=https://release.example.com RELEASE_TOKEN=<token> npx release-cli upload app.ipa --app <path>',
+    );
   });
 });

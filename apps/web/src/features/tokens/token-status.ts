@@ -3,7 +3,10 @@ import type { ApiTokenRow } from '@release/contract';
 export type TokenStatus = 'active' | 'expired' | 'revoked';
 
 /** Revoked wins over expired: a revoked token stays refused whatever its expiry said. */
-export function tokenStatus(row: Pick<ApiTokenRow, 'expireTime' | 'revokedTime'>, now: number = Date.now()): TokenStatus {
+export function tokenStatus(
+  row: Pick<ApiTokenRow, 'expireTime' | 'revokedTime'>,
+  now: number = Date.now(),
+): TokenStatus {
   if (row.revokedTime !== null) return 'revoked';
   if (row.expireTime !== null && row.expireTime <= now) return 'expired';
   return 'active';

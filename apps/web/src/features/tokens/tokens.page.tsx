@@ -21,7 +21,11 @@ function useTokenOwner() {
   const session = useSession();
   const isAdmin = useIsAdmin();
   const [pickedUserId, setPickedUserId] = useState<number>(session.userId);
-  const users = useQuery({ queryKey: queryKeys.userBriefs, queryFn: ({ signal }) => fetchUserBriefs(signal), enabled: isAdmin });
+  const users = useQuery({
+    queryKey: queryKeys.userBriefs,
+    queryFn: ({ signal }) => fetchUserBriefs(signal),
+    enabled: isAdmin,
+  });
   const userId = isAdmin ? pickedUserId : session.userId;
   const isSelf = userId === session.userId;
   const username = users.data?.find((u) => u.userId === userId)?.username ?? '';
@@ -94,7 +98,8 @@ export function TokensPage() {
             total: tokens.data?.total ?? 0,
             pageNo: page.pageNo,
             pageSize: page.pageSize,
-            onChange: (pageNo, pageSize) => setPage((p) => ({ pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+            onChange: (pageNo, pageSize) =>
+              setPage((p) => ({ pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
           })}
         />
         <TokenUsage />

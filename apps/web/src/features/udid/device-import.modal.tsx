@@ -9,7 +9,15 @@ import { udidText as t } from './udid.strings.ts';
 type Outcome = { kind: 'done'; result: DeviceImportResult } | { kind: 'refused'; errors: DeviceImportError[] } | null;
 
 /** 导入设备: one file; a refused file lists every bad line with its number, nothing is imported. */
-export function DeviceImportModal({ open, onClose, onImported }: { open: boolean; onClose: () => void; onImported: () => void }) {
+export function DeviceImportModal({
+  open,
+  onClose,
+  onImported,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onImported: () => void;
+}) {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
 
@@ -38,7 +46,17 @@ export function DeviceImportModal({ open, onClose, onImported }: { open: boolean
   };
 
   return (
-    <Modal title={t.importTitle} open={open} onCancel={close} footer={<Button onClick={close} data-testid="device-import-close">{t.close}</Button>} width="min(600px, calc(100vw - 32px))">
+    <Modal
+      title={t.importTitle}
+      open={open}
+      onCancel={close}
+      footer={
+        <Button onClick={close} data-testid="device-import-close">
+          {t.close}
+        </Button>
+      }
+      width="min(600px, calc(100vw - 32px))"
+    >
       <Typography.Paragraph type="secondary">{t.importHint}</Typography.Paragraph>
       <Upload
         accept=".txt,.csv,.deviceids,.plist"

@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import { Button, Flex, Popconfirm, Tag, Tooltip, Typography } from 'antd';
-import { deviceReviewLabels, type DeviceAppleRegistration, type DeviceReviewStatus, type DeviceRow } from '@release/contract';
+import {
+  deviceReviewLabels,
+  type DeviceAppleRegistration,
+  type DeviceReviewStatus,
+  type DeviceRow,
+} from '@release/contract';
 import { registerAppleDevices } from '../../api/apple-accounts.api.ts';
 import { reviewDevice } from '../../api/devices.api.ts';
 import { toast } from '../../app/feedback.ts';
@@ -35,7 +40,13 @@ export function ReviewActions({ row, onChanged }: { row: DeviceRow; onChanged: (
   return (
     <>
       {row.reviewStatus !== 'confirmed' ? (
-        <Button type="link" size="small" loading={busy} data-testid="device-confirm" onClick={() => void review('confirmed')}>
+        <Button
+          type="link"
+          size="small"
+          loading={busy}
+          data-testid="device-confirm"
+          onClick={() => void review('confirmed')}
+        >
           {t.confirm}
         </Button>
       ) : null}
@@ -51,7 +62,15 @@ export function ReviewActions({ row, onChanged }: { row: DeviceRow; onChanged: (
 }
 
 /** Whether an Apple account's device list (last sync) holds the device; 注册 registers a confirmed one there. */
-function AppleRegistration({ row, entry, onChanged }: { row: DeviceRow; entry: DeviceAppleRegistration; onChanged: () => unknown }) {
+function AppleRegistration({
+  row,
+  entry,
+  onChanged,
+}: {
+  row: DeviceRow;
+  entry: DeviceAppleRegistration;
+  onChanged: () => unknown;
+}) {
   const [busy, setBusy] = useState(false);
   const register = async () => {
     setBusy(true);
@@ -67,7 +86,11 @@ function AppleRegistration({ row, entry, onChanged }: { row: DeviceRow; entry: D
       setBusy(false);
     }
   };
-  const state = entry.registered ? (entry.status === 'ENABLED' ? t.appleRegistered : t.appleDisabled) : t.appleUnregistered;
+  const state = entry.registered
+    ? entry.status === 'ENABLED'
+      ? t.appleRegistered
+      : t.appleDisabled
+    : t.appleUnregistered;
   return (
     <Flex gap={4} align="center" wrap data-testid="device-apple" data-account={entry.accountName}>
       <Typography.Text ellipsis style={{ maxWidth: 120 }} title={entry.accountName}>
@@ -75,7 +98,14 @@ function AppleRegistration({ row, entry, onChanged }: { row: DeviceRow; entry: D
       </Typography.Text>
       <Tag color={entry.registered ? (entry.status === 'ENABLED' ? 'green' : 'default') : 'orange'}>{state}</Tag>
       {entry.registered ? null : row.reviewStatus === 'confirmed' ? (
-        <Button type="link" size="small" loading={busy} data-testid="device-apple-register" onClick={() => void register()} style={{ padding: 0 }}>
+        <Button
+          type="link"
+          size="small"
+          loading={busy}
+          data-testid="device-apple-register"
+          onClick={() => void register()}
+          style={{ padding: 0 }}
+        >
           {t.appleRegister}
         </Button>
       ) : (

@@ -3,7 +3,16 @@ import { Button, Card, Dropdown, Flex, Input, Select, Table, Typography, type Ta
 import { DownloadOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { DEFAULT_TABLE_PAGE_SIZE, deviceExportFormats, devicePlatformLabels, devicePlatforms, deviceReviewLabels, deviceReviewStatuses, type DeviceReviewStatus, type DeviceRow } from '@release/contract';
+import {
+  DEFAULT_TABLE_PAGE_SIZE,
+  deviceExportFormats,
+  devicePlatformLabels,
+  devicePlatforms,
+  deviceReviewLabels,
+  deviceReviewStatuses,
+  type DeviceReviewStatus,
+  type DeviceRow,
+} from '@release/contract';
 import { APPLE_ACCOUNTS_KEY } from '../../api/apple-accounts.api.ts';
 import { deleteDevice, downloadDevices, fetchDevices, type DeviceListParams } from '../../api/devices.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
@@ -33,10 +42,20 @@ export function SettingUdidPage() {
 /** Device IDs with search, review (确认/拒绝), Apple registration, add, edit, delete, import (per-line errors) and export. */
 function DeviceManager() {
   const queryClient = useQueryClient();
-  const [params, setParams] = useState<DeviceListParams>({ pageNo: 1, pageSize: DEFAULT_TABLE_PAGE_SIZE, keyword: '', platform: '', reviewStatus: '' });
+  const [params, setParams] = useState<DeviceListParams>({
+    pageNo: 1,
+    pageSize: DEFAULT_TABLE_PAGE_SIZE,
+    keyword: '',
+    platform: '',
+    reviewStatus: '',
+  });
   const [importing, setImporting] = useState(false);
   const editing = useEditing<DeviceRow>();
-  const devices = useQuery({ queryKey: queryKeys.deviceList(params), queryFn: ({ signal }) => fetchDevices(params, signal), placeholderData: keepPreviousData });
+  const devices = useQuery({
+    queryKey: queryKeys.deviceList(params),
+    queryFn: ({ signal }) => fetchDevices(params, signal),
+    placeholderData: keepPreviousData,
+  });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.devices });
   // A registration at Apple changes the account's lists too.
   const refreshWithApple = async (): Promise<void> => {
@@ -56,16 +75,42 @@ function DeviceManager() {
       ),
     },
     { title: t.columns.name, dataIndex: 'deviceName', width: 180 },
-    { title: t.columns.platform, dataIndex: 'platform', width: 90, render: (platform: DeviceRow['platform']) => devicePlatformLabels[platform] },
+    {
+      title: t.columns.platform,
+      dataIndex: 'platform',
+      width: 90,
+      render: (platform: DeviceRow['platform']) => devicePlatformLabels[platform],
+    },
     { title: t.columns.model, dataIndex: 'model', width: 140, render: (model: string | null) => model ?? '-' },
-    { title: t.columns.review, dataIndex: 'reviewStatus', width: 90, render: (status: DeviceReviewStatus) => <ReviewTag status={status} /> },
-    { title: t.columns.apple, key: 'apple', width: 230, render: (_: unknown, row: DeviceRow) => <AppleRegistrations row={row} onChanged={refreshWithApple} /> },
+    {
+      title: t.columns.review,
+      dataIndex: 'reviewStatus',
+      width: 90,
+      render: (status: DeviceReviewStatus) => <ReviewTag status={status} />,
+    },
+    {
+      title: t.columns.apple,
+      key: 'apple',
+      width: 230,
+      render: (_: unknown, row: DeviceRow) => <AppleRegistrations row={row} onChanged={refreshWithApple} />,
+    },
     { title: t.columns.remark, dataIndex: 'remark', width: 160, render: (remark: string) => remark || '-' },
-    { title: t.columns.createTime, dataIndex: 'createTime', width: 150, render: (time: number) => dayjs(time).format('YYYY-MM-DD HH:mm') },
+    {
+      title: t.columns.createTime,
+      dataIndex: 'createTime',
+      width: 150,
+      render: (time: number) => dayjs(time).format('YYYY-MM-DD HH:mm'),
+    },
     operationColumn<DeviceRow>(170, (row) => (
       <Flex wrap>
         <ReviewActions row={row} onChanged={refreshWithApple} />
-        <RowActions testIdPrefix="device" onEdit={() => editing.openEdit(row)} confirmTitle={t.deleteConfirm} onDelete={() => deleteDevice(row.id)} onDeleted={refresh} />
+        <RowActions
+          testIdPrefix="device"
+          onEdit={() => editing.openEdit(row)}
+          confirmTitle={t.deleteConfirm}
+          onDelete={() => deleteDevice(row.id)}
+          onDeleted={refresh}
+        />
       </Flex>
     )),
   ];
@@ -86,21 +131,32 @@ function DeviceManager() {
             style={{ width: 120 }}
             value={params.platform}
             onChange={(platform) => setParams((p) => ({ ...p, platform, pageNo: 1 }))}
-            options={[{ value: '', label: t.platformAll }, ...devicePlatforms.map((p) => ({ value: p, label: devicePlatformLabels[p] }))]}
+            options={[
+              { value: '', label: t.platformAll },
+              ...devicePlatforms.map((p) => ({ value: p, label: devicePlatformLabels[p] })),
+            ]}
           />
           <Select
             style={{ width: 120 }}
             data-testid="device-review-filter"
             value={params.reviewStatus}
             onChange={(reviewStatus) => setParams((p) => ({ ...p, reviewStatus, pageNo: 1 }))}
-            options={[{ value: '', label: t.reviewAll }, ...deviceReviewStatuses.map((status) => ({ value: status, label: deviceReviewLabels[status] }))]}
+            options={[
+              { value: '', label: t.reviewAll },
+              ...deviceReviewStatuses.map((status) => ({ value: status, label: deviceReviewLabels[status] })),
+            ]}
           />
         </Flex>
         <Flex gap={8} wrap>
           <Button icon={<ImportOutlined />} data-testid="device-import" onClick={() => setImporting(true)}>
             {t.import}
           </Button>
-          <Dropdown menu={{ items: deviceExportFormats.map((format) => ({ key: format, label: t.exportFormats[format] })), onClick: ({ key }) => void downloadDevices(key as (typeof deviceExportFormats)[number]) }}>
+          <Dropdown
+            menu={{
+              items: deviceExportFormats.map((format) => ({ key: format, label: t.exportFormats[format] })),
+              onClick: ({ key }) => void downloadDevices(key as (typeof deviceExportFormats)[number]),
+            }}
+          >
             <Button icon={<DownloadOutlined />} data-testid="device-export">
               {t.export}
             </Button>
@@ -122,7 +178,8 @@ function DeviceManager() {
           total: devices.data?.total ?? 0,
           pageNo: params.pageNo,
           pageSize: params.pageSize,
-          onChange: (pageNo, pageSize) => setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+          onChange: (pageNo, pageSize) =>
+            setParams((p) => ({ ...p, pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
         })}
         locale={{ emptyText: <FeatureEmpty title={t.empty} content={t.emptyContent} /> }}
       />

@@ -1,7 +1,8 @@
 /** Chinese strings of the device-ID pages (/home/udid and /home/setting/udid). */
 export const udidText = {
   title: '设备ID',
-  intro: '用于内测（Ad Hoc）和开发包安装的 iOS 设备 UDID。可按苹果的设备列表格式导入、导出；安装页访客自助注册的设备需管理员确认，只有已确认的设备会被导出和注册到 Apple。',
+  intro:
+    '用于内测（Ad Hoc）和开发包安装的 iOS 设备 UDID。可按苹果的设备列表格式导入、导出；安装页访客自助注册的设备需管理员确认，只有已确认的设备会被导出和注册到 Apple。',
   add: '添加设备',
   addTitle: '添加设备',
   editTitle: '编辑设备',
@@ -11,7 +12,16 @@ export const udidText = {
   searchPlaceholder: '搜索 UDID、设备名称或型号',
   platformAll: '全部平台',
   reviewAll: '全部状态',
-  columns: { udid: 'UDID', name: '设备名称', platform: '平台', model: '型号', remark: '备注', review: '状态', apple: '苹果注册', createTime: '添加时间' },
+  columns: {
+    udid: 'UDID',
+    name: '设备名称',
+    platform: '平台',
+    model: '型号',
+    remark: '备注',
+    review: '状态',
+    apple: '苹果注册',
+    createTime: '添加时间',
+  },
   confirm: '确认',
   reject: '拒绝',
   rejectConfirm: '确定拒绝该设备吗？',
@@ -38,7 +48,8 @@ export const udidText = {
   },
   deleteConfirm: '确定删除该设备吗？',
   importTitle: '导入设备',
-  importHint: '支持苹果的设备列表（.txt，制表符分隔，表头 Device ID / Device Name / Device Platform；.deviceids）和 CSV（UDID,设备名称,平台）。有任何一行错误时不会导入任何设备。',
+  importHint:
+    '支持苹果的设备列表（.txt，制表符分隔，表头 Device ID / Device Name / Device Platform；.deviceids）和 CSV（UDID,设备名称,平台）。有任何一行错误时不会导入任何设备。',
   importPick: '选择文件并导入',
   importDone: (added: number) => `导入成功，新增 ${added} 台设备`,
   importExisting: (n: number) => `${n} 台设备已存在，未改动：`,

@@ -2,7 +2,14 @@ import { useState, type HTMLAttributes } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Tooltip } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_TABLE_PAGE_SIZE, nativePackageTypes, platformNames, type AppDetail, type AppVersionRow, type NativePackageType } from '@release/contract';
+import {
+  DEFAULT_TABLE_PAGE_SIZE,
+  nativePackageTypes,
+  platformNames,
+  type AppDetail,
+  type AppVersionRow,
+  type NativePackageType,
+} from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchAppVersions, type VersionListParams } from '../../api/versions.api.ts';
 import { lazyModal } from '../../app/components/lazy-part.tsx';
@@ -34,7 +41,11 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [editing, setEditing] = useState<AppVersionRow | null>(null);
   const [resigning, setResigning] = useState<AppVersionRow | null>(null);
   const [linking, setLinking] = useState<AppVersionRow | null>(null);
-  const params: VersionListParams = { appId: app.appId, ...page, ...(type === 'all' ? {} : { nativePackageType: type }) };
+  const params: VersionListParams = {
+    appId: app.appId,
+    ...page,
+    ...(type === 'all' ? {} : { nativePackageType: type }),
+  };
   const versions = useQuery({
     queryKey: queryKeys.versionList(params),
     queryFn: ({ signal }) => fetchAppVersions(params, signal),
@@ -44,7 +55,14 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
   const isMobile = useIsMobile();
-  const columns = versionColumns({ canEdit, compact: isMobile, now: Date.now(), onEditNote: setEditing, onResign: setResigning, onShowLink: setLinking });
+  const columns = versionColumns({
+    canEdit,
+    compact: isMobile,
+    now: Date.now(),
+    onEditNote: setEditing,
+    onResign: setResigning,
+    onShowLink: setLinking,
+  });
 
   return (
     <Card
@@ -52,7 +70,13 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       activeTabKey="packages"
       tabBarExtraContent={
         <Tooltip title={versionsText.refresh}>
-          <Button type="text" icon={<ReloadOutlined />} aria-label={versionsText.refresh} onClick={() => void refresh()} data-testid="versions-refresh" />
+          <Button
+            type="text"
+            icon={<ReloadOutlined />}
+            aria-label={versionsText.refresh}
+            onClick={() => void refresh()}
+            data-testid="versions-refresh"
+          />
         </Tooltip>
       }
       data-testid="app-packages"
@@ -80,15 +104,22 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
             dataSource={versions.data?.rows ?? []}
             loading={versions.isFetching}
             scroll={isMobile ? undefined : { x: 940 }}
-            onRow={(row) => ({ 'data-testid': 'version-row', 'data-version-id': row.id }) as HTMLAttributes<HTMLElement>}
+            onRow={(row) =>
+              ({ 'data-testid': 'version-row', 'data-version-id': row.id }) as HTMLAttributes<HTMLElement>
+            }
             locale={{
-              emptyText: <Empty description={`${versionsText.emptyTitle}，${canEdit ? versionsText.emptyEditor : versionsText.emptyViewer}`} />,
+              emptyText: (
+                <Empty
+                  description={`${versionsText.emptyTitle}，${canEdit ? versionsText.emptyEditor : versionsText.emptyViewer}`}
+                />
+              ),
             }}
             pagination={tablePagination({
               total: versions.data?.total ?? 0,
               pageNo: page.pageNo,
               pageSize: page.pageSize,
-              onChange: (pageNo, pageSize) => setPage((p) => ({ pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
+              onChange: (pageNo, pageSize) =>
+                setPage((p) => ({ pageNo: pageSize === p.pageSize ? pageNo : 1, pageSize })),
             })}
           />
         </div>

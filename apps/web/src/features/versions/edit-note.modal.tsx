@@ -58,7 +58,12 @@ export function EditNoteModal({ version, onClose, onSaved }: EditNoteModalProps)
       )}
       <Form form={form} layout="vertical">
         <Form.Item name="description" noStyle>
-          <Input.TextArea autoSize={NOTE_AUTOSIZE} maxLength={20_000} placeholder={versionsText.notePlaceholder} data-testid="version-note-input" />
+          <Input.TextArea
+            autoSize={NOTE_AUTOSIZE}
+            maxLength={20_000}
+            placeholder={versionsText.notePlaceholder}
+            data-testid="version-note-input"
+          />
         </Form.Item>
       </Form>
     </Modal>

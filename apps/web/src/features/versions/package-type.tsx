@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { AndroidFilled, AppleFilled, ChromeOutlined, FileZipOutlined, MacCommandOutlined } from '@ant-design/icons';
-import { kindOfBuild, mainKindOf, packageKindRow, platformTag, type NativePackageType, type PackageIconName, type PackageKind } from '@release/contract';
+import {
+  kindOfBuild,
+  mainKindOf,
+  packageKindRow,
+  platformTag,
+  type NativePackageType,
+  type PackageIconName,
+  type PackageKind,
+} from '@release/contract';
 import { isHtmlPackage } from './version-format.ts';
 
 interface PackageLike {
@@ -26,7 +34,11 @@ const icons: Record<PackageIconName, (size: number) => ReactNode> = {
 /** The console tells a build by its kind: its platform's, an Android App Bundle as AAB, a web build that is one html page apart (SPEC §3). */
 function kindShown(version: PackageLike): PackageKind {
   if (version.nativePackageType === 'web') return isHtmlPackage(version) ? 'html' : 'zip';
-  return kindOfBuild({ statedKind: version.metadata?.kind, fileName: version.fileName, platform: version.nativePackageType });
+  return kindOfBuild({
+    statedKind: version.metadata?.kind,
+    fileName: version.fileName,
+    platform: version.nativePackageType,
+  });
 }
 
 /** The platform icon; a web package that is one html page gets a browser icon. */
@@ -39,10 +51,18 @@ export function PackageTypeTag({ version }: { version: PackageLike }) {
   const kind = kindShown(version);
   const html = kind === 'html';
   // A kind other than its platform's main one says so (AAB); an html page keeps the platform's tag, named in its tooltip.
-  const tag = html || kind === mainKindOf(version.nativePackageType) ? platformTag(version.nativePackageType) : packageKindRow(kind).tag;
+  const tag =
+    html || kind === mainKindOf(version.nativePackageType)
+      ? platformTag(version.nativePackageType)
+      : packageKindRow(kind).tag;
   return (
     <Tooltip title={html ? packageKindRow('html').tag : undefined}>
-      <Tag color={colors[version.nativePackageType]} icon={<PackageTypeIcon version={version} size={12} />} data-package-type={version.nativePackageType} data-package-kind={kind}>
+      <Tag
+        color={colors[version.nativePackageType]}
+        icon={<PackageTypeIcon version={version} size={12} />}
+        data-package-type={version.nativePackageType}
+        data-package-kind={kind}
+      >
         {tag}
       </Tag>
     </Tooltip>

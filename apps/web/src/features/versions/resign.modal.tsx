@@ -1,7 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Empty, Form, Modal, Progress, Select, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { resignStageLabels, ZsignMessages, type AppVersionRow, type ZsignCertificate, type ZsignJob } from '@release/contract';
+import {
+  resignStageLabels,
+  ZsignMessages,
+  type AppVersionRow,
+  type ZsignCertificate,
+  type ZsignJob,
+} from '@release/contract';
 import { ApiError } from '../../api/api-error.ts';
 import { fetchResignCertificates, fetchResignJob, startResign } from '../../api/zsign.api.ts';
 import { toast } from '../../app/feedback.ts';
@@ -38,7 +44,11 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = version !== null;
-  const certificates = useQuery({ queryKey: ['zsign-certs'], queryFn: ({ signal }) => fetchResignCertificates(signal), enabled: open });
+  const certificates = useQuery({
+    queryKey: ['zsign-certs'],
+    queryFn: ({ signal }) => fetchResignCertificates(signal),
+    enabled: open,
+  });
   const polling = job !== null && (job.status === 'pending' || job.status === 'running');
   const polled = useQuery({
     queryKey: ['zsign-job', job?.id],
@@ -85,7 +95,10 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
 
   const running = starting || polling;
   const percent = job?.progress ?? 0;
-  const options = (certificates.data ?? []).map((cert) => ({ value: cert.id, label: certificateLabel(cert, version?.bundleId ?? null) }));
+  const options = (certificates.data ?? []).map((cert) => ({
+    value: cert.id,
+    label: certificateLabel(cert, version?.bundleId ?? null),
+  }));
   const noCertificates = certificates.isSuccess && options.length === 0;
 
   return (
@@ -99,7 +112,13 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
           <Button onClick={onClose} data-testid="resign-close">
             {running ? versionsText.resignClose : zh.common.cancel}
           </Button>
-          <Button type="primary" loading={running} disabled={noCertificates || job?.status === 'done'} onClick={() => void start()} data-testid="resign-start">
+          <Button
+            type="primary"
+            loading={running}
+            disabled={noCertificates || job?.status === 'done'}
+            onClick={() => void start()}
+            data-testid="resign-start"
+          >
             {error ? versionsText.resignRetry : versionsText.resignOk}
           </Button>
         </Space>
@@ -115,20 +134,48 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
         <Empty description={versionsText.resignUnavailable} />
       ) : (
         <Form form={form} layout="vertical" disabled={running}>
-          <Form.Item name="certId" label={versionsText.resignCertificate} rules={[{ required: true, message: versionsText.resignCertificateRequired }]}>
-            <Select options={options} loading={certificates.isLoading} placeholder={versionsText.resignCertificateRequired} data-testid="resign-certificate" />
+          <Form.Item
+            name="certId"
+            label={versionsText.resignCertificate}
+            rules={[{ required: true, message: versionsText.resignCertificateRequired }]}
+          >
+            <Select
+              options={options}
+              loading={certificates.isLoading}
+              placeholder={versionsText.resignCertificateRequired}
+              data-testid="resign-certificate"
+            />
           </Form.Item>
         </Form>
       )}
       {(running || job) && (
         <div data-testid="resign-progress" data-percent={percent} style={{ marginTop: 16 }}>
           <Typography.Text>{job ? resignStageLabels[job.stage] : versionsText.resignRunning}</Typography.Text>
-          <Progress percent={percent} status={job?.status === 'failed' ? 'exception' : job?.status === 'done' ? 'success' : 'active'} />
+          <Progress
+            percent={percent}
+            status={job?.status === 'failed' ? 'exception' : job?.status === 'done' ? 'success' : 'active'}
+          />
           {polling && <Typography.Text type="secondary">{versionsText.resignBackground}</Typography.Text>}
         </div>
       )}
-      {job?.status === 'done' && job.version && <Alert type="success" showIcon message={ZsignMessages.success(versionTitle(job.version))} data-testid="resign-done" />}
-      {error && <Alert type="error" showIcon message={versionsText.resignFailed} description={error} data-testid="resign-error" style={{ marginTop: 12 }} />}
+      {job?.status === 'done' && job.version && (
+        <Alert
+          type="success"
+          showIcon
+          message={ZsignMessages.success(versionTitle(job.version))}
+          data-testid="resign-done"
+        />
+      )}
+      {error && (
+        <Alert
+          type="error"
+          showIcon
+          message={versionsText.resignFailed}
+          description={error}
+          data-testid="resign-error"
+          style={{ marginTop: 12 }}
+        />
+      )}
     </Modal>
   );
 }

@@ -1,5 +1,12 @@
 import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { DownloadOutlined, EditOutlined, PaperClipOutlined, QrcodeOutlined, SafetyCertificateOutlined, WarningOutlined } from '@ant-design/icons';
+import {
+  DownloadOutlined,
+  EditOutlined,
+  PaperClipOutlined,
+  QrcodeOutlined,
+  SafetyCertificateOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { isPackageExpired, type AppVersionRow } from '@release/contract';
 import { zh } from '../../locales/zh-CN.ts';
@@ -31,17 +38,34 @@ export function ExpiredTag({ expireDate, now }: { expireDate: number | null; now
 }
 
 function VersionIcon({ version }: { version: AppVersionRow }) {
-  if (version.iconUrl) return <Avatar shape="square" size={36} src={version.iconUrl} alt={version.displayName ?? version.fileName} />;
-  return <Avatar shape="square" size={36} style={{ background: '#f0f0f0', color: 'rgba(0,0,0,0.65)' }} icon={<PackageTypeIcon version={version} size={18} />} />;
+  if (version.iconUrl)
+    return <Avatar shape="square" size={36} src={version.iconUrl} alt={version.displayName ?? version.fileName} />;
+  return (
+    <Avatar
+      shape="square"
+      size={36}
+      style={{ background: '#f0f0f0', color: 'rgba(0,0,0,0.65)' }}
+      icon={<PackageTypeIcon version={version} size={18} />}
+    />
+  );
 }
 
 function VersionCell({ version, now, compact }: { version: AppVersionRow; now: number; compact: boolean }) {
   return (
     <Flex vertical gap={2} align="flex-start">
-      <Typography.Text strong data-testid="version-text" style={{ maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
+      <Typography.Text
+        strong
+        data-testid="version-text"
+        style={{ maxWidth: '100%' }}
+        ellipsis={{ tooltip: version.fileName }}
+      >
         {versionTitle(version)}
       </Typography.Text>
-      <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: '100%' }} ellipsis={{ tooltip: version.fileName }}>
+      <Typography.Text
+        type="secondary"
+        style={{ fontSize: 12, maxWidth: '100%' }}
+        ellipsis={{ tooltip: version.fileName }}
+      >
         {version.displayName ?? version.fileName}
       </Typography.Text>
       <PackageTypeTag version={version} />
@@ -67,14 +91,25 @@ function NoteCell({ version }: { version: AppVersionRow }) {
   return (
     <Flex vertical gap={4}>
       {version.description ? (
-        <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }} ellipsis={{ rows: 3, expandable: 'collapsible' }} data-testid="version-note">
+        <Typography.Paragraph
+          style={{ margin: 0, whiteSpace: 'pre-wrap' }}
+          ellipsis={{ rows: 3, expandable: 'collapsible' }}
+          data-testid="version-note"
+        >
           {version.description}
         </Typography.Paragraph>
       ) : (
         <Typography.Text type="secondary">-</Typography.Text>
       )}
       {version.attachFiles.map((file) => (
-        <Typography.Link key={file.url} href={file.url} target="_blank" rel="noreferrer" style={{ fontSize: 12 }} ellipsis>
+        <Typography.Link
+          key={file.url}
+          href={file.url}
+          target="_blank"
+          rel="noreferrer"
+          style={{ fontSize: 12 }}
+          ellipsis
+        >
           <PaperClipOutlined /> {file.fileName}
         </Typography.Link>
       ))}
@@ -82,23 +117,54 @@ function NoteCell({ version }: { version: AppVersionRow }) {
   );
 }
 
-function ActionsCell({ version, canEdit, onEditNote, onResign, onShowLink }: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign' | 'onShowLink'>) {
+function ActionsCell({
+  version,
+  canEdit,
+  onEditNote,
+  onResign,
+  onShowLink,
+}: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign' | 'onShowLink'>) {
   return (
     <Flex vertical align="flex-start">
-      <Button type="link" size="small" icon={<DownloadOutlined />} href={version.cdnUrl} download={version.fileName} data-testid="version-download">
+      <Button
+        type="link"
+        size="small"
+        icon={<DownloadOutlined />}
+        href={version.cdnUrl}
+        download={version.fileName}
+        data-testid="version-download"
+      >
         {versionsText.download}
       </Button>
-      <Button type="link" size="small" icon={<QrcodeOutlined />} onClick={() => onShowLink(version)} data-testid="version-link">
+      <Button
+        type="link"
+        size="small"
+        icon={<QrcodeOutlined />}
+        onClick={() => onShowLink(version)}
+        data-testid="version-link"
+      >
         {versionsText.link}
       </Button>
       {canEdit && (
-        <Button type="link" size="small" icon={<EditOutlined />} onClick={() => onEditNote(version)} data-testid="version-edit-note">
+        <Button
+          type="link"
+          size="small"
+          icon={<EditOutlined />}
+          onClick={() => onEditNote(version)}
+          data-testid="version-edit-note"
+        >
           {versionsText.editNote}
         </Button>
       )}
       {canEdit && isIpaPackage(version) && (
         // SPEC §5: only packages whose url contains .ipa.
-        <Button type="link" size="small" icon={<SafetyCertificateOutlined />} onClick={() => onResign(version)} data-testid="version-resign">
+        <Button
+          type="link"
+          size="small"
+          icon={<SafetyCertificateOutlined />}
+          onClick={() => onResign(version)}
+          data-testid="version-resign"
+        >
           {versionsText.resign}
         </Button>
       )}
@@ -107,11 +173,26 @@ function ActionsCell({ version, canEdit, onEditNote, onResign, onShowLink }: { v
 }
 
 /** Columns of the package list (SPEC §2/§3): index, icon, version with type and expiry, size, uploader, time, note, actions. */
-export function versionColumns({ canEdit, compact, now, onEditNote, onResign, onShowLink }: ColumnOptions): TableColumnsType<AppVersionRow> {
-  const index: TableColumnsType<AppVersionRow> = [{ title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` }];
+export function versionColumns({
+  canEdit,
+  compact,
+  now,
+  onEditNote,
+  onResign,
+  onShowLink,
+}: ColumnOptions): TableColumnsType<AppVersionRow> {
+  const index: TableColumnsType<AppVersionRow> = [
+    { title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` },
+  ];
   const details: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.size, dataIndex: 'appSize', width: 96, render: (size: number) => formatSize(size) },
-    { title: versionsText.columns.uploader, dataIndex: 'uploadBy', width: 96, ellipsis: true, render: (by: string | null) => by ?? '-' },
+    {
+      title: versionsText.columns.uploader,
+      dataIndex: 'uploadBy',
+      width: 96,
+      ellipsis: true,
+      render: (by: string | null) => by ?? '-',
+    },
     {
       title: versionsText.columns.time,
       dataIndex: 'createTime',
@@ -125,15 +206,43 @@ export function versionColumns({ canEdit, compact, now, onEditNote, onResign, on
   ];
   return [
     ...(compact ? [] : index),
-    { title: versionsText.columns.icon, key: 'icon', width: compact ? 48 : 60, render: (_, row) => <VersionIcon version={row} /> },
-    { title: versionsText.columns.version, key: 'version', width: compact ? undefined : 170, render: (_, row) => <VersionCell version={row} now={now} compact={compact} /> },
-    ...(compact ? [] : [...details, { title: versionsText.columns.note, key: 'note', width: 240, render: (_: unknown, row: AppVersionRow) => <NoteCell version={row} /> }]),
+    {
+      title: versionsText.columns.icon,
+      key: 'icon',
+      width: compact ? 48 : 60,
+      render: (_, row) => <VersionIcon version={row} />,
+    },
+    {
+      title: versionsText.columns.version,
+      key: 'version',
+      width: compact ? undefined : 170,
+      render: (_, row) => <VersionCell version={row} now={now} compact={compact} />,
+    },
+    ...(compact
+      ? []
+      : [
+          ...details,
+          {
+            title: versionsText.columns.note,
+            key: 'note',
+            width: 240,
+            render: (_: unknown, row: AppVersionRow) => <NoteCell version={row} />,
+          },
+        ]),
     {
       title: zh.common.operation,
       key: 'operation',
       width: compact ? 96 : 120,
       fixed: compact ? undefined : 'right',
-      render: (_, row) => <ActionsCell version={row} canEdit={canEdit} onEditNote={onEditNote} onResign={onResign} onShowLink={onShowLink} />,
+      render: (_, row) => (
+        <ActionsCell
+          version={row}
+          canEdit={canEdit}
+          onEditNote={onEditNote}
+          onResign={onResign}
+          onShowLink={onShowLink}
+        />
+      ),
     },
   ];
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, formatVersionTime, isHtmlPackage, isIpaPackage, versionText, versionTitle } from './version-format.ts';
+import {
+  formatSize,
+  formatVersionTime,
+  isHtmlPackage,
+  isIpaPackage,
+  versionText,
+  versionTitle,
+} from './version-format.ts';
 
 const at = (text: string) => new Date(text).getTime();
 

@@ -42,7 +42,9 @@ function pathOf(url: string): string {
 
 /** A web package that is one html page: its name or its url (ignoring any signature query) is an html file's. */
 export function isHtmlPackage(v: { fileName: string; cdnUrl?: string }): boolean {
-  return kindOfFileName(v.fileName) === 'html' || (v.cdnUrl !== undefined && kindOfFileName(pathOf(v.cdnUrl)) === 'html');
+  return (
+    kindOfFileName(v.fileName) === 'html' || (v.cdnUrl !== undefined && kindOfFileName(pathOf(v.cdnUrl)) === 'html')
+  );
 }
 
 /** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */

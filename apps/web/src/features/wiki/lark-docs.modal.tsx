@@ -9,9 +9,21 @@ import { wikiText } from './wiki.strings.ts';
 const text = wikiText.follows;
 
 /** The Lark documents a wiki workflow follows: their changes arrive as the workflow's update items. */
-export function LarkDocsModal({ workflowId, open, onClose }: { workflowId: number; open: boolean; onClose: () => void }) {
+export function LarkDocsModal({
+  workflowId,
+  open,
+  onClose,
+}: {
+  workflowId: number;
+  open: boolean;
+  onClose: () => void;
+}) {
   const queryClient = useQueryClient();
-  const follows = useQuery({ queryKey: wikiKeys.follows(workflowId), queryFn: ({ signal }) => fetchLarkDocFollows(workflowId, signal), enabled: open });
+  const follows = useQuery({
+    queryKey: wikiKeys.follows(workflowId),
+    queryFn: ({ signal }) => fetchLarkDocFollows(workflowId, signal),
+    enabled: open,
+  });
   const [draft, setDraft] = useState('');
   // Filled once per opening: a refetch after a partly failed save must not wipe what the user typed.
   const [filled, setFilled] = useState(false);
@@ -24,7 +36,14 @@ export function LarkDocsModal({ workflowId, open, onClose }: { workflowId: numbe
   }, [open, follows.data, filled]);
 
   const save = useMutation({
-    mutationFn: () => saveLarkDocFollows(workflowId, draft.split('\n').map((s) => s.trim()).filter(Boolean)),
+    mutationFn: () =>
+      saveLarkDocFollows(
+        workflowId,
+        draft
+          .split('\n')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
     onSuccess: () => {
       toast.success(text.saved);
       onClose();
@@ -73,7 +92,13 @@ export function LarkDocsModal({ workflowId, open, onClose }: { workflowId: numbe
             </List.Item>
           )}
         />
-        <Input.TextArea value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={text.placeholder} autoSize={{ minRows: 3, maxRows: 10 }} data-testid="lark-docs-input" />
+        <Input.TextArea
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          placeholder={text.placeholder}
+          autoSize={{ minRows: 3, maxRows: 10 }}
+          data-testid="lark-docs-input"
+        />
       </Flex>
     </Modal>
   );

@@ -17,7 +17,14 @@ function toTreeNode(node: WikiNode): WikiTreeNode {
     isLeaf: !node.hasChild,
     title: (
       <span className="wiki-node" data-testid="wiki-node">
-        <a href={node.url} target="_blank" rel="noreferrer" title={wikiText.openInLark} data-testid="wiki-node-link" onClick={(e) => e.stopPropagation()}>
+        <a
+          href={node.url}
+          target="_blank"
+          rel="noreferrer"
+          title={wikiText.openInLark}
+          data-testid="wiki-node-link"
+          onClick={(e) => e.stopPropagation()}
+        >
           {node.title}
         </a>
         <Tag bordered={false} className="wiki-node-type">
@@ -29,7 +36,13 @@ function toTreeNode(node: WikiNode): WikiTreeNode {
 }
 
 function withChildren(nodes: WikiTreeNode[], key: string, children: WikiTreeNode[]): WikiTreeNode[] {
-  return nodes.map((n) => (n.key === key ? { ...n, children, isLeaf: children.length === 0 } : n.children ? { ...n, children: withChildren(n.children, key, children) } : n));
+  return nodes.map((n) =>
+    n.key === key
+      ? { ...n, children, isLeaf: children.length === 0 }
+      : n.children
+        ? { ...n, children: withChildren(n.children, key, children) }
+        : n,
+  );
 }
 
 /** A space's node tree; a node's children are read from Lark when it is expanded. */
@@ -61,5 +74,14 @@ export function WikiTree({ spaceId }: { spaceId: string }) {
   if (failed) return <Empty description={wikiText.loadFailed} />;
   if (!nodes) return <Spin style={{ display: 'block', margin: '32px auto' }} />;
   if (nodes.length === 0) return <Empty description={wikiText.emptySpace} />;
-  return <Tree<WikiTreeNode> treeData={nodes} loadData={loadChildren} blockNode selectable={false} className="wiki-tree" data-testid="wiki-tree" />;
+  return (
+    <Tree<WikiTreeNode>
+      treeData={nodes}
+      loadData={loadChildren}
+      blockNode
+      selectable={false}
+      className="wiki-tree"
+      data-testid="wiki-tree"
+    />
+  );
 }

@@ -3,7 +3,8 @@ export const wikiText = {
   title: '文档',
   subtitle: '团队在飞书知识库中的文档，点击文档名在飞书中打开。',
   notConfiguredTitle: '尚未接入飞书',
-  notConfigured: '请管理员设置 LARK_APP_ID、LARK_APP_SECRET 和 LARK_DOCS_BASE_URL（企业的飞书文档域名），并在飞书开放平台为应用开通知识库权限后重启服务。',
+  notConfigured:
+    '请管理员设置 LARK_APP_ID、LARK_APP_SECRET 和 LARK_DOCS_BASE_URL（企业的飞书文档域名），并在飞书开放平台为应用开通知识库权限后重启服务。',
   noSpacesTitle: '没有可浏览的知识空间',
   noSpaces: '飞书应用还不是任何知识空间的成员：请知识空间管理员在「设置 → 成员」中添加本应用。',
   space: '知识空间',
@@ -12,7 +13,15 @@ export const wikiText = {
   loadFailed: '加载失败',
   retry: '重试',
   openInLark: '在飞书中打开',
-  objTypes: { doc: '文档', docx: '文档', sheet: '表格', bitable: '多维表格', mindnote: '思维笔记', file: '文件', slides: '幻灯片' } as Record<string, string>,
+  objTypes: {
+    doc: '文档',
+    docx: '文档',
+    sheet: '表格',
+    bitable: '多维表格',
+    mindnote: '思维笔记',
+    file: '文件',
+    slides: '幻灯片',
+  } as Record<string, string>,
   follows: {
     button: '关注的飞书文档',
     title: '关注的飞书文档',

@@ -28,7 +28,13 @@ function nodeKeyAt(container: HTMLElement, target: EventTarget | null): string |
 }
 
 /** Where the dragged key goes: after every other draggable tab whose centre is left of the pointer. */
-function targetIndex(container: HTMLElement, keys: string[], dragging: string, canDrag: (key: string) => boolean, x: number): number {
+function targetIndex(
+  container: HTMLElement,
+  keys: string[],
+  dragging: string,
+  canDrag: (key: string) => boolean,
+  x: number,
+): number {
   const without = keys.filter((key) => key !== dragging);
   let index = without.findIndex((key) => canDrag(key));
   if (index < 0) index = without.length;
@@ -45,7 +51,13 @@ function targetIndex(container: HTMLElement, keys: string[], dragging: string, c
  * A small pointer-based sortable for a tab bar: press a tab for 500 ms, slide it, release to drop.
  * Moving before the delay cancels (a click or a scroll); keys that cannot drag stay where they are.
  */
-export function usePressSortable({ containerRef, keys, canDrag, enabled, onDrop }: PressSortableOptions): PressSortable {
+export function usePressSortable({
+  containerRef,
+  keys,
+  canDrag,
+  enabled,
+  onDrop,
+}: PressSortableOptions): PressSortable {
   const [previewKeys, setPreviewKeys] = useState<string[] | null>(null);
   const [draggingKey, setDraggingKey] = useState<string | null>(null);
   const latest = useRef({ keys, canDrag, onDrop });

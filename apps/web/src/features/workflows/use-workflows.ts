@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WorkflowRow } from '@release/contract';
 import { commitKeys } from '../../api/commit-logs.api.ts';
-import { deleteWorkflow, fetchWorkflows, fetchWorkflowUsers, syncWorkflow, updateWorkflowOrder, workflowKeys } from '../../api/workflows.api.ts';
+import {
+  deleteWorkflow,
+  fetchWorkflows,
+  fetchWorkflowUsers,
+  syncWorkflow,
+  updateWorkflowOrder,
+  workflowKeys,
+} from '../../api/workflows.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { orderPayload } from './workflow-tabs.ts';
 import { workflowsText } from './workflows.strings.ts';
@@ -21,7 +28,12 @@ export function useWorkflows(appId: number, enabled = true, pollWhile?: (rows: W
 
 /** Committer names for pick lists (the modal's committers, the filter bar's committer). */
 export function useWorkflowUsers(enabled = true) {
-  return useQuery({ queryKey: workflowKeys.users, queryFn: ({ signal }) => fetchWorkflowUsers(signal), enabled, staleTime: 60_000 });
+  return useQuery({
+    queryKey: workflowKeys.users,
+    queryFn: ({ signal }) => fetchWorkflowUsers(signal),
+    enabled,
+    staleTime: 60_000,
+  });
 }
 
 /** Reorder (optimistic, then refetch), delete and sync now, with the toasts of SPEC §8. */
@@ -35,7 +47,9 @@ export function useWorkflowMutations(appId: number) {
     onMutate: (ids) => {
       const rows = queryClient.getQueryData<WorkflowRow[]>(key) ?? [];
       const orders = new Map(orderPayload(ids).map((o) => [o.id, o.orderNo]));
-      const next = rows.map((row) => ({ ...row, orderNo: orders.get(row.id) ?? row.orderNo })).sort((a, b) => a.orderNo - b.orderNo);
+      const next = rows
+        .map((row) => ({ ...row, orderNo: orders.get(row.id) ?? row.orderNo }))
+        .sort((a, b) => a.orderNo - b.orderNo);
       queryClient.setQueryData(key, next);
     },
     onSuccess: () => toast.success(workflowsText.sorted),

@@ -5,7 +5,17 @@ import { createWorkflow, updateWorkflow, type WorkflowInput } from '../../api/wo
 import { useResetOnOpen, useSaveAction } from '../../app/components/use-save-action.ts';
 import { toast } from '../../app/feedback.ts';
 import { useWorkflowUsers } from './use-workflows.ts';
-import { createWorkflowValues, needsRepoPath, needsSource, packageTypeChoices, toWorkflowBody, valuesForCategory, workflowValuesOf, type ContentType, type WorkflowFormValues } from './workflow-form.values.ts';
+import {
+  createWorkflowValues,
+  needsRepoPath,
+  needsSource,
+  packageTypeChoices,
+  toWorkflowBody,
+  valuesForCategory,
+  workflowValuesOf,
+  type ContentType,
+  type WorkflowFormValues,
+} from './workflow-form.values.ts';
 import { WorkflowWebhook } from './workflow-webhook.tsx';
 import { workflowsText } from './workflows.strings.ts';
 
@@ -37,7 +47,13 @@ function StoredSecretExtra({ clearing, onClear }: { clearing: boolean; onClear: 
   return (
     <Space size={8} wrap>
       <span>{text.robotSecretKept}</span>
-      <Popconfirm title={text.robotSecretClearConfirm} description={text.robotSecretClearHint} okText={text.robotSecretClearOk} onConfirm={() => onClear(true)} okButtonProps={{ danger: true }}>
+      <Popconfirm
+        title={text.robotSecretClearConfirm}
+        description={text.robotSecretClearHint}
+        okText={text.robotSecretClearOk}
+        onConfirm={() => onClear(true)}
+        okButtonProps={{ danger: true }}
+      >
         <Typography.Link data-testid="workflow-robot-secret-clear">{text.robotSecretClear}</Typography.Link>
       </Popconfirm>
     </Space>
@@ -70,8 +86,10 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
     onSaved: (saved) => onSaved(saved.id, saved.body),
     // A refused 仓库地址 (one this server cannot read) is shown under the field, as the form's own messages are.
     onError: (error) => {
-      if (!isApiError(error) || error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled') return;
-      if ((error.body?.data as { field?: unknown } | null)?.field === 'repoPath') form.setFields([{ name: 'repoPath', errors: [error.message] }]);
+      if (!isApiError(error) || error.kind === 'expired' || error.kind === 'forbidden' || error.kind === 'canceled')
+        return;
+      if ((error.body?.data as { field?: unknown } | null)?.field === 'repoPath')
+        form.setFields([{ name: 'repoPath', errors: [error.message] }]);
       else toast.error(error.message);
     },
     successText: record ? workflowsText.saved : workflowsText.created,
@@ -88,10 +106,18 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
       width="min(600px, calc(100vw - 32px))"
     >
       <Form form={form} layout="vertical" data-testid="workflow-modal" onFinish={action.submit}>
-        <Form.Item name="tabName" label={text.name} rules={[{ required: true, whitespace: true, message: WorkflowMessages.nameRequired }]}>
+        <Form.Item
+          name="tabName"
+          label={text.name}
+          rules={[{ required: true, whitespace: true, message: WorkflowMessages.nameRequired }]}
+        >
           <Input maxLength={64} placeholder={text.namePlaceholder} autoComplete="off" data-testid="workflow-name" />
         </Form.Item>
-        <Form.Item name="contentType" label={text.category} rules={[{ required: true, message: WorkflowMessages.categoryRequired }]}>
+        <Form.Item
+          name="contentType"
+          label={text.category}
+          rules={[{ required: true, message: WorkflowMessages.categoryRequired }]}
+        >
           <Radio.Group
             optionType="button"
             data-testid="workflow-category"
@@ -101,16 +127,37 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
         </Form.Item>
         {contentType === 'default' ? (
           <>
-            <Form.Item name="repoType" label={text.repoType} rules={[{ required: true, message: WorkflowMessages.repoTypeRequired }]}>
-              <Select data-testid="workflow-repo-type" options={repoTypeChoices.map((value) => ({ value, label: text.repoTypes[value] }))} />
+            <Form.Item
+              name="repoType"
+              label={text.repoType}
+              rules={[{ required: true, message: WorkflowMessages.repoTypeRequired }]}
+            >
+              <Select
+                data-testid="workflow-repo-type"
+                options={repoTypeChoices.map((value) => ({ value, label: text.repoTypes[value] }))}
+              />
             </Form.Item>
             {needsRepoPath({ contentType, repoType }) ? (
-              <Form.Item name="repoPath" label={text.repoPath} rules={[{ required: true, whitespace: true, message: WorkflowMessages.repoPathRequired }]}>
-                <Input maxLength={1024} placeholder={text.repoPathPlaceholder} autoComplete="off" data-testid="workflow-repo-path" />
+              <Form.Item
+                name="repoPath"
+                label={text.repoPath}
+                rules={[{ required: true, whitespace: true, message: WorkflowMessages.repoPathRequired }]}
+              >
+                <Input
+                  maxLength={1024}
+                  placeholder={text.repoPathPlaceholder}
+                  autoComplete="off"
+                  data-testid="workflow-repo-path"
+                />
               </Form.Item>
             ) : null}
             <Form.Item name="defaultBranch" label={text.branches} extra={text.branchesPlaceholder}>
-              <Input maxLength={1000} placeholder={text.branchesEmpty} autoComplete="off" data-testid="workflow-branches" />
+              <Input
+                maxLength={1000}
+                placeholder={text.branchesEmpty}
+                autoComplete="off"
+                data-testid="workflow-branches"
+              />
             </Form.Item>
             <Form.Item name="committers" label={text.committers}>
               <Select
@@ -125,17 +172,38 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
           </>
         ) : null}
         {contentType === 'custom' ? (
-          <Form.Item name="manageType" label={text.type} rules={[{ required: true, message: WorkflowMessages.typeRequired }]}>
-            <Select data-testid="workflow-type" options={customTypeChoices.map((value) => ({ value, label: text.types[value] }))} />
+          <Form.Item
+            name="manageType"
+            label={text.type}
+            rules={[{ required: true, message: WorkflowMessages.typeRequired }]}
+          >
+            <Select
+              data-testid="workflow-type"
+              options={customTypeChoices.map((value) => ({ value, label: text.types[value] }))}
+            />
           </Form.Item>
         ) : null}
         {needsSource({ contentType, manageType }) ? (
-          <Form.Item name="enterpriseName" label={text.source} extra={text.sourceHint} rules={[{ required: true, whitespace: true, message: WorkflowMessages.sourceRequired }]}>
-            <Input maxLength={128} placeholder={text.sourcePlaceholder} autoComplete="off" data-testid="workflow-source" />
+          <Form.Item
+            name="enterpriseName"
+            label={text.source}
+            extra={text.sourceHint}
+            rules={[{ required: true, whitespace: true, message: WorkflowMessages.sourceRequired }]}
+          >
+            <Input
+              maxLength={128}
+              placeholder={text.sourcePlaceholder}
+              autoComplete="off"
+              data-testid="workflow-source"
+            />
           </Form.Item>
         ) : null}
         {contentType === 'package' ? (
-          <Form.Item name="packageType" label={text.packageType} rules={[{ required: true, message: WorkflowMessages.packageTypeRequired }]}>
+          <Form.Item
+            name="packageType"
+            label={text.packageType}
+            rules={[{ required: true, message: WorkflowMessages.packageTypeRequired }]}
+          >
             <Select
               data-testid="workflow-package-type"
               options={packageTypeChoices(appType).map((value) => ({ value, label: text.packageTypes[value] }))}
@@ -143,15 +211,40 @@ export function WorkflowFormModal({ open, appId, appType, record, onClose, onSav
           </Form.Item>
         ) : null}
         <Form.Item name="robotUrl" label={text.robotUrl} rules={[{ type: 'url', message: text.robotUrlInvalid }]}>
-          <Input maxLength={1024} placeholder={text.robotUrlPlaceholder} autoComplete="off" data-testid="workflow-robot-url" />
+          <Input
+            maxLength={1024}
+            placeholder={text.robotUrlPlaceholder}
+            autoComplete="off"
+            data-testid="workflow-robot-url"
+          />
         </Form.Item>
-        <Form.Item name="robotSecret" label={text.robotSecret} extra={hasRobotSecret ? <StoredSecretExtra clearing={clearRobotSecret} onClear={(clear) => form.setFieldValue('clearRobotSecret', clear)} /> : text.robotSecretHint}>
-          <Input.Password maxLength={128} placeholder={hasRobotSecret ? text.robotSecretSet : text.robotSecretPlaceholder} autoComplete="new-password" data-testid="workflow-robot-secret" />
+        <Form.Item
+          name="robotSecret"
+          label={text.robotSecret}
+          extra={
+            hasRobotSecret ? (
+              <StoredSecretExtra
+                clearing={clearRobotSecret}
+                onClear={(clear) => form.setFieldValue('clearRobotSecret', clear)}
+              />
+            ) : (
+              text.robotSecretHint
+            )
+          }
+        >
+          <Input.Password
+            maxLength={128}
+            placeholder={hasRobotSecret ? text.robotSecretSet : text.robotSecretPlaceholder}
+            autoComplete="new-password"
+            data-testid="workflow-robot-secret"
+          />
         </Form.Item>
         <Form.Item name="autoPush" label={text.autoPush} valuePropName="checked" extra={text.autoPushHint}>
           <Switch data-testid="workflow-auto-push" />
         </Form.Item>
-        {record ? <WorkflowWebhook row={record} kind={contentType === 'default' && repoType === 'git' ? 'git' : 'push'} /> : null}
+        {record ? (
+          <WorkflowWebhook row={record} kind={contentType === 'default' && repoType === 'git' ? 'git' : 'push'} />
+        ) : null}
         {!record && (contentType === 'custom' || (contentType === 'default' && repoType !== 'svn')) ? (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {workflowsText.webhook.afterSave}

@@ -1,4 +1,12 @@
-import { branchNames, manageTypes, packageTypes, repoTypes, toStoredBranches, type AppType, type WorkflowRow } from '@release/contract';
+import {
+  branchNames,
+  manageTypes,
+  packageTypes,
+  repoTypes,
+  toStoredBranches,
+  type AppType,
+  type WorkflowRow,
+} from '@release/contract';
 import type { WorkflowInput } from '../../api/workflows.api.ts';
 
 export type ContentType = WorkflowRow['contentType'];
@@ -99,7 +107,11 @@ export function toWorkflowBody(values: WorkflowFormValues, appId: number): Workf
     committers: [...new Set(values.committers.map((name) => name.trim()).filter(Boolean))],
     robotUrl: blankToNull(values.robotUrl),
     // Write-only: a new secret replaces the stored one, '' removes it, nothing keeps it.
-    ...(values.robotSecret.trim() ? { robotSecret: values.robotSecret.trim() } : values.clearRobotSecret ? { robotSecret: '' } : {}),
+    ...(values.robotSecret.trim()
+      ? { robotSecret: values.robotSecret.trim() }
+      : values.clearRobotSecret
+        ? { robotSecret: '' }
+        : {}),
     autoPush: values.autoPush,
     packageType: values.contentType === 'package' ? oneOf(packageTypes, values.packageType) : null,
     enterpriseName: needsSource(values) ? blankToNull(values.enterpriseName) : null,

@@ -15,14 +15,22 @@ export function syncAfterSave(before: WorkflowRow | null, saved: WorkflowInput):
   if (!isSyncable(saved)) return false;
   if (before === null) return true;
   const branches = (stored: string | null | undefined) => branchNames(stored).sort().join(',');
-  return before.repoPath !== (saved.repoPath ?? null) || before.repoType !== (saved.repoType ?? null) || branches(before.defaultBranch) !== branches(saved.defaultBranch);
+  return (
+    before.repoPath !== (saved.repoPath ?? null) ||
+    before.repoType !== (saved.repoType ?? null) ||
+    branches(before.defaultBranch) !== branches(saved.defaultBranch)
+  );
 }
 
 /** How long the page waits for the server's first sync of a saved workflow before it stops asking. */
 export const FIRST_SYNC_WAIT_MS = 2 * 60_000;
 
 /** The first sync of a saved workflow the page waits for: its row says neither when it synced nor why it failed. */
-export function isAwaitingFirstSync(rows: readonly WorkflowRow[], awaiting: { id: number; since: number } | null, now: number): boolean {
+export function isAwaitingFirstSync(
+  rows: readonly WorkflowRow[],
+  awaiting: { id: number; since: number } | null,
+  now: number,
+): boolean {
   if (awaiting === null || now - awaiting.since > FIRST_SYNC_WAIT_MS) return false;
   const row = rows.find((r) => r.id === awaiting.id);
   return row !== undefined && row.lastSyncTime === null && row.lastSyncError === null;

@@ -34,7 +34,11 @@ export function WorkflowTabBar({ tabs, activeId, onChange, canDrag, onReorder, e
   const shown = (sortable.previewKeys ?? keys).flatMap((key) => byKey.get(key) ?? []);
 
   return (
-    <div ref={containerRef} data-testid="workflow-tabs" className={['workflow-tabs', canDrag ? 'is-sortable' : '', sortable.draggingKey ? 'is-dragging' : ''].join(' ')}>
+    <div
+      ref={containerRef}
+      data-testid="workflow-tabs"
+      className={['workflow-tabs', canDrag ? 'is-sortable' : '', sortable.draggingKey ? 'is-dragging' : ''].join(' ')}
+    >
       {compact ? <div className="workflow-tabs-extra">{extra}</div> : null}
       <Tabs
         activeKey={activeId === null ? undefined : String(activeId)}
@@ -46,7 +50,9 @@ export function WorkflowTabBar({ tabs, activeId, onChange, canDrag, onReorder, e
             <span
               data-testid="workflow-tab"
               data-workflow-id={tab.id}
-              className={sortable.draggingKey === String(tab.id) ? 'workflow-tab-label is-dragged' : 'workflow-tab-label'}
+              className={
+                sortable.draggingKey === String(tab.id) ? 'workflow-tab-label is-dragged' : 'workflow-tab-label'
+              }
               // A long name is cut with … (workflows.css): hovering shows it whole, and editors how to drag.
               title={canDrag && !isSummary ? `${tab.tabName}\n${workflowsText.dragHint}` : tab.tabName}
             >

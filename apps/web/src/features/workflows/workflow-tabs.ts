@@ -15,7 +15,12 @@ export interface WorkflowTab {
  */
 export function buildTabs(rows: readonly WorkflowRow[]): WorkflowTab[] {
   const ordered = [...rows].sort((a, b) => a.orderNo - b.orderNo || a.id - b.id);
-  const tabs: WorkflowTab[] = ordered.map((row) => ({ id: row.id, tabName: row.tabName, row, workflowIds: String(row.id) }));
+  const tabs: WorkflowTab[] = ordered.map((row) => ({
+    id: row.id,
+    tabName: row.tabName,
+    row,
+    workflowIds: String(row.id),
+  }));
   const withRepo = ordered.filter((row) => Boolean(row.repoType));
   if (withRepo.length <= 1) return tabs;
   const summaryId = withRepo.map((row) => row.id).join(',');
@@ -23,7 +28,10 @@ export function buildTabs(rows: readonly WorkflowRow[]): WorkflowTab[] {
 }
 
 /** The first of the candidates (a workflowId query, the remembered tab) that is a tab, else the first tab. */
-export function pickTab(tabs: readonly WorkflowTab[], candidates: ReadonlyArray<string | number | null | undefined>): number | null {
+export function pickTab(
+  tabs: readonly WorkflowTab[],
+  candidates: ReadonlyArray<string | number | null | undefined>,
+): number | null {
   for (const candidate of candidates) {
     if (candidate === null || candidate === undefined || candidate === '') continue;
     const found = tabs.find((tab) => String(tab.id) === String(candidate));

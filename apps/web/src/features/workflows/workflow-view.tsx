@@ -21,7 +21,11 @@ import { workflowsText } from './workflows.strings.ts';
 import { useIsLarkEnabled } from '../../app/use-is-lark-enabled.ts';
 
 // The commit list and the dialogs load on first use, in their own chunks (bench/web-size.ts: the console's first load).
-const CommitBrowser = lazyPart(() => import('../commits/commit-browser.tsx'), 'CommitBrowser', <Spin style={{ display: 'block', margin: '32px auto' }} />);
+const CommitBrowser = lazyPart(
+  () => import('../commits/commit-browser.tsx'),
+  'CommitBrowser',
+  <Spin style={{ display: 'block', margin: '32px auto' }} />,
+);
 const WorkflowFormModal = lazyModal(() => import('./workflow-form.modal.tsx'), 'WorkflowFormModal');
 const LarkDocsModal = lazyModal(() => import('../wiki/lark-docs.modal.tsx'), 'LarkDocsModal');
 
@@ -51,7 +55,13 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const firstSyncing = awaiting !== null && (awaitingNow || workflows.dataUpdatedAt <= awaiting.since);
   useEffect(() => {
     // Only rows read after the save tell how its sync went.
-    if (awaiting === null || awaitingNow || workflows.dataUpdatedAt <= awaiting.since || !workflows.data?.some((row) => row.id === awaiting.id)) return;
+    if (
+      awaiting === null ||
+      awaitingNow ||
+      workflows.dataUpdatedAt <= awaiting.since ||
+      !workflows.data?.some((row) => row.id === awaiting.id)
+    )
+      return;
     // It synced (or said why not): the open list starts again with what it brought.
     setAwaiting(null);
     void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
@@ -67,7 +77,10 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const [larkDocsOpen, setLarkDocsOpen] = useState(false);
 
   // A chosen tab that no longer exists (deleted, summary gone) falls back like a fresh visit.
-  const activeId = chosenId !== null && tabs.some((tab) => tab.id === chosenId) ? chosenId : pickTab(tabs, [searchParams.get('workflowId'), readCachedWorkflowId(appPath)]);
+  const activeId =
+    chosenId !== null && tabs.some((tab) => tab.id === chosenId)
+      ? chosenId
+      : pickTab(tabs, [searchParams.get('workflowId'), readCachedWorkflowId(appPath)]);
   const active = tabs.find((tab) => tab.id === activeId) ?? null;
   const select = (id: number): void => {
     setChosenId(id);
@@ -85,7 +98,12 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
     select(next);
   };
 
-  if (workflows.isPending) return <Card><Spin style={{ display: 'block', margin: '48px auto' }} /></Card>;
+  if (workflows.isPending)
+    return (
+      <Card>
+        <Spin style={{ display: 'block', margin: '48px auto' }} />
+      </Card>
+    );
   if (workflows.isError) {
     return (
       <Card>
@@ -111,7 +129,8 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
         // A new or moved repository: the server syncs it at once (whoever saves it); the page waits for that sync.
         if (syncAfterSave(before, body)) setAwaiting({ id, since: Date.now() });
         // Another committer filter hides and shows stored items: the open list starts again.
-        else if (before !== null) void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
+        else if (before !== null)
+          void queryClient.invalidateQueries({ queryKey: commitKeys.all }).then(() => setRefreshKey((n) => n + 1));
       }}
     />
   );
@@ -119,7 +138,11 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   if (tabs.length === 0) {
     return (
       <Card data-testid="workflow-view">
-        <FeatureEmpty title={workflowsText.emptyTitle} content={canEdit ? workflowsText.emptyEditor : workflowsText.emptyViewer} testId="workflow-empty">
+        <FeatureEmpty
+          title={workflowsText.emptyTitle}
+          content={canEdit ? workflowsText.emptyEditor : workflowsText.emptyViewer}
+          testId="workflow-empty"
+        >
           {canEdit ? (
             <Button type="primary" icon={<PlusOutlined />} onClick={editing.openCreate} data-testid="workflow-add">
               {workflowsText.add}
@@ -149,13 +172,29 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
             onAdd={editing.openCreate}
             onEdit={() => (active?.row ? editing.openEdit(active.row) : undefined)}
             onDelete={deleteActive}
-            sync={active?.row && isSyncable(active.row) ? { lastSyncTime: active.row.lastSyncTime, isSyncing: sync.isPending || (firstSyncing && awaiting?.id === active.id), onSync: () => syncNow(active.id) } : null}
+            sync={
+              active?.row && isSyncable(active.row)
+                ? {
+                    lastSyncTime: active.row.lastSyncTime,
+                    isSyncing: sync.isPending || (firstSyncing && awaiting?.id === active.id),
+                    onSync: () => syncNow(active.id),
+                  }
+                : null
+            }
             compact={isMobile}
             onLarkDocs={isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? () => setLarkDocsOpen(true) : null}
           />
         }
       />
-      {canEdit && active?.row?.lastSyncError ? <Alert type="warning" showIcon title={active.row.lastSyncError} style={{ marginBottom: 12 }} data-testid="workflow-sync-error" /> : null}
+      {canEdit && active?.row?.lastSyncError ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={active.row.lastSyncError}
+          style={{ marginBottom: 12 }}
+          data-testid="workflow-sync-error"
+        />
+      ) : null}
       {active && firstSyncing && awaiting?.id === active.id ? (
         // Its list is drawn once the server's first sync is done, so it does not start again under the reader's eyes.
         <Flex justify="center" align="center" gap={8} style={{ padding: 48 }} data-testid="workflow-first-sync">
@@ -176,7 +215,9 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
         />
       ) : null}
       {modal}
-      {isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? <LarkDocsModal workflowId={active.row.id} open={larkDocsOpen} onClose={() => setLarkDocsOpen(false)} /> : null}
+      {isLarkEnabled && active?.row && isWikiWorkflow(active.row) ? (
+        <LarkDocsModal workflowId={active.row.id} open={larkDocsOpen} onClose={() => setLarkDocsOpen(false)} />
+      ) : null}
     </Card>
   );
 }

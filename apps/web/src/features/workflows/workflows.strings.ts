@@ -29,7 +29,8 @@ export const workflowsText = {
     syncFailed: '仓库暂时无法同步，请联系该应用的编辑人员检查仓库地址',
     package: '该应用发布安装包后，版本会出现在这里',
     filtered: '试试把时间范围改为“全部”，或打开“显示过滤的日志”',
-    customEditor: '外部系统向推送地址推送的更新会出现在这里（推送地址和密钥见编辑按钮）；推送过的话，试试把时间范围改为“全部”',
+    customEditor:
+      '外部系统向推送地址推送的更新会出现在这里（推送地址和密钥见编辑按钮）；推送过的话，试试把时间范围改为“全部”',
     custom: '外部系统推送的更新会出现在这里；试试把时间范围改为“全部”',
   },
   modal: {
@@ -80,7 +81,8 @@ export const workflowsText = {
     copied: '已复制到剪切板',
     copyFailed: '复制失败，请手动复制',
     hint: '在代码托管平台添加 Push 事件的 Webhook，填写上面的地址和密钥：GitLab 把密钥填在 Secret token（请求头 X-Gitlab-Token）；GitHub、Gitea 把密钥填在 Secret（用于签名请求头 X-Hub-Signature-256 / X-Gitea-Signature）。',
-    pushHint: '其他系统用 POST 把更新记录推送到上面的地址，请求头带 Authorization: Bearer <密钥>；time 为毫秒时间戳（13 位数字，如 Date.now()），秒级时间戳会被拒绝；同一条记录（id 相同）重复推送不会重复保存，也不会更新已保存的内容。完整说明见 /api/docs。',
+    pushHint:
+      '其他系统用 POST 把更新记录推送到上面的地址，请求头带 Authorization: Bearer <密钥>；time 为毫秒时间戳（13 位数字，如 Date.now()），秒级时间戳会被拒绝；同一条记录（id 相同）重复推送不会重复保存，也不会更新已保存的内容。完整说明见 /api/docs。',
     afterSave: '保存后会生成 Webhook 地址和密钥',
   },
 } as const;

@@ -5,7 +5,12 @@ import { buildZip } from '../zip-writer.ts';
 
 /** The attacks of issue 15, as measured on the unbounded readers; regression inputs for the hostile-input tests. */
 
-const INFO = { CFBundleIdentifier: 'com.example.hostile', CFBundleName: 'Hostile', CFBundleShortVersionString: '1.0', CFBundleVersion: '1' };
+const INFO = {
+  CFBundleIdentifier: 'com.example.hostile',
+  CFBundleName: 'Hostile',
+  CFBundleShortVersionString: '1.0',
+  CFBundleVersion: '1',
+};
 
 let device: TestIdentity | undefined;
 
@@ -13,7 +18,10 @@ let device: TestIdentity | undefined;
  * A device answer (CMS SignedData around a binary plist) whose plist nests one shared array `levels` deep:
  * with 27 levels about 1.5 KB, which held the server 18.9 s as an anonymous POST to the enroll callback.
  */
-export function sharedNestingDeviceAnswer(levels: number, fields: Record<string, string> = { UDID: '00008110-000A1B2C3D4E5F99' }): Buffer {
+export function sharedNestingDeviceAnswer(
+  levels: number,
+  fields: Record<string, string> = { UDID: '00008110-000A1B2C3D4E5F99' },
+): Buffer {
   device ??= makeIdentity('Fake iPhone Device Identity', '0e');
   return signCms(sharedNestingInfoPlist(levels, fields), device);
 }
@@ -25,7 +33,9 @@ export function sharedNestingIpa(levels: number): Buffer {
 
 /** An ipa whose XML Info.plist nests `depth` arrays (xmldom built the whole tree: 39 s, +850 MB). */
 export function deepXmlIpa(depth: number): Buffer {
-  const fields = Object.entries(INFO).map(([key, value]) => `<key>${key}</key><string>${value}</string>`).join('');
+  const fields = Object.entries(INFO)
+    .map(([key, value]) => `<key>${key}</key><string>${value}</string>`)
+    .join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>${fields}<key>Deep</key>${'<array>'.repeat(depth)}${'</array>'.repeat(depth)}</dict>\n</plist>\n`;
   return buildZip(ipaEntries('Hostile', Buffer.from(xml)));
 }

@@ -9,7 +9,18 @@ import { bitableAuth, bitableBody, bitablePage, findTable, guardedBitable, princ
 
 const MAX_BATCH = 1000;
 const MAX_RECORDS = 20_000;
-const OPERATORS = new Set(['is', 'isNot', 'contains', 'doesNotContain', 'isEmpty', 'isNotEmpty', 'isGreater', 'isGreaterEqual', 'isLess', 'isLessEqual']);
+const OPERATORS = new Set([
+  'is',
+  'isNot',
+  'contains',
+  'doesNotContain',
+  'isEmpty',
+  'isNotEmpty',
+  'isGreater',
+  'isGreaterEqual',
+  'isLess',
+  'isLessEqual',
+]);
 
 function idTypeOf(req: FakeRequest): string {
   const type = req.query.get('user_id_type') ?? 'open_id';
@@ -21,7 +32,14 @@ function idTypeOf(req: FakeRequest): string {
  * Writes cells (keyed by field name) to a record as `principal`: all checked first, then applied; the routes and
  * the fake's "edit in Lark" hook share it. A new select name creates its option.
  */
-export function writeFields(ctx: LarkContext, table: BitableTable, record: BitableRecord, raw: unknown, principal: Principal, idType: string): void {
+export function writeFields(
+  ctx: LarkContext,
+  table: BitableTable,
+  record: BitableRecord,
+  raw: unknown,
+  principal: Principal,
+  idType: string,
+): void {
   if (!isRecord(raw)) throw bitableFail(1254001, 'fields must be an object');
   const changes = Object.entries(raw).map(([name, value]) => {
     const field = table.fields.find((f) => f.field_name === name);
@@ -35,10 +53,23 @@ export function writeFields(ctx: LarkContext, table: BitableTable, record: Bitab
   table.revision += 1;
 }
 
-export function addRecord(ctx: LarkContext, table: BitableTable, fields: unknown, principal: Principal, idType: string): BitableRecord {
+export function addRecord(
+  ctx: LarkContext,
+  table: BitableTable,
+  fields: unknown,
+  principal: Principal,
+  idType: string,
+): BitableRecord {
   if (table.records.length >= MAX_RECORDS) throw bitableFail(1254103, 'a table holds at most 20,000 records');
   const now = ctx.clock.now();
-  const record: BitableRecord = { record_id: ctx.bitable.newRecordId(), cells: new Map(), created_by: principalId(principal), created_time: now, last_modified_by: principalId(principal), last_modified_time: now - 1 };
+  const record: BitableRecord = {
+    record_id: ctx.bitable.newRecordId(),
+    cells: new Map(),
+    created_by: principalId(principal),
+    created_time: now,
+    last_modified_by: principalId(principal),
+    last_modified_time: now - 1,
+  };
   writeFields(ctx, table, record, fields ?? {}, principal, idType);
   table.records.push(record);
   return record;
@@ -64,33 +95,53 @@ function idempotent(ctx: LarkContext, req: FakeRequest, run: () => unknown): Fak
   const key = `${req.route}|${req.path}|${token}`;
   const request = JSON.stringify(req.body ?? null);
   const seen = ctx.bitable.clientTokens.get(key);
-  if (seen) return seen.request === request ? ok(seen.data) : { status: 400, body: { code: 1255006, msg: 'client_token conflict' } };
+  if (seen)
+    return seen.request === request
+      ? ok(seen.data)
+      : { status: 400, body: { code: 1255006, msg: 'client_token conflict' } };
   const data = run();
   ctx.bitable.clientTokens.set(key, { request, data });
   return ok(data);
 }
 
 function matches(ctx: LarkContext, table: BitableTable, record: BitableRecord, condition: unknown): boolean {
-  if (!isRecord(condition) || typeof condition.field_name !== 'string' || typeof condition.operator !== 'string' || !OPERATORS.has(condition.operator)) throw bitableFail(1254018, 'invalid filter condition');
+  if (
+    !isRecord(condition) ||
+    typeof condition.field_name !== 'string' ||
+    typeof condition.operator !== 'string' ||
+    !OPERATORS.has(condition.operator)
+  )
+    throw bitableFail(1254018, 'invalid filter condition');
   const field = table.fields.find((f) => f.field_name === condition.field_name);
   if (!field) throw bitableFail(1254018, `filter: field not found: ${String(condition.field_name)}`);
   const values = condition.value === undefined ? [] : condition.value;
-  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw bitableFail(1254018, 'filter value must be a list of strings');
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
+    throw bitableFail(1254018, 'filter value must be a list of strings');
   const text = cellText(ctx, table, field, record);
   const want = (values[0] as string | undefined) ?? '';
   const numeric = [2, 5, 1001, 1002].includes(field.type);
   const cmp = numeric ? Number(text || Number.NaN) - Number(want) : text.localeCompare(want);
   switch (condition.operator) {
-    case 'is': return field.type === 4 ? text.split(',').includes(want) : text === want;
-    case 'isNot': return text !== want;
-    case 'contains': return values.some((v) => text.includes(v as string));
-    case 'doesNotContain': return !values.some((v) => text.includes(v as string));
-    case 'isEmpty': return text === '';
-    case 'isNotEmpty': return text !== '';
-    case 'isGreater': return text !== '' && cmp > 0;
-    case 'isGreaterEqual': return text !== '' && cmp >= 0;
-    case 'isLess': return text !== '' && cmp < 0;
-    default: return text !== '' && cmp <= 0;
+    case 'is':
+      return field.type === 4 ? text.split(',').includes(want) : text === want;
+    case 'isNot':
+      return text !== want;
+    case 'contains':
+      return values.some((v) => text.includes(v as string));
+    case 'doesNotContain':
+      return !values.some((v) => text.includes(v as string));
+    case 'isEmpty':
+      return text === '';
+    case 'isNotEmpty':
+      return text !== '';
+    case 'isGreater':
+      return text !== '' && cmp > 0;
+    case 'isGreaterEqual':
+      return text !== '' && cmp >= 0;
+    case 'isLess':
+      return text !== '' && cmp < 0;
+    default:
+      return text !== '' && cmp <= 0;
   }
 }
 
@@ -103,10 +154,21 @@ function search(ctx: LarkContext, req: FakeRequest): FakeResponse {
   let rows = [...table.records];
   if (body.filter !== undefined && body.filter !== null) {
     const filter = body.filter;
-    if (!isRecord(filter) || !Array.isArray(filter.conditions) || (filter.conjunction !== undefined && filter.conjunction !== 'and' && filter.conjunction !== 'or')) throw bitableFail(1254018, 'invalid filter');
+    if (
+      !isRecord(filter) ||
+      !Array.isArray(filter.conditions) ||
+      (filter.conjunction !== undefined && filter.conjunction !== 'and' && filter.conjunction !== 'or')
+    )
+      throw bitableFail(1254018, 'invalid filter');
     const any = filter.conjunction === 'or';
     const conditions = filter.conditions;
-    rows = rows.filter((r) => (conditions.length === 0 ? true : any ? conditions.some((c) => matches(ctx, table, r, c)) : conditions.every((c) => matches(ctx, table, r, c))));
+    rows = rows.filter((r) =>
+      conditions.length === 0
+        ? true
+        : any
+          ? conditions.some((c) => matches(ctx, table, r, c))
+          : conditions.every((c) => matches(ctx, table, r, c)),
+    );
   }
   if (body.sort !== undefined) {
     if (!Array.isArray(body.sort)) throw bitableFail(1254016, 'invalid sort');
@@ -123,12 +185,23 @@ function search(ctx: LarkContext, req: FakeRequest): FakeResponse {
     }
   }
   const names = body.field_names;
-  if (names !== undefined && (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && table.fields.some((f) => f.field_name === n)))) throw bitableFail(1254024, 'invalid field_names');
+  if (
+    names !== undefined &&
+    (!Array.isArray(names) ||
+      !names.every((n) => typeof n === 'string' && table.fields.some((f) => f.field_name === n)))
+  )
+    throw bitableFail(1254024, 'invalid field_names');
   const items = rows.map((r) => {
-    const { id: _id, ...item } = presentRecord(ctx, table, r, idType, { fieldNames: names as string[] | undefined, automatic: body.automatic_fields === true });
+    const { id: _id, ...item } = presentRecord(ctx, table, r, idType, {
+      fieldNames: names as string[] | undefined,
+      automatic: body.automatic_fields === true,
+    });
     return { ...item, record_url: `${ctx.baseUrl()}/record/${r.record_id}` };
   });
-  return ok({ ...paginate(items, page.offset, page.size, `search|${table.table_id}|${JSON.stringify(body)}`), total: items.length });
+  return ok({
+    ...paginate(items, page.offset, page.size, `search|${table.table_id}|${JSON.stringify(body)}`),
+    total: items.length,
+  });
 }
 
 /** GET …/records — the legacy list; `filter` formulas other than `CurrentValue.[X]="v"` (joined by AND) give 1254018. */
@@ -148,7 +221,9 @@ function legacyList(ctx: LarkContext, req: FakeRequest): FakeResponse {
       rows = rows.filter((r) => matches(ctx, table, r, { field_name: m[1], operator: 'is', value: [m[2]] }));
     }
   }
-  const items = rows.map((r) => presentRecord(ctx, table, r, idType, { automatic: req.query.get('automatic_fields') === 'true' }));
+  const items = rows.map((r) =>
+    presentRecord(ctx, table, r, idType, { automatic: req.query.get('automatic_fields') === 'true' }),
+  );
   return ok({ ...paginate(items, page.offset, page.size, scope), total: items.length });
 }
 
@@ -159,7 +234,12 @@ function records(ctx: LarkContext, req: FakeRequest): { table: BitableTable; pri
 }
 
 export function bitableRecordRoutes(ctx: LarkContext): RouteDef[] {
-  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({ name, method, path, handler: (req) => guardedBitable(() => run(req))() });
+  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({
+    name,
+    method,
+    path,
+    handler: (req) => guardedBitable(() => run(req))(),
+  });
   const base = '/open-apis/bitable/v1/apps/:app_token/tables/:table_id/records';
   return [
     route('bitable.record.search', 'POST', `${base}/search`, (req) => search(ctx, req)),
@@ -167,17 +247,28 @@ export function bitableRecordRoutes(ctx: LarkContext): RouteDef[] {
     route('bitable.record.create', 'POST', base, (req) => {
       const { table, principal, idType } = records(ctx, req);
       const body = bitableBody(req);
-      return idempotent(ctx, req, () => ({ record: presentRecord(ctx, table, addRecord(ctx, table, body.fields, principal, idType), idType) }));
+      return idempotent(ctx, req, () => ({
+        record: presentRecord(ctx, table, addRecord(ctx, table, body.fields, principal, idType), idType),
+      }));
     }),
     route('bitable.record.batch_create', 'POST', `${base}/batch_create`, (req) => {
       const { table, principal, idType } = records(ctx, req);
       const batch = batchOf(bitableBody(req));
-      if (table.records.length + batch.length > MAX_RECORDS) throw bitableFail(1254103, 'a table holds at most 20,000 records');
-      return idempotent(ctx, req, () => ({ records: batch.map((r) => presentRecord(ctx, table, addRecord(ctx, table, isRecord(r) ? r.fields : null, principal, idType), idType)) }));
+      if (table.records.length + batch.length > MAX_RECORDS)
+        throw bitableFail(1254103, 'a table holds at most 20,000 records');
+      return idempotent(ctx, req, () => ({
+        records: batch.map((r) =>
+          presentRecord(ctx, table, addRecord(ctx, table, isRecord(r) ? r.fields : null, principal, idType), idType),
+        ),
+      }));
     }),
     route('bitable.record.get', 'GET', `${base}/:record_id`, (req) => {
       const { table, idType } = records(ctx, req);
-      return ok({ record: presentRecord(ctx, table, findRecord(table, req.params.record_id), idType, { automatic: req.query.get('automatic_fields') === 'true' }) });
+      return ok({
+        record: presentRecord(ctx, table, findRecord(table, req.params.record_id), idType, {
+          automatic: req.query.get('automatic_fields') === 'true',
+        }),
+      });
     }),
     route('bitable.record.update', 'PUT', `${base}/:record_id`, (req) => {
       const { table, principal, idType } = records(ctx, req);
@@ -190,16 +281,29 @@ export function bitableRecordRoutes(ctx: LarkContext): RouteDef[] {
     }),
     route('bitable.record.batch_update', 'POST', `${base}/batch_update`, (req) => {
       const { table, principal, idType } = records(ctx, req);
-      const batch = batchOf(bitableBody(req)).map((r) => ({ record: findRecord(table, isRecord(r) ? r.record_id : null), fields: isRecord(r) ? r.fields : null }));
-      return idempotent(ctx, req, () => ({ records: batch.map(({ record, fields }) => (writeFields(ctx, table, record, fields, principal, idType), presentRecord(ctx, table, record, idType))) }));
+      const batch = batchOf(bitableBody(req)).map((r) => ({
+        record: findRecord(table, isRecord(r) ? r.record_id : null),
+        fields: isRecord(r) ? r.fields : null,
+      }));
+      return idempotent(ctx, req, () => ({
+        records: batch.map(
+          ({ record, fields }) => (
+            writeFields(ctx, table, record, fields, principal, idType), presentRecord(ctx, table, record, idType)
+          ),
+        ),
+      }));
     }),
     route('bitable.record.batch_get', 'POST', `${base}/batch_get`, (req) => {
       const { table, idType } = records(ctx, req);
       const body = bitableBody(req);
       const ids = body.record_ids;
-      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) throw bitableFail(1254001, 'record_ids must hold 1-100 ids');
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100)
+        throw bitableFail(1254001, 'record_ids must hold 1-100 ids');
       const found = table.records.filter((r) => ids.includes(r.record_id));
-      return ok({ records: found.map((r) => presentRecord(ctx, table, r, idType, { automatic: body.automatic_fields === true })), absent_record_ids: ids.filter((id) => !found.some((r) => r.record_id === id)) });
+      return ok({
+        records: found.map((r) => presentRecord(ctx, table, r, idType, { automatic: body.automatic_fields === true })),
+        absent_record_ids: ids.filter((id) => !found.some((r) => r.record_id === id)),
+      });
     }),
     route('bitable.record.batch_delete', 'POST', `${base}/batch_delete`, (req) => {
       const { table } = records(ctx, req);

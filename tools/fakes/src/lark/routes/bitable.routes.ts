@@ -32,11 +32,16 @@ export function findApp(ctx: LarkContext, req: FakeRequest, principal: Principal
   if (!/^[A-Za-z0-9]{27}$/.test(token)) throw bitableFail(1254003, 'invalid app_token');
   const app = ctx.bitable.apps.get(token);
   if (!app) throw bitableFail(1254040, 'base not found');
-  if (!app.collaborators.has(principalId(principal))) throw bitableFail(1254701, 'no permission: add the app to the base as a collaborator', 403);
+  if (!app.collaborators.has(principalId(principal)))
+    throw bitableFail(1254701, 'no permission: add the app to the base as a collaborator', 403);
   return app;
 }
 
-export function findTable(ctx: LarkContext, req: FakeRequest, principal: Principal): { app: BitableApp; table: BitableTable } {
+export function findTable(
+  ctx: LarkContext,
+  req: FakeRequest,
+  principal: Principal,
+): { app: BitableApp; table: BitableTable } {
   const app = findApp(ctx, req, principal);
   const id = req.params.table_id ?? '';
   if (!/^tbl\w+$/.test(id)) throw bitableFail(1254004, 'invalid table_id');
@@ -69,7 +74,8 @@ export function guardedBitable(run: () => FakeResponse): () => FakeResponse {
 
 /** A field from a request: name, type code, property (select options get `opt…` ids). */
 export function buildField(ctx: LarkContext, raw: unknown, primary: boolean): BitableField {
-  if (!isRecord(raw) || typeof raw.field_name !== 'string' || !raw.field_name.trim()) throw bitableFail(1254001, 'field_name is required');
+  if (!isRecord(raw) || typeof raw.field_name !== 'string' || !raw.field_name.trim())
+    throw bitableFail(1254001, 'field_name is required');
   const type = Number(raw.type);
   if (!UI_TYPES[type]) throw bitableFail(1254001, `unknown field type ${String(raw.type)}`);
   if (primary && !PRIMARY_TYPES.has(type)) throw bitableFail(1254001, `a primary field cannot be of type ${type}`);
@@ -77,35 +83,83 @@ export function buildField(ctx: LarkContext, raw: unknown, primary: boolean): Bi
   if (property && Array.isArray(property.options)) {
     property.options = property.options.map((o, i) => {
       if (!isRecord(o) || typeof o.name !== 'string' || !o.name) throw bitableFail(1254001, 'option name is required');
-      return { id: typeof o.id === 'string' && o.id ? o.id : ctx.bitable.newOptionId(), name: o.name, color: typeof o.color === 'number' ? o.color : i % 55 };
+      return {
+        id: typeof o.id === 'string' && o.id ? o.id : ctx.bitable.newOptionId(),
+        name: o.name,
+        color: typeof o.color === 'number' ? o.color : i % 55,
+      };
     });
   } else if (type === 3 || type === 4) {
-    return { field_id: ctx.bitable.newFieldId(), field_name: raw.field_name, type, ui_type: UI_TYPES[type] ?? '', is_primary: primary, is_hidden: false, description: '', property: { options: [] } };
+    return {
+      field_id: ctx.bitable.newFieldId(),
+      field_name: raw.field_name,
+      type,
+      ui_type: UI_TYPES[type] ?? '',
+      is_primary: primary,
+      is_hidden: false,
+      description: '',
+      property: { options: [] },
+    };
   }
-  return { field_id: ctx.bitable.newFieldId(), field_name: raw.field_name, type, ui_type: typeof raw.ui_type === 'string' ? raw.ui_type : (UI_TYPES[type] ?? ''), is_primary: primary, is_hidden: false, description: typeof raw.description === 'string' ? raw.description : '', property };
+  return {
+    field_id: ctx.bitable.newFieldId(),
+    field_name: raw.field_name,
+    type,
+    ui_type: typeof raw.ui_type === 'string' ? raw.ui_type : (UI_TYPES[type] ?? ''),
+    is_primary: primary,
+    is_hidden: false,
+    description: typeof raw.description === 'string' ? raw.description : '',
+    property,
+  };
 }
 
 export function newTable(ctx: LarkContext, name: string, fields: BitableField[]): BitableTable {
-  return { table_id: ctx.bitable.newTableId(), name, revision: 1, default_view_id: ctx.bitable.newViewId(), fields, records: [] };
+  return {
+    table_id: ctx.bitable.newTableId(),
+    name,
+    revision: 1,
+    default_view_id: ctx.bitable.newViewId(),
+    fields,
+    records: [],
+  };
 }
 
 function createApp(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = bitableAuth(ctx, req);
   const body = bitableBody(req);
   const name = body.name === undefined ? '' : body.name;
-  if (typeof name !== 'string' || [...name].length > 255) throw bitableFail(1254800, 'name must be at most 255 characters', 400);
+  if (typeof name !== 'string' || [...name].length > 255)
+    throw bitableFail(1254800, 'name must be at most 255 characters', 400);
   const folder = typeof body.folder_token === 'string' ? body.folder_token : '';
-  if (folder && ctx.state.driveFiles.get(folder)?.type !== 'folder') throw bitableFail(1254702, 'folder not found', 404);
+  if (folder && ctx.state.driveFiles.get(folder)?.type !== 'folder')
+    throw bitableFail(1254702, 'folder not found', 404);
   const token = ctx.bitable.newAppToken();
   const table = newTable(ctx, '数据表', [buildField(ctx, { field_name: '多行文本', type: 1 }, true)]);
   const app: BitableApp = {
-    app_token: token, name, folder_token: folder, url: `${ctx.baseUrl()}/base/${token}`, time_zone: typeof body.time_zone === 'string' ? body.time_zone : 'Asia/Shanghai',
-    collaborators: new Set([principalId(principal)]), tables: [table],
+    app_token: token,
+    name,
+    folder_token: folder,
+    url: `${ctx.baseUrl()}/base/${token}`,
+    time_zone: typeof body.time_zone === 'string' ? body.time_zone : 'Asia/Shanghai',
+    collaborators: new Set([principalId(principal)]),
+    tables: [table],
   };
   ctx.bitable.apps.set(token, app);
   // A base is a drive file too: the app that made it may subscribe to its change events (contract §F).
-  ctx.state.driveFiles.set(token, buildDriveFile({ token, type: 'bitable', appCanManage: principal.kind === 'tenant' }));
-  return ok({ app: { app_token: token, name, folder_token: folder, url: app.url, default_table_id: table.table_id, time_zone: app.time_zone } });
+  ctx.state.driveFiles.set(
+    token,
+    buildDriveFile({ token, type: 'bitable', appCanManage: principal.kind === 'tenant' }),
+  );
+  return ok({
+    app: {
+      app_token: token,
+      name,
+      folder_token: folder,
+      url: app.url,
+      default_table_id: table.table_id,
+      time_zone: app.time_zone,
+    },
+  });
 }
 
 function createTable(ctx: LarkContext, req: FakeRequest): FakeResponse {
@@ -116,12 +170,18 @@ function createTable(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!spec || typeof spec.name !== 'string' || !spec.name.trim()) throw bitableFail(1254001, 'table.name is required');
   if (app.tables.some((t) => t.name === spec.name)) throw bitableFail(1254001, 'a table with this name exists');
   if (app.tables.length >= MAX_TABLES) throw bitableFail(1254100, 'a base holds at most 100 tables');
-  const rawFields = Array.isArray(spec.fields) && spec.fields.length ? spec.fields : [{ field_name: '多行文本', type: 1 }];
+  const rawFields =
+    Array.isArray(spec.fields) && spec.fields.length ? spec.fields : [{ field_name: '多行文本', type: 1 }];
   const fields = rawFields.map((f, i) => buildField(ctx, f, i === 0));
-  if (new Set(fields.map((f) => f.field_name)).size !== fields.length) throw bitableFail(1254001, 'field names must be unique');
+  if (new Set(fields.map((f) => f.field_name)).size !== fields.length)
+    throw bitableFail(1254001, 'field names must be unique');
   const table = newTable(ctx, spec.name, fields);
   app.tables.push(table);
-  return ok({ table_id: table.table_id, default_view_id: table.default_view_id, field_id_list: fields.map((f) => f.field_id) });
+  return ok({
+    table_id: table.table_id,
+    default_view_id: table.default_view_id,
+    field_id_list: fields.map((f) => f.field_id),
+  });
 }
 
 function listTables(ctx: LarkContext, req: FakeRequest): FakeResponse {
@@ -150,7 +210,8 @@ function createField(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = bitableAuth(ctx, req);
   const { table } = findTable(ctx, req, principal);
   const field = buildField(ctx, bitableBody(req), false);
-  if (table.fields.some((f) => f.field_name === field.field_name)) throw bitableFail(1254001, 'a field with this name exists');
+  if (table.fields.some((f) => f.field_name === field.field_name))
+    throw bitableFail(1254001, 'a field with this name exists');
   table.fields.push(field);
   table.revision += 1;
   return ok({ field: presentField(field) });
@@ -170,8 +231,15 @@ function updateField(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const { table } = findTable(ctx, req, principal);
   const field = findField(table, req);
   const next = buildField(ctx, bitableBody(req), field.is_primary);
-  if (table.fields.some((f) => f !== field && f.field_name === next.field_name)) throw bitableFail(1254001, 'a field with this name exists');
-  Object.assign(field, { field_name: next.field_name, type: next.type, ui_type: next.ui_type, property: next.property, description: next.description || field.description });
+  if (table.fields.some((f) => f !== field && f.field_name === next.field_name))
+    throw bitableFail(1254001, 'a field with this name exists');
+  Object.assign(field, {
+    field_name: next.field_name,
+    type: next.type,
+    ui_type: next.ui_type,
+    property: next.property,
+    description: next.description || field.description,
+  });
   table.revision += 1;
   return ok({ field: presentField(field) });
 }
@@ -188,19 +256,36 @@ function deleteField(ctx: LarkContext, req: FakeRequest): FakeResponse {
 }
 
 export function bitableRoutes(ctx: LarkContext): RouteDef[] {
-  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({ name, method, path, handler: (req) => guardedBitable(() => run(req))() });
+  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({
+    name,
+    method,
+    path,
+    handler: (req) => guardedBitable(() => run(req))(),
+  });
   const base = '/open-apis/bitable/v1/apps';
   return [
     route('bitable.app.create', 'POST', base, (req) => createApp(ctx, req)),
     route('bitable.app.get', 'GET', `${base}/:app_token`, (req) => {
       const app = findApp(ctx, req, bitableAuth(ctx, req));
-      return ok({ app: { app_token: app.app_token, name: app.name, revision: app.tables.reduce((n, t) => n + t.revision, 0), is_advanced: false, time_zone: app.time_zone } });
+      return ok({
+        app: {
+          app_token: app.app_token,
+          name: app.name,
+          revision: app.tables.reduce((n, t) => n + t.revision, 0),
+          is_advanced: false,
+          time_zone: app.time_zone,
+        },
+      });
     }),
     route('bitable.table.create', 'POST', `${base}/:app_token/tables`, (req) => createTable(ctx, req)),
     route('bitable.table.list', 'GET', `${base}/:app_token/tables`, (req) => listTables(ctx, req)),
     route('bitable.field.list', 'GET', `${base}/:app_token/tables/:table_id/fields`, (req) => listFields(ctx, req)),
     route('bitable.field.create', 'POST', `${base}/:app_token/tables/:table_id/fields`, (req) => createField(ctx, req)),
-    route('bitable.field.update', 'PUT', `${base}/:app_token/tables/:table_id/fields/:field_id`, (req) => updateField(ctx, req)),
-    route('bitable.field.delete', 'DELETE', `${base}/:app_token/tables/:table_id/fields/:field_id`, (req) => deleteField(ctx, req)),
+    route('bitable.field.update', 'PUT', `${base}/:app_token/tables/:table_id/fields/:field_id`, (req) =>
+      updateField(ctx, req),
+    ),
+    route('bitable.field.delete', 'DELETE', `${base}/:app_token/tables/:table_id/fields/:field_id`, (req) =>
+      deleteField(ctx, req),
+    ),
   ];
 }

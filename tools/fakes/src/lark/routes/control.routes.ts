@@ -65,12 +65,20 @@ export function larkControlRoutes(fake: LarkFake): RouteDef[] {
       const choice: LoginChoice = input.deny === true ? { deny: true } : { openId: requireString(input, 'openId') };
       fake.setNextLogin(choice);
     }),
-    controlRoute('POST', '/codes', (input) => ({ code: fake.mintCode({ ...as<{ openId: string }>(input), openId: requireString(input, 'openId') }) })),
-    controlRoute('POST', '/tokens/tenant', (input) => ({ token: fake.issueTenantToken(typeof input.appId === 'string' ? input.appId : undefined) })),
-    controlRoute('POST', '/tokens/user', (input) => fake.issueUserToken({ ...as<{ openId: string }>(input), openId: requireString(input, 'openId') })),
+    controlRoute('POST', '/codes', (input) => ({
+      code: fake.mintCode({ ...as<{ openId: string }>(input), openId: requireString(input, 'openId') }),
+    })),
+    controlRoute('POST', '/tokens/tenant', (input) => ({
+      token: fake.issueTenantToken(typeof input.appId === 'string' ? input.appId : undefined),
+    })),
+    controlRoute('POST', '/tokens/user', (input) =>
+      fake.issueUserToken({ ...as<{ openId: string }>(input), openId: requireString(input, 'openId') }),
+    ),
     controlRoute('POST', '/tokens/expire', (input) => ({ found: fake.expireToken(requireString(input, 'token')) })),
     controlRoute('POST', '/tokens/revoke', (input) => ({ found: fake.revokeToken(requireString(input, 'token')) })),
-    controlRoute('POST', '/rate-limits', (input) => fake.setRateLimit(requireString(input, 'route'), (input.limit as RateLimit | null | undefined) ?? null)),
+    controlRoute('POST', '/rate-limits', (input) =>
+      fake.setRateLimit(requireString(input, 'route'), (input.limit as RateLimit | null | undefined) ?? null),
+    ),
     controlRoute('POST', '/events/push', (input) => {
       requireString(input, 'eventType');
       return fake.pushEvent(as<PushEventInput>(input));
@@ -80,7 +88,9 @@ export function larkControlRoutes(fake: LarkFake): RouteDef[] {
       requireString(input, 'fileToken');
       return fake.emitDriveEvent(as<EmitDriveEventInput>(input));
     }),
-    controlRoute('POST', '/events/verify-url', (input) => fake.verifyEventUrl(requireString(input, 'url'), typeof input.appId === 'string' ? input.appId : undefined)),
+    controlRoute('POST', '/events/verify-url', (input) =>
+      fake.verifyEventUrl(requireString(input, 'url'), typeof input.appId === 'string' ? input.appId : undefined),
+    ),
     controlRoute('POST', '/jsapi/verify', (input) => fake.verifyJsapiSignature(as<JsapiSignatureCheck>(input))),
   ];
 }

@@ -46,31 +46,59 @@ export function setDocumentText(ctx: LarkContext, fileToken: string, text: strin
 }
 
 function userIds(user: LarkUser | undefined): Record<string, string> {
-  return user ? { open_id: user.openId, union_id: user.unionId, user_id: user.userId } : { open_id: '', union_id: '', user_id: '' };
+  return user
+    ? { open_id: user.openId, union_id: user.unionId, user_id: user.userId }
+    : { open_id: '', union_id: '', user_id: '' };
 }
 
 /** Builds the event body of contract §F and pushes it, but only when the app subscribed to that file or folder. */
-export async function emitDriveEvent(ctx: LarkContext, defaultAppId: string, input: EmitDriveEventInput): Promise<EventDelivery | { skipped: 'not_subscribed' }> {
+export async function emitDriveEvent(
+  ctx: LarkContext,
+  defaultAppId: string,
+  input: EmitDriveEventInput,
+): Promise<EventDelivery | { skipped: 'not_subscribed' }> {
   const appId = input.appId ?? defaultAppId;
   // The edit happens whether or not anyone is subscribed; only the push depends on a subscription.
   if (input.content !== undefined) setDocumentText(ctx, input.fileToken, input.content);
   const watched = input.eventType === 'drive.file.created_in_folder_v1' ? input.folderToken : input.fileToken;
   const subscribed = ctx.state.subscriptions.some((s) => s.appId === appId && s.fileToken === watched);
   if (!subscribed) return { skipped: 'not_subscribed' };
-  const operator = userIds(input.operatorOpenId ? ctx.state.users.get(input.operatorOpenId) : [...ctx.state.users.values()][0]);
+  const operator = userIds(
+    input.operatorOpenId ? ctx.state.users.get(input.operatorOpenId) : [...ctx.state.users.values()][0],
+  );
   const fileType = ctx.state.driveFiles.get(input.fileToken)?.type ?? 'docx';
   const updateTime = ctx.clock.nowSeconds();
   let event: Record<string, unknown>;
   switch (input.eventType) {
     case 'drive.file.edit_v1':
-      event = { file_token: input.fileToken, file_type: fileType, operator_id_list: [operator], subscriber_id_list: [] };
+      event = {
+        file_token: input.fileToken,
+        file_type: fileType,
+        operator_id_list: [operator],
+        subscriber_id_list: [],
+      };
       break;
     case 'drive.file.created_in_folder_v1':
-      event = { file_type: fileType, file_token: input.fileToken, folder_token: input.folderToken, operator_id: operator, subscriber_ids: [] };
+      event = {
+        file_type: fileType,
+        file_token: input.fileToken,
+        folder_token: input.folderToken,
+        operator_id: operator,
+        subscriber_ids: [],
+      };
       break;
     case 'drive.file.bitable_record_changed_v1':
     case 'drive.file.bitable_field_changed_v1':
-      event = { file_type: 'bitable', file_token: input.fileToken, table_id: '', revision: 1, operator_id: operator, action_list: [], subscriber_id_list: [], update_time: updateTime };
+      event = {
+        file_type: 'bitable',
+        file_token: input.fileToken,
+        table_id: '',
+        revision: 1,
+        operator_id: operator,
+        action_list: [],
+        subscriber_id_list: [],
+        update_time: updateTime,
+      };
       break;
   }
   return ctx.events.push({ eventType: input.eventType, event: { ...event, ...input.extra }, appId, url: input.url });
@@ -88,12 +116,16 @@ function subscribe(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const fileToken = req.params.file_token ?? '';
   const fileType = req.query.get('file_type') as DriveFileType | null;
   const eventType = req.query.get('event_type') ?? undefined;
-  if (!fileType || !FILE_TYPES.includes(fileType)) return fail(400, 1069602, `param error: file_type must be one of ${FILE_TYPES.join(', ')}`);
-  if (fileType === 'folder' && eventType !== FOLDER_EVENT) return fail(400, 1069602, `param error: a folder subscription needs event_type=${FOLDER_EVENT}`);
-  if (fileType !== 'folder' && eventType !== undefined) return fail(400, 1069602, 'param error: event_type is only for folders');
+  if (!fileType || !FILE_TYPES.includes(fileType))
+    return fail(400, 1069602, `param error: file_type must be one of ${FILE_TYPES.join(', ')}`);
+  if (fileType === 'folder' && eventType !== FOLDER_EVENT)
+    return fail(400, 1069602, `param error: a folder subscription needs event_type=${FOLDER_EVENT}`);
+  if (fileType !== 'folder' && eventType !== undefined)
+    return fail(400, 1069602, 'param error: event_type is only for folders');
   const file = ctx.state.driveFiles.get(fileToken);
   if (!file) return fail(400, 1069604, 'document not found');
-  if (file.type !== fileType) return fail(400, 1069602, `param error: ${fileToken} is a ${file.type}, not a ${fileType}`);
+  if (file.type !== fileType)
+    return fail(400, 1069602, `param error: ${fileToken} is a ${file.type}, not a ${fileType}`);
   if (!file.appCanManage && who.isTenant) return fail(403, 1069603, 'forbidden: the app cannot manage this file');
   if (!ctx.state.subscriptions.some((s) => s.appId === who.appId && s.fileToken === fileToken)) {
     ctx.state.subscriptions.push({ appId: who.appId, fileToken, fileType, eventType, at: ctx.clock.now() });
@@ -105,7 +137,8 @@ function getSubscribe(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const who = caller(ctx, req);
   if (!('appId' in who)) return who;
   const fileToken = req.params.file_token ?? '';
-  if (!FILE_TYPES.includes(req.query.get('file_type') as DriveFileType)) return fail(400, 1069602, 'param error: bad file_type');
+  if (!FILE_TYPES.includes(req.query.get('file_type') as DriveFileType))
+    return fail(400, 1069602, 'param error: bad file_type');
   if (!ctx.state.driveFiles.has(fileToken)) return fail(400, 1069604, 'document not found');
   const found = ctx.state.subscriptions.some((s) => s.appId === who.appId && s.fileToken === fileToken);
   return found ? ok({ is_subscribe: true }) : fail(400, 1069605, 'not subscribed');
@@ -115,9 +148,12 @@ function deleteSubscribe(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const who = caller(ctx, req);
   if (!('appId' in who)) return who;
   const fileToken = req.params.file_token ?? '';
-  if (!FILE_TYPES.includes(req.query.get('file_type') as DriveFileType)) return fail(400, 1069602, 'param error: bad file_type');
+  if (!FILE_TYPES.includes(req.query.get('file_type') as DriveFileType))
+    return fail(400, 1069602, 'param error: bad file_type');
   const before = ctx.state.subscriptions.length;
-  ctx.state.subscriptions = ctx.state.subscriptions.filter((s) => !(s.appId === who.appId && s.fileToken === fileToken));
+  ctx.state.subscriptions = ctx.state.subscriptions.filter(
+    (s) => !(s.appId === who.appId && s.fileToken === fileToken),
+  );
   return before === ctx.state.subscriptions.length ? fail(400, 1069605, 'not subscribed') : ok({});
 }
 
@@ -139,9 +175,29 @@ function rawContent(ctx: LarkContext, req: FakeRequest): FakeResponse {
 
 export function driveEventRoutes(ctx: LarkContext): RouteDef[] {
   return [
-    { name: 'drive.subscribe', method: 'POST', path: '/open-apis/drive/v1/files/:file_token/subscribe', handler: (req) => subscribe(ctx, req) },
-    { name: 'drive.get_subscribe', method: 'GET', path: '/open-apis/drive/v1/files/:file_token/get_subscribe', handler: (req) => getSubscribe(ctx, req) },
-    { name: 'docx.document.raw_content', method: 'GET', path: '/open-apis/docx/v1/documents/:document_id/raw_content', handler: (req) => rawContent(ctx, req) },
-    { name: 'drive.delete_subscribe', method: 'DELETE', path: '/open-apis/drive/v1/files/:file_token/delete_subscribe', handler: (req) => deleteSubscribe(ctx, req) },
+    {
+      name: 'drive.subscribe',
+      method: 'POST',
+      path: '/open-apis/drive/v1/files/:file_token/subscribe',
+      handler: (req) => subscribe(ctx, req),
+    },
+    {
+      name: 'drive.get_subscribe',
+      method: 'GET',
+      path: '/open-apis/drive/v1/files/:file_token/get_subscribe',
+      handler: (req) => getSubscribe(ctx, req),
+    },
+    {
+      name: 'docx.document.raw_content',
+      method: 'GET',
+      path: '/open-apis/docx/v1/documents/:document_id/raw_content',
+      handler: (req) => rawContent(ctx, req),
+    },
+    {
+      name: 'drive.delete_subscribe',
+      method: 'DELETE',
+      path: '/open-apis/drive/v1/files/:file_token/delete_subscribe',
+      handler: (req) => deleteSubscribe(ctx, req),
+    },
   ];
 }

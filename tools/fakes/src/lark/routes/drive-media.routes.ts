@@ -8,8 +8,30 @@ import type { LarkContext } from '../lark-context.ts';
 
 /** upload_all takes files up to 20 MB (`size` ≤ 20971520); larger ones need the multipart upload. */
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
-export const PARENT_TYPES = new Set(['doc_image', 'docx_image', 'sheet_image', 'doc_file', 'docx_file', 'sheet_file', 'vc_virtual_background', 'bitable_image', 'bitable_file', 'moments', 'ccm_import_open']);
-const MIME: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.txt': 'text/plain', '.log': 'text/plain', '.pdf': 'application/pdf', '.zip': 'application/zip' };
+export const PARENT_TYPES = new Set([
+  'doc_image',
+  'docx_image',
+  'sheet_image',
+  'doc_file',
+  'docx_file',
+  'sheet_file',
+  'vc_virtual_background',
+  'bitable_image',
+  'bitable_file',
+  'moments',
+  'ccm_import_open',
+]);
+const MIME: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.txt': 'text/plain',
+  '.log': 'text/plain',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+};
 
 export class MediaError extends Error {
   constructor(readonly response: FakeResponse) {
@@ -42,20 +64,42 @@ function uploadAll(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!form) throw mediaFail(400, 1061002, 'params error.');
   const { file_name: name, parent_type: parentType, parent_node: parentNode, size: sizeText } = form.fields;
   const file = form.files.find((f) => f.field === 'file');
-  if (!name || [...name].length > 250 || !parentType || !PARENT_TYPES.has(parentType) || !parentNode || !sizeText || !/^\d+$/.test(sizeText) || !file) throw mediaFail(400, 1061002, 'params error.');
+  if (
+    !name ||
+    [...name].length > 250 ||
+    !parentType ||
+    !PARENT_TYPES.has(parentType) ||
+    !parentNode ||
+    !sizeText ||
+    !/^\d+$/.test(sizeText) ||
+    !file
+  )
+    throw mediaFail(400, 1061002, 'params error.');
   const size = Number(sizeText);
   if (size > MEDIA_MAX_BYTES) throw mediaFail(400, 1061043, 'file size beyond limit.');
-  if (size !== file.data.length) throw mediaFail(400, 1062009, 'the actual size is inconsistent with the parameter declaration size.');
+  if (size !== file.data.length)
+    throw mediaFail(400, 1062009, 'the actual size is inconsistent with the parameter declaration size.');
   if (!parentType.startsWith('bitable_')) throw mediaFail(400, 1061044, 'parent node not exist.');
   baseOf(ctx, parentNode, principal);
   return ok({ file_token: storeMedia(ctx, principal, { name, parentType, parentNode, data: file.data }) });
 }
 
 /** A whole uploaded file (upload_all, or the blocks of a finished multipart upload) as drive media; its file_token. */
-export function storeMedia(ctx: LarkContext, principal: Principal, file: { name: string; parentType: string; parentNode: string; data: Buffer }): string {
+export function storeMedia(
+  ctx: LarkContext,
+  principal: Principal,
+  file: { name: string; parentType: string; parentNode: string; data: Buffer },
+): string {
   const media: DriveMedia = {
-    file_token: ctx.bitable.newMediaToken(), name: file.name, size: file.data.length, mime: MIME[path.extname(file.name).toLowerCase()] ?? 'application/octet-stream', data: file.data,
-    parent_type: file.parentType, parent_node: file.parentNode, uploader: principalId(principal), uploaded_at: ctx.clock.now(),
+    file_token: ctx.bitable.newMediaToken(),
+    name: file.name,
+    size: file.data.length,
+    mime: MIME[path.extname(file.name).toLowerCase()] ?? 'application/octet-stream',
+    data: file.data,
+    parent_type: file.parentType,
+    parent_node: file.parentNode,
+    uploader: principalId(principal),
+    uploaded_at: ctx.clock.now(),
   };
   ctx.bitable.media.set(media.file_token, media);
   return media.file_token;
@@ -69,11 +113,21 @@ function download(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const app = ctx.bitable.apps.get(media.parent_node);
   if (!app) throw mediaFail(404, 1061007, 'file has been delete.');
   if (!app.collaborators.has(principalId(principal))) throw mediaFail(403, 1061004, 'forbidden.');
-  return { status: 200, raw: media.data, contentType: media.mime, headers: { 'content-disposition': `attachment; filename="${encodeURIComponent(media.name)}"` } };
+  return {
+    status: 200,
+    raw: media.data,
+    contentType: media.mime,
+    headers: { 'content-disposition': `attachment; filename="${encodeURIComponent(media.name)}"` },
+  };
 }
 
 /** A drive media route: a MediaError thrown by `run` is its answer. */
-export const mediaRoute = (name: string, method: string, routePath: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({
+export const mediaRoute = (
+  name: string,
+  method: string,
+  routePath: string,
+  run: (req: FakeRequest) => FakeResponse,
+): RouteDef => ({
   name,
   method,
   path: routePath,
@@ -91,6 +145,8 @@ export function driveMediaRoutes(ctx: LarkContext): RouteDef[] {
   const route = mediaRoute;
   return [
     route('drive.media.upload_all', 'POST', '/open-apis/drive/v1/medias/upload_all', (req) => uploadAll(ctx, req)),
-    route('drive.media.download', 'GET', '/open-apis/drive/v1/medias/:file_token/download', (req) => download(ctx, req)),
+    route('drive.media.download', 'GET', '/open-apis/drive/v1/medias/:file_token/download', (req) =>
+      download(ctx, req),
+    ),
   ];
 }

@@ -40,7 +40,12 @@ function targetLimited(ctx: LarkContext, target: string): boolean {
   return !ctx.limiter.hit(`im.target|${target}`, { perSecond: PER_TARGET_QPS }).allowed;
 }
 
-function resolveTarget(ctx: LarkContext, idType: string, id: string, appId: string): { chatId: string; target: string } | FakeResponse {
+function resolveTarget(
+  ctx: LarkContext,
+  idType: string,
+  id: string,
+  appId: string,
+): { chatId: string; target: string } | FakeResponse {
   if (idType === 'chat_id') {
     const chat = ctx.state.chats.get(id);
     if (!chat) return imFail(230034, `The receive_id is invalid: chat ${id} not found`);
@@ -64,7 +69,10 @@ function tenantCaller(ctx: LarkContext, req: FakeRequest): Principal | FakeRespo
   return principal;
 }
 
-function storeMessage(ctx: LarkContext, fields: Omit<ImMessage, 'messageId' | 'createTime' | 'updateTime' | 'updated' | 'mentions'>): ImMessage {
+function storeMessage(
+  ctx: LarkContext,
+  fields: Omit<ImMessage, 'messageId' | 'createTime' | 'updateTime' | 'updated' | 'mentions'>,
+): ImMessage {
   const now = ctx.clock.now();
   const tenantKey = ctx.state.apps.get(fields.appId)?.tenantKey ?? '';
   const message: ImMessage = {
@@ -79,13 +87,20 @@ function storeMessage(ctx: LarkContext, fields: Omit<ImMessage, 'messageId' | 'c
   return message;
 }
 
-function checkBody(ctx: LarkContext, principal: Principal, body: Record<string, unknown>): FakeResponse | ImMessage | null {
+function checkBody(
+  ctx: LarkContext,
+  principal: Principal,
+  body: Record<string, unknown>,
+): FakeResponse | ImMessage | null {
   const invalid = validateImContent(body.msg_type, body.content);
   if (invalid) return imFail(invalid.code, invalid.msg);
-  if (body.uuid !== undefined && (typeof body.uuid !== 'string' || body.uuid.length > 50)) return imFail(230001, 'invalid request param: uuid is at most 50 characters');
+  if (body.uuid !== undefined && (typeof body.uuid !== 'string' || body.uuid.length > 50))
+    return imFail(230001, 'invalid request param: uuid is at most 50 characters');
   if (typeof body.uuid === 'string') {
     const since = ctx.clock.now() - UUID_WINDOW_MS;
-    const duplicate = ctx.state.imMessages.find((m) => m.appId === principal.appId && m.uuid === body.uuid && m.createTime > since);
+    const duplicate = ctx.state.imMessages.find(
+      (m) => m.appId === principal.appId && m.uuid === body.uuid && m.createTime > since,
+    );
     if (duplicate) return duplicate;
   }
   return null;
@@ -95,10 +110,12 @@ function create(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = tenantCaller(ctx, req);
   if (!isPrincipal(principal)) return principal;
   const idType = req.query.get('receive_id_type') ?? '';
-  if (!RECEIVE_ID_TYPES.includes(idType)) return imFail(230001, `invalid request param: receive_id_type must be one of ${RECEIVE_ID_TYPES.join(', ')}`);
+  if (!RECEIVE_ID_TYPES.includes(idType))
+    return imFail(230001, `invalid request param: receive_id_type must be one of ${RECEIVE_ID_TYPES.join(', ')}`);
   if (!isRecord(req.body)) return imFail(230001, 'invalid request param: body must be a JSON object');
   const body = req.body;
-  if (typeof body.receive_id !== 'string' || !body.receive_id) return imFail(230001, 'invalid request param: receive_id is required');
+  if (typeof body.receive_id !== 'string' || !body.receive_id)
+    return imFail(230001, 'invalid request param: receive_id is required');
   const checked = checkBody(ctx, principal, body);
   if (checked && 'messageId' in checked) return ok(presentMessage(ctx, checked));
   if (checked) return checked;
@@ -148,15 +165,20 @@ function patch(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!isPrincipal(principal)) return principal;
   const message = ctx.state.imMessages.find((m) => m.messageId === req.params.message_id);
   if (!message) return imFail(230001, `invalid request param: message ${req.params.message_id ?? ''} not found`);
-  if (message.msgType !== 'interactive') return imFail(230001, 'invalid request param: only card messages can be updated');
-  if (message.appId !== principal.appId) return imFail(230027, 'Lack of necessary permissions: the card was sent by another identity');
-  if (ctx.clock.now() - message.createTime > PATCH_WINDOW_MS) return imFail(230001, 'invalid request param: only messages of the last 14 days can be updated');
+  if (message.msgType !== 'interactive')
+    return imFail(230001, 'invalid request param: only card messages can be updated');
+  if (message.appId !== principal.appId)
+    return imFail(230027, 'Lack of necessary permissions: the card was sent by another identity');
+  if (ctx.clock.now() - message.createTime > PATCH_WINDOW_MS)
+    return imFail(230001, 'invalid request param: only messages of the last 14 days can be updated');
   const body = isRecord(req.body) ? req.body : {};
   const invalid = validateImContent('interactive', body.content);
   if (invalid) return imFail(invalid.code, invalid.msg);
   const next = JSON.parse(String(body.content)) as unknown;
-  if (!isUpdateMulti(JSON.parse(message.content)) || !isUpdateMulti(next)) return imFail(230001, 'invalid request param: both cards must declare config.update_multi:true');
-  if (!ctx.limiter.hit(`im.patch|${message.messageId}`, { perSecond: PER_TARGET_QPS }).allowed) return imFail(230020, 'This operation triggers the frequency limit');
+  if (!isUpdateMulti(JSON.parse(message.content)) || !isUpdateMulti(next))
+    return imFail(230001, 'invalid request param: both cards must declare config.update_multi:true');
+  if (!ctx.limiter.hit(`im.patch|${message.messageId}`, { perSecond: PER_TARGET_QPS }).allowed)
+    return imFail(230020, 'This operation triggers the frequency limit');
   message.content = String(body.content);
   message.updateTime = ctx.clock.now();
   message.updated = true;
@@ -168,7 +190,8 @@ export function imageFormat(data: Buffer): string | null {
   const starts = (...bytes: number[]) => bytes.every((b, i) => data[i] === b);
   if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
-  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
+  if (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'webp';
   if (data.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
   if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return 'tiff';
   if (starts(0x42, 0x4d)) return 'bmp';
@@ -183,7 +206,8 @@ function uploadImage(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!ctx.state.apps.get(principal.appId)?.botEnabled) return imFail(234007, 'App does not enable bot feature');
   const form = req.multipart;
   if (!form) return imFail(234001, 'Invalid request param: multipart/form-data expected');
-  if (form.fields.image_type !== 'message' && form.fields.image_type !== 'avatar') return imFail(234001, 'Invalid request param: image_type must be message or avatar');
+  if (form.fields.image_type !== 'message' && form.fields.image_type !== 'avatar')
+    return imFail(234001, 'Invalid request param: image_type must be message or avatar');
   const image = form.files.find((f) => f.field === 'image');
   if (!image) return imFail(234001, 'Invalid request param: image is required');
   if (image.data.length === 0) return imFail(234010, "File's size can't be 0");
@@ -192,15 +216,43 @@ function uploadImage(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!format) return imFail(234011, "Can't recognize the image format");
   const imageKey = `img_v3_${randomChars(28, true)}`;
   const sha256 = createHash('sha256').update(image.data).digest('hex');
-  ctx.state.imImages.push({ imageKey, appId: principal.appId, imageType: form.fields.image_type, format, size: image.data.length, sha256, at: ctx.clock.now() });
+  ctx.state.imImages.push({
+    imageKey,
+    appId: principal.appId,
+    imageType: form.fields.image_type,
+    format,
+    size: image.data.length,
+    sha256,
+    at: ctx.clock.now(),
+  });
   return ok({ image_key: imageKey });
 }
 
 export function imRoutes(ctx: LarkContext): RouteDef[] {
   return [
-    { name: 'im.message.create', method: 'POST', path: '/open-apis/im/v1/messages', handler: (req) => create(ctx, req) },
-    { name: 'im.message.reply', method: 'POST', path: '/open-apis/im/v1/messages/:message_id/reply', handler: (req) => reply(ctx, req) },
-    { name: 'im.message.patch', method: 'PATCH', path: '/open-apis/im/v1/messages/:message_id', handler: (req) => patch(ctx, req) },
-    { name: 'im.image.create', method: 'POST', path: '/open-apis/im/v1/images', handler: (req) => uploadImage(ctx, req) },
+    {
+      name: 'im.message.create',
+      method: 'POST',
+      path: '/open-apis/im/v1/messages',
+      handler: (req) => create(ctx, req),
+    },
+    {
+      name: 'im.message.reply',
+      method: 'POST',
+      path: '/open-apis/im/v1/messages/:message_id/reply',
+      handler: (req) => reply(ctx, req),
+    },
+    {
+      name: 'im.message.patch',
+      method: 'PATCH',
+      path: '/open-apis/im/v1/messages/:message_id',
+      handler: (req) => patch(ctx, req),
+    },
+    {
+      name: 'im.image.create',
+      method: 'POST',
+      path: '/open-apis/im/v1/images',
+      handler: (req) => uploadImage(ctx, req),
+    },
   ];
 }

@@ -12,7 +12,10 @@ function escapeHtml(text: string): string {
 }
 
 function errorPage(code: number, message: string): FakeResponse {
-  return html(400, `<!doctype html><meta charset="utf-8"><title>授权失败</title><h1>错误码 ${code}</h1><p>${escapeHtml(message)}</p>`);
+  return html(
+    400,
+    `<!doctype html><meta charset="utf-8"><title>授权失败</title><h1>错误码 ${code}</h1><p>${escapeHtml(message)}</p>`,
+  );
 }
 
 /**
@@ -30,7 +33,12 @@ export function isRedirectAllowed(app: LarkApp, redirectUri: string): boolean {
     try {
       const allowed = new URL(entry);
       const portOk = allowed.port === '' || allowed.port === target.port;
-      return allowed.protocol === target.protocol && allowed.hostname === target.hostname && portOk && target.pathname.startsWith(allowed.pathname);
+      return (
+        allowed.protocol === target.protocol &&
+        allowed.hostname === target.hostname &&
+        portOk &&
+        target.pathname.startsWith(allowed.pathname)
+      );
     } catch {
       return false;
     }
@@ -51,7 +59,10 @@ function chooserPage(ctx: LarkContext, req: FakeRequest, app: LarkApp): FakeResp
     return `${req.path}?${query.toString()}`;
   };
   const users = [...ctx.state.users.values()]
-    .map((u) => `<li><a href="${escapeHtml(link(LOGIN_HINT_USER, u.openId))}">${escapeHtml(u.name)}</a> <code>${escapeHtml(u.openId)}</code></li>`)
+    .map(
+      (u) =>
+        `<li><a href="${escapeHtml(link(LOGIN_HINT_USER, u.openId))}">${escapeHtml(u.name)}</a> <code>${escapeHtml(u.openId)}</code></li>`,
+    )
     .join('');
   return html(
     200,
@@ -69,21 +80,24 @@ function authorize(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const app = ctx.state.apps.get(clientId);
   if (!clientId || !app) return errorPage(20048, `应用不存在：client_id=${clientId}`);
   if (app.disabled) return errorPage(20069, '应用已停用');
-  if (req.path.endsWith('/authorize') && q.get('response_type') !== 'code') return errorPage(20001, 'response_type 必须为 code');
+  if (req.path.endsWith('/authorize') && q.get('response_type') !== 'code')
+    return errorPage(20001, 'response_type 必须为 code');
   if (!redirectUri) return errorPage(20001, '缺少 redirect_uri');
   try {
     new URL(redirectUri);
   } catch {
     return errorPage(20029, `redirect_uri 格式错误：${redirectUri}`);
   }
-  if (!isRedirectAllowed(app, redirectUri)) return errorPage(20029, `redirect_uri 不在应用的重定向白名单中：${redirectUri}`);
+  if (!isRedirectAllowed(app, redirectUri))
+    return errorPage(20029, `redirect_uri 不在应用的重定向白名单中：${redirectUri}`);
   const scopes = (q.get('scope') ?? '').split(' ').filter(Boolean);
   if (scopes.length > 50) return errorPage(20001, 'scope 最多 50 个');
   const missing = app.scopes ? scopes.filter((s) => !app.scopes?.includes(s)) : [];
   if (missing.length) return errorPage(20027, `应用未开通权限：${missing.join(' ')}`);
   const challenge = q.get('code_challenge') ?? undefined;
   const method = q.get('code_challenge_method') ?? 'plain';
-  if (challenge && method !== 'S256' && method !== 'plain') return errorPage(20001, 'code_challenge_method 只能为 S256 或 plain');
+  if (challenge && method !== 'S256' && method !== 'plain')
+    return errorPage(20001, 'code_challenge_method 只能为 S256 或 plain');
 
   let choice: LoginChoice | undefined = ctx.state.nextLogins.shift();
   if (!choice && q.get(LOGIN_HINT_DENY)) choice = { deny: true };
@@ -104,8 +118,23 @@ function authorize(ctx: LarkContext, req: FakeRequest): FakeResponse {
 
 export function oauthAuthorizeRoutes(ctx: LarkContext): RouteDef[] {
   return [
-    { name: 'oauth.authorize', method: 'GET', path: '/open-apis/authen/v1/authorize', handler: (req) => authorize(ctx, req) },
-    { name: 'oauth.authorize_legacy', method: 'GET', path: '/open-apis/authen/v1/index', handler: (req) => authorize(ctx, req) },
-    { name: 'passport.authorize', method: 'GET', path: '/suite/passport/oauth/authorize', handler: (req) => authorize(ctx, req) },
+    {
+      name: 'oauth.authorize',
+      method: 'GET',
+      path: '/open-apis/authen/v1/authorize',
+      handler: (req) => authorize(ctx, req),
+    },
+    {
+      name: 'oauth.authorize_legacy',
+      method: 'GET',
+      path: '/open-apis/authen/v1/index',
+      handler: (req) => authorize(ctx, req),
+    },
+    {
+      name: 'passport.authorize',
+      method: 'GET',
+      path: '/suite/passport/oauth/authorize',
+      handler: (req) => authorize(ctx, req),
+    },
   ];
 }

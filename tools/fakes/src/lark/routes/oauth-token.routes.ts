@@ -61,11 +61,14 @@ function exchangeCode(ctx: LarkContext, app: LarkApp, body: Record<string, unkno
   if (code.expiresAt <= ctx.clock.now()) return oauthFail(20004, 'invalid_grant', 'the code has expired');
   if (code.appId !== app.appId) return oauthFail(20024, 'invalid_grant', 'the code belongs to another client_id');
   const redirectUri = str(body, 'redirect_uri');
-  if (redirectUri !== undefined && redirectUri !== code.redirectUri) return oauthFail(20071, 'invalid_grant', 'redirect_uri does not match the authorize request');
+  if (redirectUri !== undefined && redirectUri !== code.redirectUri)
+    return oauthFail(20071, 'invalid_grant', 'redirect_uri does not match the authorize request');
   if (code.codeChallenge) {
     const verifier = str(body, 'code_verifier');
-    if (!verifier || !VERIFIER.test(verifier)) return oauthFail(20049, 'invalid_grant', 'PKCE verification failed: bad code_verifier');
-    const derived = code.codeChallengeMethod === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+    if (!verifier || !VERIFIER.test(verifier))
+      return oauthFail(20049, 'invalid_grant', 'PKCE verification failed: bad code_verifier');
+    const derived =
+      code.codeChallengeMethod === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
     if (derived !== code.codeChallenge) return oauthFail(20049, 'invalid_grant', 'PKCE verification failed');
   }
   const user = ctx.state.users.get(code.openId);
@@ -81,9 +84,11 @@ function exchangeCode(ctx: LarkContext, app: LarkApp, body: Record<string, unkno
 function refresh(ctx: LarkContext, app: LarkApp, body: Record<string, unknown>): FakeResponse {
   const value = str(body, 'refresh_token');
   if (!value) return oauthFail(20001, 'invalid_request', 'refresh_token is required');
-  if (!app.refreshEnabled) return oauthFail(20074, 'unauthorized_client', 'refreshing user tokens is switched off for this app');
+  if (!app.refreshEnabled)
+    return oauthFail(20074, 'unauthorized_client', 'refreshing user tokens is switched off for this app');
   const old = ctx.state.refreshTokens.get(value);
-  if (!old || old.kind !== 'v2' || old.appId !== app.appId) return oauthFail(20026, 'invalid_grant', 'refresh token is invalid (only v2 refresh tokens are accepted)');
+  if (!old || old.kind !== 'v2' || old.appId !== app.appId)
+    return oauthFail(20026, 'invalid_grant', 'refresh token is invalid (only v2 refresh tokens are accepted)');
   if (old.revoked) return oauthFail(20064, 'invalid_grant', 'refresh token has been revoked');
   if (old.used) return oauthFail(20073, 'invalid_grant', 'refresh token has already been used');
   if (old.expiresAt <= ctx.clock.now()) return oauthFail(20037, 'invalid_grant', 'refresh token has expired');
@@ -95,7 +100,10 @@ function refresh(ctx: LarkContext, app: LarkApp, body: Record<string, unknown>):
   old.used = true;
   const previous = ctx.state.userTokens.get(old.accessToken);
   if (previous) previous.expiresAt = Math.min(previous.expiresAt, ctx.clock.now() + OLD_ACCESS_GRACE_MS);
-  return success(ctx, issueUserTokens(ctx, { kind: 'v2', appId: app.appId, user, scopes, withRefresh: true, grantAt: old.grantAt }));
+  return success(
+    ctx,
+    issueUserTokens(ctx, { kind: 'v2', appId: app.appId, user, scopes, withRefresh: true, grantAt: old.grantAt }),
+  );
 }
 
 /** POST /open-apis/authen/v2/oauth/token: flat RFC 6749 answers, HTTP 400 for errors (500/503 for 20050/20072). */
@@ -103,12 +111,15 @@ function token(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (req.bodyError || !isRecord(req.body)) return oauthFail(20063, 'invalid_request', 'malformed request body');
   const body = req.body;
   const basic = basicCredentials(req);
-  if (basic && str(body, 'client_secret')) return oauthFail(20070, 'invalid_client', 'two client authentication methods were used');
+  if (basic && str(body, 'client_secret'))
+    return oauthFail(20070, 'invalid_client', 'two client authentication methods were used');
   const grantType = str(body, 'grant_type');
   const clientId = str(body, 'client_id') ?? basic?.id;
   const clientSecret = str(body, 'client_secret') ?? basic?.secret;
-  if (!grantType || !clientId || !clientSecret) return oauthFail(20001, 'invalid_request', 'grant_type, client_id and client_secret are required');
-  if (grantType !== 'authorization_code' && grantType !== 'refresh_token') return oauthFail(20036, 'unsupported_grant_type', `unsupported grant_type ${grantType}`);
+  if (!grantType || !clientId || !clientSecret)
+    return oauthFail(20001, 'invalid_request', 'grant_type, client_id and client_secret are required');
+  if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+    return oauthFail(20036, 'unsupported_grant_type', `unsupported grant_type ${grantType}`);
   const app = ctx.state.apps.get(clientId);
   if (!app) return oauthFail(20048, 'invalid_client', 'app does not exist');
   if (app.appSecret !== clientSecret) return oauthFail(20002, 'invalid_client', 'client secret is invalid');
@@ -117,5 +128,12 @@ function token(ctx: LarkContext, req: FakeRequest): FakeResponse {
 }
 
 export function oauthTokenRoutes(ctx: LarkContext): RouteDef[] {
-  return [{ name: 'oauth.token', method: 'POST', path: '/open-apis/authen/v2/oauth/token', handler: (req) => token(ctx, req) }];
+  return [
+    {
+      name: 'oauth.token',
+      method: 'POST',
+      path: '/open-apis/authen/v2/oauth/token',
+      handler: (req) => token(ctx, req),
+    },
+  ];
 }

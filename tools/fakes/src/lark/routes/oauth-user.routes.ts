@@ -30,9 +30,11 @@ function userInfo(ctx: LarkContext, req: FakeRequest): FakeResponse {
 /** The legacy v1 exchange needs the app's (or tenant's) token in the Authorization header. */
 function legacyCaller(ctx: LarkContext, req: FakeRequest): { appId: string } | FakeResponse {
   const token = bearerOf(req);
-  if (!token) return fail(400, 99991661, 'Missing access token for authorization. Please make a request with token attached.');
+  if (!token)
+    return fail(400, 99991661, 'Missing access token for authorization. Please make a request with token attached.');
   const found = ctx.state.tenantTokens.find((t) => t.token === token);
-  if (!found || found.revoked || found.expiresAt <= ctx.clock.now()) return legacyFail(20014, 'app access token invalid');
+  if (!found || found.revoked || found.expiresAt <= ctx.clock.now())
+    return legacyFail(20014, 'app access token invalid');
   return { appId: found.appId };
 }
 
@@ -40,7 +42,8 @@ function v1Exchange(ctx: LarkContext, req: FakeRequest, withProfile: boolean): F
   const caller = legacyCaller(ctx, req);
   if (!('appId' in caller)) return caller;
   const body = isRecord(req.body) ? req.body : {};
-  if (body.grant_type !== 'authorization_code' || typeof body.code !== 'string') return legacyFail(20001, 'bad request: grant_type and code are required');
+  if (body.grant_type !== 'authorization_code' || typeof body.code !== 'string')
+    return legacyFail(20001, 'bad request: grant_type and code are required');
   const code = ctx.state.codes.get(body.code);
   if (!code || code.used) return legacyFail(20003, 'code is invalid or used');
   if (code.expiresAt <= ctx.clock.now()) return legacyFail(20004, 'code expired');
@@ -49,7 +52,13 @@ function v1Exchange(ctx: LarkContext, req: FakeRequest, withProfile: boolean): F
   const error = userStatusError(user);
   if (error || !user) return error ?? legacyFail(20008, 'user not exist');
   code.used = true;
-  const issued = issueUserTokens(ctx, { kind: 'v1', appId: caller.appId, user, scopes: code.scopes, withRefresh: true });
+  const issued = issueUserTokens(ctx, {
+    kind: 'v1',
+    appId: caller.appId,
+    user,
+    scopes: code.scopes,
+    withRefresh: true,
+  });
   const app = ctx.state.apps.get(caller.appId);
   return ok({
     access_token: issued.access.token,
@@ -58,7 +67,9 @@ function v1Exchange(ctx: LarkContext, req: FakeRequest, withProfile: boolean): F
     expires_in: secondsLeft(ctx, issued.access.expiresAt),
     refresh_expires_in: secondsLeft(ctx, issued.refresh?.expiresAt ?? 0),
     scope: code.scopes.join(' '),
-    ...(withProfile ? { ...userProfile(user, app?.tenantKey ?? '', 'all'), sid: `sid-${issued.access.token.slice(2, 18)}` } : {}),
+    ...(withProfile
+      ? { ...userProfile(user, app?.tenantKey ?? '', 'all'), sid: `sid-${issued.access.token.slice(2, 18)}` }
+      : {}),
   });
 }
 
@@ -66,7 +77,8 @@ function v1Refresh(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const caller = legacyCaller(ctx, req);
   if (!('appId' in caller)) return caller;
   const body = isRecord(req.body) ? req.body : {};
-  if (body.grant_type !== 'refresh_token' || typeof body.refresh_token !== 'string') return legacyFail(20001, 'bad request: grant_type and refresh_token are required');
+  if (body.grant_type !== 'refresh_token' || typeof body.refresh_token !== 'string')
+    return legacyFail(20001, 'bad request: grant_type and refresh_token are required');
   const old = ctx.state.refreshTokens.get(body.refresh_token);
   if (!old || old.kind !== 'v1' || old.appId !== caller.appId) return legacyFail(20026, 'refresh token invalid');
   if (old.revoked) return legacyFail(20064, 'refresh token revoked');
@@ -78,7 +90,14 @@ function v1Refresh(ctx: LarkContext, req: FakeRequest): FakeResponse {
   old.used = true;
   const previous = ctx.state.userTokens.get(old.accessToken);
   if (previous) previous.expiresAt = Math.min(previous.expiresAt, ctx.clock.now() + OLD_ACCESS_GRACE_MS);
-  const issued = issueUserTokens(ctx, { kind: 'v1', appId: caller.appId, user, scopes: old.scopes, withRefresh: true, grantAt: old.grantAt });
+  const issued = issueUserTokens(ctx, {
+    kind: 'v1',
+    appId: caller.appId,
+    user,
+    scopes: old.scopes,
+    withRefresh: true,
+    grantAt: old.grantAt,
+  });
   return ok({
     access_token: issued.access.token,
     refresh_token: issued.refresh?.token,
@@ -92,7 +111,10 @@ function v1Refresh(ctx: LarkContext, req: FakeRequest): FakeResponse {
 /** Legacy passport token exchange: form body, flat answer. */
 function passportToken(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const body = isRecord(req.body) ? req.body : {};
-  const flatFail = (error: string, description: string): FakeResponse => ({ status: 400, body: { error, error_description: description } });
+  const flatFail = (error: string, description: string): FakeResponse => ({
+    status: 400,
+    body: { error, error_description: description },
+  });
   const app = typeof body.client_id === 'string' ? ctx.state.apps.get(body.client_id) : undefined;
   if (!app || body.client_secret !== app.appSecret) return flatFail('invalid_client', 'bad client_id or client_secret');
   let user: LarkUser | undefined;
@@ -100,14 +122,17 @@ function passportToken(ctx: LarkContext, req: FakeRequest): FakeResponse {
   let grantAt: number | undefined;
   if (body.grant_type === 'authorization_code') {
     const code = typeof body.code === 'string' ? ctx.state.codes.get(body.code) : undefined;
-    if (!code || code.used || code.expiresAt <= ctx.clock.now() || code.appId !== app.appId) return flatFail('invalid_grant', 'code is invalid, used or expired');
-    if (typeof body.redirect_uri === 'string' && body.redirect_uri !== code.redirectUri) return flatFail('invalid_grant', 'redirect_uri mismatch');
+    if (!code || code.used || code.expiresAt <= ctx.clock.now() || code.appId !== app.appId)
+      return flatFail('invalid_grant', 'code is invalid, used or expired');
+    if (typeof body.redirect_uri === 'string' && body.redirect_uri !== code.redirectUri)
+      return flatFail('invalid_grant', 'redirect_uri mismatch');
     code.used = true;
     user = ctx.state.users.get(code.openId);
     scopes = code.scopes;
   } else if (body.grant_type === 'refresh_token') {
     const old = typeof body.refresh_token === 'string' ? ctx.state.refreshTokens.get(body.refresh_token) : undefined;
-    if (!old || old.used || old.revoked || old.expiresAt <= ctx.clock.now() || old.appId !== app.appId) return flatFail('invalid_grant', 'refresh_token is invalid');
+    if (!old || old.used || old.revoked || old.expiresAt <= ctx.clock.now() || old.appId !== app.appId)
+      return flatFail('invalid_grant', 'refresh_token is invalid');
     old.used = true;
     user = ctx.state.users.get(old.openId);
     scopes = old.scopes;
@@ -131,7 +156,8 @@ function passportToken(ctx: LarkContext, req: FakeRequest): FakeResponse {
 
 function passportUserInfo(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = authenticate(ctx, req, ['user']);
-  if (!isPrincipal(principal) || principal.kind !== 'user') return { status: 401, body: { error: 'invalid_token', error_description: 'bad or expired access token' } };
+  if (!isPrincipal(principal) || principal.kind !== 'user')
+    return { status: 401, body: { error: 'invalid_token', error_description: 'bad or expired access token' } };
   const user = ctx.state.users.get(principal.openId);
   if (!user) return { status: 401, body: { error: 'invalid_token', error_description: 'user does not exist' } };
   const profile = userProfile(user, ctx.state.apps.get(principal.appId)?.tenantKey ?? '', 'all');
@@ -140,12 +166,47 @@ function passportUserInfo(ctx: LarkContext, req: FakeRequest): FakeResponse {
 
 export function oauthUserRoutes(ctx: LarkContext): RouteDef[] {
   return [
-    { name: 'authen.user_info', method: 'GET', path: '/open-apis/authen/v1/user_info', handler: (req) => userInfo(ctx, req) },
-    { name: 'authen.oidc_access_token', method: 'POST', path: '/open-apis/authen/v1/oidc/access_token', handler: (req) => v1Exchange(ctx, req, false) },
-    { name: 'authen.oidc_refresh', method: 'POST', path: '/open-apis/authen/v1/oidc/refresh_access_token', handler: (req) => v1Refresh(ctx, req) },
-    { name: 'authen.access_token', method: 'POST', path: '/open-apis/authen/v1/access_token', handler: (req) => v1Exchange(ctx, req, true) },
-    { name: 'authen.refresh_access_token', method: 'POST', path: '/open-apis/authen/v1/refresh_access_token', handler: (req) => v1Refresh(ctx, req) },
-    { name: 'passport.token', method: 'POST', path: '/suite/passport/oauth/token', handler: (req) => passportToken(ctx, req) },
-    { name: 'passport.userinfo', method: 'GET', path: '/suite/passport/oauth/userinfo', handler: (req) => passportUserInfo(ctx, req) },
+    {
+      name: 'authen.user_info',
+      method: 'GET',
+      path: '/open-apis/authen/v1/user_info',
+      handler: (req) => userInfo(ctx, req),
+    },
+    {
+      name: 'authen.oidc_access_token',
+      method: 'POST',
+      path: '/open-apis/authen/v1/oidc/access_token',
+      handler: (req) => v1Exchange(ctx, req, false),
+    },
+    {
+      name: 'authen.oidc_refresh',
+      method: 'POST',
+      path: '/open-apis/authen/v1/oidc/refresh_access_token',
+      handler: (req) => v1Refresh(ctx, req),
+    },
+    {
+      name: 'authen.access_token',
+      method: 'POST',
+      path: '/open-apis/authen/v1/access_token',
+      handler: (req) => v1Exchange(ctx, req, true),
+    },
+    {
+      name: 'authen.refresh_access_token',
+      method: 'POST',
+      path: '/open-apis/authen/v1/refresh_access_token',
+      handler: (req) => v1Refresh(ctx, req),
+    },
+    {
+      name: 'passport.token',
+      method: 'POST',
+      path: '/suite/passport/oauth/token',
+      handler: (req) => passportToken(ctx, req),
+    },
+    {
+      name: 'passport.userinfo',
+      method: 'GET',
+      path: '/suite/passport/oauth/userinfo',
+      handler: (req) => passportUserInfo(ctx, req),
+    },
   ];
 }

@@ -56,7 +56,8 @@ const SELF_LIMITED = new Set(['bot.hook']);
 export function rateKeyOf(ctx: LarkContext, req: FakeRequest): string {
   const token = bearerOf(req);
   if (token) {
-    const appId = ctx.state.tenantTokens.find((t) => t.token === token)?.appId ?? ctx.state.userTokens.get(token)?.appId;
+    const appId =
+      ctx.state.tenantTokens.find((t) => t.token === token)?.appId ?? ctx.state.userTokens.get(token)?.appId;
     if (appId) return appId;
   }
   const body = isRecord(req.body) ? req.body : {};

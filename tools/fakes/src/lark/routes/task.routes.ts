@@ -4,14 +4,41 @@ import type { Principal } from '../auth.ts';
 import { fail, ok, readPageSize } from '../envelope.ts';
 import type { LarkContext } from '../lark-context.ts';
 import {
-  actorOf, bodyOf, checkStartDue, findTask, findTasklist, guarded, idTypeOf, isEmptyValue, presentTask, readCompletedAt, readCustomFields, readMembers, readTime, taskAuth, taskBad, TaskError,
+  actorOf,
+  bodyOf,
+  checkStartDue,
+  findTask,
+  findTasklist,
+  guarded,
+  idTypeOf,
+  isEmptyValue,
+  presentTask,
+  readCompletedAt,
+  readCustomFields,
+  readMembers,
+  readTime,
+  taskAuth,
+  taskBad,
+  TaskError,
 } from '../task-common.ts';
 import type { FakeTask, TaskMember } from '../task-state.ts';
 
 const CLIENT_TOKEN_TTL_MS = 5 * 60_000;
 const MAX_MEMBERS = 50;
 const TASK_ROLES = ['assignee', 'follower'] as const;
-const PATCHABLE = new Set(['summary', 'description', 'start', 'due', 'completed_at', 'extra', 'custom_complete', 'repeat_rule', 'mode', 'is_milestone', 'custom_fields']);
+const PATCHABLE = new Set([
+  'summary',
+  'description',
+  'start',
+  'due',
+  'completed_at',
+  'extra',
+  'custom_complete',
+  'repeat_rule',
+  'mode',
+  'is_milestone',
+  'custom_fields',
+]);
 
 function text(raw: unknown, name: string, max: number, required = false): string {
   if (raw === undefined || raw === null) {
@@ -25,8 +52,10 @@ function text(raw: unknown, name: string, max: number, required = false): string
 }
 
 function checkMemberCounts(members: TaskMember[]): void {
-  if (members.filter((m) => m.role === 'assignee').length > MAX_MEMBERS) throw new TaskError(fail(400, 1470610, 'too many assignees'));
-  if (members.filter((m) => m.role === 'follower').length > MAX_MEMBERS) throw new TaskError(fail(400, 1470611, 'too many followers'));
+  if (members.filter((m) => m.role === 'assignee').length > MAX_MEMBERS)
+    throw new TaskError(fail(400, 1470610, 'too many assignees'));
+  if (members.filter((m) => m.role === 'follower').length > MAX_MEMBERS)
+    throw new TaskError(fail(400, 1470611, 'too many followers'));
 }
 
 /** A remembered create for this caller and client_token, if still within 5 minutes. */
@@ -39,7 +68,8 @@ function remembered(ctx: LarkContext, key: string | null): FakeTask | undefined 
 
 function clientTokenKey(principal: Principal, raw: unknown, scope: string): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
-  if (typeof raw !== 'string' || raw.length < 10 || raw.length > 100) throw new TaskError(taskBad('client_token must be 10-100 characters'));
+  if (typeof raw !== 'string' || raw.length < 10 || raw.length > 100)
+    throw new TaskError(taskBad('client_token must be 10-100 characters'));
   return `${scope}|${actorOf(principal).id}|${raw}`;
 }
 
@@ -64,13 +94,22 @@ function createTask(ctx: LarkContext, req: FakeRequest): FakeResponse {
     const guid = typeof l === 'object' && l !== null ? (l as Record<string, unknown>).tasklist_guid : undefined;
     if (typeof guid !== 'string') throw new TaskError(taskBad('tasklist_guid is required'));
     findTasklist(ctx, guid, actor, true);
-    return { tasklist_guid: guid, section_guid: String((l as Record<string, unknown>).section_guid ?? '') || `${guid.slice(0, 8)}-default-section` };
+    return {
+      tasklist_guid: guid,
+      section_guid: String((l as Record<string, unknown>).section_guid ?? '') || `${guid.slice(0, 8)}-default-section`,
+    };
   });
   const reminders = Array.isArray(body.reminders) ? body.reminders : [];
   if (reminders.length > 1) throw new TaskError(taskBad('at most one reminder'));
   if (reminders.length && !due) throw new TaskError(taskBad('a reminder needs due'));
-  if (typeof body.extra === 'string' && Buffer.byteLength(body.extra) > 64 * 1024) throw new TaskError(taskBad('extra is larger than 64 KB'));
-  const custom = readCustomFields(ctx, idType, body.custom_fields, tasklists.map((l) => l.tasklist_guid)).filter((v) => !isEmptyValue(v));
+  if (typeof body.extra === 'string' && Buffer.byteLength(body.extra) > 64 * 1024)
+    throw new TaskError(taskBad('extra is larger than 64 KB'));
+  const custom = readCustomFields(
+    ctx,
+    idType,
+    body.custom_fields,
+    tasklists.map((l) => l.tasklist_guid),
+  ).filter((v) => !isEmptyValue(v));
   const now = String(ctx.clock.now());
   const guid = ctx.tasks.newGuid();
   const task: FakeTask = {
@@ -87,7 +126,10 @@ function createTask(ctx: LarkContext, req: FakeRequest): FakeResponse {
     members,
     tasklists,
     custom_fields: custom,
-    reminders: reminders.map((r) => ({ id: String(ctx.tasks.newCommentId()), relative_fire_minute: Number((r as Record<string, unknown>).relative_fire_minute ?? 0) })),
+    reminders: reminders.map((r) => ({
+      id: String(ctx.tasks.newCommentId()),
+      relative_fire_minute: Number((r as Record<string, unknown>).relative_fire_minute ?? 0),
+    })),
     origin: body.origin,
     extra: typeof body.extra === 'string' ? body.extra : '',
     repeat_rule: typeof body.repeat_rule === 'string' ? body.repeat_rule : '',
@@ -111,10 +153,20 @@ function getTask(ctx: LarkContext, req: FakeRequest): FakeResponse {
  * Applies `update_fields` to a task as `principal` (the PATCH route and the fake's "edit in Lark" hook): a
  * listed field absent from `task` is cleared; custom_fields changes only the guids given.
  */
-export function patchTask(ctx: LarkContext, principal: Principal, idType: string, guid: string, change: Record<string, unknown>, updateFields: unknown): FakeTask {
+export function patchTask(
+  ctx: LarkContext,
+  principal: Principal,
+  idType: string,
+  guid: string,
+  change: Record<string, unknown>,
+  updateFields: unknown,
+): FakeTask {
   const task = findTask(ctx, guid, actorOf(principal), true);
-  if (!Array.isArray(updateFields) || updateFields.length === 0) throw new TaskError(taskBad('update_fields is required'));
-  for (const f of updateFields) if (typeof f !== 'string' || !PATCHABLE.has(f)) throw new TaskError(taskBad(`update_fields: ${String(f)} cannot be updated here`));
+  if (!Array.isArray(updateFields) || updateFields.length === 0)
+    throw new TaskError(taskBad('update_fields is required'));
+  for (const f of updateFields)
+    if (typeof f !== 'string' || !PATCHABLE.has(f))
+      throw new TaskError(taskBad(`update_fields: ${String(f)} cannot be updated here`));
   const has = (f: string) => updateFields.includes(f);
   const next = { ...task };
   if (has('summary')) next.summary = text(change.summary, 'summary', 3000, true);
@@ -132,7 +184,12 @@ export function patchTask(ctx: LarkContext, principal: Principal, idType: string
   if (has('mode')) next.mode = change.mode === 1 ? 1 : 2;
   if (has('is_milestone')) next.is_milestone = change.is_milestone === true;
   if (has('custom_fields')) {
-    const given = readCustomFields(ctx, idType, change.custom_fields ?? [], task.tasklists.map((l) => l.tasklist_guid));
+    const given = readCustomFields(
+      ctx,
+      idType,
+      change.custom_fields ?? [],
+      task.tasklists.map((l) => l.tasklist_guid),
+    );
     const kept = task.custom_fields.filter((v) => !given.some((g) => g.guid === v.guid));
     next.custom_fields = [...kept, ...given.filter((v) => !isEmptyValue(v))];
   }
@@ -187,7 +244,9 @@ function changeMembers(ctx: LarkContext, req: FakeRequest, add: boolean): FakeRe
   const given = readMembers(ctx, idType, body.members, TASK_ROLES, ['user', 'app']);
   if (!given.length) return taskBad('members is required');
   const same = (a: TaskMember, b: TaskMember) => a.id === b.id && a.role === b.role;
-  const members = add ? [...task.members, ...given.filter((g) => !task.members.some((m) => same(m, g)))] : task.members.filter((m) => !given.some((g) => same(m, g)));
+  const members = add
+    ? [...task.members, ...given.filter((g) => !task.members.some((m) => same(m, g)))]
+    : task.members.filter((m) => !given.some((g) => same(m, g)));
   checkMemberCounts(members);
   const next = { ...task, members, updated_at: String(Math.max(ctx.clock.now(), Number(task.updated_at) + 1)) };
   ctx.tasks.tasks.set(guid, next);
@@ -196,14 +255,23 @@ function changeMembers(ctx: LarkContext, req: FakeRequest, add: boolean): FakeRe
 }
 
 export function taskRoutes(ctx: LarkContext): RouteDef[] {
-  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({ name, method, path, handler: (req) => guarded(() => run(req)) });
+  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({
+    name,
+    method,
+    path,
+    handler: (req) => guarded(() => run(req)),
+  });
   return [
     route('task.create', 'POST', '/open-apis/task/v2/tasks', (req) => createTask(ctx, req)),
     route('task.list', 'GET', '/open-apis/task/v2/tasks', (req) => listMine(ctx, req)),
     route('task.get', 'GET', '/open-apis/task/v2/tasks/:task_guid', (req) => getTask(ctx, req)),
     route('task.patch', 'PATCH', '/open-apis/task/v2/tasks/:task_guid', (req) => patchRoute(ctx, req)),
     route('task.delete', 'DELETE', '/open-apis/task/v2/tasks/:task_guid', (req) => deleteTask(ctx, req)),
-    route('task.add_members', 'POST', '/open-apis/task/v2/tasks/:task_guid/add_members', (req) => changeMembers(ctx, req, true)),
-    route('task.remove_members', 'POST', '/open-apis/task/v2/tasks/:task_guid/remove_members', (req) => changeMembers(ctx, req, false)),
+    route('task.add_members', 'POST', '/open-apis/task/v2/tasks/:task_guid/add_members', (req) =>
+      changeMembers(ctx, req, true),
+    ),
+    route('task.remove_members', 'POST', '/open-apis/task/v2/tasks/:task_guid/remove_members', (req) =>
+      changeMembers(ctx, req, false),
+    ),
   ];
 }

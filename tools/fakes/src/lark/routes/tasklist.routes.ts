@@ -2,10 +2,32 @@ import type { FakeRequest, FakeResponse, RouteDef } from '../../shared/http-serv
 import { decodePageToken, paginate } from '../../shared/paging.ts';
 import { isRecord, ok, readPageSize } from '../envelope.ts';
 import type { LarkContext } from '../lark-context.ts';
-import { actorOf, bodyOf, findTasklist, guarded, idTypeOf, presentActor, presentMembers, readMembers, taskAuth, taskBad, TaskError, tasklistRole, taskForbidden, taskMissing } from '../task-common.ts';
+import {
+  actorOf,
+  bodyOf,
+  findTasklist,
+  guarded,
+  idTypeOf,
+  presentActor,
+  presentMembers,
+  readMembers,
+  taskAuth,
+  taskBad,
+  TaskError,
+  tasklistRole,
+  taskForbidden,
+  taskMissing,
+} from '../task-common.ts';
 import type { CustomFieldOption, CustomFieldType, FakeCustomField, FakeTasklist } from '../task-state.ts';
 
-const FIELD_TYPES: readonly CustomFieldType[] = ['number', 'datetime', 'member', 'single_select', 'multi_select', 'text'];
+const FIELD_TYPES: readonly CustomFieldType[] = [
+  'number',
+  'datetime',
+  'member',
+  'single_select',
+  'multi_select',
+  'text',
+];
 
 function present(ctx: LarkContext, idType: string, list: FakeTasklist): Record<string, unknown> {
   return {
@@ -39,10 +61,22 @@ function create(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const idType = idTypeOf(req);
   const body = bodyOf(req);
   const actor = actorOf(principal);
-  const members = readMembers(ctx, idType, body.members, ['editor', 'viewer'], ['user', 'chat', 'app']).filter((m) => m.id !== actor.id);
+  const members = readMembers(ctx, idType, body.members, ['editor', 'viewer'], ['user', 'chat', 'app']).filter(
+    (m) => m.id !== actor.id,
+  );
   const now = String(ctx.clock.now());
   const guid = ctx.tasks.newGuid();
-  const list: FakeTasklist = { guid, name: listName(body.name), creator: actor, owner: actor, members, url: `${ctx.baseUrl()}/client/todo/task_list?guid=${guid}`, created_at: now, updated_at: now, deleted: false };
+  const list: FakeTasklist = {
+    guid,
+    name: listName(body.name),
+    creator: actor,
+    owner: actor,
+    members,
+    url: `${ctx.baseUrl()}/client/todo/task_list?guid=${guid}`,
+    created_at: now,
+    updated_at: now,
+    deleted: false,
+  };
   ctx.tasks.tasklists.set(guid, list);
   return ok({ tasklist: present(ctx, idType, list) });
 }
@@ -58,7 +92,9 @@ function list(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const actor = actorOf(principal);
   const scope = `tasklists|${actor.id}`;
   const page = pageOf(req, scope, 50);
-  const mine = [...ctx.tasks.tasklists.values()].filter((l) => !l.deleted && tasklistRole(l, actor)).map((l) => present(ctx, idTypeOf(req), l));
+  const mine = [...ctx.tasks.tasklists.values()]
+    .filter((l) => !l.deleted && tasklistRole(l, actor))
+    .map((l) => present(ctx, idTypeOf(req), l));
   return ok(paginate(mine, page.offset, page.size, scope));
 }
 
@@ -67,7 +103,8 @@ function patch(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const body = bodyOf(req);
   const target = findTasklist(ctx, req.params.tasklist_guid ?? '', actorOf(principal), true);
   const fields = body.update_fields;
-  if (!Array.isArray(fields) || !fields.length || fields.some((f) => f !== 'name' && f !== 'owner')) throw new TaskError(taskBad('update_fields must name name or owner'));
+  if (!Array.isArray(fields) || !fields.length || fields.some((f) => f !== 'name' && f !== 'owner'))
+    throw new TaskError(taskBad('update_fields must name name or owner'));
   const change = isRecord(body.tasklist) ? body.tasklist : {};
   if (fields.includes('name')) target.name = listName(change.name);
   target.updated_at = String(ctx.clock.now());
@@ -119,25 +156,43 @@ function readOptions(raw: unknown, ctx: LarkContext): CustomFieldOption[] {
 }
 
 export function presentField(ctx: LarkContext, idType: string, field: FakeCustomField): Record<string, unknown> {
-  const setting = field.type === 'single_select' || field.type === 'multi_select' ? { options: field.options } : field.settings;
-  return { guid: field.guid, name: field.name, type: field.type, [`${field.type}_setting`]: setting, creator: presentActor(ctx, idType, field.creator), created_at: field.created_at, updated_at: field.updated_at };
+  const setting =
+    field.type === 'single_select' || field.type === 'multi_select' ? { options: field.options } : field.settings;
+  return {
+    guid: field.guid,
+    name: field.name,
+    type: field.type,
+    [`${field.type}_setting`]: setting,
+    creator: presentActor(ctx, idType, field.creator),
+    created_at: field.created_at,
+    updated_at: field.updated_at,
+  };
 }
 
 function createField(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = taskAuth(ctx, req);
   const idType = idTypeOf(req);
   const body = bodyOf(req);
-  if (body.resource_type !== 'tasklist' || typeof body.resource_id !== 'string') throw new TaskError(taskBad('resource_type must be tasklist with a resource_id'));
+  if (body.resource_type !== 'tasklist' || typeof body.resource_id !== 'string')
+    throw new TaskError(taskBad('resource_type must be tasklist with a resource_id'));
   findTasklist(ctx, body.resource_id, actorOf(principal), true);
-  if (typeof body.name !== 'string' || !body.name || [...body.name].length > 50) throw new TaskError(taskBad('name is required (at most 50 characters)'));
+  if (typeof body.name !== 'string' || !body.name || [...body.name].length > 50)
+    throw new TaskError(taskBad('name is required (at most 50 characters)'));
   const type = body.type as CustomFieldType;
   if (!FIELD_TYPES.includes(type)) throw new TaskError(taskBad('invalid custom field type'));
   const setting = body[`${type}_setting`];
   const selecting = type === 'single_select' || type === 'multi_select';
   const now = String(ctx.clock.now());
   const field: FakeCustomField = {
-    guid: ctx.tasks.newGuid(), name: body.name, type, tasklists: [body.resource_id], settings: isRecord(setting) && !selecting ? setting : {},
-    options: selecting ? readOptions(setting, ctx) : [], creator: actorOf(principal), created_at: now, updated_at: now,
+    guid: ctx.tasks.newGuid(),
+    name: body.name,
+    type,
+    tasklists: [body.resource_id],
+    settings: isRecord(setting) && !selecting ? setting : {},
+    options: selecting ? readOptions(setting, ctx) : [],
+    creator: actorOf(principal),
+    created_at: now,
+    updated_at: now,
   };
   ctx.tasks.customFields.set(field.guid, field);
   return ok({ custom_field: presentField(ctx, idType, field) });
@@ -160,18 +215,22 @@ function findField(ctx: LarkContext, req: FakeRequest, write: boolean): FakeCust
 function listFields(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const principal = taskAuth(ctx, req);
   const resource = req.query.get('resource_id');
-  if (req.query.get('resource_type') !== 'tasklist' || !resource) throw new TaskError(taskBad('resource_type=tasklist and resource_id are required'));
+  if (req.query.get('resource_type') !== 'tasklist' || !resource)
+    throw new TaskError(taskBad('resource_type=tasklist and resource_id are required'));
   findTasklist(ctx, resource, actorOf(principal), false);
   const scope = `custom_fields|${resource}`;
   const page = pageOf(req, scope, 50);
-  const fields = [...ctx.tasks.customFields.values()].filter((f) => f.tasklists.includes(resource)).map((f) => presentField(ctx, idTypeOf(req), f));
+  const fields = [...ctx.tasks.customFields.values()]
+    .filter((f) => f.tasklists.includes(resource))
+    .map((f) => presentField(ctx, idTypeOf(req), f));
   return ok(paginate(fields, page.offset, page.size, scope));
 }
 
 /** POST /custom_fields/:guid/options — adds one option; answers the option with its guid. */
 function addOption(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const field = findField(ctx, req, true);
-  if (field.type !== 'single_select' && field.type !== 'multi_select') throw new TaskError(taskBad('only select fields have options'));
+  if (field.type !== 'single_select' && field.type !== 'multi_select')
+    throw new TaskError(taskBad('only select fields have options'));
   const [option] = readOptions({ options: [bodyOf(req)] }, ctx);
   if (!option) throw new TaskError(taskBad('option is required'));
   field.options.push(option);
@@ -188,10 +247,14 @@ function patchField(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!Array.isArray(fields) || !fields.length) throw new TaskError(taskBad('update_fields is required'));
   for (const name of fields) {
     if (name === 'name') {
-      if (typeof change.name !== 'string' || !change.name || [...change.name].length > 50) throw new TaskError(taskBad('name is required (at most 50 characters)'));
+      if (typeof change.name !== 'string' || !change.name || [...change.name].length > 50)
+        throw new TaskError(taskBad('name is required (at most 50 characters)'));
       field.name = change.name;
     } else if (name === `${field.type}_setting` && (field.type === 'single_select' || field.type === 'multi_select')) {
-      const raw = isRecord(change[name]) && Array.isArray((change[name] as Record<string, unknown>).options) ? ((change[name] as Record<string, unknown>).options as unknown[]) : [];
+      const raw =
+        isRecord(change[name]) && Array.isArray((change[name] as Record<string, unknown>).options)
+          ? ((change[name] as Record<string, unknown>).options as unknown[])
+          : [];
       const fresh = readOptions({ options: raw.filter((o) => !(isRecord(o) && typeof o.guid === 'string')) }, ctx);
       for (const o of raw) {
         if (!isRecord(o) || typeof o.guid !== 'string') continue;
@@ -211,7 +274,8 @@ function patchField(ctx: LarkContext, req: FakeRequest): FakeResponse {
 function attachField(ctx: LarkContext, req: FakeRequest, add: boolean): FakeResponse {
   const field = findField(ctx, req, true);
   const body = bodyOf(req);
-  if (body.resource_type !== 'tasklist' || typeof body.resource_id !== 'string') throw new TaskError(taskBad('resource_type must be tasklist with a resource_id'));
+  if (body.resource_type !== 'tasklist' || typeof body.resource_id !== 'string')
+    throw new TaskError(taskBad('resource_type must be tasklist with a resource_id'));
   findTasklist(ctx, body.resource_id, actorOf(taskAuth(ctx, req)), true);
   const others = field.tasklists.filter((g) => g !== body.resource_id);
   field.tasklists = add ? [...others, body.resource_id] : others;
@@ -219,7 +283,12 @@ function attachField(ctx: LarkContext, req: FakeRequest, add: boolean): FakeResp
 }
 
 export function tasklistRoutes(ctx: LarkContext): RouteDef[] {
-  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({ name, method, path, handler: (req) => guarded(() => run(req)) });
+  const route = (name: string, method: string, path: string, run: (req: FakeRequest) => FakeResponse): RouteDef => ({
+    name,
+    method,
+    path,
+    handler: (req) => guarded(() => run(req)),
+  });
   const base = '/open-apis/task/v2';
   return [
     route('task.tasklist.create', 'POST', `${base}/tasklists`, (req) => create(ctx, req)),
@@ -230,11 +299,16 @@ export function tasklistRoutes(ctx: LarkContext): RouteDef[] {
     route('task.tasklist.tasks', 'GET', `${base}/tasklists/:tasklist_guid/tasks`, (req) => tasks(ctx, req)),
     route('task.custom_field.create', 'POST', `${base}/custom_fields`, (req) => createField(ctx, req)),
     route('task.custom_field.list', 'GET', `${base}/custom_fields`, (req) => listFields(ctx, req)),
-    route('task.custom_field.get', 'GET', `${base}/custom_fields/:guid`, (req) => ok({ custom_field: presentField(ctx, idTypeOf(req), findField(ctx, req, false)) })),
+    route('task.custom_field.get', 'GET', `${base}/custom_fields/:guid`, (req) =>
+      ok({ custom_field: presentField(ctx, idTypeOf(req), findField(ctx, req, false)) }),
+    ),
     route('task.custom_field.patch', 'PATCH', `${base}/custom_fields/:guid`, (req) => patchField(ctx, req)),
     route('task.custom_field.add', 'POST', `${base}/custom_fields/:guid/add`, (req) => attachField(ctx, req, true)),
-    route('task.custom_field.remove', 'POST', `${base}/custom_fields/:guid/remove`, (req) => attachField(ctx, req, false)),
-    route('task.custom_field.option.create', 'POST', `${base}/custom_fields/:guid/options`, (req) => addOption(ctx, req)),
+    route('task.custom_field.remove', 'POST', `${base}/custom_fields/:guid/remove`, (req) =>
+      attachField(ctx, req, false),
+    ),
+    route('task.custom_field.option.create', 'POST', `${base}/custom_fields/:guid/options`, (req) =>
+      addOption(ctx, req),
+    ),
   ];
 }
-

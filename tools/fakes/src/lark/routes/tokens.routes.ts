@@ -19,14 +19,26 @@ export function issueTenantToken(ctx: LarkContext, appId: string): { token: Tena
   if (newest && newest.expiresAt - now >= REISSUE_WINDOW_MS) {
     return { token: newest, expire: Math.floor((newest.expiresAt - now) / 1000) };
   }
-  const token: TenantToken = { token: `t-${randomChars(40)}`, appId, issuedAt: now, expiresAt: now + TOKEN_LIFETIME_MS, revoked: false };
+  const token: TenantToken = {
+    token: `t-${randomChars(40)}`,
+    appId,
+    issuedAt: now,
+    expiresAt: now + TOKEN_LIFETIME_MS,
+    revoked: false,
+  };
   ctx.state.tenantTokens.push(token);
   return { token, expire: TOKEN_LIFETIME_MS / 1000 };
 }
 
 /** Checks `{app_id, app_secret}`; token errors are HTTP 200 with a code (10014 "app secret invalid" observed). */
 function checkAppCredentials(ctx: LarkContext, body: unknown): { appId: string } | FakeResponse {
-  if (!isRecord(body) || typeof body.app_id !== 'string' || typeof body.app_secret !== 'string' || !body.app_id || !body.app_secret) {
+  if (
+    !isRecord(body) ||
+    typeof body.app_id !== 'string' ||
+    typeof body.app_secret !== 'string' ||
+    !body.app_id ||
+    !body.app_secret
+  ) {
     return { status: 200, body: { code: 10003, msg: 'param invalid: app_id and app_secret are required' } };
   }
   const app = ctx.state.apps.get(body.app_id);
@@ -58,7 +70,10 @@ export function tokenRoutes(ctx: LarkContext): RouteDef[] {
         if (!('appId' in checked)) return checked;
         // For a self-built app the app token and the tenant token are the same value.
         const { token, expire } = issueTenantToken(ctx, checked.appId);
-        return { status: 200, body: { code: 0, msg: 'ok', app_access_token: token.token, expire, tenant_access_token: token.token } };
+        return {
+          status: 200,
+          body: { code: 0, msg: 'ok', app_access_token: token.token, expire, tenant_access_token: token.token },
+        };
       },
     },
     {
@@ -70,8 +85,11 @@ export function tokenRoutes(ctx: LarkContext): RouteDef[] {
         if (!isPrincipal(principal)) return principal;
         ctx.state.jsTicketCalls += 1;
         const now = ctx.clock.now();
-        const current = ctx.state.jsTickets.find((t) => t.appId === principal.appId && t.expiresAt - now >= REISSUE_WINDOW_MS);
-        if (current) return ok({ ticket: current.ticket, expire_in: Math.floor((current.expiresAt - now) / 1000) }, 'ok');
+        const current = ctx.state.jsTickets.find(
+          (t) => t.appId === principal.appId && t.expiresAt - now >= REISSUE_WINDOW_MS,
+        );
+        if (current)
+          return ok({ ticket: current.ticket, expire_in: Math.floor((current.expiresAt - now) / 1000) }, 'ok');
         const ticket = { ticket: randomChars(48), appId: principal.appId, expiresAt: now + TOKEN_LIFETIME_MS };
         ctx.state.jsTickets.push(ticket);
         return ok({ ticket: ticket.ticket, expire_in: TOKEN_LIFETIME_MS / 1000 }, 'ok');

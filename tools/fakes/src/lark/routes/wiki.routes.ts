@@ -21,7 +21,9 @@ function presentSpace(space: WikiSpace): Record<string, unknown> {
 }
 
 function presentNode(ctx: LarkContext, node: WikiNode): Record<string, unknown> {
-  const hasChild = ctx.state.wikiNodes.some((n) => n.space_id === node.space_id && n.parent_node_token === node.node_token);
+  const hasChild = ctx.state.wikiNodes.some(
+    (n) => n.space_id === node.space_id && n.parent_node_token === node.node_token,
+  );
   return { ...node, has_child: hasChild };
 }
 
@@ -55,11 +57,14 @@ function listNodes(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (!space) return wikiFail(131005, 'not found: space');
   if (!canSee(principal, space)) return wikiFail(131006, 'permission denied: the caller is not a member of this space');
   const parent = req.query.get('parent_node_token') ?? '';
-  if (parent && !ctx.state.wikiNodes.some((n) => n.space_id === space.space_id && n.node_token === parent)) return wikiFail(131005, 'not found: parent node');
+  if (parent && !ctx.state.wikiNodes.some((n) => n.space_id === space.space_id && n.node_token === parent))
+    return wikiFail(131005, 'not found: parent node');
   const scope = `nodes|${space.space_id}|${parent}`;
   const page = pageParams(req, scope);
   if (!('size' in page)) return page;
-  const children = ctx.state.wikiNodes.filter((n) => n.space_id === space.space_id && n.parent_node_token === parent).map((n) => presentNode(ctx, n));
+  const children = ctx.state.wikiNodes
+    .filter((n) => n.space_id === space.space_id && n.parent_node_token === parent)
+    .map((n) => presentNode(ctx, n));
   return ok(paginate(children, page.offset, page.size, scope));
 }
 
@@ -69,7 +74,9 @@ function getNode(ctx: LarkContext, req: FakeRequest): FakeResponse {
   const token = req.query.get('token');
   if (!token) return wikiFail(131002, 'param err: token is required');
   const objType = req.query.get('obj_type') ?? 'wiki';
-  const node = ctx.state.wikiNodes.find((n) => (objType === 'wiki' ? n.node_token === token : n.obj_token === token && n.obj_type === objType));
+  const node = ctx.state.wikiNodes.find((n) =>
+    objType === 'wiki' ? n.node_token === token : n.obj_token === token && n.obj_type === objType,
+  );
   if (!node) return wikiFail(131005, 'not found: node');
   const space = ctx.state.wikiSpaces.find((s) => s.space_id === node.space_id);
   if (!space || !canSee(principal, space)) return wikiFail(131006, 'permission denied');
@@ -78,8 +85,23 @@ function getNode(ctx: LarkContext, req: FakeRequest): FakeResponse {
 
 export function wikiRoutes(ctx: LarkContext): RouteDef[] {
   return [
-    { name: 'wiki.space.list', method: 'GET', path: '/open-apis/wiki/v2/spaces', handler: (req) => listSpaces(ctx, req) },
-    { name: 'wiki.get_node', method: 'GET', path: '/open-apis/wiki/v2/spaces/get_node', handler: (req) => getNode(ctx, req) },
-    { name: 'wiki.node.list', method: 'GET', path: '/open-apis/wiki/v2/spaces/:space_id/nodes', handler: (req) => listNodes(ctx, req) },
+    {
+      name: 'wiki.space.list',
+      method: 'GET',
+      path: '/open-apis/wiki/v2/spaces',
+      handler: (req) => listSpaces(ctx, req),
+    },
+    {
+      name: 'wiki.get_node',
+      method: 'GET',
+      path: '/open-apis/wiki/v2/spaces/get_node',
+      handler: (req) => getNode(ctx, req),
+    },
+    {
+      name: 'wiki.node.list',
+      method: 'GET',
+      path: '/open-apis/wiki/v2/spaces/:space_id/nodes',
+      handler: (req) => listNodes(ctx, req),
+    },
   ];
 }

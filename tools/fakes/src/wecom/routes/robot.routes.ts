@@ -17,7 +17,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The robot behind `?key=`, or the 93000 / 93004 answer (recorded as a rejection). */
-function robotOf(ctx: WecomContext, req: FakeRequest, reject: (errcode: number, errmsg: string, reason: string) => FakeResponse): WecomRobot | FakeResponse {
+function robotOf(
+  ctx: WecomContext,
+  req: FakeRequest,
+  reject: (errcode: number, errmsg: string, reason: string) => FakeResponse,
+): WecomRobot | FakeResponse {
   const key = req.query.get('key') ?? '';
   const robot = ctx.state.robots.get(key);
   if (!robot) return reject(93000, 'invalid webhook url', key ? 'unknown robot key' : 'key missing');
@@ -40,12 +44,23 @@ function send(ctx: WecomContext, req: FakeRequest, limit: () => RateLimit | null
   const rate = limit();
   if (rate) {
     const decision = ctx.limiter.hit(`robot|${robot.key}`, rate);
-    if (!decision.allowed) return reject(45009, 'api freq out of limit', `over ${decision.limit} per minute; blocked for ${decision.resetSeconds} s`);
+    if (!decision.allowed)
+      return reject(
+        45009,
+        'api freq out of limit',
+        `over ${decision.limit} per minute; blocked for ${decision.resetSeconds} s`,
+      );
   }
-  if (req.bodyError || !isRecord(req.body)) return reject(40035, 'invalid parameter, wrong json format', req.bodyError ?? 'body is not a JSON object');
+  if (req.bodyError || !isRecord(req.body))
+    return reject(40035, 'invalid parameter, wrong json format', req.bodyError ?? 'body is not a JSON object');
   const checked = checkRobotMessage(ctx.state, robot.key, req.body, ctx.clock.now());
   if (!checked.ok) return reject(checked.errcode, checked.errmsg, checked.reason);
-  ctx.state.robotMessages.push({ key: robot.key, msgtype: String(req.body.msgtype), body: checked.body, at: ctx.clock.now() });
+  ctx.state.robotMessages.push({
+    key: robot.key,
+    msgtype: String(req.body.msgtype),
+    body: checked.body,
+    at: ctx.clock.now(),
+  });
   return wecomOk();
 }
 
@@ -59,17 +74,31 @@ function uploadMedia(ctx: WecomContext, req: FakeRequest): FakeResponse {
   const part = req.multipart?.files.find((f) => f.field === 'media');
   if (!part) return reject(41005, 'media data missing', 'no multipart part named media');
   const max = type === 'voice' ? VOICE_MAX_BYTES : FILE_MAX_BYTES;
-  if (part.data.length <= MEDIA_MIN_BYTES || part.data.length > max) return reject(40006, 'invalid file size', `${part.data.length} bytes; allowed 6 bytes to ${max}`);
-  if (type === 'voice' && !part.data.subarray(0, 6).equals(Buffer.from('#!AMR\n'))) return reject(40005, 'invalid file type', 'voice must be AMR');
+  if (part.data.length <= MEDIA_MIN_BYTES || part.data.length > max)
+    return reject(40006, 'invalid file size', `${part.data.length} bytes; allowed 6 bytes to ${max}`);
+  if (type === 'voice' && !part.data.subarray(0, 6).equals(Buffer.from('#!AMR\n')))
+    return reject(40005, 'invalid file type', 'voice must be AMR');
   const now = ctx.clock.now();
   const mediaId = `3${randomChars(63)}`;
-  ctx.state.media.set(mediaId, { mediaId, key: robot.key, type, filename: part.filename, size: part.data.length, expiresAt: now + MEDIA_TTL_MS });
+  ctx.state.media.set(mediaId, {
+    mediaId,
+    key: robot.key,
+    type,
+    filename: part.filename,
+    size: part.data.length,
+    expiresAt: now + MEDIA_TTL_MS,
+  });
   return wecomOk({ type, media_id: mediaId, created_at: String(Math.floor(now / 1000)) });
 }
 
 export function robotRoutes(ctx: WecomContext, limit: () => RateLimit | null): RouteDef[] {
   return [
     { name: 'webhook.send', method: 'POST', path: '/cgi-bin/webhook/send', handler: (req) => send(ctx, req, limit) },
-    { name: 'webhook.upload_media', method: 'POST', path: '/cgi-bin/webhook/upload_media', handler: (req) => uploadMedia(ctx, req) },
+    {
+      name: 'webhook.upload_media',
+      method: 'POST',
+      path: '/cgi-bin/webhook/upload_media',
+      handler: (req) => uploadMedia(ctx, req),
+    },
   ];
 }

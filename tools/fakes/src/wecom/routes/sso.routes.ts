@@ -13,7 +13,10 @@ function escapeHtml(text: string): string {
 }
 
 function errorPage(errcode: number, message: string): FakeResponse {
-  return html(400, `<!doctype html><meta charset="utf-8"><title>企业微信登录失败</title><h1>errcode ${errcode}</h1><p>${escapeHtml(message)}</p>`);
+  return html(
+    400,
+    `<!doctype html><meta charset="utf-8"><title>企业微信登录失败</title><h1>errcode ${errcode}</h1><p>${escapeHtml(message)}</p>`,
+  );
 }
 
 /** The redirect host (with its port, or without when the entry has none) must be a trusted domain. */
@@ -27,7 +30,10 @@ export function isTrusted(agent: WecomAgent, redirectUri: string): boolean {
   return agent.trustedDomains.some((d) => d === url.host || d === url.hostname);
 }
 
-export function mintCode(ctx: WecomContext, input: { corpId: string; agentId: string; userId: string; ttlMs?: number }): WecomCode {
+export function mintCode(
+  ctx: WecomContext,
+  input: { corpId: string; agentId: string; userId: string; ttlMs?: number },
+): WecomCode {
   const code: WecomCode = {
     code: randomChars(43, true),
     corpId: input.corpId,
@@ -47,9 +53,15 @@ function chooserPage(ctx: WecomContext, req: FakeRequest, corp: WecomCorp): Fake
     return `${req.path}?${query.toString()}`;
   };
   const members = [...ctx.state.members.values()]
-    .map((m) => `<li><a href="${escapeHtml(link(m.userId))}">${escapeHtml(m.name)}</a> <code>${escapeHtml(m.userId)}</code></li>`)
+    .map(
+      (m) =>
+        `<li><a href="${escapeHtml(link(m.userId))}">${escapeHtml(m.name)}</a> <code>${escapeHtml(m.userId)}</code></li>`,
+    )
     .join('');
-  return html(200, `<!doctype html><meta charset="utf-8"><title>企业微信登录（模拟）</title><h1>${escapeHtml(corp.name)}</h1><p>选择扫码登录的成员：</p><ul>${members}</ul>`);
+  return html(
+    200,
+    `<!doctype html><meta charset="utf-8"><title>企业微信登录（模拟）</title><h1>${escapeHtml(corp.name)}</h1><p>选择扫码登录的成员：</p><ul>${members}</ul>`,
+  );
 }
 
 /** The SSO login page (and the legacy qrConnect): checks the app and redirect domain, then redirects with a code. */
@@ -58,7 +70,8 @@ function loginPage(ctx: WecomContext, req: FakeRequest): FakeResponse {
   const corpId = q.get('appid') ?? '';
   const corp = ctx.state.corps.get(corpId);
   if (!corp) return errorPage(40013, `invalid corpid: ${corpId}`);
-  if (req.path.endsWith('/sso/login') && q.get('login_type') !== 'CorpApp') return errorPage(40058, 'login_type must be CorpApp for a self-built app');
+  if (req.path.endsWith('/sso/login') && q.get('login_type') !== 'CorpApp')
+    return errorPage(40058, 'login_type must be CorpApp for a self-built app');
   const agent = corp.agents.find((a) => a.agentId === q.get('agentid'));
   if (!agent) return errorPage(40056, `invalid agentid: ${q.get('agentid') ?? ''}`);
   const redirectUri = q.get('redirect_uri') ?? '';
@@ -81,13 +94,21 @@ function getUserInfo(ctx: WecomContext, req: FakeRequest): FakeResponse {
   const value = req.query.get('code');
   if (!value) return wecomFail(41008, 'missing code');
   const code = ctx.state.codes.get(value);
-  if (!code || code.used || code.expiresAt <= ctx.clock.now() || code.corpId !== token.corpId || code.agentId !== token.agentId) {
+  if (
+    !code ||
+    code.used ||
+    code.expiresAt <= ctx.clock.now() ||
+    code.corpId !== token.corpId ||
+    code.agentId !== token.agentId
+  ) {
     return wecomFail(40029, 'invalid code');
   }
   code.used = true;
   const member = ctx.state.members.get(code.userId);
   if (!member) return wecomFail(40029, 'invalid code');
-  return member.external ? wecomOk({ openid: member.openId }) : wecomOk({ userid: member.userId, user_ticket: randomChars(48, true) });
+  return member.external
+    ? wecomOk({ openid: member.openId })
+    : wecomOk({ userid: member.userId, user_ticket: randomChars(48, true) });
 }
 
 /** user/get: apps created after 2022 get no mobile or email here. */
@@ -98,14 +119,28 @@ function getUser(ctx: WecomContext, req: FakeRequest): FakeResponse {
   if (!userId) return wecomFail(41009, 'missing userid');
   const member = ctx.state.members.get(userId);
   if (!member || member.external) return wecomFail(60111, `userid not found, userid: ${userId}`);
-  return wecomOk({ userid: member.userId, name: member.name, department: member.department, position: member.position, status: 1, isleader: 0, enable: 1, main_department: member.department[0] ?? 1 });
+  return wecomOk({
+    userid: member.userId,
+    name: member.name,
+    department: member.department,
+    position: member.position,
+    status: 1,
+    isleader: 0,
+    enable: 1,
+    main_department: member.department[0] ?? 1,
+  });
 }
 
 export function ssoRoutes(ctx: WecomContext): RouteDef[] {
   return [
     { name: 'sso.login', method: 'GET', path: '/wwlogin/sso/login', handler: (req) => loginPage(ctx, req) },
     { name: 'sso.qrconnect', method: 'GET', path: '/wwopen/sso/qrConnect', handler: (req) => loginPage(ctx, req) },
-    { name: 'auth.getuserinfo', method: 'GET', path: '/cgi-bin/auth/getuserinfo', handler: (req) => getUserInfo(ctx, req) },
+    {
+      name: 'auth.getuserinfo',
+      method: 'GET',
+      path: '/cgi-bin/auth/getuserinfo',
+      handler: (req) => getUserInfo(ctx, req),
+    },
     { name: 'user.get', method: 'GET', path: '/cgi-bin/user/get', handler: (req) => getUser(ctx, req) },
   ];
 }

@@ -6,11 +6,23 @@ import type { WecomToken } from '../wecom-state.ts';
 export const TOKEN_LIFETIME_S = 7200;
 
 /** Within its lifetime a repeated gettoken returns the same token (with what remains); after it, a new one. */
-export function issueToken(ctx: WecomContext, corpId: string, agentId: string): { token: WecomToken; expiresIn: number } {
+export function issueToken(
+  ctx: WecomContext,
+  corpId: string,
+  agentId: string,
+): { token: WecomToken; expiresIn: number } {
   const now = ctx.clock.now();
-  const live = ctx.state.tokens.find((t) => t.corpId === corpId && t.agentId === agentId && !t.revoked && t.expiresAt > now);
+  const live = ctx.state.tokens.find(
+    (t) => t.corpId === corpId && t.agentId === agentId && !t.revoked && t.expiresAt > now,
+  );
   if (live) return { token: live, expiresIn: Math.floor((live.expiresAt - now) / 1000) };
-  const token: WecomToken = { token: randomChars(64, true), corpId, agentId, expiresAt: now + TOKEN_LIFETIME_S * 1000, revoked: false };
+  const token: WecomToken = {
+    token: randomChars(64, true),
+    corpId,
+    agentId,
+    expiresAt: now + TOKEN_LIFETIME_S * 1000,
+    revoked: false,
+  };
   ctx.state.tokens.push(token);
   return { token, expiresIn: TOKEN_LIFETIME_S };
 }

@@ -44,7 +44,13 @@ export class GitRepo {
   }
 
   git(args: string[], extraEnv: Record<string, string> = {}, input?: string): string {
-    return execFileSync('git', args, { cwd: this.dir, env: fixtureEnv(extraEnv), encoding: 'utf8', input, maxBuffer: 256 * 1024 * 1024 });
+    return execFileSync('git', args, {
+      cwd: this.dir,
+      env: fixtureEnv(extraEnv),
+      encoding: 'utf8',
+      input,
+      maxBuffer: 256 * 1024 * 1024,
+    });
   }
 
   commit(spec: CommitSpec): string {
@@ -58,7 +64,10 @@ export class GitRepo {
         this.git(['add', '--', path]);
       }
     }
-    this.git(['commit', '--quiet', '--allow-empty', '--cleanup=verbatim', '-m', spec.message], this.identity(spec.author, spec.time));
+    this.git(
+      ['commit', '--quiet', '--allow-empty', '--cleanup=verbatim', '-m', spec.message],
+      this.identity(spec.author, spec.time),
+    );
     return this.head();
   }
 
@@ -72,7 +81,10 @@ export class GitRepo {
   }
 
   tag(name: string, message: string | null, author: Person, time: number, target = 'HEAD'): void {
-    this.git(message === null ? ['tag', name, target] : ['tag', '-a', name, '-m', message, target], this.identity(author, time));
+    this.git(
+      message === null ? ['tag', name, target] : ['tag', '-a', name, '-m', message, target],
+      this.identity(author, time),
+    );
   }
 
   head(): string {

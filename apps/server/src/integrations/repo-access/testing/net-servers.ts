@@ -30,7 +30,10 @@ function listen(server: net.Server, sockets: Set<net.Socket>): Promise<LoopbackS
 /** Accepts connections and never says a word: what a firewalled or wedged service looks like from outside. */
 export function startSilentServer(): Promise<LoopbackServer> {
   const sockets = new Set<net.Socket>();
-  return listen(net.createServer(() => undefined), sockets);
+  return listen(
+    net.createServer(() => undefined),
+    sockets,
+  );
 }
 
 /** Answers anything with a line of plain text and hangs up: not TLS, not git, not svn. */
@@ -56,9 +59,14 @@ export async function closedPort(): Promise<number> {
  * Serves bare repositories under `root` over git's dumb HTTP protocol (run `git update-server-info` in them), with
  * HTTP basic auth when `credentials` are given: a 401 with `WWW-Authenticate` for anyone else.
  */
-export function startDumbGitServer(root: string, credentials?: { user: string; password: string }): Promise<LoopbackServer> {
+export function startDumbGitServer(
+  root: string,
+  credentials?: { user: string; password: string },
+): Promise<LoopbackServer> {
   const sockets = new Set<net.Socket>();
-  const expected = credentials ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` : null;
+  const expected = credentials
+    ? `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`
+    : null;
   const server = http.createServer((req, res) => {
     if (expected && req.headers.authorization !== expected) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();

@@ -139,8 +139,20 @@ export function githubPingPayload(): Json {
   return {
     zen: 'Design for failure.',
     hook_id: 4711,
-    hook: { type: 'Repository', id: 4711, name: 'web', active: true, events: ['push'], config: { content_type: 'json', insecure_ssl: '0', url: 'https://release.corp.test/hook' } },
-    repository: { id: 81234567, name: 'ios-app', full_name: 'acme/ios-app', html_url: 'https://github.com/acme/ios-app' },
+    hook: {
+      type: 'Repository',
+      id: 4711,
+      name: 'web',
+      active: true,
+      events: ['push'],
+      config: { content_type: 'json', insecure_ssl: '0', url: 'https://release.corp.test/hook' },
+    },
+    repository: {
+      id: 81234567,
+      name: 'ios-app',
+      full_name: 'acme/ios-app',
+      html_url: 'https://github.com/acme/ios-app',
+    },
     sender: { login: 'olaberg', id: 99001 },
   };
 }
@@ -160,7 +172,15 @@ export function giteaPushPayload(overrides: Json = {}): Json {
     commits,
     total_commits: 2,
     head_commit: commits[0],
-    repository: { id: 12, name: 'ios-app', full_name: 'mobile/ios-app', private: true, html_url: web, clone_url: `${web}.git`, default_branch: 'main' },
+    repository: {
+      id: 12,
+      name: 'ios-app',
+      full_name: 'mobile/ios-app',
+      private: true,
+      html_url: web,
+      clone_url: `${web}.git`,
+      default_branch: 'main',
+    },
     pusher: { id: 7, login: 'ola', username: 'ola', email: 'ola@corp.test' },
     sender: { id: 7, login: 'ola', username: 'ola' },
     ...overrides,
@@ -168,7 +188,13 @@ export function giteaPushPayload(overrides: Json = {}): Json {
 }
 
 export function giteaDeletePayload(ref: string, refType: 'branch' | 'tag'): Json {
-  return { ref, ref_type: refType, pusher_type: 'user', repository: { id: 12, full_name: 'mobile/ios-app' }, sender: { id: 7, login: 'ola' } };
+  return {
+    ref,
+    ref_type: refType,
+    pusher_type: 'user',
+    repository: { id: 12, full_name: 'mobile/ios-app' },
+    sender: { id: 7, login: 'ola' },
+  };
 }
 
 export function hmacHex(secret: string, body: string): string {

@@ -14,7 +14,12 @@ let deviceIdentity: TestIdentity | null = null;
 /** What an iPhone POSTs to a Profile Service URL: the attributes as an XML plist in CMS SignedData, signed by a throwaway device identity. */
 export function fakeDeviceAnswer(answer: FakeDeviceAnswer): Buffer {
   deviceIdentity ??= makeIdentity('Fake iPhone Device Identity', '0d');
-  const dict: Record<string, string> = { UDID: answer.udid, PRODUCT: answer.product ?? 'iPhone14,2', VERSION: answer.version ?? '21A329', SERIAL: answer.serial ?? 'F2LXK0AAAAAA' };
+  const dict: Record<string, string> = {
+    UDID: answer.udid,
+    PRODUCT: answer.product ?? 'iPhone14,2',
+    VERSION: answer.version ?? '21A329',
+    SERIAL: answer.serial ?? 'F2LXK0AAAAAA',
+  };
   if (answer.challenge !== undefined) dict.CHALLENGE = answer.challenge;
   return signCms(Buffer.from(buildPlist(dict), 'utf8'), deviceIdentity);
 }

@@ -44,12 +44,23 @@ export function AppFormFields({ form, open, canEdit, app }: AppFormFieldsProps) 
       </Col>
       <Col {...half}>
         <Form.Item name="categoryId" label={zh.appForm.category}>
-          <Select data-testid="app-category" loading={isLoading} options={categoryOptions} showSearch={{ optionFilterProp: 'label' }} />
+          <Select
+            data-testid="app-category"
+            loading={isLoading}
+            options={categoryOptions}
+            showSearch={{ optionFilterProp: 'label' }}
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item name="password" label={zh.appForm.password} required rules={[contractRule(field.password)]}>
-          <Input maxLength={10} inputMode="numeric" autoComplete="off" placeholder={zh.appForm.passwordPlaceholder} data-testid="app-password" />
+          <Input
+            maxLength={10}
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder={zh.appForm.passwordPlaceholder}
+            data-testid="app-password"
+          />
         </Form.Item>
       </Col>
       <Col span={24}>
@@ -65,22 +76,44 @@ export function AppFormFields({ form, open, canEdit, app }: AppFormFieldsProps) 
       <BundleIdFields />
       <Col {...half}>
         <Form.Item name="editUserIds" label={zh.appForm.editUsers} extra={zh.appForm.editUsersHint}>
-          <Select mode="multiple" allowClear data-testid="app-edit-users" options={permits.edit} showSearch={{ optionFilterProp: 'label' }} />
+          <Select
+            mode="multiple"
+            allowClear
+            data-testid="app-edit-users"
+            options={permits.edit}
+            showSearch={{ optionFilterProp: 'label' }}
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item name="viewUserIds" label={zh.appForm.viewUsers} extra={zh.appForm.viewUsersHint}>
-          <Select mode="multiple" allowClear data-testid="app-view-users" options={permits.view} showSearch={{ optionFilterProp: 'label' }} />
+          <Select
+            mode="multiple"
+            allowClear
+            data-testid="app-view-users"
+            options={permits.view}
+            showSearch={{ optionFilterProp: 'label' }}
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item name="devWeComUrl" label={zh.appForm.devWeComUrl} rules={[contractRule(field.devWeComUrl)]}>
-          <Input allowClear autoComplete="off" placeholder={zh.appForm.webhookPlaceholder} data-testid="app-dev-webhook" />
+          <Input
+            allowClear
+            autoComplete="off"
+            placeholder={zh.appForm.webhookPlaceholder}
+            data-testid="app-dev-webhook"
+          />
         </Form.Item>
       </Col>
       <Col {...half}>
         <Form.Item name="prodWeComUrl" label={zh.appForm.prodWeComUrl} rules={[contractRule(field.prodWeComUrl)]}>
-          <Input allowClear autoComplete="off" placeholder={zh.appForm.webhookPlaceholder} data-testid="app-prod-webhook" />
+          <Input
+            allowClear
+            autoComplete="off"
+            placeholder={zh.appForm.webhookPlaceholder}
+            data-testid="app-prod-webhook"
+          />
         </Form.Item>
       </Col>
     </Row>

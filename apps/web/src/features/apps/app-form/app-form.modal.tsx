@@ -37,7 +37,8 @@ function showSaveError(form: FormInstance<AppFormValues>, error: unknown): void 
     toast.warning(AppMessages.duplicatePathRegenerated);
     return;
   }
-  if (error.kind === 'business' || error.kind === 'network' || error.kind === 'timeout') toast.error(error.message || zh.common.networkError);
+  if (error.kind === 'business' || error.kind === 'network' || error.kind === 'timeout')
+    toast.error(error.message || zh.common.networkError);
 }
 
 /** 添加应用 (admins) and 应用设置 (width 800): the same form; only admins may save, others read it. */

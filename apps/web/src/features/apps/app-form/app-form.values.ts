@@ -100,7 +100,9 @@ export function toSaveBody(values: AppFormValues, app: AppDetail | null): SaveAp
 
 /** The parts of a zod schema a form rule needs (the contract's field schemas fit). */
 interface FieldSchema {
-  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ message: string }> } };
+  safeParse(
+    value: unknown,
+  ): { success: true } | { success: false; error: { issues: ReadonlyArray<{ message: string }> } };
 }
 
 /** An antd rule that checks a field with the contract's schema and shows its first message. */

@@ -22,7 +22,12 @@ const listRule: FormRule = {
 export function BundleIdFields() {
   return bundleIdPlatforms.map((platform, index) => (
     <Col key={platform} xs={24} md={8}>
-      <Form.Item name={['bundleIds', platform]} label={bundleIdLabels[platform]} rules={[listRule]} extra={index === 0 ? bundleIdText.hint : undefined}>
+      <Form.Item
+        name={['bundleIds', platform]}
+        label={bundleIdLabels[platform]}
+        rules={[listRule]}
+        extra={index === 0 ? bundleIdText.hint : undefined}
+      >
         <Select
           mode="tags"
           open={false}

@@ -12,7 +12,10 @@ export function PathInput({ value = '', onChange, disabled = false }: PathInputP
   const prefix = packageUrlPrefix();
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <Space.Addon title={prefix} style={{ flex: 'none', maxWidth: '65%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      <Space.Addon
+        title={prefix}
+        style={{ flex: 'none', maxWidth: '65%', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
         {prefix}
       </Space.Addon>
       <Input

@@ -37,15 +37,18 @@ export function useAppFormOptions(open: boolean, canEdit: boolean, app: AppDetai
     if (app?.categoryId != null && !options.some((o) => o.value === app.categoryId)) {
       options.push({ value: app.categoryId, label: app.categoryName });
     }
-    if (!options.some((o) => o.value === UNCATEGORISED_ID)) options.unshift({ value: UNCATEGORISED_ID, label: UNCATEGORISED_NAME });
+    if (!options.some((o) => o.value === UNCATEGORISED_ID))
+      options.unshift({ value: UNCATEGORISED_ID, label: UNCATEGORISED_NAME });
     return options;
   }, [categories.data, app]);
 
   const pickUsers = useMemo<PickUser[]>(() => {
     const byId = new Map<number, PickUser>();
-    for (const user of users.data ?? []) byId.set(user.userId, { userId: user.userId, username: user.username, isAdmin: isAdminLevel(user.roleLevel) });
+    for (const user of users.data ?? [])
+      byId.set(user.userId, { userId: user.userId, username: user.username, isAdmin: isAdminLevel(user.roleLevel) });
     for (const user of app?.users ?? []) {
-      if (!byId.has(user.userId)) byId.set(user.userId, { userId: user.userId, username: user.username, isAdmin: false });
+      if (!byId.has(user.userId))
+        byId.set(user.userId, { userId: user.userId, username: user.username, isAdmin: false });
     }
     return [...byId.values()];
   }, [users.data, app]);
@@ -57,7 +60,11 @@ export function useAppFormOptions(open: boolean, canEdit: boolean, app: AppDetai
  * SPEC §6 pick lists: a user chosen on one side is not offered on the other, and admins are never
  * offered as view (download) users.
  */
-export function permitOptions(pickUsers: PickUser[], editUserIds: number[], viewUserIds: number[]): { edit: Option[]; view: Option[] } {
+export function permitOptions(
+  pickUsers: PickUser[],
+  editUserIds: number[],
+  viewUserIds: number[],
+): { edit: Option[]; view: Option[] } {
   const toOption = (user: PickUser): Option => ({ value: user.userId, label: user.username });
   return {
     edit: pickUsers.filter((user) => !viewUserIds.includes(user.userId)).map(toOption),

@@ -33,7 +33,14 @@ export function AppHeaderCard({ app, onOpenSettings }: AppHeaderCardProps) {
           </Typography.Title>
           <AppTypeTag appType={app.appType} />
           <Tooltip title={zh.appPage.settings}>
-            <Button type="text" size="small" icon={<SettingOutlined />} aria-label={zh.appPage.settings} data-testid="app-settings" onClick={onOpenSettings} />
+            <Button
+              type="text"
+              size="small"
+              icon={<SettingOutlined />}
+              aria-label={zh.appPage.settings}
+              data-testid="app-settings"
+              onClick={onOpenSettings}
+            />
           </Tooltip>
         </Flex>
         <Flex className="app-header-details" vertical gap={6}>
@@ -43,12 +50,21 @@ export function AppHeaderCard({ app, onOpenSettings }: AppHeaderCardProps) {
             items={[
               { key: 'category', label: zh.appPage.category, children: app.categoryName },
               { key: 'bundleId', label: zh.appPage.bundleId, children: <BundleIdList bundleIds={app.bundleIds} /> },
-              { key: 'downloadUrl', label: zh.appPage.downloadUrl, children: <DownloadAddress url={app.downloadUrl} /> },
+              {
+                key: 'downloadUrl',
+                label: zh.appPage.downloadUrl,
+                children: <DownloadAddress url={app.downloadUrl} />,
+              },
             ]}
           />
           {app.permit !== 'view' && <InstallAccessFields appId={app.appId} />}
           {app.description ? (
-            <Typography.Paragraph type="secondary" ellipsis={{ rows: 3, expandable: 'collapsible' }} style={{ margin: 0, whiteSpace: 'pre-line' }} data-testid="app-header-description">
+            <Typography.Paragraph
+              type="secondary"
+              ellipsis={{ rows: 3, expandable: 'collapsible' }}
+              style={{ margin: 0, whiteSpace: 'pre-line' }}
+              data-testid="app-header-description"
+            >
               {app.description}
             </Typography.Paragraph>
           ) : null}

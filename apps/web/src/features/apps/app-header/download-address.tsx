@@ -8,7 +8,11 @@ import { zh } from '../../../locales/zh-CN.ts';
 import { APP_QR_LEVEL, APP_QR_SIZE } from '../app.constants.ts';
 
 /** The QR drawing comes in its own chunk, in a box of its size (the app page's first load: bench/web-size.ts). */
-const QRCodeSVG = lazyPart(() => import('qrcode.react'), 'QRCodeSVG', <div style={{ width: APP_QR_SIZE, height: APP_QR_SIZE }} />);
+const QRCodeSVG = lazyPart(
+  () => import('qrcode.react'),
+  'QRCodeSVG',
+  <div style={{ width: APP_QR_SIZE, height: APP_QR_SIZE }} />,
+);
 
 /** The install address with a copy button: 已复制到剪切板, or a warning when the browser refuses. */
 export function DownloadAddress({ url }: { url: string }) {
@@ -18,11 +22,25 @@ export function DownloadAddress({ url }: { url: string }) {
   };
   return (
     <Flex align="center" gap={4} style={{ minWidth: 0, maxWidth: '100%' }}>
-      <Typography.Link href={url} target="_blank" rel="noreferrer" ellipsis data-testid="app-download-url" style={{ minWidth: 0 }}>
+      <Typography.Link
+        href={url}
+        target="_blank"
+        rel="noreferrer"
+        ellipsis
+        data-testid="app-download-url"
+        style={{ minWidth: 0 }}
+      >
         {url}
       </Typography.Link>
       <Tooltip title={zh.appPage.copy}>
-        <Button type="text" size="small" icon={<CopyOutlined />} aria-label={zh.appPage.copy} data-testid="app-copy" onClick={() => void copy()} />
+        <Button
+          type="text"
+          size="small"
+          icon={<CopyOutlined />}
+          aria-label={zh.appPage.copy}
+          data-testid="app-copy"
+          onClick={() => void copy()}
+        />
       </Tooltip>
     </Flex>
   );

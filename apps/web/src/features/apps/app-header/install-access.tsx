@@ -33,7 +33,10 @@ async function copy(text: string): Promise<void> {
  */
 export function InstallAccessFields({ appId }: { appId: number }) {
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: queryKeys.installAccess(appId), queryFn: ({ signal }) => fetchInstallAccess(appId, signal) });
+  const query = useQuery({
+    queryKey: queryKeys.installAccess(appId),
+    queryFn: ({ signal }) => fetchInstallAccess(appId, signal),
+  });
   const save = useMutation({
     mutationFn: updateInstallAccess,
     onSuccess: (next: InstallAccess, body) => {
@@ -54,10 +57,28 @@ export function InstallAccessFields({ appId }: { appId: number }) {
           {access.password}
         </Typography.Text>
         <Tooltip title={installAccessText.copyPassword}>
-          <Button type="text" size="small" icon={<CopyOutlined />} aria-label={installAccessText.copyPassword} data-testid="install-access-copy" onClick={() => void copy(access.password)} />
+          <Button
+            type="text"
+            size="small"
+            icon={<CopyOutlined />}
+            aria-label={installAccessText.copyPassword}
+            data-testid="install-access-copy"
+            onClick={() => void copy(access.password)}
+          />
         </Tooltip>
-        <Popconfirm title={installAccessText.regenerateConfirm} description={<div style={{ maxWidth: 260 }}>{installAccessText.regenerateHint}</div>} onConfirm={() => save.mutate({ appId, regeneratePassword: true })}>
-          <Button type="link" size="small" icon={<ReloadOutlined />} loading={save.isPending && save.variables.regeneratePassword === true} data-testid="install-access-regenerate" style={{ paddingInline: 4 }}>
+        <Popconfirm
+          title={installAccessText.regenerateConfirm}
+          description={<div style={{ maxWidth: 260 }}>{installAccessText.regenerateHint}</div>}
+          onConfirm={() => save.mutate({ appId, regeneratePassword: true })}
+        >
+          <Button
+            type="link"
+            size="small"
+            icon={<ReloadOutlined />}
+            loading={save.isPending && save.variables.regeneratePassword === true}
+            data-testid="install-access-regenerate"
+            style={{ paddingInline: 4 }}
+          >
             {installAccessText.regenerate}
           </Button>
         </Popconfirm>
@@ -75,11 +96,24 @@ export function InstallAccessFields({ appId }: { appId: number }) {
         </Tooltip>
         {access.publicInstall && (
           <Flex align="center" gap={4} style={{ minWidth: 0, maxWidth: '100%' }}>
-            <Typography.Link href={access.publicUrl} target="_blank" rel="noreferrer" ellipsis style={{ minWidth: 0 }} data-testid="install-access-public-url">
+            <Typography.Link
+              href={access.publicUrl}
+              target="_blank"
+              rel="noreferrer"
+              ellipsis
+              style={{ minWidth: 0 }}
+              data-testid="install-access-public-url"
+            >
               {access.publicUrl}
             </Typography.Link>
             <Tooltip title={installAccessText.copyLink}>
-              <Button type="text" size="small" icon={<CopyOutlined />} aria-label={installAccessText.copyLink} onClick={() => void copy(access.publicUrl)} />
+              <Button
+                type="text"
+                size="small"
+                icon={<CopyOutlined />}
+                aria-label={installAccessText.copyLink}
+                onClick={() => void copy(access.publicUrl)}
+              />
             </Tooltip>
           </Flex>
         )}
