@@ -12,7 +12,7 @@ import {
 import { sha256Hex } from '../../apps/server/src/lib/crypto.ts';
 import type { AuthUser } from '../../apps/server/src/modules/auth/session.service.ts';
 import { createLinks, type Links } from '../../apps/server/src/http/links.ts';
-import { createServices, type Services } from '../../apps/server/src/services.ts';
+import { buildApp, type BuiltApp } from '../../apps/server/src/app.ts';
 import { createLocalBlobStore } from '../../apps/server/src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../../apps/server/src/storage/url-signer.ts';
 import { committers, FILTER_SIZE, FILTERED_WORKFLOW, loadRows, WORKFLOWS, type Layout } from './dataset.ts';
@@ -25,7 +25,8 @@ const SECRET = 'bench-secret-'.padEnd(40, 'x');
 export interface BenchDb {
   dialect: DialectName;
   handle: DatabaseHandle;
-  services: Services;
+  /** The app, built and not listening: its modules' services. */
+  built: BuiltApp;
   presenter: Links;
   admin: AuthUser;
   /** A member with the `view` permit on the app: the trend goes through the appIds filter. */
@@ -47,7 +48,9 @@ export async function openBenchDb(
     schema,
     sqliteFile: path.join(dbDir, 'release.db'),
   });
+  let closeApp = async () => undefined;
   const close = async () => {
+    await closeApp().catch(() => undefined);
     await handle.destroy().catch(() => undefined);
     if (dialect === 'postgres') await dropPostgresSchema(POSTGRES_URL, schema);
     fs.rmSync(dbDir, { recursive: true, force: true });
@@ -56,28 +59,24 @@ export async function openBenchDb(
     await migrateToLatest(handle);
     const clock = { now: () => Date.now() };
     const blobs = createLocalBlobStore({ root: path.join(dbDir, 'blobs'), signer: createUrlSigner(SECRET), clock });
-    const services = createServices({
+    const built = await buildApp({
       db: handle.db,
       blobs,
       clock,
       sms: { isReal: false, send: async () => undefined },
-      lark: null,
-      wecom: null,
       secret: SECRET,
-      maxPackageBytes: 8 * 1024 ** 3,
       mirrorsDir: path.join(dbDir, 'mirrors'),
-      allowFileRemotes: true,
       // No pushes leave the bench: the hosts are loopback and nothing is queued to them.
       robotHosts: { larkOpenBaseUrl: 'http://127.0.0.1:9', wecomBaseUrl: 'http://127.0.0.1:9' },
-      publicUrl: null,
     });
+    closeApp = () => built.app.close();
     const presenter = createLinks({
       blobs,
-      mediaLinks: services.mediaLinks,
+      mediaLinks: built.core.mediaLinks,
       apiBase: 'http://127.0.0.1:3000',
       filesBase: 'http://127.0.0.1:3000',
     });
-    return { dialect, handle, services, presenter, close };
+    return { dialect, handle, built, presenter, close };
   } catch (error) {
     await close();
     throw error;
@@ -108,7 +107,8 @@ export async function seedApp(
   workflows: (rank: number) => { tabName: string; repoPath: string; committers: string[]; defaultBranch?: string },
   count = WORKFLOWS,
 ) {
-  const { services, handle } = db;
+  const { handle } = db;
+  const services = db.built.modules;
   await services.roles.seedDefaults();
   await services.users.ensureFirstAdmin('admin', 'bench-pass-123', () => 'unused');
   const admin = await authUser(handle, 'admin');

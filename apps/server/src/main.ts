@@ -46,7 +46,7 @@ async function main() {
   const secret = keys.current;
   const blobs = createBlobStore(config, { signer: createUrlSigner(secret), clock: systemClock });
 
-  const { app, services } = await buildApp({
+  const { app, core, modules } = await buildApp({
     db: handle.db,
     blobs,
     maxPackageBytes: config.MAX_PACKAGE_MB * 1024 * 1024,
@@ -109,8 +109,8 @@ async function main() {
     },
   });
 
-  await services.roles.seedDefaults();
-  const admin = await services.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () =>
+  await modules.roles.seedDefaults();
+  const admin = await modules.users.ensureFirstAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD, () =>
     randomToken().slice(0, 16),
   );
   if (admin.created && !admin.generatedPassword) {
@@ -126,9 +126,9 @@ async function main() {
 
   // Pushes and autoPush run as jobs in every process; the first drain also takes over jobs whose process died
   // (their lease ran out), and a delivery found mid-send is reported, never sent twice.
-  services.jobs.start();
+  core.jobs.start();
   // Repository polling, housekeeping and the Lark tasks pull: each due schedule is taken by one process of the cluster.
-  services.scheduler.start();
+  core.scheduler.start();
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -258,7 +258,7 @@ describe.each(testDialects())('Apple accounts on %s', (dialect) => {
     ]);
     const atApple = apple.state.profiles.find((p) => p.uuid === res.body.data.profile.uuid);
     expect(readProfilePlist(atApple?.profileContent ?? '').ProvisionedDevices).toEqual(res.body.data.profile.devices);
-    const identity = await server.built.services.certificates.loadSigningIdentity(certificateId);
+    const identity = await server.built.core.shared.certificates.loadSigningIdentity(certificateId);
     expect(identity.profiles.map((p) => p.uuid)).toEqual([res.body.data.profile.uuid]);
 
     // Again after a new device: the old profile is deleted at Apple and made anew with the same name.

@@ -201,9 +201,9 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     expect(stored.private_key_sealed).toMatch(/^v1\./);
     expect(stored.private_key_sealed).not.toContain('PRIVATE KEY');
     expect(stored.password_sealed).not.toContain(PASSWORD);
-    expect(server.built.services.box.open(stored.password_sealed)).toBe(PASSWORD);
+    expect(server.built.core.box.open(stored.password_sealed)).toBe(PASSWORD);
 
-    const identity = await server.built.services.certificates.loadSigningIdentity(id);
+    const identity = await server.built.core.shared.certificates.loadSigningIdentity(id);
     expect(identity.certificateDer.equals(apple.der)).toBe(true);
     const signature = sign('sha256', Buffer.from('code directory'), identity.privateKey);
     expect(verify('sha256', Buffer.from('code directory'), createPublicKey(identity.privateKey), signature)).toBe(true);

@@ -141,11 +141,11 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
         ).n,
       );
     // Only alice's (by name, any case): bob's 8,000 are hidden, the three pages of 5,000 each decided.
-    expect(await server.built.services.ingest.refilter({ ...workflow, committers: JSON.stringify(['alice']) })).toBe(
+    expect(await server.built.core.shared.ingest.refilter({ ...workflow, committers: JSON.stringify(['alice']) })).toBe(
       8_000,
     );
     expect(await hidden()).toBe(8_000);
-    expect(await server.built.services.ingest.refilter({ ...workflow, committers: '[]' })).toBe(8_000);
+    expect(await server.built.core.shared.ingest.refilter({ ...workflow, committers: '[]' })).toBe(8_000);
     expect(await hidden()).toBe(0);
   });
 

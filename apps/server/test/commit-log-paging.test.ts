@@ -76,7 +76,7 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     const ingest = async (id: number, commits: SourceCommit[]) => {
       const workflow = rows.find((w) => w.id === id);
       if (!workflow) throw new Error('workflow missing');
-      await server.built.services.ingest.ingestCommits(workflow, commits);
+      await server.built.core.shared.ingest.ingestCommits(workflow, commits);
     };
     // Interleaved so that ids do not follow commit time: the tie on commit time is broken by id, across workflows.
     for (const [n, id] of [workflowIds[2], workflowIds[0], workflowIds[1], toolFlow, hiddenFlow].entries()) {

@@ -60,7 +60,7 @@ describe.each(testDialects())('the summary of two workflows on one repository on
     for (const id of ids) {
       const workflow = rows.find((w) => w.id === id);
       if (!workflow) throw new Error('workflow missing');
-      await server.built.services.ingest.ingestCommits(workflow, [1, 2, 3].map(commit));
+      await server.built.core.shared.ingest.ingestCommits(workflow, [1, 2, 3].map(commit));
     }
   });
   afterAll(async () => {

@@ -60,7 +60,7 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
       ).body.data.id;
     gitId = await create({ tabName: '客户端', repoType: 'git', repoPath: 'https://git.example.com/c.git' });
     svnId = await create({ tabName: '美术', repoType: 'svn', repoPath: 'svn://svn.example.com/art' });
-    const ingest = server.built.services.ingest;
+    const ingest = server.built.core.shared.ingest;
     const workflows = await server.db.selectFrom('workflows').selectAll().execute();
     const gitFlow = workflows.find((w) => w.id === gitId);
     const svnFlow = workflows.find((w) => w.id === svnId);
@@ -179,7 +179,7 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
   it('opens an item by the short id the list shows (7+ hex digits, any case), and says when a short id names several', async () => {
     const flow = await server.db.selectFrom('workflows').selectAll().where('id', '=', gitId).executeTakeFirstOrThrow();
     const [first, second] = ['abcdef01'.padEnd(40, '1'), 'abcdef02'.padEnd(40, '2')];
-    await server.built.services.ingest.ingestCommits(flow, [
+    await server.built.core.shared.ingest.ingestCommits(flow, [
       commit(300, { commitId: first, message: 'fix: 短号打开' }),
       commit(301, { commitId: second, message: 'feat: 另一个' }),
     ]);

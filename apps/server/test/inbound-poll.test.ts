@@ -32,7 +32,7 @@ describe.each(testDialects())('polls through the inbound service on %s', (dialec
     sandbox.cleanup();
   });
 
-  const inbound = () => server.built.services.inbound;
+  const inbound = () => server.built.core.shared.inbound;
   const create = async (body: Record<string, unknown>) =>
     (await server.request<{ id: number }>('POST', '/api/workflow', { token: admin, body: { appId, ...body } })).body
       .data.id;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobScheduleMessages, type CommitLogItem, type JobScheduleRow } from '@release/contract';
 import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
 import { createScheduler } from '../src/jobs/scheduler.ts';
-import { HOUSEKEEPING_INTERVAL_MS } from '../src/services.ts';
+import { HOUSEKEEPING_INTERVAL_MS } from '../src/core.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
@@ -35,7 +35,7 @@ describe.each(testDialects())('scheduled work in the database on %s', (dialect) 
 
   const jobs = async (token = admin) => server.request<JobScheduleRow[]>('GET', '/api/system_setting/jobs', { token });
   const row = async (name: string) => (await jobs()).body.data.find((r) => r.name === name) as JobScheduleRow;
-  const scheduler = () => server.built.services.scheduler;
+  const scheduler = () => server.built.core.scheduler;
 
   it('lists housekeeping and the repository poll for admins only, the first run one interval away', async () => {
     const listed = await jobs();

@@ -55,7 +55,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
   let baseToken = '';
   const base = () => baseToken;
   /** Lark's events are answered at once and handled by the job runner (main.ts starts it; here the test drains it). */
-  const work = (server: TestServer) => server.built.services.jobs.runDue();
+  const work = (server: TestServer) => server.built.core.jobs.runDue();
   const follow = (server: TestServer, token: string, workflowId: number, sources: string[]) =>
     server.request<LarkDocFollow[]>('POST', '/api/workflow/lark_docs', { token, body: { workflowId, sources } });
 
@@ -205,7 +205,7 @@ describe.each(testDialects())('Lark document events on %s', (dialect) => {
   });
 
   it("answers Lark at once while Lark's document API has not answered, then shows the edit", async () => {
-    const jobs = sealed.built.services.jobs;
+    const jobs = sealed.built.core.jobs;
     const before = (await items(sealed, admin, workflow.id)).length;
     // Lark's document read does not answer until released; the job runner works as in a running server.
     const held = lark.hold('docx.document.raw_content');

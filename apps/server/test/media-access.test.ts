@@ -133,7 +133,7 @@ describe.each(combos)('media of an app on %s with the %s store', (dialect, store
       .where('id', '=', workflowId)
       .executeTakeFirstOrThrow();
     const commitId = 'a'.repeat(40);
-    await server.built.services.ingest.ingestCommits(workflow, [
+    await server.built.core.shared.ingest.ingestCommits(workflow, [
       {
         commitId,
         branch: 'main',

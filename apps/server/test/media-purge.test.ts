@@ -64,7 +64,7 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
       .where('id', '=', workflowId)
       .executeTakeFirstOrThrow();
     const commitId = `${store}${'b'.repeat(40 - store.length)}`;
-    await server.built.services.ingest.ingestCommits(workflow, [
+    await server.built.core.shared.ingest.ingestCommits(workflow, [
       {
         commitId,
         branch: 'main',
@@ -92,7 +92,7 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
       ).status,
     ).toBe(200);
     // A package's icon, stored by the server itself and named by its version.
-    const versionIcon = await server.built.services.media.storeImage(PNG, 'image/png');
+    const versionIcon = await server.built.core.shared.media.storeImage(PNG, 'image/png');
     const now = server.clock.now();
     await server.db
       .insertInto('app_versions')
@@ -116,11 +116,11 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
     const gone = [replaced.key, neverSaved.key];
 
     server.clock.advance(23 * HOUR);
-    expect(await server.built.services.media.purgeUnreferenced(server.clock.now())).toBe(0);
+    expect(await server.built.core.shared.media.purgeUnreferenced(server.clock.now())).toBe(0);
     for (const key of [...kept, ...gone]) expect([key, await exists(key)]).toEqual([key, true]);
 
     server.clock.advance(2 * HOUR);
-    expect(await server.built.services.media.purgeUnreferenced(server.clock.now())).toBe(2);
+    expect(await server.built.core.shared.media.purgeUnreferenced(server.clock.now())).toBe(2);
     for (const key of kept) expect([key, await exists(key), await listed(key)]).toEqual([key, true, true]);
     for (const key of gone) expect([key, await exists(key), await listed(key)]).toEqual([key, false, false]);
     // What stays is still served; a run later finds nothing more to do.
@@ -128,6 +128,6 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
     expect(
       (await rawRequest(`${server.url}${app.body.data.appIcon}`, { headers: { connection: 'close' } })).status,
     ).toBe(200);
-    expect(await server.built.services.media.purgeUnreferenced(server.clock.now())).toBe(0);
+    expect(await server.built.core.shared.media.purgeUnreferenced(server.clock.now())).toBe(0);
   });
 });

@@ -60,7 +60,7 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     const doomed = createJobQueue({ db: world.server.db, clock: world.server.clock, owner: 'process-a' });
     const [claimed] = await doomed.repository.claim('process-a', world.server.clock.now(), LEASE_MS, 1);
     expect(claimed).toBeDefined();
-    const definition = world.server.built.services.deliveryJob;
+    const definition = world.server.built.core.shared.deliveryJob;
     await definition.run(definition.payload.parse(JSON.parse(claimed?.payload ?? '{}')), {
       id: claimed?.id ?? 0,
       attempt: 1,
@@ -94,7 +94,7 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     );
     const doomed = createJobQueue({ db: world.server.db, clock: world.server.clock, owner: 'process-a' });
     const [claimed] = await doomed.repository.claim('process-a', world.server.clock.now(), LEASE_MS, 1);
-    const definition = world.server.built.services.deliveryJob;
+    const definition = world.server.built.core.shared.deliveryJob;
     await definition.run(definition.payload.parse(JSON.parse(claimed?.payload ?? '{}')), {
       id: claimed?.id ?? 0,
       attempt: 1,
@@ -220,7 +220,7 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
     ).toBe(2);
     // The same items again, and a second run of the same scan, change nothing.
     expect(await world.pushItems(auto, [{ id: 'new-1', message: '第一章关卡' }])).toBe(0);
-    await world.server.built.services.autoPush.trigger([{ id: auto.id, auto_push: 1, robot_url: auto.robotUrl }]);
+    await world.server.built.core.shared.autoPush.trigger([{ id: auto.id, auto_push: 1, robot_url: auto.robotUrl }]);
     await world.runJobs();
     const cards = () =>
       world.lark.botMessages.filter((m) => m.botToken === bot.token).map((m) => JSON.stringify(m.card));
@@ -311,7 +311,7 @@ describe.each(testDialects())('delivery jobs on %s', (dialect) => {
       owner: 'process-b',
       concurrency: 2,
     });
-    other.register(world.server.built.services.deliveryJob);
+    other.register(world.server.built.core.shared.deliveryJob);
     const [mine, theirs] = await Promise.all([world.runJobs(), other.runDue()]);
     expect(mine + theirs).toBe(8);
     expect(world.lark.botMessages).toHaveLength(8);

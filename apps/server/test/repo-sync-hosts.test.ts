@@ -160,7 +160,7 @@ describe.each(testDialects())('repository hosts, unreachable addresses and the f
     const before = await savedJobs();
     const id = (await save({ tabName: '保存即同步', repoPath: first.url })).body.data.id;
     expect(await savedJobs()).toBe(before + 1);
-    await server.built.services.jobs.runDue();
+    await server.built.core.jobs.runDue();
     expect((await items(id)).map((i) => i.commitMessage)).toEqual(['feat: 保存即同步']);
     expect((await tabs()).find((w) => w.id === id)?.lastSyncTime).not.toBeNull();
 
@@ -172,7 +172,7 @@ describe.each(testDialects())('repository hosts, unreachable addresses and the f
     await save({ id, tabName: '改名了', repoPath: second.url }, '/api/workflow/update');
     expect(await savedJobs()).toBe(before + 2);
     expect((await tabs()).find((w) => w.id === id)?.lastSyncTime).toBeNull();
-    await server.built.services.jobs.runDue();
+    await server.built.core.jobs.runDue();
     expect((await items(id)).map((i) => i.commitMessage)).toEqual(['feat: 新地址', 'feat: 保存即同步']);
     // A custom workflow has nothing to sync.
     await server.request('POST', '/api/workflow', {

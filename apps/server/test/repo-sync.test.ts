@@ -182,7 +182,7 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     const storing = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const real = server.built.services.ingest;
+    const real = server.built.core.shared.ingest;
     const ingest = {
       ...real,
       ingestCommits: async (...args: Parameters<typeof real.ingestCommits>) => (
@@ -193,7 +193,7 @@ describe.each(testDialects())('update items from real repositories and webhooks 
       workflows: createWorkflowsRepository(server.db),
       logs: createCommitLogsRepository(server.db),
       ingest,
-      policy: server.built.services.appsPolicy,
+      policy: server.built.core.shared.policy,
       mirrorsDir: sandbox.path('race-mirrors'),
       clock: server.clock,
       allowFileRemotes: true,

@@ -231,8 +231,7 @@ describe.each(testDialects())('the database alone on %s', (dialect) => {
       await storeEverySecret(server, apple, admin, 'a1'),
       await storeEverySecret(server, apple, admin, 'b2'),
     ];
-    for (const secrets of stored)
-      await expectSecretsReadable(server, server.db, server.built.services.box, admin, secrets);
+    for (const secrets of stored) await expectSecretsReadable(server, server.db, server.built.core.box, admin, secrets);
     const old = await server.request<{ password: string }>('GET', `/api/app?appId=${legacyAppId}`, { token: admin });
     expect(old.body.data.password).toBe('old-install-pass-9');
 

@@ -174,7 +174,7 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
     it('renews a tenant token Lark revoked early and carries on', async () => {
       // Two hours on: the cached ticket is due; the server holds a tenant token that Lark then revokes.
       world.server.clock.advance(7200_000);
-      const stale = await world.server.built.services.larkClient?.tenantToken();
+      const stale = await world.server.built.core.lark?.tenantToken();
       expect(stale).toMatch(/^t-/);
       world.lark.expireToken(stale ?? '');
       const res = await world.server.request<{ signature: string }>(
@@ -231,7 +231,7 @@ describe.each(testDialects())('Lark sign-in inside the client, by QR and from a 
         const token = world.lark.requests.find((r) => r.route === 'oauth.token');
         expect(token?.status).toBe(400);
       } finally {
-        world.lark.app.appSecret = world.server.built.services.larkClient?.config.appSecret ?? '';
+        world.lark.app.appSecret = world.server.built.core.lark?.config.appSecret ?? '';
       }
     });
   });

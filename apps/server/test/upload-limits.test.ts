@@ -128,7 +128,7 @@ describe.each(testDialects())('who may upload, and how much may wait unfinished,
     expect((await issue(editor.token, { attachFileNames: ['a.txt', 'b.txt'], appId })).status).toBe(200);
     expect((await issue(editor.token, { attachFileNames: ['c.txt'], appId })).status).toBe(429);
     server.clock.advance(25 * 60 * 60 * 1000);
-    await server.built.services.purgeExpired();
+    await server.built.core.housekeeping.run();
     expect((await issue(editor.token, { attachFileNames: ['a.txt', 'b.txt', 'c.txt'], appId })).status).toBe(200);
   });
 });

@@ -28,7 +28,7 @@ describe.each(testDialects())('abandoned uploads are cleaned up on %s', (dialect
   });
 
   it('removes unfinished transfers, unregistered packages and ownerless parts after a day, and only then', async () => {
-    const blobs = server.built.services.uploads;
+    const blobs = server.built.core.shared.uploads;
     const issued = await server.request<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', {
       token,
       body: { appFileName: 'never.apk' },
@@ -73,8 +73,8 @@ describe('a server restart in the middle of an upload', () => {
     await migrateToLatest(handle);
     const blobs = createLocalBlobStore({ root: path.join(dir, 'blobs'), signer: createUrlSigner(TEST_SECRET), clock });
     const built = await buildApp({ db: handle.db, blobs, secret: TEST_SECRET, clock });
-    await built.services.roles.seedDefaults();
-    await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
+    await built.modules.roles.seedDefaults();
+    await built.modules.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
     await built.app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
     const call = async <T>(method: string, p: string, token: string, body?: unknown) => {

@@ -33,7 +33,7 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
       token: admin,
       body: { appId, tabName: '安装包', contentType: 'package', packageType: 'apk' },
     });
-    const session = (token: string) => server.built.services.sessions.resolve(token);
+    const session = (token: string) => server.built.core.shared.sessions.resolve(token);
     editor = (await session(editorUser.token)) as AuthUser;
     viewer = (await session(viewerUser.token)) as AuthUser;
   });
@@ -82,7 +82,7 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
     expect(await appIcon()).toBe(`/api/media/${first.icon_key}`);
     expect(await items()).toEqual([`v${first.id}`, `v${second.id}`]);
 
-    const removal = await server.built.services.versionRemoval.removeAsEditor(editor, Number(first.id));
+    const removal = await server.built.modules.versionRemoval.removeAsEditor(editor, Number(first.id));
     expect(removal.deleted.sort()).toEqual([first.file_key, attachment].sort());
     expect(removal.kept).toEqual([first.icon_key]);
     expect(await stored(first.file_key)).toBe(false);
@@ -102,18 +102,18 @@ describe.each(testDialects())('removing a version and its files on %s', (dialect
 
   it('deletes a later version’s own icon with it, and refuses viewers and unknown versions without deleting anything', async () => {
     const third = await publish('1.2.0');
-    await expect(server.built.services.versionRemoval.removeAsEditor(viewer, Number(third.id))).rejects.toMatchObject({
+    await expect(server.built.modules.versionRemoval.removeAsEditor(viewer, Number(third.id))).rejects.toMatchObject({
       status: 403,
     });
     expect(await stored(third.file_key)).toBe(true);
     expect(await listed()).toContain('1.2.0');
 
-    const removal = await server.built.services.versionRemoval.removeAsEditor(editor, Number(third.id));
+    const removal = await server.built.modules.versionRemoval.removeAsEditor(editor, Number(third.id));
     expect(removal.deleted.sort()).toEqual([third.file_key, third.icon_key].sort());
     expect(removal.kept).toEqual([]);
     expect(await stored(third.icon_key ?? '')).toBe(false);
     expect(await listed()).toEqual(['1.1.0']);
-    await expect(server.built.services.versionRemoval.removeAsEditor(editor, Number(third.id))).rejects.toMatchObject({
+    await expect(server.built.modules.versionRemoval.removeAsEditor(editor, Number(third.id))).rejects.toMatchObject({
       message: VersionRemovalMessages.notFound,
     });
   });

@@ -93,7 +93,7 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  const jobs = () => server.built.services.jobs;
+  const jobs = () => server.built.core.jobs;
   const versionsOf = async () =>
     (
       await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, {
@@ -228,7 +228,7 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
 
     refuseRemovals = false;
     server.clock.advance(10 * 60_000);
-    await server.built.services.purgeExpired();
+    await server.built.core.housekeeping.run();
     expect(await store.stat(resignedKey(id))).toBeNull();
     expect(leftovers()).toEqual({ work: [], partial: [] });
   });

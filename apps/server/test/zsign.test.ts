@@ -225,7 +225,7 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     });
     expect((await versionsOf(appId)).length).toBe(before);
     server.clock.advance(60_000);
-    await server.built.services.jobs.runDue();
+    await server.built.core.jobs.runDue();
     const again = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${first.body.data.id}`, {
       token: editor.token,
     });
@@ -353,7 +353,7 @@ describe.each(testDialects())('a long re-signing answers with the job to poll on
     });
     expect(res.body.data.status).not.toBe('done');
     expect(res.body.data.version).toBeNull();
-    await server.built.services.jobs.runDue();
+    await server.built.core.jobs.runDue();
     const polled = await server.request<ZsignJob>('GET', `/api/zsign/job?id=${res.body.data.id}`, { token: admin });
     expect(polled.body.data).toMatchObject({
       status: 'done',
@@ -363,7 +363,7 @@ describe.each(testDialects())('a long re-signing answers with the job to poll on
   });
 
   it('a run longer than the lease keeps it by renewing (as a large re-signing does), so no other process takes it over', async () => {
-    const jobs = server.built.services.jobs;
+    const jobs = server.built.core.jobs;
     let lease: number | null = null;
     const long = defineJob({
       kind: 'test.long-run',

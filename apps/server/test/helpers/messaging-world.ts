@@ -112,8 +112,8 @@ export async function startMessagingWorld(
     },
     async runJobs() {
       // Due schedules first (the Lark tasks pull queues its jobs), then the queue, as the two loops of a process would.
-      await server.built.services.scheduler.runDue();
-      return server.built.services.jobs.runDue();
+      await server.built.core.scheduler.runDue();
+      return server.built.core.jobs.runDue();
     },
     async createWorkflow(body, token = admin) {
       const created = await server.request<{ id: number }>('POST', '/api/workflow', {

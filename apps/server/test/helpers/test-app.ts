@@ -184,8 +184,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     inspection: options.inspection,
     pollIntervalMs: options.pollIntervalMs,
   });
-  await built.services.roles.seedDefaults();
-  await built.services.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
+  await built.modules.roles.seedDefaults();
+  await built.modules.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');
   await built.app.listen({ host: options.host ?? '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
 

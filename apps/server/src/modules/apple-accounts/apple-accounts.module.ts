@@ -1,46 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { SecretBox } from '../../lib/secret-box.ts';
-import { createCertificatesRepository } from '../certificates/certificates.repository.ts';
+import type { Core } from '../../core.ts';
 import { createAppleAccountsRepository } from './apple-accounts.repository.ts';
 import { appleAccountsRoutes } from './apple-accounts.routes.ts';
 import { createAppleAccountsService } from './apple-accounts.service.ts';
-import { createAppleProvisioningService } from './apple-provisioning.service.ts';
 import { createAppleBuildDeviceService } from './apple-build-device.service.ts';
-import type { ZsignService } from '../zsign/zsign.service.ts';
-import type { LinkDeps } from '../../http/links.ts';
+import { createAppleProvisioningService } from './apple-provisioning.service.ts';
 
-/** Wires Apple accounts (App Store Connect API keys) and registers their routes. */
-export async function registerAppleAccounts(
-  app: FastifyInstance,
-  deps: { db: Kysely<Database>; box: SecretBox; clock: Clock; baseUrl: string; zsign: ZsignService } & LinkDeps,
-) {
+/** Apple accounts (App Store Connect API keys): provisioning, and re-signing for a build device. */
+export async function register(app: FastifyInstance, core: Core) {
   const base = {
-    accounts: createAppleAccountsRepository(deps.db),
-    box: deps.box,
-    clock: deps.clock,
-    baseUrl: deps.baseUrl,
+    accounts: createAppleAccountsRepository(core.db),
+    box: core.box,
+    clock: core.clock,
+    baseUrl: core.config.appleApiBaseUrl,
   };
   const accounts = createAppleAccountsService(base);
-  const provisioning = createAppleProvisioningService({ ...base, certificates: createCertificatesRepository(deps.db) });
+  const provisioning = createAppleProvisioningService({ ...base, certificates: core.repos.certificates });
   const buildDevice = createAppleBuildDeviceService({
-    db: deps.db,
+    db: core.db,
     accounts: base.accounts,
     provisioning,
-    zsign: deps.zsign,
+    zsign: core.shared.zsign,
   });
-  await app.register(
-    appleAccountsRoutes({
-      accounts,
-      provisioning,
-      buildDevice,
-      blobs: deps.blobs,
-      publicUrl: deps.publicUrl,
-      downloadBaseUrl: deps.downloadBaseUrl,
-      mediaLinks: deps.mediaLinks,
-    }),
-  );
-  return { accounts, provisioning };
+  await app.register(appleAccountsRoutes({ accounts, provisioning, buildDevice, ...core.links }));
 }

@@ -1,61 +1,68 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Core } from '../../core.ts';
 import type { Database } from '../../db/schema.ts';
 import type { LarkConfig } from '../../integrations/lark/lark-client.ts';
 import { createLarkDocsClient } from '../../integrations/lark/lark-docs-client.ts';
-import type { LarkEventKeys } from '../../integrations/lark/lark-event-envelope.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { AppsPolicy } from '../apps/apps.policy.ts';
-import { createIdentitiesRepository } from '../sso/identities.repository.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
+import type { IdentitiesRepository } from '../sso/identities.repository.ts';
 import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import { createLarkDocFollowsService } from './lark-doc-follows.service.ts';
 import { createLarkDocsRepository } from './lark-docs.repository.ts';
 import { larkDocsRoutes } from './lark-docs.routes.ts';
-import { createLarkEventsService, type IncomingEvent } from './lark-events.service.ts';
+import { createLarkEventsService } from './lark-events.service.ts';
 import { larkEventRoutes } from './lark-events.routes.ts';
 import { createWikiService } from './wiki.service.ts';
 
-export interface LarkDocsDeps {
+/** The tenant's document host without a trailing slash. */
+const docsBase = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The reader of Lark's document events (queued by the inbound service, read into update items of the following wiki
+ * workflows). core-services.ts builds it before the inbound service and hands it over.
+ */
+export function createLarkDocumentReader(deps: {
   db: Kysely<Database>;
   clock: Clock;
   lark: LarkConfig | null;
-  /** Event subscription keys; the event endpoint is off without them. */
-  eventKeys: LarkEventKeys | null;
-  /** The tenant's document host (LARK_DOCS_BASE_URL), for links that open a document in Lark. */
   docsBaseUrl: string;
-  policy: AppsPolicy;
-  /** Queues a verified event (the inbound service: the request is answered once it is queued); false for a redelivery. */
-  acceptEvent: (incoming: IncomingEvent) => Promise<boolean>;
   workflows: WorkflowsRepository;
+  identities: IdentitiesRepository;
+  /** Commit ingest writing through the event's transaction. */
+  ingestOn: (executor: Kysely<Database>) => CommitIngestService;
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
   onBaseChanged?: (appToken: string, eventId: string) => Promise<unknown>;
-}
-
-/** Wires the wiki page, followed documents and the reader of Lark's document events, and registers their routes. */
-export async function registerLarkDocs(app: FastifyInstance, deps: LarkDocsDeps) {
-  const repo = createLarkDocsRepository(deps.db);
-  const docs = deps.lark ? createLarkDocsClient(deps.lark) : null;
-  const docsBaseUrl = deps.docsBaseUrl.replace(/\/+$/, '');
-  const events = createLarkEventsService({
-    repo,
+  logger: Logger;
+}) {
+  return createLarkEventsService({
+    repo: createLarkDocsRepository(deps.db),
     workflows: deps.workflows,
-    identities: createIdentitiesRepository(deps.db),
-    docs,
-    docsBaseUrl,
+    identities: deps.identities,
+    docs: deps.lark ? createLarkDocsClient(deps.lark) : null,
+    docsBaseUrl: docsBase(deps.docsBaseUrl),
     clock: deps.clock,
+    ingestOn: deps.ingestOn,
     onNewItems: deps.onNewItems,
     onBaseChanged: deps.onBaseChanged,
-    log: (message) => app.log.warn(message),
+    log: (message) => deps.logger.warn(message),
   });
+}
+
+/** The wiki page, followed documents and Lark's event endpoint (its events go to the inbound service). */
+export async function register(app: FastifyInstance, core: Core) {
+  const { config } = core;
+  const docs = config.lark ? createLarkDocsClient(config.lark) : null;
+  const docsBaseUrl = docsBase(config.larkDocsBaseUrl);
   const follows = createLarkDocFollowsService({
-    repo,
-    workflows: deps.workflows,
-    policy: deps.policy,
+    repo: createLarkDocsRepository(core.db),
+    workflows: core.repos.workflows,
+    policy: core.shared.policy,
     docs,
     docsBaseUrl,
-    clock: deps.clock,
+    clock: core.clock,
   });
-  await app.register(larkEventRoutes({ keys: deps.eventKeys, accept: deps.acceptEvent }));
+  await app.register(larkEventRoutes({ keys: config.larkEvents, accept: core.shared.inbound.larkDocumentEvent }));
   await app.register(larkDocsRoutes({ wiki: createWikiService({ docs, docsBaseUrl }), follows }));
-  return { repo, events, follows };
 }

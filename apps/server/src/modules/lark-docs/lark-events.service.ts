@@ -2,15 +2,11 @@ import { WIKI_EVENT_LABELS, type CustomPushBody } from '@release/contract';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { LarkDocsClient } from '../../integrations/lark/lark-docs-client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { createCommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import { createCommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import type { IdentitiesRepository } from '../sso/identities.repository.ts';
-import { createVersionsRepository } from '../versions/versions.repository.ts';
-import {
-  createWorkflowsRepository,
-  type WorkflowRecord,
-  type WorkflowsRepository,
-} from '../workflows/workflows.repository.ts';
+import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
 import { docPath, fieldChangeText, operatorOpenId, recordChangeText } from './lark-doc-changes.ts';
 import { createLarkDocsRepository, type LarkDocsRepository } from './lark-docs.repository.ts';
 
@@ -75,6 +71,8 @@ export function createLarkEventsService(deps: {
   docs: LarkDocsClient | null;
   docsBaseUrl: string;
   clock: Clock;
+  /** Commit ingest writing through the given transaction (the composition root builds it: commit-logs owns it). */
+  ingestOn: (executor: Kysely<Database>) => CommitIngestService;
   /** Told which workflows just got new items (autoPush sends them). */
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
   /** Told that a Bitable base changed (the task sync pulls the apps whose bug table it is). */
@@ -228,12 +226,7 @@ export function createLarkEventsService(deps: {
     const result = await repo
       .transaction(async (trx) => {
         const inTrx = createLarkDocsRepository(trx);
-        const ingest = createCommitIngestService({
-          logs: createCommitLogsRepository(trx),
-          workflows: createWorkflowsRepository(trx),
-          versions: createVersionsRepository(trx),
-          clock,
-        });
+        const ingest = deps.ingestOn(trx);
         let created = 0;
         for (const follow of change.follows) {
           const workflow = workflows.get(follow.workflow_id);

@@ -49,9 +49,11 @@ export function createInboundService(deps: {
   clock: Clock;
   jobs: JobQueue;
   logger?: Logger;
+  /** Reads queued Lark document events into items (lark-docs' event service). */
+  larkDocuments: LarkDocumentReader;
 }) {
   const { workflows, logs, ingest, sync, clock } = deps;
-  const larkEvents = createLarkEventJob({ jobs: deps.jobs });
+  const larkEvents = createLarkEventJob({ jobs: deps.jobs, reader: deps.larkDocuments });
 
   return {
     /**
@@ -141,11 +143,6 @@ export function createInboundService(deps: {
      */
     larkDocumentEvent(event: LarkDocumentEvent): Promise<boolean> {
       return larkEvents.accept(event);
-    },
-
-    /** Who reads queued Lark document events into items: lark-docs' event service, wired by app.ts. */
-    readLarkDocumentsWith(reader: LarkDocumentReader): void {
-      larkEvents.readWith(reader);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
+import { defineJob } from '../../jobs/job-definition.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 
 const larkDocumentEvent = z.object({
@@ -20,19 +20,15 @@ export interface LarkDocumentReader {
  * A verified Lark document event, answered at once and handled here: Lark wants its 200 within 3 s and redelivers
  * otherwise, while reading the changed document from Lark's API may take longer. The job row is written before the
  * answer, so a restart between the two loses nothing; its dedupe key (the event id) keeps a redelivery from queueing
- * it again. The reader is lark-docs' event service, given by the wiring once that module is registered.
+ * it again. The reader is lark-docs' event service (core-services.ts builds it before the inbound service).
  */
-export function createLarkEventJob(deps: { jobs: JobQueue }) {
-  let reader: LarkDocumentReader | null = null;
+export function createLarkEventJob(deps: { jobs: JobQueue; reader: LarkDocumentReader }) {
   const job = defineJob({
     kind: 'lark-docs.event',
     payload: larkDocumentEvent,
     // Lark's API failing (not its refusal to give a text, which the service takes) is retried with backoff.
     maxAttempts: 6,
-    run: async (payload: LarkDocumentEvent) => {
-      if (!reader) throw JobFailure.retry('no reader of Lark document events is wired');
-      return reader.handle(payload);
-    },
+    run: (payload: LarkDocumentEvent) => deps.reader.handle(payload),
   });
   deps.jobs.register(job);
   return {
@@ -40,9 +36,6 @@ export function createLarkEventJob(deps: { jobs: JobQueue }) {
     async accept(incoming: LarkDocumentEvent): Promise<boolean> {
       const queued = await deps.jobs.enqueue(job, incoming, { dedupeKey: `lark-event:${incoming.eventId}` });
       return queued.created;
-    },
-    readWith(next: LarkDocumentReader): void {
-      reader = next;
     },
   };
 }

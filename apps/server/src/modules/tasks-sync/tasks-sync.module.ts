@@ -1,44 +1,48 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Core } from '../../core.ts';
 import type { Database } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { createLarkBitableClient } from '../../integrations/lark/lark-bitable.ts';
 import type { LarkClient } from '../../integrations/lark/lark-client.ts';
 import { createLarkDocsClient } from '../../integrations/lark/lark-docs-client.ts';
 import { createLarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import { createTasksRepository } from '../tasks/tasks.repository.ts';
+import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import { createSyncEngine } from './sync-engine.ts';
 import { createSyncRunner } from './sync-runner.ts';
 import { createPullJob, createPushJob, PULL_INTERVAL_MS } from './tasks-sync.jobs.ts';
 import { createTasksSyncRepository } from './tasks-sync.repository.ts';
 import { tasksSyncRoutes } from './tasks-sync.routes.ts';
-import { createTasksSyncService, type TasksSyncService } from './tasks-sync.service.ts';
+import { createTasksSyncService } from './tasks-sync.service.ts';
 
 /**
- * The Lark sync of tasks and bugs, when a Lark app is configured: its jobs on the queue, its routes, and the hooks
- * the tracker calls (`fieldOptions`, `onChange`). Null without Lark (the tracker works alone).
+ * The Lark sync of tasks and bugs, when a Lark app is configured: its jobs on the queue, and the hooks the tracker
+ * (`fieldOptions`, `onChangeQuietly`) and lark-docs (`baseChangedQuietly`) call. Null without Lark (the tracker
+ * works alone). Built once in core-services.ts, as the tracker and lark-docs call it.
  */
 export function createTasksSync(deps: {
   db: Kysely<Database>;
   clock: Clock;
   lark: LarkClient | null;
   jobs: JobQueue;
-  scheduler: Scheduler;
   policy: AppsPolicy;
   blobs: BlobStore;
-  log?: (message: string) => void;
-}): TasksSyncService | null {
+  logger: Logger;
+  /** The tracker's records (modules/tasks). */
+  tasks: TasksRepository;
+}) {
   if (!deps.lark) return null;
+  const log = (message: string) => deps.logger.warn(message);
   const sync = createTasksSyncRepository(deps.db);
   const taskClient = createLarkTaskClient(deps.lark);
   const bitableClient = createLarkBitableClient(deps.lark);
-  const engine = createSyncEngine({ tasks: createTasksRepository(deps.db), sync, clock: deps.clock });
+  const engine = createSyncEngine({ tasks: deps.tasks, sync, clock: deps.clock });
   const runner = createSyncRunner({
-    tasks: createTasksRepository(deps.db),
+    tasks: deps.tasks,
     sync,
     engine,
     taskClient,
@@ -46,21 +50,15 @@ export function createTasksSync(deps: {
     clock: deps.clock,
     larkAppId: deps.lark.config.appId,
     blobs: deps.blobs,
-    log: deps.log,
+    log,
   });
   const pushJob = createPushJob({ runner, sync, clock: deps.clock });
   const pull = createPullJob({ runner, sync, clock: deps.clock, jobs: () => deps.jobs });
   deps.jobs.register(pushJob);
   deps.jobs.register(pull.job);
-  deps.scheduler.define({
-    name: 'tasks-sync.pull',
-    title: '飞书任务同步',
-    intervalMs: PULL_INTERVAL_MS,
-    run: () => pull.pullAll(),
-  });
   const docs = createLarkDocsClient(deps.lark.config);
   const subscribeBase = (appToken: string) => docs.subscribe(appToken, 'bitable');
-  return createTasksSyncService({
+  const service = createTasksSyncService({
     lark: deps.lark,
     taskClient,
     bitableClient,
@@ -72,10 +70,33 @@ export function createTasksSync(deps: {
     pull,
     clock: deps.clock,
     subscribeBase,
-    log: deps.log,
+    log,
   });
+  const { logger } = deps;
+  return {
+    service,
+    pullAll: () => pull.pullAll(),
+    fieldOptions: service.fieldOptions,
+    /** A change is saved whatever happens to its push; a push that could not be queued is retried by the next pull. */
+    onChangeQuietly: (...args: Parameters<typeof service.onChange>) =>
+      service.onChange(...args).catch((err: unknown) => logger.error({ err }, 'queueing a Lark push failed')),
+    /** A bug table edited in Lark is pulled now; the schedule still comes if this cannot be queued. */
+    baseChangedQuietly: (appToken: string, eventId: string) =>
+      service
+        .baseChanged(appToken, eventId)
+        .catch((err: unknown) => logger.error({ err }, 'queueing a Lark pull failed')),
+  };
 }
 
-export async function registerTasksSync(app: FastifyInstance, service: TasksSyncService | null): Promise<void> {
-  await app.register(tasksSyncRoutes(service));
+/** The Lark side of tasks: linking an app to a task list and a Bitable, the pull schedule (with a Lark app). */
+export async function register(app: FastifyInstance, core: Core): Promise<void> {
+  const sync = core.shared.tasksSync;
+  if (sync)
+    core.scheduler.define({
+      name: 'tasks-sync.pull',
+      title: '飞书任务同步',
+      intervalMs: PULL_INTERVAL_MS,
+      run: () => sync.pullAll(),
+    });
+  await app.register(tasksSyncRoutes(sync?.service ?? null));
 }

@@ -1,48 +1,28 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { UploadsService } from '../uploads/uploads.service.ts';
-import type { LinkDeps } from '../../http/links.ts';
+import type { Core } from '../../core.ts';
 import { createTaskCommentsService } from './task-comments.service.ts';
 import { createTasksRepository } from './tasks.repository.ts';
 import { tasksRoutes } from './tasks.routes.ts';
-import { createTasksService, type TasksServiceDeps } from './tasks.service.ts';
+import { createTasksService } from './tasks.service.ts';
 
-export interface TasksModuleDeps extends LinkDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  policy: AppsPolicy;
-  uploads: UploadsService;
-  larkEnabled: boolean;
-  /** Hooks for the Lark sync: the linked Bitable's options, and a call after every local change. */
-  fieldOptions?: TasksServiceDeps['fieldOptions'];
-  onChange?: TasksServiceDeps['onChange'];
-}
-
-/** Wires the task and bug tracker and registers its routes; returns its parts for the Lark sync. */
-export async function registerTasks(app: FastifyInstance, deps: TasksModuleDeps) {
-  const repo = createTasksRepository(deps.db);
+/** The task and bug tracker; with a Lark app its changes go to the Lark sync (tasks-sync). */
+export async function register(app: FastifyInstance, core: Core) {
+  const repo = createTasksRepository(core.db);
+  const sync = core.shared.tasksSync;
   const tasks = createTasksService({
     tasks: repo,
-    policy: deps.policy,
-    uploads: deps.uploads,
-    clock: deps.clock,
-    larkEnabled: deps.larkEnabled,
-    fieldOptions: deps.fieldOptions,
-    onChange: deps.onChange,
+    policy: core.shared.policy,
+    uploads: core.shared.uploads,
+    clock: core.clock,
+    larkEnabled: Boolean(core.config.lark),
+    fieldOptions: sync?.fieldOptions,
+    onChange: sync?.onChangeQuietly,
   });
-  const comments = createTaskCommentsService({ tasks: repo, records: tasks, policy: deps.policy, clock: deps.clock });
-  await app.register(
-    tasksRoutes({
-      tasks,
-      comments,
-      blobs: deps.blobs,
-      publicUrl: deps.publicUrl,
-      downloadBaseUrl: deps.downloadBaseUrl,
-      mediaLinks: deps.mediaLinks,
-    }),
-  );
-  return { repo, tasks, comments };
+  const comments = createTaskCommentsService({
+    tasks: repo,
+    records: tasks,
+    policy: core.shared.policy,
+    clock: core.clock,
+  });
+  await app.register(tasksRoutes({ tasks, comments, ...core.links }));
 }

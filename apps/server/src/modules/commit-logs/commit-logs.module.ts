@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Core } from '../../core.ts';
+import { commitLogsRoutes } from './commit-logs.routes.ts';
+import { createCommitLogsService } from './commit-logs.service.ts';
+
+/** The update items of an app's workflows (commit ingest, which other modules call, is in the core). */
+export async function register(app: FastifyInstance, core: Core) {
+  const { repos } = core;
+  const logs = createCommitLogsService({
+    logs: repos.commitLogs,
+    workflows: repos.workflows,
+    versions: repos.versions,
+    members: repos.appMembers,
+    policy: core.shared.policy,
+    clock: core.clock,
+  });
+  await app.register(commitLogsRoutes({ logs, ...core.links }));
+}
