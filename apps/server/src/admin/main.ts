@@ -1,7 +1,12 @@
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { systemClock } from '../lib/clock.ts';
+import { createBlobStore } from '../storage/create-blob-store.ts';
+import { createUrlSigner } from '../storage/url-signer.ts';
+import { backup } from './backup.ts';
+import { restore } from './restore.ts';
 import { rotateKey } from './rotate-key.ts';
 
 /**
@@ -17,6 +22,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function withDatabase<T>(
   work: (handle: Awaited<ReturnType<typeof openDatabase>>, config: ReturnType<typeof loadConfig>) => Promise<T>,
+  options: { migrate: boolean } = { migrate: true },
 ): Promise<T> {
   const config = loadConfig();
   const handle = await openDatabase({
@@ -26,14 +32,50 @@ async function withDatabase<T>(
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   try {
-    await migrateToLatest(handle);
+    if (options.migrate) await migrateToLatest(handle);
     return await work(handle, config);
   } finally {
     await handle.destroy();
   }
 }
 
+/** The configured blob store, for copying files only (it signs no link: the key is not needed). */
+const blobStoreOf = (config: ReturnType<typeof loadConfig>) =>
+  createBlobStore(config, { signer: createUrlSigner(randomBytes(32).toString('hex')), clock: systemClock });
+
+function oneDirectory(args: string[], command: string): string {
+  const [dir, ...rest] = args;
+  if (!dir || rest.length) throw new Error(`usage: npm run admin -- ${command} <dir>`);
+  return path.resolve(dir);
+}
+
 const commands: Record<string, AdminCommand> = {
+  backup: {
+    summary:
+      'back up the database and the stored files into a new directory while the servers run (the server key is not included); see docs/operations.md',
+    run: (args) => {
+      const dir = oneDirectory(args, 'backup');
+      return withDatabase(
+        async (handle, config) => {
+          await backup({ source: handle, blobs: blobStoreOf(config), log }, dir);
+        },
+        { migrate: false },
+      );
+    },
+  },
+  restore: {
+    summary:
+      'restore a backup into this (empty) installation: DATA_DIR or DATABASE_URL, and STORAGE; checks every checksum first',
+    run: (args) => {
+      const dir = oneDirectory(args, 'restore');
+      return withDatabase(
+        async (handle, config) => {
+          await restore({ target: handle, blobs: blobStoreOf(config), log }, dir);
+        },
+        { migrate: false },
+      );
+    },
+  },
   'rotate-key': {
     summary:
       'encrypt every stored secret with a new server key (stop the servers first when the key is in DATA_DIR/secret.key); see docs/operations.md',

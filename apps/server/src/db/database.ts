@@ -105,6 +105,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-029-media-files': m029,
 };
 
+/** The names of the migrations this build knows, in order: the last is the newest schema it can run. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations);
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url?.startsWith('postgres')) {
     const schema = options.schema ?? 'public';

@@ -18,6 +18,8 @@ interface MultipartMeta {
 
 export const LOCAL_PART_PATH = '/api/blob/part';
 export const LOCAL_DOWNLOAD_PATH = '/api/blob/file';
+/** `put` writes `<key>.<uuid>.tmp` and renames it into place. */
+const PUT_IN_PROGRESS = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 /**
  * Blobs on local disk under `root`. A multipart upload preallocates its file and writes each part in
@@ -197,6 +199,17 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
 
     async delete(key: string) {
       await fsp.rm(objectPath(key), { force: true });
+    },
+
+    /** Every stored object with its size, in no set order (a `put` still being written is not one yet). */
+    async *listObjects(): AsyncGenerator<{ key: string; size: number }> {
+      const entries = await fsp.readdir(objectsDir, { recursive: true, withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (!entry.isFile() || PUT_IN_PROGRESS.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat) yield { key: path.relative(objectsDir, file).split(path.sep).join('/'), size: stat.size };
+      }
     },
   };
   return store;

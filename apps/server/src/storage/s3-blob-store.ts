@@ -188,6 +188,18 @@ export function createS3BlobStore(options: S3StoreOptions) {
       const { s3, client } = await sdk();
       await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
+
+    /** Every object of the bucket with its size (unfinished multipart uploads are not objects yet). */
+    async *listObjects(): AsyncGenerator<{ key: string; size: number }> {
+      const { s3, client } = await sdk();
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, ContinuationToken }));
+        for (const object of page.Contents ?? [])
+          if (object.Key) yield { key: object.Key, size: Number(object.Size ?? 0) };
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
   } satisfies BlobStore & Record<string, unknown>;
   return store;
 }
