@@ -85,7 +85,7 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
     const first = before[0] as (typeof before)[number];
     const firstFiles = await Promise.all(filesOfVersion(first).map((key) => storedSha256(server.blobs, key)));
     const firstItem = await itemOf(server.db, Number(first.id));
-    const admin = (await server.built.services.sessions.resolve(app.admin)) as AuthUser;
+    const admin = (await server.built.core.shared.sessions.resolve(app.admin)) as AuthUser;
 
     // Between the two file passes: a version published after the first pass (its files only the second pass finds),
     // and the first version removed after the snapshot (its files gone before the second pass).
@@ -95,7 +95,7 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
       ...server.blobs,
       async *listObjects() {
         passes += 1;
-        if (passes === 2) await server.built.services.versionRemoval.removeAsEditor(admin, Number(first.id));
+        if (passes === 2) await server.built.modules.versionRemoval.removeAsEditor(admin, Number(first.id));
         yield* server.blobs.listObjects();
         if (passes === 1) published = await app.publish('1.3.0');
       },
