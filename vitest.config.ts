@@ -19,6 +19,9 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           environment: 'node',
+          // A hang guard, not a speed check: the parser limit tests read 50,000-entry archives and million-item
+          // documents, which take several seconds on a loaded 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

@@ -58,7 +58,7 @@ function printSyncs(syncs: SyncPhases[]): void {
     log(
       `    ${label.padEnd(4)} | ${columns.map((c) => (c === 'created' ? String(p[c]) : s(p[c])).padStart(8)).join(' | ')}`,
     );
-  syncs.forEach((p, i) => line(String(i + 1), p));
+  for (const [i, p] of syncs.entries()) line(String(i + 1), p);
 }
 
 /** shipped: syncOnce as the server runs it (one walk per sync, stored every 10,000 commits, at most 100,000 per sync). */

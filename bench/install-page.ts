@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from '../e2e/helpers/api.ts';
 import { launchBrowser, newPage } from '../e2e/helpers/browser.ts';

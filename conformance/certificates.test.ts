@@ -15,7 +15,7 @@ import { testDialects } from '../apps/server/test/helpers/dialects.ts';
 import { startTestServer, type TestServer } from '../apps/server/test/helpers/test-app.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
+const fixturesDir = resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures');
 const read = (...parts: string[]) => readFileSync(join(fixturesDir, ...parts));
 const sha1 = (der: Buffer) => createHash('sha1').update(der).digest('hex').toUpperCase();
 const isignProfile = () => read('other', 'isign-credentials', 'test.mobileprovision');

@@ -13,7 +13,7 @@ import type { PackageIcon, PackageInspection, ProvisioningProfile } from '@relea
 import { apkExpectations, ipaExpectations, otherExpectations, profileExpectations } from './fixture-expectations.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
+const fixturesDir = resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures');
 
 function filesIn(folder: string): string[] {
   return readdirSync(join(fixturesDir, folder))

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ZipIndex } from '@release/inspect/zip-index.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-export const fixturesDir = resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures');
+export const fixturesDir = resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures');
 
 export interface BinaryExpectation {
   path: string;

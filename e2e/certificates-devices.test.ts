@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 describe('certificates and device IDs in a real browser', () => {
   let server: ServerProcess;

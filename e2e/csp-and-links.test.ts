@@ -53,14 +53,12 @@ describe.each(e2eDatabases())(
         expect(await page.getByTestId('qr-loopback-warning').count()).toBe(0);
         // The page's own requests stayed on the address it was opened at: the version list and its icon loaded.
         await page.getByTestId('version-row').first().waitFor();
-        const icons = await page
-          .locator('img')
-          .evaluateAll((images) =>
-            images.map((img) => ({
-              src: (img as HTMLImageElement).src,
-              ok: (img as HTMLImageElement).naturalWidth > 0,
-            })),
-          );
+        const icons = await page.locator('img').evaluateAll((images) =>
+          images.map((img) => ({
+            src: (img as HTMLImageElement).src,
+            ok: (img as HTMLImageElement).naturalWidth > 0,
+          })),
+        );
         expect(icons.length).toBeGreaterThan(0);
         for (const icon of icons) expect(icon).toEqual({ src: icon.src, ok: true });
         await context.close();

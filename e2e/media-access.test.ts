@@ -13,14 +13,12 @@ const REFUSED = '图片或视频链接无效或已过期，请刷新页面后重
 /** The /api/media pictures of the page once they have all loaded (src and natural width), at least `atLeast` of them. */
 async function loadedMedia(page: Page, atLeast: number): Promise<Array<{ src: string; width: number }>> {
   const read = () =>
-    page
-      .locator('img[src*="/api/media/"]')
-      .evaluateAll((images) =>
-        images.map((img) => ({
-          src: (img as HTMLImageElement).src,
-          width: (img as HTMLImageElement).complete ? (img as HTMLImageElement).naturalWidth : 0,
-        })),
-      );
+    page.locator('img[src*="/api/media/"]').evaluateAll((images) =>
+      images.map((img) => ({
+        src: (img as HTMLImageElement).src,
+        width: (img as HTMLImageElement).complete ? (img as HTMLImageElement).naturalWidth : 0,
+      })),
+    );
   await expect
     .poll(async () => {
       const images = await read();

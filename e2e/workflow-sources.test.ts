@@ -406,7 +406,8 @@ describe('a long git history and pushed custom items in the browser', () => {
       ['南风', 'south', ['关卡一', '关卡二', '关卡三'], [world.viewerId]],
     ] as const) {
       const repo = GitRepo.init(`${world.client.dir}-${path}`);
-      features.forEach((feature, n) => repo.commit({ message: `feat: ${feature}`, author: SUN, time: pushed + n }));
+      for (const [n, feature] of features.entries())
+        repo.commit({ message: `feat: ${feature}`, author: SUN, time: pushed + n });
       const appId = await api.createApp(adminToken, {
         appName,
         path,

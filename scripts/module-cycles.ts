@@ -106,7 +106,7 @@ export function cycleProblems(graph: ModuleGraph, known: readonly string[]): str
   const inCycles = new Set<string>();
   for (const group of cycleGroups(graph)) {
     for (const from of group) {
-      for (const [to, shown] of graph.get(from) ?? []) {
+      for (const [to, _shown] of graph.get(from) ?? []) {
         if (!group.includes(to)) continue;
         const edge = `${from} -> ${to}`;
         inCycles.add(edge);

@@ -19,6 +19,8 @@ function run(label, command, args) {
 
 // Cheap, first: an import cycle between the server's modules fails the run, naming it (scripts/module-cycles.ts).
 run('module cycles', 'npx', ['tsx', 'scripts/module-cycles.ts']);
+// Formatting and lint rules (biome.json), the type-aware ones included: `npm run lint:fix` applies the safe fixes.
+run('lint and format', 'npx', ['biome', 'ci', '.']);
 run('type-check', 'npx', ['tsc', '-p', 'packages/contract']);
 run('type-check inspect', 'npx', ['tsc', '-p', 'packages/inspect']);
 run('type-check cli', 'npx', ['tsc', '-p', 'packages/cli']);

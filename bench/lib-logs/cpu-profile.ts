@@ -27,7 +27,7 @@ export function summarise(profile: Profiler.Profile, count = 18): string[] {
   const deltas = profile.timeDeltas ?? [];
   const samples = profile.samples ?? [];
   const byNode = new Map<number, number>();
-  samples.forEach((id, i) => byNode.set(id, (byNode.get(id) ?? 0) + (deltas[i] ?? 0)));
+  for (const [i, id] of samples.entries()) byNode.set(id, (byNode.get(id) ?? 0) + (deltas[i] ?? 0));
   const total = [...byNode.values()].reduce((a, b) => a + b, 0) || 1;
   const byFunction = new Map<string, number>();
   for (const node of profile.nodes) {

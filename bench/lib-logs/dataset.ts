@@ -34,7 +34,10 @@ export function prng(seed: number): () => number {
 function zipf(n: number, s: number): (u: number) => number {
   const cumulative: number[] = [];
   let sum = 0;
-  for (let k = 1; k <= n; k += 1) cumulative.push((sum += k ** -s));
+  for (let k = 1; k <= n; k += 1) {
+    sum += k ** -s;
+    cumulative.push(sum);
+  }
   return (u) => {
     const target = u * sum;
     let lo = 0;

@@ -91,15 +91,15 @@ const schema = z.object({
   TRUST_PROXY: z
     .string()
     .default('false')
-    .transform(
-      (v, ctx) =>
-        parseTrustProxy(v) ??
-        (ctx.addIssue({
-          code: 'custom',
-          message: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.1,10.0.0.0/8)',
-        }),
-        z.NEVER),
-    ),
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (parsed !== null) return parsed;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'true, false, a hop count (1) or proxy addresses/CIDRs (10.0.0.1,10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }),
   /** PEM certificate (then its chain) and RSA key files that sign the device registration .mobileconfig. */
   MOBILECONFIG_SIGN_CERT: z.string().optional(),
   MOBILECONFIG_SIGN_KEY: z.string().optional(),

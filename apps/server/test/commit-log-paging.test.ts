@@ -217,11 +217,11 @@ describe.each(testDialects())('paging update items across workflows and apps on 
   it("gives the trend calendar a committer's items of its window in the apps the viewer can see, each app's count what the list shows for that project", async () => {
     const from = base + 2 * MINUTE;
     const to = base + 6 * MINUTE;
-    const perProject = (items: CommitLogItem[]) =>
-      items.reduce<Record<string, number>>(
-        (counts, l) => ({ ...counts, [l.appName]: (counts[l.appName] ?? 0) + 1 }),
-        {},
-      );
+    const perProject = (items: CommitLogItem[]) => {
+      const counts: Record<string, number> = {};
+      for (const l of items) counts[l.appName] = (counts[l.appName] ?? 0) + 1;
+      return counts;
+    };
     for (const [token, expected] of [
       [viewer.token, { game: 6, tool: 2 }],
       [admin, { game: 6, tool: 2, hidden: 2 }],

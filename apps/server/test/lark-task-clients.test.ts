@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, startLarkFake, type LarkFake, type LarkUser } from '@release/fakes';
 import { LarkTaskMessages } from '@release/contract';
-import { createLarkClient, LarkApiError, type LarkClientOptions } from '../src/integrations/lark/lark-client.ts';
+import { createLarkClient, type LarkApiError, type LarkClientOptions } from '../src/integrations/lark/lark-client.ts';
 import { bitablePeople, bitableText, createLarkBitableClient } from '../src/integrations/lark/lark-bitable.ts';
 import { createLarkTaskClient, larkTime } from '../src/integrations/lark/lark-task.ts';
 import { larkTaskErrorMessage } from '../src/integrations/lark/lark-task-errors.ts';

@@ -42,7 +42,9 @@ function holdKeyLookups(db: Kysely<Database>) {
   return {
     /** Settles once every lookup held so far has read the table. */
     read: () => Promise.all(reads),
-    stopHolding: () => void (holding = false),
+    stopHolding: () => {
+      holding = false;
+    },
     release: () => {
       holding = false;
       release();

@@ -185,9 +185,11 @@ describe.each(testDialects())('update items from real repositories and webhooks 
     const real = server.built.core.shared.ingest;
     const ingest = {
       ...real,
-      ingestCommits: async (...args: Parameters<typeof real.ingestCommits>) => (
-        reached(), await gate, real.ingestCommits(...args)
-      ),
+      ingestCommits: async (...args: Parameters<typeof real.ingestCommits>) => {
+        reached();
+        await gate;
+        return real.ingestCommits(...args);
+      },
     };
     const sync = createRepoSyncService({
       workflows: createWorkflowsRepository(server.db),

@@ -4,13 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, startAppleFake, type AppleFake } from '@release/fakes';
-import {
-  dropPostgresSchema,
-  migrateToLatest,
-  openDatabase,
-  type DatabaseHandle,
-  type DialectName,
-} from '../src/db/database.ts';
+import { dropPostgresSchema, migrateToLatest, openDatabase, type DialectName } from '../src/db/database.ts';
 import { createSecretBox } from '../src/lib/secret-box.ts';
 import { keyFilePath, readKeyFile, writeKeyFile } from '../src/modules/settings/key-file.ts';
 import { createSealedValuesRepository } from '../src/modules/settings/sealed-values.repository.ts';

@@ -469,13 +469,11 @@ describe.each(testDialects())('tasks and bugs in step with Lark on %s', (dialect
       .map((a) => a.guid);
     expect(inLark).toHaveLength(21);
     // 19 of them are already here and in step (set directly: pulling each would take a second).
-    const inStep = inLark
-      .slice(0, 19)
-      .map((fileToken, i) => ({
-        s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`,
-        fileName: `log-${i + 1}.txt`,
-        fileToken,
-      }));
+    const inStep = inLark.slice(0, 19).map((fileToken, i) => ({
+      s3Key: `lark_attachment/instep${String(i).padStart(9, '0')}.txt`,
+      fileName: `log-${i + 1}.txt`,
+      fileToken,
+    }));
     await world.server.db
       .updateTable('task_records')
       .set({ attach_files: JSON.stringify(inStep) })

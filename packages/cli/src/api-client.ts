@@ -9,7 +9,7 @@ import {
   latestVersionResult,
   multipartFinishResult,
   multipartStartResult,
-  uploadAppBody,
+  type uploadAppBody,
   userApp,
   versionExistsResult,
   type NativePackageType,

@@ -96,11 +96,9 @@ export const saveAppBody = z.object({
   appType: z.enum(appTypes, { error: '请选择项目类型!' }),
   appIcon: z.string().max(1024).nullable().optional(),
   categoryId: z.coerce.number().int().min(0).nullable().optional(),
-  password: z
-    .string({ error: '请输入密码' })
-    .refine((v) => installPasswordProblem(v) === null, {
-      error: (issue) => installPasswordProblem(String(issue.input)) ?? '',
-    }),
+  password: z.string({ error: '请输入密码' }).refine((v) => installPasswordProblem(v) === null, {
+    error: (issue) => installPasswordProblem(String(issue.input)) ?? '',
+  }),
   path: z
     .string({ error: '请补全下载地址!' })
     .trim()

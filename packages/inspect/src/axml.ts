@@ -86,7 +86,8 @@ function readStartElement(
   const attributeCount = bytes.readUInt16LE(ext + 12);
   // A smaller stride would let 65,535 attributes share a few bytes (one object per byte of the file).
   if (attributeSize < ATTRIBUTE_BYTES) throw new ResourceFormatError('bad attribute size');
-  if ((budget.left -= attributeCount) < 0) throw new ResourceFormatError('too many attributes');
+  budget.left -= attributeCount;
+  if (budget.left < 0) throw new ResourceFormatError('too many attributes');
   const attributes: XmlAttribute[] = [];
   for (let i = 0; i < attributeCount; i += 1) {
     const at = ext + attributeStart + i * attributeSize;

@@ -35,7 +35,10 @@ describe('convertCgbiToPng', () => {
 
   it('un-premultiplies exactly: min(255, round(value × 255 / alpha)), through every filter type', async () => {
     let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed >> 23;
+    };
     const image = { width: 37, height: 23, pixels: Buffer.alloc(37 * 23 * 4) };
     for (let at = 0; at < image.pixels.length; at += 1) image.pixels[at] = next() & 0xff;
     for (let at = 3; at < image.pixels.length; at += 16) image.pixels[at] = at % 32 === 3 ? 255 : 0;

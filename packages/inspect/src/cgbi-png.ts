@@ -77,7 +77,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** min(255, round(value × 255 / alpha)) in integers (equal for every value and 0 < alpha < 255). */
 function unpremultiplied(value: number, alpha: number): number {
   const straight = ((value * 510 + alpha) / (alpha * 2)) | 0;
-  return straight > 255 ? 255 : straight;
+  return Math.min(straight, 255);
 }
 
 /** Row `alpha` of the un-premultiply table, filled on first use (an icon has few distinct partial alphas). */

@@ -125,7 +125,7 @@ function slice(bytes: Uint8Array, node: Asn1Node | undefined): Buffer {
 function issuerAndSerial(bytes: Uint8Array, certificate: Asn1Node): string {
   const tbs = child(certificate, 0);
   const offset = child(tbs, 0)?.tag === 0xa0 ? 1 : 0;
-  return slice(bytes, child(tbs, offset)).toString('hex') + ':' + slice(bytes, child(tbs, offset + 2)).toString('hex');
+  return `${slice(bytes, child(tbs, offset)).toString('hex')}:${slice(bytes, child(tbs, offset + 2)).toString('hex')}`;
 }
 
 export function cmsCertificates(bytes: Uint8Array): CmsCertificates {
@@ -139,7 +139,7 @@ export function cmsCertificates(bytes: Uint8Array): CmsCertificates {
   for (const info of signerInfos?.tag === 0x31 ? signerInfos.children : []) {
     const sid = child(info, 1);
     if (sid?.tag !== 0x30) continue;
-    const key = slice(bytes, child(sid, 1)).toString('hex') + ':' + slice(bytes, child(sid, 0)).toString('hex');
+    const key = `${slice(bytes, child(sid, 1)).toString('hex')}:${slice(bytes, child(sid, 0)).toString('hex')}`;
     const match = byKey.get(key);
     if (match) signers.push(slice(bytes, match));
   }

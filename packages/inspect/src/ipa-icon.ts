@@ -12,7 +12,7 @@ export function declaredIconNames(info: PlistDict): string[] {
   const names: string[] = [];
   for (const key of ['CFBundleIcons', 'CFBundleIcons~ipad']) {
     const icons = plistDictAt(info, key);
-    const primary = icons?.['CFBundlePrimaryIcon'];
+    const primary = icons?.CFBundlePrimaryIcon;
     if (isPlistDict(primary)) {
       names.push(...plistStrings(primary, 'CFBundleIconFiles'));
       names.push(...plistStrings(primary, 'CFBundleIconName'));

@@ -84,7 +84,7 @@ export function parseXmlPlistWithDom(xml: string, limits: PlistLimits = PLIST_LI
   });
   const document = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
-  if (!root || root.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');
+  if (root?.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');
   const [value] = elementChildren(root);
   if (!value) throw new PlistXmlError('empty plist');
   return convert(value, 0, limits, new ValueBudget(limits.maxValues));

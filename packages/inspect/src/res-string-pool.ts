@@ -81,7 +81,8 @@ export class StringPool {
   }
 
   private decode(decoder: typeof utf8, from: number, to: number): string | null {
-    if ((this.decodeBudget -= to - from) < 0) return null;
+    this.decodeBudget -= to - from;
+    if (this.decodeBudget < 0) return null;
     return decoder.decode(this.bytes.subarray(from, to));
   }
 

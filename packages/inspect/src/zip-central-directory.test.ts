@@ -41,7 +41,7 @@ function extraField(id: number, data: Buffer): Buffer {
 
 function u64s(...values: number[]): Buffer {
   const data = Buffer.alloc(values.length * 8);
-  values.forEach((value, index) => data.writeBigUInt64LE(BigInt(value), index * 8));
+  for (const [index, value] of values.entries()) data.writeBigUInt64LE(BigInt(value), index * 8);
   return data;
 }
 

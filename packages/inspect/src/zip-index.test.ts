@@ -47,7 +47,12 @@ describe('openZipIndex', () => {
 
   it('reports damaged entry data as corrupt when the entry is read', async () => {
     let seed = 1;
-    const noisy = Buffer.from(Array.from({ length: 4000 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 23));
+    const noisy = Buffer.from(
+      Array.from({ length: 4000 }, () => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed >> 23;
+      }),
+    );
     const whole = buildZip([{ name: 'a.bin', data: noisy, method: 'deflate' }]);
     whole.fill(0xff, 60, 200);
     const zip = await openZipIndex(temp.write('damaged.zip', whole));

@@ -16,6 +16,7 @@ import {
  */
 class SchemaScopedIntrospector implements DatabaseIntrospector {
   constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely's DatabaseIntrospector works on a database of any schema
     private readonly db: Kysely<any>,
     private readonly schema: string,
   ) {}
@@ -52,6 +53,7 @@ export class SchemaScopedPostgresDialect extends PostgresDialect {
     super(config);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the signature of Kysely's PostgresDialect.createIntrospector
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SchemaScopedIntrospector(db, this.schema);
   }

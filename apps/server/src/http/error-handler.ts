@@ -41,13 +41,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(fault.status).send({ code: fault.code, msg: fault.message, data: null });
     }
     if (error instanceof AppError) {
-      return reply
-        .status(error.status)
-        .send({
-          code: error.code,
-          msg: error.message,
-          data: error.data ?? (error.field === undefined ? null : { field: error.field }),
-        });
+      return reply.status(error.status).send({
+        code: error.code,
+        msg: error.message,
+        data: error.data ?? (error.field === undefined ? null : { field: error.field }),
+      });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const msg = describeValidation(error.validation as ZodIssueLike[], error.validationContext);

@@ -7,7 +7,12 @@ import { fastifyTrustProxy, parseTrustProxy, warnOfUntrustedProxy, type TrustPro
 /** A server with the warning hook whose log lines are kept; answers the lines logged after `requests`. */
 async function warningsAfter(trustProxy: TrustProxy, requests: Array<Record<string, string>>): Promise<string[]> {
   const lines: string[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+  const stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
   const app = Fastify({ logger: { level: 'warn', stream }, trustProxy: fastifyTrustProxy(trustProxy) });
   warnOfUntrustedProxy(app, trustProxy);
   app.get('/', async () => 'ok');

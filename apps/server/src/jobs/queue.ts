@@ -35,7 +35,7 @@ export function createJobQueue(deps: {
   const { db, clock } = deps;
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
   const jobs = createJobRepository(db, dialect);
-  const definitions = new Map<string, JobDefinition<any, any>>();
+  const definitions = new Map<string, JobDefinition<unknown, unknown>>();
   const owner = deps.owner ?? `${process.pid}-${randomBytes(4).toString('hex')}`;
   const concurrency = deps.concurrency ?? 4;
   let timer: NodeJS.Timeout | null = null;
@@ -53,7 +53,7 @@ export function createJobQueue(deps: {
 
   async function settle(
     record: JobRecord,
-    definition: JobDefinition<any, any> | undefined,
+    definition: JobDefinition<unknown, unknown> | undefined,
     payload: unknown,
     outcome: JobOutcome<unknown>,
     run: JobRun,
@@ -157,7 +157,7 @@ export function createJobQueue(deps: {
     owner,
     repository: jobs,
 
-    register(definition: JobDefinition<any, any>) {
+    register(definition: JobDefinition<unknown, unknown>) {
       definitions.set(definition.kind, definition);
     },
 

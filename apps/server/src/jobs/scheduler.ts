@@ -124,7 +124,8 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; logg
     if (!running) return;
     let delay = MAX_IDLE_MS;
     try {
-      await claimDue();
+      // The runs go on while the loop sleeps: execute() records each outcome, stop() waits for them (inFlight).
+      void Promise.all(await claimDue());
       delay = await idleMs();
     } catch (error) {
       deps.logger?.error({ err: error }, 'the scheduler failed');

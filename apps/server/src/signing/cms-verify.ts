@@ -100,8 +100,7 @@ export function verifyCodeDirectoryCms(cms: Buffer, codeDirectories: CodeDirecto
     return { ...result, failures: ['unreadable'] };
   }
   const primary = codeDirectories.find((cd) => cd.slot === 0);
-  if (!info || !info.signedAttributes || !info.digestAlgorithm || !primary)
-    return { ...result, failures: ['unreadable'] };
+  if (!info?.signedAttributes || !info.digestAlgorithm || !primary) return { ...result, failures: ['unreadable'] };
   result.digestAlgorithm = info.digestAlgorithm;
   const attributes = info.signedAttributes;
 

@@ -47,11 +47,11 @@ const compiled = (specs: RuleSpec[]): ResourceRule[] =>
 const RULES_COMPILED = compiled(RULES);
 const RULES2_COMPILED = compiled(RULES2);
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const tabs = (depth: number) => '\t'.repeat(depth);
 const data = (bytes: Buffer, depth: number) =>
   `${tabs(depth)}<data>\n${tabs(depth)}${bytes.toString('base64')}\n${tabs(depth)}</data>\n`;
-const key = (name: string, depth: number) => `${tabs(depth)}<key>${escape(name)}</key>\n`;
+const key = (name: string, depth: number) => `${tabs(depth)}<key>${escapeXml(name)}</key>\n`;
 
 function rulesXml(specs: RuleSpec[]): string {
   let out = '';

@@ -10,7 +10,7 @@ export function profileEntitlements(content: Buffer): PlistDict {
     plist = null;
   }
   const dict = parsePlistDict(plist ?? content);
-  const entitlements = dict?.['Entitlements'];
+  const entitlements = dict?.Entitlements;
   return isPlistDict(entitlements) ? entitlements : {};
 }
 

@@ -151,7 +151,7 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
     ];
     if (entitlements) entries.push([CSSLOT.entitlements, entitlements]);
     if (entitlementsDer) entries.push([CSSLOT.derEntitlements, entitlementsDer]);
-    alternates.forEach((directory, i) => entries.push([CSSLOT.alternateCodeDirectories + i, directory]));
+    for (const [i, directory] of alternates.entries()) entries.push([CSSLOT.alternateCodeDirectories + i, directory]);
     entries.push([CSSLOT.signature, blob(CSMAGIC.blobWrapper, cms)]);
     return superBlob(entries);
   };

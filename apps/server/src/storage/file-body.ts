@@ -136,7 +136,10 @@ export class FileBody extends Readable {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     const handle = this.handle;
     this.handle = null;
-    if (!handle) return callback(error);
+    if (!handle) {
+      callback(error);
+      return;
+    }
     handle.close().then(
       () => callback(error),
       () => callback(error),

@@ -1,4 +1,4 @@
-import { App, message } from 'antd';
+import { type App, message } from 'antd';
 import { TOAST_DEBOUNCE_MS } from '@release/contract';
 
 type MessageApi = ReturnType<typeof App.useApp>['message'];

@@ -18,6 +18,6 @@ export function takeRedirect(): string {
   const stored = sessionStorage.getItem(REDIRECT_KEY);
   sessionStorage.removeItem(REDIRECT_KEY);
   // Only same-site paths: "//host" would leave the site.
-  if (stored && stored.startsWith('/') && !stored.startsWith('//')) return stored;
+  if (stored?.startsWith('/') && !stored.startsWith('//')) return stored;
   return HOME_APP_PATH;
 }

@@ -20,6 +20,7 @@ export function InstallGate({ error, answeredAt, isUnlocking, onUnlock }: Instal
   const [problem, setProblem] = useState<string | null>(error);
   const input = useRef<HTMLInputElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer shows its message again, even the same one
   useEffect(() => setProblem(error), [error, answeredAt]);
   useEffect(() => input.current?.focus(), []);
 

@@ -10,7 +10,7 @@ const QR_SIZE = 125;
 export function QrSvg({ value, size = QR_SIZE }: { value: string; size?: number }) {
   const { data, size: modules } = encode(value, { ecc: 'H', border: 1 });
   let d = '';
-  data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : '')));
+  for (const [y, row] of data.entries()) for (const [x, dark] of row.entries()) if (dark) d += `M${x} ${y}h1v1h-1z`;
   return (
     <svg
       class="i-qr-svg"

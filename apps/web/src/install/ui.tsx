@@ -148,7 +148,7 @@ export function Button(props: {
 
 export function Spinner() {
   return (
-    <div class="i-loading" aria-label="加载中">
+    <div class="i-loading" role="status" aria-label="加载中">
       <span class="i-spin i-spin-large" />
     </div>
   );

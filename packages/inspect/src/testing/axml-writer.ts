@@ -85,7 +85,7 @@ export function buildAxml(root: AxmlElement, options: { utf8?: boolean } = {}): 
   write(root);
   body.push(chunk(0x0101, nodeHeader(), namespaceExt));
   const resourceMap = Buffer.alloc(androidNames.length * 4);
-  androidNames.forEach(([, id], index) => resourceMap.writeUInt32LE(id, index * 4));
+  for (const [index, [, id]] of androidNames.entries()) resourceMap.writeUInt32LE(id, index * 4);
   const content = Buffer.concat([
     stringPool(strings.strings, options.utf8 ?? false),
     chunk(0x0180, Buffer.alloc(0), resourceMap),

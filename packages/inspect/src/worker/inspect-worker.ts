@@ -1,4 +1,4 @@
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PackageInspectionError } from '../inspection-error.ts';
 import { inspectPackage } from '../package-inspector.ts';
@@ -15,11 +15,12 @@ if (!port) throw new Error('inspect-worker runs as a worker thread');
 /**
  * Inspection yields the cores to the thread that answers requests: on Linux a nice value belongs to one thread, and
  * setpriority on "this process" (0) sets the calling thread's, so only this worker runs at the lower priority.
- * Where that is refused (another system) it runs at the process's own.
+ * Where that is refused (another system) it runs at the process's own. Relative to the thread's own value: a server
+ * started under `nice` (or systemd's Nice=) keeps its readers ahead, and a root server never raises a worker above it.
  */
 const INSPECT_NICE = 10;
 try {
-  setPriority(INSPECT_NICE);
+  setPriority(Math.min(getPriority() + INSPECT_NICE, 19));
 } catch {
   // Not fatal: the worker still runs off the request thread.
 }

@@ -16,7 +16,8 @@ const READ_ONLY = new Set([19, 20, 1001, 1002, 1003, 1004, 1005]);
 const SELECT_COLORS = 55;
 
 function optionsOf(field: BitableField): Array<{ id: string; name: string; color: number }> {
-  const property = (field.property ??= {});
+  field.property ??= {};
+  const property = field.property;
   if (!Array.isArray(property.options)) property.options = [];
   return property.options as Array<{ id: string; name: string; color: number }>;
 }

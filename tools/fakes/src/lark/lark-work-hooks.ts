@@ -98,7 +98,10 @@ export function larkWorkHooks(ctx: LarkContext, appId: () => string): LarkWorkHo
         comment.updated_at = String(Math.max(ctx.clock.now(), Number(comment.updated_at) + 1));
         return comment;
       }),
-    deleteComment: (i) => guard(() => void (ownComment(ctx, userOf(i.openId), i.commentId).deleted = true)),
+    deleteComment: (i) =>
+      guard(() => {
+        ownComment(ctx, userOf(i.openId), i.commentId).deleted = true;
+      }),
     deleteTask: (i) =>
       guard(() => {
         const task = ctx.tasks.tasks.get(i.taskGuid);
@@ -135,7 +138,9 @@ export function larkWorkHooks(ctx: LarkContext, appId: () => string): LarkWorkHo
     addSelectOption(i) {
       const field = table(i.appToken, i.tableId).fields.find((f) => f.field_name === i.fieldName);
       if (!field || (field.type !== 3 && field.type !== 4)) throw new Error(`no select field ${i.fieldName}`);
-      const options = ((field.property ??= {}).options ??= []) as Array<{ id: string; name: string; color: number }>;
+      field.property ??= {};
+      field.property.options ??= [];
+      const options = field.property.options as Array<{ id: string; name: string; color: number }>;
       const option = { id: ctx.bitable.newOptionId(), name: i.name, color: options.length % 55 };
       options.push(option);
       return { id: option.id, name: option.name };

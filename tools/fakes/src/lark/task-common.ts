@@ -180,7 +180,7 @@ export function readCustomFields(
     if (!isRecord(value) || typeof value.guid !== 'string')
       throw new TaskError(taskBad('custom field guid is required'));
     const field = ctx.tasks.customFields.get(value.guid);
-    if (!field || !field.tasklists.some((g) => tasklistGuids.includes(g)))
+    if (!field?.tasklists.some((g) => tasklistGuids.includes(g)))
       throw new TaskError(taskBad(`custom field ${value.guid} is not attached to the task's tasklists`));
     return readFieldValue(ctx, idType, field, value);
   });

@@ -239,7 +239,7 @@ export class FakeHttpServer {
       if (!match) continue;
       pathMatched = true;
       if (route.method !== req.method) continue;
-      route.keys.forEach((key, i) => (req.params[key] = decodeURIComponent(match[i + 1] ?? '')));
+      for (const [i, key] of route.keys.entries()) req.params[key] = decodeURIComponent(match[i + 1] ?? '');
       req.route = route.name;
       record.route = route.name;
       const injected = this.takeInjection(route.name, req.path);

@@ -123,7 +123,7 @@ describe('WeCom fake', () => {
         },
       });
       expect(fake.robotMessages.map((m) => m.msgtype)).toEqual(['text', 'markdown', 'news']);
-      const article = (fake.robotMessages[2]?.body.news as { articles: Array<{ title: string }> }).articles[0];
+      const article = (fake.robotMessages[2]!.body.news as { articles: Array<{ title: string }> }).articles[0];
       expect(Buffer.byteLength(article?.title ?? '')).toBeLessThanOrEqual(128);
       expect(article?.title).toBe('标'.repeat(42));
     });

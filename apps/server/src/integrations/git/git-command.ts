@@ -235,6 +235,7 @@ export async function* streamGit(
   else child.stdin.end(options.input ?? '');
   const decoder = new StringDecoder('utf8');
   let complete = false;
+  let code: number | null = null;
   try {
     for await (const chunk of child.stdout) {
       const text = decoder.write(chunk as Buffer);
@@ -245,12 +246,11 @@ export async function* streamGit(
     complete = true;
   } finally {
     if (!complete) killGroup(child);
-    const code = await closed;
+    code = await closed;
     clearTimeout(timer);
-    if (complete) {
-      if (state.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${state.stderr}`);
-      if (code !== 0)
-        throw new GitError(failureReason(state.stderr), `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
-    }
   }
+  // Reached only when every line was read (an error or an early return() by the reader ends in the finally above).
+  if (state.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${state.stderr}`);
+  if (code !== 0)
+    throw new GitError(failureReason(state.stderr), `git ${args[0] ?? ''} (${String(code)}): ${state.stderr}`);
 }

@@ -9,7 +9,7 @@ import {
   type RegisterAppleDevicesResult,
 } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
-import { AscApiError, type AscClient, type AscResource } from '../../integrations/apple/asc-client.ts';
+import { AscApiError, type AscResource } from '../../integrations/apple/asc-client.ts';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import type { CertificatesRepository } from '../certificates/certificates.repository.ts';
 import { appleMessage, assertConfirmed, callApple, isPerDeviceError } from './apple-errors.ts';

@@ -36,10 +36,7 @@ export function cliDownloadRoutes(bundle: () => Promise<CliBundle>): FastifyPlug
         .header('vary', 'accept-encoding')
         .header('etag', etag);
       const ifNoneMatch = request.headers['if-none-match'];
-      if (
-        ifNoneMatch &&
-        ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
-      )
+      if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*'))
         return reply.status(304).send();
       if (encoding !== 'identity') reply.header('content-encoding', encoding);
       return reply.send(encoding === 'br' ? file.br : encoding === 'gzip' ? file.gzip : file.identity);

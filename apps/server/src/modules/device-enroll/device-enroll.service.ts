@@ -188,7 +188,7 @@ export function createDeviceEnrollService(deps: DeviceEnrollDeps) {
     /** What the result page shows; the signed link is the permission. */
     async result(id: number, sig: string): Promise<DeviceEnrollResult> {
       const row = signer.verify(['device-enroll', id], sig) ? await enrollments.findById(id) : undefined;
-      if (!row || !row.udid || !row.outcome) throw AppError.notFound(DeviceEnrollMessages.resultMissing);
+      if (!row?.udid || !row.outcome) throw AppError.notFound(DeviceEnrollMessages.resultMissing);
       return {
         udid: row.udid,
         product: row.product,

@@ -161,11 +161,10 @@ export function formatDeviceFile(
   switch (format) {
     case 'txt':
       return {
-        body:
-          [
-            'Device ID\tDevice Name\tDevice Platform',
-            ...devices.map((d) => `${d.udid}\t${oneLine(d.deviceName)}\t${d.platform}`),
-          ].join('\n') + '\n',
+        body: `${[
+          'Device ID\tDevice Name\tDevice Platform',
+          ...devices.map((d) => `${d.udid}\t${oneLine(d.deviceName)}\t${d.platform}`),
+        ].join('\n')}\n`,
         contentType: 'text/plain; charset=utf-8',
         extension: 'txt',
       };

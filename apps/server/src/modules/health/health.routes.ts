@@ -28,13 +28,11 @@ export function healthRoutes(health: HealthService): FastifyPluginAsyncZod {
         state.database === 'ok' ? null : `数据库${described[state.database]}`,
         state.storage === 'ok' ? null : `存储${described[state.storage]}`,
       ].filter((part): part is string => part !== null);
-      return reply
-        .status(503)
-        .send({
-          code: ResultCode.serviceUnavailable,
-          msg: `服务未就绪：${failed.join('，')}`,
-          data: { status: 'not ready', database: state.database, storage: state.storage },
-        });
+      return reply.status(503).send({
+        code: ResultCode.serviceUnavailable,
+        msg: `服务未就绪：${failed.join('，')}`,
+        data: { status: 'not ready', database: state.database, storage: state.storage },
+      });
     });
   };
 }

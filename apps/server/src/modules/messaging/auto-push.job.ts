@@ -45,7 +45,7 @@ export function createAutoPushJob(deps: AutoPushDeps) {
     maxAttempts: 5,
     async run({ workflowId }): Promise<{ queued: number }> {
       const workflow = await messaging.workflow(workflowId);
-      if (!workflow || workflow.auto_push !== 1 || !workflow.robot_url) return { queued: 0 };
+      if (workflow?.auto_push !== 1 || !workflow.robot_url) return { queued: 0 };
       const destination = parseRobotUrl(workflow.robot_url, hosts);
       if (!destination) throw JobFailure.permanent(MessagingMessages.robotUrlRefused);
       const app = await messaging.app(workflow.app_id);

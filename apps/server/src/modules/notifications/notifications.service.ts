@@ -1,4 +1,4 @@
-import { type MarkMessageBody, type NotificationRow } from '@release/contract';
+import type { MarkMessageBody, NotificationRow } from '@release/contract';
 import type { NotificationsRepository } from './notifications.repository.ts';
 
 export function createNotificationsService(deps: { notifications: NotificationsRepository }) {

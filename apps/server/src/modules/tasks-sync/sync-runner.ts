@@ -379,8 +379,13 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
     // A refusal on one side (say the base) does not hold up the other; the first one is reported.
     let failure: unknown = null;
     if (sides.task)
-      await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => void (failure ??= e));
-    if (sides.bug) await pullBugs(appId, sides.bug, counts).catch((e: unknown) => void (failure ??= e));
+      await pullTasks(appId, sides.task, counts, withComments).catch((e: unknown) => {
+        failure ??= e;
+      });
+    if (sides.bug)
+      await pullBugs(appId, sides.bug, counts).catch((e: unknown) => {
+        failure ??= e;
+      });
     if (failure) throw failure;
     return counts;
   }

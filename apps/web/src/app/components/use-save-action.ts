@@ -76,6 +76,7 @@ export function useResetOnOpen<V, T>(
   toValues: (record: T) => Partial<V>,
   createValues?: () => Partial<V>,
 ): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only opening or another record refills the form; the callbacks are new functions each render
   useEffect(() => {
     if (!open) return;
     form.resetFields();

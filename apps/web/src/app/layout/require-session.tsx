@@ -31,6 +31,7 @@ export function RequireSession() {
   const isFirstCheck = useRef(true);
   useServerSessionCheck(isValid);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of validity matters, not every location change
   useEffect(() => {
     const isStart = isFirstCheck.current;
     isFirstCheck.current = false;

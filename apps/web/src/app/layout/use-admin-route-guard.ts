@@ -30,7 +30,7 @@ export function useAdminRouteGuard(): boolean {
   useEffect(() => {
     if (!isRefusedHere) return;
     toast.warning(zh.session.noPermission);
-    navigate(HOME_APP_PATH, { replace: true });
+    void navigate(HOME_APP_PATH, { replace: true });
   }, [isRefusedHere, navigate]);
 
   return !isRefusedHere;

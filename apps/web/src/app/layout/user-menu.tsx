@@ -39,7 +39,7 @@ export function UserMenu() {
     } catch {
       // The session is forgotten locally even when the server cannot be reached.
     }
-    navigate(RoutePath.login, { replace: true });
+    void navigate(RoutePath.login, { replace: true });
     clearSession();
     queryClient.clear();
   };

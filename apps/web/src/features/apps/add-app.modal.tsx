@@ -21,7 +21,7 @@ export function useAddAppModal(): [ReactElement, () => void] {
     // The list first: the current app falls back to the first listed one when it is not there.
     await refreshAfterAppSave(queryClient, appId);
     setCurrentAppId(appId);
-    navigate(appPagePath({ path }));
+    void navigate(appPagePath({ path }));
   };
 
   const modal = (

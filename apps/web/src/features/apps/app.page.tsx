@@ -53,7 +53,7 @@ export function AppPage() {
     setIsSettingsOpen(false);
     await refreshAfterAppSave(queryClient, saved.appId);
     // The page is addressed by path: follow a changed one.
-    if (saved.path !== path) navigate(appPagePath(saved), { replace: true });
+    if (saved.path !== path) void navigate(appPagePath(saved), { replace: true });
   };
 
   if (resolved.isResolving || (appId !== null && detail.isPending)) return spinner;

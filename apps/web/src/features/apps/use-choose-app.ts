@@ -16,7 +16,7 @@ export function useChooseApp(): (app: AppListItem) => void {
     (app: AppListItem) => {
       if (app.unreadMessage > 0 && app.appId === getCurrentAppId()) mark.mutate({ appId: app.appId, state: 'READ' });
       setCurrentAppId(app.appId);
-      navigate(appPagePath(app));
+      void navigate(appPagePath(app));
     },
     [mark, navigate],
   );

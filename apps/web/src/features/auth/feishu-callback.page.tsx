@@ -69,7 +69,7 @@ export function FeishuCallbackPage() {
         queryClient.clear();
         saveLoginSession(result);
         toast.success(kind === SignInKind.bind ? zh.feishuCallback.bound : zh.login.success);
-        navigate(kind === SignInKind.bind ? RoutePath.app : takeRedirect(), { replace: true });
+        void navigate(kind === SignInKind.bind ? RoutePath.app : takeRedirect(), { replace: true });
       })
       .catch((reason: unknown) => refuse(isApiError(reason) ? reason.message : zh.feishuCallback.failed));
   }, [params, navigate]);

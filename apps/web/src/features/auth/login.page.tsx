@@ -49,7 +49,7 @@ export function LoginPage() {
       queryClient.clear();
       saveLoginSession(result);
       toast.success(zh.login.success);
-      navigate(takeRedirect(), { replace: true });
+      void navigate(takeRedirect(), { replace: true });
     },
     [navigate],
   );

@@ -105,6 +105,7 @@ export function CommitList({ pages, items, maxHeight, emptyHint, ...rest }: Comm
   };
 
   // A page that does not fill the box cannot be scrolled: ask for the next one right away.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new item count is what may leave the box unfilled; nearBottom reads the DOM
   useEffect(() => {
     if (!isLoading && hasMore && !isError && nearBottom()) loadMore();
   }, [items.length, isLoading, hasMore, isError, loadMore]);

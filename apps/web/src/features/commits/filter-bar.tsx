@@ -28,6 +28,7 @@ interface FilterBarProps {
 
 function Labelled({ label, children }: { label: string; children: ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children` (an antd Switch or Checkbox)
     <label style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
       {children}
       <Typography.Text>{label}</Typography.Text>

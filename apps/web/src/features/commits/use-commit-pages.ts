@@ -75,6 +75,7 @@ export function useCommitPages(
   const keyRef = useRef(key);
   keyRef.current = key;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key carries every input by value; the callback is rebuilt only when it changes
   const load = useCallback(
     async (cursor: string | null) => {
       if (!source) return;

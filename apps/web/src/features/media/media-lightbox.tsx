@@ -79,6 +79,7 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
     setRotation(0);
     setOffset({ x: 0, y: 0 });
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another picture starts unzoomed; reset only sets state
   useEffect(() => {
     reset();
     setMaxScale(MAX_NATURAL_SCALE);
@@ -180,6 +181,8 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
         </Tooltip>
         <BarButton title={mediaText.close} icon={<CloseOutlined />} onClick={onClose} testId="lightbox-close" />
       </div>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a click on the dark backdrop closes, as Escape does (the window key handler above) */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: Escape and the close button are the keyboard's way out */}
       <div
         ref={stageRef}
         className="lightbox-stage"
@@ -215,7 +218,10 @@ export function MediaLightbox({ urls, index, onIndexChange, onClose }: MediaLigh
             }
           />
         ) : null}
-        {kind === 'video' ? <video key={url} src={url} controls autoPlay playsInline /> : null}
+        {kind === 'video' ? (
+          // biome-ignore lint/a11y/useMediaCaption: recordings uploaded with a snapshot come without caption tracks
+          <video key={url} src={url} controls autoPlay playsInline />
+        ) : null}
         {kind === 'json' ? <JsonView url={url} /> : null}
         {kind === 'other' ? <span>{mediaText.unsupported}</span> : null}
         {many ? (

@@ -112,7 +112,7 @@ function upload(
 
 /** A PUT the test drives by hand: it sends bytes and answers when told, and fails when aborted. */
 function manualSender() {
-  const state = { attempts: 0, put: null as PartPut | null, answer: (_: PartAnswer) => undefined as void };
+  const state = { attempts: 0, put: null as PartPut | null, answer: (_: PartAnswer): void => {} };
   const sendPart: PartSender = (_url, put) =>
     new Promise((resolve, reject) => {
       state.attempts += 1;

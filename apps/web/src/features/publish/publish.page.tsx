@@ -66,7 +66,7 @@ export function PublishPage() {
   const showSuccess = (version: AppVersionRow | null): void => {
     if (!version) return;
     const query = new URLSearchParams({ appId: String(version.appId), versionId: String(version.id) });
-    navigate(`${RoutePath.publishSuccess}?${query.toString()}`, { state: { version } });
+    void navigate(`${RoutePath.publishSuccess}?${query.toString()}`, { state: { version } });
   };
 
   let body: ReactNode;

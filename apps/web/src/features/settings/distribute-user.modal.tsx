@@ -35,6 +35,7 @@ export function DistributeUserModal({ open, user, apps, onClose, onSaved }: Dist
   const view = Form.useWatch('view', form) ?? [];
 
   const loaded = current.data;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opening the modal for another user clears what was typed for the last one
   useEffect(() => {
     if (open) form.resetFields();
   }, [open, userId, form]);

@@ -69,6 +69,7 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
     }
   }, [open, form]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the end of a job matters here
   useEffect(() => {
     if (job?.status === 'done' && job.version) {
       toast.success(ZsignMessages.success(versionTitle(job.version)));

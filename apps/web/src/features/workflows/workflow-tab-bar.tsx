@@ -47,6 +47,7 @@ export function WorkflowTabBar({ tabs, activeId, onChange, canDrag, onReorder, e
         items={shown.map((tab) => {
           const isSummary = tab.id === SUMMARY_TAB_ID;
           const label = (
+            // biome-ignore lint/correctness/useJsxKeyInIterable: the key is the item's own (returned below), not the label's
             <span
               data-testid="workflow-tab"
               data-workflow-id={tab.id}

@@ -286,11 +286,10 @@ export function bitableRecordRoutes(ctx: LarkContext): RouteDef[] {
         fields: isRecord(r) ? r.fields : null,
       }));
       return idempotent(ctx, req, () => ({
-        records: batch.map(
-          ({ record, fields }) => (
-            writeFields(ctx, table, record, fields, principal, idType), presentRecord(ctx, table, record, idType)
-          ),
-        ),
+        records: batch.map(({ record, fields }) => {
+          writeFields(ctx, table, record, fields, principal, idType);
+          return presentRecord(ctx, table, record, idType);
+        }),
       }));
     }),
     route('bitable.record.batch_get', 'POST', `${base}/batch_get`, (req) => {

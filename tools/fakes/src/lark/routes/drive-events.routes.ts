@@ -168,7 +168,7 @@ function rawContent(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (lang !== null && !['0', '1', '2'].includes(lang)) return fail(400, 1770001, 'invalid param: lang');
   const token = req.params.document_id ?? '';
   const file = ctx.state.driveFiles.get(token);
-  if (!file || file.type !== 'docx') return fail(404, 1770002, 'not found');
+  if (file?.type !== 'docx') return fail(404, 1770002, 'not found');
   if (!file.appCanManage && who.isTenant) return fail(403, 1770032, 'forBidden');
   return ok({ content: textsOf(ctx).get(token) ?? '' });
 }

@@ -87,7 +87,7 @@ function refresh(ctx: LarkContext, app: LarkApp, body: Record<string, unknown>):
   if (!app.refreshEnabled)
     return oauthFail(20074, 'unauthorized_client', 'refreshing user tokens is switched off for this app');
   const old = ctx.state.refreshTokens.get(value);
-  if (!old || old.kind !== 'v2' || old.appId !== app.appId)
+  if (old?.kind !== 'v2' || old.appId !== app.appId)
     return oauthFail(20026, 'invalid_grant', 'refresh token is invalid (only v2 refresh tokens are accepted)');
   if (old.revoked) return oauthFail(20064, 'invalid_grant', 'refresh token has been revoked');
   if (old.used) return oauthFail(20073, 'invalid_grant', 'refresh token has already been used');

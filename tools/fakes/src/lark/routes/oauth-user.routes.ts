@@ -80,7 +80,7 @@ function v1Refresh(ctx: LarkContext, req: FakeRequest): FakeResponse {
   if (body.grant_type !== 'refresh_token' || typeof body.refresh_token !== 'string')
     return legacyFail(20001, 'bad request: grant_type and refresh_token are required');
   const old = ctx.state.refreshTokens.get(body.refresh_token);
-  if (!old || old.kind !== 'v1' || old.appId !== caller.appId) return legacyFail(20026, 'refresh token invalid');
+  if (old?.kind !== 'v1' || old.appId !== caller.appId) return legacyFail(20026, 'refresh token invalid');
   if (old.revoked) return legacyFail(20064, 'refresh token revoked');
   if (old.used) return legacyFail(20073, 'refresh token already used');
   if (old.expiresAt <= ctx.clock.now()) return legacyFail(20037, 'refresh token expired');
