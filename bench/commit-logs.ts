@@ -42,12 +42,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
 async function planOf(db: BenchDb, item: Case, patch?: RepoPatch): Promise<PlanVerdict | null> {
   const capture = captureQueries(db.handle.db);
   await item.run(serviceOn(capture.db, patch));
-  // The page query of list(), or the committer names' skip scan (raw SQL).
+  // The page query of list(), the committer names' skip scan (raw SQL), or the calendar's counts (GROUP BY).
   const list = capture
     .take()
     .filter(
       (q) =>
-        (q.sql.includes('from "commit_logs" as "c"') && q.sql.includes('order by')) || q.sql.includes('with recursive'),
+        (q.sql.includes('from "commit_logs" as "c"') && q.sql.includes('order by')) ||
+        q.sql.includes('with recursive') ||
+        (q.sql.includes('from "commit_logs"') && q.sql.includes('group by')),
     );
   const last = list.at(-1);
   return last ? explain(db.handle.db, db.dialect, last) : null;
@@ -83,8 +85,6 @@ async function measure(
       smallPlan: await planOf(small, twin, patch),
       largePlan: await planOf(large, item, patch),
       depth: item.depth,
-      informational: item.informational,
-      legacy: item.legacy,
     };
     log(
       `    ${row.name} (depth ${twin.depth} / ${item.depth}): ${verdict(row)} p95 ${row.small.p95.toFixed(2)} / ${row.large.p95.toFixed(2)} ms`,

@@ -13,12 +13,11 @@ import {
 } from '../../apps/server/src/modules/commit-logs/commit-logs.service.ts';
 import { createVersionsRepository } from '../../apps/server/src/modules/versions/versions.repository.ts';
 import { createWorkflowsRepository } from '../../apps/server/src/modules/workflows/workflows.repository.ts';
-import { END_TIME, START_TIME } from './dataset.ts';
+import { MAX_PAGE_OFFSET } from '../../apps/server/src/modules/commit-logs/commit-logs.service.ts';
+import { DAY, END_TIME, START_TIME } from './dataset.ts';
 import type { BenchDb } from './setup.ts';
 
 export const PAGE = 30;
-const CALENDAR_PAGE = 200;
-const CALENDAR_MAX_PAGES = 50;
 
 export type RepoPatch = (repo: CommitLogsRepository, db: Kysely<Database>) => CommitLogsRepository;
 
@@ -40,11 +39,7 @@ export interface Case {
   name: string;
   /** Where the page starts (items above it), for the log. */
   depth: number;
-  /** The whole month: its cost grows with the month's items, not with the table; no 2x target. */
-  informational: boolean;
-  /** A deep page by pageNo (OFFSET): the legacy API, which no index can bound; measured, no 2x target. */
-  legacy?: boolean;
-  /** Runs the query through `service`; answers the ids of the items shown (of every page, for a whole month). */
+  /** Runs the query through `service`; answers what it shows (item ids, or a calendar's cells). */
   run(service: CommitLogsService): Promise<Array<number | string>>;
 }
 
@@ -59,13 +54,34 @@ function call(db: BenchDb, service: CommitLogsService, source: Source, extra: Pa
     : service.list(db.viewer, { ...query, workflowIds: source.filter.workflowIds }, db.presenter);
 }
 
-/** Items the source lists, with onlyCliff unless told (its length in 30-item pages decides the middle and oldest page). */
-async function count(db: BenchDb, source: Source, onlyCliff = true): Promise<number> {
-  let q = db.handle.db.selectFrom('commit_logs').select((eb) => eb.fn.countAll<number>().as('n'));
+/** The source's items, with onlyCliff unless told. */
+function itemsOf(db: BenchDb, source: Source, onlyCliff: boolean) {
+  let q = db.handle.db.selectFrom('commit_logs');
   if (onlyCliff) q = q.where('is_filtered', '=', 0);
   if ('remark' in source.filter) q = q.where('remark', '=', source.filter.remark);
   else q = q.where('workflow_id', 'in', source.filter.workflowIds.split(',').map(Number));
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  return q;
+}
+
+/** Items the source lists, with onlyCliff unless told (its length in 30-item pages decides the middle and oldest page). */
+async function count(db: BenchDb, source: Source, onlyCliff = true): Promise<number> {
+  const row = await itemsOf(db, source, onlyCliff)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The cursor that starts a page `depth` items down (the nextCursor of the page above it), or none at the top. */
+async function cursorAt(db: BenchDb, source: Source, depth: number, onlyCliff = true): Promise<string | undefined> {
+  if (depth === 0) return undefined;
+  const row = await itemsOf(db, source, onlyCliff)
+    .select(['commit_time', 'id'])
+    .orderBy('commit_time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(depth - 1)
+    .executeTakeFirstOrThrow();
+  return `${row.commit_time}:${row.id}`;
 }
 
 /** The month windows of the calendar: the newest, one a year back, the oldest of the history (UTC). */
@@ -81,32 +97,36 @@ export function months(): Array<{ label: string; startTime: number; endTime: num
   ];
 }
 
-/** Every item of a month as the calendar fetches it: 200 a page, following hasMore (by pageNo, as the web app does, or by cursor). */
-async function wholeMonth(
+/** The console's calendar read: a month cut into days, or a year into months (UTC here), every cell's counts. */
+function calendarRead(
   db: BenchDb,
   service: CommitLogsService,
   source: Source,
-  window: { startTime: number; endTime: number },
-  byCursor: boolean,
-): Promise<number[]> {
-  const items: number[] = [];
-  let cursor: string | undefined;
-  for (let pageNo = 1; pageNo <= CALENDAR_MAX_PAGES; pageNo += 1) {
-    const page = await call(db, service, source, {
-      ...window,
-      pageSize: CALENDAR_PAGE,
-      ...(byCursor ? (cursor ? { cursor } : {}) : { pageNo }),
-    });
-    items.push(...page.list.map((item) => item.id));
-    if (!page.hasMore || page.list.length === 0 || !page.nextCursor) break;
-    cursor = page.nextCursor;
-  }
-  return items;
+  bounds: number[],
+): Promise<Array<number | string>> {
+  const query = { onlyCliff: true, bounds, countPer: 'workflow' as const };
+  return (
+    'remark' in source.filter
+      ? service.userCalendar(db.viewer, { ...query, countPer: 'app', remark: source.filter.remark })
+      : service.calendar(db.viewer, { ...query, workflowIds: source.filter.workflowIds })
+  ).then((answer) =>
+    answer.cells.map((cell) => `${cell.total}:${cell.counts.map((c) => `${c.key}=${c.count}`).join(',')}`),
+  );
 }
 
-/** The queries measured on one dataset; cursors are taken from the real service's nextCursor. */
+/** The days of a month window (its bounds), and the months of the year that ends with it. */
+function dayBounds(window: { startTime: number; endTime: number }): number[] {
+  const out: number[] = [];
+  for (let t = window.startTime; t <= window.endTime; t += DAY) out.push(t);
+  return out;
+}
+function yearBounds(endTime: number): number[] {
+  const end = new Date(endTime);
+  return Array.from({ length: 13 }, (_, i) => Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 12 + i, 1));
+}
+
+/** The queries measured on one dataset; a cursor is the (commit time, id) of the item above the page, as nextCursor. */
 export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: string): Promise<Case[]> {
-  const real = serviceOn(db.handle.db);
   const ids = db.layout.workflowIds;
   const sources: Source[] = [
     { label: 'workflow', filter: { workflowIds: String(ids[0]) } },
@@ -124,28 +144,25 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
     cases.push({
       name: `${source.label}: newest page`,
       depth: 0,
-      informational: false,
       run: async (s) => (await call(db, s, source, {})).list.map((item) => item.id),
     });
     for (const position of positions) {
       const depth = (position.pageNo - 1) * PAGE;
-      const before =
-        position.pageNo > 1 ? (await call(db, real, source, { pageNo: position.pageNo - 1 })).nextCursor : null;
-      const cursor = before ?? undefined;
+      const cursor = await cursorAt(db, source, depth);
       cases.push({
         name: `${source.label}: ${position.label}, cursor`,
         depth,
-        informational: false,
         run: async (s) => (await call(db, s, source, cursor ? { cursor } : {})).list.map((item) => item.id),
       });
-      cases.push({
-        name: `${source.label}: ${position.label}, pageNo (legacy)`,
-        depth,
-        informational: false,
-        legacy: true,
-        run: async (s) => (await call(db, s, source, { pageNo: position.pageNo })).list.map((item) => item.id),
-      });
     }
+    // The spec's pageNo as deep as it goes (pages past MAX_PAGE_OFFSET are refused, pointing to the cursor): the
+    // oldest page of a source that has fewer items.
+    const deepest = Math.min(pages, Math.floor(MAX_PAGE_OFFSET / PAGE) + 1);
+    cases.push({
+      name: `${source.label}: deepest pageNo`,
+      depth: (deepest - 1) * PAGE,
+      run: async (s) => (await call(db, s, source, { pageNo: deepest })).list.map((item) => item.id),
+    });
   }
   // "Show filtered logs": hidden items too (merges, commits outside a committer filter), read as one range per
   // is_filtered value, merged (no index leads with the source and commit_time alone).
@@ -153,20 +170,15 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
     const withHidden = { onlyCliff: false };
     const pages = Math.max(1, Math.floor((await count(db, source, false)) / PAGE));
     const pageNo = Math.floor(pages / 2) + 1;
-    const cursor =
-      pageNo > 1
-        ? ((await call(db, real, source, { ...withHidden, pageNo: pageNo - 1 })).nextCursor ?? undefined)
-        : undefined;
+    const cursor = await cursorAt(db, source, (pageNo - 1) * PAGE, false);
     cases.push({
       name: `${source.label}, hidden shown: newest page`,
       depth: 0,
-      informational: false,
       run: async (s) => (await call(db, s, source, withHidden)).list.map((item) => item.id),
     });
     cases.push({
       name: `${source.label}, hidden shown: middle, cursor`,
       depth: (pageNo - 1) * PAGE,
-      informational: false,
       run: async (s) =>
         (await call(db, s, source, { ...withHidden, ...(cursor ? { cursor } : {}) })).list.map((item) => item.id),
     });
@@ -175,14 +187,12 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
   cases.push({
     name: `${rare.label}: newest page`,
     depth: 0,
-    informational: false,
     run: async (s) => (await call(db, s, rare, {})).list.map((item) => item.id),
   });
   // The committer pick list of the workflow modal (GET /api/workflow/users): distinct names over the viewer's apps.
   cases.push({
     name: 'committer names of the app (pick list)',
     depth: 0,
-    informational: false,
     run: (s) => s.committers(db.viewer),
   });
   for (const source of sources.slice(0, 2)) {
@@ -191,22 +201,19 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
       cases.push({
         name: `calendar ${month.label} month, ${source.label}: first 30`,
         depth: 0,
-        informational: false,
         run: async (s) => (await call(db, s, source, window)).list.map((item) => item.id),
       });
       cases.push({
-        name: `calendar ${month.label} month, ${source.label}: whole, pageNo`,
+        name: `calendar ${month.label} month, ${source.label}: counts per day, one read`,
         depth: 0,
-        informational: true,
-        run: (s) => wholeMonth(db, s, source, window, false),
-      });
-      cases.push({
-        name: `calendar ${month.label} month, ${source.label}: whole, cursor`,
-        depth: 0,
-        informational: true,
-        run: (s) => wholeMonth(db, s, source, window, true),
+        run: (s) => calendarRead(db, s, source, dayBounds(window)),
       });
     }
+    cases.push({
+      name: `calendar year, ${source.label}: counts per month, one read`,
+      depth: 0,
+      run: (s) => calendarRead(db, s, source, yearBounds(END_TIME)),
+    });
   }
   return cases;
 }

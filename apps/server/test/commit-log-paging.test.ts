@@ -159,6 +159,29 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     }
   });
 
+  it('answers pageNo down to the first 2,000 items and refuses deeper pages, in Chinese, pointing to the cursor', async () => {
+    const query = `workflowIds=${workflowIds.join(',')}`;
+    // Offset 2,000 (the deepest allowed): past the 70 items, an empty last page.
+    const deepest = await get('/api/commit_log_list', `${query}&pageSize=100&pageNo=21`);
+    expect(deepest).toEqual({ list: [], hasMore: false, nextCursor: null });
+    for (const [path, q] of [
+      ['/api/commit_log_list', query],
+      ['/api/user_commit_log_list', 'remark=bob'],
+    ] as const) {
+      const res = await server.request('GET', `${path}?${q}&pageSize=100&pageNo=22`, { token: admin });
+      expect(res.status).toBe(400);
+      expect(res.body.msg).toBe(
+        '页码过深：每页 100 条时 pageNo 最多为 21，更早的记录请用上一页返回的 nextCursor 作为 cursor 继续翻页',
+      );
+    }
+    // The cursor reads on at any depth: from the 31st item on, as pageNo 2 of 30 shows it.
+    const first = await get('/api/commit_log_list', `${query}&pageSize=30`);
+    const second = await get('/api/commit_log_list', `${query}&pageSize=30&pageNo=2`);
+    expect((await get('/api/commit_log_list', `${query}&pageSize=30&cursor=${first.nextCursor}`)).list).toEqual(
+      second.list,
+    );
+  });
+
   it('merges in groups when there are more sources than one compound select should hold', async () => {
     for (const filter of [
       { workflowIds, onlyCliff: true, offset: 0, limit: 9 },

@@ -1,4 +1,4 @@
-import type { CommitLogItem } from '@release/contract';
+import type { CalendarCountPer, CommitLogCalendar, CommitLogItem } from '@release/contract';
 import { api } from './client.ts';
 
 /** Where a list's items come from: workflows (a tab, or the summary's ids) or one committer's trend. */
@@ -42,6 +42,7 @@ const MEDIA_UPLOAD_TIMEOUT_MS = 300_000;
 export const commitKeys = {
   all: ['commit-logs'] as const,
   calendar: (source: CommitSource, query: CommitQuery) => ['commit-logs', 'calendar', source, query] as const,
+  calendarCounts: (source: CommitSource, query: object) => ['commit-logs', 'calendar-counts', source, query] as const,
   metadata: (ids: number[]) => ['commit-logs', 'metadata', ids] as const,
   detail: (commitId: string, workflowId: number) => ['commit-logs', 'detail', commitId, workflowId] as const,
   simpleVersions: (appId: number) => ['versions', 'simple', appId] as const,
@@ -72,6 +73,34 @@ export async function fetchCommitPage(
           { signal, silent },
         )
       : await api.get<CommitPage>('/api/user_commit_log_list', { ...params, remark: source.user }, { signal, silent });
+  return response.data;
+}
+
+/** A calendar window cut into cells: cell i is [bounds[i], bounds[i+1]), as the viewer's clock cuts days or months. */
+export interface CalendarCells {
+  bounds: number[];
+  countPer: CalendarCountPer;
+  /** The trend's project: only its items are counted. */
+  project?: string | null;
+}
+
+/** GET /api/commit_log_calendar or /api/user_commit_log_calendar: every cell's counts in one read. */
+export async function fetchCommitCalendar(
+  source: CommitSource,
+  query: Pick<CommitQuery, 'onlyCliff' | 'remark' | 'branch'>,
+  { bounds, countPer, project }: CalendarCells,
+  signal?: AbortSignal,
+): Promise<CommitLogCalendar> {
+  const params = { ...query, bounds: bounds.join(','), countPer, project };
+  const options = { signal, silent: true };
+  const response =
+    source.kind === 'workflows'
+      ? await api.get<CommitLogCalendar>(
+          '/api/commit_log_calendar',
+          { ...params, workflowIds: source.workflowIds },
+          options,
+        )
+      : await api.get<CommitLogCalendar>('/api/user_commit_log_calendar', { ...params, remark: source.user }, options);
   return response.data;
 }
 

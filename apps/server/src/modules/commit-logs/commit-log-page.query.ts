@@ -37,7 +37,7 @@ type Source = { workflowId?: number; appId?: number; isFiltered?: 0 | 1 };
  * from the newest entry down). Only the tighter of the cursor and `endTime` is sent, so the planner never has two
  * upper bounds to choose from.
  */
-function conditions(
+export function conditions(
   eb: ExpressionBuilder<Database, 'commit_logs'>,
   filter: PageFilter,
   source: Source,

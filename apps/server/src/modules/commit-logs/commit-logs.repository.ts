@@ -2,6 +2,7 @@ import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
 import { pgCopierOf } from '../../db/pg-copy.ts';
 import { yieldToEventLoop } from '../../lib/event-loop.ts';
+import { countCalendar, type CalendarFilter } from './commit-log-calendar.query.ts';
 import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
 export interface CommitLogFilter extends PageFilter {
@@ -103,6 +104,9 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         .orderBy('c.id', 'desc')
         .execute();
     },
+
+    /** A calendar window's counts per cell, in one read (commit-log-calendar.query.ts). */
+    calendar: (filter: CalendarFilter) => countCalendar(db, filter),
 
     async boundVersions(commitLogIds: number[]) {
       if (!commitLogIds.length) return [];

@@ -2,17 +2,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   bindCommitBody,
+  commitLogCalendar,
+  commitLogCalendarQuery,
   commitLogDetailQuery,
   commitLogListQuery,
   commitLogPage,
   metadataListBody,
   updateCommitLogBody,
+  userCommitLogCalendarQuery,
   userCommitLogListQuery,
 } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
 import { linksFor, type LinkDeps } from '../../http/links.ts';
-import type { CommitLogsService } from './commit-logs.service.ts';
+import { MAX_PAGE_OFFSET, type CommitLogsService } from './commit-logs.service.ts';
 
 const tags = ['提交记录'];
 const detail = z.object({
@@ -35,8 +38,7 @@ export function commitLogsRoutes(deps: { logs: CommitLogsService } & LinkDeps): 
         schema: {
           tags,
           summary: '提交记录列表',
-          description:
-            '管理员或对这些工作流所属应用有编辑/查看权限的用户（否则 404）。按工作流 `workflowIds`（逗号分隔；汇总标签页传其 summaryId）列出提交记录，可按分支 `branch`、时间 `startTime`/`endTime`、提交人 `remark` 筛选；`onlyCliff` 默认 true，只看未被提交人筛选过滤掉的条目。分页用 `pageNo`/`pageSize` 或上一页的 `nextCursor`（`cursor`）；返回 `list`、`hasMore` 与 `nextCursor`。工作流不存在 404。',
+          description: `管理员或对这些工作流所属应用有编辑/查看权限的用户（否则 404）。按工作流 \`workflowIds\`（逗号分隔；汇总标签页传其 summaryId）列出提交记录，可按分支 \`branch\`、时间 \`startTime\`/\`endTime\`、提交人 \`remark\` 筛选；\`onlyCliff\` 默认 true，只看未被提交人筛选过滤掉的条目。分页用 \`pageNo\`/\`pageSize\`（页码只能翻到前 ${MAX_PAGE_OFFSET} 条之后的一页，更深 400「页码过深…」）或上一页的 \`nextCursor\`（\`cursor\`，任意深度）；返回 \`list\`、\`hasMore\` 与 \`nextCursor\`。工作流不存在 404。`,
           querystring: commitLogListQuery,
           response: { 200: envelopeSchema(commitLogPage) },
         },
@@ -50,13 +52,42 @@ export function commitLogsRoutes(deps: { logs: CommitLogsService } & LinkDeps): 
         schema: {
           tags,
           summary: '某人的提交记录',
-          description:
-            '登录用户。提交人 `remark` 在调用者看得到的应用（管理员为全部应用）中的提交记录，筛选与分页同提交记录列表。',
+          description: `登录用户。提交人 \`remark\` 在调用者看得到的应用（管理员为全部应用）中的提交记录，筛选与分页同提交记录列表（\`pageNo\` 同样只到前 ${MAX_PAGE_OFFSET} 条）。`,
           querystring: userCommitLogListQuery,
           response: { 200: envelopeSchema(commitLogPage) },
         },
       },
       async (req) => ok(await logs.userList(currentUser(req), req.query, linksFor(req, deps))),
+    );
+    const calendarText =
+      '日历一次取回：`bounds` 为各格子的起点（毫秒时间戳，严格递增，逗号分隔，最多 367 个），最后一个为结束时间（不含），第 i 格统计 [bounds[i], bounds[i+1]) 内的提交；浏览器按本地时区切好日或月传来。返回每格的提交数 `total`（多个工作流收到的同一提交只算一次）与按键的计数 `counts`（安装包条目按包类型 IPA/APK/WEB/MAC，其余按 `countPer`：`app` 应用名或 `workflow` 工作流名，多的在前），以及窗口内出现的应用名 `apps`；`project` 只统计该应用的条目（`apps` 不受影响）。';
+    app.get(
+      '/api/commit_log_calendar',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags,
+          summary: '提交记录日历',
+          description: `管理员或对这些工作流所属应用有编辑/查看权限的用户（否则 404）。工作流 \`workflowIds\`（逗号分隔；汇总标签页传其 summaryId）的提交记录按日历格子计数，可按分支 \`branch\`、提交人 \`remark\` 筛选，\`onlyCliff\` 同提交记录列表。${calendarText}工作流不存在 404；\`bounds\` 不合法 400。`,
+          querystring: commitLogCalendarQuery,
+          response: { 200: envelopeSchema(commitLogCalendar) },
+        },
+      },
+      async (req) => ok(await logs.calendar(currentUser(req), req.query)),
+    );
+    app.get(
+      '/api/user_commit_log_calendar',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags,
+          summary: '某人的提交记录日历',
+          description: `登录用户。提交人 \`remark\` 在调用者看得到的应用（管理员为全部应用）中的提交记录按日历格子计数（\`countPer\` 默认 \`app\`），筛选同某人的提交记录。${calendarText}\`bounds\` 不合法 400。`,
+          querystring: userCommitLogCalendarQuery,
+          response: { 200: envelopeSchema(commitLogCalendar) },
+        },
+      },
+      async (req) => ok(await logs.userCalendar(currentUser(req), req.query)),
     );
     app.post(
       '/api/commit_log/update',

@@ -1,8 +1,10 @@
 import {
   cleanFileUrls,
   wikiEventMetadata,
+  type CommitLogCalendarQuery,
   type CommitLogItem,
   type CommitLogListQuery,
+  type UserCommitLogCalendarQuery,
   type UserCommitLogListQuery,
 } from '@release/contract';
 import { redactRepoUrl } from '../../integrations/git/remote-url.ts';
@@ -22,9 +24,21 @@ const NOT_FOUND = '更新记录不存在';
 const SHORT_ID = /^[0-9a-f]{7,64}$/;
 const AMBIGUOUS = (prefix: string) => `提交号 ${prefix} 对应多个提交，请输入更长的提交号`;
 
-/** Page numbers as the spec sends them, or a keyset cursor (`<commitTime>:<id>`) for deep scrolling. */
+/**
+ * The deepest item a `pageNo` page may start after. An OFFSET steps over every entry above it (no index counts them),
+ * so pages past this are refused with the way on: the keyset cursor, which starts at its item at any depth.
+ */
+export const MAX_PAGE_OFFSET = 2_000;
+export const PAGE_TOO_DEEP = (pageSize: number) =>
+  `页码过深：每页 ${pageSize} 条时 pageNo 最多为 ${Math.floor(MAX_PAGE_OFFSET / pageSize) + 1}，更早的记录请用上一页返回的 nextCursor 作为 cursor 继续翻页`;
+
+/** Page numbers as the spec sends them (down to MAX_PAGE_OFFSET), or a keyset cursor (`<commitTime>:<id>`) at any depth. */
 function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
-  if (!cursor) return { offset: (pageNo - 1) * pageSize, limit: pageSize };
+  if (!cursor) {
+    const offset = (pageNo - 1) * pageSize;
+    if (offset > MAX_PAGE_OFFSET) throw AppError.badRequest(PAGE_TOO_DEEP(pageSize));
+    return { offset, limit: pageSize };
+  }
   const [commitTime, id] = cursor.split(':').map(Number);
   return { offset: 0, limit: pageSize, before: { commitTime: commitTime ?? 0, id: id ?? 0 } };
 }
@@ -130,12 +144,18 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     return (await members.appsOfUser(viewer.userId)).map((a) => Number(a.appId));
   }
 
+  /** The workflows of `workflowIds`, each of an app the viewer may see (else 404). */
+  async function viewableWorkflowIds(viewer: AuthUser, workflowIds: string): Promise<number[]> {
+    const ids = [...new Set(workflowIds.split(',').map(Number))];
+    const found = await workflows.findByIds(ids);
+    if (found.length !== ids.length) throw AppError.notFound('工作流不存在');
+    for (const appId of new Set(found.map((w) => w.app_id))) await policy.assertCanView(viewer, appId);
+    return ids;
+  }
+
   return {
     async list(viewer: AuthUser, query: CommitLogListQuery, present: Links) {
-      const ids = [...new Set(query.workflowIds.split(',').map(Number))];
-      const found = await workflows.findByIds(ids);
-      if (found.length !== ids.length) throw AppError.notFound('工作流不存在');
-      for (const appId of new Set(found.map((w) => w.app_id))) await policy.assertCanView(viewer, appId);
+      const ids = await viewableWorkflowIds(viewer, query.workflowIds);
       const { pageNo, pageSize, cursor, ...rest } = query;
       return page({ ...rest, workflowIds: ids, ...paging(pageNo, pageSize, cursor) }, present);
     },
@@ -144,6 +164,17 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     async userList(viewer: AuthUser, query: UserCommitLogListQuery, present: Links) {
       const { pageNo, pageSize, cursor, ...rest } = query;
       return page({ ...rest, appIds: await visibleAppIds(viewer), ...paging(pageNo, pageSize, cursor) }, present);
+    },
+
+    /** A calendar window of workflows (a tab, or the summary's ids): each cell's counts, in one read. */
+    async calendar(viewer: AuthUser, query: CommitLogCalendarQuery) {
+      const { workflowIds, ...rest } = query;
+      return logs.calendar({ ...rest, workflowIds: await viewableWorkflowIds(viewer, workflowIds) });
+    },
+
+    /** A committer's calendar over the apps the viewer can see. */
+    async userCalendar(viewer: AuthUser, query: UserCommitLogCalendarQuery) {
+      return logs.calendar({ ...query, appIds: await visibleAppIds(viewer) });
     },
 
     /** Edit / supplement: a description and media (SPEC §2 snapshot drawer). */

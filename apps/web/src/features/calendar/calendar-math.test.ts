@@ -1,17 +1,14 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { commitCopyKey } from '../commits/commit-format.ts';
+import { calendarKeyOf } from '@release/contract';
 import {
   CALENDAR_PALETTE,
   assignColors,
-  countBy,
-  countKeyOf,
-  dayOf,
   dayTitle,
   emptyDayText,
+  monthCells,
   monthGrid,
-  monthOf,
-  totalBy,
+  yearCells,
   yearWindow,
 } from './calendar-math.ts';
 
@@ -49,75 +46,36 @@ describe('calendar range', () => {
   });
 });
 
-describe('calendar counts and colours', () => {
-  const item = (time: string, appName: string, tabName: string, nativePackageType: string | null = null) => ({
-    commitTime: at(time),
-    appName,
-    tabName,
-    nativePackageType,
-  });
-  const items = [
-    item('2026-11-18T09:00', '商城', '客户端'),
-    item('2026-11-18T10:00', '商城', '服务端'),
-    item('2026-11-18T11:00', '游戏', '客户端'),
-    item('2026-11-18T12:00', '商城', '安装包', 'ios'),
-    item('2026-11-19T08:00', '商城', '客户端'),
-  ];
-
-  it('counts per app, workflow or package type for each day', () => {
-    const byApp = countBy(items, dayOf, (i) => countKeyOf(i, 'app'));
-    expect(byApp.get('2026-11-18')).toEqual([
-      { key: '商城', count: 2 },
-      { key: 'IPA', count: 1 },
-      { key: '游戏', count: 1 },
-    ]);
-    const byWorkflow = countBy(items, dayOf, (i) => countKeyOf(i, 'workflow'));
-    expect(byWorkflow.get('2026-11-18')?.find((c) => c.key === '客户端')?.count).toBe(2);
-    expect(byWorkflow.get('2026-11-19')).toEqual([{ key: '客户端', count: 1 }]);
-    expect(countBy(items, monthOf, () => 'all').get('2026-11')).toEqual([{ key: 'all', count: 5 }]);
+describe('calendar cells and colours', () => {
+  it('asks for the month grid day by day, cut at local midnights, the last bound the grid end', () => {
+    const grid = monthGrid(at('2026-11-18T10:00:00'));
+    const cells = monthCells(grid);
+    expect(cells.labels).toEqual(grid.days);
+    expect(cells.bounds).toHaveLength(43);
+    expect(cells.bounds[0]).toBe(at('2026-10-26T00:00:00'));
+    expect(cells.bounds[7]).toBe(at('2026-11-02T00:00:00'));
+    expect(cells.bounds.at(-1)).toBe(grid.endTime);
   });
 
-  it('counts a commit two workflows of one repository reached once a day: once per key and once in the total', () => {
-    const repo = 'https://git.example.com/shop.git';
-    const copy = (
-      time: string,
-      commitId: string,
-      appName: string,
-      tabName: string,
-      repoPath: string | null = repo,
-    ) => ({ ...item(time, appName, tabName), commitId, repoPath });
-    // 主干 and 发布 follow two branches of one repository: c1 and c2 are on both, r1 only on 发布.
-    const summary = [
-      copy('2026-11-18T09:00', 'c1', '商城', '主干'),
-      copy('2026-11-18T09:00', 'c1', '商城', '发布'),
-      copy('2026-11-18T09:00', 'c2', '商城', '主干'),
-      copy('2026-11-18T09:00', 'c2', '商城', '发布'),
-      copy('2026-11-18T10:00', 'r1', '商城', '发布'),
-      // The same id in another repository, or at another time, is another commit.
-      copy('2026-11-18T09:00', 'c1', '游戏', '服务端', 'https://git.example.com/game.git'),
-      copy('2026-11-19T09:00', 'c1', '商城', '主干'),
-    ];
-    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'workflow'), commitCopyKey).get('2026-11-18')).toEqual([
-      { key: '发布', count: 3 },
-      { key: '主干', count: 2 },
-      { key: '服务端', count: 1 },
+  it('asks for the year month by month, keyed YYYY-MM', () => {
+    const cells = yearCells(at('2026-06-15'));
+    expect(cells.labels).toEqual(Array.from({ length: 12 }, (_, i) => `2026-${String(i + 1).padStart(2, '0')}`));
+    expect(cells.bounds[0]).toBe(at('2026-01-01T00:00:00'));
+    expect(cells.bounds[2]).toBe(at('2026-03-01T00:00:00'));
+    expect(cells.bounds.at(-1)).toBe(at('2027-01-01T00:00:00'));
+  });
+
+  it('counts package items per package type, others per app or workflow', () => {
+    const item = (nativePackageType: string | null) => ({ appName: '商城', tabName: '客户端', nativePackageType });
+    expect(calendarKeyOf(item(null), 'app')).toBe('商城');
+    expect(calendarKeyOf(item(null), 'workflow')).toBe('客户端');
+    expect(['ios', 'android', 'web', 'mac', 'other'].map((t) => calendarKeyOf(item(t), 'app'))).toEqual([
+      'IPA',
+      'APK',
+      'WEB',
+      'MAC',
+      'OTHER',
     ]);
-    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app'), commitCopyKey).get('2026-11-18')).toEqual([
-      { key: '商城', count: 3 },
-      { key: '游戏', count: 1 },
-    ]);
-    expect(totalBy(summary, dayOf, commitCopyKey)).toEqual(
-      new Map([
-        ['2026-11-18', 4],
-        ['2026-11-19', 1],
-      ]),
-    );
-    expect(totalBy(summary, monthOf, commitCopyKey)).toEqual(new Map([['2026-11', 5]]));
-    // Without an identity every item counts.
-    expect(countBy(summary, dayOf, (i) => countKeyOf(i, 'app')).get('2026-11-18')?.[0]).toEqual({
-      key: '商城',
-      count: 5,
-    });
   });
 
   it('gives distinct keys the 16 palette colours in order and wraps after them', () => {

@@ -71,85 +71,18 @@ export function emptyDayText(date: string): string {
   return `${dayTitle(date)} 没有提交记录`;
 }
 
-export interface CalendarItem {
-  commitTime: number;
-  appName: string;
-  tabName: string;
-  nativePackageType: string | null;
+export type { CalendarKeyCount as KeyCount } from '@release/contract';
+
+/** The month grid's cells for the calendar read: each day, cut at the viewer's local midnights. */
+export function monthCells(grid: MonthGrid): { labels: string[]; bounds: number[] } {
+  return { labels: grid.days, bounds: [...grid.days.map((day) => dayjs(day).valueOf()), grid.endTime] };
 }
 
-export type CountBy = 'app' | 'workflow';
-
-const packageLabels: Record<string, string> = {
-  ios: 'IPA',
-  ipa: 'IPA',
-  android: 'APK',
-  apk: 'APK',
-  web: 'WEB',
-  zip: 'WEB',
-  mac: 'MAC',
-};
-
-/** What a day's count is per: the package type of package items, else the app or the workflow. */
-export function countKeyOf(item: CalendarItem, by: CountBy): string {
-  if (item.nativePackageType) return packageLabels[item.nativePackageType] ?? item.nativePackageType.toUpperCase();
-  return by === 'app' ? item.appName : item.tabName;
-}
-
-export interface KeyCount {
-  key: string;
-  count: number;
-}
-
-/**
- * Counts per key for each bucket (a day, or a month in the year view), keys by count then name. With identityOf,
- * items of one identity (the copies of a commit several workflows reached) count once per key.
- */
-export function countBy<T>(
-  items: readonly T[],
-  bucketOf: (item: T) => string,
-  keyOf: (item: T) => string,
-  identityOf?: (item: T) => string,
-): Map<string, KeyCount[]> {
-  const buckets = new Map<string, Map<string, Set<string | number>>>();
-  items.forEach((item, index) => {
-    const bucket = bucketOf(item);
-    const keys = buckets.get(bucket) ?? new Map<string, Set<string | number>>();
-    const key = keyOf(item);
-    const seen = keys.get(key) ?? new Set<string | number>();
-    seen.add(identityOf ? identityOf(item) : index);
-    keys.set(key, seen);
-    buckets.set(bucket, keys);
-  });
-  const out = new Map<string, KeyCount[]>();
-  for (const [bucket, keys] of buckets) {
-    out.set(
-      bucket,
-      [...keys]
-        .map(([key, seen]) => ({ key, count: seen.size }))
-        .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
-    );
-  }
-  return out;
-}
-
-/** How many items each bucket holds, items of one identity once: a commit two workflows reached is one commit. */
-export function totalBy<T>(
-  items: readonly T[],
-  bucketOf: (item: T) => string,
-  identityOf: (item: T) => string,
-): Map<string, number> {
-  return new Map(
-    [...countBy(items, bucketOf, () => '', identityOf)].map(([bucket, counts]) => [bucket, counts[0]?.count ?? 0]),
-  );
-}
-
-export function dayOf(item: { commitTime: number }): string {
-  return dayjs(item.commitTime).format(DATE_FORMAT);
-}
-
-export function monthOf(item: { commitTime: number }): string {
-  return dayjs(item.commitTime).format('YYYY-MM');
+/** The year view's cells: its twelve months, keyed YYYY-MM, cut at the viewer's local month starts. */
+export function yearCells(anyDayOfYear: number): { labels: string[]; bounds: number[] } {
+  const year = dayjs(anyDayOfYear).startOf('year');
+  const months = Array.from({ length: 13 }, (_, i) => year.add(i, 'month'));
+  return { labels: months.slice(0, 12).map((m) => m.format('YYYY-MM')), bounds: months.map((m) => m.valueOf()) };
 }
 
 /**

@@ -24,7 +24,7 @@ export function CalendarYear({ yearStart, counts, totals, colors, onMonthClick }
         const total = totals.get(month.format('YYYY-MM')) ?? 0;
         return (
           <button
-            key={index}
+            key={month.format('YYYY-MM')}
             type="button"
             className="calendar-year-month"
             onClick={() => onMonthClick(month.valueOf())}

@@ -2,43 +2,41 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Flex, Segmented, Spin, Tag, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import type { CommitLogItem } from '@release/contract';
+import type { CalendarCountPer, CommitLogItem } from '@release/contract';
 import type { CommitQuery, CommitSource } from '../../api/commit-logs.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
-import { commitCopyKey } from '../commits/commit-format.ts';
 import {
   assignColors,
-  countBy,
-  countKeyOf,
-  dayOf,
   emptyDayText,
+  type KeyCount,
+  monthCells,
   monthGrid,
-  monthOf,
-  totalBy,
+  yearCells,
   yearWindow,
-  type CountBy,
 } from './calendar-math.ts';
 import { CalendarMonth } from './calendar-month.tsx';
 import { calendarText } from './calendar.strings.ts';
 import { CalendarYear } from './calendar-year.tsx';
 import { DayDrawer } from './day-drawer.tsx';
-import { useCalendarItems } from './use-calendar-items.ts';
+import { useCalendarCounts, useDayItems } from './use-calendar-items.ts';
 import './calendar.css';
 
 type Mode = 'month' | 'year';
+const noCounts = new Map<string, KeyCount[]>();
+const noTotals = new Map<string, number>();
 
 interface CommitCalendarProps {
   source: CommitSource | null;
-  query: Omit<CommitQuery, 'startTime' | 'endTime'>;
+  query: Pick<CommitQuery, 'onlyCliff' | 'remark' | 'branch'>;
   /** Count per app (summary, trend) or per workflow; package items count per package type. */
-  countPer: CountBy;
-  /** The day drawer's content: that day's items, newest first (the copies of a commit are arranged by the caller, as its list does). */
+  countPer: CalendarCountPer;
+  /** The day drawer's content: that day's items, newest first (the caller keeps and arranges them as its list does). */
   renderDayItems: (items: CommitLogItem[]) => ReactNode;
-  /** The caller's filter kept on the client (the trend's project): counts, legend and days show only the items it keeps. */
-  keep?: (item: CommitLogItem) => boolean;
-  /** Hears every item of the window shown (before `keep`), e.g. to offer their projects. */
-  onWindowItems?: (items: CommitLogItem[]) => void;
+  /** The trend's project: counts, legend and days show only its items (the server counts them). */
+  project?: string | null;
+  /** Hears the apps of the window shown, e.g. to offer them as projects. */
+  onWindowApps?: (apps: string[]) => void;
   /** The app's workflow names in tab order: each keeps its colour and place in the legend on every calendar. */
   keyOrder?: readonly string[];
 }
@@ -49,8 +47,8 @@ export function CommitCalendar({
   query,
   countPer,
   renderDayItems,
-  keep,
-  onWindowItems,
+  project = null,
+  onWindowApps,
   keyOrder,
 }: CommitCalendarProps) {
   const isMobile = useIsMobile();
@@ -59,36 +57,40 @@ export function CommitCalendar({
   const [openDate, setOpenDate] = useState<string | null>(null);
   const grid = useMemo(() => monthGrid(cursor), [cursor]);
   const year = useMemo(() => yearWindow(cursor), [cursor]);
-  const calendar = useCalendarItems(source, query, mode === 'month' ? grid : year);
-  const fetched = useMemo(() => calendar.data ?? [], [calendar.data]);
-  useEffect(() => onWindowItems?.(fetched), [fetched, onWindowItems]);
-  const items = useMemo(() => (keep ? fetched.filter(keep) : fetched), [fetched, keep]);
+  const cells = useMemo(() => (mode === 'month' ? monthCells(grid) : yearCells(cursor)), [mode, grid, cursor]);
+  // One read of the window's counts per day (month) or month (year): the server counts, the page draws.
+  const calendar = useCalendarCounts(source, query, cells, countPer, project);
+  const counts = calendar.data?.counts ?? noCounts;
+  const totals = calendar.data?.totals ?? noTotals;
+  useEffect(() => {
+    if (calendar.data) onWindowApps?.(calendar.data.apps);
+  }, [calendar.data, onWindowApps]);
   const colors = useMemo(
     () =>
       assignColors(
-        items.map((item) => countKeyOf(item, countPer)),
+        [...counts.values()].flatMap((list) => list.map((c) => c.key)),
         keyOrder,
       ),
-    [items, countPer, keyOrder],
+    [counts, keyOrder],
   );
-  // A commit several workflows reached (工作流汇总, trend) counts once a day: once per key, and once in the total.
-  const counts = useMemo(
-    () => countBy(items, mode === 'month' ? dayOf : monthOf, (item) => countKeyOf(item, countPer), commitCopyKey),
-    [items, mode, countPer],
+  // A day's items are read when it is opened.
+  const openWindow = useMemo(
+    () =>
+      openDate ? { startTime: dayjs(openDate).valueOf(), endTime: dayjs(openDate).add(1, 'day').valueOf() } : null,
+    [openDate],
   );
-  const totals = useMemo(() => totalBy(items, mode === 'month' ? dayOf : monthOf, commitCopyKey), [items, mode]);
+  const day = useDayItems(source, query, openWindow);
 
   const step = (delta: 1 | -1): void => setCursor((c) => dayjs(c).add(delta, mode).valueOf());
   const openDay = (date: string): void => {
-    if (items.some((item) => dayOf(item) === date)) setOpenDate(date);
+    if ((totals.get(date) ?? 0) > 0) setOpenDate(date);
     else toast.warning(emptyDayText(date));
   };
   const title =
     mode === 'month'
       ? calendarText.monthTitle(dayjs(cursor).year(), dayjs(cursor).month() + 1)
       : calendarText.yearTitle(dayjs(cursor).year());
-  const dayItems = openDate ? items.filter((item) => dayOf(item) === openDate) : [];
-
+  const dayItems = [...(day.data ?? [])].sort((a, b) => b.commitTime - a.commitTime || b.id - a.id);
   return (
     <div className="calendar" data-testid="calendar" data-mode={mode} data-loading={calendar.isFetching}>
       <Flex className="calendar-header" align="center" justify="space-between" gap={8} wrap>
@@ -163,7 +165,7 @@ export function CommitCalendar({
         )}
       </Spin>
       <DayDrawer date={openDate} onClose={() => setOpenDate(null)}>
-        {renderDayItems(dayItems.sort((a, b) => b.commitTime - a.commitTime || b.id - a.id))}
+        <Spin spinning={day.isFetching}>{renderDayItems(dayItems)}</Spin>
       </DayDrawer>
     </div>
   );

@@ -65,10 +65,10 @@ export function CommitBrowser({
   const present = useCallback((list: CommitLogItem[]) => sameCommitsTogether(list.filter(keep)), [keep]);
   const items = useMemo(() => present(pages.items), [present, pages.items]);
   // The projects offered are those of what is shown: the list's pages, or the calendar's month or year.
-  const [windowItems, setWindowItems] = useState<CommitLogItem[]>([]);
+  const [windowApps, setWindowApps] = useState<string[]>([]);
   const projects = useMemo(
-    () => projectOptions(view === 'list' ? pages.items : windowItems, filter.project),
-    [view, pages.items, windowItems, filter.project],
+    () => projectOptions(view === 'list' ? pages.items : windowApps.map((appName) => ({ appName })), filter.project),
+    [view, pages.items, windowApps, filter.project],
   );
   const calendarQuery = useMemo(
     () => ({ onlyCliff: query.onlyCliff, remark: query.remark, branch: query.branch }),
@@ -112,8 +112,8 @@ export function CommitBrowser({
           query={calendarQuery}
           countPer={mode === 'trend' ? 'app' : 'workflow'}
           keyOrder={workflowOrder}
-          keep={keep}
-          onWindowItems={setWindowItems}
+          project={filter.project}
+          onWindowApps={setWindowApps}
           renderDayItems={(dayItems) => (
             <CommitItemsWithMetadata
               items={present(dayItems)}
