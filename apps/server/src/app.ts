@@ -29,6 +29,7 @@ import * as larkDocs from './modules/lark-docs/lark-docs.module.ts';
 import * as media from './modules/media/media.module.ts';
 import * as messaging from './modules/messaging/messaging.module.ts';
 import * as notifications from './modules/notifications/notifications.module.ts';
+import * as publish from './modules/publish/publish.module.ts';
 import * as roles from './modules/roles/roles.module.ts';
 import * as settings from './modules/settings/settings.module.ts';
 import * as sso from './modules/sso/sso.module.ts';
@@ -71,6 +72,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   await system.register(app, core);
   await media.register(app, core);
   await uploads.register(app, core);
+  await publish.register(app, core);
   await install.register(app, core);
   const versionsParts = await versions.register(app, core);
   const workflowsService = await workflows.register(app, core);

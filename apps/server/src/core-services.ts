@@ -36,7 +36,7 @@ import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUploadsService } from './modules/uploads/uploads.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
-import { createPackageRegistrationService } from './modules/versions/package-registration.service.ts';
+import { createPackageRegistrationService } from './modules/publish/package-registration.service.ts';
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
 import { createRolesRepository } from './modules/roles/roles.repository.ts';
@@ -60,6 +60,7 @@ function createSharedRepositories(db: Kysely<Database>) {
     certificates: createCertificatesRepository(db),
     identities: createIdentitiesRepository(db),
     tasks: createTasksRepository(db),
+    uploadSessions: createUploadSessionsRepository(db),
   };
 }
 export type SharedRepositories = ReturnType<typeof createSharedRepositories>;
@@ -115,7 +116,7 @@ export function createSharedServices(core: CoreBase) {
   });
   const inspector = createInspectPool(config.inspection ?? DEFAULT_INSPECT_POOL);
   const uploads = createUploadsService({
-    sessions: createUploadSessionsRepository(db),
+    sessions: repos.uploadSessions,
     blobs,
     clock,
     maxPackageBytes: config.maxPackageBytes,

@@ -27,7 +27,8 @@ export const MEDIA_LINK_REFUSED = '图片或视频链接无效或已过期，请
 export function mediaRoutes(deps: {
   media: MediaService;
   links: MediaLinks;
-  uploads: UploadsService;
+  /** The uploader's quota of unfinished uploads (modules/uploads): a picture counts as one file. */
+  uploads: Pick<UploadsService, 'admit'>;
   blobs: BlobStore;
   publicUrl?: string;
 }): FastifyPluginAsyncZod {

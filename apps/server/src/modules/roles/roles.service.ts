@@ -2,7 +2,6 @@ import { ADMIN_ROLE_LEVEL, Messages, type RoleRow, type SaveRoleBody } from '@re
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
 import type { RolesRepository } from './roles.repository.ts';
 
 /** Roles seeded on an empty database: the built-in admin role and three everyday ones. */
@@ -13,7 +12,12 @@ export const DEFAULT_ROLES = [
   { roleName: '编辑', roleLevel: 10, builtin: false },
 ] as const;
 
-export function createRolesService(deps: { roles: RolesRepository; users: UsersRepository; clock: Clock }) {
+/** What roles ask of users (modules/users): how many admins there are, so the last one keeps the admin role. */
+export interface AdminCount {
+  countAdmins(): Promise<number>;
+}
+
+export function createRolesService(deps: { roles: RolesRepository; users: AdminCount; clock: Clock }) {
   const { roles, users, clock } = deps;
   return {
     async list(pageNo: number, pageSize: number): Promise<{ rows: RoleRow[]; total: number }> {

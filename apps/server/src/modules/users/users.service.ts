@@ -3,14 +3,18 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword, sha256Hex } from '../../lib/crypto.ts';
-import type { SessionService } from '../auth/session.service.ts';
 import type { RolesRepository } from '../roles/roles.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
+
+/** What user administration asks of sessions (modules/auth): ending a user's sessions when their account changes. */
+export interface SessionRevoker {
+  revokeAllOf(userId: number, keepToken?: string | null): Promise<void>;
+}
 
 export function createUsersService(deps: {
   users: UsersRepository;
   roles: RolesRepository;
-  sessions: SessionService;
+  sessions: SessionRevoker;
   clock: Clock;
 }) {
   const { users, roles, sessions, clock } = deps;

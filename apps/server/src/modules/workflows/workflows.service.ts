@@ -14,7 +14,6 @@ import { randomToken } from '../../lib/crypto.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import { assertRepoPath } from './repo-path.ts';
 import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
@@ -29,11 +28,19 @@ export interface WorkflowRobotDeps {
 
 export const WEBHOOK_PATH = '/api/workflow/webhook/';
 
+/** What a workflow's save asks of its items (commit ingest, modules/commit-logs): fill or filter them again. */
+export interface WorkflowItems {
+  /** A package workflow lists the app's versions it had before it was made. */
+  backfillPackages(workflowId: number): Promise<unknown>;
+  /** Committer filters changed: the items are filtered again (answers how many are shown). */
+  refilter(workflow: WorkflowRecord): Promise<number>;
+}
+
 export function createWorkflowsService(deps: {
   workflows: WorkflowsRepository;
   policy: AppsPolicy;
   box: SecretBox;
-  ingest: CommitIngestService;
+  ingest: WorkflowItems;
   clock: Clock;
   robots: WorkflowRobotDeps;
   /** ALLOW_FILE_REPOSITORIES: file:// git and svn addresses are accepted. */

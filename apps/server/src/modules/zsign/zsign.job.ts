@@ -17,7 +17,7 @@ import { SigningError } from '../../signing/macho-signer.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
-import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
+import type { PackageRegistrationService } from '../publish/package-registration.service.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import type { UsersLookup } from './zsign.service.ts';
 import type { ZsignRepository } from './zsign.repository.ts';

@@ -9,7 +9,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
-import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
+import type { PackageRegistrationService } from '../publish/package-registration.service.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
 import { createZsignJob } from './zsign.job.ts';
 import { removeFilesOfFailedResigns } from './zsign-orphans.ts';

@@ -6,10 +6,10 @@ import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
-import type { PackageRegistrationService } from '../versions/package-registration.service.ts';
+import type { PackageRegistrationService } from './package-registration.service.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
-import type { UploadSessionsRepository } from './upload-sessions.repository.ts';
-import { UploadMessages, type UploadsService } from './uploads.service.ts';
+import type { UploadSessionsRepository } from '../uploads/upload-sessions.repository.ts';
+import { UploadMessages, type UploadsService } from '../uploads/uploads.service.ts';
 
 export interface DirectUploadDeps {
   uploads: UploadsService;

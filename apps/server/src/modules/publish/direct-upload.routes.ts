@@ -9,7 +9,7 @@ import { publicBaseUrl } from '../../http/public-url.ts';
 import { linksFor, type LinkDeps } from '../../http/links.ts';
 import { versionRow } from '../versions/version-row.ts';
 import { DirectUploadMessages, type DirectUploadService, type ReceivedPackage } from './direct-upload.service.ts';
-import { UploadMessages } from './uploads.service.ts';
+import { UploadMessages } from '../uploads/uploads.service.ts';
 
 /** Room for the form's text fields and boundaries beside the package itself. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;

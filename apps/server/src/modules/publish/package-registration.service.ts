@@ -27,9 +27,9 @@ import type { MediaService } from '../media/media.service.ts';
 import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import { bundleIdOf, decideBundleId } from './bundle-id-rule.ts';
-import type { StoredAttachment } from './version-row.ts';
-import type { VersionRecord, VersionsRepository } from './versions.repository.ts';
+import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
+import type { StoredAttachment } from '../versions/version-row.ts';
+import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 
 export interface RegistrationDeps {
   uploads: UploadsService;
