@@ -12,6 +12,8 @@ export const boundVersion = z.object({
   indexNo: z.number(),
   appVersion: z.string().nullable(),
   build: z.string().nullable(),
+  /** The build was removed (issue 20): the item still names it and shows 已删除; its file is gone. */
+  removed: z.boolean(),
 });
 export const bindVersions = z.object({
   ipa: z.array(boundVersion),

@@ -34,3 +34,4 @@ export * from './zsign.ts';
 export * from './install-access.ts';
 export * from './repo-hosts.ts';
 export * from './job-schedules.ts';
+export * from './version-removal.ts';

@@ -170,6 +170,11 @@ export interface AppVersionsTable {
   upload_by: number | null;
   create_time: number;
   update_time: number;
+  /** Set when the version was removed (migration 030): the row stays so items that named it can say 已删除. */
+  removed_time: Generated<number | null>;
+  removed_by: Generated<number | null>;
+  /** 1: 保留 — retention never removes it. */
+  pinned: Generated<number>;
 }
 
 /** Icons, screenshots and videos stored by the server (media.service.ts); housekeeping deletes the unreferenced ones. */

@@ -1,4 +1,11 @@
-import type { AppVersionRow, NativePackageType } from '@release/contract';
+import {
+  VERSION_REMOVAL_PREVIEW_PATH,
+  VERSION_REMOVE_PATH,
+  type AppVersionRow,
+  type NativePackageType,
+  type VersionRemovalPreview,
+  type VersionRemovalResult,
+} from '@release/contract';
 import { api } from './client.ts';
 
 export interface VersionListParams {
@@ -22,4 +29,17 @@ export async function fetchAppVersions(params: VersionListParams, signal?: Abort
 /** POST /api/app_version: edits a package's note. */
 export async function editVersionNote(body: { id: number; appId: number; description: string }): Promise<void> {
   await api.post<unknown>('/api/app_version', body);
+}
+
+/** GET /api/app_version/remove_preview: what removing a build deletes, keeps, and gives back (the confirm). */
+export async function fetchRemovalPreview(
+  query: { id: number; appId: number },
+  signal?: AbortSignal,
+): Promise<VersionRemovalPreview> {
+  return (await api.get<VersionRemovalPreview>(VERSION_REMOVAL_PREVIEW_PATH, query, { signal, silent: true })).data;
+}
+
+/** POST /api/app_version/remove: removes a build and its re-signed copies; the files go in the background. */
+export async function removeVersion(body: { id: number; appId: number }): Promise<VersionRemovalResult> {
+  return (await api.post<VersionRemovalResult>(VERSION_REMOVE_PATH, body)).data;
 }

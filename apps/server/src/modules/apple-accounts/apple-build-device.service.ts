@@ -33,6 +33,7 @@ export function createAppleBuildDeviceService(deps: {
         .selectFrom('app_versions')
         .select(['id', 'app_id', 'bundle_id'])
         .where('id', '=', input.appVersionId)
+        .where('removed_time', 'is', null)
         .executeTakeFirst();
       if (!version) throw AppError.notFound(AppleAccountMessages.versionNotFound);
       if (!version.bundle_id) throw AppError.badRequest(AppleAccountMessages.versionWithoutBundleId);

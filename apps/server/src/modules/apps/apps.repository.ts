@@ -191,6 +191,7 @@ export function createAppsRepository(db: Kysely<Database>) {
         .selectFrom('app_versions')
         .select((eb) => ['native_package_type as type', eb.fn.countAll<number>().as('n')])
         .where('app_id', '=', appId)
+        .where('removed_time', 'is', null)
         .groupBy('native_package_type')
         .execute();
     },

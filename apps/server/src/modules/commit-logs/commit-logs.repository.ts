@@ -98,6 +98,7 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
           'v.index_no as index_no',
           'v.app_version as app_version',
           'v.build as build',
+          'v.removed_time as version_removed_time',
           'u.username as upload_by_name',
         ])
         .orderBy('c.commit_time', 'desc')
@@ -120,6 +121,7 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
           'v.app_version as appVersion',
           'v.build as build',
           'v.native_package_type as type',
+          'v.removed_time as removedTime',
         ])
         .where('b.commit_log_id', 'in', commitLogIds)
         .orderBy('v.index_no', 'desc')

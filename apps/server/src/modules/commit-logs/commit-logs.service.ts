@@ -87,7 +87,14 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     const pick = (test: (type: string) => boolean) =>
       bound
         .filter((b) => test(b.type))
-        .map(({ appVersionId, indexNo, appVersion, build }) => ({ appVersionId, indexNo, appVersion, build }));
+        .map(({ appVersionId, indexNo, appVersion, build, removedTime }) => ({
+          appVersionId,
+          indexNo,
+          appVersion,
+          build,
+          removed: removedTime !== null,
+        }));
+    const removed = row.version_removed_time !== null;
     return {
       id: row.id,
       appId: row.app_id,
@@ -107,7 +114,8 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       remark: row.remark,
       uploadBy: row.upload_by_name,
       nativePackageType: row.native_package_type,
-      cdnUrl: row.file_key && row.file_name ? await present.fileUrl(row.file_key, row.file_name) : null,
+      // A removed build's file is gone: its item keeps its text and says 已删除, with nothing to download.
+      cdnUrl: row.file_key && row.file_name && !removed ? await present.fileUrl(row.file_key, row.file_name) : null,
       bindVersions: {
         ipa: pick((t) => t === 'ios'),
         apk: pick((t) => t === 'android'),
@@ -115,7 +123,13 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       },
       packageVersion:
         row.app_version_id !== null && row.index_no !== null
-          ? { appVersionId: row.app_version_id, indexNo: row.index_no, appVersion: row.app_version, build: row.build }
+          ? {
+              appVersionId: row.app_version_id,
+              indexNo: row.index_no,
+              appVersion: row.app_version,
+              build: row.build,
+              removed,
+            }
           : null,
       filtered: row.is_filtered === 1,
       hasMetadata: row.metadata !== null,

@@ -43,7 +43,12 @@ export function createMediaFilesRepository(db: Kysely<Database>) {
     /** Which of these keys are a version's icon. */
     async versionIcons(keys: string[]): Promise<string[]> {
       if (!keys.length) return [];
-      const rows = await db.selectFrom('app_versions').select('icon_key').where('icon_key', 'in', keys).execute();
+      const rows = await db
+        .selectFrom('app_versions')
+        .select('icon_key')
+        .where('icon_key', 'in', keys)
+        .where('removed_time', 'is', null)
+        .execute();
       return rows.map((r) => r.icon_key ?? '');
     },
 

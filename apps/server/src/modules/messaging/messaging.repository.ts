@@ -132,7 +132,8 @@ export function createMessagingRepository(db: Kysely<Database>) {
       let q = db
         .selectFrom('app_versions as v')
         .leftJoin('users as u', 'u.id', 'v.upload_by')
-        .where('v.app_id', '=', appId);
+        .where('v.app_id', '=', appId)
+        .where('v.removed_time', 'is', null);
       if (by.id) q = q.where('v.id', '=', by.id);
       else if (by.indexNo) q = q.where('v.index_no', '=', by.indexNo);
       else return undefined;

@@ -7,6 +7,7 @@ export function createVersionsRepository(db: Kysely<Database>) {
     return db
       .selectFrom('app_versions as v')
       .leftJoin('users as u', 'u.id', 'v.upload_by')
+      .where('v.removed_time', 'is', null)
       .selectAll('v')
       .select('u.username as uploader');
   }
@@ -15,7 +16,8 @@ export function createVersionsRepository(db: Kysely<Database>) {
       let q = db
         .selectFrom('app_versions as v')
         .leftJoin('users as u', 'u.id', 'v.upload_by')
-        .where('v.app_id', '=', query.appId);
+        .where('v.app_id', '=', query.appId)
+        .where('v.removed_time', 'is', null);
       if (query.startTime !== undefined) q = q.where('v.create_time', '>=', query.startTime);
       if (query.endTime !== undefined) q = q.where('v.create_time', '<', query.endTime);
       if (query.uploadBy) q = q.where('u.username', '=', query.uploadBy);
@@ -71,7 +73,8 @@ export function createVersionsRepository(db: Kysely<Database>) {
         .select('id')
         .where('app_id', '=', appId)
         .where('native_package_type', '=', type)
-        .where('app_version', '=', appVersion);
+        .where('app_version', '=', appVersion)
+        .where('removed_time', 'is', null);
       if (build !== undefined) q = q.where('build', '=', build);
       return q.orderBy('index_no', 'desc').limit(1).executeTakeFirst();
     },
@@ -80,6 +83,7 @@ export function createVersionsRepository(db: Kysely<Database>) {
         .selectFrom('app_versions')
         .select(['id', 'index_no', 'app_version', 'build', 'native_package_type', 'file_name'])
         .where('app_id', '=', appId)
+        .where('removed_time', 'is', null)
         .orderBy('index_no', 'desc')
         .limit(1000)
         .execute();

@@ -35,14 +35,31 @@ export function BoundVersionTags({ versions }: { versions: CommitLogItem['bindVe
         {text.boundVersions}
       </Typography.Text>
       {chips.map((chip) => (
-        <Tag key={`${chip.kind.key}-${chip.appVersionId}`} color={chip.kind.color} style={{ marginInlineEnd: 0 }}>
+        <Tag
+          key={`${chip.kind.key}-${chip.appVersionId}`}
+          color={chip.removed ? 'default' : chip.kind.color}
+          style={{ marginInlineEnd: 0 }}
+          data-removed={chip.removed ? 'true' : undefined}
+        >
           {chip.kind.label} {versionText(chip)}{' '}
           <Typography.Text type="secondary" style={{ fontSize: 11 }}>
             #{chip.indexNo}
           </Typography.Text>
+          {chip.removed ? <RemovedMark /> : null}
         </Tag>
       ))}
     </Flex>
+  );
+}
+
+/** 已删除 beside a build that was removed: the item keeps naming it. */
+function RemovedMark() {
+  return (
+    <Tooltip title={text.versionRemovedHint}>
+      <Typography.Text type="danger" style={{ fontSize: 11, marginInlineStart: 4 }} data-testid="version-removed-mark">
+        {text.versionRemoved}
+      </Typography.Text>
+    </Tooltip>
   );
 }
 
@@ -57,6 +74,7 @@ export function PackageVersionTitle({ item }: { item: CommitLogItem }) {
   return (
     <Typography.Text strong className="commit-package-version" data-testid="commit-package-version">
       {versionText(version)} <Typography.Text type="secondary">#{version.indexNo}</Typography.Text>
+      {version.removed ? <RemovedMark /> : null}
     </Typography.Text>
   );
 }

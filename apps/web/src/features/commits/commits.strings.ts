@@ -22,6 +22,9 @@ export const commitsText = {
     uploadBy: '上传人：',
     description: '备注',
     boundVersions: '关联版本',
+    /** The build was removed (issue 20): the item still names it. */
+    versionRemoved: '已删除',
+    versionRemovedHint: '这个版本已被删除，安装包文件不再提供下载',
     files: { added: '新增', modified: '修改', removed: '删除' },
     filesTitle: (n: number) => `${n} 个文件变更`,
     filtered: '已过滤',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isSnapshotMedia, pickedVersionIds, pickOrder, picksOf } from './snapshot.ts';
 
-const version = (appVersionId: number) => ({ appVersionId, indexNo: appVersionId, appVersion: '1.0', build: '1' });
+const version = (appVersionId: number) => ({
+  appVersionId,
+  indexNo: appVersionId,
+  appVersion: '1.0',
+  build: '1',
+  removed: false,
+});
 
 describe('snapshot drawer rules', () => {
   it('accepts only jpeg, png, mp4, webm and quicktime files', () => {

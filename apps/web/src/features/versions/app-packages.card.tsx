@@ -16,6 +16,7 @@ import { lazyModal } from '../../app/components/lazy-part.tsx';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { versionColumns } from './version-columns.tsx';
+import { announceVersionRemoved } from './version-events.ts';
 import { versionsText } from './versions.strings.ts';
 
 type TypeFilter = NativePackageType | 'all';
@@ -24,6 +25,7 @@ type TypeFilter = NativePackageType | 'all';
 const withVersion = (props: { version: unknown }) => props.version !== null;
 const EditNoteModal = lazyModal(() => import('./edit-note.modal.tsx'), 'EditNoteModal', withVersion);
 const ResignModal = lazyModal(() => import('./resign.modal.tsx'), 'ResignModal', withVersion);
+const RemoveVersionModal = lazyModal(() => import('./remove-version.modal.tsx'), 'RemoveVersionModal', withVersion);
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
 
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
@@ -41,6 +43,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [editing, setEditing] = useState<AppVersionRow | null>(null);
   const [resigning, setResigning] = useState<AppVersionRow | null>(null);
   const [linking, setLinking] = useState<AppVersionRow | null>(null);
+  const [removing, setRemoving] = useState<AppVersionRow | null>(null);
   const params: VersionListParams = {
     appId: app.appId,
     ...page,
@@ -61,6 +64,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     now: Date.now(),
     onEditNote: setEditing,
     onResign: setResigning,
+    onRemove: setRemoving,
     onShowLink: setLinking,
   });
 
@@ -133,6 +137,15 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
         }}
       />
       <VersionLinkModal version={linking} downloadUrl={app.downloadUrl} onClose={() => setLinking(null)} />
+      <RemoveVersionModal
+        version={removing}
+        onClose={() => setRemoving(null)}
+        onRemoved={() => {
+          setRemoving(null);
+          void refresh();
+          announceVersionRemoved(app.appId);
+        }}
+      />
       <ResignModal version={resigning} onClose={() => setResigning(null)} onDone={() => void refresh()} />
     </Card>
   );

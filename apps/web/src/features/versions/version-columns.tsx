@@ -1,5 +1,6 @@
 import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import {
+  DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
   PaperClipOutlined,
@@ -21,6 +22,8 @@ interface ColumnOptions {
   now: number;
   onEditNote: (version: AppVersionRow) => void;
   onResign: (version: AppVersionRow) => void;
+  /** 删除: the confirm that lists what goes. */
+  onRemove: (version: AppVersionRow) => void;
   /** 链接/二维码: the build's own install page. */
   onShowLink: (version: AppVersionRow) => void;
 }
@@ -122,8 +125,12 @@ function ActionsCell({
   canEdit,
   onEditNote,
   onResign,
+  onRemove,
   onShowLink,
-}: { version: AppVersionRow } & Pick<ColumnOptions, 'canEdit' | 'onEditNote' | 'onResign' | 'onShowLink'>) {
+}: { version: AppVersionRow } & Pick<
+  ColumnOptions,
+  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink'
+>) {
   return (
     <Flex vertical align="flex-start">
       <Button
@@ -168,6 +175,18 @@ function ActionsCell({
           {versionsText.resign}
         </Button>
       )}
+      {canEdit && (
+        <Button
+          type="link"
+          size="small"
+          danger
+          icon={<DeleteOutlined />}
+          onClick={() => onRemove(version)}
+          data-testid="version-remove"
+        >
+          {versionsText.remove}
+        </Button>
+      )}
     </Flex>
   );
 }
@@ -179,6 +198,7 @@ export function versionColumns({
   now,
   onEditNote,
   onResign,
+  onRemove,
   onShowLink,
 }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [
@@ -240,6 +260,7 @@ export function versionColumns({
           canEdit={canEdit}
           onEditNote={onEditNote}
           onResign={onResign}
+          onRemove={onRemove}
           onShowLink={onShowLink}
         />
       ),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatBytes,
   formatSize,
   formatVersionTime,
   isHtmlPackage,
@@ -32,5 +33,17 @@ describe('version formatting', () => {
     expect(isHtmlPackage({ fileName: 'site.zip', cdnUrl: 'https://cdn/a/site.zip?name=a.html' })).toBe(false);
     expect(isIpaPackage({ fileName: 'a.ipa', cdnUrl: 'https://cdn/x' })).toBe(true);
     expect(isIpaPackage({ fileName: 'a.apk', cdnUrl: 'https://cdn/a.apk' })).toBe(false);
+  });
+
+  it('says space in the unit that fits: bytes, KB, MB, GB', () => {
+    expect([0, 512, 1536, 10 * 1024 + 300, 150 * 1024, 5.5 * 1024 * 1024, 1.2 * 1024 ** 3].map(formatBytes)).toEqual([
+      '0 B',
+      '512 B',
+      '1.50 KB',
+      '10.3 KB',
+      '150 KB',
+      '5.50 MB',
+      '1.20 GB',
+    ]);
   });
 });

@@ -18,6 +18,20 @@ export function formatSize(bytes: number): string {
   return bytes > 0 && mb < 0.01 ? '<0.01 MB' : `${mb.toFixed(2)} MB`;
 }
 
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** Space in the unit that fits (1,024 steps): "512 B", "3.4 KB", "12.5 MB", "1.02 GB" — the removal confirm, storage. */
+export function formatBytes(bytes: number): string {
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const digits = unit === 0 ? 0 : value < 10 ? 2 : value < 100 ? 1 : 0;
+  return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`;
+}
+
 /** "1.2.3 (45)"; just one of them when the other is missing; "-" for packages without a version. */
 export function versionText(v: { appVersion: string | null; build: string | null }): string {
   if (v.appVersion && v.build) return `${v.appVersion} (${v.build})`;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, Flex, Spin, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -18,6 +18,7 @@ import { buildTabs, pickTab, tabAfterDelete } from './workflow-tabs.ts';
 import { emptyHintOf, isAwaitingFirstSync, isSyncable, syncAfterSave } from './workflow-state.ts';
 import { WorkflowToolbar } from './workflow-toolbar.tsx';
 import { workflowsText } from './workflows.strings.ts';
+import { useVersionRemoved } from '../versions/version-events.ts';
 import { useIsLarkEnabled } from '../../app/use-is-lark-enabled.ts';
 
 // The commit list and the dialogs load on first use, in their own chunks (bench/web-size.ts: the console's first load).
@@ -73,6 +74,11 @@ export function WorkflowView({ app, appPath }: WorkflowViewProps) {
   const [view, setView] = useState<CommitView>('list');
   // Bumped after a sync so the open list starts again from its newest page.
   const [refreshKey, setRefreshKey] = useState(0);
+  // A build removed from the package list: the open list starts again, its item now says 已删除.
+  useVersionRemoved(
+    app.appId,
+    useCallback(() => setRefreshKey((n) => n + 1), []),
+  );
   const editing = useEditing<WorkflowRow>();
   const [larkDocsOpen, setLarkDocsOpen] = useState(false);
 
