@@ -80,7 +80,7 @@ let logsCode = 0;
 // `--only=transfer|inspect` runs one half of main.ts and nothing after it.
 const logScripts = args.some((a) => a.startsWith('--only='))
   ? []
-  : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts', 'bench/hostile.ts'];
+  : ['bench/commit-logs.ts', 'bench/git-ingest.ts', 'bench/install-page.ts', 'bench/hostile.ts', 'bench/resign.ts'];
 for (const script of logScripts) {
   const run = spawn(
     process.execPath,

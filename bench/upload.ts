@@ -47,7 +47,7 @@ interface Uploaded {
 }
 
 /** get_signed_url → start → PUT 5 MB parts, 5 at a time, from memory (see putParts) → finish; then fsync the object. */
-async function uploadOnce(server: BenchServer, file: string, bytes: Buffer): Promise<Uploaded> {
+export async function uploadOnce(server: BenchServer, file: string, bytes: Buffer): Promise<Uploaded> {
   const size = bytes.length;
   const started = performance.now();
   const keys = await server.api<{ appFile: { fileKey: string } | null }>('POST', '/api/get_signed_url', {

@@ -20,9 +20,11 @@ export interface CodeDirectoryInput {
   execSegBase?: bigint;
   execSegLimit?: bigint;
   execSegFlags?: bigint;
+  /** false: page hash slots stay zero (a trial build that only needs the blob's size). */
+  hashPages?: boolean;
 }
 
-const HEADER_SIZE = { 0x20200: 52, 0x20400: 88 } as const;
+const HEADER_SIZE = { 131584: 52, 132096: 88 } as const;
 
 /** The hash a special slot holds for `content` (a blob as stored, or a file such as Info.plist). */
 export function specialSlotHash(hashType: number, content: Buffer): Buffer {
@@ -74,7 +76,7 @@ export function buildCodeDirectory(input: CodeDirectoryInput): Buffer {
     const hash = input.specialSlots.get(slot);
     if (hash) hash.copy(blob, hashOffset - slot * hashSize);
   }
-  for (let page = 0; page < pages; page += 1) {
+  for (let page = 0; page < pages && input.hashPages !== false; page += 1) {
     const start = page * pageSize;
     digestWith(input.hashType, input.code.subarray(start, Math.min(start + pageSize, input.code.length))).copy(
       blob,

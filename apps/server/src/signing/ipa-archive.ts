@@ -1,6 +1,7 @@
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
-import { createDigester, type AppFiles } from './app-files.ts';
+import { crc32 } from 'node:zlib';
+import { createDigester, type AppFiles, type FileDigest } from './app-files.ts';
 import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
 
 /**
@@ -62,10 +63,15 @@ export function entryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.Readable
   );
 }
 
+/** An entry's bytes, inflated into one buffer of the declared size (yauzl stops an entry that lies about it). */
 async function readWhole(zip: ZipFile, entry: Entry): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await entryStream(zip, entry)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const bytes = Buffer.allocUnsafe(entry.uncompressedSize);
+  let at = 0;
+  for await (const chunk of await entryStream(zip, entry)) {
+    (chunk as Buffer).copy(bytes, at);
+    at += (chunk as Buffer).length;
+  }
+  return bytes;
 }
 
 const isDirectory = (entry: Entry) => entry.fileName.endsWith('/');
@@ -74,28 +80,30 @@ const isSymlink = (entry: Entry) => ((entry.externalFileAttributes >>> 16) & 0o1
 /** Names that are always loaded as bytes: plists the bundles are found by, dylibs to sign, profiles and seals. */
 const ALWAYS_BYTES = /(\/Info\.plist|\.dylib|\/embedded\.mobileprovision|\/_CodeSignature\/CodeResources)$/;
 
-/**
- * Loads an ipa's files for signing or verifying: bytes for what the signer reads, digests for the rest.
- * `onBytes` reports the uncompressed bytes seen so far (for progress).
- */
-export async function loadAppFiles(
-  archive: IpaArchive,
-  onBytes: (done: number) => void = () => undefined,
-): Promise<AppFiles> {
-  const { zip, entries } = archive;
-  const files: AppFiles = new Map();
+/** Refuses links inside the app (a signed app has none that the seal could follow). */
+function checkEntries(entries: Entry[]): void {
   for (const entry of entries) {
     if (isDirectory(entry)) continue;
     if (isSymlink(entry) && entry.fileName.startsWith('Payload/'))
       throw new IpaArchiveError(`不支持包含符号链接的 ipa：${entry.fileName}`);
   }
+}
+
+/**
+ * The files the signer reads as bytes: every Info.plist, loose dylib, profile and seal, then the bundles'
+ * executables named by those Info.plists. Everything else is a resource, needed only as its digests.
+ */
+export async function loadHeldFiles(archive: IpaArchive): Promise<AppFiles> {
+  const { zip, entries } = archive;
+  checkEntries(entries);
+  const files: AppFiles = new Map();
   // Info.plists first: they name the executables that must be loaded too.
   const plists = entries.filter(
     (entry) => !isDirectory(entry) && ALWAYS_BYTES.test(entry.fileName) && entry.fileName.startsWith('Payload/'),
   );
   for (const entry of plists) files.set(entry.fileName, await readWhole(zip, entry));
-  const executables = new Set<string>();
   const root = mainAppRoot(files);
+  const executables = new Set<string>();
   if (root) {
     for (const bundle of bundlesOf(files, root)) {
       const info = files.get(`${bundle}Info.plist`);
@@ -104,13 +112,32 @@ export async function loadAppFiles(
       if (executable) executables.add(`${bundle}${executable}`);
     }
   }
+  for (const entry of entries)
+    if (executables.has(entry.fileName) && !isDirectory(entry)) files.set(entry.fileName, await readWhole(zip, entry));
+  return files;
+}
+
+/**
+ * Loads an ipa's files for signing or verifying: bytes for what the signer reads, digests for the rest.
+ * `onBytes` reports the uncompressed bytes seen so far (for progress). `known` are entries whose digests were
+ * taken before (re-signing copied them compressed as they were): their compressed bytes are only checked to be
+ * those same bytes (CRC-32 of the raw data and the sizes), not inflated and hashed again.
+ */
+export async function loadAppFiles(
+  archive: IpaArchive,
+  onBytes: (done: number) => void = () => undefined,
+  known: ReadonlyMap<string, KnownEntry> = new Map(),
+): Promise<AppFiles> {
+  const { zip, entries } = archive;
+  const files = await loadHeldFiles(archive);
   let done = 0;
   for (const entry of entries) {
     if (isDirectory(entry)) continue;
+    const seen = known.get(entry.fileName);
     if (files.has(entry.fileName)) {
       done += entry.uncompressedSize;
-    } else if (executables.has(entry.fileName)) {
-      files.set(entry.fileName, await readWhole(zip, entry));
+    } else if (seen) {
+      files.set(entry.fileName, await checkKnown(zip, entry, seen));
       done += entry.uncompressedSize;
     } else {
       const digester = createDigester();
@@ -126,6 +153,37 @@ export async function loadAppFiles(
   return files;
 }
 
+/** An entry copied compressed as it was: its digests, and the CRC-32 of its compressed bytes. */
+export interface KnownEntry {
+  digest: FileDigest;
+  rawCrc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  crc32: number;
+}
+
+async function checkKnown(zip: ZipFile, entry: Entry, known: KnownEntry): Promise<FileDigest> {
+  let rawCrc = 0;
+  for await (const chunk of await rawEntryStream(zip, entry)) rawCrc = crc32(chunk as Buffer, rawCrc);
+  const same =
+    rawCrc >>> 0 === known.rawCrc32 >>> 0 &&
+    entry.compressedSize === known.compressedSize &&
+    entry.uncompressedSize === known.uncompressedSize &&
+    entry.crc32 >>> 0 === known.crc32 >>> 0;
+  if (!same) throw new IpaArchiveError(`ipa 文件已损坏：${entry.fileName}`);
+  return known.digest;
+}
+
+/** An entry's data exactly as stored (compressed or not). */
+export function rawEntryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.ReadableStream> {
+  if (entry.isEncrypted()) return Promise.reject(new IpaArchiveError(`不支持加密的 ipa：${entry.fileName}`));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, { decodeFileData: false }, (error, stream) =>
+      error ? reject(new IpaArchiveError(`ipa 文件已损坏：${error.message}`)) : resolve(stream),
+    ),
+  );
+}
+
 export const totalBytes = (archive: IpaArchive) =>
   archive.entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
-export { isDirectory as isDirectoryEntry };
+export { isDirectory as isDirectoryEntry, readWhole as readEntry };

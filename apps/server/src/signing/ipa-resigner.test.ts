@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesAt } from './app-files.ts';
 import { BundleSigningError } from './bundle-signer.ts';
-import { loadAppFiles, openIpa } from './ipa-archive.ts';
+import { loadAppFiles, openIpa, rawEntryStream } from './ipa-archive.ts';
 import { resignIpa, type ResignStage } from './ipa-resigner.ts';
 import { sampleSignedIpa, sampleSigningSet } from './testing/ipa-builder.ts';
 import { verifyApp } from './verify-app.ts';
@@ -26,6 +27,23 @@ async function filesOf(file: string) {
   } finally {
     archive.close();
   }
+}
+
+/** Every file entry's data exactly as stored in the archive. */
+async function rawEntries(file: string): Promise<Map<string, Buffer>> {
+  const archive = await openIpa(file);
+  const out = new Map<string, Buffer>();
+  try {
+    for (const entry of archive.entries) {
+      if (entry.fileName.endsWith('/')) continue;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await rawEntryStream(archive.zip, entry)) chunks.push(chunk as Buffer);
+      out.set(entry.fileName, Buffer.concat(chunks));
+    }
+  } finally {
+    archive.close();
+  }
+  return out;
 }
 
 describe('resignIpa', () => {
@@ -63,6 +81,32 @@ describe('resignIpa', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual(['verify', 100]);
     expect(new Set(progress.map(([stage]) => stage))).toEqual(new Set(['read', 'sign', 'write', 'verify']));
+  });
+
+  it('copies unchanged entries compressed byte for byte, writes only what signing changed, and unzip accepts the result', async () => {
+    const source = write('copy-in.ipa', sampleSignedIpa());
+    const output = path.join(dir, 'copy-out.ipa');
+    await resignIpa(source, output, set.input());
+    const [before, after] = [await rawEntries(source), await rawEntries(output)];
+    for (const name of ['Payload/Demo.app/Assets.car', 'Payload/Demo.app/zh-Hans.lproj/Localizable.strings'])
+      expect(after.get(name)?.equals(before.get(name) as Buffer), name).toBe(true);
+    // The Info.plist did not change: copied too. The executable and the profile were written anew.
+    expect(after.get('Payload/Demo.app/Info.plist')?.equals(before.get('Payload/Demo.app/Info.plist') as Buffer)).toBe(
+      true,
+    );
+    expect(after.get('Payload/Demo.app/Demo')?.equals(before.get('Payload/Demo.app/Demo') as Buffer)).toBe(false);
+    // An independent reader: every entry inflates to its CRC-32.
+    expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
+  });
+
+  it('refuses a source whose resource does not match its CRC-32, naming the entry', async () => {
+    const bytes = sampleSignedIpa();
+    const at = bytes.indexOf(Buffer.from('"ok" = "好";'));
+    bytes.writeUInt8(bytes.readUInt8(at + 1) ^ 0x20, at + 1);
+    const corrupt = write('corrupt.ipa', bytes);
+    await expect(resignIpa(corrupt, path.join(dir, 'z.ipa'), set.input())).rejects.toThrow(
+      'ipa 文件已损坏：Payload/Demo.app/zh-Hans.lproj/Localizable.strings',
+    );
   });
 
   it('refuses an App Store-encrypted binary and a signing set with no profile for a bundle, writing nothing usable', async () => {

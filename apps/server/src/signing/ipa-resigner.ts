@@ -1,15 +1,15 @@
 import fs from 'node:fs';
-import { pipeline } from 'node:stream/promises';
-import yazl from 'yazl';
-import { isBytes, type AppFiles } from './app-files.ts';
+import { isBytes } from './app-files.ts';
 import { resignApp, type BundleSigningInput, type SignedBundle } from './bundle-signer.ts';
-import { entryStream, isDirectoryEntry, loadAppFiles, openIpa, totalBytes, type IpaArchive } from './ipa-archive.ts';
+import { loadAppFiles, loadHeldFiles, openIpa, totalBytes, type KnownEntry } from './ipa-archive.ts';
+import { copyResources, sha256, writeHeld } from './ipa-copy.ts';
+import { ZipOut } from './zip-out.ts';
 import { verifyApp } from './verify-app.ts';
 
 /**
- * Re-signs an ipa file into a new ipa file, streaming: resources are hashed as they pass and copied from the
- * source archive entry by entry, only binaries, plists, profiles and seals are held. The written file is read
- * back and must pass the built-in verifier, or the re-signing fails.
+ * Re-signs an ipa file into a new ipa file, streaming: resources are hashed as they pass and copied compressed as
+ * they are (no inflate-and-deflate-again), only binaries, plists, profiles and seals are held and written anew.
+ * The written file is read back and must pass the built-in verifier, or the re-signing fails.
  */
 export type ResignStage = 'read' | 'sign' | 'write' | 'verify';
 export type ResignProgress = (stage: ResignStage, percent: number) => void;
@@ -23,10 +23,10 @@ export class VerificationError extends Error {
 
 /** Where each stage sits in the overall percentage. */
 const SPAN: Record<ResignStage, [number, number]> = {
-  read: [0, 35],
-  sign: [35, 45],
-  write: [45, 80],
-  verify: [80, 100],
+  read: [0, 65],
+  sign: [65, 70],
+  write: [70, 85],
+  verify: [85, 100],
 };
 
 function reporter(onProgress: ResignProgress, stage: ResignStage, total: number) {
@@ -38,52 +38,6 @@ function reporter(onProgress: ResignProgress, stage: ResignStage, total: number)
     last = percent;
     onProgress(stage, percent);
   };
-}
-
-/** Writes the archive again: signed or new files from memory, everything else copied from the source as a stream. */
-async function writeIpa(
-  source: IpaArchive,
-  files: AppFiles,
-  outputPath: string,
-  onBytes: (done: number) => void,
-): Promise<void> {
-  const out = new yazl.ZipFile();
-  const written = new Set<string>();
-  for (const entry of source.entries) {
-    const name = entry.fileName;
-    const mode = entry.externalFileAttributes >>> 16 || undefined;
-    const mtime = entry.getLastModDate();
-    written.add(name);
-    if (isDirectoryEntry(entry)) {
-      out.addEmptyDirectory(name, { mtime, ...(mode ? { mode } : {}) });
-      continue;
-    }
-    const file = files.get(name);
-    if (isBytes(file)) {
-      out.addBuffer(file, name, { mtime, compress: true, ...(mode ? { mode } : {}) });
-      continue;
-    }
-    out.addReadStreamLazy(
-      name,
-      { mtime, compress: entry.compressionMethod !== 0, size: entry.uncompressedSize, ...(mode ? { mode } : {}) },
-      (callback) => {
-        entryStream(source.zip, entry).then(
-          (stream) => callback(null, stream),
-          (error: unknown) => callback(error, undefined as never),
-        );
-      },
-    );
-  }
-  // Seals and profiles the signer added where the source had none.
-  for (const [name, file] of files)
-    if (!written.has(name) && isBytes(file)) out.addBuffer(file, name, { compress: true });
-  out.end();
-  let done = 0;
-  out.outputStream.on('data', (chunk: Buffer) => {
-    done += chunk.length;
-    onBytes(done);
-  });
-  await pipeline(out.outputStream, fs.createWriteStream(outputPath));
 }
 
 export interface ResignedIpa {
@@ -99,22 +53,34 @@ export async function resignIpa(
   onProgress: ResignProgress = () => undefined,
 ): Promise<ResignedIpa> {
   const source = await openIpa(sourcePath);
+  const out = new ZipOut(outputPath);
   let signed: SignedBundle[];
+  let copied: Map<string, KnownEntry>;
   try {
-    const total = totalBytes(source);
-    const files = await loadAppFiles(source, reporter(onProgress, 'read', total));
+    const files = await loadHeldFiles(source);
+    const before = new Map([...files].map(([name, file]) => [name, isBytes(file) ? sha256(file) : '']));
+    const heldBytes = source.entries.reduce(
+      (sum, entry) => sum + (files.has(entry.fileName) ? entry.uncompressedSize : 0),
+      0,
+    );
+    copied = await copyResources(source, files, out, reporter(onProgress, 'read', totalBytes(source) - heldBytes));
+    for (const [name, known] of copied) files.set(name, known.digest);
     onProgress('sign', SPAN.sign[0]);
     signed = resignApp(files, input);
-    // Compressed output is smaller than the input's uncompressed size: the bar moves by the source's size.
-    const compressedTotal = source.entries.reduce((sum, entry) => sum + entry.compressedSize, 0);
-    await writeIpa(source, files, outputPath, reporter(onProgress, 'write', compressedTotal));
+    const written = [...files.values()].reduce((sum, file) => sum + (isBytes(file) ? file.length : 0), 0);
+    await writeHeld(source, files, before, out, reporter(onProgress, 'write', written));
+    await out.finish();
+  } catch (error) {
+    out.abort();
+    throw error;
   } finally {
     source.close();
   }
-  // The verifier reads what was written, not what was meant to be written.
+  // The verifier reads what was written, not what was meant to be written: the signed files whole, the copied
+  // ones as their compressed bytes (which must be those that were hashed).
   const written = await openIpa(outputPath);
   try {
-    const files = await loadAppFiles(written, reporter(onProgress, 'verify', totalBytes(written)));
+    const files = await loadAppFiles(written, reporter(onProgress, 'verify', totalBytes(written)), copied);
     const failures = verifyApp(files);
     if (failures.length > 0) throw new VerificationError(failures);
   } finally {

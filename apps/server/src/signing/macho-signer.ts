@@ -119,7 +119,7 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
     ? EXECSEG_MAIN_BINARY | (input.getTaskAllow ? EXECSEG_ALLOW_UNSIGNED : 0n)
     : 0n;
 
-  const directoriesFor = (code: Buffer) =>
+  const directoriesFor = (code: Buffer, hashPages = true) =>
     hashTypes.map((hashType) => {
       const slots = new Map<number, Buffer | null>([
         [CSSLOT.infoSlot, input.infoPlist ? specialSlotHash(hashType, input.infoPlist) : null],
@@ -141,6 +141,7 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
         execSegBase: BigInt(text?.fileOffset ?? 0),
         execSegLimit: BigInt(text?.fileSize ?? 0),
         execSegFlags: execFlags,
+        hashPages,
       });
     });
   const assemble = (directories: Buffer[], cms: Buffer) => {
@@ -167,12 +168,14 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
     });
 
   // The signature's size goes into the header, which the page hashes cover: size it with a trial run
-  // (CodeDirectory and CMS sizes do not depend on the hashes), with room for an ECDSA signature's variance.
-  const trial = directoriesFor(slice.subarray(0, signatureOffset));
+  // (CodeDirectory and CMS sizes do not depend on the hashes, so the trial hashes no page), with room for an
+  // ECDSA signature's variance.
+  const trial = directoriesFor(slice.subarray(0, signatureOffset), false);
   const dataSize = align(assemble(trial, sign(trial)).length + 64, 16);
 
-  const out = Buffer.alloc(signatureOffset + dataSize);
-  slice.copy(out, 0, 0, Math.min(signatureOffset, slice.length));
+  const out = Buffer.allocUnsafe(signatureOffset + dataSize);
+  const copied = slice.copy(out, 0, 0, Math.min(signatureOffset, slice.length));
+  out.fill(0, copied);
   const linkedit = findSegment(info, '__LINKEDIT');
   if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');
   const linkeditFileSize = out.length - linkedit.fileOffset;

@@ -30,7 +30,8 @@ export interface SignatureOptions {
 export const CPU_ARM64 = { cpuType: 0x0100000c, cpuSubtype: 0 };
 export const CPU_ARMV7 = { cpuType: 12, cpuSubtype: 9 };
 const PAGE = 4096;
-const SIGNATURE_RESERVE = 16384;
+/** Room for the signature: 16 KiB, plus two hashes a page for a large binary. */
+const signatureReserve = (codeSize: number) => 16384 + (codeSize > 64 * PAGE ? Math.ceil(codeSize / PAGE) * 64 : 0);
 
 function blob(magic: number, payload: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -113,7 +114,8 @@ export function buildThinMachO(options: ThinOptions = {}): Buffer {
   const linkeditStart = Math.ceil(codeSize / PAGE) * PAGE;
   const signed = options.signature !== null && options.signature !== undefined;
   const signatureOffset = linkeditStart + 64;
-  const linkeditSize = 64 + (signed ? SIGNATURE_RESERVE : 0);
+  const reserve = signatureReserve(codeSize);
+  const linkeditSize = 64 + (signed ? reserve : 0);
 
   const segment = (name: string, fileOffset: number, fileSize: number, sections: string[]) => {
     const fixed = is64 ? 72 : 56;
@@ -185,7 +187,7 @@ export function buildThinMachO(options: ThinOptions = {}): Buffer {
     cmd.writeUInt32LE(0x1d, 0);
     cmd.writeUInt32LE(16, 4);
     cmd.writeUInt32LE(signatureOffset, 8);
-    cmd.writeUInt32LE(SIGNATURE_RESERVE, 12);
+    cmd.writeUInt32LE(reserve, 12);
     commands.push(cmd);
   }
   const header = le(is64 ? 32 : 28);
@@ -203,11 +205,14 @@ export function buildThinMachO(options: ThinOptions = {}): Buffer {
   for (let at = 1024; at < codeSize; at += 1) file[at] = (at * 31 + 7) & 0xff;
 
   if (signed && options.signature)
-    file.set(buildSignature(file.subarray(0, signatureOffset), options.signature, linkeditStart), signatureOffset);
+    file.set(
+      buildSignature(file.subarray(0, signatureOffset), options.signature, linkeditStart, reserve),
+      signatureOffset,
+    );
   return file;
 }
 
-function buildSignature(code: Buffer, options: SignatureOptions, execSegLimit: number): Buffer {
+function buildSignature(code: Buffer, options: SignatureOptions, execSegLimit: number, reserve: number): Buffer {
   const requirements = blob(CSMAGIC.requirements, Buffer.from([0, 0, 0, 0]));
   const entitlements = options.entitlementsXml ? blob(CSMAGIC.entitlements, options.entitlementsXml) : null;
   const special = new Map<number, Buffer | null>([
@@ -234,7 +239,7 @@ function buildSignature(code: Buffer, options: SignatureOptions, execSegLimit: n
     : Buffer.alloc(0);
   entries.push([CSSLOT.signature, blob(CSMAGIC.blobWrapper, cms)]);
   const signature = superBlob(CSMAGIC.embeddedSignature, entries);
-  if (signature.length > SIGNATURE_RESERVE) throw new Error('test signature larger than its reserve');
+  if (signature.length > reserve) throw new Error('test signature larger than its reserve');
   return signature;
 }
 

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { crc32, createInflateRaw } from 'node:zlib';
+import type { Entry } from 'yauzl';
+import { createDigester, isBytes, type AppFiles } from './app-files.ts';
+import { IpaArchiveError, isDirectoryEntry, rawEntryStream, type IpaArchive, type KnownEntry } from './ipa-archive.ts';
+import { compressEntry, type CompressedEntry, type EntryPlace, type ZipEntryMeta, type ZipOut } from './zip-out.ts';
+
+/**
+ * Re-signing's writes. The source is read once: each resource's compressed bytes go to the output as they are
+ * while they are inflated and hashed for the seal (inflating runs in zlib's thread pool, hashing here: two cores).
+ * After signing, only what changed is compressed again; a held file that did not change is copied as well.
+ */
+export function entryMeta(entry: Entry): ZipEntryMeta {
+  return {
+    name: entry.fileName,
+    method: entry.compressionMethod,
+    crc32: entry.crc32,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    dosTime: entry.lastModFileTime,
+    dosDate: entry.lastModFileDate,
+    externalAttributes: entry.externalFileAttributes,
+  };
+}
+
+const corrupt = (entry: Entry) => new IpaArchiveError(`ipa 文件已损坏：${entry.fileName}`);
+
+/** Copies one entry's stored bytes to `out`; with `onData`, also gives it the inflated bytes. Answers the raw CRC-32. */
+async function copyEntry(
+  archive: IpaArchive,
+  entry: Entry,
+  out: ZipOut,
+  onData: ((chunk: Buffer) => void) | null,
+): Promise<number> {
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw new IpaArchiveError(`不支持的压缩方式（${entry.compressionMethod}）：${entry.fileName}`);
+  await out.begin(entryMeta(entry));
+  let rawCrc = 0;
+  let copied = 0;
+  const raw = (await rawEntryStream(archive.zip, entry)) as Readable;
+  const tee = async function* (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      rawCrc = crc32(chunk, rawCrc);
+      copied += chunk.length;
+      await out.data(chunk);
+      if (onData) yield chunk;
+    }
+  };
+  if (onData) {
+    let size = 0;
+    let crc = 0;
+    await pipeline(
+      raw,
+      tee,
+      entry.compressionMethod === 8 ? createInflateRaw() : new PassThrough(),
+      async (chunks: AsyncIterable<Buffer>) => {
+        for await (const chunk of chunks) {
+          size += chunk.length;
+          // Bounded by what the central directory declares: a lying entry stops here, not at the end.
+          if (size > entry.uncompressedSize) throw corrupt(entry);
+          crc = crc32(chunk, crc);
+          onData(chunk);
+        }
+      },
+    );
+    if (size !== entry.uncompressedSize || crc >>> 0 !== entry.crc32 >>> 0) throw corrupt(entry);
+  } else {
+    await pipeline(raw, tee, async (chunks: AsyncIterable<Buffer>) => {
+      for await (const _ of chunks);
+    });
+  }
+  if (copied !== entry.compressedSize) throw corrupt(entry);
+  return rawCrc >>> 0;
+}
+
+/**
+ * Writes every directory and every resource (whatever `held` does not hold) to `out`, copied compressed as it is,
+ * and answers each resource's digests with what the verifier needs to know it was copied intact.
+ */
+export async function copyResources(
+  archive: IpaArchive,
+  held: ReadonlyMap<string, unknown>,
+  out: ZipOut,
+  onBytes: (done: number) => void,
+): Promise<Map<string, KnownEntry>> {
+  const known = new Map<string, KnownEntry>();
+  let done = 0;
+  for (const entry of archive.entries) {
+    if (isDirectoryEntry(entry)) {
+      await out.addDirectory(entryMeta(entry));
+      continue;
+    }
+    if (held.has(entry.fileName)) continue;
+    const digester = createDigester();
+    const rawCrc32 = await copyEntry(archive, entry, out, (chunk) => {
+      digester.update(chunk);
+      done += chunk.length;
+      onBytes(done);
+    });
+    known.set(entry.fileName, {
+      digest: digester.digest(),
+      rawCrc32,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+      crc32: entry.crc32,
+    });
+  }
+  return known;
+}
+
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Today as an MS-DOS time and date, for the files the signer adds. */
+function dosNow(): Pick<ZipEntryMeta, 'dosTime' | 'dosDate'> {
+  const now = new Date();
+  return {
+    dosTime: (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1),
+    dosDate: ((now.getFullYear() - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate(),
+  };
+}
+
+/**
+ * Writes the held files after signing: changed ones compressed again (all started at once, so the thread pool
+ * compresses several while the first is written), unchanged ones (`before` holds their SHA-256) copied, then the
+ * files the signer added. `onBytes` reports the uncompressed bytes written.
+ */
+export async function writeHeld(
+  archive: IpaArchive,
+  files: AppFiles,
+  before: ReadonlyMap<string, string>,
+  out: ZipOut,
+  onBytes: (done: number) => void,
+): Promise<void> {
+  const sourceNames = new Set(archive.entries.map((entry) => entry.fileName));
+  const writes: Array<{ entry: Entry | null; place: EntryPlace; compressed: Promise<CompressedEntry> | null }> = [];
+  for (const entry of archive.entries) {
+    const file = files.get(entry.fileName);
+    if (!before.has(entry.fileName) || !isBytes(file)) continue;
+    const unchanged = before.get(entry.fileName) === sha256(file);
+    writes.push({ entry, place: entryMeta(entry), compressed: unchanged ? null : compressEntry(file) });
+  }
+  const added = { ...dosNow(), externalAttributes: (0o100644 << 16) >>> 0 };
+  for (const [name, file] of files)
+    if (!sourceNames.has(name) && isBytes(file))
+      writes.push({ entry: null, place: { name, ...added }, compressed: compressEntry(file) });
+  // A failed compression is reported once, by the write that awaits it.
+  for (const write of writes) write.compressed?.catch(() => undefined);
+  let done = 0;
+  for (const { entry, place, compressed } of writes) {
+    if (compressed) {
+      const result = await compressed;
+      await out.addCompressed(place, result);
+      done += result.meta.uncompressedSize;
+    } else if (entry) {
+      await copyEntry(archive, entry, out, null);
+      done += entry.uncompressedSize;
+    }
+    onBytes(done);
+  }
+}
