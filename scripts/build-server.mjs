@@ -68,6 +68,8 @@ export async function buildServer({ log = console.log } = {}) {
     entryPoints: {
       main: path.join(serverDir, 'src/main.ts'),
       'inspect-worker': path.join(root, 'packages/inspect/src/worker/inspect-worker.ts'),
+      // The operator commands (apps/server/src/admin), for installations without the sources (scripts/package.mjs).
+      admin: path.join(serverDir, 'src/admin/main.ts'),
     },
     outdir: path.dirname(serverBundle),
     outExtension: { '.js': '.mjs' },
@@ -95,7 +97,7 @@ export async function buildServer({ log = console.log } = {}) {
   fs.writeFileSync(path.join(path.dirname(serverBundle), 'release-cli.mjs'), cli);
   const bytes = fs.statSync(serverBundle).size;
   log(
-    `built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB), inspect-worker.mjs and release-cli.mjs (${(cli.length / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`,
+    `built ${path.relative(root, serverBundle)} (${(bytes / 1024).toFixed(0)} KiB), inspect-worker.mjs, admin.mjs and release-cli.mjs (${(cli.length / 1024).toFixed(0)} KiB) in ${(performance.now() - started).toFixed(0)} ms`,
   );
 }
 
