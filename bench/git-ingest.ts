@@ -25,6 +25,8 @@ const quick = process.argv.includes('--quick');
 const profileArg = process.argv.find((a) => a.startsWith('--profile'));
 const scale = quick ? 0.2 : 1;
 const TARGET = 3;
+/** Ingest passes per database; the verdict is the median of their ratios. */
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const dialects = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as DialectName[];
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ownDir = !process.env.BENCH_DIR;
@@ -73,6 +75,10 @@ interface Pass {
   mirror: string;
   /** CPU seconds of the syncs that stored something, from the mirror being up to date to the end of the sync. */
   cpu: CpuReading;
+  /** The median `git log` with files (and without) measured before this pass's syncs, and its CPU seconds. */
+  reference: number;
+  plain: number;
+  referenceCpu: number;
 }
 
 /**
@@ -110,6 +116,7 @@ async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, 
   cleanups.push(async () => fs.rmSync(mirrorsDir, { recursive: true, force: true }));
   const sync = timedSync(db.handle.db, mirrorsDir);
   const profiler = variant === 'shipped, profiled' ? await startProfile() : null;
+  const measured = references.length;
   const syncs: SyncPhases[] = [];
   const cpu: CpuReading = { node: 0, git: 0, db: 0 };
   for (let round = 0; round < 50; round += 1) {
@@ -151,14 +158,25 @@ async function ingestPass(dialect: DialectName, repo: GitRepo, commits: number, 
     `    summed: clone ${s(clone)}, later fetches ${s(sum('mirror') - clone)}, known ids ${s(sum('known'))}, read ${s(sum('read'))}, rows ${s(sum('rows'))}, insert ${s(sum('insert'))}, rest ${s(sum('rest'))}`,
   );
   const rePoll = syncs.at(-1)?.created === 0 ? (syncs.at(-1)?.total ?? NaN) : NaN;
-  return { variant, total: sum('total'), clone, rePoll, mirror: mirrorDirFor(mirrorsDir, repo.url), cpu };
+  return {
+    variant,
+    total: sum('total'),
+    clone,
+    rePoll,
+    mirror: mirrorDirFor(mirrorsDir, repo.url),
+    cpu,
+    reference: median(references.slice(measured)),
+    plain: median(plainReferences.slice(measured)),
+    referenceCpu: median(referenceCpu.slice(measured)),
+  };
 }
 
 async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number): Promise<void> {
   log(`\n== ${dialect}`);
   for (const list of [references, plainReferences, referenceCpu, plainReferenceCpu]) list.length = 0;
   const passes: Pass[] = [];
-  for (const variant of ['shipped'] as const) passes.push(await ingestPass(dialect, repo, commits, variant));
+  // RUNS passes, each on a fresh database and a fresh mirror (its first sync clones): the verdict is their median.
+  for (let run = 0; run < RUNS; run += 1) passes.push(await ingestPass(dialect, repo, commits, 'shipped'));
   // Apart from the measured passes: the sampling profiler slows every fork (a spawn of git took far longer under it).
   if (profileArg) await ingestPass(dialect, repo, commits, 'shipped, profiled');
   log(`    (process peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`);
@@ -190,21 +208,26 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   const plainCpu = median(plainReferenceCpu);
   for (const pass of passes) {
     const { node, git, db } = pass.cpu;
-    const total = node + git + db;
-    // On 2 idle cores the syncs take about the busiest process's CPU (node: all its threads) or half of all of it, whichever is more.
-    const bound = Math.max(node, git, db, total / 2);
     log(
-      `  CPU of the syncs after the clone: node ${node.toFixed(2)} s + git ${git.toFixed(2)} s${dialect === 'postgres' ? ` + PostgreSQL ${db.toFixed(2)} s` : ''} = ${total.toFixed(2)} s; git log ${refCpu.toFixed(2)} s of CPU (median; ${plainCpu.toFixed(2)} s without files)`,
-    );
-    cpuSummary.push(
-      `${`${dialect}, ${pass.variant}`.padEnd(38)} | node ${node.toFixed(2)} s, git ${git.toFixed(2)} s${dialect === 'postgres' ? `, PostgreSQL ${db.toFixed(2)} s` : ''} = ${(total / refCpu).toFixed(1)}x git log's ${refCpu.toFixed(2)} s | on 2 idle cores about ${(bound / refCpu).toFixed(1)}x at best`,
-    );
-    const withoutClone = pass.total - pass.clone;
-    const ratio = withoutClone / reference;
-    summary.push(
-      `${`${dialect}, ${pass.variant}`.padEnd(38)} | ${s(withoutClone).padStart(8)} without the clone (${s(pass.total)} with it) | git log ${s(reference)} | ${ratio.toFixed(1)}x (with the clone ${(pass.total / reference).toFixed(1)}x) | <= ${TARGET}x | ${ratio <= TARGET ? 'PASS' : 'MISS'} | ${(withoutClone / plain).toFixed(1)}x git log's ${s(plain)} without files`,
+      `  run ${passes.indexOf(pass) + 1}: ${s(pass.total - pass.clone)} without the clone (clone ${s(pass.clone)}), git log ${s(pass.reference)} → ${((pass.total - pass.clone) / pass.reference).toFixed(2)}x; CPU node ${node.toFixed(2)} s + git ${git.toFixed(2)} s${dialect === 'postgres' ? ` + PostgreSQL ${db.toFixed(2)} s` : ''}; git log ${pass.referenceCpu.toFixed(2)} s of CPU (${plainCpu.toFixed(2)} s without files)`,
     );
   }
+  const mid = (pick: (pass: Pass) => number) => median(passes.map(pick));
+  const range = (pick: (pass: Pass) => number, format: (v: number) => string) => {
+    const values = passes.map(pick);
+    return `${format(Math.min(...values))}–${format(Math.max(...values))}`;
+  };
+  const ours = (pass: Pass) => pass.total - pass.clone;
+  const ratioOf = (pass: Pass) => ours(pass) / pass.reference;
+  const cpuOf = (pass: Pass) => pass.cpu.node + pass.cpu.git + pass.cpu.db;
+  const x = (v: number) => `${v.toFixed(1)}x`;
+  const ratio = mid(ratioOf);
+  const cpuText = `node ${mid((p) => p.cpu.node).toFixed(2)} + git ${mid((p) => p.cpu.git).toFixed(2)}${dialect === 'postgres' ? ` + PostgreSQL ${mid((p) => p.cpu.db).toFixed(2)}` : ''} = ${mid(cpuOf).toFixed(2)} s vs git log's ${refCpu.toFixed(2)} s (${(mid(cpuOf) / refCpu).toFixed(1)}x)`;
+  summary.push(
+    `${dialect.padEnd(10)} | ${s(mid(ours))} (${range(ours, s)}) | ${s(mid((p) => p.reference))} | ${x(ratio)} (${range(ratioOf, x)}) | <= ${TARGET}x | ${ratio <= TARGET ? 'PASS' : 'MISS'} | ${cpuText} | ${s(mid((p) => p.clone))} (${range((p) => p.clone, s)}) | ${x(mid((p) => ours(p) / p.plain))} git log's ${s(mid((p) => p.plain))} without files`,
+  );
+  const bound = mid((p) => Math.max(p.cpu.node, p.cpu.git, p.cpu.db, cpuOf(p) / 2));
+  cpuSummary.push(`${dialect.padEnd(10)} | ${cpuText} | on 2 idle cores about ${(bound / refCpu).toFixed(1)}x at best`);
 }
 
 const started = performance.now();
@@ -228,11 +251,11 @@ try {
   await cleanUp();
 }
 log(
-  `\n${'database, variant'.padEnd(38)} | ours: syncs until everything is stored | reference: git log with the files stored | ratio | target | result | against git log without files`,
+  `\n${'database'.padEnd(10)} | ours, median of ${RUNS} runs (range): syncs until everything is stored, the first clone apart | reference: git log with the files stored (median) | ratio, median of the runs' | target | result | CPU seconds (medians) | the first clone, apart | against git log without files`,
 );
 for (const line of summary) log(line);
 log(
-  `\n${'CPU seconds (load-independent)'.padEnd(38)} | ours, summed over processes | what 2 idle cores would allow at best`,
+  `\n${'CPU seconds (load-independent)'.padEnd(10)} | ours, summed over processes (medians) | what 2 idle cores would allow at best`,
 );
 for (const line of cpuSummary) log(line);
 log(`total ${s(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}`);
