@@ -117,7 +117,12 @@ describe.each(testDialects())('bundle ids per app and platform on %s', (dialect)
     expect(
       (await saveIds({ ios: ['com.a.ios'], android: ['com.a', ' com.a.free ', 'com.a'], mac: [] })).body.code,
     ).toBe(200);
-    expect((await detail()).bundleIds).toEqual({ ios: ['com.a.ios'], android: ['com.a', 'com.a.free'], mac: [] });
+    expect((await detail()).bundleIds).toEqual({
+      ios: ['com.a.ios'],
+      android: ['com.a', 'com.a.free'],
+      mac: [],
+      harmony: [],
+    });
     expect((await publish('free.apk', sampleApk({ packageName: 'com.a.free' }))).body.code).toBe(200);
     const other = await publish('pro.apk', sampleApk({ packageName: 'com.a.pro' }));
     expect(other.body.msg).toBe('包名不一致：该应用的 Android 包名为 com.a、com.a.free，此安装包为 com.a.pro');

@@ -15,12 +15,13 @@ describe('bundle ids per platform', () => {
   });
 
   it('reads stored ids leniently and names the main one iOS first', () => {
-    expect(parseBundleIds('{}')).toEqual({ ios: [], android: [], mac: [] });
-    expect(parseBundleIds('not json')).toEqual({ ios: [], android: [], mac: [] });
+    expect(parseBundleIds('{}')).toEqual({ ios: [], android: [], mac: [], harmony: [] });
+    expect(parseBundleIds('not json')).toEqual({ ios: [], android: [], mac: [], harmony: [] });
     const ids = parseBundleIds('{"android":["com.a"],"mac":["com.m"]}');
     expect(mainBundleId(ids)).toBe('com.a');
     expect(mainBundleId({ ...ids, ios: ['com.i'] })).toBe('com.i');
     expect(mainBundleId(parseBundleIds(null))).toBeNull();
+    expect(mainBundleId(parseBundleIds('{"harmony":["com.h"]}'))).toBe('com.h');
   });
 
   it('trims, drops repeats and refuses what is not an id', () => {
@@ -28,6 +29,7 @@ describe('bundle ids per platform', () => {
       ios: ['com.a', 'com.b'],
       android: [],
       mac: [],
+      harmony: [],
     });
     for (const bad of ['com a', '', '.com', 'com/a', 'x'.repeat(256)])
       expect(appBundleIdsInput.safeParse({ android: [bad] }).success).toBe(false);

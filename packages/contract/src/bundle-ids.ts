@@ -1,31 +1,26 @@
 import { z } from 'zod';
+import { bundleIdLabels, bundleIdPlatforms, type BundleIdPlatform } from './package-kinds.ts';
+
+export { bundleIdLabels, bundleIdPlatforms, type BundleIdPlatform };
 
 /**
  * The ids an app's packages must carry, per platform: the iOS bundle id, the Android package name, the mac
  * bundle id (web packages have none). The first build of a platform sets its first id; admins may list more
  * (flavors) in the app's settings. A build with another id is refused unless the uploader confirms it.
  */
-export const bundleIdPlatforms = ['ios', 'android', 'mac'] as const;
-export type BundleIdPlatform = (typeof bundleIdPlatforms)[number];
 
 /** Most allowed ids per platform. */
 export const BUNDLE_IDS_MAX = 20;
 /** Reverse-DNS names as Apple and Android write them (letters, digits, `.`, `-`, `_`). */
 export const BUNDLE_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/;
 
-/** What the settings form and the messages call each platform's id. */
-export const bundleIdLabels: Record<BundleIdPlatform, string> = {
-  ios: 'iOS Bundle ID',
-  android: 'Android 包名',
-  mac: 'Mac Bundle ID',
-};
-
 /** The ids as answered (GET /api/app) and stored. */
-export const appBundleIds = z.object({
-  ios: z.array(z.string()),
-  android: z.array(z.string()),
-  mac: z.array(z.string()),
-});
+export const appBundleIds = z.object(
+  Object.fromEntries(bundleIdPlatforms.map((platform) => [platform, z.array(z.string())])) as Record<
+    BundleIdPlatform,
+    z.ZodArray<z.ZodString>
+  >,
+);
 export type AppBundleIds = z.infer<typeof appBundleIds>;
 
 const bundleIdList = z
@@ -36,10 +31,15 @@ const bundleIdList = z
   .transform((list) => [...new Set(list)]);
 
 /** The ids as the app settings send them (POST /api/app): checked, trimmed, without repeats. */
-export const appBundleIdsInput = z.object({ ios: bundleIdList, android: bundleIdList, mac: bundleIdList });
+export const appBundleIdsInput = z.object(
+  Object.fromEntries(bundleIdPlatforms.map((platform) => [platform, bundleIdList])) as Record<
+    BundleIdPlatform,
+    typeof bundleIdList
+  >,
+);
 
 export function emptyBundleIds(): AppBundleIds {
-  return { ios: [], android: [], mac: [] };
+  return Object.fromEntries(bundleIdPlatforms.map((platform) => [platform, []])) as unknown as AppBundleIds;
 }
 
 /** The stored JSON text of an app's ids, read leniently: anything unreadable counts as no id yet. */
@@ -54,9 +54,13 @@ export function parseBundleIds(text: string | null | undefined): AppBundleIds {
   return parsed.success ? parsed.data : emptyBundleIds();
 }
 
-/** The app's main id: the first iOS one, else Android, else mac (SPEC §3 App.bundleId). */
+/** The app's main id: the first iOS one, else Android, else mac, else HarmonyOS (SPEC §3 App.bundleId; the table's order). */
 export function mainBundleId(ids: AppBundleIds): string | null {
-  return ids.ios[0] ?? ids.android[0] ?? ids.mac[0] ?? null;
+  for (const platform of bundleIdPlatforms) {
+    const first = ids[platform][0];
+    if (first) return first;
+  }
+  return null;
 }
 
 /** What a refused upload answers in `data`, so the web and the CLI can offer to publish it anyway. */

@@ -16,15 +16,15 @@ import {
 describe('the package kind table', () => {
   it('has a row for every kind and a main kind for every platform', () => {
     expect(Object.keys(PACKAGE_KIND_TABLE).sort()).toEqual([...packageKinds].sort());
-    expect(nativePackageTypes.map(mainKindOf)).toEqual(['ipa', 'apk', 'zip', 'mac']);
-    expect(nativePackageTypes.map(platformTag)).toEqual(['IPA/iOS', 'APK/Android', 'WEB', 'MAC']);
+    expect(nativePackageTypes.map(mainKindOf)).toEqual(['ipa', 'apk', 'zip', 'mac', 'hap']);
+    expect(nativePackageTypes.map(platformTag)).toEqual(['IPA/iOS', 'APK/Android', 'WEB', 'MAC', 'HAP/HarmonyOS']);
   });
 
   it('declares each extension for one kind only, and a Mac app by none (it is a .zip told apart by content)', () => {
     const all = packageKinds.flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions);
     expect(new Set(all).size).toBe(all.length);
     expect(PACKAGE_KIND_TABLE.mac.extensions).toEqual([]);
-    expect(packageFileExtensions).toEqual(['.ipa', '.apk', '.aab', '.zip', '.html', '.htm']);
+    expect(packageFileExtensions).toEqual(['.ipa', '.apk', '.aab', '.zip', '.html', '.htm', '.hap', '.hsp', '.app']);
   });
 
   it('reads a kind from a file name, whatever its case', () => {
@@ -33,6 +33,9 @@ describe('the package kind table', () => {
     expect(kindOfFileName('shop.aab')).toBe('aab');
     expect(kindOfFileName('Tool.zip')).toBe('zip');
     expect(kindOfFileName('index.htm')).toBe('html');
+    expect(kindOfFileName('entry-default-signed.HAP')).toBe('hap');
+    expect(kindOfFileName('hsp1-default-signed.hsp')).toBe('hsp');
+    expect(kindOfFileName('demo-default-signed.app')).toBe('app');
     expect(kindOfFileName('notes.txt')).toBeNull();
     expect(kindOfFileName('ipa')).toBeNull();
   });
@@ -53,8 +56,12 @@ describe('the package kind table', () => {
       'download',
       'download',
       'open',
+      'download',
+      'download',
+      'download',
     ]);
-    expect(packageKinds.filter((kind) => !isInstallableKind(kind))).toEqual(['aab']);
+    // A shared module installs only with its entry module; a packed .app goes to AppGallery, not to a device.
+    expect(packageKinds.filter((kind) => !isInstallableKind(kind))).toEqual(['aab', 'hsp', 'app']);
     expect(packageKindRow('aab').label).toBe('Android App Bundle');
   });
 
@@ -64,5 +71,7 @@ describe('the package kind table', () => {
     expect(kindOfBuild({ statedKind: 'nonsense', fileName: 'app.zip', platform: 'mac' })).toBe('mac');
     expect(kindOfBuild({ statedKind: null, fileName: 'index.html', platform: 'web' })).toBe('html');
     expect(kindOfBuild({ statedKind: undefined, fileName: 'noext', platform: 'ios' })).toBe('ipa');
+    expect(kindOfBuild({ statedKind: 'hsp', fileName: 'lib.hsp', platform: 'harmony' })).toBe('hsp');
+    expect(kindOfBuild({ statedKind: undefined, fileName: 'entry.bin', platform: 'harmony' })).toBe('hap');
   });
 });

@@ -6,7 +6,7 @@
  */
 
 /** SPEC §3 platforms, in the order pages list them. */
-export const nativePackageTypes = ['ios', 'android', 'web', 'mac'] as const;
+export const nativePackageTypes = ['ios', 'android', 'web', 'mac', 'harmony'] as const;
 export type NativePackageType = (typeof nativePackageTypes)[number];
 
 /** Platform names in sentences and tabs (iOS 2.1.0 (210) 已发布). */
@@ -15,17 +15,49 @@ export const platformNames: Record<NativePackageType, string> = {
   android: 'Android',
   web: 'Web',
   mac: 'Mac',
+  harmony: 'HarmonyOS',
+};
+
+/** Names where room is short (the console's package-type filter shares a phone's width among all platforms). */
+export const platformShortNames: Record<NativePackageType, string> = {
+  ios: 'iOS',
+  android: 'Android',
+  web: 'Web',
+  mac: 'Mac',
+  harmony: '鸿蒙',
+};
+
+/** The console's tag colour of each platform (antd preset colours). */
+export const platformColors: Record<NativePackageType, string> = {
+  ios: 'blue',
+  android: 'green',
+  web: 'orange',
+  mac: 'purple',
+  harmony: 'red',
+};
+
+/**
+ * Platforms whose packages carry an id the app's builds must keep (the iOS bundle id, the Android package name, the
+ * mac bundle id, the HarmonyOS bundle name), with what the settings form and the messages call it; web has none.
+ */
+export const bundleIdPlatforms = ['ios', 'android', 'mac', 'harmony'] as const satisfies readonly NativePackageType[];
+export type BundleIdPlatform = (typeof bundleIdPlatforms)[number];
+export const bundleIdLabels: Record<BundleIdPlatform, string> = {
+  ios: 'iOS Bundle ID',
+  android: 'Android 包名',
+  mac: 'Mac Bundle ID',
+  harmony: 'HarmonyOS 包名',
 };
 
 /** What a package file is, as the inspector found it by its content (an Android App Bundle is android, but no phone installs it). */
-export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html'] as const;
+export const packageKinds = ['ipa', 'apk', 'aab', 'mac', 'zip', 'html', 'hap', 'hsp', 'app'] as const;
 export type PackageKind = (typeof packageKinds)[number];
 
 /** The install page's action for a build a device takes: 安装 (itms-services), 下载安装, 打开 (in the browser) or 下载. */
 export type InstallActionKind = 'install' | 'downloadInstall' | 'open' | 'download';
 
 /** The icon of a kind, drawn by each page in its own set (the console's antd icons, the install page's line icons). */
-export type PackageIconName = 'apple' | 'android' | 'mac' | 'archive' | 'browser';
+export type PackageIconName = 'apple' | 'android' | 'mac' | 'archive' | 'browser' | 'harmony';
 
 export interface PackageKindRow {
   platform: NativePackageType;
@@ -110,6 +142,39 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     icon: 'browser',
     installable: true,
     action: 'open',
+  },
+  /** A HarmonyOS NEXT module: the entry (or a feature) module of an app, signed (docs/harmonyos.md). */
+  hap: {
+    platform: 'harmony',
+    extensions: ['hap'],
+    label: 'HarmonyOS安装包',
+    tag: 'HAP/HarmonyOS',
+    contentType: 'application/octet-stream',
+    icon: 'harmony',
+    installable: true,
+    action: 'download',
+  },
+  /** A HarmonyOS shared module: installed with the entry module that depends on it, never alone. */
+  hsp: {
+    platform: 'harmony',
+    extensions: ['hsp'],
+    label: 'HarmonyOS共享包',
+    tag: 'HSP',
+    contentType: 'application/octet-stream',
+    icon: 'harmony',
+    installable: false,
+    action: 'download',
+  },
+  /** A packed HarmonyOS app (every module of one version, as AppGallery takes it): no device installs the file itself. */
+  app: {
+    platform: 'harmony',
+    extensions: ['app'],
+    label: 'HarmonyOS应用包',
+    tag: 'APP',
+    contentType: 'application/octet-stream',
+    icon: 'harmony',
+    installable: false,
+    action: 'download',
   },
 };
 

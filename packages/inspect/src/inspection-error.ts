@@ -14,7 +14,8 @@ export type InspectionFailureReason =
   | 'missingAppBundle'
   | 'metadataUnreadable'
   | 'inspectionTimeout'
-  | 'inspectionMemory';
+  | 'inspectionMemory'
+  | 'moduleMismatch';
 
 const defaultMessages: Record<InspectionFailureReason, string> = {
   emptyFile: '文件为空',
@@ -29,6 +30,7 @@ const defaultMessages: Record<InspectionFailureReason, string> = {
   metadataUnreadable: '无法读取安装包信息',
   inspectionTimeout: '安装包解析超时，文件可能已损坏或结构异常',
   inspectionMemory: '安装包解析所需内存过多，文件可能已损坏或结构异常',
+  moduleMismatch: '这些模块不属于同一应用的同一版本',
 };
 
 /** A package the uploader has to fix: `reason` is stable for code, `message` is Chinese for people. */

@@ -8,8 +8,16 @@ export interface PackageIdentity {
   build: string | null;
   /** The app's display name (an html page's title). */
   name: string | null;
-  /** Bundle id or Android package name. */
+  /** Bundle id, Android package name or HarmonyOS bundle name. */
   bundleId: string | null;
+  /** When the build stops installing: its profile's end (iOS, mac, HarmonyOS); null when nothing dates it. */
+  expiresAt: Date | null;
+}
+
+/** The earlier of two ends, either of which may be unknown. */
+function earliest(a: Date | null | undefined, b: Date | null | undefined): Date | null {
+  if (!a || !b) return a ?? b ?? null;
+  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /** One reading of an inspection for the server's version row, the bundle id rule and the CLI's --skip-existing. */
@@ -24,6 +32,7 @@ export function packageIdentity(inspection: PackageInspection): PackageIdentity 
         build: inspection.build,
         name: inspection.displayName,
         bundleId: inspection.bundleId,
+        expiresAt: inspection.provisioningProfile?.expiresAt ?? null,
       };
     case 'apk':
     case 'aab':
@@ -33,10 +42,23 @@ export function packageIdentity(inspection: PackageInspection): PackageIdentity 
         build: inspection.versionCode === null ? null : String(inspection.versionCode),
         name: inspection.label,
         bundleId: inspection.packageName,
+        expiresAt: null,
+      };
+    case 'hap':
+    case 'hsp':
+    case 'app':
+      return {
+        platform,
+        version: inspection.versionName,
+        build: inspection.versionCode === null ? null : String(inspection.versionCode),
+        name: inspection.label,
+        bundleId: inspection.bundleName,
+        // A HarmonyOS build stops installing when its profile or its signing certificate ends, whichever comes first.
+        expiresAt: earliest(inspection.profile?.validTo, inspection.signature?.certificate?.validTo),
       };
     case 'zip':
-      return { platform, version: null, build: null, name: null, bundleId: null };
+      return { platform, version: null, build: null, name: null, bundleId: null, expiresAt: null };
     case 'html':
-      return { platform, version: null, build: null, name: inspection.title, bundleId: null };
+      return { platform, version: null, build: null, name: inspection.title, bundleId: null, expiresAt: null };
   }
 }

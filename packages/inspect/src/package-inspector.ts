@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises';
 import { fileExtensionOf, kindOfFileName, packageKindRow } from '@release/contract/package-kinds';
 import { AAB_MANIFEST, inspectAab } from './aab-inspector.ts';
 import { APK_MANIFEST, inspectApk } from './apk-inspector.ts';
+import { HAP_MODULE_JSON, inspectHap } from './hap-inspector.ts';
+import { APP_PACK_INFO, inspectHarmonyApp, isModuleFileName } from './harmony-app-inspector.ts';
 import { inspectionFailure, kindMismatch } from './inspection-error.ts';
 import { inspectIpa } from './ipa-inspector.ts';
 import { findMacBundle, inspectMacZip } from './mac-inspector.ts';
@@ -38,17 +40,24 @@ function declaredByName(name: string): DeclaredKind | null {
 export function detectZipKind(names: Iterable<string>): PackageKind {
   let isAab = false;
   let isIpa = false;
+  let isHap = false;
+  let hasPackInfo = false;
+  let hasModuleFile = false;
   const infoPlists: string[] = [];
   for (const name of names) {
     if (name === APK_MANIFEST) return 'apk';
     if (name === AAB_MANIFEST) isAab = true;
+    else if (name === HAP_MODULE_JSON) isHap = true;
+    else if (name === APP_PACK_INFO) hasPackInfo = true;
     else if (name.endsWith(INFO_PLIST)) {
       infoPlists.push(name);
       if (!isIpa && IPA_LAYOUT.test(name)) isIpa = true;
-    }
+    } else if (!hasModuleFile && isModuleFileName(name)) hasModuleFile = true;
   }
   if (isAab) return 'aab';
   if (isIpa) return 'ipa';
+  if (isHap) return 'hap';
+  if (hasPackInfo && hasModuleFile) return 'app';
   if (findMacBundle(infoPlists)) return 'mac';
   return 'zip';
 }
@@ -79,11 +88,24 @@ function expectationOf(options: InspectPackageOptions): Expectation {
 function assertCompatible(expected: Expectation, detected: PackageKind): void {
   if (!expected.kind || expected.kind === detected) return;
   if (expected.kind === 'zip' && detected === 'mac') return;
+  // A module file is a .hap or an .hsp by its module's type, read by its inspector (checked after it).
+  if (expected.kind === 'hsp' && detected === 'hap') return;
   if (detected === 'zip' && expected.kind !== 'html') return;
   throw kindMismatch(expected.label, detected);
 }
 
-async function inspectArchive(zip: ZipIndex, expected: Expectation): Promise<PackageInspection> {
+async function inspectModuleFile(zip: ZipIndex, expected: Expectation): Promise<PackageInspection> {
+  const inspection = await inspectHap(zip);
+  if ((expected.kind === 'hap' || expected.kind === 'hsp') && expected.kind !== inspection.kind)
+    throw kindMismatch(expected.label, inspection.kind);
+  return inspection;
+}
+
+async function inspectArchive(
+  zip: ZipIndex,
+  expected: Expectation,
+  limits: InspectionLimits,
+): Promise<PackageInspection> {
   const detected = detectZipKind(zip.entries.keys());
   assertCompatible(expected, detected);
   const kind = detected === 'zip' && expected.kind && expected.kind !== 'zip' ? expected.kind : detected;
@@ -99,6 +121,11 @@ async function inspectArchive(zip: ZipIndex, expected: Expectation): Promise<Pac
     case 'zip':
     case 'html':
       return inspectWebZip(zip);
+    case 'hap':
+    case 'hsp':
+      return inspectModuleFile(zip, expected);
+    case 'app':
+      return inspectHarmonyApp(zip, limits);
   }
 }
 
@@ -129,7 +156,7 @@ export async function inspectPackage(
   }
   const zip = await openZipIndex(filePath, limits);
   try {
-    return await inspectArchive(zip, expected);
+    return await inspectArchive(zip, expected, limits);
   } finally {
     await zip.close();
   }

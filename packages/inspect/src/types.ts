@@ -153,13 +153,85 @@ export interface HtmlInspection extends InspectionBase {
   title: string | null;
 }
 
+/** A module of a HarmonyOS app: `entry`, `feature`, `shared` (an .hsp) … as its module.json says. */
+export interface HarmonyModule {
+  name: string;
+  type: string;
+  deviceTypes: string[];
+  /** Names of the modules it needs (module.json `dependencies[].moduleName`). */
+  dependencies: string[];
+  /** The file it came in, inside a packed .app (`entry-default-signed.hap`); null for the uploaded file itself. */
+  fileName: string | null;
+}
+
+/** debug: a debug profile (devices listed); enterprise: a release profile for enterprise distribution; release: any other release profile. */
+export type HarmonyProfileType = 'debug' | 'release' | 'enterprise';
+
+/** The signed profile in a HAP's sign block (its JSON, docs/harmonyos.md). */
+export interface HarmonyProfile {
+  type: HarmonyProfileType;
+  /** The profile's own `type` (`debug` / `release`) and `app-distribution-type` (`app_gallery`, `enterprise`, `internaltesting` …). */
+  declaredType: string | null;
+  distributionType: string | null;
+  bundleName: string | null;
+  developerId: string | null;
+  appIdentifier: string | null;
+  uuid: string | null;
+  issuer: string | null;
+  validFrom: Date | null;
+  validTo: Date | null;
+  /** `debug-info.device-ids`: the devices a debug (or internal test) build installs on. */
+  devices: string[];
+  deviceIdType: string | null;
+  /** The developer certificate the profile names (`distribution-certificate` or `development-certificate`). */
+  certificate: CertificateSummary | null;
+  /** Who signed the profile (`HOS Profile Management` for Huawei-issued ones). */
+  signer: CertificateSummary | null;
+}
+
+export interface HarmonySignature {
+  /** The certificate that signed the package. */
+  certificate: CertificateSummary | null;
+  /** That certificate first, then its issuers up to the root, as far as the signature carries them. */
+  chain: CertificateSummary[];
+}
+
+/** A HarmonyOS module file (.hap, or .hsp when its module is `shared`) or a packed .app of several. */
+export interface HapInspection extends InspectionBase {
+  kind: 'hap' | 'hsp' | 'app';
+  bundleName: string;
+  bundleType: string | null;
+  versionName: string | null;
+  versionCode: number | null;
+  vendor: string | null;
+  /** The app's label resolved through resources.index: the default one. */
+  label: string | null;
+  /** Labels by locale (`zh_CN`, `en_US` …), the default under `''`. */
+  localizedLabels: Record<string, string>;
+  icon: PackageIcon | null;
+  /** Device types of the entry module (or the only module). */
+  deviceTypes: string[];
+  /** As people read them: `5.0.5(17)`. */
+  minApiVersion: string | null;
+  targetApiVersion: string | null;
+  compileSdkVersion: string | null;
+  /** module.json `app.debug` / `buildMode`: a debug build. */
+  debug: boolean;
+  buildMode: string | null;
+  /** Every module of the file: one for a .hap/.hsp, all of them for a packed .app (entry first). */
+  modules: HarmonyModule[];
+  signature: HarmonySignature | null;
+  profile: HarmonyProfile | null;
+}
+
 export type PackageInspection =
   | IpaInspection
   | ApkInspection
   | AabInspection
   | MacInspection
   | WebZipInspection
-  | HtmlInspection;
+  | HtmlInspection
+  | HapInspection;
 
 /** Guards against hostile archives; every number has a default in zip-index.ts. */
 export interface InspectionLimits {

@@ -1,3 +1,4 @@
+import type { NativePackageType } from '@release/contract/package-kinds';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Table types. Times are UTC epoch milliseconds; booleans are 0/1; JSON columns are text. */
@@ -152,7 +153,7 @@ export interface AppVersionsTable {
   id: Generated<number>;
   app_id: number;
   index_no: number;
-  native_package_type: 'ios' | 'android' | 'web' | 'mac';
+  native_package_type: NativePackageType;
   file_key: string;
   file_name: string;
   app_size: number;

@@ -116,6 +116,7 @@ const placeholderIcons: Record<PackageIconName, IconName> = {
   mac: 'apple',
   archive: 'globe',
   browser: 'globe',
+  harmony: 'mobile',
 };
 
 function VersionIcon({ version, size }: { version: InstallVersion; size: number }) {

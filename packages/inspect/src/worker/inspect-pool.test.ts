@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PackageInspectionError } from '../inspection-error.ts';
 import { inspectPackage } from '../package-inspector.ts';
+import { sampleHap, sampleHarmonyApp } from '../testing/hap-builder.ts';
 import { heavyInfoPlistIpa } from '../testing/hostile/attacks.ts';
 import { sampleAab, sampleApk, sampleIpa, sampleMacZip } from '../testing/sample-packages.ts';
 import { createTempDir } from '../testing/temp-files.ts';
@@ -39,6 +40,9 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
       'demo.zip': sampleMacZip(),
       'site.zip': buildZip([{ name: 'dist/index.html', data: '<html><title>站点</title></html>' }]),
       'page.html': Buffer.from('<!doctype html><html><head><title>页面</title></head><body></body></html>'),
+      'entry.hap': sampleHap(),
+      'shared.hsp': sampleHap({ moduleName: 'shared', moduleType: 'shared' }),
+      'packed.app': sampleHarmonyApp({ 'entry.hap': sampleHap() }),
     };
     for (const [name, bytes] of Object.entries(files)) {
       const path = temp.write(name, bytes);

@@ -114,7 +114,6 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
           icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png',
         )
       : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
-    const profile = 'provisioningProfile' in inspection ? inspection.provisioningProfile : null;
     const now = clock.now();
     const row = {
       app_id: appId,
@@ -131,7 +130,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       attach_files: JSON.stringify(file.attachments),
       metadata: JSON.stringify({ ...inspectionMetadata(inspection), ...(file.source ? { source: file.source } : {}) }),
       warnings: JSON.stringify(inspection.warnings),
-      expire_date: profile?.expiresAt ? profile.expiresAt.getTime() : null,
+      expire_date: label.expiresAt ? label.expiresAt.getTime() : null,
       chat_env: file.chatEnv,
       upload_by: actor.userId,
       create_time: now,

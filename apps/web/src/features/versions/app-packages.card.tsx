@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import {
   DEFAULT_TABLE_PAGE_SIZE,
   nativePackageTypes,
-  platformNames,
+  platformShortNames,
   type AppDetail,
   type AppVersionRow,
   type NativePackageType,
@@ -30,8 +30,8 @@ const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'Ve
 
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: versionsText.filterAll },
-  // Platform names, short, so the five filters share a phone's width (390 px) instead of scrolling.
-  ...nativePackageTypes.map((type) => ({ value: type, label: platformNames[type] })),
+  // Platform names, short, so the filters share a phone's width (390 px) instead of scrolling.
+  ...nativePackageTypes.map((type) => ({ value: type, label: platformShortNames[type] })),
 ];
 
 /** The 安装包 tab of the app page: the app's package versions, newest first, filtered by type. */

@@ -1,10 +1,18 @@
 import type { ReactNode } from 'react';
 import { Tag, Tooltip } from 'antd';
-import { AndroidFilled, AppleFilled, ChromeOutlined, FileZipOutlined, MacCommandOutlined } from '@ant-design/icons';
+import {
+  AndroidFilled,
+  AppleFilled,
+  ChromeOutlined,
+  FileZipOutlined,
+  MacCommandOutlined,
+  MobileOutlined,
+} from '@ant-design/icons';
 import {
   kindOfBuild,
   mainKindOf,
   packageKindRow,
+  platformColors,
   platformTag,
   type NativePackageType,
   type PackageIconName,
@@ -20,8 +28,6 @@ interface PackageLike {
   metadata?: Record<string, unknown>;
 }
 
-const colors: Record<NativePackageType, string> = { ios: 'blue', android: 'green', web: 'orange', mac: 'purple' };
-
 /** The console's antd icon for each icon of the kind table. */
 const icons: Record<PackageIconName, (size: number) => ReactNode> = {
   apple: (size) => <AppleFilled style={{ fontSize: size }} />,
@@ -29,6 +35,7 @@ const icons: Record<PackageIconName, (size: number) => ReactNode> = {
   mac: (size) => <MacCommandOutlined style={{ fontSize: size }} />,
   archive: (size) => <FileZipOutlined style={{ fontSize: size }} />,
   browser: (size) => <ChromeOutlined style={{ fontSize: size, color: '#1677ff' }} />,
+  harmony: (size) => <MobileOutlined style={{ fontSize: size, color: '#cf0a2c' }} />,
 };
 
 /** The console tells a build by its kind: its platform's, an Android App Bundle as AAB, a web build that is one html page apart (SPEC §3). */
@@ -58,7 +65,7 @@ export function PackageTypeTag({ version }: { version: PackageLike }) {
   return (
     <Tooltip title={html ? packageKindRow('html').tag : undefined}>
       <Tag
-        color={colors[version.nativePackageType]}
+        color={platformColors[version.nativePackageType]}
         icon={<PackageTypeIcon version={version} size={12} />}
         data-package-type={version.nativePackageType}
         data-package-kind={kind}

@@ -1,5 +1,6 @@
 import type { FormRule } from 'antd';
 import {
+  bundleIdPlatforms,
   randomAppPath,
   randomInstallPassword,
   UNCATEGORISED_ID,
@@ -83,11 +84,9 @@ export function toSaveBody(values: AppFormValues, app: AppDetail | null): SaveAp
     path: values.path.trim(),
     publicPath: app ? app.publicPath : randomAppPath(),
     description: values.description ?? '',
-    bundleIds: {
-      ios: (values.bundleIds?.ios ?? []).map((id) => id.trim()),
-      android: (values.bundleIds?.android ?? []).map((id) => id.trim()),
-      mac: (values.bundleIds?.mac ?? []).map((id) => id.trim()),
-    },
+    bundleIds: Object.fromEntries(
+      bundleIdPlatforms.map((platform) => [platform, (values.bundleIds?.[platform] ?? []).map((id) => id.trim())]),
+    ) as AppBundleIds,
     ...(app ? { supportUrl: app.supportUrl } : {}),
     devWeComUrl: values.devWeComUrl?.trim() || null,
     prodWeComUrl: values.prodWeComUrl?.trim() || null,

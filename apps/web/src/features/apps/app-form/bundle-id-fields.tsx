@@ -18,10 +18,13 @@ const listRule: FormRule = {
   },
 };
 
+/** The platforms share a row on wide screens, whatever their number (24 columns). */
+const columns = Math.floor(24 / bundleIdPlatforms.length);
+
 /** The ids packages must carry, one tag list per platform (web packages have none). */
 export function BundleIdFields() {
   return bundleIdPlatforms.map((platform, index) => (
-    <Col key={platform} xs={24} md={8}>
+    <Col key={platform} xs={24} md={columns}>
       <Form.Item
         name={['bundleIds', platform]}
         label={bundleIdLabels[platform]}

@@ -1,7 +1,5 @@
 import { Flex, Typography } from 'antd';
-import { bundleIdPlatforms, type AppBundleIds } from '@release/contract';
-
-const platformNames = { ios: 'iOS', android: 'Android', mac: 'Mac' } as const;
+import { bundleIdPlatforms, platformNames, type AppBundleIds } from '@release/contract';
 
 /** The app's own ids per platform (set by each platform's first build or in 应用设置), not the last upload's. */
 export function BundleIdList({ bundleIds }: { bundleIds: AppBundleIds }) {
