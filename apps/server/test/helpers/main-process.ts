@@ -67,7 +67,7 @@ export async function startMainProcess(
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const match = output.match(/is running at (http:\/\/[^\s]+)/);
+      const match = output.match(/is running at (https?:\/\/[^\s]+)/);
       if (match?.[1]) resolve(match[1]);
     };
     child.stdout?.on('data', onData);

@@ -48,7 +48,7 @@ export async function startServerChild(
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const match = /is running at (http:\/\/\S+)/.exec(output);
+      const match = /is running at (https?:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1]);
     };
     child.stdout?.on('data', onData);
