@@ -44,22 +44,28 @@ import { createZsign } from './modules/zsign/zsign.module.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 
 /**
- * Repositories that modules other than their owner read today (the owner module builds its own for the rest). Built
- * once here, so no module builds another's; each entry is a seam to narrow into a service of its owner.
+ * Repositories that modules other than their owner read today (owners build their own). Built once here, so no
+ * module builds another's; each entry is a seam to narrow into a service of its owner. Read by:
  */
 function createSharedRepositories(db: Kysely<Database>) {
   return {
+    /** auth, roles (countAdmins), sso, apps (members, detail). */
     users: createUsersRepository(db),
+    /** users, sso. */
     roles: createRolesRepository(db),
+    /** install, publish (findByPath), versions (lookup), device-enroll. */
     apps: createAppsRepository(db),
+    /** commit-logs. */
     appMembers: createAppMembersRepository(db),
+    /** publish (findByFileKey), commit-logs. */
     versions: createVersionsRepository(db),
+    /** commit-logs, lark-docs (follows). */
     workflows: createWorkflowsRepository(db),
-    commitLogs: createCommitLogsRepository(db),
+    /** device-enroll. */
     devices: createDevicesRepository(db),
+    /** apple-accounts (provisioning). */
     certificates: createCertificatesRepository(db),
-    identities: createIdentitiesRepository(db),
-    tasks: createTasksRepository(db),
+    /** publish (direct upload). */
     uploadSessions: createUploadSessionsRepository(db),
   };
 }
@@ -79,6 +85,7 @@ function ingestOn(db: Kysely<Database>, clock: CoreBase['clock']) {
 export function createSharedServices(core: CoreBase) {
   const { db, clock, config, logger, jobs, blobs, box, mediaLinks } = core;
   const repos = createSharedRepositories(db);
+  const commitLogs = createCommitLogsRepository(db);
   const policy = createAppsPolicy(repos.appMembers);
   const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users: repos.users, clock });
   const sessionRepo = createSessionRepository(db);
@@ -100,7 +107,7 @@ export function createSharedServices(core: CoreBase) {
     lark: core.lark,
   });
   const ingest = createCommitIngestService({
-    logs: repos.commitLogs,
+    logs: commitLogs,
     workflows: repos.workflows,
     versions: repos.versions,
     clock,
@@ -140,10 +147,19 @@ export function createSharedServices(core: CoreBase) {
       messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });
   const certificates = createCertificatesService({ certificates: repos.certificates, box, clock });
-  const tasksSync = createTasksSync({ db, clock, lark: core.lark, jobs, policy, blobs, logger, tasks: repos.tasks });
+  const tasksSync = createTasksSync({
+    db,
+    clock,
+    lark: core.lark,
+    jobs,
+    policy,
+    blobs,
+    logger,
+    tasks: createTasksRepository(db),
+  });
   const sync = createRepoSyncService({
     workflows: repos.workflows,
-    logs: repos.commitLogs,
+    logs: commitLogs,
     ingest,
     policy,
     mirrorsDir: config.mirrorsDir,
@@ -155,7 +171,7 @@ export function createSharedServices(core: CoreBase) {
   // Webhooks, pushes, polls and Lark document events come in through one service.
   const inbound = createInboundService({
     workflows: repos.workflows,
-    logs: repos.commitLogs,
+    logs: commitLogs,
     ingest,
     sync,
     box,
@@ -168,7 +184,7 @@ export function createSharedServices(core: CoreBase) {
       lark: config.lark,
       docsBaseUrl: config.larkDocsBaseUrl,
       workflows: repos.workflows,
-      identities: repos.identities,
+      identities: createIdentitiesRepository(db),
       ingestOn: (executor) => ingestOn(executor, clock),
       onNewItems: messaging.autoPushQuietly,
       onBaseChanged: tasksSync?.baseChangedQuietly,

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
 import { appDetailRoutes } from './app-detail.routes.ts';
+import { createAppMembersRepository } from './app-members.repository.ts';
+import { createAppsRepository } from './apps.repository.ts';
 import { createAppDetailService } from './app-detail.service.ts';
 import { createAppMembersService } from './app-members.service.ts';
 import { appsRoutes } from './apps.routes.ts';
@@ -8,26 +10,29 @@ import { createAppsService } from './apps.service.ts';
 
 /** The app list, an app's settings and its members (the per-app permit, apps.policy, is in the core). */
 export async function register(app: FastifyInstance, core: Core) {
-  const { repos, clock, mediaLinks } = core;
+  const { clock, mediaLinks } = core;
+  const apps = createAppsRepository(core.db);
+  const members = createAppMembersRepository(core.db);
+  const users = core.repos.users;
   const policy = core.shared.policy;
   const detail = createAppDetailService({
-    apps: repos.apps,
-    members: repos.appMembers,
-    users: repos.users,
+    apps,
+    members,
+    users,
     policy,
     box: core.box,
     clock,
     robotHosts: core.config.robotHosts,
     mediaLinks,
   });
-  const members = createAppMembersService({
-    apps: repos.apps,
-    members: repos.appMembers,
-    users: repos.users,
+  const membersService = createAppMembersService({
+    apps,
+    members,
+    users,
     policy,
     clock,
   });
-  await app.register(appsRoutes(createAppsService({ apps: repos.apps, mediaLinks })));
-  await app.register(appDetailRoutes({ detail, members, publicUrl: core.config.publicUrl }));
+  await app.register(appsRoutes(createAppsService({ apps, mediaLinks })));
+  await app.register(appDetailRoutes({ detail, members: membersService, publicUrl: core.config.publicUrl }));
   return { detail };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
+import { createCommitLogsRepository } from './commit-logs.repository.ts';
 import { commitLogsRoutes } from './commit-logs.routes.ts';
 import { createCommitLogsService } from './commit-logs.service.ts';
 
@@ -7,7 +8,7 @@ import { createCommitLogsService } from './commit-logs.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const { repos } = core;
   const logs = createCommitLogsService({
-    logs: repos.commitLogs,
+    logs: createCommitLogsRepository(core.db),
     workflows: repos.workflows,
     versions: repos.versions,
     members: repos.appMembers,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
 import { createWecomClient } from '../../integrations/wecom/wecom-client.ts';
+import { createIdentitiesRepository } from './identities.repository.ts';
 import { createSignInStatesRepository } from './sign-in-states.repository.ts';
 import { createSignInStates } from './sign-in-states.ts';
 import { createSsoAccounts } from './sso-accounts.ts';
@@ -10,10 +11,11 @@ import { createSsoService } from './sso.service.ts';
 /** Sign-in with Lark or WeCom; housekeeping drops expired sign-in states. */
 export async function register(app: FastifyInstance, core: Core) {
   const { clock, repos } = core;
+  const identities = createIdentitiesRepository(core.db);
   const sso = createSsoService({
     states: createSignInStates(createSignInStatesRepository(core.db), clock),
-    accounts: createSsoAccounts({ identities: repos.identities, users: repos.users, roles: repos.roles, clock }),
-    identities: repos.identities,
+    accounts: createSsoAccounts({ identities, users: repos.users, roles: repos.roles, clock }),
+    identities,
     users: repos.users,
     sessions: core.shared.sessions,
     lark: core.lark,

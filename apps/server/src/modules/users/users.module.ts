@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
+import { createUsersRepository } from './users.repository.ts';
 import { usersRoutes } from './users.routes.ts';
 import { createUsersService } from './users.service.ts';
 
 /** User administration; answers the service (main.ts ensures the first admin with it). */
 export async function register(app: FastifyInstance, core: Core) {
   const users = createUsersService({
-    users: core.repos.users,
+    users: createUsersRepository(core.db),
     roles: core.repos.roles,
     sessions: core.shared.sessions,
     clock: core.clock,

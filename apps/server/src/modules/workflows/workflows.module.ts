@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
+import { createWorkflowsRepository } from './workflows.repository.ts';
 import { workflowsRoutes } from './workflows.routes.ts';
 import { createWorkflowsService } from './workflows.service.ts';
 
@@ -7,7 +8,7 @@ import { createWorkflowsService } from './workflows.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const { config, shared } = core;
   const workflows = createWorkflowsService({
-    workflows: core.repos.workflows,
+    workflows: createWorkflowsRepository(core.db),
     policy: shared.policy,
     box: core.box,
     ingest: shared.ingest,
