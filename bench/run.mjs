@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, serverIsStale, serverNodeArgs } from '../scripts/build-server.mjs';
+import { buildServer, serverEnv, serverIsStale, serverNodeArgs } from '../scripts/build-server.mjs';
 
 const GiB = 1024 ** 3;
 const NEED_FULL = 12 * GiB;
@@ -59,6 +59,7 @@ const env = { ...process.env, BENCH_TSX: fromSources ? '1' : '0' };
 if (!fromSources) {
   if (serverIsStale()) await buildServer();
   env.BENCH_SERVER_NODE_ARGS = serverNodeArgs.join(' ');
+  env.BENCH_SERVER_ENV = JSON.stringify(serverEnv);
   env.BENCH_INSPECT_CHILD = await bundleInspectChild();
 }
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-bench-'));

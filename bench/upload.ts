@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { putParts, readWhole, type PartUrl } from './lib/http-client.ts';
 import { currentRss, peakRss, syncDisks } from './lib/proc.ts';
-import { fixed, mb, mbps, median, type Row } from './lib/report.ts';
+import { fixed, MiB, mb, mbps, median, type Row } from './lib/report.ts';
 import type { BenchServer } from './lib/server.ts';
 
 /** (a) A package through the real multipart flow to local disk, against a raw sequential write on the same disk. */
@@ -135,12 +135,20 @@ export async function benchUpload(
         pass: median(ratios) >= 0.8,
       },
       {
+        metric: 'server RSS idle (after start and login)',
+        ours: mb(idleRss),
+        reference: '-',
+        ratio: '-',
+        target: '<= 120 MiB',
+        pass: idleRss === null ? null : idleRss <= 120 * MiB,
+      },
+      {
         metric: 'server peak RSS after uploads',
         ours: mb(peak),
         reference: `${mb(idleRss)} idle`,
         ratio: '-',
-        target: '< 200 MiB',
-        pass: peak === null ? null : peak < 200 * 1024 * 1024,
+        target: '<= 200 MiB',
+        pass: peak === null ? null : peak <= 200 * MiB,
       },
     ],
     notes: [`upload until finish answered (before the fsync): median ${mbps(pkg.size, median(oursNoSync))}`],

@@ -2,8 +2,8 @@
 // packages such as @release/contract) into apps/server/dist/main.mjs with a source map, the package
 // inspection worker into apps/server/dist/inspect-worker.mjs beside it, and release-cli as one self-contained
 // file, dist/release-cli.mjs (scripts/build-cli.mjs; the server serves it at GET /cli/release-cli.mjs). Every npm
-// dependency of apps/server stays external, so native and optional packages (sharp, pg, @aws-sdk/*) load from
-// node_modules at run time. `npm start` runs it with `serverNodeArgs` (below); `npm run dev` keeps running
+// dependency of apps/server but `inlinedPackages` stays external, so native and optional packages (sharp, pg,
+// @aws-sdk/*) load from node_modules at run time. `npm start` runs it with `serverNodeArgs` (below); `npm run dev` keeps running
 // the sources under tsx.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,13 +15,28 @@ const serverDir = path.join(root, 'apps/server');
 export const serverBundle = path.join(serverDir, 'dist/main.mjs');
 
 /**
- * Node's options for the bundle (`node ${serverNodeArgs} apps/server/dist/main.mjs`). Stack traces point into
- * the TypeScript sources. The young generation is capped at 2 MiB per semi-space: uploads stream through
- * short-lived 64 KiB Buffers whose memory returns only when a scavenge collects them, and V8 otherwise grows
- * the young generation to 64 MiB or more under that load (measured: peak RSS during 1 GiB of uploads 215-230
- * MiB by default, 170-180 MiB with this, upload speed unchanged).
+ * Node's options for the bundle (`node ${serverNodeArgs} apps/server/dist/main.mjs`). The young generation is
+ * capped at 2 MiB per semi-space: uploads stream through short-lived 64 KiB Buffers whose memory returns only when
+ * a scavenge collects them, and V8 otherwise grows the young generation to 64 MiB or more under that load
+ * (measured: peak RSS during 1 GiB of uploads 215-230 MiB by default, 170-180 MiB with this, upload speed
+ * unchanged). No `--enable-source-maps`: Node parses the whole map of the bundle at start and keeps it (+17 MiB of
+ * idle RSS, 129 → 146 MiB); stack traces are mapped to the TypeScript sources when first formatted instead
+ * (apps/server/src/lib/stack-traces.ts).
  */
-export const serverNodeArgs = ['--enable-source-maps', '--max-semi-space-size=2'];
+export const serverNodeArgs = ['--max-semi-space-size=2'];
+
+/**
+ * Environment for the server process that `npm start` and the bench give it (over the caller's). glibc's malloc
+ * keeps an arena per thread that ever allocated (8 × cores): two are enough for a process whose JavaScript runs on
+ * one thread, and idle RSS falls by ~4 MiB.
+ */
+export const serverEnv = { MALLOC_ARENA_MAX: '2' };
+
+/**
+ * Pure-JavaScript packages bundled into main.mjs rather than loaded from node_modules: kysely is 257 ES modules,
+ * and each module Node loads separately costs memory of its own (idle RSS 128 → 125 MiB bundled).
+ */
+const inlinedPackages = new Set(['kysely']);
 
 /** What the bundle is made from: a change to any of these makes it stale. */
 const sources = [
@@ -56,7 +71,18 @@ function externalPackages() {
   const names = ['apps/server', 'packages/inspect'].flatMap((dir) =>
     Object.keys(JSON.parse(fs.readFileSync(path.join(root, dir, 'package.json'), 'utf8')).dependencies ?? {}),
   );
-  return [...new Set(names)].filter((name) => !name.startsWith('@release/'));
+  return [...new Set(names)].filter((name) => !name.startsWith('@release/') && !inlinedPackages.has(name));
+}
+
+/**
+ * esbuild escapes strings but keeps comments and regular expressions as written, and one Chinese character makes V8
+ * hold the whole 1.5 MB source as two bytes a character: escaped, it is held as one (−1.5 MiB of heap). The
+ * characters left are in comments and regular expression literals, where `\\uXXXX` means the same.
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const ascii = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== text) fs.writeFileSync(file, ascii);
 }
 
 export async function buildServer({ log = console.log } = {}) {
@@ -86,13 +112,18 @@ export async function buildServer({ log = console.log } = {}) {
     logLevel: 'warning',
   }).finally(() => stop());
   // A package imported by the server but missing from its dependencies would end up bundled (and a native one broken).
-  const bundled = Object.keys(result.metafile.inputs).filter((input) => input.split(/[\\/]/).includes('node_modules'));
+  const bundled = Object.keys(result.metafile.inputs).filter((input) => {
+    const parts = input.split(/[\\/]/);
+    const at = parts.lastIndexOf('node_modules');
+    return at >= 0 && !inlinedPackages.has(parts[at + 1] ?? '');
+  });
   if (bundled.length > 0) {
     fs.rmSync(serverBundle, { force: true });
     throw new Error(
       `these files would be bundled; add their packages to apps/server/package.json dependencies:\n  ${bundled.join('\n  ')}`,
     );
   }
+  for (const bundle of ['main.mjs', 'inspect-worker.mjs']) asciiOnly(path.join(path.dirname(serverBundle), bundle));
   const cli = await buildCliBundle();
   fs.writeFileSync(path.join(path.dirname(serverBundle), 'release-cli.mjs'), cli);
   const bytes = fs.statSync(serverBundle).size;

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildServer, serverBundle, serverIsStale, serverNodeArgs } from './build-server.mjs';
+import { buildServer, serverBundle, serverEnv, serverIsStale, serverNodeArgs } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,6 +69,9 @@ const launcher = (entry) => `#!/bin/sh
 # Runs ${entry} with the Node.js runtime shipped beside it; settings come from the environment (docs/configuration.md).
 here=\${0%/*}
 case "$here" in /*) ;; *) here="$PWD/$here" ;; esac
+${Object.entries(serverEnv)
+  .map(([name, value]) => `export ${name}="\${${name}:-${value}}"`)
+  .join('\n')}
 exec "$here/../node/bin/node" ${serverNodeArgs.join(' ')} "$here/../apps/server/dist/${entry}" "$@"
 `;
 

@@ -1,11 +1,11 @@
 // `npm start`: builds the web app and the server when they are missing or older than their sources, then runs
-// the compiled server (`node --enable-source-maps … apps/server/dist/main.mjs`). `npm run dev` runs the sources.
+// the compiled server (`node --max-semi-space-size=2 apps/server/dist/main.mjs`, scripts/build-server.mjs). `npm run dev` runs the sources.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverBundle, serverIsStale, serverNodeArgs } from './build-server.mjs';
+import { serverBundle, serverEnv, serverIsStale, serverNodeArgs } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'apps/web/dist/index.html');
@@ -66,5 +66,7 @@ if (serverIsStale()) {
 }
 
 process.exit(
-  await run(process.execPath, [...serverNodeArgs, serverBundle], { env: { NODE_ENV: 'production', ...process.env } }),
+  await run(process.execPath, [...serverNodeArgs, serverBundle], {
+    env: { NODE_ENV: 'production', ...serverEnv, ...process.env },
+  }),
 );

@@ -28,13 +28,15 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
   if (!fromSources && !fs.existsSync(bundle))
     throw new Error(`${bundle} is missing (start through \`npm run bench\`, which builds it)`);
   // The options `npm start` gives the bundle (scripts/build-server.mjs, passed on by run.mjs).
-  const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '--enable-source-maps').split(' ').filter(Boolean);
+  const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const startEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
   const entry = fromSources
     ? ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')]
     : [...startArgs, ...nodeArgs, bundle];
   const child: ChildProcess = spawn(process.execPath, entry, {
     cwd: root,
     env: {
+      ...startEnv,
       ...process.env,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',

@@ -15,6 +15,9 @@ import { createBlobStore } from './storage/create-blob-store.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 import { loadProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import { faultOf } from './http/error-handler.ts';
+import { mapStackTracesLazily } from './lib/stack-traces.ts';
+
+mapStackTracesLazily(import.meta.url);
 
 async function main() {
   const config = loadConfig();

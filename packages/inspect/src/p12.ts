@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
-import forge from 'node-forge';
+import type forge from 'node-forge';
 import { summarizeCertificate } from './certificates.ts';
+import { lazyRequire } from './lazy-require.ts';
 import type { CertificateSummary } from './types.ts';
 import { certificateSubject } from './x509-name.ts';
 
@@ -56,19 +57,24 @@ function spend(iterations: number): void {
 // forge looks these up on its shared objects at each call (`p12.generateKey`, `pki.pbe.generatePkcs12Key`,
 // `forge.pkcs5.pbkdf2`): counting them there bounds every derivation forge makes while a budget is open.
 type Derive = (...args: unknown[]) => unknown;
-const pbe = (forge.pki as unknown as { pbe: { generatePkcs12Key: Derive } }).pbe;
-const derivations = [
-  { owner: forge.pkcs12 as unknown as Record<string, Derive>, name: 'generateKey', countAt: 3 },
-  { owner: pbe as unknown as Record<string, Derive>, name: 'generatePkcs12Key', countAt: 3 },
-  { owner: forge.pkcs5 as unknown as Record<string, Derive>, name: 'pbkdf2', countAt: 2 },
-];
-for (const { owner, name, countAt } of derivations) {
-  const derive = owner[name] as Derive;
-  owner[name] = (...args: unknown[]) => {
-    spend(Number(args[countAt]));
-    return derive(...args);
-  };
+function countDerivations(lib: typeof forge): void {
+  const pbe = (lib.pki as unknown as { pbe: { generatePkcs12Key: Derive } }).pbe;
+  const derivations = [
+    { owner: lib.pkcs12 as unknown as Record<string, Derive>, name: 'generateKey', countAt: 3 },
+    { owner: pbe as unknown as Record<string, Derive>, name: 'generatePkcs12Key', countAt: 3 },
+    { owner: lib.pkcs5 as unknown as Record<string, Derive>, name: 'pbkdf2', countAt: 2 },
+  ];
+  for (const { owner, name, countAt } of derivations) {
+    const derive = owner[name] as Derive;
+    owner[name] = (...args: unknown[]) => {
+      spend(Number(args[countAt]));
+      return derive(...args);
+    };
+  }
 }
+
+/** node-forge, loaded by the first .p12 opened (not when the server starts), its derivations counted. */
+const forgeLib = lazyRequire<typeof forge>('node-forge', import.meta.url, countDerivations);
 
 function withKdfBudget<T>(open: () => T): T {
   kdfBudget = { left: P12_KDF_ITERATIONS };
@@ -82,13 +88,13 @@ function withKdfBudget<T>(open: () => T): T {
 function derOfBag(bag: forge.pkcs12.Bag): Buffer | null {
   // forge keeps the parsed tbsCertificate, so re-encoding gives back the original bytes; certificates
   // it cannot model (EC keys) come as plain ASN.1, which re-encodes unchanged as well.
-  const asn1 = bag.cert ? forge.pki.certificateToAsn1(bag.cert) : (bag as { asn1?: forge.asn1.Asn1 }).asn1;
-  return asn1 ? Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary') : null;
+  const asn1 = bag.cert ? forgeLib().pki.certificateToAsn1(bag.cert) : (bag as { asn1?: forge.asn1.Asn1 }).asn1;
+  return asn1 ? Buffer.from(forgeLib().asn1.toDer(asn1).getBytes(), 'binary') : null;
 }
 
 function readAsn1(bytes: Buffer): forge.asn1.Asn1 {
   try {
-    return forge.asn1.fromDer(forge.util.createBuffer(bytes.toString('binary')));
+    return forgeLib().asn1.fromDer(forgeLib().util.createBuffer(bytes.toString('binary')));
   } catch (error) {
     throw new P12Error('notP12', { cause: error });
   }
@@ -96,7 +102,7 @@ function readAsn1(bytes: Buffer): forge.asn1.Asn1 {
 
 function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
   try {
-    return forge.pkcs12.pkcs12FromAsn1(readAsn1(bytes), false, password);
+    return forgeLib().pkcs12.pkcs12FromAsn1(readAsn1(bytes), false, password);
   } catch (error) {
     if (error instanceof P12Error) throw error;
     const message = error instanceof Error ? error.message : '';
@@ -110,7 +116,7 @@ function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
       const pfx = readAsn1(bytes);
       if (Array.isArray(pfx.value) && pfx.value.length > 2) pfx.value = pfx.value.slice(0, 2);
       try {
-        return forge.pkcs12.pkcs12FromAsn1(pfx, false, forge.util.encodeUtf8(password));
+        return forgeLib().pkcs12.pkcs12FromAsn1(pfx, false, forgeLib().util.encodeUtf8(password));
       } catch (retryError) {
         if (retryError instanceof P12Error) throw retryError;
         // Fall through: the password is wrong after all.
@@ -131,19 +137,23 @@ export function openP12(bytes: Buffer, password: string): P12Identity {
   const keyBag = bags.find((bag) => bag.key);
   if (!keyBag?.key) {
     // A key bag forge could not decode (EC, Ed25519) leaves `key` null but the bag is there.
-    if (bags.some((bag) => bag.type === forge.pki.oids.pkcs8ShroudedKeyBag || bag.type === forge.pki.oids.keyBag))
+    if (
+      bags.some(
+        (bag) => bag.type === forgeLib().pki.oids.pkcs8ShroudedKeyBag || bag.type === forgeLib().pki.oids.keyBag,
+      )
+    )
       throw new P12Error('unsupportedKey');
     throw new P12Error('noPrivateKey');
   }
   let privateKey: KeyObject;
   try {
-    privateKey = createPrivateKey(forge.pki.privateKeyToPem(keyBag.key));
+    privateKey = createPrivateKey(forgeLib().pki.privateKeyToPem(keyBag.key));
   } catch (error) {
     throw new P12Error('unsupportedKey', { cause: error });
   }
   const publicDer = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   const certificates = bags.flatMap((bag) => {
-    if (bag.type !== forge.pki.oids.certBag) return [];
+    if (bag.type !== forgeLib().pki.oids.certBag) return [];
     const der = derOfBag(bag);
     return der ? [{ der }] : [];
   });

@@ -1,5 +1,6 @@
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { Element } from '@xmldom/xmldom';
 import type { PlistValue } from 'plist';
+import { xmldomLib } from './lazy-require.ts';
 import { PLIST_LIMITS, PlistLimitError, setEntry, ValueBudget, type PlistLimits } from './plist-limits.ts';
 import { readSimpleXmlPlist } from './plist-xml-simple.ts';
 import { assertXmlShape } from './xml-shape.ts';
@@ -82,7 +83,7 @@ export function parseXmlPlistWithDom(xml: string, limits: PlistLimits = PLIST_LI
     maxDepth: limits.maxDepth + 2,
     maxElements: Math.min(limits.maxDomElements, limits.maxValues),
   });
-  const document = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+  const document = new (xmldomLib().DOMParser)({ onError: () => undefined }).parseFromString(xml, 'text/xml');
   const root = document.documentElement;
   if (root?.nodeName !== 'plist') throw new PlistXmlError('no <plist> root');
   const [value] = elementChildren(root);

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { describe, expect, it } from 'vitest';
-import { larkEventSignature, LarkEventError, openLarkEvent } from './lark-event-envelope.ts';
+import { decryptLarkEvent, larkEventSignature, LarkEventError, openLarkEvent } from './lark-event-envelope.ts';
 
 const keys = { verificationToken: 'v-token', encryptKey: null };
 
@@ -14,8 +14,15 @@ function open(
 }
 
 describe('openLarkEvent', () => {
-  it('decrypts the contract test vector with the SDK cipher', () => {
-    expect(new lark.AESCipher('test key').decrypt('P37w+VZImNgPEO1RBhJ6RtKl7n6zymIbEG1pReEzghk=')).toBe('hello world');
+  it('decrypts the contract test vector as the SDK cipher does, without the SDK', () => {
+    const vector = 'P37w+VZImNgPEO1RBhJ6RtKl7n6zymIbEG1pReEzghk=';
+    expect(decryptLarkEvent('test key', vector)).toBe('hello world');
+    expect(new lark.AESCipher('test key').decrypt(vector)).toBe('hello world');
+    const long = JSON.stringify({ event: { text: '飞书'.repeat(100) } });
+    const cipher = createCipheriv('aes-256-cbc', createHash('sha256').update('k2').digest(), Buffer.alloc(16, 7));
+    const encrypted = Buffer.concat([Buffer.alloc(16, 7), cipher.update(long), cipher.final()]).toString('base64');
+    expect(decryptLarkEvent('k2', encrypted)).toBe(new lark.AESCipher('k2').decrypt(encrypted));
+    expect(() => decryptLarkEvent('wrong key', encrypted)).toThrow();
   });
 
   it('signs the raw bytes as hex(sha256(timestamp + nonce + key + body))', () => {

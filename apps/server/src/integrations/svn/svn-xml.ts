@@ -1,4 +1,5 @@
-import { DOMParser, onErrorStopParsing, type Element } from '@xmldom/xmldom';
+import { xmldomLib } from '@release/inspect/lazy-require.ts';
+import type { Element } from '@xmldom/xmldom';
 import { SvnError } from './svn-command.ts';
 
 export type SvnPathAction = 'A' | 'D' | 'M' | 'R';
@@ -37,7 +38,10 @@ const ELEMENT_NODE = 1;
 function parseXml(xml: string, root: string): Element {
   let document;
   try {
-    document = new DOMParser({ onError: onErrorStopParsing }).parseFromString(xml, 'text/xml');
+    document = new (xmldomLib().DOMParser)({ onError: xmldomLib().onErrorStopParsing }).parseFromString(
+      xml,
+      'text/xml',
+    );
   } catch (error) {
     throw new SvnError('bad_output', `invalid XML: ${String(error)}`);
   }

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import forge from 'node-forge';
+import { lazyRequire } from '@release/inspect/lazy-require.ts';
 import { build as buildPlist } from 'plist';
+import type forge from 'node-forge';
+
+/** node-forge loads with the first profile signed, not when the server starts. */
+const forgeLib = lazyRequire<typeof forge>('node-forge', import.meta.url);
 
 /** What the device is asked to send back (Apple's Over-the-Air Profile Delivery). */
 export const DEVICE_ATTRIBUTES = ['UDID', 'IMEI', 'ICCID', 'VERSION', 'PRODUCT', 'SERIAL'] as const;
@@ -50,8 +54,9 @@ export function loadProfileSigner(certificatesPem: string, privateKeyPem: string
   const blocks = certificatesPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new Error('no certificate in the PEM file');
   const [leaf, ...chain] = blocks as [string, ...string[]];
-  const cert = forge.pki.certificateFromPem(leaf);
-  const key = forge.pki.privateKeyFromPem(privateKeyPem);
+  const { pki } = forgeLib();
+  const cert = pki.certificateFromPem(leaf);
+  const key = pki.privateKeyFromPem(privateKeyPem);
   const publicKey = cert.publicKey as forge.pki.rsa.PublicKey;
   if (publicKey.n.compareTo(key.n) !== 0) throw new Error('the private key does not belong to the certificate');
   return { certificatePem: leaf, chainPem: chain, privateKeyPem };
@@ -59,21 +64,22 @@ export function loadProfileSigner(certificatesPem: string, privateKeyPem: string
 
 /** CMS SignedData (attached content, SHA-256) over the profile: what iOS accepts as a signed .mobileconfig. */
 export function signMobileconfig(xml: string, signer: ProfileSigner, now = new Date()): Buffer {
-  const p7 = forge.pkcs7.createSignedData();
-  p7.content = forge.util.createBuffer(Buffer.from(xml, 'utf8').toString('binary'));
-  const certificate = forge.pki.certificateFromPem(signer.certificatePem);
+  const { asn1, pkcs7, pki, util } = forgeLib();
+  const p7 = pkcs7.createSignedData();
+  p7.content = util.createBuffer(Buffer.from(xml, 'utf8').toString('binary'));
+  const certificate = pki.certificateFromPem(signer.certificatePem);
   p7.addCertificate(certificate);
-  for (const pem of signer.chainPem) p7.addCertificate(forge.pki.certificateFromPem(pem));
+  for (const pem of signer.chainPem) p7.addCertificate(pki.certificateFromPem(pem));
   p7.addSigner({
-    key: forge.pki.privateKeyFromPem(signer.privateKeyPem),
+    key: pki.privateKeyFromPem(signer.privateKeyPem),
     certificate,
-    digestAlgorithm: forge.pki.oids.sha256 as string,
+    digestAlgorithm: pki.oids.sha256 as string,
     authenticatedAttributes: [
-      { type: forge.pki.oids.contentType as string, value: forge.pki.oids.data as string },
-      { type: forge.pki.oids.messageDigest as string },
-      { type: forge.pki.oids.signingTime as string, value: now as unknown as string },
+      { type: pki.oids.contentType as string, value: pki.oids.data as string },
+      { type: pki.oids.messageDigest as string },
+      { type: pki.oids.signingTime as string, value: now as unknown as string },
     ],
   });
   p7.sign();
-  return Buffer.from(forge.asn1.toDer(p7.toAsn1()).getBytes(), 'binary');
+  return Buffer.from(asn1.toDer(p7.toAsn1()).getBytes(), 'binary');
 }

@@ -1,5 +1,4 @@
-import { parse as parseCsv } from 'csv-parse/sync';
-import { stringify as stringifyCsv } from 'csv-stringify/sync';
+import { lazyRequire } from '@release/inspect/lazy-require.ts';
 import { build as buildPlist } from 'plist';
 import {
   DEVICE_NAME_MAX_LENGTH,
@@ -11,6 +10,10 @@ import {
   type DevicePlatform,
 } from '@release/contract';
 import { isPlistDict, parsePlistDict, plistString } from '@release/inspect/plist.ts';
+
+/** The CSV parser and writer load with the first device file read or written. */
+const csvParse = lazyRequire<typeof import('csv-parse/sync')>('csv-parse/sync', import.meta.url);
+const csvStringify = lazyRequire<typeof import('csv-stringify/sync')>('csv-stringify/sync', import.meta.url);
 
 /** One device line of an import file, checked and in our spelling. */
 export interface DeviceLine {
@@ -76,7 +79,7 @@ function appleTextLines(text: string): RawLine[] {
 function csvLines(text: string): RawLine[] | DeviceImportError {
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parseCsv(text, {
+    records = csvParse().parse(text, {
       relax_column_count: true,
       skip_empty_lines: true,
       info: true,
@@ -173,7 +176,7 @@ export function formatDeviceFile(
       return {
         body:
           '\uFEFF' +
-          stringifyCsv([
+          csvStringify().stringify([
             ['Device ID', 'Device Name', 'Device Platform'],
             ...devices.map((d) => [d.udid, d.deviceName, d.platform]),
           ]),
