@@ -177,6 +177,35 @@ describe('an editor follows a git repository in the workflow view', () => {
     await context.close();
   });
 
+  it('at 390 px the compact month counts the day from one calendar read and opens it in the drawer', async () => {
+    const { context, page } = await newPage(browser, world.server.url, { width: 390, height: 844 });
+    await signIn(page, EDITOR);
+    await page.goto(`/home/app/${world.appPath}`);
+    await page.getByTestId('commit-item').first().waitFor();
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/commit_log') || pathname.startsWith('/api/user_commit_log')) reads.push(pathname);
+    });
+    // On a phone the toggle shows icons, named by their titles.
+    await page.getByTestId('view-toggle').locator('[title="日历"]').click();
+    const today = localDate();
+    const cell = page.locator(`.calendar-grid.is-compact [data-testid=calendar-day][data-date="${today}"]`);
+    await expect.poll(() => cell.getAttribute('data-count')).toBe('2');
+    // The month's counts came in one request; no item was read for them.
+    expect(reads).toEqual(['/api/commit_log_calendar']);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await cell.click();
+    const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('day-drawer') });
+    await expect.poll(() => messages(page, drawer)).toEqual(['修复启动崩溃', '一键登录']);
+    // The day's items (and their metadata) are read when it opens.
+    expect(reads.filter((read) => !read.endsWith('/metadata_list'))).toEqual([
+      '/api/commit_log_calendar',
+      '/api/commit_log_list',
+    ]);
+    await context.close();
+  });
+
   it('a second repository workflow brings the 工作流汇总 tab, listing both without an action menu', async () => {
     const { context, page } = await newPage(browser, world.server.url);
     await signIn(page, EDITOR);
