@@ -78,6 +78,8 @@ export interface PackageKindRow {
   installable: boolean;
   /** What the install page offers for it on a device that takes it (an .aab only its file: 下载 AAB). */
   action: InstallActionKind;
+  /** Why no device installs it, under its file on the install page (kinds that are not `installable`). */
+  notInstallableHint?: string;
 }
 
 /** The first row of each platform is its main kind: what a build of the platform is when nothing else tells. */
@@ -112,6 +114,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     icon: 'android',
     installable: false,
     action: 'download',
+    notInstallableHint: 'AAB 是上架应用市场用的包，手机不能直接安装，请安装 APK',
   },
   mac: {
     platform: 'mac',
@@ -164,6 +167,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     icon: 'harmony',
     installable: false,
     action: 'download',
+    notInstallableHint: 'HSP 是共享模块，手机不能单独安装，请安装依赖它的 HAP',
   },
   /** A packed HarmonyOS app (every module of one version, as AppGallery takes it): no device installs the file itself. */
   app: {
@@ -175,6 +179,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     icon: 'harmony',
     installable: false,
     action: 'download',
+    notInstallableHint: 'APP 是上架应用市场用的包，手机不能直接安装，请安装 HAP',
   },
 };
 

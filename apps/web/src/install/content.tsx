@@ -1,13 +1,12 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
 import type { InstallPage, NativePackageType } from '@release/contract';
+import { nativePackageTypes } from '@release/contract/install-page';
 import { choosePlatform, platformOfRoute, preferredPlatforms } from '../features/packages/install-env.ts';
 import { installText } from '../features/packages/install.strings.ts';
 import { BuildPage } from './build-page.tsx';
 import { Alert } from './ui.tsx';
 import { LatestVersion, VersionListItem } from './version.tsx';
-
-const PLATFORM_ORDER: readonly NativePackageType[] = ['ios', 'android', 'web', 'mac'];
 
 export function EmptyApp() {
   return (
@@ -20,7 +19,7 @@ export function EmptyApp() {
 
 /** The unlocked page: a platform switch, its newest installable build up front, then its other builds. */
 export function InstallContent({ page, versionId }: { page: InstallPage; versionId: number | undefined }) {
-  const available = PLATFORM_ORDER.filter((type) => page.versions.some((v) => v.nativePackageType === type));
+  const available = nativePackageTypes.filter((type) => page.versions.some((v) => v.nativePackageType === type));
   // The server puts an asked-for version first; otherwise versions are newest first.
   const asked = versionId !== undefined ? page.versions.find((v) => v.id === versionId) : undefined;
   const [platform, setPlatform] = useState<NativePackageType | null>(() =>

@@ -24,7 +24,8 @@ export function InstallAction({ version, large = false }: { version: InstallVers
     download: version.fileName,
     icon: 'download' as const,
   };
-  if (!version.installable) return <ActionLink {...file}>{installText.downloadBundle}</ActionLink>;
+  if (!version.installable)
+    return <ActionLink {...file}>{installText.downloadBundle(packageKindRow(version.packageKind).tag)}</ActionLink>;
   const elsewhere = installsElsewhere(version.nativePackageType, currentDevicePlatform());
   // The way to install is the hint beside it; the file is for Apple Configurator, adb or a colleague.
   if (elsewhere)
@@ -170,7 +171,7 @@ export function LatestVersion({
       )}
       {!version.installable && (
         <p class="i-muted i-small" data-testid="install-bundle-hint">
-          {installText.bundleHint}
+          {packageKindRow(version.packageKind).notInstallableHint}
         </p>
       )}
       {elsewhere ? (
@@ -216,7 +217,7 @@ export function VersionListItem({ version, now }: { version: InstallVersion; now
           <Meta version={version} now={now} />
           {!version.installable && (
             <span class="i-muted i-small" data-testid="install-bundle-hint">
-              {installText.bundleHint}
+              {packageKindRow(version.packageKind).notInstallableHint}
             </span>
           )}
         </div>

@@ -16,6 +16,10 @@ const dingtalk =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 AliApp(DingTalk/7.0.50)';
 const safari =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Version/17.4 Mobile/15E148 Safari/604.1';
+const harmonyNext =
+  'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile';
+const harmony4 =
+  'Mozilla/5.0 (Linux; Android 12; HarmonyOS; NOH-AN00) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/99.0 Mobile Safari/537.36';
 const desktop = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 Chrome/126 Safari/537.36';
 
 describe('install page environment', () => {
@@ -33,6 +37,10 @@ describe('install page environment', () => {
     expect(detectDevicePlatform(androidWechat)).toBe('android');
     expect(detectDevicePlatform(desktop)).toBeNull();
     expect(detectDevicePlatform(desktop, 5)).toBe('ios');
+    // HarmonyOS NEXT installs .hap builds; HarmonyOS 4 and older run apks.
+    expect(detectDevicePlatform(harmonyNext)).toBe('harmony');
+    expect(detectDevicePlatform(harmony4)).toBe('android');
+    expect(preferredPlatforms(harmonyNext)).toEqual(['harmony']);
   });
 
   it('prefers the Mac tab on a Mac, then iOS; nothing on other computers', () => {

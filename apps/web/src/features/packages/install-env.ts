@@ -10,8 +10,15 @@ export function detectInAppBrowser(userAgent: string): InAppBrowser | null {
   return null;
 }
 
+/**
+ * HarmonyOS NEXT's browser (ArkWeb) says OpenHarmony and no Android; HarmonyOS 2–4 phones say Android (and run apks).
+ * `Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile`
+ */
+const HARMONY_NEXT = /OpenHarmony|ArkWeb/i;
+
 /** The visitor's own platform, to show its package first. iPadOS reports itself as a Mac with touch. */
 export function detectDevicePlatform(userAgent: string, maxTouchPoints = 0): NativePackageType | null {
+  if (HARMONY_NEXT.test(userAgent)) return 'harmony';
   if (/iPhone|iPad|iPod/i.test(userAgent)) return 'ios';
   if (/Macintosh/i.test(userAgent) && maxTouchPoints > 1) return 'ios';
   if (/Android/i.test(userAgent)) return 'android';

@@ -43,9 +43,8 @@ export const installText = {
     android: '用 Android 手机扫描本页二维码，在浏览器中打开本页后点击“下载安装”。',
   },
   downloadFile: { ios: '下载 IPA', android: '下载 APK' },
-  /** An Android App Bundle: listed with its file, never offered as 安装. */
-  downloadBundle: '下载 AAB',
-  bundleHint: 'AAB 是上架应用市场用的包，手机不能直接安装，请安装 APK',
+  /** A file no device installs (an Android App Bundle, a packed HarmonyOS .app): listed with its file, never offered as 安装. */
+  downloadBundle: (tag: string) => `下载 ${tag}`,
   showQr: '查看二维码',
   scanTitle: '手机扫码安装',
   scanHint: '用手机相机或浏览器扫描二维码打开本页面',
