@@ -1,4 +1,4 @@
-import { createPublicKey, sign, verify } from 'node:crypto';
+import { createPublicKey, sign, verify, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CertMessages, ResultCode, type CertificateRow } from '@release/contract';
 import { makeAppleIdentity, makeP12, makeSignedProfile, type P12Kind } from '@release/inspect/testing/identities.ts';
@@ -6,6 +6,7 @@ import { xmlPlist, profileDict } from '@release/inspect/testing/packages.ts';
 import { toBerChunked, type TestIdentity } from '@release/inspect/testing/signing.ts';
 import { currentValidity } from '@release/inspect/testing/validity.ts';
 import forge from 'node-forge';
+import { appleCa, caNamedLike } from '../src/signing/testing/apple-ca.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 
@@ -282,6 +283,33 @@ describe.each(testDialects())('certificates on %s', (dialect) => {
     });
     const early = await upload([p12('openssl-aes', future), profile(signedProfile([future]))]);
     expect(early.body.msg).toBe(CertMessages.certificateNotYetValid(Date.UTC(2027, 0, 1)));
+  });
+
+  it("refuses a leaf of an unknown issuer that comes without its chain; a leaf issued under Apple's WWDR G3 name gets that intermediate and the Apple root", async () => {
+    const leafOnly = (identity: TestIdentity): FormFile => ({
+      field: 'p12',
+      name: 'leaf.p12',
+      bytes: makeP12(identity, PASSWORD, 'openssl-aes', { leafOnly: true }),
+    });
+    const alone = await upload([leafOnly(apple), profile(profiles.development)]);
+    expect(alone).toMatchObject({
+      status: 400,
+      body: { code: ResultCode.badRequest, msg: CertMessages.chainIncomplete('Test Worldwide Developer Relations CA') },
+    });
+    expect(await list()).toEqual([]);
+
+    const underG3 = makeAppleIdentity({ issuer: caNamedLike('AppleDevCACertG3.pem'), teamId: 'ABCDE12345', now: NOW });
+    const res = await upload([
+      leafOnly(underG3),
+      profile(signedProfile([underG3], { Name: 'G3 Development', UUID: '12121212-3434-5656-7878-909090909090' })),
+    ]);
+    expect(res.status).toBe(200);
+    const identity = await server.built.core.shared.certificates.loadSigningIdentity(res.body.data.id);
+    expect(identity.chain.map((der) => new X509Certificate(der).fingerprint256)).toEqual([
+      appleCa('AppleDevCACertG3.pem').fingerprint256,
+      appleCa('AppleRootCACert.pem').fingerprint256,
+    ]);
+    await remove(res.body.data.id);
   });
 
   it('says what is missing, refuses big files with 413, and the same certificate twice with 409', async () => {

@@ -97,5 +97,7 @@ export const CertMessages = {
   profileMismatch: (name: string) => `描述文件「${name}」不包含该证书，请上传与证书匹配的描述文件`,
   profileTwice: (name: string) => `描述文件「${name}」重复上传`,
   certificateExists: '该证书已上传，如需更新描述文件请先删除原证书',
+  chainIncomplete: (issuer: string) =>
+    `证书的签发者「${issuer}」不是苹果的开发者中间证书，.p12 中也没有证书链，签名后设备无法验证；请从钥匙串导出时一并导出签发者证书，或使用苹果签发的证书`,
   certificateNotFound: '证书不存在',
 } as const;

@@ -67,6 +67,8 @@ export const ZsignMessages = {
   noProfile: (bundleId: string) =>
     `证书的描述文件不包含 ${bundleId}，请在证书管理中为该证书上传包含此 Bundle ID 的描述文件后重试`,
   badPackage: (detail: string) => `安装包无法重签名：${detail}`,
+  chainIncomplete: (issuer: string) =>
+    `证书的签发者「${issuer}」不是苹果的开发者中间证书，且证书没有证书链，无法重签名；请在证书管理中重新上传包含证书链的 .p12`,
   verifyFailed: '重签名结果未通过签名校验，未生成新版本，请联系管理员查看服务器日志',
   failed: '重签名多次尝试均未成功，未生成新版本，请稍后重试',
   retrying: '重签名中断，稍后将自动重试',

@@ -20,9 +20,39 @@ export interface AppleIdentityOptions {
   /** The moment the default validity is current at (default: the wall clock), e.g. a test server's fixed clock. */
   now?: number;
   serial?: string;
+  /** The CA that signs it (default: one test CA per process, "Test Worldwide Developer Relations CA"). */
+  issuer?: TestIdentity;
 }
 
-export function makeAppleIdentity(options: AppleIdentityOptions = {}): TestIdentity & { sha1: string } {
+/** A CA for test leaves: self-signed, valid 2001–2049, may sign certificates. `subject` defaults to a test WWDR. */
+export function makeTestCa(
+  subject: forge.pki.CertificateField[] = [{ name: 'commonName', value: 'Test Worldwide Developer Relations CA' }],
+): TestIdentity {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  const certificate = forge.pki.createCertificate();
+  certificate.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  certificate.serialNumber = '0ca0';
+  certificate.validity.notBefore = new Date('2001-01-01T00:00:00Z');
+  certificate.validity.notAfter = new Date('2049-12-31T00:00:00Z');
+  certificate.setSubject(subject);
+  certificate.setIssuer(subject);
+  certificate.setExtensions([
+    { name: 'basicConstraints', critical: true, cA: true },
+    { name: 'keyUsage', critical: true, keyCertSign: true, cRLSign: true },
+  ]);
+  certificate.sign(key, forge.md.sha256.create());
+  const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
+  return { certificate, key, der, sha256: createHash('sha256').update(der).digest('hex') };
+}
+
+let defaultCa: TestIdentity | null = null;
+
+export function makeAppleIdentity(
+  options: AppleIdentityOptions = {},
+): TestIdentity & { sha1: string; issuerCa: TestIdentity } {
+  defaultCa ??= makeTestCa();
+  const issuerCa = options.issuer ?? defaultCa;
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
   const certificate = forge.pki.createCertificate();
@@ -41,12 +71,12 @@ export function makeAppleIdentity(options: AppleIdentityOptions = {}): TestIdent
     { name: 'organizationName', ...utf8(options.teamName ?? 'Example Co., Ltd.') },
     { name: 'countryName', value: 'CN' },
   ] as forge.pki.CertificateField[]);
-  certificate.setIssuer([{ name: 'commonName', value: 'Test Worldwide Developer Relations CA' }]);
+  certificate.setIssuer(issuerCa.certificate.subject.attributes);
   certificate.setExtensions([
     { name: 'keyUsage', critical: true, digitalSignature: true },
     { name: 'extKeyUsage', codeSigning: true },
   ]);
-  certificate.sign(key, forge.md.sha256.create());
+  certificate.sign(issuerCa.key, forge.md.sha256.create());
   const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
   return {
     certificate,
@@ -54,6 +84,7 @@ export function makeAppleIdentity(options: AppleIdentityOptions = {}): TestIdent
     der,
     sha256: createHash('sha256').update(der).digest('hex'),
     sha1: createHash('sha1').update(der).digest('hex').toUpperCase(),
+    issuerCa,
   };
 }
 
@@ -64,13 +95,15 @@ export type P12Kind = 'openssl-legacy' | 'openssl-aes' | 'forge-3des';
  * Keychain exports look like), OpenSSL 3's default (PBES2 AES-256, SHA-256 MAC), or node-forge's 3DES.
  */
 export function makeP12(
-  identity: TestIdentity,
+  identity: TestIdentity & { issuerCa?: TestIdentity },
   password: string,
   kind: P12Kind = 'openssl-aes',
-  options: { iterations?: number } = {},
+  options: { iterations?: number; leafOnly?: boolean } = {},
 ): Buffer {
+  // With its issuing CA unless asked for the leaf alone (as Keychain exports an identity whose CA it does not hold).
+  const chain = identity.issuerCa && !options.leafOnly ? [identity.issuerCa.certificate] : [];
   if (kind === 'forge-3des') {
-    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate], password, {
+    const asn1 = forge.pkcs12.toPkcs12Asn1(identity.key, [identity.certificate, ...chain], password, {
       algorithm: '3des',
       friendlyName: 'signing',
     });
@@ -80,6 +113,7 @@ export function makeP12(
   try {
     fs.writeFileSync(path.join(dir, 'key.pem'), forge.pki.privateKeyToPem(identity.key));
     fs.writeFileSync(path.join(dir, 'cert.pem'), forge.pki.certificateToPem(identity.certificate));
+    if (chain[0]) fs.writeFileSync(path.join(dir, 'chain.pem'), forge.pki.certificateToPem(chain[0]));
     const args = [
       'pkcs12',
       '-export',
@@ -92,6 +126,7 @@ export function makeP12(
       '-out',
       'out.p12',
     ];
+    if (chain[0]) args.push('-certfile', 'chain.pem');
     if (kind === 'openssl-legacy') args.push('-legacy');
     // The key, the certificates and the MAC all derived with this many iterations.
     if (options.iterations) args.push('-iter', String(options.iterations), '-maciter');

@@ -3,6 +3,7 @@ import { AppError } from '../../http/app-error.ts';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import { openP12, P12Error, type P12Identity } from '@release/inspect/p12.ts';
 import type { ProvisioningProfile } from '@release/inspect/types.ts';
+import { ChainError, completeChain } from '../../signing/certificate-chain.ts';
 
 export interface UploadedFile {
   fileName: string;
@@ -26,6 +27,8 @@ export interface CheckedProfile {
 
 export interface CheckedUpload {
   identity: P12Identity;
+  /** The chain signatures carry: the .p12's, completed with Apple's CAs (signing/certificate-chain.ts). */
+  chain: Buffer[];
   profiles: CheckedProfile[];
   groupId: string;
   mainBundleId: string;
@@ -116,6 +119,13 @@ export function checkCertificateUpload(input: {
   if (validTo.getTime() <= input.now) throw AppError.badRequest(CertMessages.certificateExpired(validTo.getTime()));
   if (validFrom.getTime() > input.now)
     throw AppError.badRequest(CertMessages.certificateNotYetValid(validFrom.getTime()));
+  let chain: Buffer[];
+  try {
+    chain = completeChain(identity.certificate.der, identity.chain);
+  } catch (error) {
+    if (error instanceof ChainError) throw AppError.badRequest(CertMessages.chainIncomplete(error.issuer));
+    throw error;
+  }
   const profiles: CheckedProfile[] = [];
   for (const file of input.profiles) {
     const checked = checkProfile(file, identity, input.now);
@@ -125,6 +135,7 @@ export function checkCertificateUpload(input: {
   }
   return {
     identity,
+    chain,
     profiles,
     groupId: identity.teamId ?? profiles[0]?.profile.teamId ?? '',
     mainBundleId: mainBundleIdOf(profiles.map((p) => p.bundleId)),

@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error.ts';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import { completeChain } from '../../signing/certificate-chain.ts';
 import type { SigningIdentity } from '../../signing/signing-identity.ts';
 import { checkCertificateUpload, type UploadedFile } from './certificate-check.ts';
 import type { CertificatesRepository } from './certificates.repository.ts';
@@ -98,7 +99,7 @@ export function createCertificatesService(deps: {
             valid_from: cert.validFrom.getTime(),
             valid_to: cert.validTo.getTime(),
             certificate_der: cert.der.toString('base64'),
-            chain_der: identity.chain.map((der) => der.toString('base64')),
+            chain_der: checked.chain.map((der) => der.toString('base64')),
             private_key_sealed: box.seal(identity.privateKeyPem),
             password_sealed: box.seal(input.password),
             create_by: userId,
@@ -137,12 +138,17 @@ export function createCertificatesService(deps: {
       const row = await certificates.findById(id);
       if (!row) throw AppError.notFound(CertMessages.certificateNotFound);
       const profiles = await certificates.profilesWithContent(id);
+      const certificateDer = Buffer.from(row.certificate_der, 'base64');
       return {
         certificateId: row.id,
         commonName: row.common_name,
         teamId: row.team_id,
-        certificateDer: Buffer.from(row.certificate_der, 'base64'),
-        chain: row.chain_der.map((der) => Buffer.from(der, 'base64')),
+        certificateDer,
+        // Certificates stored before chains were completed get Apple's CAs now (ChainError when none fits).
+        chain: completeChain(
+          certificateDer,
+          row.chain_der.map((der) => Buffer.from(der, 'base64')),
+        ),
         privateKey: createPrivateKey(box.open(row.private_key_sealed)),
         profiles: profiles.map((p) => {
           const content = Buffer.from(p.content, 'base64');

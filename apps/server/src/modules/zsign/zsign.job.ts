@@ -8,6 +8,7 @@ import { defineJob, JobFailure, type JobRun } from '../../jobs/job-definition.ts
 import { AppError } from '../../http/app-error.ts';
 import { PackageInspectionError } from '@release/inspect';
 import type { Clock } from '../../lib/clock.ts';
+import { ChainError } from '../../signing/certificate-chain.ts';
 import { BundleSigningError } from '../../signing/bundle-signer.ts';
 import { profileFor } from '../../signing/entitlements.ts';
 import { IpaArchiveError } from '../../signing/ipa-archive.ts';
@@ -59,6 +60,7 @@ function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailu
     return JobFailure.permanent(
       error.reason === 'encrypted' ? ZsignMessages.encrypted : ZsignMessages.badPackage(error.message),
     );
+  if (error instanceof ChainError) return JobFailure.permanent(ZsignMessages.chainIncomplete(error.issuer));
   if (error instanceof MachOError) return JobFailure.permanent(ZsignMessages.badPackage(error.message));
   if (error instanceof IpaArchiveError || error instanceof PackageInspectionError)
     return JobFailure.permanent(ZsignMessages.badPackage(error.message));
