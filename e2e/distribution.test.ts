@@ -151,18 +151,17 @@ describe('distribution loop in a real browser', () => {
       });
     });
     const percentsSeen = () => page.evaluate(() => (window as unknown as { percentsSeen: number[] }).percentsSeen);
-    await page
-      .getByTestId('publish-dropzone')
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: 'StarFleet-web.html',
-        mimeType: 'text/html',
-        buffer: Buffer.concat([
-          Buffer.from('<!DOCTYPE html><html><head><title>星际舰队</title></head><body>'),
-          Buffer.alloc(12 * 1024 * 1024, 'a'),
-          Buffer.from('</body></html>'),
-        ]),
-      });
+    // From a file, not a buffer: 12 MB sent over the browser protocol as base64 outlasts the timeout on a busy machine.
+    const webFile = path.join(files, 'StarFleet-web.html');
+    fs.writeFileSync(
+      webFile,
+      Buffer.concat([
+        Buffer.from('<!DOCTYPE html><html><head><title>星际舰队</title></head><body>'),
+        Buffer.alloc(12 * 1024 * 1024, 'a'),
+        Buffer.from('</body></html>'),
+      ]),
+    );
+    await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles(webFile);
     await page.getByTestId('publish-submit').click();
     await expect.poll(async () => (await percentsSeen()).some((p) => p > 0 && p < 80)).toBe(true);
     expect(await page.getByTestId('publish-progress').getAttribute('data-phase')).toBe('uploading');
