@@ -40,6 +40,7 @@ import * as tasksSync from './modules/tasks-sync/tasks-sync.module.ts';
 import * as uploads from './modules/uploads/uploads.module.ts';
 import * as users from './modules/users/users.module.ts';
 import * as versions from './modules/versions/versions.module.ts';
+import * as retention from './modules/retention/retention.module.ts';
 import * as workflows from './modules/workflows/workflows.module.ts';
 import * as zsign from './modules/zsign/zsign.module.ts';
 
@@ -75,6 +76,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   await publish.register(app, core);
   await install.register(app, core);
   const versionsParts = await versions.register(app, core);
+  const retentionService = await retention.register(app, core, versionsParts.removal);
   const workflowsService = await workflows.register(app, core);
   await commitLogs.register(app, core);
   await sync.register(app, core);
@@ -96,6 +98,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
     roles: rolesService,
     appDetail: appsParts.detail,
     versionRemoval: versionsParts.removal,
+    retention: retentionService,
     workflows: workflowsService,
   };
 }

@@ -6,6 +6,7 @@ import { HOUSEKEEPING_INTERVAL_MS } from '../src/core.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { RETENTION_INTERVAL_MS } from '../src/modules/retention/retention.module.ts';
 
 const POLL_MS = 60_000;
 const author = { name: 'Alice', email: 'alice@studio.test' };
@@ -37,10 +38,11 @@ describe.each(testDialects())('scheduled work in the database on %s', (dialect) 
   const row = async (name: string) => (await jobs()).body.data.find((r) => r.name === name) as JobScheduleRow;
   const scheduler = () => server.built.core.scheduler;
 
-  it('lists housekeeping and the repository poll for admins only, the first run one interval away', async () => {
+  it('lists housekeeping, retention and the repository poll for admins only, the first run one interval away', async () => {
     const listed = await jobs();
     expect(listed.body.data.map((r) => [r.name, r.title, r.intervalMs])).toEqual([
       ['housekeeping', '定期清理', HOUSEKEEPING_INTERVAL_MS],
+      ['retention', '版本保留清理', RETENTION_INTERVAL_MS],
       ['repository-poll', '仓库轮询', POLL_MS],
     ]);
     expect(listed.body.data.find((r) => r.name === 'repository-poll')).toMatchObject({

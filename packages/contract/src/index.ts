@@ -35,3 +35,4 @@ export * from './install-access.ts';
 export * from './repo-hosts.ts';
 export * from './job-schedules.ts';
 export * from './version-removal.ts';
+export * from './retention.ts';

@@ -178,6 +178,16 @@ export interface AppVersionsTable {
   pinned: Generated<number>;
 }
 
+/** An app's retention rule (migration 031); apps without one follow the default for new apps. */
+export interface AppRetentionRulesTable {
+  app_id: number;
+  enabled: number;
+  keep_last: number;
+  keep_days: number;
+  update_by: number | null;
+  update_time: number;
+}
+
 /** Icons, screenshots and videos stored by the server (media.service.ts); housekeeping deletes the unreferenced ones. */
 export interface MediaFilesTable {
   key: string;
@@ -276,6 +286,7 @@ export interface Database {
   upload_sessions: UploadSessionsTable;
   app_versions: AppVersionsTable;
   media_files: MediaFilesTable;
+  app_retention_rules: AppRetentionRulesTable;
   apple_accounts: AppleAccountsTable;
   apple_account_bindings: AppleAccountBindingsTable;
   apple_devices: AppleDevicesTable;
