@@ -6,6 +6,7 @@ import { benchInspect } from './inspect.ts';
 import { writeBigApk, writeBigIpa, writeGameIpa } from './lib/fixtures.ts';
 import { fromSources, peakRss, resetPeakRss } from './lib/proc.ts';
 import { mb, MiB, msText, printTable, type Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 import { startServer } from './lib/server.ts';
 import { benchUpload, registerPackage } from './upload.ts';
 
@@ -100,6 +101,7 @@ async function inspection(): Promise<void> {
 }
 
 const started = performance.now();
+const loadAtStart = os.loadavg();
 log(
   `release-system bench${quick ? ' (--quick)' : ''}, ${fromSources ? 'server and inspector from sources under tsx (--tsx)' : 'compiled server and inspector (as npm start runs them)'}: node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
 );
@@ -117,6 +119,15 @@ log(
 );
 printTable(rows, log);
 for (const note of notes) log(`  · ${note}`);
+if (rows.length > 0) {
+  recordResults(
+    `uploads, inspection, downloads${quick ? ' (--quick)' : ''}${only ? ` (--only=${only})` : ''}${fromSources ? ' (--tsx)' : ''}`,
+    rows,
+    notes,
+    loadAtStart,
+  );
+  log(`\nrecorded in bench/RESULTS.md`);
+}
 if (failure) {
   log(`\nthe bench stopped early: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}`);
   process.exitCode = 1;
