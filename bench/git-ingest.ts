@@ -6,10 +6,11 @@ import { readNewCommits } from '../apps/server/src/integrations/git/git-mirror.t
 import { mirrorDirFor } from '../apps/server/src/integrations/git/remote-url.ts';
 import { startProfile } from './lib-logs/cpu-profile.ts';
 import { ownCpu, startCpu, type CpuReading } from './lib-logs/cpu-time.ts';
-import type { GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
+import { nothingStored, type GitRepo } from '../apps/server/src/integrations/git/testing/git-fixture.ts';
 import { buildHistory, countCommits, MAIN_COMMITS, RELEASE_COMMITS, timeGitLog } from './lib-logs/git-history.ts';
 import { percentile } from './lib-logs/measure.ts';
 import { openBenchDb, seedApp } from './lib-logs/setup.ts';
+import { DEEP_ITEMS, depthSummary, measureRePollDepth } from './lib-logs/re-poll-depth.ts';
 import { timedSync, type SyncPhases } from './lib-logs/timed-sync.ts';
 
 /**
@@ -19,9 +20,14 @@ import { timedSync, type SyncPhases } from './lib-logs/timed-sync.ts';
  * `npx tsx bench/git-ingest.ts [--quick] [--profile[=file.cpuprofile]]`. --quick: 20,000 commits. --profile: one more
  * pass as shipped, under the CPU profiler (top self time printed; the .cpuprofile written when a file is named).
  * BENCH_DATABASES=sqlite or =postgres runs one database. Temp files and PostgreSQL schemas go whatever happens.
+ * Then a re-poll of a workflow of 1,000 synced commits against the same workflow grown to 1,000,000 stored items
+ * (--quick: 200,000); `--re-poll` runs only that.
  */
 
 const quick = process.argv.includes('--quick');
+const rePollOnly = process.argv.includes('--re-poll');
+const deepItems = quick ? DEEP_ITEMS / 5 : DEEP_ITEMS;
+const depthRows: string[] = [];
 const profileArg = process.argv.find((a) => a.startsWith('--profile'));
 const scale = quick ? 0.2 : 1;
 const TARGET = 3;
@@ -182,13 +188,13 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   log(`    (process peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB)`);
   const mirror = passes[0]?.mirror ?? '';
   const walk = { plain: performance.now(), files: 0 };
-  const all = await readNewCommits(mirror, { branches: [], committers: [] }, () => false, {
+  const all = await readNewCommits(mirror, { branches: [], committers: [] }, nothingStored, {
     maxCommits: commits + 1,
     withFiles: false,
   });
   walk.plain = performance.now() - walk.plain;
   walk.files = performance.now();
-  await readNewCommits(mirror, { branches: [], committers: [] }, () => false, { maxCommits: commits + 1 });
+  await readNewCommits(mirror, { branches: [], committers: [] }, nothingStored, { maxCommits: commits + 1 });
   walk.files = performance.now() - walk.files;
   const reference = median(references);
   const plain = median(plainReferences);
@@ -235,15 +241,19 @@ log(
   `git ingest bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
 );
 try {
-  const main = Math.round(MAIN_COMMITS * scale);
-  const release = Math.round(RELEASE_COMMITS * scale);
-  const building = performance.now();
-  const repo = buildHistory(path.join(workDir, 'repo'), main, release);
-  const commits = countCommits(path.join(repo.dir, '.git'));
-  log(
-    `repository: ${commits.toLocaleString('en')} commits (main ${main.toLocaleString('en')}, release/2.x ${release.toLocaleString('en')}, a tag every 1,000), built with fast-import in ${s(performance.now() - building)}`,
-  );
-  for (const dialect of dialects) await benchDialect(dialect, repo, commits);
+  if (!rePollOnly) {
+    const main = Math.round(MAIN_COMMITS * scale);
+    const release = Math.round(RELEASE_COMMITS * scale);
+    const building = performance.now();
+    const repo = buildHistory(path.join(workDir, 'repo'), main, release);
+    const commits = countCommits(path.join(repo.dir, '.git'));
+    log(
+      `repository: ${commits.toLocaleString('en')} commits (main ${main.toLocaleString('en')}, release/2.x ${release.toLocaleString('en')}, a tag every 1,000), built with fast-import in ${s(performance.now() - building)}`,
+    );
+    for (const dialect of dialects) await benchDialect(dialect, repo, commits);
+  }
+  for (const dialect of dialects)
+    depthRows.push(...depthSummary(dialect, deepItems, await measureRePollDepth(dialect, workDir, deepItems, log)));
 } catch (error) {
   log(`\nthe bench stopped early: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
@@ -258,4 +268,8 @@ log(
   `\n${'CPU seconds (load-independent)'.padEnd(10)} | ours, summed over processes (medians) | what 2 idle cores would allow at best`,
 );
 for (const line of cpuSummary) log(line);
+log(
+  `\n${'re-poll as the history grows'.padEnd(38)} | median of 6, a workflow of 1,000 synced commits | another of the app, grown with generated older items | ratio | target | result`,
+);
+for (const line of depthRows) log(line);
 log(`total ${s(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}`);

@@ -22,7 +22,7 @@ import {
 export interface SyncPhases {
   /** syncMirror: `git clone --bare` the first time, then `git fetch` (and the ref reads around it). */
   mirror: number;
-  /** logs.knownCommitIds: every commit id the workflow already has. */
+  /** logs.knownAmong: the walked tips checked, then the store asked about each chunk of the walk. */
   known: number;
   /** readNewCommits: the streamed `git log` walk and its parsing, the tags, the files calls (the gaps between the batches' ingests; the walk also goes on while a batch is stored, so phases overlap). */
   read: number;
@@ -43,7 +43,8 @@ const now = () => performance.now();
 /**
  * The real repository sync (createRepoSyncService over the real repositories and ingest service), with the calls it
  * makes into them timed. syncMirror and readNewCommits are module imports of the service: their time is the gap
- * between the timed calls around them (the mirror before knownCommitIds, the read before ingestCommits).
+ * between the timed calls around them (the mirror before the first knownAmong, the read before ingestCommits, less
+ * the knownAmong calls the walk made).
  * `patch` swaps repository functions (to try a proposed change beside the shipped code).
  */
 export function timedSync(
@@ -65,16 +66,25 @@ export function timedSync(
   });
   let phases = fresh();
   let mark = 0;
+  /** Whether this sync's first knownAmong (the walked tips, right after the mirror) came. */
+  let mirrored = false;
+  /** knownAmong time since `mark`: inside the walk, not part of it. */
+  let knownSinceMark = 0;
   const baseLogs = patch(createCommitLogsRepository(db));
   const logs: CommitLogsRepository = {
     ...baseLogs,
-    async knownCommitIds(workflowId) {
+    async knownAmong(workflowId, commitIds) {
       const started = now();
-      phases.mirror += started - mark;
-      phases.mirroredCpu = ownCpu();
-      const ids = await baseLogs.knownCommitIds(workflowId);
-      mark = now();
-      phases.known += mark - started;
+      if (!mirrored) {
+        mirrored = true;
+        phases.mirror += started - mark;
+        phases.mirroredCpu = ownCpu();
+        mark = started;
+      }
+      const ids = await baseLogs.knownAmong(workflowId, commitIds);
+      const spent = now() - started;
+      phases.known += spent;
+      knownSinceMark += spent;
       return ids;
     },
     async insertNew(rows) {
@@ -90,7 +100,8 @@ export function timedSync(
     ...baseIngest,
     async ingestCommits(workflow, commits) {
       const started = now();
-      phases.read += started - mark;
+      phases.read += Math.max(0, started - mark - knownSinceMark);
+      knownSinceMark = 0;
       const insertBefore = phases.insert;
       const created = await baseIngest.ingestCommits(workflow, commits);
       mark = now();
@@ -113,11 +124,13 @@ export function timedSync(
     /** One syncOnce of the workflow, with its phases. */
     async syncOnce(workflow: WorkflowRecord): Promise<SyncPhases & { result: SyncResult }> {
       phases = fresh();
+      mirrored = false;
+      knownSinceMark = 0;
       const started = now();
       mark = started;
       const result = await sync.syncOnce(workflow);
       const ended = now();
-      phases.rest += ended - mark;
+      phases.rest += Math.max(0, ended - mark - knownSinceMark);
       return { ...phases, created: result.created, total: ended - started, result };
     },
   };

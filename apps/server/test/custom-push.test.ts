@@ -124,6 +124,54 @@ describe.each(testDialects())('pushing update items to a custom workflow on %s',
     ]);
   });
 
+  it("answers metadata and document changes only of the asker's apps, for up to 500 ids at once", async () => {
+    const page = await server.request<{ list: CommitLogItem[] }>(
+      'GET',
+      `/api/commit_log_list?workflowIds=${workflow.id}`,
+      { token: admin },
+    );
+    const withMetadata = page.body.data.list.filter((i) => i.hasMetadata).map((i) => i.id);
+    expect(withMetadata.length).toBe(2);
+    // The items asked for among ids that name nothing: 500, the most one request may ask about.
+    const ids = [...withMetadata, ...Array.from({ length: 498 }, (_, i) => 900_000 + i)];
+    const member = await server.createUser({ username: 'member', roleLevel: 20 });
+    const outsider = await server.createUser({ username: 'outsider', roleLevel: 20 });
+    const otherApp = (
+      await server.request<{ appId: number }>('POST', '/api/app', {
+        token: admin,
+        body: { appName: 'H', appType: 'unity', password: '135790', path: 'other' },
+      })
+    ).body.data.appId;
+    for (const [user, appId] of [
+      [member, workflow.appId],
+      [outsider, otherApp],
+    ] as const) {
+      const bound = await server.request('POST', '/api/user/bind_app', {
+        token: admin,
+        body: { userId: user.userId, appIds: [appId], permit: 'view' },
+      });
+      expect(bound.status).toBe(200);
+    }
+    const ask = (token: string) =>
+      Promise.all([
+        server.request<Record<string, string>>('POST', '/api/commit_log/metadata_list', { token, body: { ids } }),
+        server.request<Array<{ id: number }>>('POST', '/api/commit_log/wiki_diff', { token, body: { ids } }),
+      ]);
+    for (const token of [admin, member.token]) {
+      const [metadata, diff] = await ask(token);
+      expect(Object.keys(metadata.body.data).map(Number).sort()).toEqual([...withMetadata].sort());
+      expect(diff.body.data.map((d) => d.id)).toEqual([withMetadata[0]]);
+    }
+    // Another app's member is told nothing of these items, as if they did not exist.
+    const [metadata, diff] = await ask(outsider.token);
+    expect([metadata.status, metadata.body.data, diff.status, diff.body.data]).toEqual([200, {}, 200, []]);
+    const tooMany = await server.request('POST', '/api/commit_log/metadata_list', {
+      token: admin,
+      body: { ids: [...ids, 1] },
+    });
+    expect(tooMany.status).toBe(400);
+  });
+
   it('keeps the first text when an id is pushed again with a new message', async () => {
     const time = Date.UTC(2026, 10, 21, 11);
     expect(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchFilter, SourceCommit } from '../source-commit.ts';
 import { readNewCommits, syncMirror } from './git-mirror.ts';
-import { createSandbox, GitRepo, type Person } from './testing/git-fixture.ts';
+import { createSandbox, GitRepo, nothingStored, storedIn, type Person } from './testing/git-fixture.ts';
 
 const alice: Person = { name: 'Alice Wong', email: 'alice@corp.test' };
 const bob: Person = { name: '鲍勃', email: 'Bob@Corp.test' };
@@ -14,7 +14,7 @@ let repo: GitRepo;
 const ids: Record<string, string> = {};
 const stored = new Map<string, SourceCommit>();
 const both: BranchFilter = { branches: ['main', 'dev'], committers: [] };
-const isStored = (id: string): boolean => stored.has(id);
+const isStored = storedIn(stored);
 const byId = (commits: SourceCommit[]): Map<string, SourceCommit> =>
   new Map(commits.map((commit) => [commit.commitId, commit]));
 
@@ -83,7 +83,7 @@ describe('syncMirror + readNewCommits over file://', () => {
   });
 
   it('attributes each commit to the first filtered branch that contains it', async () => {
-    const devFirst = await readNewCommits(mirror, { branches: ['dev', 'main'], committers: [] }, () => false, {
+    const devFirst = await readNewCommits(mirror, { branches: ['dev', 'main'], committers: [] }, nothingStored, {
       withFiles: false,
     });
     const branchOf = new Map(devFirst.commits.map((commit) => [commit.commitId, commit.branch]));
@@ -91,29 +91,34 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect([ids.c3, ids.merge].map((id) => branchOf.get(id ?? ''))).toEqual(['main', 'main']);
     expect(devFirst.commits.every((commit) => commit.files === null)).toBe(true);
 
-    const devOnly = await readNewCommits(mirror, { branches: ['dev', 'gone'], committers: [] }, () => false);
+    const devOnly = await readNewCommits(mirror, { branches: ['dev', 'gone'], committers: [] }, nothingStored);
     expect(devOnly.commits.map((commit) => commit.commitId)).toEqual([ids.c1, ids.c2, ids.d1]);
     expect(devOnly.missingBranches).toEqual(['gone']);
   });
 
   it('without a branch filter walks every branch, the default branch first', async () => {
-    const all = await readNewCommits(mirror, { branches: [], committers: [] }, () => false);
+    const all = await readNewCommits(mirror, { branches: [], committers: [] }, nothingStored);
     expect(all.branches.map((branch) => branch.name)).toEqual(['main', 'dev']);
     expect(all.commits).toHaveLength(5);
     expect(all.commits.every((commit) => commit.branch === 'main')).toBe(true);
   });
 
   it('applies the committers filter on author name or email, case-insensitively', async () => {
-    const byEmail = await readNewCommits(mirror, { branches: ['main'], committers: ['bob@corp.test'] }, () => false);
+    const byEmail = await readNewCommits(mirror, { branches: ['main'], committers: ['bob@corp.test'] }, nothingStored);
     expect(byEmail.commits.map((commit) => commit.commitId)).toEqual([ids.c2, ids.merge]);
-    const byName = await readNewCommits(mirror, { branches: ['main'], committers: ['鲍勃', 'nobody'] }, () => false);
+    const byName = await readNewCommits(mirror, { branches: ['main'], committers: ['鲍勃', 'nobody'] }, nothingStored);
     expect(byName.commits.map((commit) => commit.commitId)).toEqual([ids.c2, ids.merge]);
   });
 
-  it('reports nothing new when every commit is already stored, and accepts an async seen', async () => {
-    const again = await readNewCommits(mirror, both, async (id) => Promise.resolve(stored.has(id)));
+  it('reports nothing new when every commit is already stored, asking the store about each commit once', async () => {
+    const asked: string[] = [];
+    const again = await readNewCommits(mirror, both, async (commitIds) => {
+      asked.push(...commitIds);
+      return isStored(commitIds);
+    });
     expect(again.commits).toEqual([]);
     expect(again.scanned).toBe(5);
+    expect(asked.sort()).toEqual([...stored.keys()].sort());
   });
 
   it('a force-push yields only the rewritten commits; nothing is duplicated', async () => {
@@ -136,7 +141,7 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(result.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([
       [ids.d2, 'dev', 'rewritten dev\n\n多行\n说明'],
     ]);
-    const viaTips = await readNewCommits(mirror, both, () => false, { knownTips: before.tips });
+    const viaTips = await readNewCommits(mirror, both, nothingStored, { knownTips: before.tips });
     expect(viaTips.commits.map((commit) => commit.commitId)).toEqual([ids.d2]);
     expect(viaTips.scanned).toBe(1);
     for (const commit of result.commits) stored.set(commit.commitId, commit);
@@ -171,14 +176,14 @@ describe('syncMirror + readNewCommits over file://', () => {
     expect(rest.truncated).toBe(false);
     expect(rest.commits.map((commit) => commit.commitId)).toEqual([ids.n1]);
     expect(
-      byId(await readNewCommits(mirror, both, () => false).then((r) => r.commits)).get(ids.c2 ?? '')?.tags,
+      byId(await readNewCommits(mirror, both, nothingStored).then((r) => r.commits)).get(ids.c2 ?? '')?.tags,
     ).toEqual([]);
   });
 
   it('hands over batches complete with tags and files in one walk, and the same commits as a single read', async () => {
-    const whole = await readNewCommits(mirror, both, () => false);
+    const whole = await readNewCommits(mirror, both, nothingStored);
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, {
+    const read = await readNewCommits(mirror, both, nothingStored, {
       batchSize: 2,
       onBatch: async (batch) => void batches.push(batch),
     });
@@ -190,9 +195,9 @@ describe('syncMirror + readNewCommits over file://', () => {
   });
 
   it('hands over a smaller first batch when asked, then full ones, losing and repeating nothing', async () => {
-    const whole = await readNewCommits(mirror, both, () => false);
+    const whole = await readNewCommits(mirror, both, nothingStored);
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, {
+    const read = await readNewCommits(mirror, both, nothingStored, {
       firstBatchSize: 1,
       batchSize: 2,
       onBatch: async (batch) => void batches.push(batch),
@@ -210,10 +215,10 @@ describe('syncMirror + readNewCommits over file://', () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       inFlight -= 1;
     };
-    await readNewCommits(mirror, both, () => false, { batchSize: 2, onBatch: slow });
+    await readNewCommits(mirror, both, nothingStored, { batchSize: 2, onBatch: slow });
     expect(order.every((line) => line.endsWith(' 1'))).toBe(true);
     expect(inFlight).toBe(0);
-    const failing = readNewCommits(mirror, both, () => false, {
+    const failing = readNewCommits(mirror, both, nothingStored, {
       batchSize: 2,
       onBatch: () => Promise.reject(new Error('database is gone')),
     });
@@ -222,7 +227,7 @@ describe('syncMirror + readNewCommits over file://', () => {
 
   it('counts handed-over batches against maxCommits', async () => {
     const batches: SourceCommit[][] = [];
-    const read = await readNewCommits(mirror, both, () => false, {
+    const read = await readNewCommits(mirror, both, nothingStored, {
       maxCommits: 3,
       batchSize: 2,
       onBatch: async (batch) => void batches.push(batch),
@@ -236,12 +241,12 @@ describe('a remote without commits yet', () => {
     const empty = GitRepo.init(sandbox.path('empty-src'));
     const target = sandbox.path('mirrors/empty.git');
     expect(await syncMirror(empty.url, target)).toEqual({ created: true, updates: [] });
-    expect((await readNewCommits(target, both, () => false)).commits).toEqual([]);
+    expect((await readNewCommits(target, both, nothingStored)).commits).toEqual([]);
     const first = empty.commit({ message: '第一次提交', author: alice, time: T + 100 });
     expect((await syncMirror(empty.url, target)).updates).toEqual([
       { kind: 'branch', name: 'main', oldId: null, newId: first, change: 'created' },
     ]);
-    const read = await readNewCommits(target, both, () => false);
+    const read = await readNewCommits(target, both, nothingStored);
     expect(read.commits.map((commit) => [commit.commitId, commit.branch, commit.message])).toEqual([
       [first, 'main', '第一次提交'],
     ]);

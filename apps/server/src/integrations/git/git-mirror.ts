@@ -248,14 +248,16 @@ export interface ReadCommitsResult {
  * filter the default branch, then by name) that contains it: git prints children before parents, so the best
  * branch index flows down the graph while streaming, and only the walk's frontier is held in memory.
  *
- * Identity is the commit sha: the caller stores commits unique by (workflow, commitId) and answers `seen` from
- * that store. A force-push then yields only the rewritten commits (kept ones are seen, dropped ones stay stored);
- * a deleted branch yields nothing and loses nothing. The committers filter is applied here, on author name/email.
+ * Identity is the commit sha: the caller stores commits unique by (workflow, commitId) and answers `known` from
+ * that store, once per chunk of git's output (a few hundred commits): which of these ids it already has. Nothing
+ * the size of the stored history is held. A force-push then yields only the rewritten commits (kept ones are known,
+ * dropped ones stay stored); a deleted branch yields nothing and loses nothing. The committers filter is applied
+ * here, on author name/email.
  */
 export async function readNewCommits(
   mirrorDir: string,
   filter: BranchFilter,
-  seen: (commitId: string) => boolean | Promise<boolean>,
+  known: (commitIds: string[]) => Promise<ReadonlySet<string>>,
   options: ReadCommitsOptions = {},
 ): Promise<ReadCommitsResult> {
   const maxCommits = Math.max(1, options.maxCommits ?? DEFAULT_MAX_COMMITS);
@@ -325,15 +327,20 @@ export async function readNewCommits(
   let handing: Promise<void> = Promise.resolve();
   try {
     read: for await (const records of recordChunks()) {
+      // The chunk's commits of the filtered committers, with their branch: the store is asked about them at once.
+      const candidates: Array<{ record: LogRecord; index: number }> = [];
       for (const record of records) {
         result.scanned += 1;
         const index = Math.min(branchOf.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
         branchOf.delete(record.id);
         for (const parent of record.parents) branchOf.set(parent, Math.min(branchOf.get(parent) ?? Infinity, index));
-        if (!matchesCommitter(filter.committers, record.authorName, record.authorEmail)) continue;
-        // Awaited only when `seen` answers a promise: a microtask per commit adds up over a long history.
-        const known = seen(record.id);
-        if (typeof known === 'boolean' ? known : await known) continue;
+        if (matchesCommitter(filter.committers, record.authorName, record.authorEmail))
+          candidates.push({ record, index });
+      }
+      if (candidates.length === 0) continue;
+      const stored = await known(candidates.map(({ record }) => record.id));
+      for (const { record, index } of candidates) {
+        if (stored.has(record.id)) continue;
         if (delivered + found.length === maxCommits) {
           result.truncated = true;
           break read;

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitError } from './git-command.ts';
 import { readNewCommits, syncMirror } from './git-mirror.ts';
-import { createSandbox, fastImportLinearHistory, GitRepo } from './testing/git-fixture.ts';
+import {
+  createSandbox,
+  everythingStored,
+  fastImportLinearHistory,
+  GitRepo,
+  nothingStored,
+} from './testing/git-fixture.ts';
 
 const COUNT = 5000;
 const START = 1_700_000_000;
@@ -20,7 +26,7 @@ afterAll(() => sandbox.cleanup());
 
 describe('readNewCommits at scale', () => {
   it(`reads all ${COUNT} commits of one branch in one streamed walk, with files`, async () => {
-    const result = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+    const result = await readNewCommits(mirror, { branches: ['main'], committers: [] }, nothingStored, {
       maxCommits: COUNT,
     });
     expect(result.truncated).toBe(false);
@@ -40,12 +46,12 @@ describe('readNewCommits at scale', () => {
   });
 
   it('applies the committers filter and maxCommits while streaming', async () => {
-    const mira = await readNewCommits(mirror, { branches: ['main'], committers: ['mira@corp.test'] }, () => false, {
+    const mira = await readNewCommits(mirror, { branches: ['main'], committers: ['mira@corp.test'] }, nothingStored, {
       maxCommits: COUNT,
       withFiles: false,
     });
     expect(mira.commits).toHaveLength(COUNT / 2);
-    const capped = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+    const capped = await readNewCommits(mirror, { branches: ['main'], committers: [] }, nothingStored, {
       maxCommits: 100,
       withFiles: false,
     });
@@ -56,10 +62,10 @@ describe('readNewCommits at scale', () => {
   });
 
   it('skips a fully seen history, and walks nothing from known tips', async () => {
-    const seenAll = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => true);
+    const seenAll = await readNewCommits(mirror, { branches: ['main'], committers: [] }, everythingStored);
     expect(seenAll.commits).toEqual([]);
     expect(seenAll.scanned).toBe(COUNT);
-    const fromTips = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+    const fromTips = await readNewCommits(mirror, { branches: ['main'], committers: [] }, nothingStored, {
       knownTips: seenAll.tips,
     });
     expect(fromTips.commits).toEqual([]);
@@ -68,7 +74,7 @@ describe('readNewCommits at scale', () => {
 
   it('stops git and reports a timeout when a command outlives its limit', async () => {
     // One millisecond is shorter than starting a git process, so both limits always trip.
-    const read = await readNewCommits(mirror, { branches: ['main'], committers: [] }, () => false, {
+    const read = await readNewCommits(mirror, { branches: ['main'], committers: [] }, nothingStored, {
       timeoutMs: 1,
     }).catch((error: unknown) => error);
     expect(read instanceof GitError && read.reason).toBe('timeout');

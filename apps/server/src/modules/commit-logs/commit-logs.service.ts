@@ -152,6 +152,11 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     return found[0];
   }
 
+  /** Whose app permits limit what the viewer reads (undefined: nobody's, for admins). */
+  function readerOf(viewer: AuthUser): number | undefined {
+    return viewer.isAdmin ? undefined : viewer.userId;
+  }
+
   /** Apps whose logs the viewer may read across apps (undefined: all, for admins). */
   async function visibleAppIds(viewer: AuthUser): Promise<number[] | undefined> {
     if (viewer.isAdmin) return undefined;
@@ -231,10 +236,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     /** SPEC §7: each id mapped to its metadata JSON string (only the viewer's apps). */
     async metadataList(viewer: AuthUser, ids: number[]): Promise<Record<string, string>> {
       const out: Record<string, string> = {};
-      for (const row of await logs.findMany(ids)) {
-        if (row.metadata === null || !(await policy.accessOf(viewer, row.app_id))) continue;
-        out[String(row.id)] = row.metadata;
-      }
+      for (const row of await logs.metadataOf(ids, readerOf(viewer))) out[String(row.id)] = row.metadata;
       return out;
     },
 
@@ -258,8 +260,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
         beforeContent: string;
         afterContent: string;
       }> = [];
-      for (const row of await logs.findMany(ids)) {
-        if (row.metadata === null || !(await policy.accessOf(viewer, row.app_id))) continue;
+      for (const row of await logs.metadataOf(ids, readerOf(viewer))) {
         const parsed = wikiEventMetadata.safeParse(JSON.parse(row.metadata));
         if (!parsed.success) continue;
         const m = parsed.data;

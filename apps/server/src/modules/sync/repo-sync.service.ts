@@ -71,15 +71,16 @@ export function createRepoSyncService(deps: {
     const remote = workflow.repo_path ?? '';
     const mirror = mirrorDirFor(deps.mirrorsDir, remote);
     await syncMirror(remote, mirror, { allowFile: deps.allowFileRemotes, remote: await remoteLimits(remote) });
-    const known = await logs.knownCommitIds(workflow.id);
     // Trusted only while every tip is a stored item (a workflow id used again, or a restored database, walks all).
     const saved = await readWalkedTips(deps.mirrorsDir, workflow);
-    const walked = saved.every((tip) => known.has(tip)) ? saved : [];
+    const storedTips = await logs.knownAmong(workflow.id, saved);
+    const walked = saved.every((tip) => storedTips.has(tip)) ? saved : [];
     let created = 0;
     const read = await readNewCommits(
       mirror,
       { branches: branchNames(workflow.default_branch), committers: [] },
-      (id) => known.has(id),
+      // Asked per chunk of the walk: nothing the size of the stored history is loaded.
+      (ids) => logs.knownAmong(workflow.id, ids),
       {
         maxCommits: MAX_COMMITS_PER_SYNC,
         batchSize: INGEST_BATCH,

@@ -129,3 +129,12 @@ export function fastImportLinearHistory(repo: GitRepo, branch: string, count: nu
   }
   repo.git(['fast-import', '--quiet'], {}, `${parts.join('\n')}\n`);
 }
+
+/** readNewCommits' `known` over ids held by the test (a Set or a Map's keys). */
+export function storedIn(ids: { has(id: string): boolean }): (commitIds: string[]) => Promise<ReadonlySet<string>> {
+  return async (commitIds) => new Set(commitIds.filter((id) => ids.has(id)));
+}
+/** readNewCommits' `known` of an empty store: every commit is new. */
+export const nothingStored = storedIn(new Set());
+/** readNewCommits' `known` of a store that has every commit. */
+export const everythingStored = async (commitIds: string[]): Promise<ReadonlySet<string>> => new Set(commitIds);
