@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppMessages, type AppVersionRow, type CreatedApiToken, type VersionExistsResult } from '@release/contract';
 import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
+import { CORRUPT_JSON_WARNING } from '../src/db/json-column.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -85,6 +86,47 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
     const ios = await latest('path=shop&platform=ios');
     expect(ios.body.data).toMatchObject({ id: published.get('ipa')?.id, appVersion: '1.2.3', build: '45' });
     expect((await latest('path=shop&platform=web')).body.data).toBeNull();
+  });
+
+  it('lists a version whose stored JSON is damaged, its damaged parts read as empty and reported once', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => {
+      if ((warning as Error & { code?: string }).code === CORRUPT_JSON_WARNING) warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const id = published.get('apk 1')?.id ?? 0;
+      await server.db
+        .updateTable('app_versions')
+        .set({ metadata: `{"kind":"${dialect}`, warnings: `"${dialect}"`, attach_files: `[{"fileKey":"${dialect}"}]` })
+        .where('id', '=', id)
+        .execute();
+      for (let read = 0; read < 2; read += 1) {
+        const list = await server.request<AppVersionRow[]>(
+          'GET',
+          `/api/app_versions?appId=${appId}&nativePackageType=android`,
+          { token: viewer.token },
+        );
+        expect(list.status).toBe(200);
+        expect(list.body.data.map((v) => v.description)).toEqual(['apk 2', 'apk 1']);
+        expect(list.body.data[1]).toMatchObject({
+          id,
+          appVersion: '1.0.0',
+          metadata: {},
+          warnings: [],
+          attachFiles: [],
+        });
+      }
+      // Node hands warnings over on a later turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message.split(' is unreadable')[0]).sort()).toEqual([
+        'stored JSON in app_versions.attach_files',
+        'stored JSON in app_versions.metadata',
+        'stored JSON in app_versions.warnings',
+      ]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('works with an API token, as an app asking for updates would', async () => {

@@ -17,27 +17,55 @@ export interface JsonColumn<T> {
   encode(value: T): string;
 }
 
+/** The code of the process warning a damaged value read as its column's fallback raises. */
+export const CORRUPT_JSON_WARNING = 'CORRUPT_JSON_COLUMN';
+/** Damaged values already warned about (column and the start of the text): a list read again does not repeat them. */
+const warned = new Set<string>();
+const MAX_WARNED = 1_000;
+
 /**
  * A text column holding JSON (`table.column` names it in errors). Repositories decode such columns as
  * they read a row and hand services typed records, never a string to parse or an unchecked cast.
+ * With `fallback`, a value that does not fit is read as the fallback and reported once as a process warning
+ * (code CORRUPT_JSON_WARNING): one damaged row must not take down a list or a page that shows it.
  */
-export function jsonColumn<S extends z.ZodType>(column: string, schema: S): JsonColumn<z.output<S>> {
+export function jsonColumn<S extends z.ZodType>(
+  column: string,
+  schema: S,
+  options: { fallback?: () => z.output<S> } = {},
+): JsonColumn<z.output<S>> {
+  const strict = (text: string): z.output<S> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new CorruptJsonColumnError(column, (error as Error).message);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success)
+      throw new CorruptJsonColumnError(
+        column,
+        parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+      );
+    return parsed.data;
+  };
+  const { fallback } = options;
   return {
-    decode(text) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new CorruptJsonColumnError(column, (error as Error).message);
-      }
-      const parsed = schema.safeParse(value);
-      if (!parsed.success)
-        throw new CorruptJsonColumnError(
-          column,
-          parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
-        );
-      return parsed.data;
-    },
+    decode: fallback
+      ? (text) => {
+          try {
+            return strict(text);
+          } catch (error) {
+            if (!(error instanceof CorruptJsonColumnError)) throw error;
+            const key = `${column}\n${text.slice(0, 200)}`;
+            if (!warned.has(key) && warned.size < MAX_WARNED) {
+              warned.add(key);
+              process.emitWarning(`${error.message} (read as its default)`, { code: CORRUPT_JSON_WARNING });
+            }
+            return fallback();
+          }
+        }
+      : strict,
     encode: (value) => JSON.stringify(value),
   };
 }

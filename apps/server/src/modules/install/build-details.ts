@@ -1,26 +1,6 @@
 import { profileTypeLabels, type CertProfileType, type InstallDetail } from '@release/contract';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 
-/** The parts of an inspection (version metadata) a build's page lists; every field optional, as old rows lack some. */
-interface StoredInspection {
-  deviceFamilies?: string[];
-  targetSdkVersion?: number | null;
-  permissions?: string[];
-  nativeAbis?: string[];
-  fileCount?: number;
-  title?: string | null;
-  indexHtmlPath?: string | null;
-  provisioningProfile?: {
-    name?: string | null;
-    type?: string;
-    teamName?: string | null;
-    teamId?: string | null;
-    expiresAt?: string | null;
-    provisionedDevices?: string[];
-    provisionsAllDevices?: boolean;
-  } | null;
-}
-
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
 
 /**
@@ -28,12 +8,8 @@ const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
  * devices, permissions. Labels in Chinese, values as text; what the package does not have is left out.
  */
 export function buildDetails(v: VersionRecord, minimumOs: string | null): InstallDetail[] {
-  let meta: StoredInspection = {};
-  try {
-    meta = JSON.parse(v.metadata) as StoredInspection;
-  } catch {
-    // Unreadable metadata: the columns still tell the basics.
-  }
+  // Unreadable metadata reads as {}: the columns still tell the basics.
+  const meta = v.metadata;
   const profile = meta.provisioningProfile ?? null;
   const rows: Array<[string, string | number | null | undefined]> = [
     [v.native_package_type === 'android' ? '包名' : 'Bundle ID', v.bundle_id],

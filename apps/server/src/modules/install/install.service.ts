@@ -172,11 +172,7 @@ export function createInstallService(deps: InstallDeps) {
     withDetails = false,
   ): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
-    const metadata = JSON.parse(v.metadata) as {
-      provisioningProfile?: { type?: string; provisionedDevices?: string[] } | null;
-      minimumOsVersion?: string | null;
-      minSdkVersion?: number | null;
-    };
+    const { metadata } = v;
     const minimumOs =
       metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
     return {

@@ -28,7 +28,7 @@ import type { NotificationsRepository } from '../notifications/notifications.rep
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
-import type { StoredAttachment } from '../versions/version-row.ts';
+import type { StoredAttachment } from '../versions/version-columns.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
 
 export interface RegistrationDeps {
@@ -127,9 +127,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       display_name: label.name,
       icon_key: iconKey,
       description: file.description,
-      attach_files: JSON.stringify(file.attachments),
-      metadata: JSON.stringify({ ...inspectionMetadata(inspection), ...(file.source ? { source: file.source } : {}) }),
-      warnings: JSON.stringify(inspection.warnings),
+      attach_files: file.attachments,
+      metadata: { ...inspectionMetadata(inspection), ...(file.source ? { source: file.source } : {}) },
+      warnings: inspection.warnings,
       expire_date: label.expiresAt ? label.expiresAt.getTime() : null,
       chat_env: file.chatEnv,
       upload_by: actor.userId,
@@ -205,10 +205,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       if (body.appVersionId !== undefined) {
         const existing = await versions.findById(body.appVersionId);
         if (!existing || existing.app_id !== body.appId) throw AppError.notFound('版本不存在');
-        const merged = [...(JSON.parse(existing.attach_files) as StoredAttachment[]), ...attachments];
         await versions.update(existing.id, {
           description: body.description,
-          attach_files: JSON.stringify(merged),
+          attach_files: [...existing.attach_files, ...attachments],
           update_time: clock.now(),
         });
         for (const key of body.attachFileUrls)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { VersionRemovalMessages, type RemovedFileKind } from '@release/contract';
 import type { Database } from '../../db/schema.ts';
+import { versionColumns } from './version-columns.ts';
 
 export interface VersionFile {
   kind: RemovedFileKind;
@@ -17,21 +18,12 @@ export interface VersionFilesRow {
   attach_files: string;
 }
 
-/** The stored files a version row names: its package, its icon, its attachments (each key once). */
+/** The stored files a version row names: its package, its icon, its attachments (each key once; an unreadable list names none). */
 export function filesOf(version: VersionFilesRow): VersionFile[] {
-  let attachments: unknown = [];
-  try {
-    attachments = JSON.parse(version.attach_files);
-  } catch {
-    // An unreadable list names no file: nothing of it is deleted.
-  }
   const files: VersionFile[] = [{ kind: 'package', key: version.file_key, name: version.file_name }];
   if (version.icon_key) files.push({ kind: 'icon', key: version.icon_key, name: VersionRemovalMessages.icon });
-  if (Array.isArray(attachments))
-    for (const a of attachments as Array<{ fileKey?: unknown; fileName?: unknown } | null>) {
-      if (typeof a?.fileKey !== 'string' || !a.fileKey) continue;
-      files.push({ kind: 'attachment', key: a.fileKey, name: typeof a.fileName === 'string' ? a.fileName : a.fileKey });
-    }
+  for (const a of versionColumns.attachFiles.decode(version.attach_files))
+    if (a.fileKey) files.push({ kind: 'attachment', key: a.fileKey, name: a.fileName });
   const seen = new Set<string>();
   return files.filter((f) => !seen.has(f.key) && seen.add(f.key));
 }

@@ -1,16 +1,13 @@
 import type { AppVersionRow } from '@release/contract';
 import type { Links } from '../../http/links.ts';
+import type { StoredAttachment } from './version-columns.ts';
 import type { VersionRecord } from './versions.repository.ts';
 
-/** A version's attachment as stored in `attach_files`. */
-export interface StoredAttachment {
-  fileName: string;
-  fileKey: string;
-}
-
-/** The stored attachments (`attach_files` JSON) with download links. */
-export async function attachmentLinks(links: Links, raw: string): Promise<Array<{ fileName: string; url: string }>> {
-  const list = JSON.parse(raw) as StoredAttachment[];
+/** The stored attachments with download links. */
+export async function attachmentLinks(
+  links: Links,
+  list: StoredAttachment[],
+): Promise<Array<{ fileName: string; url: string }>> {
   return Promise.all(
     list.map(async (a) => ({ fileName: a.fileName, url: await links.fileUrl(a.fileKey, a.fileName) })),
   );
@@ -37,7 +34,7 @@ export async function versionRow(links: Links, v: VersionRecord): Promise<AppVer
     createTime: v.create_time,
     expireDate: v.expire_date,
     attachFiles: await attachmentLinks(links, v.attach_files),
-    warnings: JSON.parse(v.warnings) as string[],
-    metadata: JSON.parse(v.metadata) as Record<string, unknown>,
+    warnings: v.warnings,
+    metadata: v.metadata,
   };
 }

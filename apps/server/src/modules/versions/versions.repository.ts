@@ -1,6 +1,36 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AppVersionListQuery, NativePackageType } from '@release/contract';
 import type { AppVersionsTable, Database, Insertable } from '../../db/schema.ts';
+import { versionColumns, type StoredAttachment, type StoredInspection } from './version-columns.ts';
+
+/** A version as written: the JSON columns as values, encoded here. */
+type VersionValues = Omit<Insertable<AppVersionsTable>, 'attach_files' | 'metadata' | 'warnings'> & {
+  attach_files: StoredAttachment[];
+  metadata: Record<string, unknown>;
+  warnings: string[];
+};
+type VersionChanges = Partial<Omit<VersionValues, 'metadata' | 'warnings'>>;
+
+function encoded<V extends VersionChanges>(values: V) {
+  const { attach_files, ...rest } = values;
+  return attach_files === undefined ? rest : { ...rest, attach_files: versionColumns.attachFiles.encode(attach_files) };
+}
+
+/** A stored version with its JSON columns decoded (a damaged one reads as empty, see versionColumns). */
+function decoded<R extends Pick<Selectable<AppVersionsTable>, 'attach_files' | 'metadata' | 'warnings'>>(
+  row: R,
+): Omit<R, 'attach_files' | 'metadata' | 'warnings'> & {
+  attach_files: StoredAttachment[];
+  metadata: StoredInspection;
+  warnings: string[];
+} {
+  return {
+    ...row,
+    attach_files: versionColumns.attachFiles.decode(row.attach_files),
+    metadata: versionColumns.metadata.decode(row.metadata),
+    warnings: versionColumns.warnings.decode(row.warnings),
+  };
+}
 
 export function createVersionsRepository(db: Kysely<Database>) {
   function withUploader() {
@@ -32,39 +62,44 @@ export function createVersionsRepository(db: Kysely<Database>) {
           .execute(),
         q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
       ]);
-      return { rows, total: Number(count?.n ?? 0) };
+      return { rows: rows.map(decoded), total: Number(count?.n ?? 0) };
     },
     async findById(id: number) {
-      return withUploader().where('v.id', '=', id).executeTakeFirst();
+      const row = await withUploader().where('v.id', '=', id).executeTakeFirst();
+      return row && decoded(row);
     },
     async findByFileKey(fileKey: string) {
-      return withUploader().where('v.file_key', '=', fileKey).executeTakeFirst();
+      const row = await withUploader().where('v.file_key', '=', fileKey).executeTakeFirst();
+      return row && decoded(row);
     },
     async latestPerType(appId: number, perType: number) {
-      return withUploader()
+      const rows = await withUploader()
         .where('v.app_id', '=', appId)
         .orderBy('v.index_no', 'desc')
         .limit(perType * 4)
         .execute();
+      return rows.map(decoded);
     },
     /** The newest version of one platform of an app (lookup API). */
     async latestOf(appId: number, type: NativePackageType) {
-      return withUploader()
+      const row = await withUploader()
         .where('v.app_id', '=', appId)
         .where('v.native_package_type', '=', type)
         .orderBy('v.index_no', 'desc')
         .limit(1)
         .executeTakeFirst();
+      return row && decoded(row);
     },
     /** One platform's versions, newest first, a page at a time (the install page looks for its latest installable one). */
     async newestOfType(appId: number, type: NativePackageType, offset: number, limit: number) {
-      return withUploader()
+      const rows = await withUploader()
         .where('v.app_id', '=', appId)
         .where('v.native_package_type', '=', type)
         .orderBy('v.index_no', 'desc')
         .offset(offset)
         .limit(limit)
         .execute();
+      return rows.map(decoded);
     },
     /** The newest version with this version string (and build, when given): CI's duplicate check. */
     async findPublished(appId: number, type: NativePackageType, appVersion: string, build?: string) {
@@ -91,8 +126,14 @@ export function createVersionsRepository(db: Kysely<Database>) {
     /** Inserts with the next per-app index number, inside the caller's transaction. */
     async insertNext(
       trx: Kysely<Database>,
-      row: Omit<Insertable<AppVersionsTable>, 'index_no'>,
+      values: Omit<VersionValues, 'index_no'>,
     ): Promise<{ id: number; indexNo: number }> {
+      const row = {
+        ...values,
+        attach_files: versionColumns.attachFiles.encode(values.attach_files),
+        metadata: JSON.stringify(values.metadata),
+        warnings: versionColumns.warnings.encode(values.warnings),
+      };
       const max = await trx
         .selectFrom('app_versions')
         .select(sql<number>`coalesce(max(index_no), 0)`.as('m'))
@@ -106,8 +147,8 @@ export function createVersionsRepository(db: Kysely<Database>) {
         .executeTakeFirstOrThrow();
       return { id: Number(inserted.id), indexNo };
     },
-    async update(id: number, changes: Partial<Insertable<AppVersionsTable>>) {
-      await db.updateTable('app_versions').set(changes).where('id', '=', id).execute();
+    async update(id: number, changes: VersionChanges) {
+      await db.updateTable('app_versions').set(encoded(changes)).where('id', '=', id).execute();
     },
     transaction: <T>(fn: (trx: Kysely<Database>) => Promise<T>) => db.transaction().execute(fn),
   };
