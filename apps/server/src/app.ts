@@ -43,6 +43,7 @@ import * as versions from './modules/versions/versions.module.ts';
 import * as retention from './modules/retention/retention.module.ts';
 import * as workflows from './modules/workflows/workflows.module.ts';
 import * as zsign from './modules/zsign/zsign.module.ts';
+import { registerReadOnlyGuard } from './modules/settings/read-only.ts';
 
 export type { AppDeps } from './core.ts';
 export { DEFAULT_LARK_DOCS_BASE_URL } from './core.ts';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     storageOrigin: deps.blobs.kind === 's3' ? deps.blobs.origin : null,
   });
   registerNulGuard(app);
+  registerReadOnlyGuard(app, deps.db);
   warnOfUntrustedProxy(app, deps.trustProxy ?? false);
   await registerCompression(app);
 

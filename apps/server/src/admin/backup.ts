@@ -1,6 +1,5 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import { assertSafeKey, type BlobStore } from '../storage/blob-store.ts';
 import {
@@ -14,6 +13,7 @@ import {
   writeManifest,
   writeTableFile,
 } from './backup-archive.ts';
+import { inReadSnapshot } from './read-snapshot.ts';
 import { appliedMigrations, listTables } from './table-catalog.ts';
 import { readRows, type RowValues, TableDigest } from './table-rows.ts';
 
@@ -97,39 +97,30 @@ async function copyBlobs(deps: BackupDeps, dir: string, copied: Map<string, Back
 }
 
 /** Every table, read inside one read-only transaction on a connection of its own. */
-async function dumpDatabase(deps: BackupDeps, dir: string): Promise<{ migrations: string[]; tables: BackupTable[] }> {
-  const { source } = deps;
-  return source.db.connection().execute(async (connection) => {
-    const place = { db: connection, dialect: source.dialect, schema: source.schema };
-    await sql
-      .raw(source.dialect === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin')
-      .execute(connection);
-    try {
-      const migrations = await appliedMigrations(place);
-      if (!migrations.length) throw new Error('the database has never been migrated: there is nothing to back up');
-      const tables: BackupTable[] = [];
-      for (const table of await listTables(place)) {
-        const digest = new TableDigest();
-        async function* counted(): AsyncGenerator<RowValues[]> {
-          for await (const batch of readRows(place.db, place, table)) {
-            for (const row of batch) digest.add(row);
-            yield batch;
-          }
+function dumpDatabase(deps: BackupDeps, dir: string): Promise<{ migrations: string[]; tables: BackupTable[] }> {
+  return inReadSnapshot(deps.source, async (place) => {
+    const migrations = await appliedMigrations(place);
+    if (!migrations.length) throw new Error('the database has never been migrated: there is nothing to back up');
+    const tables: BackupTable[] = [];
+    for (const table of await listTables(place)) {
+      const digest = new TableDigest();
+      async function* counted(): AsyncGenerator<RowValues[]> {
+        for await (const batch of readRows(place.db, place, table)) {
+          for (const row of batch) digest.add(row);
+          yield batch;
         }
-        const file = tableFile(table.name);
-        const sha256 = await writeTableFile(path.join(dir, file), table.columns, counted());
-        tables.push({
-          name: table.name,
-          columns: table.columns,
-          rows: digest.rows,
-          checksum: digest.checksum,
-          file,
-          sha256,
-        });
       }
-      return { migrations, tables };
-    } finally {
-      await sql.raw('rollback').execute(connection);
+      const file = tableFile(table.name);
+      const sha256 = await writeTableFile(path.join(dir, file), table.columns, counted());
+      tables.push({
+        name: table.name,
+        columns: table.columns,
+        rows: digest.rows,
+        checksum: digest.checksum,
+        file,
+        sha256,
+      });
     }
+    return { migrations, tables };
   });
 }

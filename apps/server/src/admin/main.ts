@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { systemClock } from '../lib/clock.ts';
-import { createBlobStore } from '../storage/create-blob-store.ts';
-import { createUrlSigner } from '../storage/url-signer.ts';
+import { createReadOnlySwitch } from '../modules/settings/read-only.ts';
 import { backup } from './backup.ts';
+import { blobStoreOf, runMigrate } from './migrate-command.ts';
 import { restore } from './restore.ts';
 import { rotateKey } from './rotate-key.ts';
 
@@ -39,10 +38,6 @@ async function withDatabase<T>(
   }
 }
 
-/** The configured blob store, for copying files only (it signs no link: the key is not needed). */
-const blobStoreOf = (config: ReturnType<typeof loadConfig>) =>
-  createBlobStore(config, { signer: createUrlSigner(randomBytes(32).toString('hex')), clock: systemClock });
-
 function oneDirectory(args: string[], command: string): string {
   const [dir, ...rest] = args;
   if (!dir || rest.length) throw new Error(`usage: npm run admin -- ${command} <dir>`);
@@ -58,6 +53,27 @@ const commands: Record<string, AdminCommand> = {
       return withDatabase(
         async (handle, config) => {
           await backup({ source: handle, blobs: blobStoreOf(config), log }, dir);
+        },
+        { migrate: false },
+      );
+    },
+  },
+  migrate: {
+    summary:
+      'copy this installation to PostgreSQL or SQLite (--to) and/or S3 or local disk (--storage), verified and resumable; --dry-run; see docs/operations.md',
+    run: (args) => withDatabase((handle, config) => runMigrate(args, handle, config, log), { migrate: false }),
+  },
+  'read-only': {
+    summary: 'on | off: refuse (or allow again) changes on every server of this installation; migrate turns it on',
+    run: ([state, ...rest]) => {
+      if ((state !== 'on' && state !== 'off') || rest.length)
+        throw new Error('usage: npm run admin -- read-only on|off');
+      return withDatabase(
+        async (handle) => {
+          const mode = createReadOnlySwitch(handle.db);
+          if (state === 'on') await mode.turnOn(Date.now());
+          else await mode.turnOff();
+          log(`read-only mode ${state}`);
         },
         { migrate: false },
       );

@@ -10,7 +10,8 @@ export type RowValues = Array<number | string | null>;
 type AnyDb = Kysely<Database>;
 type Place = Pick<DatabaseHandle, 'dialect' | 'schema'>;
 
-const READ_BATCH = 1000;
+/** Rows per read: one indexed range each. */
+export const READ_BATCH = 1000;
 
 function copiedValue(table: TableInfo, column: string, value: unknown): number | string | null {
   if (value === null || typeof value === 'number' || typeof value === 'string') return value;
@@ -22,7 +23,12 @@ function copiedValue(table: TableInfo, column: string, value: unknown): number |
  * The table's rows in primary-key order, a batch at a time (keyset paging: every batch is one indexed range read,
  * however large the table). Inside one transaction the batches are one consistent snapshot.
  */
-export async function* readRows(db: AnyDb, place: Place, table: TableInfo): AsyncGenerator<RowValues[]> {
+export async function* readRows(
+  db: AnyDb,
+  place: Place,
+  table: TableInfo,
+  batchRows = READ_BATCH,
+): AsyncGenerator<RowValues[]> {
   const key = sql.join(table.primaryKey.map((c) => sql.ref(c)));
   const columns = sql.join(table.columns.map((c) => sql.ref(c)));
   const keyIndexes = table.primaryKey.map((c) => table.columns.indexOf(c));
@@ -30,13 +36,13 @@ export async function* readRows(db: AnyDb, place: Place, table: TableInfo): Asyn
   for (;;) {
     const where: ReturnType<typeof sql> = after ? sql`where (${key}) > (${sql.join(after)})` : sql``;
     const result = await sql<Record<string, unknown>>`
-      select ${columns} from ${tableRef(place, table.name)} ${where} order by ${key} limit ${READ_BATCH}`.execute(db);
+      select ${columns} from ${tableRef(place, table.name)} ${where} order by ${key} limit ${batchRows}`.execute(db);
     if (!result.rows.length) return;
     const rows = result.rows.map((row) => table.columns.map((c) => copiedValue(table, c, row[c])));
     yield rows;
     const last = rows[rows.length - 1] as RowValues;
     after = keyIndexes.map((i) => last[i] ?? null);
-    if (rows.length < READ_BATCH) return;
+    if (rows.length < batchRows) return;
   }
 }
 
@@ -71,16 +77,28 @@ export function insertBatchSize(table: TableInfo): number {
 }
 
 /**
- * Inserts rows (values in the table's column order); a row whose primary key is there already is left as it is, so
- * a copy that was interrupted can be run again without duplicates (the checksums then say whether the rows agree).
+ * Inserts rows (values in the table's column order). A row whose primary key is there already is overwritten with
+ * the given values (`replace`, for a copy run again after an interrupt: no duplicates, and rows changed since agree
+ * again) or left as it is (`keep`).
  */
-export async function insertRows(db: AnyDb, place: Place, table: TableInfo, rows: RowValues[]): Promise<void> {
+export async function insertRows(
+  db: AnyDb,
+  place: Place,
+  table: TableInfo,
+  rows: RowValues[],
+  onConflict: 'keep' | 'replace' = 'keep',
+): Promise<void> {
   if (!rows.length) return;
   const columns = sql.join(table.columns.map((c) => sql.ref(c)));
   const values = sql.join(rows.map((row) => sql`(${sql.join(row)})`));
-  await sql`insert into ${tableRef(place, table.name)} (${columns}) values ${values} on conflict do nothing`.execute(
-    db,
-  );
+  const others = table.columns.filter((c) => !table.primaryKey.includes(c));
+  const conflict =
+    onConflict === 'replace' && others.length
+      ? sql`on conflict (${sql.join(table.primaryKey.map((c) => sql.ref(c)))}) do update set ${sql.join(
+          others.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`),
+        )}`
+      : sql`on conflict do nothing`;
+  await sql`insert into ${tableRef(place, table.name)} (${columns}) values ${values} ${conflict}`.execute(db);
 }
 
 /** PostgreSQL: every id sequence continues after the highest id copied in (SQLite's AUTOINCREMENT follows by itself). */
