@@ -67,7 +67,7 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
     app = await publishedApp(server);
     for (const version of ['1.0.0', '1.1.0', '1.2.0']) await app.publish(version);
     source = await server.openAnotherConnection();
-  });
+  }, 180_000);
   afterAll(async () => {
     for (const handle of [source, ...handles]) await handle?.destroy();
     await server?.close();
@@ -80,7 +80,9 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
   const itemOf = (db: DatabaseHandle['db'], versionId: number) =>
     db.selectFrom('commit_logs').selectAll().where('app_version_id', '=', versionId).execute();
 
-  it('backs up while uploads run; restored into a fresh data dir, every version, item and file of that moment is there', async () => {
+  it('backs up while uploads run; restored into a fresh data dir, every version, item and file of that moment is there', {
+    timeout: 180_000,
+  }, async () => {
     const before = await versionRows(server.db);
     const first = before[0] as (typeof before)[number];
     const firstFiles = await Promise.all(filesOfVersion(first).map((key) => storedSha256(server.blobs, key)));
@@ -126,10 +128,15 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
     expect(restored[0]).toEqual(first);
     expect(await itemOf(target.handle.db, Number(first.id))).toEqual(firstItem);
     expect(await Promise.all(filesOfVersion(first).map((key) => storedSha256(target.blobs, key)))).toEqual(firstFiles);
-    // Every other version: the same row, the same item, the same bytes of every file it names.
+    // Every other version: the same row, the same item, the same bytes of every file it names. A version registered
+    // while the snapshot was taken may lack its item: registration records the item after the version's own
+    // transaction, and the snapshot may fall between the two (as a crash there would leave it).
+    const settled = new Set([...before.map((v) => Number(v.id)), published]);
     for (const version of restored.slice(1)) {
       expect(version).toEqual(now.get(Number(version.id)));
-      expect(await itemOf(target.handle.db, Number(version.id))).toEqual(await itemOf(server.db, Number(version.id)));
+      const item = await itemOf(target.handle.db, Number(version.id));
+      if (settled.has(Number(version.id)) || item.length)
+        expect(item).toEqual(await itemOf(server.db, Number(version.id)));
       for (const key of filesOfVersion(version))
         expect(await storedSha256(target.blobs, key)).toBe(await storedSha256(server.blobs, key));
     }
@@ -152,7 +159,9 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
     expect(lines.join('\n')).toContain('the server key is not in the backup');
   });
 
-  it('npm run admin -- restore and backup: a backup of the restored installation has the same rows and files', async () => {
+  it('npm run admin -- restore and backup: a backup of the restored installation has the same rows and files', {
+    timeout: 180_000,
+  }, async () => {
     const target = await newInstallation('cli');
     const restored = await runScript('scripts/admin.mjs', ['restore', backupDir], target.env);
     expect(restored.output).toContain('rows restored and checked');
@@ -175,7 +184,7 @@ describe.each(installations)('admin backup and restore on $dialect with $store f
     expect(refused.output).toMatch(/the target installation is not empty \(\w+ has \d+ rows\)/);
   });
 
-  it('refuses a damaged file or a newer schema before touching the installation', async () => {
+  it('refuses a damaged file or a newer schema before touching the installation', { timeout: 120_000 }, async () => {
     const copy = (name: string) => {
       const dir = path.join(work, name);
       fs.cpSync(backupDir, dir, { recursive: true });

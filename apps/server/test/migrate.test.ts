@@ -79,7 +79,7 @@ describe.each(directions)('admin migrate from $from.dialect/$from.store to $to.d
         clock: server.clock,
       });
     }
-  });
+  }, 180_000);
   afterAll(async () => {
     await source?.destroy();
     await target?.destroy();
@@ -96,7 +96,7 @@ describe.each(directions)('admin migrate from $from.dialect/$from.store to $to.d
     STORAGE: 'local',
   });
 
-  it('--dry-run lists every table and its rows, and writes nothing anywhere', async () => {
+  it('--dry-run lists every table and its rows, and writes nothing anywhere', { timeout: 120_000 }, async () => {
     const args = ['migrate', '--to', targetEnv.to, '--schema', targetEnv.schema, '--dry-run'];
     const run = await runScript('scripts/admin.mjs', args, sourceEnv());
     expect(run.output).toContain('dry run: nothing is written');
@@ -107,7 +107,9 @@ describe.each(directions)('admin migrate from $from.dialect/$from.store to $to.d
     expect(await createReadOnlySwitch(source.db).since()).toBeNull();
   });
 
-  it('copies every table and file, verified; killed half-way and run again, it finishes without duplicates; the source turns read-only', async () => {
+  it('copies every table and file, verified; killed half-way and run again, it finishes without duplicates; the source turns read-only', {
+    timeout: 300_000,
+  }, async () => {
     let batches = 0;
     let refused: { status: number; msg: string } | undefined;
     let listed = 0;
