@@ -1,7 +1,12 @@
 import {
+  RETENTION_PATH,
+  RETENTION_PREVIEW_PATH,
   VERSION_REMOVAL_PREVIEW_PATH,
   VERSION_REMOVE_PATH,
+  type AppRetention,
   type AppVersionRow,
+  type RetentionPreview,
+  type RetentionRule,
   type NativePackageType,
   type VersionRemovalPreview,
   type VersionRemovalResult,
@@ -42,4 +47,22 @@ export async function fetchRemovalPreview(
 /** POST /api/app_version/remove: removes a build and its re-signed copies; the files go in the background. */
 export async function removeVersion(body: { id: number; appId: number }): Promise<VersionRemovalResult> {
   return (await api.post<VersionRemovalResult>(VERSION_REMOVE_PATH, body)).data;
+}
+
+/** GET /api/app_retention: the app's retention rule (or the default it follows). */
+export async function fetchRetention(appId: number, signal?: AbortSignal): Promise<AppRetention> {
+  return (await api.get<AppRetention>(RETENTION_PATH, { appId }, { signal })).data;
+}
+
+/** GET /api/app_retention/preview: the builds a rule would remove now, and the space freed (nothing is removed). */
+export async function fetchRetentionPreview(
+  query: { appId: number; keepLast: number; keepDays: number },
+  signal?: AbortSignal,
+): Promise<RetentionPreview> {
+  return (await api.get<RetentionPreview>(RETENTION_PREVIEW_PATH, query, { signal })).data;
+}
+
+/** POST /api/app_retention: saves the app's rule. */
+export async function saveRetention(body: RetentionRule & { appId: number }): Promise<AppRetention> {
+  return (await api.post<AppRetention>(RETENTION_PATH, body)).data;
 }

@@ -1,6 +1,6 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Tooltip } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_TABLE_PAGE_SIZE,
@@ -26,6 +26,7 @@ const withVersion = (props: { version: unknown }) => props.version !== null;
 const EditNoteModal = lazyModal(() => import('./edit-note.modal.tsx'), 'EditNoteModal', withVersion);
 const ResignModal = lazyModal(() => import('./resign.modal.tsx'), 'ResignModal', withVersion);
 const RemoveVersionModal = lazyModal(() => import('./remove-version.modal.tsx'), 'RemoveVersionModal', withVersion);
+const RetentionModal = lazyModal(() => import('./retention.modal.tsx'), 'RetentionModal');
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
 
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
@@ -44,6 +45,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [resigning, setResigning] = useState<AppVersionRow | null>(null);
   const [linking, setLinking] = useState<AppVersionRow | null>(null);
   const [removing, setRemoving] = useState<AppVersionRow | null>(null);
+  const [retentionOpen, setRetentionOpen] = useState(false);
   const params: VersionListParams = {
     appId: app.appId,
     ...page,
@@ -73,15 +75,28 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       tabList={[{ key: 'packages', label: versionsText.tab }]}
       activeTabKey="packages"
       tabBarExtraContent={
-        <Tooltip title={versionsText.refresh}>
-          <Button
-            type="text"
-            icon={<ReloadOutlined />}
-            aria-label={versionsText.refresh}
-            onClick={() => void refresh()}
-            data-testid="versions-refresh"
-          />
-        </Tooltip>
+        <Flex gap={4} align="center">
+          {canEdit && (
+            <Button
+              type="text"
+              icon={<HistoryOutlined />}
+              onClick={() => setRetentionOpen(true)}
+              aria-label={versionsText.retention}
+              data-testid="versions-retention"
+            >
+              {isMobile ? null : versionsText.retention}
+            </Button>
+          )}
+          <Tooltip title={versionsText.refresh}>
+            <Button
+              type="text"
+              icon={<ReloadOutlined />}
+              aria-label={versionsText.refresh}
+              onClick={() => void refresh()}
+              data-testid="versions-refresh"
+            />
+          </Tooltip>
+        </Flex>
       }
       data-testid="app-packages"
     >
@@ -146,6 +161,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
           announceVersionRemoved(app.appId);
         }}
       />
+      <RetentionModal open={retentionOpen} appId={app.appId} onClose={() => setRetentionOpen(false)} />
       <ResignModal version={resigning} onClose={() => setResigning(null)} onDone={() => void refresh()} />
     </Card>
   );

@@ -59,4 +59,20 @@ export const versionsText = {
   removeFailed: '无法删除这个版本',
   removeRefresh: '请刷新列表后再试。',
   fileKinds: { package: '安装包', icon: '图标', attachment: '附件' },
+  /** Retention (issue 20): the app's rule, its dry run before saving. */
+  retention: '保留规则',
+  retentionTitle: '版本保留规则',
+  retentionIntro:
+    '启用后，后台任务「版本保留清理」会定期删除规则之外的旧版本。每个平台最新的版本、标记“保留”的版本和关联到快照的版本始终保留。',
+  retentionEnabled: '启用自动清理',
+  retentionKeepLast: '每个平台保留最近',
+  retentionKeepLastUnit: '个版本',
+  retentionKeepDays: '并保留最近',
+  retentionKeepDaysUnit: '天内的版本',
+  retentionDefault: '当前使用默认规则',
+  retentionDryRun: '试运行',
+  retentionNone: '按这个规则，现在没有要删除的版本',
+  retentionWouldRemove: (n: number, size: string) => `按这个规则，现在会删除 ${n} 个版本，释放 ${size}：`,
+  retentionSaved: '保留规则已保存',
+  retentionRunFirst: '请先试运行，确认会删除哪些版本',
 } as const;

@@ -1,0 +1,165 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Flex, Form, InputNumber, List, Modal, Switch, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { RETENTION_LIMITS, type RetentionPreview, type RetentionRule } from '@release/contract';
+import { fetchRetention, fetchRetentionPreview, saveRetention } from '../../api/versions.api.ts';
+import { toast } from '../../app/feedback.ts';
+import { zh } from '../../locales/zh-CN.ts';
+import { PackageTypeTag } from './package-type.tsx';
+import { formatBytes, formatVersionTime, versionTitle } from './version-format.ts';
+import { versionsText } from './versions.strings.ts';
+
+interface RetentionModalProps {
+  open: boolean;
+  appId: number;
+  onClose: () => void;
+}
+
+const retentionKey = (appId: number) => ['versions', 'retention', appId] as const;
+
+function DryRun({ preview }: { preview: RetentionPreview }) {
+  if (!preview.builds.length)
+    return <Alert type="success" showIcon message={versionsText.retentionNone} data-testid="retention-dry-run" />;
+  return (
+    <List
+      size="small"
+      data-testid="retention-dry-run"
+      header={
+        <Typography.Text strong data-testid="retention-dry-run-summary">
+          {versionsText.retentionWouldRemove(preview.builds.length, formatBytes(preview.freedBytes))}
+        </Typography.Text>
+      }
+      dataSource={preview.builds}
+      style={{ maxHeight: 280, overflowY: 'auto' }}
+      renderItem={(build) => (
+        <List.Item data-testid="retention-dry-run-build" data-version-id={build.id}>
+          <Flex justify="space-between" gap={8} style={{ width: '100%', minWidth: 0 }} wrap>
+            <Typography.Text ellipsis={{ tooltip: build.fileName }} style={{ minWidth: 0 }}>
+              #{build.indexNo} {versionTitle(build)}
+            </Typography.Text>
+            <Flex gap={8} align="center">
+              <PackageTypeTag version={{ nativePackageType: build.nativePackageType, fileName: build.fileName }} />
+              <Typography.Text type="secondary">
+                {formatBytes(build.appSize)} · {formatVersionTime(build.createTime)}
+              </Typography.Text>
+            </Flex>
+          </Flex>
+        </List.Item>
+      )}
+    />
+  );
+}
+
+/** 保留规则: the app's rule; 试运行 lists what it would remove now before 保存 (SPEC has none: issue 20). */
+export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<RetentionRule>();
+  const [preview, setPreview] = useState<RetentionPreview | null>(null);
+  const [busy, setBusy] = useState<'preview' | 'save' | null>(null);
+  const rule = useQuery({
+    queryKey: retentionKey(appId),
+    queryFn: ({ signal }) => fetchRetention(appId, signal),
+    enabled: open,
+  });
+
+  useEffect(() => {
+    if (open && rule.data) form.setFieldsValue(rule.data);
+    if (!open) setPreview(null);
+  }, [open, rule.data, form]);
+
+  const dryRun = async (): Promise<void> => {
+    const { keepLast, keepDays } = await form.validateFields();
+    setBusy('preview');
+    try {
+      setPreview(await fetchRetentionPreview({ appId, keepLast, keepDays }));
+    } catch {
+      // The API client shows the failure.
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const save = async (): Promise<void> => {
+    const values = await form.validateFields();
+    if (values.enabled && !preview) {
+      toast.warning(versionsText.retentionRunFirst);
+      return;
+    }
+    setBusy('save');
+    try {
+      queryClient.setQueryData(retentionKey(appId), await saveRetention({ appId, ...values }));
+    } catch {
+      return;
+    } finally {
+      setBusy(null);
+    }
+    toast.success(versionsText.retentionSaved);
+    onClose();
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={versionsText.retentionTitle}
+      onCancel={onClose}
+      destroyOnHidden
+      data-testid="retention-modal"
+      footer={
+        <Flex justify="flex-end" gap={8} wrap>
+          <Button onClick={onClose}>{zh.common.cancel}</Button>
+          <Button onClick={() => void dryRun()} loading={busy === 'preview'} data-testid="retention-dry-run-button">
+            {versionsText.retentionDryRun}
+          </Button>
+          <Button type="primary" onClick={() => void save()} loading={busy === 'save'} data-testid="retention-save">
+            {zh.common.save}
+          </Button>
+        </Flex>
+      }
+    >
+      <Flex vertical gap={12}>
+        <Typography.Text type="secondary">{versionsText.retentionIntro}</Typography.Text>
+        {rule.data?.isDefault && <Typography.Text type="secondary">{versionsText.retentionDefault}</Typography.Text>}
+        <Form
+          form={form}
+          layout="inline"
+          // The dry run answers for the numbers: a changed number asks for it again, turning the rule on does not.
+          onValuesChange={(changed: Partial<RetentionRule>) => {
+            if ('keepLast' in changed || 'keepDays' in changed) setPreview(null);
+          }}
+          style={{ rowGap: 8 }}
+        >
+          <Form.Item name="enabled" label={versionsText.retentionEnabled} valuePropName="checked">
+            <Switch data-testid="retention-enabled" />
+          </Form.Item>
+          <Form.Item label={versionsText.retentionKeepLast}>
+            <Flex gap={6} align="center">
+              <Form.Item name="keepLast" noStyle rules={[{ required: true }]}>
+                <InputNumber
+                  min={RETENTION_LIMITS.keepLast.min}
+                  max={RETENTION_LIMITS.keepLast.max}
+                  precision={0}
+                  data-testid="retention-keep-last"
+                />
+              </Form.Item>
+              <span>{versionsText.retentionKeepLastUnit}</span>
+            </Flex>
+          </Form.Item>
+          <Form.Item label={versionsText.retentionKeepDays}>
+            <Flex gap={6} align="center">
+              <Form.Item name="keepDays" noStyle rules={[{ required: true }]}>
+                <InputNumber
+                  min={RETENTION_LIMITS.keepDays.min}
+                  max={RETENTION_LIMITS.keepDays.max}
+                  precision={0}
+                  data-testid="retention-keep-days"
+                />
+              </Form.Item>
+              <span>{versionsText.retentionKeepDaysUnit}</span>
+            </Flex>
+          </Form.Item>
+        </Form>
+        {preview && <DryRun preview={preview} />}
+      </Flex>
+    </Modal>
+  );
+}
