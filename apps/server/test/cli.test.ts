@@ -285,7 +285,7 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     expect(await cli(['latest', '--app', 'shop', '--platform', 'windows'])).toMatchObject({
       code: 2,
       stderr: expect.stringContaining(
-        '--platform 只能是 ios、android、web、mac（收到 "windows"）\n用法：release-cli latest',
+        '--platform 只能是 ios、android、web、mac、harmony（收到 "windows"）\n用法：release-cli latest',
       ),
     });
     expect(await cli(['publish', '--lang', 'en'])).toMatchObject({

@@ -1,3 +1,5 @@
+import { nativePackageTypes } from '@release/contract';
+
 /** The help texts, in Chinese (the default) and English (`--lang en`, RELEASE_LANG=en). */
 export interface UsageTexts {
   /** `release-cli --help`. */
@@ -8,17 +10,22 @@ export interface UsageTexts {
   usage: string;
 }
 
+/** The platforms `latest` takes, from the table of package kinds: ios|android|web|mac|harmony. */
+const platformChoice = nativePackageTypes.join('|');
+const platformsZh = `${nativePackageTypes.slice(0, -1).join('、')} 或 ${nativePackageTypes.at(-1)}`;
+const platformsEn = `${nativePackageTypes.slice(0, -1).join(', ')} or ${nativePackageTypes.at(-1)}`;
+
 const uploadLine =
   'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
 /** The commands at a glance, the same in both languages. */
 const synopsis = `  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
                      [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
-  release-cli latest --app <path> --platform ios|android|web|mac [--json]
+  release-cli latest --app <path> --platform ${platformChoice} [--json]
   release-cli login --token <token> [--server <url>]
   release-cli login --lark [--no-browser] [--server <url>]
   release-cli <command> --help
 `;
-const latestLine = 'release-cli latest --app <path> --platform ios|android|web|mac [--json] [--server <url>]';
+const latestLine = `release-cli latest --app <path> --platform ${platformChoice} [--json] [--server <url>]`;
 
 export const zhUsage: UsageTexts = {
   usage: '用法：',
@@ -33,7 +40,7 @@ ${synopsis}
   --chat-env <env>    要通知的机器人环境：DevTest 或 PreFavTest
   --skip-existing     读取安装包的版本号和构建号；应用已有该版本时不发布
   --allow-other-bundle-id  包名（Bundle ID）与应用的不一致时仍然发布
-  --platform <p>      ios、android、web 或 mac
+  --platform <p>      ${platformsZh}
   --server <url>      发布系统的地址（默认：RELEASE_SERVER，其次是登录时保存的配置）
   --json              结束时在 stdout 输出一个 JSON 对象（进度仍在 stderr）
   --lang zh|en        提示语言：zh（默认）或 en；也可设置 RELEASE_LANG
@@ -73,7 +80,7 @@ Options:
   --chat-env <env>    the robot environment to notify: DevTest or PreFavTest
   --skip-existing     read the package's version and build; if the app already has them, publish nothing
   --allow-other-bundle-id  publish even when the bundle id / package name is not the app's
-  --platform <p>      ios, android, web or mac
+  --platform <p>      ${platformsEn}
   --server <url>      the release system's URL (default: RELEASE_SERVER, then the login config)
   --json              print one JSON object on stdout when done (progress stays on stderr)
   --lang zh|en        the language of messages: zh (default) or en; or set RELEASE_LANG
