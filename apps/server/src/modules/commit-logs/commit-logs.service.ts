@@ -243,7 +243,13 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     /** Binds an update item to package versions of the same app (`/api/app_version/bind_commit`). */
     async bindCommit(editor: AuthUser, commitLogId: number, appVersionIds: number[]) {
       const log = await editableLog(editor, commitLogId);
+      // A removed build the item is bound to stays bound when the snapshot is saved again (it is shown 已删除 and
+      // sent back with the others); a removed build cannot be newly bound.
+      const boundRemoved = new Set(
+        (await logs.boundVersions([commitLogId])).filter((b) => b.removedTime !== null).map((b) => b.appVersionId),
+      );
       for (const id of appVersionIds) {
+        if (boundRemoved.has(id)) continue;
         const version = await versions.findById(id);
         if (!version || version.app_id !== log.app_id) throw AppError.badRequest('只能绑定同一应用的安装包版本');
       }
