@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRetention } from '@release/contract';
+import type { AppRetention, AppVersionRow } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
@@ -20,7 +20,8 @@ describe.each(e2eDatabases())('the retention rule of an app (%s)', (database) =>
     browser = await launchBrowser();
     const api = createApi(server.url);
     admin = await api.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    appId = await api.createApp(admin, { appName: '商城', path: 'shop', appType: 'native' });
+    const viewerId = await api.createUser(admin, 'viewer', 'viewer-pass-1', 20);
+    appId = await api.createApp(admin, { appName: '商城', path: 'shop', appType: 'native', viewUserIds: [viewerId] });
     for (const n of [1, 2, 3, 4])
       published.push(
         (await api.publishPackage(admin, appId, `shop-${n}.apk`, sampleApk({ versionName: `1.${n}` }))).id,
@@ -65,6 +66,46 @@ describe.each(e2eDatabases())('the retention rule of an app (%s)', (database) =>
       // Looking removed nothing: the four builds are all listed.
       await expect.poll(() => page.getByTestId('version-row').count()).toBe(4);
       await context.close();
+    });
+
+    it(`标记保留 shows the 保留 mark on the build for everyone; only editors toggle it (${viewport.width} px)`, async () => {
+      const api = createApi(server.url);
+      const pinnedIds = async () =>
+        (await api.call<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}`, admin))
+          .filter((v) => v.pinned)
+          .map((v) => v.id);
+      const target = published[viewport.width === 390 ? 0 : 1] as number;
+      const { context, page } = await newPage(browser, server.url, viewport);
+      await signIn(page);
+      await page.goto('/home/app/shop');
+      const row = page.locator(`[data-testid="version-row"][data-version-id="${target}"]`);
+      await clickAtRest(row.getByTestId('version-pin'));
+      await expectToast(page, '已标记保留，保留规则不会删除这个版本');
+      await row.getByTestId('version-pinned').waitFor();
+      expect(await row.getByTestId('version-pin').innerText()).toContain('取消保留');
+      expect(await pinnedIds()).toEqual([target]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await context.close();
+
+      // A viewer sees the mark but cannot change it.
+      const viewer = await newPage(browser, server.url, viewport);
+      await signIn(viewer.page, 'viewer', 'viewer-pass-1');
+      await viewer.page.goto('/home/app/shop');
+      const seen = viewer.page.locator(`[data-testid="version-row"][data-version-id="${target}"]`);
+      await seen.getByTestId('version-pinned').waitFor();
+      expect(await viewer.page.getByTestId('version-pin').count()).toBe(0);
+      await viewer.context.close();
+
+      // Cleared again by the editor.
+      const again = await newPage(browser, server.url, viewport);
+      await signIn(again.page);
+      await again.page.goto('/home/app/shop');
+      const same = again.page.locator(`[data-testid="version-row"][data-version-id="${target}"]`);
+      await clickAtRest(same.getByTestId('version-pin'));
+      await expectToast(again.page, '已取消保留');
+      await expect.poll(() => same.getByTestId('version-pinned').count()).toBe(0);
+      expect(await pinnedIds()).toEqual([]);
+      await again.context.close();
     });
   }
 });

@@ -27,6 +27,8 @@ export const appVersionRow = z.object({
   warnings: z.array(z.string()),
   /** What the inspector read (profile, signatures, SDK levels...). */
   metadata: z.record(z.string(), z.unknown()),
+  /** 保留 (issue 20): retention never removes it. */
+  pinned: z.boolean(),
 });
 export type AppVersionRow = z.infer<typeof appVersionRow>;
 

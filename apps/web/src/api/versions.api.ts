@@ -2,6 +2,7 @@ import {
   RETENTION_PATH,
   RETENTION_PREVIEW_PATH,
   VERSION_REMOVAL_PREVIEW_PATH,
+  VERSION_PIN_PATH,
   VERSION_REMOVE_PATH,
   type AppRetention,
   type AppVersionRow,
@@ -65,4 +66,9 @@ export async function fetchRetentionPreview(
 /** POST /api/app_retention: saves the app's rule. */
 export async function saveRetention(body: RetentionRule & { appId: number }): Promise<AppRetention> {
   return (await api.post<AppRetention>(RETENTION_PATH, body)).data;
+}
+
+/** POST /api/app_version/pin: sets or clears a build's 保留 mark (retention never removes a marked build). */
+export async function pinVersion(body: { id: number; appId: number; pinned: boolean }): Promise<void> {
+  await api.post<unknown>(VERSION_PIN_PATH, body);
 }

@@ -36,5 +36,6 @@ export async function versionRow(links: Links, v: VersionRecord): Promise<AppVer
     attachFiles: await attachmentLinks(links, v.attach_files),
     warnings: v.warnings,
     metadata: v.metadata,
+    pinned: v.pinned === 1,
   };
 }

@@ -11,8 +11,9 @@ import {
   type NativePackageType,
 } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
-import { fetchAppVersions, type VersionListParams } from '../../api/versions.api.ts';
+import { fetchAppVersions, pinVersion, type VersionListParams } from '../../api/versions.api.ts';
 import { lazyModal } from '../../app/components/lazy-part.tsx';
+import { toast } from '../../app/feedback.ts';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { versionColumns } from './version-columns.tsx';
@@ -60,6 +61,15 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
   const isMobile = useIsMobile();
+  const togglePin = async (version: AppVersionRow): Promise<void> => {
+    try {
+      await pinVersion({ id: version.id, appId: app.appId, pinned: !version.pinned });
+    } catch {
+      return; // Shown by the API client.
+    }
+    toast.success(version.pinned ? versionsText.unpinDone : versionsText.pinDone);
+    await refresh();
+  };
   const columns = versionColumns({
     canEdit,
     compact: isMobile,
@@ -68,6 +78,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     onResign: setResigning,
     onRemove: setRemoving,
     onShowLink: setLinking,
+    onTogglePin: (version) => void togglePin(version),
   });
 
   return (

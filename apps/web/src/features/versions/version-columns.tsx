@@ -4,6 +4,8 @@ import {
   DownloadOutlined,
   EditOutlined,
   PaperClipOutlined,
+  PushpinFilled,
+  PushpinOutlined,
   QrcodeOutlined,
   SafetyCertificateOutlined,
   WarningOutlined,
@@ -26,6 +28,8 @@ interface ColumnOptions {
   onRemove: (version: AppVersionRow) => void;
   /** 链接/二维码: the build's own install page. */
   onShowLink: (version: AppVersionRow) => void;
+  /** 标记保留 / 取消保留 (editors). */
+  onTogglePin: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -71,7 +75,16 @@ function VersionCell({ version, now, compact }: { version: AppVersionRow; now: n
       >
         {version.displayName ?? version.fileName}
       </Typography.Text>
-      <PackageTypeTag version={version} />
+      <Flex gap={4} wrap>
+        <PackageTypeTag version={version} />
+        {version.pinned && (
+          <Tooltip title={versionsText.pinnedHint}>
+            <Tag color="gold" icon={<PushpinFilled />} style={{ marginInlineEnd: 0 }} data-testid="version-pinned">
+              {versionsText.pinned}
+            </Tag>
+          </Tooltip>
+        )}
+      </Flex>
       {compact && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {formatSize(version.appSize)} · {formatVersionTime(version.createTime, now)} · {version.uploadBy ?? '-'}
@@ -127,9 +140,10 @@ function ActionsCell({
   onResign,
   onRemove,
   onShowLink,
+  onTogglePin,
 }: { version: AppVersionRow } & Pick<
   ColumnOptions,
-  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink'
+  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink' | 'onTogglePin'
 >) {
   return (
     <Flex vertical align="flex-start">
@@ -179,6 +193,17 @@ function ActionsCell({
         <Button
           type="link"
           size="small"
+          icon={version.pinned ? <PushpinFilled /> : <PushpinOutlined />}
+          onClick={() => onTogglePin(version)}
+          data-testid="version-pin"
+        >
+          {version.pinned ? versionsText.unpin : versionsText.pin}
+        </Button>
+      )}
+      {canEdit && (
+        <Button
+          type="link"
+          size="small"
           danger
           icon={<DeleteOutlined />}
           onClick={() => onRemove(version)}
@@ -200,6 +225,7 @@ export function versionColumns({
   onResign,
   onRemove,
   onShowLink,
+  onTogglePin,
 }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` },
@@ -262,6 +288,7 @@ export function versionColumns({
           onResign={onResign}
           onRemove={onRemove}
           onShowLink={onShowLink}
+          onTogglePin={onTogglePin}
         />
       ),
     },

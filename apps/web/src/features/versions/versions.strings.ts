@@ -75,4 +75,11 @@ export const versionsText = {
   retentionWouldRemove: (n: number, size: string) => `按这个规则，现在会删除 ${n} 个版本，释放 ${size}：`,
   retentionSaved: '保留规则已保存',
   retentionRunFirst: '请先试运行，确认会删除哪些版本',
+  /** 保留: a build the rule never removes. */
+  pinned: '保留',
+  pinnedHint: '已标记保留：保留规则不会删除这个版本',
+  pin: '标记保留',
+  unpin: '取消保留',
+  pinDone: '已标记保留，保留规则不会删除这个版本',
+  unpinDone: '已取消保留',
 } as const;
