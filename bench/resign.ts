@@ -3,7 +3,8 @@
 // floors measured in the same run on the same file: reading (`unzip -t` + `sha256sum` of every entry, what the
 // resource seal must at least read) and copying (`cp` of the file, what writing the result must at least cost).
 // The ipa is built here: ≥ 500 MiB of deflated resources (--quick: 128 MiB), 2,000 small files and a 56 MiB
-// Mach-O. Also prints the server's peak RSS during the job. Prints a table, asserts nothing.
+// Mach-O. Also prints the server's peak RSS during the job. Prints a table and records it in bench/RESULTS.md, asserts
+// nothing.
 import { execFileSync } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +16,8 @@ import { makeIdentity } from '@release/inspect/testing/signing.ts';
 import { sampleSigningSet } from '../apps/server/src/signing/testing/ipa-builder.ts';
 import { buildThinMachO } from '../apps/server/src/signing/testing/macho-builder.ts';
 import { compressEntry, type CompressedEntry, ZipOut } from '../apps/server/src/signing/zip-out.ts';
-import { currentRss, peakRss, resetPeakRss } from './lib/proc.ts';
+import { currentRss, fromSources, peakRss, resetPeakRss } from './lib/proc.ts';
+import { recordResults } from './lib/results.ts';
 import { fixed, mb, MiB, median, msText, printTable, type Row } from './lib/report.ts';
 import { ADMIN, startServer, type BenchServer } from './lib/server.ts';
 import { readWhole } from './lib/http-client.ts';
@@ -169,6 +171,7 @@ async function resignOnce(server: BenchServer, certId: number, appVersionId: num
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = os.loadavg();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-bench-resign-'));
   let server: BenchServer | null = null;
   try {
@@ -228,6 +231,15 @@ async function main(): Promise<void> {
       },
     ];
     printTable(rows, log);
+    recordResults(
+      `re-signing an ipa${quick ? ' (--quick)' : ''}${fromSources ? ' (--tsx)' : ''}`,
+      rows,
+      [
+        `ipa of ${mb(size)}: ${mb(resourceFiles * RESOURCE_FILE)} of deflated resources, 2,000 small files, a ${mb(MACHO_BYTES)} Mach-O; floors are \`unzip -t\` + \`sha256sum\` of every entry and \`cp\` of the file, measured before each round`,
+      ],
+      loadAtStart,
+    );
+    log('\nrecorded in bench/RESULTS.md');
   } finally {
     await server?.stop();
     fs.rmSync(dir, { recursive: true, force: true });

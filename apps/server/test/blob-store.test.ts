@@ -141,7 +141,7 @@ describe.each(['local', 's3'] as const)('blob store contract: %s', (kind) => {
   });
 });
 
-describe('local blob routes refuse what they did not sign', () => {
+describe('local blob store', () => {
   let server: TestServer;
   let store: ReturnType<typeof createLocalBlobStore>;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'release-blobs-'));
@@ -153,6 +153,18 @@ describe('local blob routes refuse what they did not sign', () => {
   afterAll(async () => {
     await server?.close();
     fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('takes a finished file in without copying it (local store: a rename from its scratch folder)', async () => {
+    const body = randomBytes(300_000);
+    fs.mkdirSync(store.scratchDir, { recursive: true });
+    const file = path.join(store.scratchDir, 'made.ipa');
+    fs.writeFileSync(file, body);
+    const inode = fs.statSync(file).ino;
+    expect(await store.adopt('packages/resigned/9/resigned.ipa', file)).toEqual({ size: body.length });
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.statSync(store.filePath('packages/resigned/9/resigned.ipa')).ino).toBe(inode);
+    expect(sha(await readAll(await store.read('packages/resigned/9/resigned.ipa')))).toBe(sha(body));
   });
 
   it('answers 403 for a tampered or expired signature and 416 past the end', async () => {

@@ -69,6 +69,15 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
             if (now === 'stored-answer-lost') throw new Error('socket hang up after the upload');
             return stored;
           },
+          // A re-signed ipa moves in from the local store's scratch folder: the same troubles.
+          async adopt(key, file) {
+            const now = key.startsWith('packages/resigned/') ? (trouble.shift() ?? 'none') : 'none';
+            if (now === 'cut-midway')
+              return put(key, cutMidway(fs.createReadStream(file)), { contentType: 'application/octet-stream' });
+            const stored = await store.adopt(key, file);
+            if (now === 'stored-answer-lost') throw new Error('socket hang up after the upload');
+            return stored;
+          },
           async delete(key) {
             if (key.startsWith('packages/resigned/') && observer) {
               const runs = await observer.db.selectFrom('resign_jobs').select(['id', 'status']).execute();

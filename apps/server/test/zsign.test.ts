@@ -59,6 +59,15 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
           }
           return put(key, body, options);
         };
+        // The re-signed ipa moves in from the scratch folder: refused the same way.
+        const adopt = store.adopt.bind(store);
+        store.adopt = async (key, file) => {
+          if (failNextResignedPut && key.startsWith('packages/resigned/')) {
+            failNextResignedPut = false;
+            throw new Error('storage went away');
+          }
+          return adopt(key, file);
+        };
         return store;
       },
     });

@@ -38,3 +38,24 @@ export function createDigester() {
     digest: (): FileDigest => ({ size, sha1: sha1.digest(), sha256: sha256.digest() }),
   };
 }
+
+/**
+ * Binaries read with room after their bytes (the view → the whole allocation): the signer writes the new signature
+ * into that room and changes the header where it is, instead of making a second copy of a large executable.
+ */
+const withRoom = new WeakMap<Buffer, Buffer>();
+
+/** A buffer of `size` bytes with room for a signature after them (one page-hash per 4 KiB page per hash, and more). */
+export function allocWithRoom(size: number): Buffer {
+  const room = Math.ceil(size / 4096) * (32 + 20) + 256 * 1024;
+  const whole = Buffer.allocUnsafeSlow(size + room);
+  const view = whole.subarray(0, size);
+  withRoom.set(view, whole);
+  return view;
+}
+
+/** `length` bytes over the same memory as `bytes`, when it was read with that much room; null otherwise. */
+export function roomFor(bytes: Buffer, length: number): Buffer | null {
+  const whole = withRoom.get(bytes);
+  return whole && whole.length >= length ? whole.subarray(0, length) : null;
+}

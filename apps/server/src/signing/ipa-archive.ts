@@ -1,7 +1,7 @@
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { crc32 } from 'node:zlib';
-import { createDigester, type AppFiles, type FileDigest } from './app-files.ts';
+import { allocWithRoom, createDigester, type AppFiles, type FileDigest } from './app-files.ts';
 import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
 
 /**
@@ -63,9 +63,12 @@ export function entryStream(zip: ZipFile, entry: Entry): Promise<NodeJS.Readable
   );
 }
 
-/** An entry's bytes, inflated into one buffer of the declared size (yauzl stops an entry that lies about it). */
-async function readWhole(zip: ZipFile, entry: Entry): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(entry.uncompressedSize);
+/**
+ * An entry's bytes, inflated into one buffer of the declared size (yauzl stops an entry that lies about it); with
+ * `room`, followed by room for the signer to sign it where it is.
+ */
+async function readWhole(zip: ZipFile, entry: Entry, room = false): Promise<Buffer> {
+  const bytes = room ? allocWithRoom(entry.uncompressedSize) : Buffer.allocUnsafe(entry.uncompressedSize);
   let at = 0;
   for await (const chunk of await entryStream(zip, entry)) {
     (chunk as Buffer).copy(bytes, at);
@@ -101,7 +104,7 @@ export async function loadHeldFiles(archive: IpaArchive): Promise<AppFiles> {
   const plists = entries.filter(
     (entry) => !isDirectory(entry) && ALWAYS_BYTES.test(entry.fileName) && entry.fileName.startsWith('Payload/'),
   );
-  for (const entry of plists) files.set(entry.fileName, await readWhole(zip, entry));
+  for (const entry of plists) files.set(entry.fileName, await readWhole(zip, entry, entry.fileName.endsWith('.dylib')));
   const root = mainAppRoot(files);
   const executables = new Set<string>();
   if (root) {
@@ -113,7 +116,8 @@ export async function loadHeldFiles(archive: IpaArchive): Promise<AppFiles> {
     }
   }
   for (const entry of entries)
-    if (executables.has(entry.fileName) && !isDirectory(entry)) files.set(entry.fileName, await readWhole(zip, entry));
+    if (executables.has(entry.fileName) && !isDirectory(entry))
+      files.set(entry.fileName, await readWhole(zip, entry, true));
   return files;
 }
 

@@ -8,8 +8,8 @@ import { IpaArchiveError, isDirectoryEntry, rawEntryStream, type IpaArchive, typ
 import { compressEntry, type CompressedEntry, type EntryPlace, type ZipEntryMeta, type ZipOut } from './zip-out.ts';
 
 /**
- * Re-signing's writes. The source is read once: each resource's compressed bytes go to the output as they are
- * while they are inflated and hashed for the seal (inflating runs in zlib's thread pool, hashing here: two cores).
+ * Re-signing's writes: each resource's compressed bytes go to the output as they are, while resources are inflated
+ * and hashed for the seal (two at a time, inflating in zlib's thread pool, hashing here: both cores).
  * After signing, only what changed is compressed again; a held file that did not change is copied as well.
  */
 export function entryMeta(entry: Entry): ZipEntryMeta {
@@ -25,59 +25,75 @@ export function entryMeta(entry: Entry): ZipEntryMeta {
   };
 }
 
+/** Larger than zlib's 16 KiB: fewer callbacks and hash updates per resource. */
+const INFLATE_CHUNK = 256 * 1024;
+
 const corrupt = (entry: Entry) => new IpaArchiveError(`ipa 文件已损坏：${entry.fileName}`);
 
-/** Copies one entry's stored bytes to `out`; with `onData`, also gives it the inflated bytes. Answers the raw CRC-32. */
-async function copyEntry(
-  archive: IpaArchive,
-  entry: Entry,
-  out: ZipOut,
-  onData: ((chunk: Buffer) => void) | null,
-): Promise<number> {
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
-    throw new IpaArchiveError(`不支持的压缩方式（${entry.compressionMethod}）：${entry.fileName}`);
+/** Copies one entry's stored bytes to `out` as they are. */
+async function copyEntry(archive: IpaArchive, entry: Entry, out: ZipOut): Promise<void> {
   await out.begin(entryMeta(entry));
-  let rawCrc = 0;
   let copied = 0;
-  const raw = (await rawEntryStream(archive.zip, entry)) as Readable;
-  const tee = async function* (chunks: AsyncIterable<Buffer>) {
-    for await (const chunk of chunks) {
-      rawCrc = crc32(chunk, rawCrc);
-      copied += chunk.length;
-      await out.data(chunk);
-      if (onData) yield chunk;
-    }
-  };
-  if (onData) {
-    let size = 0;
-    let crc = 0;
-    await pipeline(
-      raw,
-      tee,
-      entry.compressionMethod === 8 ? createInflateRaw() : new PassThrough(),
-      async (chunks: AsyncIterable<Buffer>) => {
-        for await (const chunk of chunks) {
-          size += chunk.length;
-          // Bounded by what the central directory declares: a lying entry stops here, not at the end.
-          if (size > entry.uncompressedSize) throw corrupt(entry);
-          crc = crc32(chunk, crc);
-          onData(chunk);
-        }
-      },
-    );
-    if (size !== entry.uncompressedSize || crc >>> 0 !== entry.crc32 >>> 0) throw corrupt(entry);
-  } else {
-    await pipeline(raw, tee, async (chunks: AsyncIterable<Buffer>) => {
-      for await (const _ of chunks);
-    });
+  for await (const chunk of (await rawEntryStream(archive.zip, entry)) as Readable) {
+    copied += (chunk as Buffer).length;
+    await out.data(chunk as Buffer);
   }
   if (copied !== entry.compressedSize) throw corrupt(entry);
-  return rawCrc >>> 0;
 }
 
 /**
+ * Inflates one entry and takes its digests, and the CRC-32 of its stored bytes (the verifier checks the copy by
+ * it). The inflated size and CRC-32 must be those the central directory declares. `onBytes` gets each inflated chunk's
+ * length.
+ */
+async function digestEntry(archive: IpaArchive, entry: Entry, onBytes: (bytes: number) => void): Promise<KnownEntry> {
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    throw new IpaArchiveError(`不支持的压缩方式（${entry.compressionMethod}）：${entry.fileName}`);
+  const digester = createDigester();
+  let rawCrc = 0;
+  let rawSize = 0;
+  let size = 0;
+  let crc = 0;
+  await pipeline(
+    (await rawEntryStream(archive.zip, entry)) as Readable,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        rawCrc = crc32(chunk, rawCrc);
+        rawSize += chunk.length;
+        yield chunk;
+      }
+    },
+    entry.compressionMethod === 8 ? createInflateRaw({ chunkSize: INFLATE_CHUNK }) : new PassThrough(),
+    async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) {
+        size += chunk.length;
+        // Bounded by what the central directory declares: a lying entry stops here, not at the end.
+        if (size > entry.uncompressedSize) throw corrupt(entry);
+        crc = crc32(chunk, crc);
+        digester.update(chunk);
+        onBytes(chunk.length);
+      }
+    },
+  );
+  if (size !== entry.uncompressedSize || crc >>> 0 !== entry.crc32 >>> 0 || rawSize !== entry.compressedSize)
+    throw corrupt(entry);
+  return {
+    digest: digester.digest(),
+    rawCrc32: rawCrc >>> 0,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    crc32: entry.crc32,
+  };
+}
+
+/** How many resources are inflated and hashed at once: each inflates on its own thread of zlib's pool. */
+const DIGEST_LANES = 2;
+
+/**
  * Writes every directory and every resource (whatever `held` does not hold) to `out`, copied compressed as it is,
- * and answers each resource's digests with what the verifier needs to know it was copied intact.
+ * and answers each resource's digests with what the verifier needs to know it was copied intact. The copy goes in
+ * archive order while two resources at a time are inflated and hashed (both cores busy); it reads the stored bytes a
+ * second time, from the page cache, and the verifier checks what was written against the CRC-32 of what was hashed.
  */
 export async function copyResources(
   archive: IpaArchive,
@@ -85,29 +101,36 @@ export async function copyResources(
   out: ZipOut,
   onBytes: (done: number) => void,
 ): Promise<Map<string, KnownEntry>> {
-  const known = new Map<string, KnownEntry>();
+  const resources = archive.entries.filter((entry) => !isDirectoryEntry(entry) && !held.has(entry.fileName));
+  const digests: KnownEntry[] = [];
   let done = 0;
-  for (const entry of archive.entries) {
-    if (isDirectoryEntry(entry)) {
-      await out.addDirectory(entryMeta(entry));
-      continue;
+  let next = 0;
+  let stopped = false;
+  const lane = async () => {
+    while (!stopped && next < resources.length) {
+      const at = next++;
+      digests[at] = await digestEntry(archive, resources[at] as Entry, (bytes) => {
+        done += bytes;
+        onBytes(done);
+      });
     }
-    if (held.has(entry.fileName)) continue;
-    const digester = createDigester();
-    const rawCrc32 = await copyEntry(archive, entry, out, (chunk) => {
-      digester.update(chunk);
-      done += chunk.length;
-      onBytes(done);
-    });
-    known.set(entry.fileName, {
-      digest: digester.digest(),
-      rawCrc32,
-      compressedSize: entry.compressedSize,
-      uncompressedSize: entry.uncompressedSize,
-      crc32: entry.crc32,
-    });
+  };
+  const digesting = Promise.all(Array.from({ length: DIGEST_LANES }, lane));
+  digesting.catch(() => {
+    stopped = true;
+  });
+  try {
+    for (const entry of archive.entries) {
+      if (isDirectoryEntry(entry)) await out.addDirectory(entryMeta(entry));
+      else if (!held.has(entry.fileName)) await copyEntry(archive, entry, out);
+    }
+  } catch (error) {
+    stopped = true;
+    await digesting.catch(() => undefined);
+    throw error;
   }
-  return known;
+  await digesting;
+  return new Map(resources.map((entry, at) => [entry.fileName, digests[at] as KnownEntry]));
 }
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -154,7 +177,7 @@ export async function writeHeld(
       await out.addCompressed(place, result);
       done += result.meta.uncompressedSize;
     } else if (entry) {
-      await copyEntry(archive, entry, out, null);
+      await copyEntry(archive, entry, out);
       done += entry.uncompressedSize;
     }
     onBytes(done);

@@ -69,6 +69,8 @@ export async function resignIpa(
     signed = resignApp(files, input);
     const written = [...files.values()].reduce((sum, file) => sum + (isBytes(file) ? file.length : 0), 0);
     await writeHeld(source, files, before, out, reporter(onProgress, 'write', written));
+    // The signed binaries are written: let them go before the verifier reads them back.
+    files.clear();
     await out.finish();
   } catch (error) {
     out.abort();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeAppleIdentity } from '@release/inspect/testing/identities.ts';
 import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { makeIdentity, signingTimeWithin } from '@release/inspect/testing/signing.ts';
+import { allocWithRoom } from './app-files.ts';
 import { readEmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
 import { parseMachO, sliceBytes } from './macho.ts';
@@ -110,5 +111,19 @@ describe('signMachO', () => {
     expect(() => signMachO(buildThinMachO({ cryptId: 1, signature: { identifier: 'x' } }), input)).toThrow(
       SigningError,
     );
+  });
+  it('signs a binary read with room after it in that memory, byte for byte as a copy would be signed', () => {
+    const original = buildThinMachO({
+      codeSize: 64 * 1024,
+      signature: { identifier: 'com.example.app', teamId: 'OLDTEAM001', signer: oldSigner, infoPlist },
+    });
+    const copied = signMachO(Buffer.from(original), input);
+    const withRoom = allocWithRoom(original.length);
+    original.copy(withRoom);
+    const signed = signMachO(withRoom, input);
+    expect(signed.buffer).toBe(withRoom.buffer);
+    expect(signed.byteOffset).toBe(withRoom.byteOffset);
+    expect(signed.equals(copied)).toBe(true);
+    expect(verifyMachO(signed, { infoPlist, codeResources })).toEqual([]);
   });
 });

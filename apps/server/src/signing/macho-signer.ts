@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { X509Certificate } from 'node:crypto';
 import { certificateSubject } from '@release/inspect/x509-name.ts';
+import { roomFor } from './app-files.ts';
 import { buildCodeDirectory, specialSlotHash } from './code-directory.ts';
 import { CSMAGIC, CSSLOT, CS_HASHTYPE, parseCodeDirectory } from './code-signature.ts';
 import { signCodeDirectories } from './cms-sign.ts';
@@ -103,7 +104,10 @@ function writeU64(buffer: Buffer, info: MachOSlice, at: number, value: bigint) {
   else buffer.writeBigUInt64BE(value, at);
 }
 
-/** Signs one thin slice: same code, new signature at the end of __LINKEDIT, header sizes updated first (they are hashed). */
+/**
+ * Signs one thin slice: same code, new signature at the end of __LINKEDIT, header sizes updated first (they are
+ * hashed). A slice read with room after it (allocWithRoom) is signed in that memory: its bytes change.
+ */
 export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
   const info = parseMachO(slice).slices[0] as MachOSlice;
   if (info.encryption && info.encryption.cryptId !== 0)
@@ -173,8 +177,12 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
   const trial = directoriesFor(slice.subarray(0, signatureOffset), false);
   const dataSize = align(assemble(trial, sign(trial)).length + 64, 16);
 
-  const out = Buffer.allocUnsafe(signatureOffset + dataSize);
-  const copied = slice.copy(out, 0, 0, Math.min(signatureOffset, slice.length));
+  // Signed where it is when it was read with room after it (the source's bytes are not needed afterwards).
+  const inPlace = roomFor(slice, signatureOffset + dataSize);
+  const out = inPlace ?? Buffer.allocUnsafe(signatureOffset + dataSize);
+  const copied = inPlace
+    ? Math.min(signatureOffset, slice.length)
+    : slice.copy(out, 0, 0, Math.min(signatureOffset, slice.length));
   out.fill(0, copied);
   const linkedit = findSegment(info, '__LINKEDIT');
   if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');

@@ -107,7 +107,10 @@ export function createZsignJob(deps: ZsignJobDeps) {
           );
       }
     };
-    const dir = await fsp.mkdtemp(path.join(deps.workDir ?? os.tmpdir(), 'release-resign-'));
+    // On the local store the work happens on the objects' disk, so the result moves in without a copy.
+    const workRoot = deps.workDir ?? (deps.blobs.kind === 'local' ? deps.blobs.scratchDir : os.tmpdir());
+    await fsp.mkdir(workRoot, { recursive: true });
+    const dir = await fsp.mkdtemp(path.join(workRoot, 'release-resign-'));
     try {
       const output = path.join(dir, 'resigned.ipa');
       // A profile that ran out since its upload would make a package that does not install: only current ones sign.
@@ -141,7 +144,8 @@ export function createZsignJob(deps: ZsignJobDeps) {
       // Another process that took the run over (a lease outlived) may have finished first: its version stands.
       const finished = await versions.findByFileKey(key);
       if (finished) return { versionId: finished.id };
-      await deps.blobs.put(key, fs.createReadStream(output), { contentType: 'application/octet-stream' });
+      if (deps.blobs.kind === 'local') await deps.blobs.adopt(key, output);
+      else await deps.blobs.put(key, fs.createReadStream(output), { contentType: 'application/octet-stream' });
     } finally {
       await fsp.rm(dir, { recursive: true, force: true });
     }
