@@ -131,12 +131,13 @@ export function createSharedServices(core: CoreBase) {
     members: repos.appMembers,
     quota: config.uploadQuota,
   });
+  const notifications = createNotificationsRepository(db);
   const registration = createPackageRegistrationService({
     uploads,
     versions: repos.versions,
     apps: repos.apps,
     members: repos.appMembers,
-    notifications: createNotificationsRepository(db),
+    notifications,
     policy,
     media,
     blobs,
@@ -243,6 +244,8 @@ export function createSharedServices(core: CoreBase) {
         repoSyncJob.queue(id).catch((err: unknown) => logger.error({ err }, 'queueing the first sync failed')),
       install,
       zsign,
+      /** Bell notices to users (a tester's feedback tells its receivers). */
+      bell: (rows: Parameters<typeof notifications.insertMany>[0]) => notifications.insertMany(rows),
     },
   };
 }

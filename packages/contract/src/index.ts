@@ -36,3 +36,4 @@ export * from './repo-hosts.ts';
 export * from './job-schedules.ts';
 export * from './version-removal.ts';
 export * from './retention.ts';
+export * from './feedback.ts';

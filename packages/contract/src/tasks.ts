@@ -241,6 +241,8 @@ export const taskRecord = z.object({
   /** Deleted in Lark: 'removed' (out of the list, read-only) or 'kept' (an unsynced local edit kept; no longer synced); null otherwise. */
   larkDeleted: z.enum(['removed', 'kept']).nullable(),
   clientToken: z.string().nullable(),
+  /** The build a tester's feedback was sent from (null for other records). */
+  versionId: z.number().nullable(),
   createTime: z.number(),
   updateTime: z.number(),
 });

@@ -36,6 +36,10 @@ export const openApiTags = [
   { name: '文件上传', description: '图标、截图与视频等小文件的上传和读取。' },
   { name: '安装包上传', description: '安装包的分片直传、登记为版本，以及 CI 使用的一次请求上传。' },
   { name: '安装页', description: '安装页（下载地址）的数据、安装密码与免密链接、iOS 安装清单。' },
+  {
+    name: '测试反馈',
+    description: '测试者从安装页或控制台对所用版本提交反馈（文字、截图或录屏），成为该应用的缺陷；应用的反馈设置。',
+  },
   { name: '版本', description: '应用的版本（安装包）列表、说明编辑与查询。' },
   { name: '工作流', description: '应用下跟踪 git/svn 仓库、飞书文档等来源的工作流，以及仓库同步、Webhook 与推送。' },
   { name: '提交记录', description: '工作流产生的提交记录：列表、截图与说明、与版本关联。' },

@@ -5,6 +5,10 @@ import type { Generated } from 'kysely';
 export interface AppTaskSettingsTable {
   app_id: number;
   task_view_enabled: number;
+  /** Testers may send feedback from the install page (1, the default) or not (0). */
+  feedback_enabled: Generated<number>;
+  /** JSON list of the user ids a feedback bug is assigned to. */
+  feedback_assignee_ids: Generated<string>;
   lark_task_list_guid: string | null;
   lark_task_list_url: string | null;
   lark_app_token: string | null;
@@ -45,6 +49,8 @@ export interface TaskRecordsTable {
   lark_updated_at: number | null;
   /** Deleted in Lark: 'removed' (out of the list, kept for its history) or 'kept' (an unsynced local edit kept, unlinked). */
   lark_deleted: 'removed' | 'kept' | null;
+  /** The build a tester's feedback was sent from (null for other records). */
+  version_id: Generated<number | null>;
   updated_by: number | null;
   create_time: number;
   update_time: number;

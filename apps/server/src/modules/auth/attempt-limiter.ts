@@ -3,8 +3,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { clientAddressKey } from './client-address.ts';
 import type { CounterKey, LoginGuardRepository } from './login-guard.repository.ts';
 
-/** What is guessed: a user's password (and phone code) at sign-in, or an app's install password. */
-export type GuessScope = 'login' | 'install';
+/** What is guessed: a user's password (and phone code) at sign-in, or an app's install password; or what is rate-limited the same way (tester feedback per link). */
+export type GuessScope = 'login' | 'install' | 'feedback';
 
 /** Guesses one address may make across all users (or all apps) in a window. */
 export const ADDRESS_MAX_ATTEMPTS = LOGIN_MAX_FAILURES * 5;

@@ -273,6 +273,32 @@ export function createInstallService(deps: InstallDeps) {
       return { link: 'public', message: null, app: { appName: open.app_name, appIcon: icon(open.app_icon), path } };
     },
 
+    /**
+     * The app and build a visitor of a link may act on (send feedback, count a download): a signed-in member, the
+     * holder of the page's pass, or anyone on an open password-free link. Refused like the page otherwise (the pass is
+     * asked for, never the password itself); a build that is not the link's app's answers null.
+     */
+    async visitorTarget(
+      url: string,
+      versionId: number,
+      context: { token?: string; viewer: AuthUser | null },
+    ): Promise<{ app: { id: number; name: string }; version: VersionRecord | null }> {
+      const { app, isPublic } = await appOfLink(url);
+      const member = context.viewer ? Boolean(await policy.accessOf(context.viewer, app.id)) : false;
+      if (!isPublic && !member) {
+        const pass = pageTokenState(context.token, app);
+        if (pass !== 'valid')
+          throw AppError.badRequest(
+            pass === 'stale' ? InstallMessages.passwordChanged : InstallMessages.passwordRequired,
+          );
+      }
+      const version = await versions.findById(versionId);
+      return {
+        app: { id: app.id, name: app.app_name },
+        version: version && version.app_id === app.id ? version : null,
+      };
+    },
+
     /** Whether an install page token opens this app's page (the visitor knows its password). */
     isPageTokenValid,
   };

@@ -85,6 +85,7 @@ export async function presentRecords(
         larkSyncedVersion: row.lark_synced_version === null ? null : Number(row.lark_synced_version),
         larkDeleted: row.lark_deleted,
         clientToken: row.client_token,
+        versionId: row.version_id === null ? null : Number(row.version_id),
         createTime: row.create_time,
         updateTime: row.update_time,
       };

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Core } from '../../core.ts';
+import { feedbackRoutes } from './feedback.routes.ts';
+import { createFeedbackService } from './feedback.service.ts';
 import { createTaskCommentsService } from './task-comments.service.ts';
 import { createTasksRepository } from './tasks.repository.ts';
 import { tasksRoutes } from './tasks.routes.ts';
 import { createTasksService } from './tasks.service.ts';
 
-/** The task and bug tracker; with a Lark app its changes go to the Lark sync (tasks-sync). */
+/** The task and bug tracker, and tester feedback that becomes its bugs; with a Lark app its changes go to the Lark sync (tasks-sync). */
 export async function register(app: FastifyInstance, core: Core) {
   const repo = createTasksRepository(core.db);
   const sync = core.shared.tasksSync;
@@ -25,4 +27,15 @@ export async function register(app: FastifyInstance, core: Core) {
     clock: core.clock,
   });
   await app.register(tasksRoutes({ tasks, comments, ...core.links }));
+  const feedback = createFeedbackService({
+    tasks,
+    repo,
+    install: core.shared.install,
+    policy: core.shared.policy,
+    members: core.repos.appMembers,
+    guard: core.shared.loginGuard,
+    clock: core.clock,
+    bell: core.shared.bell,
+  });
+  await app.register(feedbackRoutes({ feedback, blobs: core.blobs, clock: core.clock }));
 }

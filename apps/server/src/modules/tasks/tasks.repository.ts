@@ -73,6 +73,14 @@ export function createTasksRepository(db: Kysely<Database>) {
         .onConflict((oc) => oc.column('app_id').doUpdateSet({ task_view_enabled: enabled ? 1 : 0, update_time: now }))
         .execute();
     },
+    async saveFeedbackSettings(appId: number, enabled: boolean, assigneeIds: number[], now: number) {
+      const values = { feedback_enabled: enabled ? 1 : 0, feedback_assignee_ids: JSON.stringify(assigneeIds) };
+      await db
+        .insertInto('app_task_settings')
+        .values({ app_id: appId, task_view_enabled: 0, update_time: now, ...values })
+        .onConflict((oc) => oc.column('app_id').doUpdateSet({ ...values, update_time: now }))
+        .execute();
+    },
 
     /** Newest first, by page. */
     async list(filter: TaskFilter, offset: number, limit: number) {

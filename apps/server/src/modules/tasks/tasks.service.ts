@@ -23,7 +23,7 @@ import {
 } from '@release/contract';
 import type { z } from 'zod';
 import type { createTaskBody, tasksQuery, updateTaskBody } from '@release/contract';
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { TaskRecordsTable } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -32,6 +32,7 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { keptHere } from './lark-deleted.ts';
+import { diff, recordInserter } from './task-rows.ts';
 import { parseFiles, presentRecords, userIdsOf, type FileLinker, type StoredTaskFile } from './task-presenter.ts';
 import type { NewTaskHistory, TaskRecordRow, TasksRepository } from './tasks.repository.ts';
 
@@ -49,26 +50,6 @@ export interface TasksServiceDeps {
   /** Called after every committed local change (the Lark sync queues its push here). Failures are the caller's to log. */
   onChange?: (record: TaskRecordRow, change: TaskChange) => Promise<void>;
 }
-
-/** Record columns whose changes are kept in task_history, with the API's field names. */
-const TRACKED: Array<[keyof TaskRecordRow & string, string]> = [
-  ['summary', 'summary'],
-  ['description', 'description'],
-  ['assignee_ids', 'assigneeIds'],
-  ['start_at', 'startAt'],
-  ['due', 'due'],
-  ['completed_at', 'completedAt'],
-  ['priority', 'priority'],
-  ['status', 'status'],
-  ['module_name', 'moduleName'],
-  ['bug_status', 'bugStatus'],
-  ['bug_type', 'bugType'],
-  ['bug_severity', 'bugSeverity'],
-  ['bug_priority', 'bugPriority'],
-  ['bug_remark', 'bugRemark'],
-  ['attach_files', 'attachFiles'],
-];
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 /** The per-app task and bug tracker (SPEC §1, §4, §7 Tasks), complete without Lark. */
 export function createTasksService(deps: TasksServiceDeps) {
@@ -184,31 +165,6 @@ export function createTasksService(deps: TasksServiceDeps) {
     return { files, claim };
   }
 
-  function diff(
-    before: TaskRecordRow,
-    after: Updateable<TaskRecordsTable>,
-    actorId: number,
-    now: number,
-  ): NewTaskHistory[] {
-    const rows: NewTaskHistory[] = [];
-    for (const [column, field] of TRACKED) {
-      if (!(column in after)) continue;
-      const oldValue = asText(before[column]);
-      const newValue = asText(after[column as keyof typeof after]);
-      if (oldValue !== newValue)
-        rows.push({
-          actor_id: actorId,
-          source: 'local',
-          field,
-          old_value: oldValue,
-          new_value: newValue,
-          create_time: now,
-          comment_id: null,
-        });
-    }
-    return rows;
-  }
-
   /** The record columns an edit sets (the form's fields; status only when chosen), completedAt following status. */
   function formChanges(
     before: TaskRecordRow,
@@ -247,6 +203,8 @@ export function createTasksService(deps: TasksServiceDeps) {
     if (record && deps.onChange) return deps.onChange(record, change);
     return Promise.resolve();
   }
+
+  const insertNew = recordInserter(tasks, clock);
 
   return {
     fieldGroups,
@@ -307,19 +265,14 @@ export function createTasksService(deps: TasksServiceDeps) {
       await checkForm(body);
       const isTask = body.recordType === 'task';
       const { files, claim } = await resolveFiles(user, isTask ? body.attachFiles : body.bugFiles, []);
-      const now = clock.now();
-      const guid = randomUUID();
-      const record = {
-        guid,
+      const fields = {
         app_id: body.appId,
         record_type: body.recordType,
         summary: body.summary.trim(),
         description: body.description,
         assignee_ids: JSON.stringify(body.assigneeIds),
-        creator_id: user.userId,
         start_at: body.startAt ?? null,
         due: body.due ?? null,
-        completed_at: null,
         // Status is chosen only when editing (SPEC §4).
         priority: isTask ? (body.priority ?? NEW_TASK_PRIORITY) : null,
         status: isTask ? NEW_TASK_STATUS : null,
@@ -331,26 +284,10 @@ export function createTasksService(deps: TasksServiceDeps) {
         bug_remark: isTask ? null : (body.bugRemark ?? null),
         attach_files: JSON.stringify(files),
         client_token: body.clientToken ?? null,
-        lark_guid: null,
-        lark_record_id: null,
-        lark_synced_version: null,
-        lark_updated_at: null,
-        updated_by: user.userId,
-        create_time: now,
-        update_time: now,
       };
+      let guid: string;
       try {
-        await tasks.insert(record, [
-          {
-            actor_id: user.userId,
-            source: 'local',
-            field: 'created',
-            old_value: null,
-            new_value: record.summary,
-            create_time: now,
-            comment_id: null,
-          },
-        ]);
+        guid = await insertNew(fields, user.userId);
       } catch (error) {
         // Two requests with one clientToken at the same moment: the loser answers the winner's record.
         if (body.clientToken && isUniqueViolation(error)) {
@@ -360,8 +297,7 @@ export function createTasksService(deps: TasksServiceDeps) {
         throw error;
       }
       for (const id of claim) await deps.uploads.markRegistered(id);
-      const created = await tasks.findByGuid(guid);
-      await notify(created, 'created');
+      await notify(await tasks.findByGuid(guid), 'created');
       return this.one(user, guid, link);
     },
 
@@ -433,6 +369,48 @@ export function createTasksService(deps: TasksServiceDeps) {
     async allUsers(): Promise<AssignableUser[]> {
       const rows = await tasks.allUsers();
       return rows.map((r) => ({ userId: Number(r.id), name: r.username, avatar: null }));
+    },
+
+    /**
+     * A bug from a tester's feedback (modules/feedback): the same insert, history and change path as every new bug
+     * (the Lark sync takes it like any other). The creator is the signed-in tester, or nobody for an anonymous one.
+     */
+    async createFeedbackBug(input: {
+      appId: number;
+      versionId: number;
+      summary: string;
+      description: string;
+      assigneeIds: number[];
+      creatorId: number | null;
+      files: StoredTaskFile[];
+    }): Promise<TaskRecordRow> {
+      const guid = await insertNew(
+        {
+          app_id: input.appId,
+          record_type: 'bug',
+          summary: input.summary,
+          description: input.description,
+          assignee_ids: JSON.stringify(input.assigneeIds),
+          start_at: null,
+          due: null,
+          priority: null,
+          status: null,
+          module_name: null,
+          bug_status: NEW_BUG_STATUS,
+          bug_type: null,
+          bug_severity: null,
+          bug_priority: null,
+          bug_remark: null,
+          attach_files: JSON.stringify(input.files),
+          client_token: null,
+          version_id: input.versionId,
+        },
+        input.creatorId,
+      );
+      const created = await tasks.findByGuid(guid);
+      if (!created) throw AppError.notFound(TaskMessages.recordNotFound);
+      await notify(created, 'created');
+      return created;
     },
 
     notify,
