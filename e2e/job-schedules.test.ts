@@ -55,6 +55,10 @@ describe.each(e2eDatabases())('设置 → 后台任务 (%s)', (database) => {
       await expect.poll(() => text(page, 'job-next-run-repository-poll')).toBe('已停用（到期不运行）');
       await page.getByTestId('job-enabled-repository-poll').click();
       await expect.poll(() => text(page, 'job-next-run-repository-poll')).toMatch(TIME);
+      // The queue of durable jobs, the figures /metrics gives, below the schedules.
+      const queue = page.getByTestId('job-queue');
+      await queue.scrollIntoViewIfNeeded();
+      expect(await queue.innerText()).toMatch(/任务队列[\s\S]*等待中[\s\S]*最早等待/);
       // Nothing is cut off at this width: the run button is on screen.
       const box = await page.getByTestId('job-run-repository-poll').boundingBox();
       expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);

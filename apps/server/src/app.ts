@@ -12,6 +12,7 @@ import { registerCompression } from './http/compression.ts';
 import { registerWebApp } from './http/web-static.ts';
 import { openApiInfo, openApiSecurity, openApiTags, openApiTransform } from './http/openapi.ts';
 import { RequestLog } from './http/request-log.ts';
+import { registerRequestMetrics } from './http/request-metrics.ts';
 import * as apiTokens from './modules/api-tokens/api-tokens.module.ts';
 import * as appleAccounts from './modules/apple-accounts/apple-accounts.module.ts';
 import * as apps from './modules/apps/apps.module.ts';
@@ -28,6 +29,7 @@ import * as install from './modules/install/install.module.ts';
 import * as larkDocs from './modules/lark-docs/lark-docs.module.ts';
 import * as media from './modules/media/media.module.ts';
 import * as messaging from './modules/messaging/messaging.module.ts';
+import * as metrics from './modules/metrics/metrics.module.ts';
 import * as notifications from './modules/notifications/notifications.module.ts';
 import * as publish from './modules/publish/publish.module.ts';
 import * as roles from './modules/roles/roles.module.ts';
@@ -93,6 +95,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   await tasksSync.register(app, core);
   await blobs.register(app, core);
   await health.register(app, core);
+  await metrics.register(app, core);
   await cliDownload.register(app, core);
   return {
     users: usersService,
@@ -128,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await registerCompression(app);
 
   const core = createCore(deps, app.log);
+  registerRequestMetrics(app, core.metrics);
   // The job runner and the scheduler are started by main.ts (tests drive them with runDue); closing the app stops them.
   app.addHook('onClose', async () => {
     await core.scheduler.stop();

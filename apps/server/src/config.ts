@@ -29,6 +29,8 @@ const schema = z.object({
   /** log: codes are written to the server log; webhook: POSTed as JSON to SMS_WEBHOOK_URL. */
   SMS_PROVIDER: z.enum(['log', 'webhook']).default('log'),
   SMS_WEBHOOK_URL: z.string().url().optional(),
+  /** Bearer token /metrics asks for; without it /metrics answers only loopback requests that no proxy forwarded. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   /** Lark (Feishu) app id; the Feishu login button shows only when set. */

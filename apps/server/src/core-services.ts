@@ -105,6 +105,7 @@ export function createSharedServices(core: CoreBase) {
     policy,
     config,
     lark: core.lark,
+    metrics: core.metrics,
   });
   const ingest = createCommitIngestService({
     logs: commitLogs,
@@ -144,6 +145,7 @@ export function createSharedServices(core: CoreBase) {
     ingest,
     clock,
     inspectFile: (filePath, options) => inspector.inspect(filePath, options),
+    metrics: core.metrics,
     announce: (actor, version, chatEnv, baseUrl) =>
       messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });

@@ -16,6 +16,7 @@ import type { WecomConfig } from './integrations/wecom/wecom-client.ts';
 import { createJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { createAppMetrics, type AppMetrics } from './lib/app-metrics.ts';
 import type { Logger } from './lib/logger.ts';
 import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { createSharedServices, type SharedRepositories, type SharedServices } from './core-services.ts';
@@ -90,6 +91,8 @@ export interface AppDeps {
   cliBundle?: CliBundleSource;
   webDistDir?: string;
   trustProxy?: TrustProxy;
+  /** METRICS_TOKEN: /metrics answers a request with this Bearer token; without it, only loopback peers not behind a proxy. */
+  metricsToken?: string;
 }
 
 type Defaulted =
@@ -159,6 +162,8 @@ export interface Core {
   /** Our Lark app's client; null without LARK_APP_ID. */
   lark: LarkClient | null;
   housekeeping: Housekeeping;
+  /** The counters of /metrics that requests, uploads and deliveries add to. */
+  metrics: AppMetrics;
   /** Services more than one module calls (core-services.ts). */
   shared: SharedServices;
   /** Repositories read by modules other than their own; each is a seam still to narrow into a service. */
@@ -188,6 +193,7 @@ export function createCore(deps: AppDeps, logger: Logger): Core {
     box: createSecretBox(config.secret, config.previousSecrets),
     mediaLinks,
     lark: config.lark ? createLarkClient(config.lark, clock) : null,
+    metrics: createAppMetrics(),
     housekeeping: {
       add: (step) => steps.push(step),
       run: async () => {

@@ -104,6 +104,7 @@ async function main() {
     robotHosts: { larkOpenBaseUrl: config.LARK_OPEN_BASE_URL, wecomBaseUrl: config.WECOM_BASE_URL },
     webDistDir: config.WEB_DIST_DIR ?? path.resolve(here, '../../web/dist'),
     trustProxy: config.TRUST_PROXY,
+    metricsToken: config.METRICS_TOKEN,
     mobileconfigSigner,
     pollIntervalMs: config.SYNC_INTERVAL_SEC * 1000,
     logger: {

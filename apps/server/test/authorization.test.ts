@@ -26,6 +26,7 @@ const ADMIN_ONLY = [
   'GET /api/system_setting/jobs',
   'POST /api/system_setting/jobs/run',
   'POST /api/system_setting/jobs/enabled',
+  'GET /api/system_setting/job_queue',
   'GET /api/deliveries',
   'POST /api/delivery/retry',
   'POST /api/cert_upload',

@@ -28,3 +28,20 @@ export const JobScheduleMessages = {
   notFound: '没有这个后台任务',
   running: '该任务正在运行，请等它结束后再试',
 } as const;
+
+/** 设置 → 后台任务 → 任务队列 (admins): the durable job queue per kind, the same figures as /metrics. */
+export const JOB_QUEUE_PATH = '/api/system_setting/job_queue';
+
+export const jobQueueRow = z.object({
+  /** The job's kind (messaging.delivery, versions.remove-files, …). */
+  kind: z.string(),
+  /** Waiting to run (due now or later: a retry waits out its backoff). */
+  pending: z.number(),
+  /** Taken by a process now. */
+  running: z.number(),
+  /** Gave up; kept for an admin's retry. */
+  failed: z.number(),
+  /** How long the oldest due job has waited, in ms; 0 when none is due. */
+  oldestPendingAgeMs: z.number(),
+});
+export type JobQueueRow = z.infer<typeof jobQueueRow>;

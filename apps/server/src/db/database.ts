@@ -5,7 +5,7 @@ import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { registerPgCopier } from './pg-copy.ts';
-import { createPgPool, pgTimeouts } from './pg-pool.ts';
+import { createPgPool, pgTimeouts, registerPgPool } from './pg-pool.ts';
 
 /** DATABASE_STATEMENT_TIMEOUT_MS's default. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
@@ -146,6 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = createPgPool(poolOptions);
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
+    registerPgPool(db, pool);
     const openUnbounded = () =>
       new Kysely<Database>({
         dialect: new SchemaScopedPostgresDialect(

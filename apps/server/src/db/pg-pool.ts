@@ -64,6 +64,27 @@ export interface PgPool {
   end(): Promise<void>;
   /** The pool's settings (Kysely opens a control connection with them to cancel a query). */
   options: object;
+  /** Connections open, idle among them, and queries waiting for one (/metrics). */
+  usage(): PgPoolUsage;
+}
+
+export interface PgPoolUsage {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+const poolsOfDatabases = new WeakMap<object, PgPool>();
+
+/** Remembers which pool a Kysely instance runs on, so /metrics can read its use without another handle. */
+export function registerPgPool(db: object, pool: PgPool): void {
+  poolsOfDatabases.set(db, pool);
+}
+
+/** The pool of a PostgreSQL database opened by openDatabase; undefined on SQLite. */
+export function pgPoolOf(db: object): PgPool | undefined {
+  return poolsOfDatabases.get(db);
 }
 
 /** How much longer than statement_timeout the client waits for any answer before it counts the server as gone. */
@@ -112,5 +133,11 @@ export function createPgPool(options: PgPoolOptions): PgPool {
     },
     end: () => pool.end(),
     options: pool.options,
+    usage: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: options.max,
+    }),
   };
 }

@@ -144,6 +144,29 @@ export function createJobRepository(db: Kysely<Database>, dialect: 'sqlite' | 'p
       return row?.next == null ? null : Number(row.next);
     },
 
+    /**
+     * The queue per kind: jobs pending, running and failed, and when the oldest due pending job became due (null when
+     * none is due). One grouped statement over the jobs still kept (done ones are purged after a week).
+     */
+    async queueStats(now: number) {
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['kind', 'status'])
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('n'),
+          eb.fn.min(sql<number | null>`case when run_at <= ${now} then run_at end`).as('oldest_due'),
+        ])
+        .where('status', 'in', ['pending', 'running', 'failed'])
+        .groupBy(['kind', 'status'])
+        .execute();
+      return rows.map((r) => ({
+        kind: r.kind,
+        status: r.status as 'pending' | 'running' | 'failed',
+        count: Number(r.n),
+        oldestDue: r.oldest_due == null ? null : Number(r.oldest_due),
+      }));
+    },
+
     /** Done jobs older than the cut-off go (the delivery log keeps what happened); failed ones stay for a retry. */
     async deleteDoneBefore(cutoff: number) {
       await db.deleteFrom('jobs').where('status', '=', 'done').where('finish_time', '<', cutoff).execute();

@@ -12,6 +12,15 @@ export const LEASE_MS = 2 * 60_000;
 const IDLE_POLL_MS = 5_000;
 const DONE_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
 
+/** One kind's line of the queue (the shape of JobQueueRow in the contract). */
+export interface JobQueueFigures {
+  kind: string;
+  pending: number;
+  running: number;
+  failed: number;
+  oldestPendingAgeMs: number;
+}
+
 export interface EnqueueOptions {
   /** A job with this key already queued is not queued again. */
   dedupeKey?: string;
@@ -198,6 +207,19 @@ export function createJobQueue(deps: {
       if (timer) clearTimeout(timer);
       timer = null;
       await draining?.catch(() => undefined);
+    },
+
+    /** Per kind: pending, running, failed, and how long the oldest due job has waited (admin page, /metrics). */
+    async queueFigures(): Promise<JobQueueFigures[]> {
+      const now = clock.now();
+      const byKind = new Map<string, JobQueueFigures>();
+      for (const r of await jobs.queueStats(now)) {
+        const row = byKind.get(r.kind) ?? { kind: r.kind, pending: 0, running: 0, failed: 0, oldestPendingAgeMs: 0 };
+        row[r.status] = r.count;
+        if (r.status === 'pending' && r.oldestDue !== null) row.oldestPendingAgeMs = Math.max(0, now - r.oldestDue);
+        byKind.set(r.kind, row);
+      }
+      return [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind));
     },
 
     async purgeDone() {

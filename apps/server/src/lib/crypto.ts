@@ -60,3 +60,10 @@ export function randomDigits(length: number): string {
   for (let i = 0; i < length; i += 1) out += String(randomInt(10));
   return out;
 }
+
+/** Compares two secrets in time that does not depend on where they differ (hashes first: lengths may differ). */
+export function safeEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}

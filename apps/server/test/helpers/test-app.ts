@@ -117,6 +117,8 @@ export interface TestServerOptions {
   inspection?: InspectPoolOptions;
   /** SYNC_INTERVAL_SEC in ms: the repository poll schedule (none unless a test wants one). */
   pollIntervalMs?: number;
+  /** METRICS_TOKEN (none: /metrics answers loopback only). */
+  metricsToken?: string;
 }
 
 /** TestServer's `request` against any base URL (a server in this process or another): JSON in, JSON envelope out. */
@@ -183,6 +185,7 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
     blobs,
     inspection: options.inspection,
     pollIntervalMs: options.pollIntervalMs,
+    metricsToken: options.metricsToken,
   });
   await built.modules.roles.seedDefaults();
   await built.modules.users.ensureFirstAdmin(ADMIN.username, ADMIN.password, () => 'unused');

@@ -34,6 +34,7 @@ export const queryKeys = {
   apiTokenList: (params: ApiTokenListParams) => ['api-tokens', params] as const,
   publicUrlCheck: ['public-url-check'] as const,
   jobSchedules: ['job-schedules'] as const,
+  jobQueue: ['job-queue'] as const,
   certificates: ['certificates'] as const,
   devices: ['devices'] as const,
   deviceList: (params: DeviceListParams) => ['devices', params] as const,

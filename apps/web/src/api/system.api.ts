@@ -1,4 +1,10 @@
-import { JOB_SCHEDULES_PATH, type JobScheduleRow, type PublicUrlReport } from '@release/contract';
+import {
+  JOB_QUEUE_PATH,
+  JOB_SCHEDULES_PATH,
+  type JobQueueRow,
+  type JobScheduleRow,
+  type PublicUrlReport,
+} from '@release/contract';
 import { api } from './client.ts';
 
 export type { CertificateInfo, PublicUrlReport } from '@release/contract';
@@ -24,4 +30,9 @@ export async function runJobScheduleNow(name: string): Promise<JobScheduleRow[]>
 
 export async function setJobScheduleEnabled(body: { name: string; enabled: boolean }): Promise<JobScheduleRow[]> {
   return (await api.post<JobScheduleRow[]>(`${JOB_SCHEDULES_PATH}/enabled`, body)).data;
+}
+
+/** 设置 → 后台任务 → 任务队列 (admins): jobs waiting, running and failed per kind. */
+export async function fetchJobQueue(signal?: AbortSignal): Promise<JobQueueRow[]> {
+  return (await api.get<JobQueueRow[]>(JOB_QUEUE_PATH, undefined, { signal })).data;
 }

@@ -2,6 +2,7 @@ import { MessagingMessages } from '@release/contract';
 import { z } from 'zod';
 import { defineJob, JobFailure } from '../../jobs/job-definition.ts';
 import type { LarkClient } from '../../integrations/lark/lark-client.ts';
+import type { AppMetrics } from '../../lib/app-metrics.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { DeliveriesRepository } from './deliveries.repository.ts';
@@ -39,6 +40,8 @@ export interface DeliveryJobDeps {
   clock: Clock;
   /** The app icon's Lark image_key for card headers (null: the card goes without it). */
   icons: LarkIcons;
+  /** Counts each settled delivery (sent, failed, retry) for /metrics. */
+  metrics?: Pick<AppMetrics, 'deliveries'>;
 }
 
 /**
@@ -104,13 +107,15 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
     async settle(trx, p, outcome) {
       const now = clock.now();
       if (outcome.status === 'done') {
-        if (outcome.result)
+        if (outcome.result) {
           await deliveries.settle(trx, p.deliveryId, {
             status: 'sent',
             code: outcome.result.code,
             message: outcome.result.message,
             sentTime: now,
           });
+          deps.metrics?.deliveries.inc({ receiver: p.receiver.kind, outcome: 'sent' });
+        }
         return;
       }
       const { failure } = outcome;
@@ -118,6 +123,10 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
         status: outcome.status === 'retry' ? 'pending' : 'failed',
         code: failure.code,
         message: failure.message,
+      });
+      deps.metrics?.deliveries.inc({
+        receiver: p.receiver.kind,
+        outcome: outcome.status === 'retry' ? 'retry' : 'failed',
       });
     },
   });

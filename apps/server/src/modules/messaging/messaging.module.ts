@@ -16,6 +16,7 @@ import { createDeliveryLogService } from './delivery-log.service.ts';
 import { createDeliveryQueue } from './delivery-queue.ts';
 import { createDeliveryJob } from './delivery.job.ts';
 import { createLarkIcons } from './lark-icon.ts';
+import type { AppMetrics } from '../../lib/app-metrics.ts';
 import { createMessagingRepository } from './messaging.repository.ts';
 import { messagingRoutes } from './messaging.routes.ts';
 import { createMessagingService } from './messaging.service.ts';
@@ -36,6 +37,8 @@ export function createMessaging(deps: {
   policy: AppsPolicy;
   config: Pick<CoreConfig, 'robotHosts' | 'publicUrl'>;
   lark: LarkClient | null;
+  /** Counts settled deliveries for /metrics. */
+  metrics: Pick<AppMetrics, 'deliveries'>;
 }) {
   const { db, clock, jobs } = deps;
   const hosts = deps.config.robotHosts;
@@ -50,6 +53,7 @@ export function createMessaging(deps: {
     hosts,
     clock,
     icons,
+    metrics: deps.metrics,
   });
   const queue = createDeliveryQueue({ db, deliveries: deliveriesRepo, jobs, job: () => deliveryJob, clock });
   const autoPush = createAutoPushJob({

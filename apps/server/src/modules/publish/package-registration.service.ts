@@ -18,6 +18,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
+import type { AppMetrics } from '../../lib/app-metrics.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppMembersRepository } from '../apps/app-members.repository.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
@@ -44,6 +45,8 @@ export interface RegistrationDeps {
   clock: Clock;
   /** Inspects a package file off the event loop (the inspection worker pool). */
   inspectFile: (filePath: string, options: InspectPackageOptions) => Promise<PackageInspection>;
+  /** Counts stored packages and their bytes for /metrics. */
+  metrics?: Pick<AppMetrics, 'uploads' | 'uploadBytes'>;
   /** Tells the chosen group (chatEnv) about a new version; the messaging module's push. */
   announce?: (
     actor: AuthUser,
@@ -154,6 +157,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         if (winner) return { version: winner, raced: true };
       }
     }
+    deps.metrics?.uploads.inc({ platform: label.platform });
+    deps.metrics?.uploadBytes.inc({ platform: label.platform }, file.fileSize);
     return { version: (await versions.findById(id)) as VersionRecord, raced: false };
   }
 

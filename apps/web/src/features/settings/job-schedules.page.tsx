@@ -8,6 +8,7 @@ import { fetchJobSchedules, runJobScheduleNow, setJobScheduleEnabled } from '../
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
 import { toast } from '../../app/feedback.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
+import { JobQueueCard } from './job-queue.card.tsx';
 import { durationText, intervalText, jobSchedulesText as text } from './job-schedules.strings.ts';
 
 const time = (t: number) => dayjs(t).format('YYYY-MM-DD HH:mm:ss');
@@ -153,6 +154,7 @@ export function JobSchedulesPage() {
           );
         })}
       </Flex>
+      <JobQueueCard />
     </div>
   );
 }

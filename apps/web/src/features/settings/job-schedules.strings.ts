@@ -25,6 +25,19 @@ export const jobSchedulesText = {
   retry: '重试',
 };
 
+/** 设置 → 后台任务 → 任务队列. */
+export const jobQueueText = {
+  title: '任务队列',
+  intro: '消息推送、文件清理等后台任务的排队情况（与 /metrics 的数字相同）。',
+  kind: '任务类型',
+  pending: '等待中',
+  running: '运行中',
+  failed: '失败',
+  oldest: '最早等待',
+  empty: '队列中没有任务',
+  loadFailed: '任务队列读取失败',
+};
+
 /** 5 分钟, 1 小时, 30 秒. */
 export function intervalText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} 小时`;
