@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, CreatedApiToken } from '@release/contract';
+import { sampleHap } from '@release/inspect/testing/hap-builder.ts';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { type FlakyProxy, startFlakyProxy } from './helpers/flaky-proxy.ts';
@@ -194,6 +195,28 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
       0,
       expect.objectContaining({ ok: true, version: expect.objectContaining({ appVersion: '3.2.0' }) }),
     ]);
+  });
+
+  it('publishes the modules of a HarmonyOS version together as one version; several files of other kinds are refused', async () => {
+    const entry = file('entry-default-signed.hap', sampleHap({ versionName: '5.0.0', dependencies: ['lib'] }));
+    const lib = file(
+      'lib-default-signed.hsp',
+      sampleHap({ versionName: '5.0.0', moduleName: 'lib', moduleType: 'shared' }),
+    );
+    const published = await cli(['upload', entry, lib, '--app', 'shop', '--json']);
+    expect([published.code, published.stderr]).toEqual([0, expect.stringContaining('harmony 5.0.0 (1000001)')]);
+    const { version } = JSON.parse(published.stdout) as { version: AppVersionRow };
+    expect([version.fileName, (version.metadata.modules as { name: string }[]).map((m) => m.name)]).toEqual([
+      'com.example.harmony-5.0.0.app',
+      ['entry', 'lib'],
+    ]);
+    const apk = file('two.apk', sampleApk({ versionName: '5.0.1' }));
+    expect(await cli(['upload', apk, entry, '--app', 'shop'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        '只能给出一个安装包文件；只有同一版本的多个 HarmonyOS 模块（.hap / .hsp）可以一起给出',
+      ),
+    });
   });
 
   it('answers the latest version, and exit 4 when a platform has none', async () => {

@@ -1,5 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { APP_PATH_PATTERN, chatEnvs, nativePackageTypes, type NativePackageType } from '@release/contract';
+import {
+  APP_PATH_PATTERN,
+  chatEnvs,
+  isUploadedTogether,
+  nativePackageTypes,
+  type NativePackageType,
+} from '@release/contract';
 import { CliError, ExitCode } from './exit-codes.ts';
 import { languageOf, text, type Language } from './messages.ts';
 
@@ -10,6 +16,8 @@ export type Command =
   | {
       name: 'upload';
       file: string;
+      /** The other modules of a HarmonyOS version (.hap / .hsp) published with `file` as one version. */
+      modules: string[];
       app: string;
       note: string;
       attach: string[];
@@ -118,11 +126,13 @@ export function parseCommand(argv: string[]): Command {
       'allow-other-bundle-id': { type: 'boolean', default: false },
     });
     if (values.help) return helpOf(name);
-    if (positionals.length !== 1 || !positionals[0])
-      throw usageError(positionals.length ? text.oneFileOnly : text.fileMissing, name);
+    if (!positionals[0]) throw usageError(text.fileMissing, name);
+    // Several files only as the modules of one HarmonyOS version.
+    if (positionals.length > 1 && !positionals.every(isUploadedTogether)) throw usageError(text.oneFileOnly, name);
     return {
       name,
       file: positionals[0],
+      modules: positionals.slice(1),
       app: appPath(values.app, name),
       note: values.note ?? '',
       attach: values.attach ?? [],

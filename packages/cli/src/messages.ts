@@ -14,7 +14,7 @@ const zh = {
   optionNeedsValue: (option: string) => `选项 ${option} 需要一个值`,
   unexpectedArgument: (arg: string) => `多余的参数 "${arg}"`,
   fileMissing: '缺少安装包文件',
-  oneFileOnly: '只能给出一个安装包文件',
+  oneFileOnly: '只能给出一个安装包文件；只有同一版本的多个 HarmonyOS 模块（.hap / .hsp）可以一起给出',
   appRequired: '必须给出 --app <path>',
   notAnAppPath: (value: string) => `--app："${value}" 不是应用路径（字母、数字、- 和 _，最多 32 个）`,
   oneOf: (flag: string, allowed: readonly string[], value: string | undefined) =>
@@ -72,7 +72,7 @@ const en: Messages = {
   optionNeedsValue: (option) => `option ${option} needs a value`,
   unexpectedArgument: (arg) => `unexpected argument "${arg}"`,
   fileMissing: 'the package file is missing',
-  oneFileOnly: 'give exactly one package file',
+  oneFileOnly: 'give exactly one package file; only the modules of one HarmonyOS version (.hap / .hsp) go together',
   appRequired: '--app <path> is required',
   notAnAppPath: (value) => `--app: "${value}" is not an app path (letters, digits, - and _, at most 32)`,
   oneOf: (flag, allowed, value) =>

@@ -16,9 +16,9 @@ const platformsZh = `${nativePackageTypes.slice(0, -1).join('、')} 或 ${native
 const platformsEn = `${nativePackageTypes.slice(0, -1).join(', ')} or ${nativePackageTypes.at(-1)}`;
 
 const uploadLine =
-  'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
+  'release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
 /** The commands at a glance, the same in both languages. */
-const synopsis = `  release-cli upload <file> --app <path> [--note <text>] [--attach <file>]...
+const synopsis = `  release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]...
                      [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
   release-cli latest --app <path> --platform ${platformChoice} [--json]
   release-cli login --token <token> [--server <url>]
@@ -34,6 +34,7 @@ export const zhUsage: UsageTexts = {
 用法：
 ${synopsis}
 选项：
+  <module>...         HarmonyOS：与 <file> 同一版本的其他模块（.hap / .hsp），一起发布为一个版本
   --app <path>        应用的下载路径（/package/<path> 中的 path）
   --note <text>       版本的更新说明
   --attach <file>     随安装包一起发布的附件；可重复
@@ -74,6 +75,7 @@ export const enUsage: UsageTexts = {
 Usage:
 ${synopsis}
 Options:
+  <module>...         HarmonyOS: the other modules (.hap / .hsp) of <file>'s version, published as one version
   --app <path>        the app's download path (the "path" of /package/<path>)
   --note <text>       the version's description (更新说明)
   --attach <file>     an attachment to publish with the package; repeatable

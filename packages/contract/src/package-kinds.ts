@@ -80,6 +80,11 @@ export interface PackageKindRow {
   action: InstallActionKind;
   /** Why no device installs it, under its file on the install page (kinds that are not `installable`). */
   notInstallableHint?: string;
+  /**
+   * Files of such kinds may go up several together as one version (a HarmonyOS entry with its feature and shared
+   * modules): the uploader, the CLI and upload_app take them as a set, the server packs them into one file.
+   */
+  uploadedTogether?: boolean;
 }
 
 /** The first row of each platform is its main kind: what a build of the platform is when nothing else tells. */
@@ -156,6 +161,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     icon: 'harmony',
     installable: true,
     action: 'download',
+    uploadedTogether: true,
   },
   /** A HarmonyOS shared module: installed with the entry module that depends on it, never alone. */
   hsp: {
@@ -168,6 +174,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
     installable: false,
     action: 'download',
     notInstallableHint: 'HSP 是共享模块，手机不能单独安装，请安装依赖它的 HAP',
+    uploadedTogether: true,
   },
   /** A packed HarmonyOS app (every module of one version, as AppGallery takes it): no device installs the file itself. */
   app: {
@@ -230,6 +237,18 @@ export function kindOfBuild(build: {
   if (fromName && PACKAGE_KIND_TABLE[fromName].platform === build.platform) return fromName;
   return mainKindOf(build.platform);
 }
+
+/** Whether a file of this name may go up with others as one version (`uploadedTogether`: HarmonyOS modules). */
+export function isUploadedTogether(fileName: string): boolean {
+  const kind = kindOfFileName(fileName);
+  return kind !== null && PACKAGE_KIND_TABLE[kind].uploadedTogether === true;
+}
+
+/** The kinds whose files go up together, with their dots (`.hap / .hsp`), for messages. */
+export const uploadedTogetherExtensions: string = packageKinds
+  .filter((kind) => PACKAGE_KIND_TABLE[kind].uploadedTogether)
+  .flatMap((kind) => PACKAGE_KIND_TABLE[kind].extensions.map((e) => `.${e}`))
+  .join(' / ');
 
 /** Every package extension with its dot, for file pickers: .ipa, .apk, .aab, .zip, .html, .htm. */
 export const packageFileExtensions: readonly string[] = packageKinds.flatMap((kind) =>

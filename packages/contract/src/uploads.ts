@@ -60,6 +60,11 @@ export const uploadAppBody = z.object({
   appId: z.coerce.number().int().min(1),
   description: z.string().max(20_000).default(''),
   s3Url: z.string().max(512).optional(),
+  /**
+   * The other modules of a HarmonyOS version uploaded beside `s3Url` (.hap / .hsp, uploaded the same way): entry,
+   * features and shared modules together become one version.
+   */
+  moduleFileUrls: z.array(z.string().max(512)).max(31).default([]),
   attachFileUrls: z.array(z.string().max(512)).max(20).default([]),
   chatEnv: z.enum(chatEnvs).nullable().optional(),
   appVersionId: z.coerce.number().int().min(1).optional(),

@@ -6,3 +6,4 @@ export { convertCgbiToPng, isCgbiPng } from './cgbi-png.ts';
 export { PackageInspectionError, type InspectionFailureReason } from './inspection-error.ts';
 export { defaultLimits } from './zip-index.ts';
 export type * from './types.ts';
+export { assertOneAppVersion, combineModules, mainModuleOf } from './hap-module-set.ts';

@@ -52,9 +52,9 @@ export function describeVersion(v: AppVersionRow): string {
   return `${v.nativePackageType} ${version} #${v.indexNo}, ${formatBytes(v.appSize)}`;
 }
 
-/** `release-cli upload`: the web app's publish flow, from a file on disk. */
+/** `release-cli upload`: the web app's publish flow, from a file on disk (or the modules of a HarmonyOS version). */
 export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Promise<void> {
-  for (const file of [cmd.file, ...cmd.attach]) checkFile(file);
+  for (const file of [cmd.file, ...cmd.modules, ...cmd.attach]) checkFile(file);
   const api = createApiClient(resolveConnection({ server: cmd.server }, io.env));
   const app = await findApp(api, cmd.app);
 
@@ -89,6 +89,14 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
   if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length)
     throw new CliError(ExitCode.failed, text.keysMissing);
   await transfer(api, io, cmd.file, keys.appFile.fileKey);
+  // The other modules of a HarmonyOS version: each its own package upload, registered together.
+  const moduleFileUrls: string[] = [];
+  for (const file of cmd.modules) {
+    const key = (await api.issueKeys(path.basename(file), [])).appFile;
+    if (!key) throw new CliError(ExitCode.failed, text.keysMissing);
+    await transfer(api, io, file, key.fileKey);
+    moduleFileUrls.push(key.fileKey);
+  }
   for (const [index, file] of cmd.attach.entries()) {
     const key = keys.attachFiles[index];
     if (key) await transfer(api, io, file, key.fileKey);
@@ -99,6 +107,7 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     appId: app.appId,
     description: cmd.note,
     s3Url: keys.appFile.fileKey,
+    moduleFileUrls,
     attachFileUrls: keys.attachFiles.map((a) => a.fileKey),
     chatEnv: cmd.chatEnv,
     ...(cmd.allowOtherBundleId ? { allowOtherBundleId: true } : {}),

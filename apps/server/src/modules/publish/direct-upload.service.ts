@@ -35,7 +35,7 @@ export const DirectUploadMessages = {
   notMultipart: '请使用 multipart/form-data 上传，例如 curl -F file=@app.apk -F path=<应用下载地址> …',
   noApp: '请在 file 之前给出 path（应用下载地址）或 appId，或写在地址的查询参数中',
   noFile: '缺少安装包：请用 -F file=@安装包路径 上传',
-  oneFile: '一次只能上传一个安装包（字段 file）',
+  oneFile: '一次只能上传一个安装包（字段 file）；只有同一版本的多个 HarmonyOS 模块（.hap / .hsp）可以一起上传',
 } as const;
 
 /** Passes bytes through, failing the stream once more than `max` went by (busboy would only truncate). */
@@ -78,8 +78,9 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
       return appId;
     },
 
-    /** Streams one file into the store under a new upload session of `appId`. */
-    async receive(user: AuthUser, appId: number, fileName: string, body: Readable): Promise<ReceivedPackage> {
+    /** Streams one file into the store under a new upload session of `appId`; `used`: bytes the request's earlier files took. */
+    async receive(user: AuthUser, appId: number, fileName: string, body: Readable, used = 0): Promise<ReceivedPackage> {
+      const max = deps.maxPackageBytes - used;
       // The three-step flow's start: edit permit on the app and the quota of unfinished uploads.
       const keys = await uploads.issueKeys(user, { appFileName: fileName, attachFileNames: [], appId });
       const fileKey = keys.appFile?.fileKey;
@@ -88,14 +89,14 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
       const received = { sessionId: session.id, fileKey };
       let size = 0;
       try {
-        const limited = body.pipe(byteLimit(deps.maxPackageBytes, (n) => (size = n)));
+        const limited = body.pipe(byteLimit(max, (n) => (size = n)));
         // A failure of the request's stream (the client went away) must fail the store's write too.
         body.once('error', (error) => limited.destroy(error));
         await blobs.put(fileKey, limited, { contentType: 'application/octet-stream' });
       } catch (error) {
         await drop(received);
         // Judged by the bytes seen: a store may wrap the stream's error in its own.
-        if (size > deps.maxPackageBytes) throw new AppError('tooLarge', UploadMessages.tooLarge(deps.maxPackageBytes));
+        if (size > max) throw new AppError('tooLarge', UploadMessages.tooLarge(deps.maxPackageBytes));
         throw error;
       }
       if (size === 0) {
@@ -107,20 +108,25 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
       return { appId, ...received, fileSize: size };
     },
 
-    /** Makes the received package a version; a refusal (not a package, other bundle id...) removes the file. */
+    /**
+     * Makes the received package a version (several: the modules of one HarmonyOS version); a refusal (not a package,
+     * other bundle id...) removes the files.
+     */
     async register(
       user: AuthUser,
-      received: ReceivedPackage,
+      files: ReceivedPackage[],
       fields: DirectUploadFields,
       baseUrl: string,
     ): Promise<VersionRecord> {
+      const [first, ...others] = files as [ReceivedPackage, ...ReceivedPackage[]];
       try {
         return await registration.register(
           user,
           {
-            appId: received.appId,
+            appId: first.appId,
             description: fields.note ?? fields.description ?? '',
-            s3Url: received.fileKey,
+            s3Url: first.fileKey,
+            moduleFileUrls: others.map((file) => file.fileKey),
             attachFileUrls: [],
             chatEnv: fields.chatEnv ?? null,
             allowOtherBundleId: fields.allowOtherBundleId,
@@ -130,7 +136,7 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
           { baseUrl },
         );
       } catch (error) {
-        await drop(received);
+        for (const file of files) await drop(file);
         throw error;
       }
     },

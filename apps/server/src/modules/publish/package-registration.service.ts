@@ -8,12 +8,7 @@ import {
 } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
-import {
-  PackageInspectionError,
-  packageIdentity,
-  type InspectPackageOptions,
-  type PackageInspection,
-} from '@release/inspect';
+import { packageIdentity, type InspectPackageOptions, type PackageInspection } from '@release/inspect';
 import type { Clock } from '../../lib/clock.ts';
 import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -27,6 +22,8 @@ import { MEDIA_ROUTE } from '../../http/links.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
+import type { PackedModuleFile } from './harmony-module-set.ts';
+import { createPackageReceiver } from './package-receiver.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
 import type { StoredAttachment } from '../versions/version-columns.ts';
@@ -88,6 +85,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     return withLocalFile(blobs, fileKey, (filePath) => deps.inspectFile(filePath, { declaredName: fileName }));
   }
 
+  const { receive } = createPackageReceiver({ uploads, versions, blobs, inspect });
+
   type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findById']>>>;
   interface StoredFile {
     fileKey: string;
@@ -98,6 +97,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     chatEnv: string | null;
     /** Where a CI build came from; kept in the version's metadata as `source`. */
     source?: { commit?: string; branch?: string } | null;
+    /** The modules of a HarmonyOS set packed into the stored .app (file names in it, sizes, SHA-256). */
+    moduleFiles?: PackedModuleFile[];
   }
 
   /** The version row of an inspected package file (icon stored, next index number); `raced` when another call stored the same file first. */
@@ -131,7 +132,11 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       icon_key: iconKey,
       description: file.description,
       attach_files: file.attachments,
-      metadata: { ...inspectionMetadata(inspection), ...(file.source ? { source: file.source } : {}) },
+      metadata: {
+        ...inspectionMetadata(inspection),
+        ...(file.source ? { source: file.source } : {}),
+        ...(file.moduleFiles ? { moduleFiles: file.moduleFiles } : {}),
+      },
       warnings: inspection.warnings,
       expire_date: label.expiresAt ? label.expiresAt.getTime() : null,
       chat_env: file.chatEnv,
@@ -221,43 +226,37 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       }
 
       if (!body.s3Url) throw AppError.badRequest('请先上传安装包');
-      const already = await versions.findByFileKey(body.s3Url);
-      if (already) {
-        if (already.app_id !== body.appId) throw AppError.conflict('该安装包已发布到其他应用');
-        return already;
+      const received = await receive(actor.userId, body.s3Url, body.moduleFileUrls);
+      if ('version' in received) {
+        if (received.version.app_id !== body.appId) throw AppError.conflict('该安装包已发布到其他应用');
+        return received.version;
       }
-      const session = await uploads.completedUpload(actor.userId, body.s3Url);
-      if (session.purpose !== 'package') throw AppError.badRequest('请上传安装包文件');
-
-      let inspection: PackageInspection;
-      try {
-        inspection = await inspect(session.file_key, session.file_name);
-      } catch (error) {
-        if (error instanceof PackageInspectionError) {
-          // A file that is not a usable package never becomes a version, and is not kept.
-          await uploads.discard(session.id, session.file_key);
-          throw AppError.badRequest(error.message);
-        }
-        throw error;
-      }
+      const { inspection } = received;
       // Refused for its id, the upload is kept: the uploader may confirm and register the same file.
       await admitBundleId(body.appId, inspection, body.allowOtherBundleId === true);
-      const stored = await storeVersion(actor, app, inspection, {
-        fileKey: session.file_key,
-        fileName: session.file_name,
-        fileSize: session.file_size ?? inspection.fileSize,
-        description: body.description,
-        attachments,
-        chatEnv: body.chatEnv ?? null,
-        source:
-          body.commit || body.branch
-            ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) }
-            : null,
-      });
+      const file = await received.write();
+      let stored: Awaited<ReturnType<typeof storeVersion>>;
+      try {
+        stored = await storeVersion(actor, app, inspection, {
+          fileKey: received.fileKey,
+          fileName: received.fileName,
+          ...file,
+          description: body.description,
+          attachments,
+          chatEnv: body.chatEnv ?? null,
+          source:
+            body.commit || body.branch
+              ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) }
+              : null,
+        });
+      } catch (error) {
+        await received.abandon();
+        throw error;
+      }
       if (stored.raced) return stored.version;
       const id = stored.version.id;
       const label = packageIdentity(inspection);
-      await uploads.markRegistered(session.id);
+      await received.settle();
       await ingest.recordVersion(id);
       for (const attachment of attachments)
         await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);

@@ -2,6 +2,7 @@ import { Button, Upload, type UploadFile } from 'antd';
 import { packageFileExtensions, UPLOAD_FILE_NAME_MAX } from '@release/contract';
 import { InboxOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { toast } from '../../app/feedback.ts';
+import { keptPackages } from './package-selection.ts';
 import { publishText } from './publish.strings.ts';
 
 /** SPEC §3/§9 package files, from the kind table: ipa (iOS), apk and aab (Android), zip (web, mac), html/htm (web). */
@@ -43,13 +44,13 @@ function asPicked(entry: UploadFile): UploadFile {
   return entry.status ? entry : { ...entry, status: 'done' };
 }
 
-/** The package: one file, dragged in or picked (Form control: value is the upload list). */
+/** The package: one file, or the modules of a HarmonyOS version, dragged in or picked (Form control: value is the upload list). */
 export function PackageDropzone({ value = [], onChange, disabled }: FileListControl) {
   return (
     <div data-testid="publish-dropzone">
       <Upload.Dragger
         accept={PACKAGE_EXTENSIONS.join(',')}
-        multiple={false}
+        multiple
         disabled={disabled}
         fileList={value}
         beforeUpload={(file) => {
@@ -63,7 +64,7 @@ export function PackageDropzone({ value = [], onChange, disabled }: FileListCont
           }
           return keepLocal(file);
         }}
-        onChange={({ fileList }) => onChange?.(fileList.slice(-1).map(asPicked))}
+        onChange={({ fileList }) => onChange?.(keptPackages(fileList).map(asPicked))}
       >
         <p className="ant-upload-drag-icon">
           <InboxOutlined />

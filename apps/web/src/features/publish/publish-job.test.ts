@@ -80,11 +80,34 @@ describe('PublishJob', () => {
 
     expect(version.id).toBe(7);
     expect(calls.starts).toEqual(['k1/app.ipa', 'k1/notes.txt']);
-    expect(calls.register).toEqual([{ ...meta, s3Url: 'k1/app.ipa', attachFileUrls: ['k1/notes.txt'] }]);
+    expect(calls.register).toEqual([
+      { ...meta, s3Url: 'k1/app.ipa', moduleFileUrls: [], attachFileUrls: ['k1/notes.txt'] },
+    ]);
     expect(progress.slice(0, -1).every((p, i) => p <= 80 && p >= (progress[i - 1] ?? 0))).toBe(true);
     expect(progress.at(-2)).toBe(80);
     expect(progress.at(-1)).toBe(100);
     expect(stages).toEqual(['uploading', 'registering']);
+  });
+
+  it('uploads the other modules of a HarmonyOS version each under its own key and registers them together', async () => {
+    const { api, calls } = fakePublishApi(['ok']);
+    const modules = [new File([new Uint8Array(PART)], 'lib.hsp'), new File([new Uint8Array(PART * 2)], 'feature.hap')];
+    const job = new PublishJob(
+      { ...files(), file: new File([new Uint8Array(PART)], 'entry.hap'), modules },
+      api,
+      okFetch,
+    );
+    expect(job.totalBytes).toBe(PART * 5);
+    await job.run(meta, new AbortController().signal, { onProgress: () => undefined, onStage: () => undefined });
+    expect(calls.starts).toEqual(['k1/entry.hap', 'k2/lib.hsp', 'k3/feature.hap', 'k1/notes.txt']);
+    expect(calls.register).toEqual([
+      {
+        ...meta,
+        s3Url: 'k1/entry.hap',
+        moduleFileUrls: ['k2/lib.hsp', 'k3/feature.hap'],
+        attachFileUrls: ['k1/notes.txt'],
+      },
+    ]);
   });
 
   it('re-sends only the registration after a network failure', async () => {

@@ -31,6 +31,8 @@ export interface PublishApi extends MultipartApi {
 
 export interface PublishFiles {
   file: File;
+  /** The other modules of a HarmonyOS version (kinds `uploadedTogether`), published with `file` as one version. */
+  modules?: File[];
   attachments: File[];
 }
 
@@ -56,6 +58,7 @@ export class PublishJob {
   private readonly api: PublishApi;
   private readonly sendPart: PartSender | undefined;
   private keys: GetSignedUrlResult | null = null;
+  private moduleKeys: string[] = [];
   private uploads: MultipartUpload[] = [];
   private version: AppVersionRow | null = null;
   private callbacks: PublishCallbacks | null = null;
@@ -67,7 +70,10 @@ export class PublishJob {
   }
 
   get totalBytes(): number {
-    return this.files.file.size + this.files.attachments.reduce((sum, f) => sum + f.size, 0);
+    return [this.files.file, ...(this.files.modules ?? []), ...this.files.attachments].reduce(
+      (sum, f) => sum + f.size,
+      0,
+    );
   }
 
   async run(meta: PublishMeta, signal: AbortSignal, callbacks: PublishCallbacks): Promise<AppVersionRow> {
@@ -101,11 +107,20 @@ export class PublishJob {
       appId,
     );
     if (!keys.appFile || keys.attachFiles.length !== attachments.length) throw new Error('上传凭证不完整，请重试');
+    // Each further module is a package upload of its own, registered with the first.
+    const moduleKeys: string[] = [];
+    for (const module of this.files.modules ?? []) {
+      const key = (await this.api.issueKeys(module.name, [], signal, appId)).appFile;
+      if (!key) throw new Error('上传凭证不完整，请重试');
+      moduleKeys.push(key.fileKey);
+    }
     const targets: Array<{ blob: File; fileKey: string }> = [
       { blob: file, fileKey: keys.appFile.fileKey },
+      ...(this.files.modules ?? []).map((blob, i) => ({ blob, fileKey: moduleKeys[i] ?? '' })),
       ...attachments.map((blob, i) => ({ blob, fileKey: keys.attachFiles[i]?.fileKey ?? '' })),
     ];
     this.keys = keys;
+    this.moduleKeys = moduleKeys;
     this.uploads = targets.map(
       ({ blob, fileKey }) =>
         new MultipartUpload({
@@ -130,7 +145,12 @@ export class PublishJob {
     if (!keys?.appFile) throw new Error('上传凭证不完整，请重试');
     try {
       return await this.api.register(
-        { ...meta, s3Url: keys.appFile.fileKey, attachFileUrls: keys.attachFiles.map((a) => a.fileKey) },
+        {
+          ...meta,
+          s3Url: keys.appFile.fileKey,
+          moduleFileUrls: this.moduleKeys,
+          attachFileUrls: keys.attachFiles.map((a) => a.fileKey),
+        },
         signal,
       );
     } catch (error) {
@@ -143,6 +163,7 @@ export class PublishJob {
 
   private forget(): void {
     this.keys = null;
+    this.moduleKeys = [];
     this.uploads = [];
   }
 }

@@ -56,11 +56,11 @@ export function PublishPage() {
     } catch {
       return; // Each field shows its first message.
     }
-    const file = fileOf(values.package[0]);
+    const [file, ...modules] = values.package.map(fileOf).filter((f): f is File => f !== null);
     if (!file || values.appId === undefined) return;
     const attachments = values.attachments.map(fileOf).filter((f): f is File => f !== null);
     const meta = { appId: values.appId, description: values.description.trim(), chatEnv: toChatEnv(values.chatEnv) };
-    showSuccess(await publish.run({ file, attachments }, meta));
+    showSuccess(await publish.run({ file, modules, attachments }, meta));
   };
 
   const showSuccess = (version: AppVersionRow | null): void => {

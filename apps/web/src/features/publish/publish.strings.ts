@@ -1,3 +1,4 @@
+import { uploadedTogetherExtensions } from '@release/contract';
 /** Chinese strings of the publish and publish-success pages. */
 export const publishText = {
   title: '发布/更新应用',
@@ -11,7 +12,7 @@ export const publishText = {
   package: '安装包',
   packageRequired: '请选择要上传的安装包',
   dropTitle: '点击或拖拽安装包到这里',
-  dropHint: '支持 .ipa（iOS）、.apk / .aab（Android）、.zip（Web / Mac）、.html（Web）',
+  dropHint: `支持 .ipa（iOS）、.apk / .aab（Android）、.zip（Web / Mac）、.html（Web）、.hap / .hsp / .app（HarmonyOS）；同一版本的多个 ${uploadedTogetherExtensions} 模块可以一起选择`,
   badType: (name: string) => `不支持的文件类型：${name}`,
   emptyFile: '文件为空，请重新选择',
   nameTooLong: (max: number) => `文件名过长：最多 ${max} 个字符，请重命名后再选择`,

@@ -43,6 +43,8 @@ const idle: PublishState = { phase: 'idle', percent: 0, error: null };
 function sameFiles(a: PublishFiles, b: PublishFiles): boolean {
   return (
     a.file === b.file &&
+    (a.modules ?? []).length === (b.modules ?? []).length &&
+    (a.modules ?? []).every((f, i) => f === b.modules?.[i]) &&
     a.attachments.length === b.attachments.length &&
     a.attachments.every((f, i) => f === b.attachments[i])
   );
