@@ -21,8 +21,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** `nodeArgs` go before the script (e.g. `--cpu-prof` while investigating). */
-export async function startServer(dataDir: string, nodeArgs: string[] = []): Promise<BenchServer> {
+/** `nodeArgs` go before the script (e.g. `--cpu-prof` while investigating); `env` adds to its environment (e.g. DATABASE_URL). */
+export async function startServer(
+  dataDir: string,
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<BenchServer> {
   fs.mkdirSync(dataDir, { recursive: true });
   const bundle = path.join(root, 'apps/server/dist/main.mjs');
   if (!fromSources && !fs.existsSync(bundle))
@@ -45,6 +49,7 @@ export async function startServer(dataDir: string, nodeArgs: string[] = []): Pro
       LOG_LEVEL: 'warn',
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
