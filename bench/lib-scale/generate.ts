@@ -111,6 +111,8 @@ async function load(handle: DatabaseHandle, size: StudioSize, seeded: Seeded, ti
     await sql.raw('pragma journal_mode = delete').execute(db);
     await sql.raw('pragma synchronous = off').execute(db);
     await sql.raw('pragma cache_size = -262144').execute(db);
+    // Index builds sort 20 million keys: spill to temp files, not memory (the server's connection keeps sorts in memory).
+    await sql.raw('pragma temp_store = file').execute(db);
     await db.transaction().execute(async (trx) => {
       for (const table of tables) await timed(timings, table.table, () => sql.raw(table.sql).execute(trx));
     });
@@ -118,6 +120,7 @@ async function load(handle: DatabaseHandle, size: StudioSize, seeded: Seeded, ti
     await sql.raw('pragma journal_mode = wal').execute(db);
     await sql.raw('pragma synchronous = normal').execute(db);
     await sql.raw('pragma foreign_keys = on').execute(db);
+    await sql.raw('pragma temp_store = memory').execute(db);
     return;
   }
   await db.transaction().execute(async (trx) => {

@@ -35,10 +35,12 @@ const positive = (name: string): number | undefined => {
 
 /**
  * The large data set: FULL_SIZE, or what SCALE_APPS, SCALE_VERSIONS, SCALE_ITEMS and SCALE_USERS say (to develop at a
- * small size), or FULL_SIZE divided by SCALE_DIVISOR (e.g. 100 runs the "large" side at 1/100 and the small at 1/10,000).
+ * small size), or FULL_SIZE divided by SCALE_DIVISOR (e.g. 100 runs the "large" side at 1/100 and the small at 1/10,000;
+ * --quick means 10).
  */
 export function largeSize(): StudioSize {
-  const divisor = positive('SCALE_DIVISOR') ?? 1;
+  // --quick (npm run bench -- --quick --scale): the large side at 1/10 (2 million items), the small at 1/1,000.
+  const divisor = positive('SCALE_DIVISOR') ?? (process.argv.includes('--quick') ? 10 : 1);
   const base = divisor === 1 ? FULL_SIZE : fraction(FULL_SIZE, divisor);
   return {
     ...base,
@@ -52,7 +54,13 @@ export function largeSize(): StudioSize {
 /** The same studio at 1/`divisor` of every count (at least one app and one user). */
 export function fraction(size: StudioSize, divisor: number): StudioSize {
   const part = (n: number) => Math.max(1, Math.round(n / divisor));
-  return { ...size, apps: part(size.apps), versions: part(size.versions), items: part(size.items), users: part(size.users) };
+  return {
+    ...size,
+    apps: part(size.apps),
+    versions: part(size.versions),
+    items: part(size.items),
+    users: part(size.users),
+  };
 }
 
 /** Apps per user, never more than there are apps. */

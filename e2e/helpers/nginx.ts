@@ -37,9 +37,12 @@ export function freePort(): Promise<number> {
 /**
  * Debian's nginx running docs/deploy/nginx.conf as shipped, but for its addresses: the two listeners on free
  * loopback ports, a self-signed certificate for release.test, and the upstream pointing at `upstream`
- * (host:port of a server process). Everything else — body size, buffering, forwarded headers — is the file's own.
+ * (host:port of a server process, or one per process). Everything else — body size, buffering, forwarded headers — is the file's own.
  */
-export async function startNginx(upstream: string): Promise<Nginx> {
+export async function startNginx(
+  upstream: string | string[],
+  options: { workerProcesses?: number; workerConnections?: number } = {},
+): Promise<Nginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-nginx-'));
   // Workers may run as nobody: they need to reach the temporary paths below.
   fs.chmodSync(dir, 0o755);
@@ -74,7 +77,9 @@ export async function startNginx(upstream: string): Promise<Nginx> {
     if (!text.includes(from)) throw new Error(`docs/deploy/nginx.conf no longer has "${from}": update this helper`);
     return text.split(from).join(to);
   };
-  let site = replace(shipped, 'server 127.0.0.1:8080;', `server ${upstream};`);
+  // Several processes (bench/scale.ts): one `server` line each, as the file's comment says.
+  const servers = (Array.isArray(upstream) ? upstream : [upstream]).map((u) => `server ${u};`).join('\n    ');
+  let site = replace(shipped, 'server 127.0.0.1:8080;', servers);
   site = replace(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`);
   site = replace(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`);
   site = replace(site, 'server_name release.example.com;', `server_name ${SITE_NAME};`);
@@ -86,10 +91,10 @@ export async function startNginx(upstream: string): Promise<Nginx> {
   for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.chmodSync(path.join(dir, temp), 0o777);
   const main = `
 daemon off;
-worker_processes 1;
+worker_processes ${options.workerProcesses ?? 1};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 512; }
+events { worker_connections ${options.workerConnections ?? 512}; }
 http {
   access_log ${dir}/access.log;
   client_body_temp_path ${dir}/body;
