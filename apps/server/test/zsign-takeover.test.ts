@@ -185,6 +185,8 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
   });
 
   it('a re-signing that keeps failing ends failed with a clear message, no version, no stored file and no temp file', async () => {
+    // A source not re-signed yet (the same ask would answer with the version made before).
+    source = await publishPackage(server, admin, appId, 'Demo.ipa', sampleSignedIpa());
     const before = (await versionsOf()).length;
     const id = await requestResign();
     // The upload breaks off midway; then twice the store keeps the file but its answer is lost.
@@ -224,6 +226,7 @@ describe.each(testDialects())('a re-signing whose process died is taken over aft
   });
 
   it('a failed run whose file was not removed then (the process died, the store refused) has it removed by housekeeping', async () => {
+    source = await publishPackage(server, admin, appId, 'Demo.ipa', sampleSignedIpa());
     const id = await requestResign();
     trouble.push('stored-answer-lost', 'stored-answer-lost', 'stored-answer-lost');
     refuseRemovals = true;

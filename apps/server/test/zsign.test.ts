@@ -8,6 +8,7 @@ import { LEASE_MS } from '../src/jobs/queue.ts';
 import {
   AppMessages,
   CertMessages,
+  VERSION_REMOVE_PATH,
   ZsignMessages,
   type AppVersionRow,
   type CertificateRow,
@@ -221,10 +222,31 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect((await versionsOf(appId)).length).toBe(before + 2);
   });
 
+  it('asking again for the same source with the same certificate and profiles answers with the version made, not another', async () => {
+    const before = await versionsOf(appId);
+    const first = await zsign({ certId, appVersionId: ipaVersion.id });
+    const again = await zsign({ certId, appVersionId: ipaVersion.id });
+    expect(first.body.data).toMatchObject({ status: 'done', version: { fileName: 'Demo-resigned.ipa' } });
+    expect(again.body.data).toMatchObject({ id: first.body.data.id, version: { id: first.body.data.version?.id } });
+    expect((await versionsOf(appId)).map((v) => v.id)).toEqual(before.map((v) => v.id));
+    // Once that version is removed, the same ask signs again.
+    const removed = await server.request('POST', VERSION_REMOVE_PATH, {
+      token: admin,
+      body: { id: first.body.data.version?.id, appId },
+    });
+    expect(removed.body).toMatchObject({ code: 200 });
+    const anew = await zsign({ certId, appVersionId: ipaVersion.id });
+    expect(anew.body.data).toMatchObject({ status: 'done' });
+    expect(anew.body.data.id).not.toBe(first.body.data.id);
+    expect(anew.body.data.version?.id).not.toBe(first.body.data.version?.id);
+  });
+
   it('a run that dies before its version exists leaves no version; the job runs again and makes exactly one', async () => {
+    // A source not re-signed yet (the same ask would answer with the version made before).
+    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
     const before = (await versionsOf(appId)).length;
     failNextResignedPut = true;
-    const first = await zsign({ certId, appVersionId: ipaVersion.id });
+    const first = await zsign({ certId, appVersionId: source.id });
     expect(first.body.data).toMatchObject({
       status: 'pending',
       progress: 0,

@@ -36,6 +36,9 @@ export const zsignJob = z.object({
   /** 0–100. */
   progress: z.number(),
   stage: z.enum(resignStages),
+  /** Bytes of the current stage done and in all (0 when the stage is not counted in bytes). */
+  bytesDone: z.number(),
+  bytesTotal: z.number(),
   /** Why it failed, and what to do (Chinese). */
   error: z.string().nullable(),
   /** The new version once done. */

@@ -51,7 +51,11 @@ describe('resignIpa', () => {
     const source = write('in.ipa', sampleSignedIpa());
     const output = path.join(dir, 'out.ipa');
     const progress: Array<[ResignStage, number]> = [];
-    const result = await resignIpa(source, output, set.input(), (stage, percent) => progress.push([stage, percent]));
+    const bytes: Array<[ResignStage, number, number]> = [];
+    const result = await resignIpa(source, output, set.input(), (stage, percent, done, total) => {
+      progress.push([stage, percent]);
+      bytes.push([stage, done, total]);
+    });
     expect(result.signed.map((bundle) => bundle.bundleId)).toEqual([
       'com.example.Kit',
       'com.example.demo.widget',
@@ -80,6 +84,17 @@ describe('resignIpa', () => {
     const percents = progress.map(([, percent]) => percent);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(progress.at(-1)).toEqual(['verify', 100]);
+    // Progress by bytes: the read stage counts up to every resource's inflated bytes, the verifier to the whole app.
+    const sizes = [...(await filesOf(source)).values()].map((file) =>
+      Buffer.isBuffer(file) ? file.length : file.size,
+    );
+    const read = bytes.filter(([stage]) => stage === 'read');
+    expect(read.map(([, done]) => done)).toEqual([...read.map(([, done]) => done)].sort((a, b) => a - b));
+    expect(read.at(-1)?.[1]).toBe(read.at(-1)?.[2]);
+    expect(read.at(-1)?.[2]).toBeGreaterThan(0);
+    expect(read.at(-1)?.[2]).toBeLessThan(sizes.reduce((sum, size) => sum + size, 0));
+    const verified = bytes.filter(([stage, , total]) => stage === 'verify' && total > 0).at(-1);
+    expect(verified?.[1]).toBe(verified?.[2]);
     expect(new Set(progress.map(([stage]) => stage))).toEqual(new Set(['read', 'sign', 'write', 'verify']));
   });
 

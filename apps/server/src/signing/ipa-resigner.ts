@@ -12,7 +12,8 @@ import { verifyApp } from './verify-app.ts';
  * The written file is read back and must pass the built-in verifier, or the re-signing fails.
  */
 export type ResignStage = 'read' | 'sign' | 'write' | 'verify';
-export type ResignProgress = (stage: ResignStage, percent: number) => void;
+/** `done` of `total` bytes of the stage (both 0 for a stage not counted in bytes). */
+export type ResignProgress = (stage: ResignStage, percent: number, done: number, total: number) => void;
 
 export class VerificationError extends Error {
   constructor(readonly failures: string[]) {
@@ -36,7 +37,7 @@ function reporter(onProgress: ResignProgress, stage: ResignStage, total: number)
     const percent = Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(1, total));
     if (percent === last) return;
     last = percent;
-    onProgress(stage, percent);
+    onProgress(stage, percent, Math.min(done, total), total);
   };
 }
 
@@ -65,7 +66,7 @@ export async function resignIpa(
     );
     copied = await copyResources(source, files, out, reporter(onProgress, 'read', totalBytes(source) - heldBytes));
     for (const [name, known] of copied) files.set(name, known.digest);
-    onProgress('sign', SPAN.sign[0]);
+    onProgress('sign', SPAN.sign[0], 0, 0);
     signed = resignApp(files, input);
     const written = [...files.values()].reduce((sum, file) => sum + (isBytes(file) ? file.length : 0), 0);
     await writeHeld(source, files, before, out, reporter(onProgress, 'write', written));
@@ -88,6 +89,6 @@ export async function resignIpa(
   } finally {
     written.close();
   }
-  onProgress('verify', 100);
+  onProgress('verify', 100, 0, 0);
   return { signed, size: (await fs.promises.stat(outputPath)).size };
 }

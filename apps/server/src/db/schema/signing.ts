@@ -152,6 +152,13 @@ export interface ResignJobsTable {
   stage: 'queued' | 'read' | 'sign' | 'write' | 'verify' | 'store' | 'done';
   error: string | null;
   result_version_id: number | null;
+  /** SHA-256 hex of what was asked (source, certificate, its current profiles, options): the same ask returns this run. */
+  request_key: string | null;
+  /** JSON ResignOptions (what the re-signing changes); null for none. */
+  options: string | null;
+  /** Bytes of the current stage done and in all (progress by bytes). */
+  bytes_done: Generated<number>;
+  bytes_total: Generated<number>;
   create_time: number;
   update_time: number;
 }

@@ -84,14 +84,22 @@ export function createZsignJob(deps: ZsignJobDeps) {
     if (made) return { versionId: made.id };
     const source = await versions.findById(row.source_version_id);
     if (!source || source.app_id !== row.app_id) throw JobFailure.permanent(ZsignMessages.versionNotFound);
-    await resigns.update(id, { status: 'running', stage: 'read', progress: 0, error: null, update_time: clock.now() });
+    await resigns.update(id, {
+      status: 'running',
+      stage: 'read',
+      progress: 0,
+      bytes_done: 0,
+      bytes_total: 0,
+      error: null,
+      update_time: clock.now(),
+    });
     deps.notify(id);
     const identity = await deps.certificates.loadSigningIdentity(row.certificate_id);
     let writes = Promise.resolve();
     let renewedAt = Date.now();
-    const progress = (stage: 'read' | 'sign' | 'write' | 'verify' | 'store', percent: number) => {
+    const progress = (stage: 'read' | 'sign' | 'write' | 'verify' | 'store', percent: number, done = 0, total = 0) => {
       writes = writes
-        .then(() => resigns.progress(id, stage, Math.min(percent, 99), clock.now()))
+        .then(() => resigns.progress(id, stage, Math.min(percent, 99), { done, total }, clock.now()))
         .then(
           () => deps.notify(id),
           () => undefined,

@@ -15,6 +15,17 @@ export function createZsignRepository(db: Kysely<Database>) {
     async update(id: number, changes: Updateable<ResignJobsTable>, executor: Kysely<Database> = db) {
       await executor.updateTable('resign_jobs').set(changes).where('id', '=', id).execute();
     },
+    /** The latest run asked with the same request key that did not fail (the same ask answers with it). */
+    async findByRequest(appId: number, requestKey: string) {
+      return db
+        .selectFrom('resign_jobs')
+        .selectAll()
+        .where('app_id', '=', appId)
+        .where('request_key', '=', requestKey)
+        .where('status', '!=', 'failed')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+    },
     /** Whether a version was registered from this stored file (read inside the transaction that settles a run). */
     async hasVersionWithFile(fileKey: string, executor: Kysely<Database> = db): Promise<boolean> {
       return Boolean(
@@ -22,10 +33,16 @@ export function createZsignRepository(db: Kysely<Database>) {
       );
     },
     /** Progress only moves forward while the run is on (a late write from an earlier attempt cannot undo a result). */
-    async progress(id: number, stage: ResignJobsTable['stage'], progress: number, now: number) {
+    async progress(
+      id: number,
+      stage: ResignJobsTable['stage'],
+      progress: number,
+      bytes: { done: number; total: number },
+      now: number,
+    ) {
       await db
         .updateTable('resign_jobs')
-        .set({ stage, progress, update_time: now })
+        .set({ stage, progress, bytes_done: bytes.done, bytes_total: bytes.total, update_time: now })
         .where('id', '=', id)
         .where('status', '=', 'running')
         .where('progress', '<=', progress)

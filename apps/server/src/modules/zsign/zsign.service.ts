@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import {
   CertMessages,
+  type CertificateRow,
   ZsignMessages,
   type AppVersionRow,
   type ZsignBody,
@@ -39,6 +41,24 @@ export interface ZsignServiceDeps {
 /** SPEC §5: re-signing is offered only for packages whose url contains .ipa. */
 export const isIpa = (version: { file_name: string; file_key: string }) =>
   /\.ipa$/i.test(version.file_name) || version.file_key.toLowerCase().includes('.ipa');
+
+/**
+ * What makes two re-signings the same: the source version, the certificate (by its fingerprint) and the profiles it
+ * signs with now (current ones, by UUID, expiry and device count: a profile made again for a new device differs).
+ */
+export function resignRequestKey(
+  sourceVersionId: number,
+  certificate: Pick<CertificateRow, 'sha1' | 'profiles'>,
+  now: number,
+): string {
+  const profiles = certificate.profiles
+    .filter((profile) => profile.expireTime > now)
+    .map((profile) => `${profile.uuid}/${profile.expireTime}/${profile.devices.length}`)
+    .sort();
+  return createHash('sha256')
+    .update(JSON.stringify({ source: sourceVersionId, certificate: certificate.sha1, profiles }))
+    .digest('hex');
+}
 
 /** `/api/zsign`: a re-signing is recorded, run as a durable job, and waited for up to `waitMs`. */
 export function createZsignService(deps: ZsignServiceDeps) {
@@ -88,6 +108,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
       status: row.status,
       progress: row.progress,
       stage: row.stage,
+      bytesDone: Number(row.bytes_done),
+      bytesTotal: Number(row.bytes_total),
       error: row.error,
       version,
     };
@@ -107,6 +129,15 @@ export function createZsignService(deps: ZsignServiceDeps) {
       // Checked at upload, but time goes on: a package signed with it now would not install.
       if (certificate.validTo <= now)
         throw AppError.badRequest(ZsignMessages.certificateExpired(certificate.name, certificate.validTo));
+      // The same ask (source, certificate, its current profiles, options) answers with the run already made or
+      // still going, instead of signing again; one that failed, or whose version was removed, is asked anew.
+      const requestKey = resignRequestKey(source.id, certificate, now);
+      const earlier = await resigns.findByRequest(source.app_id, requestKey);
+      const reusable =
+        earlier &&
+        (earlier.status !== 'done' ||
+          (earlier.result_version_id !== null && (await versions.findById(earlier.result_version_id))));
+      if (earlier && reusable) return view((await waitFor(earlier.id, deps.waitMs)) ?? earlier, present);
       const id = await resigns.insert({
         app_id: source.app_id,
         source_version_id: source.id,
@@ -118,6 +149,7 @@ export function createZsignService(deps: ZsignServiceDeps) {
         stage: 'queued',
         error: null,
         result_version_id: null,
+        request_key: requestKey,
         create_time: now,
         update_time: now,
       });

@@ -12,7 +12,7 @@ import { ApiError } from '../../api/api-error.ts';
 import { fetchResignCertificates, fetchResignJob, startResign } from '../../api/zsign.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { zh } from '../../locales/zh-CN.ts';
-import { versionTitle } from './version-format.ts';
+import { formatBytes, versionTitle } from './version-format.ts';
 import { versionsText } from './versions.strings.ts';
 
 interface ResignModalProps {
@@ -152,6 +152,11 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
       {(running || job) && (
         <div data-testid="resign-progress" data-percent={percent} style={{ marginTop: 16 }}>
           <Typography.Text>{job ? resignStageLabels[job.stage] : versionsText.resignRunning}</Typography.Text>
+          {polling && job && job.bytesTotal > 0 && (
+            <Typography.Text type="secondary" data-testid="resign-bytes" style={{ marginLeft: 8 }}>
+              {versionsText.resignBytes(formatBytes(job.bytesDone), formatBytes(job.bytesTotal))}
+            </Typography.Text>
+          )}
           <Progress
             percent={percent}
             status={job?.status === 'failed' ? 'exception' : job?.status === 'done' ? 'success' : 'active'}

@@ -32,6 +32,7 @@ export const versionsText = {
   resignFailed: '重签名失败',
   resignRetry: '重试',
   resignClose: '关闭',
+  resignBytes: (done: string, total: string) => `${done} / ${total}`,
   emptyTitle: '还没有安装包',
   emptyEditor: '点击左侧“发布/更新应用”上传第一个安装包',
   emptyViewer: '应用发布安装包后会显示在这里',
