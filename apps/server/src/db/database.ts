@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
-import pg from 'pg';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { registerPgCopier } from './pg-copy.ts';
-import { createPgPool, pgTimeouts, registerPgPool } from './pg-pool.ts';
+import { createPgPool, loadPg, pgTimeouts, registerPgPool } from './pg-pool.ts';
 
 /** DATABASE_STATEMENT_TIMEOUT_MS's default. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
@@ -122,6 +121,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.url?.startsWith('postgres')) {
     const schema = options.schema ?? 'public';
     const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const pg = await loadPg();
     const bootstrap = new pg.Client({
       connectionString: options.url,
       connectionTimeoutMillis: options.acquireTimeoutMs ?? 10_000,
@@ -145,14 +145,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         ((error: Error) =>
           process.stderr.write(`PostgreSQL connection lost (a new one is opened when needed): ${error.message}\n`)),
     };
-    const pool = createPgPool(poolOptions);
+    const pool = createPgPool(pg, poolOptions);
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
     registerPgCopier(db, pool);
     registerPgPool(db, pool);
     const openUnbounded = () =>
       new Kysely<Database>({
         dialect: new SchemaScopedPostgresDialect(
-          { pool: createPgPool({ ...poolOptions, max: 1, statementTimeoutMs: 0 }) },
+          { pool: createPgPool(pg, { ...poolOptions, max: 1, statementTimeoutMs: 0 }) },
           schema,
         ),
       });
@@ -208,6 +208,7 @@ export async function migrateUpTo(handle: DatabaseHandle, name: string): Promise
 
 /** Drops a PostgreSQL schema (tests isolate each run in one). */
 export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`drop schema if exists "${schema}" cascade`);

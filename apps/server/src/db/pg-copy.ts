@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
-import { from as copyFrom } from 'pg-copy-streams';
 import { markPostgresError } from './faults.ts';
 import type { PgPool } from './pg-pool.ts';
 
@@ -46,9 +45,14 @@ export interface PgCopier {
   copyRows(table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>): Promise<number>;
 }
 
+/** pg-copy-streams, imported by the first COPY (a server on SQLite never loads it). */
+let copyStreams: Promise<typeof import('pg-copy-streams')> | undefined;
+
 function createPgCopier(pool: PgPool): PgCopier {
   return {
     async copyRows(table, columns, rows) {
+      copyStreams ??= import('pg-copy-streams');
+      const { from: copyFrom } = await copyStreams;
       const client = await pool.connect();
       let broken: Error | undefined;
       // While checked out nobody else listens: a connection PostgreSQL ends mid-COPY fails the copy, not the process.

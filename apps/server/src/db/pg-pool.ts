@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { databaseFault, markPostgresError } from './faults.ts';
 
 export interface PgPoolOptions {
@@ -19,13 +19,27 @@ export interface PgPoolOptions {
   onConnectionError: (error: Error) => void;
 }
 
+type PgModule = typeof pg;
+let loaded: Promise<PgModule> | undefined;
+
+/**
+ * The pg driver, imported on first use: a server on SQLite never loads it (issue 23, idle memory). Kept as a dynamic
+ * import so the bundle (scripts/build-server.mjs keeps pg external) does not hoist it to a static one.
+ */
+export function loadPg(): Promise<PgModule> {
+  loaded ??= import('pg').then((module) => module.default);
+  return loaded;
+}
+
 // BIGINT (int8) holds our epoch-ms times and ids; they fit in a JS number.
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+function pgTypes(driver: PgModule) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === 20) return (value: string) => Number(value);
+      return driver.types.getTypeParser(oid, format);
+    },
+  };
+}
 
 /**
  * A pg connection that never ends the process and whose failures say they came from the database.
@@ -36,26 +50,28 @@ const pgTypes = {
  * anyway (pg rejects them with the same error): here it is only heard. Query rejections are marked for databaseFault
  * (a socket error from here is the database's), and one that says the connection is gone marks the client `lost`.
  */
-class WatchedClient extends pg.Client {
-  /** A query failed because this connection is gone: it goes out of the pool when released, not back in. */
-  lost = false;
+function watchedClientClass(driver: PgModule) {
+  return class WatchedClient extends driver.Client {
+    /** A query failed because this connection is gone: it goes out of the pool when released, not back in. */
+    lost = false;
 
-  constructor(config?: pg.ClientConfig) {
-    super(config);
-    this.on('error', () => {
-      this.lost = true;
-    });
-    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
-    this.query = ((...args: unknown[]) => {
-      const result = query(...args);
-      if (!(result instanceof Promise)) return result;
-      return result.catch((error: unknown) => {
-        markPostgresError(error);
-        if (databaseFault(error) === 'unavailable') this.lost = true;
-        return Promise.reject(error);
+    constructor(config?: pg.ClientConfig) {
+      super(config);
+      this.on('error', () => {
+        this.lost = true;
       });
-    }) as typeof this.query;
-  }
+      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+      this.query = ((...args: unknown[]) => {
+        const result = query(...args);
+        if (!(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          markPostgresError(error);
+          if (databaseFault(error) === 'unavailable') this.lost = true;
+          return Promise.reject(error);
+        });
+      }) as typeof this.query;
+    }
+  };
 }
 
 /** The pool Kysely and the COPY copier use: bounded waits, every connection's errors heard and marked. */
@@ -105,8 +121,9 @@ export function pgTimeouts(
   };
 }
 
-export function createPgPool(options: PgPoolOptions): PgPool {
-  const pool = new pg.Pool({
+export function createPgPool(driver: PgModule, options: PgPoolOptions): PgPool {
+  const WatchedClient = watchedClientClass(driver);
+  const pool = new driver.Pool({
     connectionString: options.url,
     max: options.max,
     // Bounds both the wait for a free connection (a pool exhausted by slow queries) and the opening of a new one
@@ -117,7 +134,7 @@ export function createPgPool(options: PgPoolOptions): PgPool {
     ...pgTimeouts(options.statementTimeoutMs),
     application_name: options.applicationName,
     options: `-c search_path="${options.schema}"`,
-    types: pgTypes,
+    types: pgTypes(driver),
     Client: WatchedClient,
   });
   // An idle connection PostgreSQL ends is reported here and replaced on the next checkout.
@@ -128,7 +145,7 @@ export function createPgPool(options: PgPoolOptions): PgPool {
       // The server's 57P01 arrives before its socket closes: released in between, a lost connection would go back to
       // the pool as idle and fail the next query too. Released lost, the pool ends it and opens a new one when needed.
       const release = client.release.bind(client);
-      client.release = (destroy?: Error | boolean) => release(destroy || (client as unknown as WatchedClient).lost);
+      client.release = (destroy?: Error | boolean) => release(destroy || (client as unknown as { lost: boolean }).lost);
       return client;
     },
     end: () => pool.end(),

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PackageInspectionError } from '../inspection-error.ts';
 import { inspectPackage } from '../package-inspector.ts';
 import { sampleHap, sampleHarmonyApp } from '../testing/hap-builder.ts';
@@ -110,6 +110,20 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
       expect((await small.inspect(path)).kind).toBe('apk');
     } finally {
       await small.close();
+    }
+  });
+
+  it('lets a worker left idle exit (its memory goes back), and starts a fresh one for the next package', async () => {
+    const resting = createInspectPool({ workers: 2, timeoutMs: 60_000, maxHeapMb: 256, idleMs: 300 });
+    try {
+      const path = temp.write('rest.ipa', sampleIpa());
+      expect((await resting.inspect(path)).kind).toBe('ipa');
+      expect(resting.liveWorkers()).toBe(1);
+      await vi.waitFor(() => expect(resting.liveWorkers()).toBe(0), { timeout: 20_000, interval: 50 });
+      expect((await resting.inspect(path)).kind).toBe('ipa');
+      expect(resting.liveWorkers()).toBe(1);
+    } finally {
+      await resting.close();
     }
   });
 

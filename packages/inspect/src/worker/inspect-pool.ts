@@ -19,12 +19,22 @@ export interface InspectPoolOptions {
   timeoutMs: number;
   /** Old-generation heap of each worker, MB (INSPECT_MEMORY_MB). */
   maxHeapMb: number;
+  /**
+   * A worker left idle this long exits (its ~10–20 MiB go back; the next package starts a fresh one in ~0.1 s).
+   * Default IDLE_WORKER_MS.
+   */
+  idleMs?: number;
 }
+
+/** How long an idle worker waits for another package before it exits. */
+export const IDLE_WORKER_MS = 60_000;
 
 export const DEFAULT_INSPECT_POOL: InspectPoolOptions = { workers: 2, timeoutMs: 120_000, maxHeapMb: 512 };
 
 export interface InspectPool {
   inspect(filePath: string, options?: InspectPackageOptions): Promise<PackageInspection>;
+  /** Worker threads alive now (idle, busy or starting). */
+  liveWorkers(): number;
   /** Ends every worker; pending inspections fail. */
   close(): Promise<void>;
 }
@@ -63,14 +73,38 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
   const running = new Set<Worker>();
   /** Every live worker: idle, running, or still starting. */
   const workers = new Set<Worker>();
+  /** The exit timer of each idle worker. */
+  const idleTimers = new Map<Worker, NodeJS.Timeout>();
+  const idleMs = options.idleMs ?? IDLE_WORKER_MS;
   let nextId = 1;
   let closed = false;
 
+  const stopIdleTimer = (worker: Worker) => {
+    clearTimeout(idleTimers.get(worker));
+    idleTimers.delete(worker);
+  };
   const forget = (worker: Worker) => {
+    stopIdleTimer(worker);
     workers.delete(worker);
     running.delete(worker);
     const at = idle.indexOf(worker);
     if (at >= 0) idle.splice(at, 1);
+  };
+  /** A worker with nothing to do: waits for the next package, and exits if none comes within idleMs. */
+  const rest = (worker: Worker) => {
+    idle.push(worker);
+    const timer = setTimeout(() => {
+      if (!idle.includes(worker)) return;
+      forget(worker);
+      void worker.terminate();
+    }, idleMs);
+    timer.unref();
+    idleTimers.set(worker, timer);
+  };
+  const take = (): Worker => {
+    const worker = idle.pop() as Worker;
+    stopIdleTimer(worker);
+    return worker;
   };
 
   function spawn(): void {
@@ -83,7 +117,7 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
       if (!('ready' in reply)) return;
       ready = true;
       worker.off('message', started);
-      idle.push(worker);
+      rest(worker);
       pump();
     };
     worker.on('message', started);
@@ -99,7 +133,7 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
 
   function pump(): void {
     if (closed) return;
-    while (queue.length > 0 && idle.length > 0) run(idle.pop() as Worker, queue.shift() as Pending);
+    while (queue.length > 0 && idle.length > 0) run(take(), queue.shift() as Pending);
     let starting = workers.size - idle.length - running.size;
     for (; queue.length > starting && workers.size < options.workers; starting += 1) spawn();
   }
@@ -118,7 +152,7 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
       running.delete(worker);
       if (keepWorker) {
         worker.unref();
-        idle.push(worker);
+        rest(worker);
       } else {
         forget(worker);
         void worker.terminate();
@@ -165,9 +199,11 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
         pump();
       });
     },
+    liveWorkers: () => workers.size,
     async close() {
       closed = true;
       for (const pending of queue.splice(0)) pending.reject(new Error('the inspection pool is closed'));
+      for (const worker of workers) stopIdleTimer(worker);
       await Promise.all([...workers].map((worker) => worker.terminate()));
       workers.clear();
       idle.length = 0;
