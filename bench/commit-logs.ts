@@ -5,7 +5,9 @@ import type { DialectName } from '../apps/server/src/db/database.ts';
 import { buildCases, serviceOn, type Case, type RepoPatch } from './lib-logs/cases.ts';
 import { committers } from './lib-logs/dataset.ts';
 import { captureQueries, explain, timeCalls, type PlanVerdict } from './lib-logs/measure.ts';
-import { printPlans, printQueryTable, verdict, type QueryRow } from './lib-logs/report.ts';
+import { printPlans, printQueryTable, queryResults, verdict, type QueryRow } from './lib-logs/report.ts';
+import type { Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 import { buildDataset, type BenchDb } from './lib-logs/setup.ts';
 
 /**
@@ -94,6 +96,9 @@ async function measure(
   return rows;
 }
 
+/** What bench/RESULTS.md gets, both databases. */
+const results: Row[] = [];
+
 async function benchDialect(dialect: DialectName): Promise<void> {
   log(
     `\n== ${dialect}: loading ${SMALL.toLocaleString('en')} and ${LARGE.toLocaleString('en')} update items over 200 workflows …`,
@@ -123,6 +128,7 @@ async function benchDialect(dialect: DialectName): Promise<void> {
     `  plans at ${l} (index: range read in order; walk: read in order, skipping rows the filter drops; sort/scan: every match read):`,
   );
   printPlans(rows, log);
+  results.push(...queryResults(dialect, rows, s, l));
   for (const db of [small, large]) {
     open.delete(db);
     await db.close();
@@ -130,6 +136,7 @@ async function benchDialect(dialect: DialectName): Promise<void> {
 }
 
 const started = performance.now();
+const loadAtStart = os.loadavg();
 log(
   `commit-log query bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
 );
@@ -142,3 +149,7 @@ try {
   await cleanUp();
 }
 log(`\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s; load ${os.loadavg()[0]?.toFixed(1)}`);
+if (results.length > 0) {
+  recordResults(`commit-log queries${quick ? ' (--quick)' : ''}`, results, [], loadAtStart);
+  log('recorded in bench/RESULTS.md');
+}

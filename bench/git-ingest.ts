@@ -10,7 +10,9 @@ import { nothingStored, type GitRepo } from '../apps/server/src/integrations/git
 import { buildHistory, countCommits, MAIN_COMMITS, RELEASE_COMMITS, timeGitLog } from './lib-logs/git-history.ts';
 import { percentile } from './lib-logs/measure.ts';
 import { openBenchDb, seedApp } from './lib-logs/setup.ts';
-import { DEEP_ITEMS, depthSummary, measureRePollDepth } from './lib-logs/re-poll-depth.ts';
+import { DEEP_ITEMS, depthResults, depthSummary, measureRePollDepth } from './lib-logs/re-poll-depth.ts';
+import type { Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 import { timedSync, type SyncPhases } from './lib-logs/timed-sync.ts';
 
 /**
@@ -28,6 +30,8 @@ const quick = process.argv.includes('--quick');
 const rePollOnly = process.argv.includes('--re-poll');
 const deepItems = quick ? DEEP_ITEMS / 5 : DEEP_ITEMS;
 const depthRows: string[] = [];
+/** What bench/RESULTS.md gets. */
+const results: Row[] = [];
 const profileArg = process.argv.find((a) => a.startsWith('--profile'));
 const scale = quick ? 0.2 : 1;
 const TARGET = 3;
@@ -232,11 +236,20 @@ async function benchDialect(dialect: DialectName, repo: GitRepo, commits: number
   summary.push(
     `${dialect.padEnd(10)} | ${s(mid(ours))} (${range(ours, s)}) | ${s(mid((p) => p.reference))} | ${x(ratio)} (${range(ratioOf, x)}) | <= ${TARGET}x | ${ratio <= TARGET ? 'PASS' : 'MISS'} | ${cpuText} | ${s(mid((p) => p.clone))} (${range((p) => p.clone, s)}) | ${x(mid((p) => ours(p) / p.plain))} git log's ${s(mid((p) => p.plain))} without files`,
   );
+  results.push({
+    metric: `${dialect}: git ingest of ${commits.toLocaleString('en')} commits, median of ${RUNS} runs (first clone apart: ${s(mid((p) => p.clone))})`,
+    ours: `${s(mid(ours))} (${range(ours, s)}); CPU ${mid(cpuOf).toFixed(2)} s`,
+    reference: `git log with the files: ${s(mid((p) => p.reference))}; CPU ${refCpu.toFixed(2)} s`,
+    ratio: `${x(ratio)} (${range(ratioOf, x)})`,
+    target: `<= ${TARGET}x`,
+    pass: ratio <= TARGET,
+  });
   const bound = mid((p) => Math.max(p.cpu.node, p.cpu.git, p.cpu.db, cpuOf(p) / 2));
   cpuSummary.push(`${dialect.padEnd(10)} | ${cpuText} | on 2 idle cores about ${(bound / refCpu).toFixed(1)}x at best`);
 }
 
 const started = performance.now();
+const loadAtStart = os.loadavg();
 log(
   `git ingest bench${quick ? ' (--quick)' : ''}: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}, work dir ${workDir}`,
 );
@@ -252,8 +265,11 @@ try {
     );
     for (const dialect of dialects) await benchDialect(dialect, repo, commits);
   }
-  for (const dialect of dialects)
-    depthRows.push(...depthSummary(dialect, deepItems, await measureRePollDepth(dialect, workDir, deepItems, log)));
+  for (const dialect of dialects) {
+    const times = await measureRePollDepth(dialect, workDir, deepItems, log);
+    depthRows.push(...depthSummary(dialect, deepItems, times));
+    results.push(...depthResults(dialect, deepItems, times));
+  }
 } catch (error) {
   log(`\nthe bench stopped early: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
@@ -273,3 +289,12 @@ log(
 );
 for (const line of depthRows) log(line);
 log(`total ${s(performance.now() - started)}; load ${os.loadavg()[0]?.toFixed(1)}`);
+if (results.length > 0) {
+  recordResults(
+    `git ingest and re-poll${quick ? ' (--quick)' : ''}${rePollOnly ? ' (--re-poll)' : ''}`,
+    results,
+    [],
+    loadAtStart,
+  );
+  log('recorded in bench/RESULTS.md');
+}

@@ -12,6 +12,7 @@ import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from '../e2e/helpers/api.ts';
 import { E2E_ADMIN, startServerProcess } from '../e2e/helpers/server-process.ts';
 import { fixed, median, msText, printTable, type Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 2 : 4;
@@ -174,6 +175,9 @@ async function main(): Promise<void> {
     );
     if (!hasInstallPage) console.log('install page: not measured (run `npm run build -w apps/web` first)');
     printTable(rows, (line) => console.log(line));
+    recordResults(`readers while hostile uploads are parsed${quick ? ' (--quick)' : ''}`, rows, [
+      `hostile uploads finished in the windows: ${totals.refused} refused, ${totals.published} published`,
+    ]);
   } finally {
     await server.stop();
   }

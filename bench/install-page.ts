@@ -13,6 +13,7 @@ import { launchBrowser, newPage } from '../e2e/helpers/browser.ts';
 import { FAST_3G, throttle } from '../e2e/helpers/network.ts';
 import { E2E_ADMIN, startServerProcess } from '../e2e/helpers/server-process.ts';
 import { fixed, median, msText, printTable, type Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 
 const ROUNDS = 5;
 const TARGET_MS = 2_000;
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
     ];
     console.log(`\ninstall page first paint, ${ROUNDS} rounds each, Chromium "Fast 3G" (562.5 ms RTT, 1.44 Mbps down)`);
     printTable(rows, (line) => console.log(line));
+    recordResults('install page on Fast 3G', rows);
   } finally {
     await browser.close();
     await server.stop();

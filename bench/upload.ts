@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { putParts, readWhole, type PartUrl } from './lib/http-client.ts';
-import { currentRss, peakRss, syncDisks } from './lib/proc.ts';
+import { cpuSeconds, currentRss, peakRss, syncDisks } from './lib/proc.ts';
 import { fixed, MiB, mb, mbps, median, type Row } from './lib/report.ts';
 import type { BenchServer } from './lib/server.ts';
 
@@ -90,6 +90,8 @@ export async function benchUpload(
   const ours: number[] = [];
   const oursNoSync: number[] = [];
   const raw: number[] = [];
+  /** The server's CPU seconds per upload, user and system. */
+  const cpu: Array<{ user: number; system: number }> = [];
   const bytes = readWhole(pkg.file);
   let fileKey = '';
   const written: string[] = [];
@@ -100,7 +102,12 @@ export async function benchUpload(
     for (const side of order) {
       syncDisks();
       if (side === 'raw') rawMs = ddCopy(pkg.file, path.join(workDir, `raw-write-${round}.bin`));
-      else uploaded = await uploadOnce(server, pkg.file, bytes);
+      else {
+        const before = cpuSeconds(server.pid);
+        uploaded = await uploadOnce(server, pkg.file, bytes);
+        const after = cpuSeconds(server.pid);
+        if (before && after) cpu.push({ user: after.user - before.user, system: after.system - before.system });
+      }
     }
     if (!uploaded) throw new Error('no upload');
     // Nothing is deleted until every round is done, so both sides always write to space no file of this
@@ -152,6 +159,7 @@ export async function benchUpload(
     ],
     notes: [
       `upload until finish answered (before the fsync): median ${mbps(pkg.size, median(oursNoSync))}`,
+      `server CPU per upload (median): ${fixed(median(cpu.map((c) => c.user)))} s user + ${fixed(median(cpu.map((c) => c.system)))} s system`,
       `upload reference, each round: ${ddCommand(pkg.file, path.join(workDir, 'raw-write-<round>.bin')).join(' ')} (the package is in the page cache: the bench read it whole)`,
     ],
   };

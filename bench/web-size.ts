@@ -9,6 +9,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { putParts, type PartUrl } from './lib/http-client.ts';
 import { fromSources } from './lib/proc.ts';
 import { median, msText, printTable, skipped, type Row } from './lib/report.ts';
+import { recordResults } from './lib/results.ts';
 import { ADMIN, startServer, type BenchServer } from './lib/server.ts';
 
 /**
@@ -361,6 +362,7 @@ async function main(): Promise<void> {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
   printTable(rows, log);
+  recordResults('console and install page sizes', rows);
 }
 
 await main();

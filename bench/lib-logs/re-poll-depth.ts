@@ -1,3 +1,4 @@
+import type { Row } from '../lib/report.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PostgresAdapter, sql } from 'kysely';
@@ -147,5 +148,26 @@ export function depthSummary(dialect: DialectName, deep: number, times: { shallo
     const ratio = times.deep[kind] / times.shallow[kind];
     const label = kind === 'idle' ? 'nothing new' : `${NEW_COMMITS} new commits`;
     return `${`${dialect}, re-poll, ${label}`.padEnd(38)} | ${SHALLOW_ITEMS.toLocaleString('en')} items ${ms(times.shallow[kind]).padStart(7)} | ${deep.toLocaleString('en')} items ${ms(times.deep[kind]).padStart(7)} | ${ratio.toFixed(2)}x | <= ${DEPTH_TARGET}x | ${ratio <= DEPTH_TARGET ? 'PASS' : 'MISS'}`;
+  });
+}
+
+/** The same comparison as rows of bench/RESULTS.md. */
+export function depthResults(
+  dialect: DialectName,
+  deep: number,
+  times: { shallow: RePollTimes; deep: RePollTimes },
+): Row[] {
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  return (['idle', 'fresh'] as const).map((kind) => {
+    const ratio = times.deep[kind] / times.shallow[kind];
+    const label = kind === 'idle' ? 'nothing new' : `${NEW_COMMITS} new commits`;
+    return {
+      metric: `${dialect}: re-poll of a workflow of ${deep.toLocaleString('en')} items, ${label}`,
+      ours: ms(times.deep[kind]),
+      reference: `${ms(times.shallow[kind])} at ${SHALLOW_ITEMS.toLocaleString('en')} items`,
+      ratio: `${ratio.toFixed(2)}x`,
+      target: `<= ${DEPTH_TARGET}x`,
+      pass: ratio <= DEPTH_TARGET,
+    };
   });
 }

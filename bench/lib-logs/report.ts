@@ -1,3 +1,4 @@
+import type { Row } from '../lib/report.ts';
 import type { PlanVerdict, Timing } from './measure.ts';
 import { ms } from './measure.ts';
 
@@ -69,4 +70,16 @@ export function printPlans(rows: QueryRow[], log: (line: string) => void): void 
     byPlan.set(key, [...(byPlan.get(key) ?? []), row.name]);
   }
   for (const [plan, names] of byPlan) log(`  · ${plan}\n      used by: ${names.join('; ')}`);
+}
+
+/** The rows as bench/RESULTS.md takes them: the large side is ours, the small side the reference. */
+export function queryResults(prefix: string, rows: QueryRow[], smallLabel: string, largeLabel: string): Row[] {
+  return rows.map((row) => ({
+    metric: `${prefix}: ${row.name}`,
+    ours: `p95 ${ms(row.large.p95)} ms at ${largeLabel} (${row.large.rows} items)`,
+    reference: `p95 ${ms(row.small.p95)} ms at ${smallLabel} (${row.small.rows} items)`,
+    ratio: `${(row.large.p95 / row.small.p95).toFixed(2)}x`,
+    target: `<= ${MAX_RATIO}x`,
+    pass: verdict(row) === 'PASS',
+  }));
 }

@@ -26,6 +26,17 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
+/** CPU seconds a live process has used so far, user and system apart (/proc/<pid>/stat; clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): { user: number; system: number } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+  } catch {
+    return null;
+  }
+}
+
 /** Flushes every dirty page to disk, so one measurement does not pay for the writes of the last one. */
 export function syncDisks(): void {
   spawnSync('sync', { stdio: 'ignore' });
