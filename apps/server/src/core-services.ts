@@ -150,6 +150,7 @@ export function createSharedServices(core: CoreBase) {
       messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });
   const certificates = createCertificatesService({ certificates: repos.certificates, box, clock });
+  const tasksRepo = createTasksRepository(db);
   const tasksSync = createTasksSync({
     db,
     clock,
@@ -158,7 +159,7 @@ export function createSharedServices(core: CoreBase) {
     policy,
     blobs,
     logger,
-    tasks: createTasksRepository(db),
+    tasks: tasksRepo,
   });
   const sync = createRepoSyncService({
     workflows: repos.workflows,
@@ -205,6 +206,8 @@ export function createSharedServices(core: CoreBase) {
     signer: createUrlSigner(config.secret),
     clock,
     mediaLinks,
+    // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
+    feedbackOpen: async (appId) => Number((await tasksRepo.settings(appId))?.feedback_enabled ?? 1) === 1,
   });
   const zsign = createZsign({
     db,

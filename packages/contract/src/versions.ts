@@ -126,6 +126,8 @@ export const installPage = z.object({
   secure: z.boolean(),
   /** How the page opened: the install password (or its remembered pass), the visitor's sign-in (a member of the app, or an admin), or the app's password-free public link. */
   access: z.enum(['password', 'member', 'public']),
+  /** Whether the app takes tester feedback (its setting; on by default): the page then offers 反馈问题. */
+  feedback: z.boolean(),
 });
 export type InstallPage = z.infer<typeof installPage>;
 

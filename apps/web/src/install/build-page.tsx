@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { InstallPage, InstallVersion } from '@release/contract';
 import { copyText } from '../app/clipboard.ts';
 import { installText } from '../features/packages/install.strings.ts';
+import { FeedbackEntry } from './feedback-entry.tsx';
 import { Alert, Button, Icon } from './ui.tsx';
 import { LatestVersion } from './version.tsx';
 
@@ -63,6 +64,7 @@ export function BuildPage({ page, version }: { page: InstallPage; version: Insta
         canRegister={page.access !== 'public'}
         heading={buildText.heading}
       />
+      {page.feedback && <FeedbackEntry path={page.app.path} version={version} />}
       {version.details && version.details.length > 0 && (
         <section class="i-stack i-gap-8">
           <strong>{buildText.details}</strong>

@@ -5,6 +5,7 @@ import { nativePackageTypes } from '@release/contract/install-page';
 import { choosePlatform, platformOfRoute, preferredPlatforms } from '../features/packages/install-env.ts';
 import { installText } from '../features/packages/install.strings.ts';
 import { BuildPage } from './build-page.tsx';
+import { FeedbackEntry } from './feedback-entry.tsx';
 import { Alert } from './ui.tsx';
 import { LatestVersion, VersionListItem } from './version.tsx';
 
@@ -75,6 +76,7 @@ export function InstallContent({ page, versionId }: { page: InstallPage; version
       ) : (
         <p class="i-empty i-muted">{installText.noPlatformVersions(installText.platforms[platform])}</p>
       )}
+      {latest && page.feedback && <FeedbackEntry key={latest.id} path={page.app.path} version={latest} />}
       {older.length > 0 && (
         <div>
           <div class="i-divider">{installText.recent}</div>

@@ -62,6 +62,8 @@ export interface InstallDeps {
   /** Signs the app icon of the password gate and its boot data (relative links; the page is ours). */
   mediaLinks: MediaLinks;
   clock: Clock;
+  /** Whether the app takes tester feedback (the tracker's app setting). */
+  feedbackOpen: (appId: number) => Promise<boolean>;
 }
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
@@ -240,6 +242,7 @@ export function createInstallService(deps: InstallDeps) {
         token: isPublic ? '' : pageToken(app),
         secure: context.secure,
         access: openedBy,
+        feedback: await deps.feedbackOpen(app.id),
       };
     },
 
