@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { UPLOAD_PART_SIZE } from '@release/contract';
+import { writePartAt } from '../apps/server/src/storage/part-writer.ts';
 import { putParts, readWhole, type PartUrl } from './lib/http-client.ts';
 import { cpuSeconds, currentRss, peakRss, syncDisks } from './lib/proc.ts';
 import { fixed, MiB, mb, mbps, median, type Row } from './lib/report.ts';
@@ -25,6 +28,33 @@ function ddCopy(source: string, target: string): number {
   const started = performance.now();
   const result = spawnSync(command ?? 'dd', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`dd failed: ${result.stderr?.toString().trim()}`);
+  return performance.now() - started;
+}
+
+/**
+ * The server's part writer alone, in this process: the package's 5 MB parts from memory, 5 in flight, each through
+ * `writePartAt` (as the part route calls it) into a new preallocated file, then an fsync — the upload without HTTP,
+ * to tell the writer's cost from the request path's. A diagnostic beside the goal's row, not the goal.
+ */
+async function writerOnce(bytes: Buffer, partSize: number, target: string): Promise<number> {
+  const started = performance.now();
+  const handle = await fsp.open(target, 'w');
+  await handle.truncate(bytes.length);
+  await handle.close();
+  const parts = Math.ceil(bytes.length / partSize);
+  let next = 0;
+  const lane = async () => {
+    for (let part = next++; part < parts; part = next++) {
+      const slice = bytes.subarray(part * partSize, Math.min(bytes.length, (part + 1) * partSize));
+      // Socket-sized chunks, as a request body arrives.
+      const chunks = function* () {
+        for (let at = 0; at < slice.length; at += 64 * 1024) yield slice.subarray(at, at + 64 * 1024);
+      };
+      await writePartAt(target, part * partSize, Readable.from(chunks()), slice.length, part + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  await fsyncFile(target);
   return performance.now() - started;
 }
 
@@ -90,18 +120,23 @@ export async function benchUpload(
   const ours: number[] = [];
   const oursNoSync: number[] = [];
   const raw: number[] = [];
+  const writer: number[] = [];
+  const writerRatios: number[] = [];
   /** The server's CPU seconds per upload, user and system. */
   const cpu: Array<{ user: number; system: number }> = [];
   const bytes = readWhole(pkg.file);
   let fileKey = '';
   const written: string[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? (['ours', 'raw'] as const) : (['raw', 'ours'] as const);
+    const order = round % 2 === 0 ? (['ours', 'raw', 'writer'] as const) : (['writer', 'raw', 'ours'] as const);
     let uploaded: Uploaded | undefined;
     let rawMs = 0;
+    let writerMs = 0;
     for (const side of order) {
       syncDisks();
       if (side === 'raw') rawMs = ddCopy(pkg.file, path.join(workDir, `raw-write-${round}.bin`));
+      else if (side === 'writer')
+        writerMs = await writerOnce(bytes, UPLOAD_PART_SIZE, path.join(workDir, `writer-${round}.bin`));
       else {
         const before = cpuSeconds(server.pid);
         uploaded = await uploadOnce(server, pkg.file, bytes);
@@ -114,14 +149,20 @@ export async function benchUpload(
     // run has just freed: on this machine's thin-provisioned virtual disk, rewriting blocks freed a moment
     // ago runs ~4x faster than writing fresh ones, and a reference that happened to reuse the previous
     // raw file's blocks read 1,100 MiB/s one round and 230 MiB/s the next.
-    written.push(server.objectPath(uploaded.fileKey), path.join(workDir, `raw-write-${round}.bin`));
+    written.push(
+      path.join(workDir, `writer-${round}.bin`),
+      server.objectPath(uploaded.fileKey),
+      path.join(workDir, `raw-write-${round}.bin`),
+    );
+    writer.push(writerMs);
+    writerRatios.push(rawMs / writerMs);
     fileKey = uploaded.fileKey;
     ours.push(uploaded.durableMs);
     oursNoSync.push(uploaded.transferMs);
     raw.push(rawMs);
     ratios.push(rawMs / uploaded.durableMs);
     log(
-      `  round ${round + 1}: upload ${mbps(pkg.size, uploaded.durableMs)} (finish answered at ${mbps(pkg.size, uploaded.transferMs)}), dd ${mbps(pkg.size, rawMs)}`,
+      `  round ${round + 1}: upload ${mbps(pkg.size, uploaded.durableMs)} (finish answered at ${mbps(pkg.size, uploaded.transferMs)}), dd ${mbps(pkg.size, rawMs)}, writer alone ${mbps(pkg.size, writerMs)}`,
     );
   }
   // Only the last upload is kept (for registration and downloads).
@@ -159,6 +200,7 @@ export async function benchUpload(
     ],
     notes: [
       `upload until finish answered (before the fsync): median ${mbps(pkg.size, median(oursNoSync))}`,
+      `the part writer alone (writePartAt in the bench process, 5 parts in flight from memory, no HTTP, then fsync): median ${mbps(pkg.size, median(writer))}, ${fixed(median(writerRatios))} of dd (${fixed(Math.min(...writerRatios))}–${fixed(Math.max(...writerRatios))}); what the upload loses beyond that is the request path's CPU`,
       `server CPU per upload (median): ${fixed(median(cpu.map((c) => c.user)))} s user + ${fixed(median(cpu.map((c) => c.system)))} s system`,
       `upload reference, each round: ${ddCommand(pkg.file, path.join(workDir, 'raw-write-<round>.bin')).join(' ')} (the package is in the page cache: the bench read it whole)`,
     ],
