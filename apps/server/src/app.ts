@@ -19,6 +19,7 @@ import * as apps from './modules/apps/apps.module.ts';
 import * as auth from './modules/auth/auth.module.ts';
 import * as blobs from './modules/blobs/blobs.module.ts';
 import * as categories from './modules/categories/categories.module.ts';
+import * as changes from './modules/changes/changes.module.ts';
 import * as certificates from './modules/certificates/certificates.module.ts';
 import * as cliDownload from './modules/cli-download/cli-download.module.ts';
 import * as commitLogs from './modules/commit-logs/commit-logs.module.ts';
@@ -82,6 +83,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   const retentionService = await retention.register(app, core, versionsParts.removal);
   const workflowsService = await workflows.register(app, core);
   await commitLogs.register(app, core);
+  await changes.register(app, core);
   await sync.register(app, core);
   await apiTokens.register(app, core);
   await certificates.register(app, core);

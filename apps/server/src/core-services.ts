@@ -40,6 +40,9 @@ import { createPackageRegistrationService } from './modules/publish/package-regi
 import { createVersionsRepository } from './modules/versions/versions.repository.ts';
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
 import { createRolesRepository } from './modules/roles/roles.repository.ts';
+import { createVersionSourcesRepository } from './modules/changes/version-sources.repository.ts';
+import { createVersionSourcesService } from './modules/changes/version-sources.service.ts';
+import { createVersionChangesService } from './modules/changes/version-changes.service.ts';
 import { createZsign } from './modules/zsign/zsign.module.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 
@@ -133,7 +136,25 @@ export function createSharedServices(core: CoreBase) {
     quota: config.uploadQuota,
   });
   const notifications = createNotificationsRepository(db);
+  // Where each version came from (issue 19): recorded by publishing, resolved by the sync that brings the commit.
+  const sourcesRepo = createVersionSourcesRepository(db);
+  const sources = createVersionSourcesService({
+    sources: sourcesRepo,
+    workflows: repos.workflows,
+    mirrorsDir: config.mirrorsDir,
+    clock,
+    logger,
+    requestSync: (workflowId) => repoSyncJob.queue(workflowId),
+  });
+  const changes = createVersionChangesService({
+    versions: repos.versions,
+    workflows: repos.workflows,
+    logs: commitLogs,
+    sources: sourcesRepo,
+    mirrorsDir: config.mirrorsDir,
+  });
   const registration = createPackageRegistrationService({
+    sources,
     uploads,
     versions: repos.versions,
     apps: repos.apps,
@@ -171,6 +192,7 @@ export function createSharedServices(core: CoreBase) {
     allowFileRemotes: config.allowFileRemotes,
     guard: repoGuard,
     timeouts: config.repoTimeouts,
+    onSynced: (workflow) => sources.resolvePending(workflow),
   });
   // Webhooks, pushes, polls and Lark document events come in through one service.
   const inbound = createInboundService({
@@ -241,6 +263,8 @@ export function createSharedServices(core: CoreBase) {
       inspector,
       uploads,
       registration,
+      sources,
+      changes,
       certificates,
       tasksSync,
       inbound,

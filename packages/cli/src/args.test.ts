@@ -40,6 +40,8 @@ describe('the command line', () => {
       chatEnv: 'PreFavTest',
       skipExisting: false,
       allowOtherBundleId: false,
+      commit: [],
+      branch: null,
       json: true,
       server: undefined,
     });
@@ -55,8 +57,16 @@ describe('the command line', () => {
         '修复',
         '--server',
         'https://r.example.com',
+        '--commit',
+        'A1B2C3D4E5',
+        '--commit',
+        'r1024',
+        '--branch',
+        'release/1.4',
       ]),
     ).toMatchObject({
+      commit: ['A1B2C3D4E5', 'r1024'],
+      branch: 'release/1.4',
       skipExisting: true,
       allowOtherBundleId: true,
       note: '修复',
@@ -118,7 +128,7 @@ describe('the command line', () => {
     expect(usageMessage(['upload', 'a.apk', 'b.apk', '--app', 'shop'])).toContain('只能给出一个安装包文件');
     expect(usageMessage(['upload', 'a.apk'])).toBe(
       '必须给出 --app <path>\n用法：' +
-        'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]',
+        'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--commit <sha>]... [--branch <name>] [--json] [--server <url>]',
     );
     expect(usageMessage(['upload', 'a.apk', '--app', '../shop'])).toContain('不是应用路径');
     expect(usageMessage(['upload', 'a.apk', '--app', 'shop', '--chat-env', 'Prod'])).toContain(
@@ -126,6 +136,9 @@ describe('the command line', () => {
     );
     expect(usageMessage(['upload', 'a.apk', '--app', 'shop', '--force'])).toContain('未知选项 --force');
     expect(usageMessage(['upload', 'a.apk', '--note'])).toContain('选项 --note 需要一个值');
+    expect(usageMessage(['upload', 'a.apk', '--app', 'shop', '--commit', 'main'])).toContain(
+      '--commit："main" 不是提交号（7–64 位十六进制）或 svn 版本号',
+    );
     expect(usageMessage(['latest', '--app', 'shop'])).toContain('--platform 只能是 ios、android、web、mac');
   });
 

@@ -24,6 +24,9 @@ export type Command =
       chatEnv: ChatEnv | null;
       skipExisting: boolean;
       allowOtherBundleId: boolean;
+      /** The commit(s) and branch the build came from (issue 19), recorded with the version. */
+      commit: string[];
+      branch: string | null;
       json: boolean;
       server?: string;
     }
@@ -105,6 +108,13 @@ export function takeLanguage(argv: string[], envValue: string | undefined): { la
   return { language, argv: rest };
 }
 
+/** A commit id (7–64 hex digits) or an svn revision (123, r123), as --commit takes it. */
+function commitRef(value: string, command: CommandName): string {
+  const trimmed = value.trim();
+  if (/^[0-9a-f]{7,64}$/i.test(trimmed) || /^r?\d{1,12}$/i.test(trimmed)) return trimmed;
+  throw usageError(text.badCommit(value), command);
+}
+
 /** Reads the command line (without --lang); throws a usage CliError (exit 2) on anything wrong. */
 export function parseCommand(argv: string[]): Command {
   const [name, ...rest] = argv;
@@ -124,6 +134,8 @@ export function parseCommand(argv: string[]): Command {
       'chat-env': { type: 'string' },
       'skip-existing': { type: 'boolean', default: false },
       'allow-other-bundle-id': { type: 'boolean', default: false },
+      commit: { type: 'string', multiple: true },
+      branch: { type: 'string' },
     });
     if (values.help) return helpOf(name);
     if (!positionals[0]) throw usageError(text.fileMissing, name);
@@ -139,6 +151,8 @@ export function parseCommand(argv: string[]): Command {
       chatEnv: values['chat-env'] === undefined ? null : oneOf(values['chat-env'], chatEnvs, '--chat-env', name),
       skipExisting: values['skip-existing'],
       allowOtherBundleId: values['allow-other-bundle-id'],
+      commit: (values.commit ?? []).map((c) => commitRef(c, name)),
+      branch: values.branch?.trim() || null,
       json: values.json,
       server: values.server,
     };

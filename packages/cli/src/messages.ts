@@ -15,6 +15,7 @@ const zh = {
   unexpectedArgument: (arg: string) => `多余的参数 "${arg}"`,
   fileMissing: '缺少安装包文件',
   oneFileOnly: '只能给出一个安装包文件；只有同一版本的多个 HarmonyOS 模块（.hap / .hsp）可以一起给出',
+  badCommit: (value: string) => `--commit："${value}" 不是提交号（7–64 位十六进制）或 svn 版本号`,
   appRequired: '必须给出 --app <path>',
   notAnAppPath: (value: string) => `--app："${value}" 不是应用路径（字母、数字、- 和 _，最多 32 个）`,
   oneOf: (flag: string, allowed: readonly string[], value: string | undefined) =>
@@ -73,6 +74,7 @@ const en: Messages = {
   unexpectedArgument: (arg) => `unexpected argument "${arg}"`,
   fileMissing: 'the package file is missing',
   oneFileOnly: 'give exactly one package file; only the modules of one HarmonyOS version (.hap / .hsp) go together',
+  badCommit: (value) => `--commit: "${value}" is not a commit id (7–64 hex digits) or an svn revision`,
   appRequired: '--app <path> is required',
   notAnAppPath: (value) => `--app: "${value}" is not an app path (letters, digits, - and _, at most 32)`,
   oneOf: (flag, allowed, value) =>

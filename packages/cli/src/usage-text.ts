@@ -16,10 +16,11 @@ const platformsZh = `${nativePackageTypes.slice(0, -1).join('、')} 或 ${native
 const platformsEn = `${nativePackageTypes.slice(0, -1).join(', ')} or ${nativePackageTypes.at(-1)}`;
 
 const uploadLine =
-  'release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json] [--server <url>]';
+  'release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--commit <sha>]... [--branch <name>] [--json] [--server <url>]';
 /** The commands at a glance, the same in both languages. */
 const synopsis = `  release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]...
-                     [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--json]
+                     [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id]
+                     [--commit <sha>]... [--branch <name>] [--json]
   release-cli latest --app <path> --platform ${platformChoice} [--json]
   release-cli login --token <token> [--server <url>]
   release-cli login --lark [--no-browser] [--server <url>]
@@ -41,6 +42,8 @@ ${synopsis}
   --chat-env <env>    要通知的机器人环境：DevTest 或 PreFavTest
   --skip-existing     读取安装包的版本号和构建号；应用已有该版本时不发布
   --allow-other-bundle-id  包名（Bundle ID）与应用的不一致时仍然发布
+  --commit <sha>      构建所用的提交（git 提交号或 svn 版本号）；每个仓库一个，可重复
+  --branch <name>     构建所用的分支（没有 --commit 时取该分支当时的最新提交）
   --platform <p>      ${platformsZh}
   --server <url>      发布系统的地址（默认：RELEASE_SERVER，其次是登录时保存的配置）
   --json              结束时在 stdout 输出一个 JSON 对象（进度仍在 stderr）
@@ -82,6 +85,8 @@ Options:
   --chat-env <env>    the robot environment to notify: DevTest or PreFavTest
   --skip-existing     read the package's version and build; if the app already has them, publish nothing
   --allow-other-bundle-id  publish even when the bundle id / package name is not the app's
+  --commit <sha>      the commit the build came from (git id or svn revision); one per repository, repeatable
+  --branch <name>     the branch it was built from (without --commit: that branch's newest commit then)
   --platform <p>      ${platformsEn}
   --server <url>      the release system's URL (default: RELEASE_SERVER, then the login config)
   --json              print one JSON object on stdout when done (progress stays on stderr)

@@ -18,6 +18,7 @@ export * from './package-kinds.ts';
 export * from './workflows.ts';
 export * from './commit-logs.ts';
 export * from './commit-calendar.ts';
+export * from './version-changes.ts';
 export * from './system.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';

@@ -39,6 +39,7 @@ import * as m030 from './migrations/2026-11-27-030-version-removal.ts';
 import * as m031 from './migrations/2026-11-27-031-app-retention.ts';
 import * as m040 from './migrations/2026-11-27-040-feedback-install-stats.ts';
 import * as m041 from './migrations/2026-11-27-041-resign-requests.ts';
+import * as m050 from './migrations/2026-11-27-050-version-sources.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -110,6 +111,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-031-app-retention': m031,
   '2026-11-27-040-feedback-install-stats': m040,
   '2026-11-27-041-resign-requests': m041,
+  '2026-11-27-050-version-sources': m050,
 };
 
 /** The names of the migrations this build knows, in order: the last is the newest schema it can run. */

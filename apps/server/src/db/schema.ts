@@ -189,6 +189,20 @@ export interface AppRetentionRulesTable {
 }
 
 /** Icons, screenshots and videos stored by the server (media.service.ts); housekeeping deletes the unreferenced ones. */
+/** The source state a version was built from, per repository workflow (migration 050, issue 19). */
+export interface VersionSourcesTable {
+  app_version_id: number;
+  workflow_id: number;
+  /** The full commit id once resolved; as given (an abbreviation, an svn revision) while pending. */
+  commit_id: string;
+  branch: string | null;
+  origin: 'upload' | 'package' | 'tag' | 'branch';
+  /** 1 once the commit was found in the workflow's mirror. */
+  resolved: number;
+  create_time: number;
+  update_time: number;
+}
+
 export interface MediaFilesTable {
   key: string;
   size: number;
@@ -287,6 +301,7 @@ export interface Database {
   app_versions: AppVersionsTable;
   media_files: MediaFilesTable;
   app_retention_rules: AppRetentionRulesTable;
+  version_sources: VersionSourcesTable;
   apple_accounts: AppleAccountsTable;
   apple_account_bindings: AppleAccountBindingsTable;
   apple_devices: AppleDevicesTable;

@@ -111,6 +111,8 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     attachFileUrls: keys.attachFiles.map((a) => a.fileKey),
     chatEnv: cmd.chatEnv,
     ...(cmd.allowOtherBundleId ? { allowOtherBundleId: true } : {}),
+    ...(cmd.commit.length ? { commit: cmd.commit.join(',') } : {}),
+    ...(cmd.branch ? { branch: cmd.branch } : {}),
   });
   out.info(text.published(app.appName, describeVersion(version)));
   for (const warning of version.warnings) out.info(text.warning(warning));

@@ -128,6 +128,60 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** A workflow's stored items of these commits (what the changes between two builds link to). */
+    async byCommits(workflowId: number, commitIds: readonly string[]) {
+      if (commitIds.length === 0) return [];
+      return db
+        .selectFrom('commit_logs')
+        .select(['id', 'commit_id', 'branch', 'tag_name', 'is_filtered', 'remark'])
+        .where('workflow_id', '=', workflowId)
+        .where('commit_id', 'in', [...commitIds])
+        .execute();
+    },
+
+    /** A workflow's shown items with after < commit time ≤ until, newest first (at most `limit`), and how many there are. */
+    async inWindow(workflowId: number, after: number, until: number, limit: number) {
+      const range = db
+        .selectFrom('commit_logs')
+        .where('workflow_id', '=', workflowId)
+        .where('is_filtered', '=', 0)
+        .where('commit_time', '>', after)
+        .where('commit_time', '<=', until);
+      const [rows, count] = await Promise.all([
+        range
+          .select(['id', 'commit_id', 'commit_time', 'commit_message', 'remark', 'branch', 'tag_name'])
+          .orderBy('commit_time', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute(),
+        range.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+      ]);
+      return { rows, total: Number(count?.n ?? 0) };
+    },
+
+    /** The items bound to a version by hand (snapshots), newest first. */
+    async boundTo(appVersionId: number, limit: number) {
+      return db
+        .selectFrom('commit_log_versions as b')
+        .innerJoin('commit_logs as c', 'c.id', 'b.commit_log_id')
+        .innerJoin('workflows as w', 'w.id', 'c.workflow_id')
+        .select([
+          'c.id',
+          'c.commit_id',
+          'c.commit_time',
+          'c.commit_message',
+          'c.remark',
+          'c.branch',
+          'c.tag_name',
+          'w.tab_name',
+        ])
+        .where('b.app_version_id', '=', appVersionId)
+        .orderBy('c.commit_time', 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
     async findById(id: number) {
       return db.selectFrom('commit_logs').selectAll().where('id', '=', id).executeTakeFirst();
     },

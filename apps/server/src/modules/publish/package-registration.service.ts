@@ -28,6 +28,7 @@ import type { CommitIngestService } from '../commit-logs/commit-ingest.service.t
 import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
 import type { StoredAttachment } from '../versions/version-columns.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionSourcesService } from '../changes/version-sources.service.ts';
 
 export interface RegistrationDeps {
   uploads: UploadsService;
@@ -39,6 +40,8 @@ export interface RegistrationDeps {
   media: MediaService;
   blobs: ConfiguredBlobStore;
   ingest: CommitIngestService;
+  /** Records the commits a new version was built from (issue 19); never fails the publish. */
+  sources?: Pick<VersionSourcesService, 'record'>;
   clock: Clock;
   /** Inspects a package file off the event loop (the inspection worker pool). */
   inspectFile: (filePath: string, options: InspectPackageOptions) => Promise<PackageInspection>;
@@ -258,6 +261,11 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       const label = packageIdentity(inspection);
       await received.settle();
       await ingest.recordVersion(id);
+      await deps.sources?.record(stored.version, {
+        commits: body.commit ? body.commit.split(/[\s,]+/).filter(Boolean) : [],
+        branch: body.branch || null,
+        origin: 'upload',
+      });
       for (const attachment of attachments)
         await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
       // The notice names the build that arrived (2.1.0 (210), or 第 N 版 for a web build), then its note.

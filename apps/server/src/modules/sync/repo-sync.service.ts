@@ -55,6 +55,8 @@ export function createRepoSyncService(deps: {
   guard?: RepoHostGuard;
   /** Default: DEFAULT_REPO_TIMEOUTS, and a guard with no rules (private addresses refused). */
   timeouts?: RepoTimeouts;
+  /** After a sync that succeeded: commits that builds named before the mirror had them are resolved now. */
+  onSynced?: (workflow: WorkflowRecord) => Promise<unknown>;
 }) {
   const { workflows, logs, ingest, clock } = deps;
   const timeouts = deps.timeouts ?? DEFAULT_REPO_TIMEOUTS;
@@ -122,6 +124,7 @@ export function createRepoSyncService(deps: {
     try {
       const created = workflow.repo_type === 'svn' ? await syncSvn(workflow) : await syncGit(workflow);
       await workflows.update(workflow.id, { last_sync_time: clock.now(), last_sync_error: null });
+      await deps.onSynced?.(workflow);
       // The committer filter changed while this sync stored items by the one it started with: decided again.
       const now = await workflows.findById(workflow.id);
       if (now && now.committers !== workflow.committers) await ingest.refilter(now);

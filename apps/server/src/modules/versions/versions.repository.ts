@@ -101,6 +101,18 @@ export function createVersionsRepository(db: Kysely<Database>) {
         .execute();
       return rows.map(decoded);
     },
+    /** The newest build of the same platform published before this one and not removed (what "this build changed" compares with). */
+    async previousOf(version: { app_id: number; native_package_type: NativePackageType; index_no: number }) {
+      const row = await withUploader()
+        .where('v.app_id', '=', version.app_id)
+        .where('v.native_package_type', '=', version.native_package_type)
+        .where('v.index_no', '<', version.index_no)
+        .where('v.removed_time', 'is', null)
+        .orderBy('v.index_no', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && decoded(row);
+    },
     /** The newest version with this version string (and build, when given): CI's duplicate check. */
     async findPublished(appId: number, type: NativePackageType, appVersion: string, build?: string) {
       let q = db

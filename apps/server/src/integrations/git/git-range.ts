@@ -1,0 +1,83 @@
+import { runGit } from './git-command.ts';
+
+/** Reads of a local mirror only (no remote): a few seconds at most even on a 100,000-commit history. */
+const RANGE_TIMEOUT_MS = 30_000;
+/** A commit as given by CI: a full or abbreviated sha (git's own minimum abbreviation is 4; we ask for 7). */
+export const COMMIT_REF = /^[0-9a-f]{7,64}$/i;
+
+/**
+ * The full id of the commit `ref` names in the mirror (a sha or an abbreviation of one, or a branch or tag name when
+ * `allowNames`), or null when the mirror has no such commit (yet) or the abbreviation is ambiguous.
+ */
+export async function resolveCommit(
+  gitDir: string,
+  ref: string,
+  options: { allowNames?: boolean } = {},
+): Promise<string | null> {
+  if (!options.allowNames && !COMMIT_REF.test(ref)) return null;
+  // `--end-of-options` keeps a name that starts with '-' from being read as an option.
+  const { stdout, exitCode } = await runGit(
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
+    { gitDir, timeoutMs: RANGE_TIMEOUT_MS },
+    [0, 1, 128],
+  );
+  const id = stdout.trim();
+  return exitCode === 0 && /^[0-9a-f]{40,64}$/.test(id) ? id : null;
+}
+
+export interface RangeCommit {
+  commitId: string;
+  /** Epoch milliseconds, committer date (what the update list sorts by). */
+  commitTime: number;
+  authorName: string;
+  authorEmail: string;
+  /** The first line of the message. */
+  subject: string;
+}
+
+export interface CommitRange {
+  /** Commits in `to` and not in `from` (merges left out), newest first, at most `limit`. */
+  commits: RangeCommit[];
+  /** How many such commits there are in all. */
+  total: number;
+  /** Commits in `from` and not in `to`: > 0 when the two builds' histories diverged (another branch, a force-push). */
+  behind: number;
+}
+
+const FIELD = '\u001f';
+
+/**
+ * What happened between two source states: `git rev-list from..to` (real ancestry: commits brought in by merges
+ * count, the merge commits themselves do not), its count, and the count the other way, which tells a build made
+ * from a branch that diverged. Both ids must be in the mirror (resolveCommit).
+ */
+export async function commitsBetween(gitDir: string, from: string, to: string, limit: number): Promise<CommitRange> {
+  const counts = await runGit(['rev-list', '--no-merges', '--count', '--left-right', `${from}...${to}`], {
+    gitDir,
+    timeoutMs: RANGE_TIMEOUT_MS,
+  });
+  const [behind = 0, total = 0] = counts.stdout.trim().split(/\s+/).map(Number);
+  if (total === 0 || limit <= 0) return { commits: [], total, behind };
+  const { stdout } = await runGit(
+    [
+      'log',
+      '--no-merges',
+      `--max-count=${limit}`,
+      `--format=%H${FIELD}%ct${FIELD}%an${FIELD}%ae${FIELD}%s`,
+      '-z',
+      `^${from}`,
+      to,
+    ],
+    { gitDir, timeoutMs: RANGE_TIMEOUT_MS },
+  );
+  const commits = stdout
+    .split('\0')
+    .filter((record) => record.trim() !== '')
+    .map((record): RangeCommit => {
+      const [commitId = '', time = '0', authorName = '', authorEmail = '', subject = ''] = record
+        .replace(/^\n/, '')
+        .split(FIELD);
+      return { commitId, commitTime: Number(time) * 1000, authorName, authorEmail, subject };
+    });
+  return { commits, total, behind };
+}

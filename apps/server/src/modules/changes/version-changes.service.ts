@@ -1,0 +1,170 @@
+import {
+  VERSION_CHANGES_MAX_ENTRIES,
+  type BuildSource,
+  type ChangedVersion,
+  type ChangeEntry,
+  type VersionChanges,
+  type WorkflowChanges,
+} from '@release/contract';
+import { AppError } from '../../http/app-error.ts';
+import { commitsBetween } from '../../integrations/git/git-range.ts';
+import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
+import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
+import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { VersionSourceRecord, VersionSourcesRepository } from './version-sources.repository.ts';
+
+const VERSION_NOT_FOUND = '版本不存在';
+const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
+
+function changedVersion(v: VersionRecord): ChangedVersion {
+  return {
+    id: v.id,
+    indexNo: v.index_no,
+    nativePackageType: v.native_package_type,
+    appVersion: v.app_version,
+    build: v.build,
+    createTime: v.create_time,
+  };
+}
+
+function buildSource(row: VersionSourceRecord | undefined): BuildSource | null {
+  return row && row.resolved === 1 ? { commitId: row.commit_id, origin: row.origin, branch: row.branch } : null;
+}
+
+interface ItemRow {
+  id: number;
+  commit_id: string;
+  commit_time: number;
+  commit_message: string;
+  remark: string;
+  branch: string | null;
+  tag_name: string | null;
+}
+const itemEntry = (row: ItemRow): ChangeEntry => ({
+  itemId: row.id,
+  commitId: row.commit_id,
+  commitTime: row.commit_time,
+  message: firstLine(row.commit_message),
+  author: row.remark,
+  branch: row.branch,
+  tagName: row.tag_name,
+});
+
+/**
+ * What changed between two builds of an app (issue 19), per workflow in the app's order: for a repository whose two
+ * builds both have a recorded source, the commits between them by real ancestry in its mirror; for documents,
+ * assets and pushed items — and a repository without recorded sources — the items published between the two builds;
+ * package workflows are the builds themselves and are left out. Then the snapshots bound to the newer build.
+ */
+export function createVersionChangesService(deps: {
+  versions: Pick<VersionsRepository, 'findById' | 'previousOf'>;
+  workflows: Pick<WorkflowsRepository, 'listByApp'>;
+  logs: Pick<CommitLogsRepository, 'byCommits' | 'boundTo' | 'inWindow' | 'findByCommit'>;
+  sources: Pick<VersionSourcesRepository, 'ofVersions'>;
+  mirrorsDir: string;
+}) {
+  const { versions, logs } = deps;
+  const limit = VERSION_CHANGES_MAX_ENTRIES;
+
+  async function gitCommits(workflow: WorkflowRecord, from: string, to: string) {
+    const range = await commitsBetween(mirrorDirFor(deps.mirrorsDir, workflow.repo_path ?? ''), from, to, limit);
+    const stored = new Map(
+      (
+        await logs.byCommits(
+          workflow.id,
+          range.commits.map((c) => c.commitId),
+        )
+      ).map((r) => [r.commit_id, r]),
+    );
+    const entries = range.commits.map((c): ChangeEntry => {
+      const item = stored.get(c.commitId);
+      return {
+        itemId: item?.id ?? null,
+        commitId: c.commitId,
+        commitTime: c.commitTime,
+        message: c.subject,
+        author: item?.remark || c.authorName,
+        branch: item?.branch ?? null,
+        tagName: item?.tag_name ?? null,
+      };
+    });
+    return { total: range.total, behind: range.behind, entries };
+  }
+
+  /** An svn workflow's items after one revision up to another (their commit times bound the window). */
+  async function svnCommits(workflow: WorkflowRecord, from: string, to: string) {
+    const [a, b] = await Promise.all([logs.findByCommit(workflow.id, from), logs.findByCommit(workflow.id, to)]);
+    if (!a || !b) return null;
+    const window = await logs.inWindow(workflow.id, a.commit_time, b.commit_time, limit);
+    return { total: window.total, behind: 0, entries: window.rows.map(itemEntry) };
+  }
+
+  async function workflowChanges(
+    workflow: WorkflowRecord,
+    version: VersionRecord,
+    base: VersionRecord,
+    sources: VersionSourceRecord[],
+  ): Promise<WorkflowChanges> {
+    const of = (v: VersionRecord) => sources.find((s) => s.app_version_id === v.id && s.workflow_id === workflow.id);
+    const from = buildSource(of(base));
+    const to = buildSource(of(version));
+    const head = {
+      workflowId: workflow.id,
+      tabName: workflow.tab_name,
+      contentType: workflow.content_type,
+      repoType: workflow.repo_type,
+      from,
+      to,
+    };
+    if (from && to) {
+      const found =
+        workflow.repo_type === 'svn'
+          ? await svnCommits(workflow, from.commitId, to.commitId)
+          : await gitCommits(workflow, from.commitId, to.commitId).catch(() => null);
+      if (found) return { ...head, basis: 'commits', ...found };
+    }
+    const window = await logs.inWindow(workflow.id, base.create_time, version.create_time, limit);
+    return { ...head, basis: 'time', total: window.total, behind: 0, entries: window.rows.map(itemEntry) };
+  }
+
+  return {
+    /** The changes of `versionId` since `baseVersionId` (default: the previous build of its platform). Access is the caller's. */
+    async between(versionId: number, baseVersionId?: number): Promise<VersionChanges & { appId: number }> {
+      const version = await versions.findById(versionId);
+      if (!version) throw AppError.notFound(VERSION_NOT_FOUND);
+      const base =
+        baseVersionId === undefined ? await versions.previousOf(version) : await versions.findById(baseVersionId);
+      if (baseVersionId !== undefined && (!base || base.app_id !== version.app_id))
+        throw AppError.notFound(VERSION_NOT_FOUND);
+      const flows = await deps.workflows.listByApp(version.app_id);
+      const sources = await deps.sources.ofVersions(base ? [version.id, base.id] : [version.id]);
+      const own = sources.filter((s) => s.app_version_id === version.id);
+      // Compared the other way round (an older build against a newer one), the newer one is the base's "after".
+      const [older, newer] = base && base.create_time > version.create_time ? [version, base] : [base, version];
+      const workflows =
+        older && newer
+          ? await Promise.all(
+              flows.filter((w) => w.content_type !== 'package').map((w) => workflowChanges(w, newer, older, sources)),
+            )
+          : [];
+      const snapshots = await logs.boundTo(version.id, limit);
+      return {
+        appId: version.app_id,
+        version: changedVersion(version),
+        base: base ? changedVersion(base) : null,
+        sources: own.map((s) => ({
+          workflowId: s.workflow_id,
+          tabName: flows.find((w) => w.id === s.workflow_id)?.tab_name ?? '',
+          commitId: s.commit_id,
+          origin: s.origin,
+          branch: s.branch,
+          resolved: s.resolved === 1,
+        })),
+        workflows: workflows.filter((w) => w.total > 0 || w.basis === 'commits'),
+        snapshots: snapshots.map((row) => ({ ...itemEntry(row), tabName: row.tab_name })),
+      };
+    },
+  };
+}
+export type VersionChangesService = ReturnType<typeof createVersionChangesService>;
