@@ -53,6 +53,8 @@ export function createApi(baseUrl: string) {
       appId: number,
       fileName: string,
       bytes: Buffer,
+      /** More fields of upload_app (e.g. the `commit` and `branch` a build came from). */
+      extra: Record<string, unknown> = {},
     ): Promise<{ id: number; appVersion: string }> {
       const keys = await call<{ appFile: { fileKey: string } }>('POST', '/api/get_signed_url', token, {
         appFileName: fileName,
@@ -82,7 +84,11 @@ export function createApi(baseUrl: string) {
         uploadId: start.uploadId,
         tags,
       });
-      return call<{ id: number; appVersion: string }>('POST', '/api/v2/upload_app', token, { appId, s3Url: fileKey });
+      return call<{ id: number; appVersion: string }>('POST', '/api/v2/upload_app', token, {
+        appId,
+        s3Url: fileKey,
+        ...extra,
+      });
     },
   };
 }

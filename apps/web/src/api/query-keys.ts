@@ -18,6 +18,7 @@ export const queryKeys = {
   installAccess: (appId: number) => ['install-access', appId] as const,
   versions: ['versions'] as const,
   versionList: (params: VersionListParams) => ['versions', params] as const,
+  versionChanges: (versionId: number) => ['versions', 'changes', versionId] as const,
   notifications: ['notifications'] as const,
   notificationList: (state: NotificationStateFilter, current: number) => ['notifications', state, current] as const,
   users: ['users'] as const,

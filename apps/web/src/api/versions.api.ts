@@ -10,6 +10,7 @@ import {
   type RetentionRule,
   type NativePackageType,
   type VersionRemovalPreview,
+  type VersionChanges,
   type VersionRemovalResult,
 } from '@release/contract';
 import { api } from './client.ts';
@@ -71,4 +72,9 @@ export async function saveRetention(body: RetentionRule & { appId: number }): Pr
 /** POST /api/app_version/pin: sets or clears a build's 保留 mark (retention never removes a marked build). */
 export async function pinVersion(body: { id: number; appId: number; pinned: boolean }): Promise<void> {
   await api.post<unknown>(VERSION_PIN_PATH, body);
+}
+
+/** GET /api/version_changes: what changed since the previous build of the platform (or `baseVersionId`). */
+export async function fetchVersionChanges(versionId: number, signal?: AbortSignal): Promise<VersionChanges> {
+  return (await api.get<VersionChanges>('/api/version_changes', { versionId }, { signal })).data;
 }

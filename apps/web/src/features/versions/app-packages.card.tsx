@@ -29,6 +29,11 @@ const ResignModal = lazyModal(() => import('./resign.modal.tsx'), 'ResignModal',
 const RemoveVersionModal = lazyModal(() => import('./remove-version.modal.tsx'), 'RemoveVersionModal', withVersion);
 const RetentionModal = lazyModal(() => import('./retention.modal.tsx'), 'RetentionModal');
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
+const VersionChangesDrawer = lazyModal(
+  () => import('./version-changes.drawer.tsx'),
+  'VersionChangesDrawer',
+  withVersion,
+);
 
 const typeOptions: Array<{ value: TypeFilter; label: string }> = [
   { value: 'all', label: versionsText.filterAll },
@@ -46,6 +51,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [resigning, setResigning] = useState<AppVersionRow | null>(null);
   const [linking, setLinking] = useState<AppVersionRow | null>(null);
   const [removing, setRemoving] = useState<AppVersionRow | null>(null);
+  const [showingChanges, setShowingChanges] = useState<AppVersionRow | null>(null);
   const [retentionOpen, setRetentionOpen] = useState(false);
   const params: VersionListParams = {
     appId: app.appId,
@@ -79,6 +85,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     onRemove: setRemoving,
     onShowLink: setLinking,
     onTogglePin: (version) => void togglePin(version),
+    onShowChanges: setShowingChanges,
   });
 
   return (
@@ -163,6 +170,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
         }}
       />
       <VersionLinkModal version={linking} downloadUrl={app.downloadUrl} onClose={() => setLinking(null)} />
+      <VersionChangesDrawer version={showingChanges} onClose={() => setShowingChanges(null)} />
       <RemoveVersionModal
         version={removing}
         onClose={() => setRemoving(null)}

@@ -1,6 +1,7 @@
 import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import {
   DeleteOutlined,
+  DiffOutlined,
   DownloadOutlined,
   EditOutlined,
   PaperClipOutlined,
@@ -16,6 +17,7 @@ import { zh } from '../../locales/zh-CN.ts';
 import { PackageTypeIcon, PackageTypeTag } from './package-type.tsx';
 import { formatSize, formatVersionTime, isIpaPackage, versionTitle } from './version-format.ts';
 import { versionsText } from './versions.strings.ts';
+import { changesText } from './version-changes.strings.ts';
 
 interface ColumnOptions {
   canEdit: boolean;
@@ -30,6 +32,8 @@ interface ColumnOptions {
   onShowLink: (version: AppVersionRow) => void;
   /** 标记保留 / 取消保留 (editors). */
   onTogglePin: (version: AppVersionRow) => void;
+  /** 变更: what changed since the build before it. */
+  onShowChanges: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -141,9 +145,10 @@ function ActionsCell({
   onRemove,
   onShowLink,
   onTogglePin,
+  onShowChanges,
 }: { version: AppVersionRow } & Pick<
   ColumnOptions,
-  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink' | 'onTogglePin'
+  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink' | 'onTogglePin' | 'onShowChanges'
 >) {
   return (
     <Flex vertical align="flex-start">
@@ -165,6 +170,15 @@ function ActionsCell({
         data-testid="version-link"
       >
         {versionsText.link}
+      </Button>
+      <Button
+        type="link"
+        size="small"
+        icon={<DiffOutlined />}
+        onClick={() => onShowChanges(version)}
+        data-testid="version-changes-open"
+      >
+        {changesText.button}
       </Button>
       {canEdit && (
         <Button
@@ -226,6 +240,7 @@ export function versionColumns({
   onRemove,
   onShowLink,
   onTogglePin,
+  onShowChanges,
 }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` },
@@ -289,6 +304,7 @@ export function versionColumns({
           onRemove={onRemove}
           onShowLink={onShowLink}
           onTogglePin={onTogglePin}
+          onShowChanges={onShowChanges}
         />
       ),
     },
