@@ -42,6 +42,7 @@ describe('the command line', () => {
       allowOtherBundleId: false,
       commit: [],
       branch: null,
+      modules: [],
       json: true,
       server: undefined,
     });
@@ -128,7 +129,7 @@ describe('the command line', () => {
     expect(usageMessage(['upload', 'a.apk', 'b.apk', '--app', 'shop'])).toContain('只能给出一个安装包文件');
     expect(usageMessage(['upload', 'a.apk'])).toBe(
       '必须给出 --app <path>\n用法：' +
-        'release-cli upload <file> --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--commit <sha>]... [--branch <name>] [--json] [--server <url>]',
+        'release-cli upload <file> [<module>...] --app <path> [--note <text>] [--attach <file>]... [--chat-env DevTest|PreFavTest] [--skip-existing] [--allow-other-bundle-id] [--commit <sha>]... [--branch <name>] [--json] [--server <url>]',
     );
     expect(usageMessage(['upload', 'a.apk', '--app', '../shop'])).toContain('不是应用路径');
     expect(usageMessage(['upload', 'a.apk', '--app', 'shop', '--chat-env', 'Prod'])).toContain(
