@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type https from 'node:https';
-import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
+import { sampleApkEntries } from '@release/inspect/testing/sample-packages.ts';
+import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { api, request } from './site-client.ts';
 
 /** The traffic of the cluster bench: uploads through the real multipart API, downloads of signed links. */
@@ -31,9 +32,16 @@ function fail(tally: Tally, message: string): void {
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** An apk no other upload has: the sample's manifest and signature, and `padBytes` of random bytes. */
+/**
+ * An apk no other upload has: the sample's manifest and signature, and `padBytes` of random bytes stored (not
+ * deflated: deflating megabytes synchronously held the clients' event loop for seconds per upload on the loaded
+ * machine, and every download with it).
+ */
 export function uniqueApk(label: string, padBytes: number): Buffer {
-  return sampleApk({ versionName: label, extra: { 'assets/pad.bin': randomBytes(padBytes) } });
+  const { entries, beforeCentralDirectory } = sampleApkEntries({ versionName: label });
+  return buildZip([...entries, { name: 'assets/pad.bin', data: randomBytes(padBytes), method: 'store' }], {
+    beforeCentralDirectory,
+  });
 }
 
 /** get_signed_url → multipart start → PUT every part (two at a time) → finish → POST /api/v2/upload_app. */
