@@ -8,6 +8,7 @@ import { LEASE_MS } from '../src/jobs/queue.ts';
 import {
   AppMessages,
   CertMessages,
+  ResignOptionMessages,
   VERSION_REMOVE_PATH,
   ZsignMessages,
   type AppVersionRow,
@@ -239,6 +240,49 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect(anew.body.data).toMatchObject({ status: 'done' });
     expect(anew.body.data.id).not.toBe(first.body.data.id);
     expect(anew.body.data.version?.id).not.toBe(first.body.data.version?.id);
+  });
+
+  it('re-signs with options: the new version has the new bundle id, name, version and build, and its note says what changed from which version', async () => {
+    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
+    const res = await zsign({
+      certId,
+      appVersionId: source.id,
+      options: { bundleId: 'com.acme.renamed', displayName: '新名字', version: '2.0.0', build: '100' },
+    });
+    expect(res.body.data).toMatchObject({ status: 'done' });
+    const made = res.body.data.version!;
+    expect(made).toMatchObject({ bundleId: 'com.acme.renamed', appVersion: '2.0.0', build: '100' });
+    expect(made.description).toBe(
+      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；Bundle ID：com.example.demo → com.acme.renamed；显示名称：演示应用 → 新名字；版本号：1.2.3 → 2.0.0；构建号：45 → 100`,
+    );
+    const files = await filesOfDownload(made.cdnUrl);
+    expect(verifyApp(files)).toEqual([]);
+    // The same options again answer with that version; other options are another ask.
+    const again = await zsign({
+      certId,
+      appVersionId: source.id,
+      options: { build: '100', version: '2.0.0', displayName: '新名字', bundleId: 'com.acme.renamed' },
+    });
+    expect(again.body.data.version?.id).toBe(made.id);
+    const plain = await zsign({ certId, appVersionId: source.id });
+    expect(plain.body.data.version?.id).not.toBe(made.id);
+    expect(plain.body.data.version?.bundleId).toBe('com.example.demo');
+  });
+
+  it('refuses options that are not valid, saying what is expected, and signs nothing', async () => {
+    const before = (await versionsOf(appId)).length;
+    for (const [options, field, message] of [
+      [{ bundleId: 'no spaces allowed.app' }, 'bundleId', ResignOptionMessages.bundleId],
+      [{ bundleId: 'single' }, 'bundleId', ResignOptionMessages.bundleId],
+      [{ displayName: '   ' }, 'displayName', ResignOptionMessages.displayName],
+      [{ displayName: '长'.repeat(65) }, 'displayName', ResignOptionMessages.displayName],
+      [{ version: '1.2.3.4' }, 'version', ResignOptionMessages.version],
+      [{ build: 'abc' }, 'build', ResignOptionMessages.build],
+    ] as const) {
+      const res = await zsign({ certId, appVersionId: ipaVersion.id, options });
+      expect([res.status, res.body.msg]).toEqual([400, `参数错误：options.${field} ${message}`]);
+    }
+    expect((await versionsOf(appId)).length).toBe(before);
   });
 
   it('a run that dies before its version exists leaves no version; the job runs again and makes exactly one', async () => {

@@ -8,7 +8,46 @@ export const ZSIGN_TIMEOUT_MS = 60_000;
 /** How long the server waits for the re-signing before answering with the job to poll (inside the 60 s). */
 export const ZSIGN_SERVER_WAIT_MS = 50_000;
 
-export const zsignBody = z.object({ certId: intFromQuery.min(1), appVersionId: intFromQuery.min(1) });
+export const RESIGN_BUNDLE_ID_PATTERN = /^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+export const RESIGN_VERSION_PATTERN = /^\d{1,9}(\.\d{1,9}){0,2}$/;
+
+export const ResignOptionMessages = {
+  bundleId: 'Bundle ID 只能包含字母、数字、连字符（-）和点，至少两段，最多 155 个字符，例如 com.example.app',
+  displayName: '显示名称不能为空，最多 64 个字符',
+  version: '版本号须为 1 至 3 段数字，用点分隔，例如 2.1.0',
+  build: '构建号须为 1 至 3 段数字，用点分隔，例如 100 或 1.0.7',
+} as const;
+
+/** What a re-signing changes besides the signature (each optional; extensions follow the new bundle id's prefix). */
+export const resignOptions = z
+  .object({
+    bundleId: z
+      .string()
+      .trim()
+      .max(155, ResignOptionMessages.bundleId)
+      .regex(RESIGN_BUNDLE_ID_PATTERN, ResignOptionMessages.bundleId)
+      .optional(),
+    displayName: z
+      .string()
+      .trim()
+      .min(1, ResignOptionMessages.displayName)
+      .max(64, ResignOptionMessages.displayName)
+      .refine((value) => !/[\u0000-\u001f]/.test(value), ResignOptionMessages.displayName)
+      .optional(),
+    version: z.string().trim().regex(RESIGN_VERSION_PATTERN, ResignOptionMessages.version).optional(),
+    build: z.string().trim().regex(RESIGN_VERSION_PATTERN, ResignOptionMessages.build).optional(),
+    removeWatchApp: z.boolean().optional(),
+    removeExtensions: z.boolean().optional(),
+    removeSupportedDevices: z.boolean().optional(),
+  })
+  .strict();
+export type ResignOptionsBody = z.infer<typeof resignOptions>;
+
+export const zsignBody = z.object({
+  certId: intFromQuery.min(1),
+  appVersionId: intFromQuery.min(1),
+  options: resignOptions.optional(),
+});
 export type ZsignBody = z.infer<typeof zsignBody>;
 
 export const zsignJobQuery = z.object({ id: intFromQuery.min(1) });
@@ -76,5 +115,7 @@ export const ZsignMessages = {
   failed: '重签名多次尝试均未成功，未生成新版本，请稍后重试',
   retrying: '重签名中断，稍后将自动重试',
   note: (fromLabel: string, certName: string) => `由版本 ${fromLabel} 使用证书「${certName}」重签名`,
+  /** Appended to the note, one per change: `；Bundle ID：com.a → com.b；移除 Watch 应用`. */
+  changes: (changes: string[]) => (changes.length > 0 ? `；${changes.join('；')}` : ''),
   success: (version: string) => `${version} 重签名成功`,
 } as const;

@@ -100,8 +100,12 @@ export async function copyResources(
   held: ReadonlyMap<string, unknown>,
   out: ZipOut,
   onBytes: (done: number) => void,
+  /** Entries left out of the new ipa (removed bundles). */
+  skip: (name: string) => boolean = () => false,
 ): Promise<Map<string, KnownEntry>> {
-  const resources = archive.entries.filter((entry) => !isDirectoryEntry(entry) && !held.has(entry.fileName));
+  const resources = archive.entries.filter(
+    (entry) => !isDirectoryEntry(entry) && !held.has(entry.fileName) && !skip(entry.fileName),
+  );
   const digests: KnownEntry[] = [];
   let done = 0;
   let next = 0;
@@ -121,6 +125,7 @@ export async function copyResources(
   });
   try {
     for (const entry of archive.entries) {
+      if (skip(entry.fileName)) continue;
       if (isDirectoryEntry(entry)) await out.addDirectory(entryMeta(entry));
       else if (!held.has(entry.fileName)) await copyEntry(archive, entry, out);
     }

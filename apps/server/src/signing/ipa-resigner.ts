@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { isBytes } from './app-files.ts';
-import { resignApp, type BundleSigningInput, type SignedBundle } from './bundle-signer.ts';
+import { mainAppRoot, resignApp, type BundleSigningInput, type SignedBundle } from './bundle-signer.ts';
 import { loadAppFiles, loadHeldFiles, openIpa, totalBytes, type KnownEntry } from './ipa-archive.ts';
 import { copyResources, sha256, writeHeld } from './ipa-copy.ts';
+import { applyResignOptions, removedFolders, type ResignChange, type ResignOptions } from './resign-options.ts';
 import { ZipOut } from './zip-out.ts';
 import { verifyApp } from './verify-app.ts';
 
@@ -43,6 +44,8 @@ function reporter(onProgress: ResignProgress, stage: ResignStage, total: number)
 
 export interface ResignedIpa {
   signed: SignedBundle[];
+  /** What the options changed (bundle id, name, version, build, removals). */
+  changes: ResignChange[];
   /** Size of the written ipa. */
   size: number;
 }
@@ -52,19 +55,25 @@ export async function resignIpa(
   outputPath: string,
   input: BundleSigningInput,
   onProgress: ResignProgress = () => undefined,
+  options: ResignOptions = {},
 ): Promise<ResignedIpa> {
   const source = await openIpa(sourcePath);
   const out = new ZipOut(outputPath);
   let signed: SignedBundle[];
   let copied: Map<string, KnownEntry>;
+  let changes: ResignChange[];
   try {
     const files = await loadHeldFiles(source);
     const before = new Map([...files].map(([name, file]) => [name, isBytes(file) ? sha256(file) : '']));
-    const heldBytes = source.entries.reduce(
-      (sum, entry) => sum + (files.has(entry.fileName) ? entry.uncompressedSize : 0),
+    const root = mainAppRoot(files);
+    changes = applyResignOptions(files, options);
+    const removed = root ? removedFolders(root, options) : [];
+    const skip = (name: string) => removed.some((folder) => name.startsWith(folder));
+    const resourceBytes = source.entries.reduce(
+      (sum, entry) => sum + (files.has(entry.fileName) || skip(entry.fileName) ? 0 : entry.uncompressedSize),
       0,
     );
-    copied = await copyResources(source, files, out, reporter(onProgress, 'read', totalBytes(source) - heldBytes));
+    copied = await copyResources(source, files, out, reporter(onProgress, 'read', resourceBytes), skip);
     for (const [name, known] of copied) files.set(name, known.digest);
     onProgress('sign', SPAN.sign[0], 0, 0);
     signed = resignApp(files, input);
@@ -90,5 +99,5 @@ export async function resignIpa(
     written.close();
   }
   onProgress('verify', 100, 0, 0);
-  return { signed, size: (await fs.promises.stat(outputPath)).size };
+  return { signed, changes, size: (await fs.promises.stat(outputPath)).size };
 }

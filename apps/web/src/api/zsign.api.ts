@@ -1,4 +1,4 @@
-import { ZSIGN_TIMEOUT_MS, type ZsignCertificate, type ZsignJob } from '@release/contract';
+import { ZSIGN_TIMEOUT_MS, type ZsignBody, type ZsignCertificate, type ZsignJob } from '@release/contract';
 import { api } from './client.ts';
 
 /** GET /api/zsign/certs: the certificates an editor may re-sign with. */
@@ -7,7 +7,7 @@ export async function fetchResignCertificates(signal?: AbortSignal): Promise<Zsi
 }
 
 /** POST /api/zsign (SPEC §7, 60 s): done with the new version, failed, or the job to poll. Errors are shown by the modal. */
-export async function startResign(body: { certId: number; appVersionId: number }): Promise<ZsignJob> {
+export async function startResign(body: ZsignBody): Promise<ZsignJob> {
   return (await api.post<ZsignJob>('/api/zsign', body, { timeoutMs: ZSIGN_TIMEOUT_MS, silent: true })).data;
 }
 

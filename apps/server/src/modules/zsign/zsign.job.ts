@@ -13,6 +13,7 @@ import { BundleSigningError } from '../../signing/bundle-signer.ts';
 import { profileFor } from '../../signing/entitlements.ts';
 import { IpaArchiveError } from '../../signing/ipa-archive.ts';
 import { resignIpa, VerificationError } from '../../signing/ipa-resigner.ts';
+import type { ResignChange, ResignOptions } from '../../signing/resign-options.ts';
 import { MachOError } from '../../signing/macho.ts';
 import { SigningError } from '../../signing/macho-signer.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -45,6 +46,27 @@ export function resignedFileName(fileName: string): string {
   return `${base}-resigned.ipa`;
 }
 export const resignedKey = (id: number) => `packages/resigned/${id}/resigned.ipa`;
+/** One change of the options as the new version's note says it. */
+function changeText(change: ResignChange): string {
+  const from = (value: string | null) => value ?? '无';
+  switch (change.what) {
+    case 'bundleId':
+      return `Bundle ID：${from(change.from)} → ${change.to}`;
+    case 'displayName':
+      return `显示名称：${from(change.from)} → ${change.to}`;
+    case 'version':
+      return `版本号：${from(change.from)} → ${change.to}`;
+    case 'build':
+      return `构建号：${from(change.from)} → ${change.to}`;
+    case 'watchApp':
+      return '移除 Watch 应用';
+    case 'extensions':
+      return '移除扩展';
+    case 'supportedDevices':
+      return '移除 UISupportedDevices';
+  }
+}
+
 /** How often a running re-signing renews its lease (the lease is 2 min). */
 const LEASE_RENEW_MS = 30_000;
 
@@ -119,13 +141,15 @@ export function createZsignJob(deps: ZsignJobDeps) {
     const workRoot = deps.workDir ?? (deps.blobs.kind === 'local' ? deps.blobs.scratchDir : os.tmpdir());
     await fsp.mkdir(workRoot, { recursive: true });
     const dir = await fsp.mkdtemp(path.join(workRoot, 'release-resign-'));
+    let changes: ResignChange[] = [];
     try {
       const output = path.join(dir, 'resigned.ipa');
       // A profile that ran out since its upload would make a package that does not install: only current ones sign.
       const now = clock.now();
       const expiry = (p: (typeof identity.profiles)[number]) => p.profile.expiresAt?.getTime() ?? Infinity;
       const current = identity.profiles.filter((p) => expiry(p) > now);
-      await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
+      const options = row.options ? (JSON.parse(row.options) as ResignOptions) : {};
+      const result = await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
         resignIpa(
           sourcePath,
           output,
@@ -137,6 +161,7 @@ export function createZsignJob(deps: ZsignJobDeps) {
             signingTime: new Date(now),
           },
           progress,
+          options,
         ),
       ).catch((error: unknown) => {
         // Missing only because it expired: say which profile, not that none was uploaded.
@@ -147,6 +172,7 @@ export function createZsignJob(deps: ZsignJobDeps) {
             : null;
         throw expired ? JobFailure.permanent(ZsignMessages.profileExpired(expired.name, expiry(expired))) : error;
       });
+      changes = result.changes;
       progress('store', 99);
       await writes;
       // Another process that took the run over (a lease outlived) may have finished first: its version stands.
@@ -167,7 +193,9 @@ export function createZsignJob(deps: ZsignJobDeps) {
         appId: row.app_id,
         fileKey: key,
         fileName: resignedFileName(source.file_name),
-        description: ZsignMessages.note(`#${source.index_no} ${label}`, row.certificate_name),
+        description:
+          ZsignMessages.note(`#${source.index_no} ${label}`, row.certificate_name) +
+          ZsignMessages.changes(changes.map(changeText)),
       },
     );
     return { versionId: version.id };

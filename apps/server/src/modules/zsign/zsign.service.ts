@@ -17,6 +17,7 @@ import type { CertificatesService } from '../certificates/certificates.service.t
 import type { Links } from '../../http/links.ts';
 import { versionRow } from '../versions/version-row.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
+import { normalizedOptions, type ResignOptions } from '../../signing/resign-options.ts';
 import type { ZsignJob } from './zsign.job.ts';
 import type { ResignJobRecord, ZsignRepository } from './zsign.repository.ts';
 
@@ -44,11 +45,13 @@ export const isIpa = (version: { file_name: string; file_key: string }) =>
 
 /**
  * What makes two re-signings the same: the source version, the certificate (by its fingerprint) and the profiles it
- * signs with now (current ones, by UUID, expiry and device count: a profile made again for a new device differs).
+ * signs with now (current ones, by UUID, expiry and device count: a profile made again for a new device differs), and
+ * the options (normalized: keys sorted, empty ones left out).
  */
 export function resignRequestKey(
   sourceVersionId: number,
   certificate: Pick<CertificateRow, 'sha1' | 'profiles'>,
+  options: ResignOptions,
   now: number,
 ): string {
   const profiles = certificate.profiles
@@ -56,7 +59,7 @@ export function resignRequestKey(
     .map((profile) => `${profile.uuid}/${profile.expireTime}/${profile.devices.length}`)
     .sort();
   return createHash('sha256')
-    .update(JSON.stringify({ source: sourceVersionId, certificate: certificate.sha1, profiles }))
+    .update(JSON.stringify({ source: sourceVersionId, certificate: certificate.sha1, profiles, options }))
     .digest('hex');
 }
 
@@ -131,7 +134,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
         throw AppError.badRequest(ZsignMessages.certificateExpired(certificate.name, certificate.validTo));
       // The same ask (source, certificate, its current profiles, options) answers with the run already made or
       // still going, instead of signing again; one that failed, or whose version was removed, is asked anew.
-      const requestKey = resignRequestKey(source.id, certificate, now);
+      const options = normalizedOptions(body.options);
+      const requestKey = resignRequestKey(source.id, certificate, options, now);
       const earlier = await resigns.findByRequest(source.app_id, requestKey);
       const reusable =
         earlier &&
@@ -150,6 +154,7 @@ export function createZsignService(deps: ZsignServiceDeps) {
         error: null,
         result_version_id: null,
         request_key: requestKey,
+        options: Object.keys(options).length > 0 ? JSON.stringify(options) : null,
         create_time: now,
         update_time: now,
       });

@@ -1,8 +1,25 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Empty, Form, Modal, Progress, Select, Space, Typography } from 'antd';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Collapse,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Typography,
+} from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import {
+  RESIGN_BUNDLE_ID_PATTERN,
+  RESIGN_VERSION_PATTERN,
+  ResignOptionMessages,
   resignStageLabels,
+  type ResignOptionsBody,
   ZsignMessages,
   type AppVersionRow,
   type ZsignCertificate,
@@ -37,9 +54,25 @@ function certificateLabel(cert: ZsignCertificate, bundleId: string | null): stri
   return `${cert.name}（${expired}${fits ? versionsText.resignCovers : versionsText.resignNotCovering}）`;
 }
 
+type ResignFormValues = { certId: number } & Record<(typeof TEXT_OPTIONS)[number], string | undefined> &
+  Record<(typeof FLAG_OPTIONS)[number], boolean | undefined>;
+const TEXT_OPTIONS = ['bundleId', 'displayName', 'version', 'build'] as const;
+const FLAG_OPTIONS = ['removeWatchApp', 'removeExtensions', 'removeSupportedDevices'] as const;
+
+/** Only what the user filled in or ticked: an empty field keeps the package's own value. */
+function optionsOf(values: ResignFormValues): ResignOptionsBody | undefined {
+  const options: ResignOptionsBody = {};
+  for (const key of TEXT_OPTIONS) {
+    const value = values[key]?.trim();
+    if (value) options[key] = value;
+  }
+  for (const key of FLAG_OPTIONS) if (values[key]) options[key] = true;
+  return Object.keys(options).length > 0 ? options : undefined;
+}
+
 /** SPEC §2 re-sign modal: pick a certificate, POST /api/zsign, follow the job's progress, `version + 重签名成功`. */
 export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
-  const [form] = Form.useForm<{ certId: number }>();
+  const [form] = Form.useForm<ResignFormValues>();
   const [job, setJob] = useState<ZsignJob | null>(null);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -82,11 +115,11 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
 
   const start = async (): Promise<void> => {
     if (!version || starting) return;
-    const { certId } = await form.validateFields();
+    const values = await form.validateFields();
     setStarting(true);
     setError(null);
     try {
-      setJob(await startResign({ certId, appVersionId: version.id }));
+      setJob(await startResign({ certId: values.certId, appVersionId: version.id, options: optionsOf(values) }));
     } catch (caught) {
       setError(caught instanceof ApiError && caught.message ? caught.message : zh.common.networkError);
     } finally {
@@ -147,6 +180,68 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
               data-testid="resign-certificate"
             />
           </Form.Item>
+          <Collapse
+            size="small"
+            data-testid="resign-more"
+            items={[
+              {
+                key: 'options',
+                label: versionsText.resignMore,
+                forceRender: true,
+                children: (
+                  <>
+                    <Form.Item
+                      name="bundleId"
+                      label={versionsText.resignBundleId}
+                      extra={versionsText.resignBundleIdHelp}
+                      rules={[
+                        { pattern: RESIGN_BUNDLE_ID_PATTERN, message: ResignOptionMessages.bundleId },
+                        { max: 155, message: ResignOptionMessages.bundleId },
+                      ]}
+                    >
+                      <Input placeholder={versionsText.resignKeep} data-testid="resign-bundle-id" />
+                    </Form.Item>
+                    <Form.Item
+                      name="displayName"
+                      label={versionsText.resignDisplayName}
+                      rules={[{ max: 64, message: ResignOptionMessages.displayName }]}
+                    >
+                      <Input placeholder={versionsText.resignKeep} data-testid="resign-display-name" />
+                    </Form.Item>
+                    <Space wrap>
+                      <Form.Item
+                        name="version"
+                        label={versionsText.resignVersion}
+                        rules={[{ pattern: RESIGN_VERSION_PATTERN, message: ResignOptionMessages.version }]}
+                      >
+                        <Input placeholder={versionsText.resignKeep} data-testid="resign-version" />
+                      </Form.Item>
+                      <Form.Item
+                        name="build"
+                        label={versionsText.resignBuild}
+                        rules={[{ pattern: RESIGN_VERSION_PATTERN, message: ResignOptionMessages.build }]}
+                      >
+                        <Input placeholder={versionsText.resignKeep} data-testid="resign-build" />
+                      </Form.Item>
+                    </Space>
+                    {FLAG_OPTIONS.map((key) => (
+                      <Form.Item key={key} name={key} valuePropName="checked" style={{ marginBottom: 4 }}>
+                        <Checkbox data-testid={`resign-${key}`}>
+                          {
+                            {
+                              removeWatchApp: versionsText.resignRemoveWatchApp,
+                              removeExtensions: versionsText.resignRemoveExtensions,
+                              removeSupportedDevices: versionsText.resignRemoveSupportedDevices,
+                            }[key]
+                          }
+                        </Checkbox>
+                      </Form.Item>
+                    ))}
+                  </>
+                ),
+              },
+            ]}
+          />
         </Form>
       )}
       {(running || job) && (
