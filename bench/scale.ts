@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DialectName } from '../apps/server/src/db/database.ts';
+import { ensureServerBundle } from '../apps/server/test/helpers/main-process.ts';
 import { printTable, type Row } from './lib/report.ts';
 import { recordResults } from './lib/results.ts';
 import { benchCluster } from './lib-scale/cluster.ts';
@@ -20,6 +21,19 @@ import { describeSize, fraction, largeSize } from './lib-scale/size.ts';
  * BENCH_DATABASES=sqlite or =postgres runs one database. Everything generated is removed at the end, on failure and on
  * Ctrl-C too. Prints tables and appends them to bench/RESULTS.md.
  */
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!fs.existsSync(path.join(root, 'apps/web/dist/install.html'))) {
+  console.error(
+    'scale bench: apps/web/dist/install.html is missing (the install page is measured); run `npm run build` first',
+  );
+  process.exit(1);
+}
+
+// The compiled server, rebuilt when older than its sources (the generator migrates with the sources' migrations), and
+// the node options `npm start` gives it.
+const nodeArgs = await ensureServerBundle();
+process.env.BENCH_SERVER_NODE_ARGS ??= nodeArgs.join(' ');
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const dialects = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as DialectName[];
