@@ -88,4 +88,21 @@ describe.each(e2eDatabases())('变更 of a build lists the commits since the bui
       await context.close();
     });
   }
+
+  it('a tester on the install page reads 本版本更新 under the build offered (390 px)', async () => {
+    const { context, page } = await newPage(browser, world.server.url, { width: 390, height: 844 });
+    await page.goto(`/package/${world.appPath}`);
+    await page.getByTestId('install-password').fill('135790');
+    await page.getByTestId('install-submit').click();
+    const changes = page.getByTestId('install-changes');
+    await changes.waitFor();
+    expect(await changes.getByTestId('install-changes-since').innerText()).toBe('相对上一版本 1.5.0 (310)');
+    expect(await changes.getByTestId('install-changes-group').locator('strong').innerText()).toBe('客户端');
+    expect(await changes.getByTestId('install-change').allInnerTexts()).toEqual([
+      'fix: 修复切后台闪退 · 王小明',
+      'feat: 新的关卡编辑器 · alice',
+    ]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
 });

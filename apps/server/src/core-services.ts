@@ -43,6 +43,7 @@ import { createRolesRepository } from './modules/roles/roles.repository.ts';
 import { createVersionSourcesRepository } from './modules/changes/version-sources.repository.ts';
 import { createVersionSourcesService } from './modules/changes/version-sources.service.ts';
 import { createVersionChangesService } from './modules/changes/version-changes.service.ts';
+import { shortenChanges } from '@release/contract';
 import { createZsign } from './modules/zsign/zsign.module.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 
@@ -230,6 +231,7 @@ export function createSharedServices(core: CoreBase) {
     mediaLinks,
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
     feedbackOpen: async (appId) => Number((await tasksRepo.settings(appId))?.feedback_enabled ?? 1) === 1,
+    changesOf: async (versionId) => shortenChanges(await changes.between(versionId)),
   });
   const zsign = createZsign({
     db,

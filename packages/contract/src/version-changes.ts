@@ -84,3 +84,46 @@ export const versionChanges = z.object({
   snapshots: z.array(changeEntry.extend({ tabName: z.string() })),
 });
 export type VersionChanges = z.infer<typeof versionChanges>;
+
+/** Per workflow, the install page and the pushes list at most this many changes (the console lists them all). */
+export const SHORT_CHANGES_MAX_ENTRIES = 10;
+
+/** What changed in a build, cut for the install page and the pushes: groups by workflow, each with its newest entries. */
+export const shortChanges = z.object({
+  /** The build compared with: "1.5.0 (310)", or "第 3 版" for a build without a version. */
+  since: z.string(),
+  groups: z.array(
+    z.object({
+      tabName: z.string(),
+      /** All its changes; `entries` holds the newest SHORT_CHANGES_MAX_ENTRIES. */
+      total: z.number(),
+      entries: z.array(z.object({ message: z.string(), author: z.string() })),
+    }),
+  ),
+});
+export type ShortChanges = z.infer<typeof shortChanges>;
+
+/** "1.5.0 (310)", "1.5.0", or "第 N 版": how a build is named in a sentence. */
+export function changedVersionLabel(v: Pick<ChangedVersion, 'appVersion' | 'build' | 'indexNo'>): string {
+  if (!v.appVersion && !v.build) return `第 ${v.indexNo} 版`;
+  return [v.appVersion ?? '', v.build && v.build !== v.appVersion ? `(${v.build})` : ''].filter(Boolean).join(' ');
+}
+
+/** The changes of a build cut for a small screen or a message; null when there is nothing to say. */
+export function shortenChanges(changes: VersionChanges, maxEntries = SHORT_CHANGES_MAX_ENTRIES): ShortChanges | null {
+  if (!changes.base) return null;
+  const groups = changes.workflows
+    .filter((w) => w.total > 0)
+    .map((w) => ({
+      tabName: w.tabName,
+      total: w.total,
+      entries: w.entries.slice(0, maxEntries).map((e) => ({ message: e.message, author: e.author })),
+    }));
+  if (changes.snapshots.length > 0)
+    groups.push({
+      tabName: '绑定的快照',
+      total: changes.snapshots.length,
+      entries: changes.snapshots.slice(0, maxEntries).map((e) => ({ message: e.message, author: e.tabName })),
+    });
+  return groups.length > 0 ? { since: changedVersionLabel(changes.base), groups } : null;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shortChanges } from './version-changes.ts';
 import { intFromQuery, pageQuery } from './common.ts';
 import { nativePackageTypes, packageKinds } from './package-kinds.ts';
 
@@ -104,6 +105,8 @@ export const installVersion = z.object({
   attachFiles: z.array(z.object({ fileName: z.string(), url: z.string() })),
   /** The asked build only (`id` in the link): what the console knows of it, for the build's own page. */
   details: z.array(z.object({ label: z.string(), value: z.string() })).nullable(),
+  /** The newest build of each platform: what changed since the build before it (本版本更新; issue 19). */
+  changes: shortChanges.nullable().optional(),
 });
 export type InstallDetail = { label: string; value: string };
 export type InstallVersion = z.infer<typeof installVersion>;

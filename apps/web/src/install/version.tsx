@@ -4,6 +4,7 @@ import { isPackageExpired, packageKindRow, type PackageIconName } from '@release
 import { currentDevicePlatform, installsElsewhere } from '../features/packages/install-env.ts';
 import { installText } from '../features/packages/install.strings.ts';
 import { formatSize, formatVersionTime, versionTitle } from '../features/versions/version-format.ts';
+import { BuildChanges } from './changes.tsx';
 import { needsRegistration, RegisterDevice } from './register-device.tsx';
 import { ActionLink, Alert, Button, Clamp, Icon, INSTALL_QR_ID, type IconName } from './ui.tsx';
 
@@ -185,6 +186,7 @@ export function LatestVersion({
         <strong>{installText.note}</strong>
         <Note text={version.description} rows={6} />
       </div>
+      {version.changes && <BuildChanges changes={version.changes} />}
       {version.attachFiles.length > 0 && (
         <div class="i-stack i-gap-2">
           <strong>{installText.attachments}</strong>

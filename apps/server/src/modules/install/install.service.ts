@@ -21,6 +21,7 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { ShortChanges } from '@release/contract';
 import { DOWNLOAD_LINK_TTL_SEC, type Links } from '../../http/links.ts';
 import { attachmentLinks } from '../versions/version-row.ts';
 import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
@@ -64,6 +65,8 @@ export interface InstallDeps {
   clock: Clock;
   /** Whether the app takes tester feedback (the tracker's app setting). */
   feedbackOpen: (appId: number) => Promise<boolean>;
+  /** What changed in a build since the one before it (issue 19): shown under the newest build of each platform. */
+  changesOf?: (versionId: number) => Promise<ShortChanges | null>;
 }
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
@@ -228,15 +231,20 @@ export function createInstallService(deps: InstallDeps) {
           path: query.url,
         },
         versions: await Promise.all(
-          ordered.map((v) =>
-            toInstallVersion(
+          ordered.map(async (v, index) => ({
+            ...(await toInstallVersion(
               v,
               context.present,
               query.udid ? normalizeUdid(query.udid, 'ios') : null,
               stamp,
               v.id === wanted,
-            ),
-          ),
+            )),
+            // The first build shown of each platform (the one offered) says what it changed: 本版本更新.
+            changes:
+              deps.changesOf && ordered.findIndex((o) => o.native_package_type === v.native_package_type) === index
+                ? await deps.changesOf(v.id).catch(() => null)
+                : null,
+          })),
         ),
         // The public link is open to anyone: its visitors get no pass to the password page.
         token: isPublic ? '' : pageToken(app),
