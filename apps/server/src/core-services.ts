@@ -5,93 +5,77 @@ import type { Database } from './db/schema.ts';
 import { createRepoHostGuard } from './integrations/repo-access/repo-host-guard.ts';
 import { createApiTokensRepository } from './modules/api-tokens/api-tokens.repository.ts';
 import { createApiTokensService } from './modules/api-tokens/api-tokens.service.ts';
-import { createAppMembersRepository } from './modules/apps/app-members.repository.ts';
-import { createAppsPolicy } from './modules/apps/apps.policy.ts';
-import { createAppsRepository } from './modules/apps/apps.repository.ts';
 import { createAttemptLimiter } from './modules/auth/attempt-limiter.ts';
 import { createLoginGuardRepository } from './modules/auth/login-guard.repository.ts';
 import { createSessionRepository } from './modules/auth/session.repository.ts';
 import { createSessionService } from './modules/auth/session.service.ts';
-import { createCertificatesRepository } from './modules/certificates/certificates.repository.ts';
 import { createCertificatesService } from './modules/certificates/certificates.service.ts';
-import { createCommitIngestService } from './modules/commit-logs/commit-ingest.service.ts';
-import { createCommitLogsRepository } from './modules/commit-logs/commit-logs.repository.ts';
-import { createDevicesRepository } from './modules/devices/devices.repository.ts';
 import { createInstallAccessRepository } from './modules/install/install-access.repository.ts';
 import { createInstallService } from './modules/install/install.service.ts';
 import { createLarkDocumentReader } from './modules/lark-docs/lark-docs.module.ts';
 import { createMediaFilesRepository } from './modules/media/media-files.repository.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createMessaging } from './modules/messaging/messaging.module.ts';
-import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { createNotificationsDirectory } from './modules/notifications/notifications-directory.ts';
 import { createRepoHostsService } from './modules/settings/repo-hosts.service.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
+import { createSettingsDirectory } from './modules/settings/settings-directory.ts';
 import { createSettingsService } from './modules/settings/settings.service.ts';
-import { createIdentitiesRepository } from './modules/sso/identities.repository.ts';
+import { createIdentitiesDirectory } from './modules/sso/identities-directory.ts';
 import { createInboundService } from './modules/sync/inbound.service.ts';
 import { createRepoSyncJob } from './modules/sync/repo-sync.job.ts';
 import { createRepoSyncService } from './modules/sync/repo-sync.service.ts';
 import { createTasksSync } from './modules/tasks-sync/tasks-sync.module.ts';
-import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
-import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
+import { createTasksDirectory } from './modules/tasks/tasks-directory.ts';
 import { createUploadsService } from './modules/uploads/uploads.service.ts';
-import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createPackageRegistrationService } from './modules/publish/package-registration.service.ts';
-import { createVersionsRepository } from './modules/versions/versions.repository.ts';
-import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
-import { createRolesRepository } from './modules/roles/roles.repository.ts';
 import { createVersionSourcesRepository } from './modules/changes/version-sources.repository.ts';
 import { createVersionSourcesService } from './modules/changes/version-sources.service.ts';
 import { createVersionChangesService } from './modules/changes/version-changes.service.ts';
 import { shortenChanges } from '@release/contract';
 import { createZsign } from './modules/zsign/zsign.module.ts';
+import { createAppsDirectory } from './modules/apps/apps-directory.ts';
+import { createCertificatesDirectory } from './modules/certificates/certificates-directory.ts';
+import { createCommitIngest } from './modules/commit-logs/commit-ingest.ts';
+import { createCommitLogsDirectory } from './modules/commit-logs/commit-logs-directory.ts';
+import { createDevicesDirectory } from './modules/devices/devices-directory.ts';
+import { createRolesDirectory } from './modules/roles/roles-directory.ts';
+import { createUploadSessionsDirectory } from './modules/uploads/upload-sessions-directory.ts';
+import { createUsersDirectory } from './modules/users/users-directory.ts';
+import { createVersionsDirectory } from './modules/versions/versions-directory.ts';
+import { createWorkflowsDirectory } from './modules/workflows/workflows-directory.ts';
+import { createCertificatesRepository } from './modules/certificates/certificates.repository.ts';
+import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 
 /**
- * Repositories that modules other than their owner read today (owners build their own). Built once here, so no
- * module builds another's; each entry is a seam to narrow into a service of its owner. Read by:
+ * What modules read and change of another module's data, each built once by its owner (a `*-directory.ts` beside the
+ * owner's repository): no module builds or holds another's repository.
  */
-function createSharedRepositories(db: Kysely<Database>) {
+function createDirectories(db: Kysely<Database>) {
+  const { apps, members, policy } = createAppsDirectory(db);
   return {
-    /** auth, roles (countAdmins), sso, apps (members, detail). */
-    users: createUsersRepository(db),
-    /** users, sso. */
-    roles: createRolesRepository(db),
-    /** install, publish (findByPath), versions (lookup), device-enroll. */
-    apps: createAppsRepository(db),
-    /** commit-logs. */
-    appMembers: createAppMembersRepository(db),
-    /** publish (findByFileKey), commit-logs. */
-    versions: createVersionsRepository(db),
-    /** commit-logs, lark-docs (follows). */
-    workflows: createWorkflowsRepository(db),
-    /** device-enroll. */
-    devices: createDevicesRepository(db),
-    /** apple-accounts (provisioning). */
-    certificates: createCertificatesRepository(db),
-    /** publish (direct upload). */
-    uploadSessions: createUploadSessionsRepository(db),
+    users: createUsersDirectory(db),
+    roles: createRolesDirectory(db),
+    apps,
+    members,
+    policy,
+    versions: createVersionsDirectory(db),
+    workflows: createWorkflowsDirectory(db),
+    devices: createDevicesDirectory(db),
+    certificateRecords: createCertificatesDirectory(db),
+    uploadSessions: createUploadSessionsDirectory(db),
+    commitLogs: createCommitLogsDirectory(db),
+    settingsStore: createSettingsDirectory(db),
   };
 }
-export type SharedRepositories = ReturnType<typeof createSharedRepositories>;
 
-/** Commit ingest on a database or a transaction (lark-docs writes an event's items in its own transaction). */
-function ingestOn(db: Kysely<Database>, clock: CoreBase['clock']) {
-  return createCommitIngestService({
-    logs: createCommitLogsRepository(db),
-    workflows: createWorkflowsRepository(db),
-    versions: createVersionsRepository(db),
-    clock,
-  });
-}
-
-/** The services more than one module calls, each built once from the core and the shared repositories. */
+/** The services more than one module calls, each built once from the core and the owners' directories. */
 export function createSharedServices(core: CoreBase) {
   const { db, clock, config, logger, jobs, blobs, box, mediaLinks } = core;
-  const repos = createSharedRepositories(db);
-  const commitLogs = createCommitLogsRepository(db);
-  const policy = createAppsPolicy(repos.appMembers);
-  const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users: repos.users, clock });
+  const directories = createDirectories(db);
+  const { users, policy, commitLogs } = directories;
+  const apiTokens = createApiTokensService({ tokens: createApiTokensRepository(db), users, clock });
   const sessionRepo = createSessionRepository(db);
   const sessions = createSessionService({ sessions: sessionRepo, clock, apiTokens });
   const loginGuard = createAttemptLimiter(createLoginGuardRepository(db), clock);
@@ -111,10 +95,7 @@ export function createSharedServices(core: CoreBase) {
     lark: core.lark,
     metrics: core.metrics,
   });
-  const ingest = createCommitIngestService({
-    logs: commitLogs,
-    workflows: repos.workflows,
-    versions: repos.versions,
+  const ingest = createCommitIngest(db, {
     clock,
     // New items must never fail because autoPush could not be queued; the next new item queues it again.
     onNewItems: messaging.autoPushQuietly,
@@ -128,28 +109,28 @@ export function createSharedServices(core: CoreBase) {
   });
   const inspector = createInspectPool(config.inspection ?? DEFAULT_INSPECT_POOL);
   const uploads = createUploadsService({
-    sessions: repos.uploadSessions,
+    sessions: createUploadSessionsRepository(db),
     blobs,
     clock,
     maxPackageBytes: config.maxPackageBytes,
     policy,
-    members: repos.appMembers,
+    members: directories.members,
     quota: config.uploadQuota,
   });
-  const notifications = createNotificationsRepository(db);
+  const notifications = createNotificationsDirectory(db);
   // Where each version came from (issue 19): recorded by publishing, resolved by the sync that brings the commit.
   const sourcesRepo = createVersionSourcesRepository(db);
   const sources = createVersionSourcesService({
     sources: sourcesRepo,
-    workflows: repos.workflows,
+    workflows: directories.workflows,
     mirrorsDir: config.mirrorsDir,
     clock,
     logger,
     requestSync: (workflowId) => repoSyncJob.queue(workflowId),
   });
   const changes = createVersionChangesService({
-    versions: repos.versions,
-    workflows: repos.workflows,
+    versions: directories.versions,
+    workflows: directories.workflows,
     logs: commitLogs,
     sources: sourcesRepo,
     mirrorsDir: config.mirrorsDir,
@@ -157,9 +138,9 @@ export function createSharedServices(core: CoreBase) {
   const registration = createPackageRegistrationService({
     sources,
     uploads,
-    versions: repos.versions,
-    apps: repos.apps,
-    members: repos.appMembers,
+    versions: directories.versions,
+    apps: directories.apps,
+    members: directories.members,
     notifications,
     policy,
     media,
@@ -171,8 +152,8 @@ export function createSharedServices(core: CoreBase) {
     announce: (actor, version, chatEnv, baseUrl) =>
       messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });
-  const certificates = createCertificatesService({ certificates: repos.certificates, box, clock });
-  const tasksRepo = createTasksRepository(db);
+  const certificates = createCertificatesService({ certificates: createCertificatesRepository(db), box, clock });
+  const taskRecords = createTasksDirectory(db);
   const tasksSync = createTasksSync({
     db,
     clock,
@@ -181,10 +162,10 @@ export function createSharedServices(core: CoreBase) {
     policy,
     blobs,
     logger,
-    tasks: tasksRepo,
+    tasks: taskRecords,
   });
   const sync = createRepoSyncService({
-    workflows: repos.workflows,
+    workflows: directories.workflows,
     logs: commitLogs,
     ingest,
     policy,
@@ -197,7 +178,7 @@ export function createSharedServices(core: CoreBase) {
   });
   // Webhooks, pushes, polls and Lark document events come in through one service.
   const inbound = createInboundService({
-    workflows: repos.workflows,
+    workflows: directories.workflows,
     logs: commitLogs,
     ingest,
     sync,
@@ -210,9 +191,9 @@ export function createSharedServices(core: CoreBase) {
       clock,
       lark: config.lark,
       docsBaseUrl: config.larkDocsBaseUrl,
-      workflows: repos.workflows,
-      identities: createIdentitiesRepository(db),
-      ingestOn: (executor) => ingestOn(executor, clock),
+      workflows: directories.workflows,
+      identities: createIdentitiesDirectory(db),
+      ingestOn: (executor) => createCommitIngest(executor, { clock }),
       onNewItems: messaging.autoPushQuietly,
       onBaseChanged: tasksSync?.baseChangedQuietly,
       logger,
@@ -220,9 +201,9 @@ export function createSharedServices(core: CoreBase) {
   });
   const repoSyncJob = createRepoSyncJob({ inbound, jobs, clock });
   const install = createInstallService({
-    apps: repos.apps,
+    apps: directories.apps,
     access: createInstallAccessRepository(db),
-    versions: repos.versions,
+    versions: directories.versions,
     policy,
     guard: loginGuard,
     box,
@@ -230,7 +211,7 @@ export function createSharedServices(core: CoreBase) {
     clock,
     mediaLinks,
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
-    feedbackOpen: async (appId) => Number((await tasksRepo.settings(appId))?.feedback_enabled ?? 1) === 1,
+    feedbackOpen: async (appId) => Number((await taskRecords.settings(appId))?.feedback_enabled ?? 1) === 1,
     changesOf: async (versionId) => shortenChanges(await changes.between(versionId)),
   });
   const zsign = createZsign({
@@ -241,8 +222,8 @@ export function createSharedServices(core: CoreBase) {
     policy,
     certificates,
     registration,
-    versions: repos.versions,
-    users: repos.users,
+    versions: directories.versions,
+    users: directories.users,
     config,
     logger,
   });
@@ -250,9 +231,8 @@ export function createSharedServices(core: CoreBase) {
   core.housekeeping.add(() => loginGuard.deleteOlderThan(clock.now() - 24 * 60 * 60 * 1000));
   core.housekeeping.add(() => uploads.cleanUpAbandoned());
   return {
-    repos,
     shared: {
-      policy,
+      ...directories,
       apiTokens,
       sessions,
       loginGuard,

@@ -19,7 +19,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createAppMetrics, type AppMetrics } from './lib/app-metrics.ts';
 import type { Logger } from './lib/logger.ts';
 import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
-import { createSharedServices, type SharedRepositories, type SharedServices } from './core-services.ts';
+import { createSharedServices, type SharedServices } from './core-services.ts';
 import type { CliBundleSource } from './modules/cli-download/cli-bundle.ts';
 import type { ProfileSigner } from './modules/device-enroll/mobileconfig.ts';
 import type { UploadQuota } from './modules/uploads/uploads.service.ts';
@@ -164,14 +164,12 @@ export interface Core {
   housekeeping: Housekeeping;
   /** The counters of /metrics that requests, uploads and deliveries add to. */
   metrics: AppMetrics;
-  /** Services more than one module calls (core-services.ts). */
+  /** Services more than one module calls, and what owners let other modules read of their data (core-services.ts). */
   shared: SharedServices;
-  /** Repositories read by modules other than their own; each is a seam still to narrow into a service. */
-  repos: SharedRepositories;
 }
 
 /** The fields of Core that core-services.ts builds on. */
-export type CoreBase = Omit<Core, 'shared' | 'repos'>;
+export type CoreBase = Omit<Core, 'shared'>;
 
 /** Builds the core once per app: the defaults, the job queue and scheduler, and the shared services. */
 export function createCore(deps: AppDeps, logger: Logger): Core {
@@ -204,12 +202,12 @@ export function createCore(deps: AppDeps, logger: Logger): Core {
       },
     },
   };
-  const { shared, repos } = createSharedServices(base);
+  const { shared } = createSharedServices(base);
   scheduler.define({
     name: 'housekeeping',
     title: '定期清理',
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
     run: () => base.housekeeping.run(),
   });
-  return { ...base, shared, repos };
+  return { ...base, shared };
 }

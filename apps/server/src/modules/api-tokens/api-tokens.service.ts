@@ -17,7 +17,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { SessionUserRow } from '../auth/session.repository.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import type { ApiTokensRepository } from './api-tokens.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,7 +36,7 @@ function present(row: Selectable<ApiTokensTable>): ApiTokenRow {
 }
 
 /** Per-user API tokens for the CLI and CI: shown once, stored as SHA-256, revocable, optionally expiring. */
-export function createApiTokensService(deps: { tokens: ApiTokensRepository; users: UsersRepository; clock: Clock }) {
+export function createApiTokensService(deps: { tokens: ApiTokensRepository; users: UsersDirectory; clock: Clock }) {
   const { tokens, users, clock } = deps;
 
   /** Whose tokens the actor may manage: their own, or anyone's for admins. */

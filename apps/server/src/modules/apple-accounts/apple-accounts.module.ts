@@ -15,7 +15,7 @@ export async function register(app: FastifyInstance, core: Core) {
     baseUrl: core.config.appleApiBaseUrl,
   };
   const accounts = createAppleAccountsService(base);
-  const provisioning = createAppleProvisioningService({ ...base, certificates: core.repos.certificates });
+  const provisioning = createAppleProvisioningService({ ...base, certificates: core.shared.certificateRecords });
   const buildDevice = createAppleBuildDeviceService({
     db: core.db,
     accounts: base.accounts,

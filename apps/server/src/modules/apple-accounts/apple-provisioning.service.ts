@@ -11,7 +11,7 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import { AscApiError, type AscResource } from '../../integrations/apple/asc-client.ts';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
-import type { CertificatesRepository } from '../certificates/certificates.repository.ts';
+import type { CertificatesDirectory } from '../certificates/certificates-directory.ts';
 import { appleMessage, assertConfirmed, callApple, isPerDeviceError } from './apple-errors.ts';
 import type { AppleDeviceInput } from './apple-accounts.repository.ts';
 import { clientFor, findAccount, type AppleAccountsDeps } from './apple-accounts.service.ts';
@@ -76,7 +76,7 @@ const deviceRow = (d: AscResource<DeviceAttributes>): AppleDeviceInput => ({
 });
 
 /** Sync from Apple, device registration and profile regeneration for one account. */
-export function createAppleProvisioningService(deps: AppleAccountsDeps & { certificates: CertificatesRepository }) {
+export function createAppleProvisioningService(deps: AppleAccountsDeps & { certificates: CertificatesDirectory }) {
   const { accounts, clock, certificates } = deps;
 
   return {

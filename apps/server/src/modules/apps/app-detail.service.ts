@@ -14,7 +14,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import type { AppMembersRepository } from './app-members.repository.ts';
 import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
@@ -24,7 +24,7 @@ import { storedMediaUrl, type MediaLinks } from '../../http/media-links.ts';
 export interface AppDetailDeps {
   apps: AppsRepository;
   members: AppMembersRepository;
-  users: UsersRepository;
+  users: UsersDirectory;
   policy: AppsPolicy;
   box: SecretBox;
   clock: Clock;

@@ -5,13 +5,13 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { AppMembersRepository } from './app-members.repository.ts';
 import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import { Messages } from '@release/contract';
 
 export function createAppMembersService(deps: {
   apps: AppsRepository;
   members: AppMembersRepository;
-  users: UsersRepository;
+  users: UsersDirectory;
   policy: AppsPolicy;
   clock: Clock;
 }) {

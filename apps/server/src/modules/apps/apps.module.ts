@@ -13,7 +13,7 @@ export async function register(app: FastifyInstance, core: Core) {
   const { clock, mediaLinks } = core;
   const apps = createAppsRepository(core.db);
   const members = createAppMembersRepository(core.db);
-  const users = core.repos.users;
+  const users = core.shared.users;
   const policy = core.shared.policy;
   const detail = createAppDetailService({
     apps,

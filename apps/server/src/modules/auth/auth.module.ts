@@ -9,7 +9,7 @@ import { createPhoneCodeService } from './phone-code.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const { clock, config } = core;
   const auth = createAuthService({
-    users: core.repos.users,
+    users: core.shared.users,
     sessions: core.shared.sessions,
     guard: core.shared.loginGuard,
     phoneCodes: createPhoneCodeService({ codes: createPhoneCodeRepository(core.db), sms: config.sms, clock }),

@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../sms/sms-provider.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import type { AttemptLimiter } from './attempt-limiter.ts';
 import type { PhoneCodeService } from './phone-code.service.ts';
 import type { SessionService } from './session.service.ts';
@@ -21,7 +21,7 @@ interface ClientMeta {
 }
 
 export interface AuthServiceDeps {
-  users: UsersRepository;
+  users: UsersDirectory;
   sessions: SessionService;
   guard: AttemptLimiter;
   phoneCodes: PhoneCodeService;

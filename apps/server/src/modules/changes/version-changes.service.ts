@@ -9,9 +9,11 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import { commitsBetween } from '../../integrations/git/git-range.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
-import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
-import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { CommitLogsDirectory } from '../commit-logs/commit-logs-directory.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import type { VersionSourceRecord, VersionSourcesRepository } from './version-sources.repository.ts';
 
 const VERSION_NOT_FOUND = '版本不存在';
@@ -58,9 +60,9 @@ const itemEntry = (row: ItemRow): ChangeEntry => ({
  * package workflows are the builds themselves and are left out. Then the snapshots bound to the newer build.
  */
 export function createVersionChangesService(deps: {
-  versions: Pick<VersionsRepository, 'findById' | 'previousOf'>;
-  workflows: Pick<WorkflowsRepository, 'listByApp'>;
-  logs: Pick<CommitLogsRepository, 'byCommits' | 'boundTo' | 'inWindow' | 'findByCommit'>;
+  versions: Pick<VersionsDirectory, 'findById' | 'previousOf'>;
+  workflows: Pick<WorkflowsDirectory, 'listByApp'>;
+  logs: Pick<CommitLogsDirectory, 'byCommits' | 'boundTo' | 'inWindow' | 'findByCommit'>;
   sources: Pick<VersionSourcesRepository, 'ofVersions'>;
   mirrorsDir: string;
 }) {

@@ -3,7 +3,8 @@ import { COMMIT_REF, resolveCommit } from '../../integrations/git/git-range.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { versionTagNames } from './version-tags.ts';
 import type { SourceOrigin, VersionSourcesRepository } from './version-sources.repository.ts';
 
@@ -32,7 +33,7 @@ export interface SourcedVersion {
  */
 export function createVersionSourcesService(deps: {
   sources: VersionSourcesRepository;
-  workflows: Pick<WorkflowsRepository, 'listByApp'>;
+  workflows: Pick<WorkflowsDirectory, 'listByApp'>;
   mirrorsDir: string;
   clock: Clock;
   logger: Logger;

@@ -3,8 +3,10 @@ import type { Insertable, CommitLogsTable } from '../../db/schema.ts';
 import { matchesCommitter, type SourceCommit } from '../../integrations/source-commit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { yieldToEventLoop } from '../../lib/event-loop.ts';
-import type { VersionsRepository, VersionRecord } from '../versions/versions.repository.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import type { CommitLogsRepository } from './commit-logs.repository.ts';
 
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
@@ -42,8 +44,8 @@ const WIDTH = { branch: 255, tag: 255, remark: 128, email: 255, url: 1024, messa
 /** Turns what the sources report into update items, once per (workflow, commit). */
 export function createCommitIngestService(deps: {
   logs: CommitLogsRepository;
-  workflows: WorkflowsRepository;
-  versions: VersionsRepository;
+  workflows: WorkflowsDirectory;
+  versions: VersionsDirectory;
   clock: Clock;
   /** Told which workflows just got new items (autoPush sends them). */
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;

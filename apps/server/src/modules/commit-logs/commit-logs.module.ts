@@ -6,13 +6,13 @@ import { createCommitLogsService } from './commit-logs.service.ts';
 
 /** The update items of an app's workflows (commit ingest, which other modules call, is in the core). */
 export async function register(app: FastifyInstance, core: Core) {
-  const { repos } = core;
+  const { shared } = core;
   const logs = createCommitLogsService({
     logs: createCommitLogsRepository(core.db),
-    workflows: repos.workflows,
-    versions: repos.versions,
-    members: repos.appMembers,
-    policy: core.shared.policy,
+    workflows: shared.workflows,
+    versions: shared.versions,
+    members: shared.members,
+    policy: shared.policy,
     clock: core.clock,
   });
   await app.register(commitLogsRoutes({ logs, ...core.links }));

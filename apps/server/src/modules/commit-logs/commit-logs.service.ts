@@ -11,12 +11,12 @@ import { redactRepoUrl } from '../../integrations/git/remote-url.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { MembersLookup } from '../apps/apps-directory.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { Links } from '../../http/links.ts';
 import { storedMediaUrl } from '../../http/media-links.ts';
-import type { VersionsRepository } from '../versions/versions.repository.ts';
-import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import type { CommitLogFilter, CommitLogListRow, CommitLogsRepository } from './commit-logs.repository.ts';
 
 const NOT_FOUND = '更新记录不存在';
@@ -51,9 +51,9 @@ function signedFileUrls(stored: string, present: Links): string[] {
 
 export interface CommitLogsDeps {
   logs: CommitLogsRepository;
-  workflows: WorkflowsRepository;
-  versions: VersionsRepository;
-  members: AppMembersRepository;
+  workflows: WorkflowsDirectory;
+  versions: VersionsDirectory;
+  members: MembersLookup;
   policy: AppsPolicy;
   clock: Clock;
 }

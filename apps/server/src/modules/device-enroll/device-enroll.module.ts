@@ -9,8 +9,8 @@ import { createDeviceEnrollService } from './device-enroll.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const enroll = createDeviceEnrollService({
     enrollments: createDeviceEnrollRepository(core.db),
-    devices: core.repos.devices,
-    apps: core.repos.apps,
+    devices: core.shared.devices,
+    apps: core.shared.apps,
     isInstallTokenValid: core.shared.install.isPageTokenValid,
     signer: createUrlSigner(core.config.secret),
     clock: core.clock,

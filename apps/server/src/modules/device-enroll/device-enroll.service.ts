@@ -14,9 +14,9 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UrlSigner } from '../../storage/url-signer.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { DevicesRepository } from '../devices/devices.repository.ts';
+import type { DevicesDirectory } from '../devices/devices-directory.ts';
 import { readDeviceAnswer } from './device-answer.ts';
 import type { DeviceEnrollRepository } from './device-enroll.repository.ts';
 import { buildProfileServiceConfig, signMobileconfig, type ProfileSigner } from './mobileconfig.ts';
@@ -31,8 +31,8 @@ const cutName = (name: string) => [...name].slice(0, DEVICE_NAME_MAX_LENGTH).joi
 
 export interface DeviceEnrollDeps {
   enrollments: DeviceEnrollRepository;
-  devices: DevicesRepository;
-  apps: AppsRepository;
+  devices: DevicesDirectory;
+  apps: AppsLookup;
   /** Whether an install page token (`app-version-token`) opens this app's page: the visitor knows the password. */
   isInstallTokenValid: (token: string | undefined, app: { id: number; password: string }) => boolean;
   signer: UrlSigner;

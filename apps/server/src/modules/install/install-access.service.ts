@@ -8,7 +8,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { InstallAccessRepository } from './install-access.repository.ts';
  * and handed-out install link ends with it, see install.service passwordStamp), turn /package/<publicPath> on or off.
  */
 export function createInstallAccessService(deps: {
-  apps: AppsRepository;
+  apps: AppsLookup;
   access: InstallAccessRepository;
   policy: AppsPolicy;
   box: SecretBox;

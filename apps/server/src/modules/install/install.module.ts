@@ -7,7 +7,7 @@ import { installRoutes } from './install.routes.ts';
 /** The install page and its access (password, install token); the install service is in the core. */
 export async function register(app: FastifyInstance, core: Core) {
   const installAccess = createInstallAccessService({
-    apps: core.repos.apps,
+    apps: core.shared.apps,
     access: createInstallAccessRepository(core.db),
     policy: core.shared.policy,
     box: core.box,

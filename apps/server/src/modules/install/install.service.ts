@@ -20,11 +20,12 @@ import type { MediaLinks } from '../../http/media-links.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import type { ShortChanges } from '@release/contract';
 import { DOWNLOAD_LINK_TTL_SEC, type Links } from '../../http/links.ts';
 import { attachmentLinks } from '../versions/version-row.ts';
-import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
 import { buildDetails } from './build-details.ts';
@@ -53,9 +54,9 @@ function deviceIncluded(
 }
 
 export interface InstallDeps {
-  apps: AppsRepository;
+  apps: AppsLookup;
   access: InstallAccessRepository;
-  versions: VersionsRepository;
+  versions: VersionsDirectory;
   policy: AppsPolicy;
   guard: AttemptLimiter;
   box: SecretBox;
@@ -122,7 +123,7 @@ export function createInstallService(deps: InstallDeps) {
     return 'password';
   }
 
-  type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findByPath']>>>;
+  type AppRow = NonNullable<Awaited<ReturnType<AppsLookup['findByPath']>>>;
   /** The app a link names: by its path (password page), or by its public path while the password-free link is on. */
   async function appOfLink(url: string): Promise<{ app: AppRow; isPublic: boolean }> {
     const app = await apps.findByPath(url);

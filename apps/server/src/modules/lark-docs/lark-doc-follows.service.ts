@@ -5,7 +5,8 @@ import type { DriveFileType, LarkDocsClient } from '../../integrations/lark/lark
 import type { Clock } from '../../lib/clock.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { docPath } from './lark-doc-changes.ts';
 import type { LarkDocsRepository } from './lark-docs.repository.ts';
 
@@ -71,7 +72,7 @@ function present(row: Awaited<ReturnType<LarkDocsRepository['followsOfWorkflow']
 /** Which Lark documents a wiki workflow follows; following one subscribes the app to its drive events. */
 export function createLarkDocFollowsService(deps: {
   repo: LarkDocsRepository;
-  workflows: WorkflowsRepository;
+  workflows: WorkflowsDirectory;
   policy: AppsPolicy;
   docs: LarkDocsClient | null;
   docsBaseUrl: string;

@@ -7,8 +7,9 @@ import { createLarkDocsClient } from '../../integrations/lark/lark-docs-client.t
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import type { IdentitiesRepository } from '../sso/identities.repository.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { IdentitiesDirectory } from '../sso/identities-directory.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { createLarkDocFollowsService } from './lark-doc-follows.service.ts';
 import { createLarkDocsRepository } from './lark-docs.repository.ts';
 import { larkDocsRoutes } from './lark-docs.routes.ts';
@@ -28,8 +29,8 @@ export function createLarkDocumentReader(deps: {
   clock: Clock;
   lark: LarkConfig | null;
   docsBaseUrl: string;
-  workflows: WorkflowsRepository;
-  identities: IdentitiesRepository;
+  workflows: WorkflowsDirectory;
+  identities: IdentitiesDirectory;
   /** Commit ingest writing through the event's transaction. */
   ingestOn: (executor: Kysely<Database>) => CommitIngestService;
   onNewItems?: (workflows: WorkflowRecord[]) => Promise<void>;
@@ -57,7 +58,7 @@ export async function register(app: FastifyInstance, core: Core) {
   const docsBaseUrl = docsBase(config.larkDocsBaseUrl);
   const follows = createLarkDocFollowsService({
     repo: createLarkDocsRepository(core.db),
-    workflows: core.repos.workflows,
+    workflows: core.shared.workflows,
     policy: core.shared.policy,
     docs,
     docsBaseUrl,

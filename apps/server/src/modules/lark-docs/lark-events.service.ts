@@ -5,8 +5,9 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import type { IdentitiesRepository } from '../sso/identities.repository.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { IdentitiesDirectory } from '../sso/identities-directory.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { docPath, fieldChangeText, operatorOpenId, recordChangeText } from './lark-doc-changes.ts';
 import { createLarkDocsRepository, type LarkDocsRepository } from './lark-docs.repository.ts';
 
@@ -66,8 +67,8 @@ const clip = (text: string | null) => (text === null ? null : text.slice(0, MAX_
  */
 export function createLarkEventsService(deps: {
   repo: LarkDocsRepository;
-  workflows: WorkflowsRepository;
-  identities: IdentitiesRepository;
+  workflows: WorkflowsDirectory;
+  identities: IdentitiesDirectory;
   docs: LarkDocsClient | null;
   docsBaseUrl: string;
   clock: Clock;

@@ -5,17 +5,18 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import type { PackageRegistrationService } from './package-registration.service.ts';
-import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
-import type { UploadSessionsRepository } from '../uploads/upload-sessions.repository.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import type { UploadSessionsDirectory } from '../uploads/upload-sessions-directory.ts';
 import { UploadMessages, type UploadsService } from '../uploads/uploads.service.ts';
 
 export interface DirectUploadDeps {
   uploads: UploadsService;
-  sessions: UploadSessionsRepository;
-  apps: Pick<AppsRepository, 'findByPath'>;
-  versions: Pick<VersionsRepository, 'findByFileKey'>;
+  sessions: UploadSessionsDirectory;
+  apps: Pick<AppsLookup, 'findByPath'>;
+  versions: Pick<VersionsDirectory, 'findByFileKey'>;
   registration: PackageRegistrationService;
   policy: AppsPolicy;
   blobs: ConfiguredBlobStore;

@@ -8,7 +8,8 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
-import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import {
   checkModuleNames,
   ModuleSetMessages,
@@ -24,7 +25,7 @@ import {
  */
 export function createPackageReceiver(deps: {
   uploads: UploadsService;
-  versions: Pick<VersionsRepository, 'findByFileKey'>;
+  versions: Pick<VersionsDirectory, 'findByFileKey'>;
   blobs: ConfiguredBlobStore;
   inspect: (fileKey: string, fileName: string) => Promise<PackageInspection>;
 }) {

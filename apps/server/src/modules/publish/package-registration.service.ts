@@ -15,27 +15,28 @@ import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
 import type { AppMetrics } from '../../lib/app-metrics.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { MembersLookup } from '../apps/apps-directory.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import { MEDIA_ROUTE } from '../../http/links.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationsRepository } from '../notifications/notifications.repository.ts';
+import type { NotificationsDirectory } from '../notifications/notifications-directory.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import type { PackedModuleFile } from './harmony-module-set.ts';
 import { createPackageReceiver } from './package-receiver.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
 import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
 import type { StoredAttachment } from '../versions/version-columns.ts';
-import type { VersionRecord, VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionRecord } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { VersionSourcesService } from '../changes/version-sources.service.ts';
 
 export interface RegistrationDeps {
   uploads: UploadsService;
-  versions: VersionsRepository;
-  apps: AppsRepository;
-  members: AppMembersRepository;
-  notifications: NotificationsRepository;
+  versions: VersionsDirectory;
+  apps: AppsLookup;
+  members: MembersLookup;
+  notifications: NotificationsDirectory;
   policy: AppsPolicy;
   media: MediaService;
   blobs: ConfiguredBlobStore;
@@ -90,7 +91,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
 
   const { receive } = createPackageReceiver({ uploads, versions, blobs, inspect });
 
-  type AppRow = NonNullable<Awaited<ReturnType<AppsRepository['findById']>>>;
+  type AppRow = NonNullable<Awaited<ReturnType<AppsLookup['findById']>>>;
   interface StoredFile {
     fileKey: string;
     fileName: string;

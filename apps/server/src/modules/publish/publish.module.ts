@@ -14,9 +14,9 @@ export async function register(app: FastifyInstance, core: Core) {
   await app.register(uploadAppRoutes({ registration, ...core.links }));
   const direct = createDirectUploadService({
     uploads,
-    sessions: core.repos.uploadSessions,
-    apps: core.repos.apps,
-    versions: core.repos.versions,
+    sessions: core.shared.uploadSessions,
+    apps: core.shared.apps,
+    versions: core.shared.versions,
     registration,
     policy,
     blobs: core.blobs,

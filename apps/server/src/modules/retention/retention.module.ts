@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RetentionMessages } from '@release/contract';
 import type { Core } from '../../core.ts';
-import { createSettingsRepository } from '../settings/settings.repository.ts';
 import type { VersionRemovalService } from '../versions/version-removal.service.ts';
 import { retentionRoutes } from './retention.routes.ts';
 import { createRetentionService } from './retention.service.ts';
@@ -13,7 +12,7 @@ export const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export async function register(app: FastifyInstance, core: Core, removal: VersionRemovalService) {
   const retention = createRetentionService({
     db: core.db,
-    settings: createSettingsRepository(core.db),
+    settings: core.shared.settingsStore,
     policy: core.shared.policy,
     removal,
     clock: core.clock,

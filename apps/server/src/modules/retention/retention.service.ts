@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { SettingsRepository } from '../settings/settings.repository.ts';
+import type { SettingsDirectory } from '../settings/settings-directory.ts';
 import type { VersionRemovalService } from '../versions/version-removal.service.ts';
 import { buildsToRemove } from './retention-rule.ts';
 
@@ -26,7 +26,7 @@ const DEFAULT_KEY = 'retention_default';
  */
 export function createRetentionService(deps: {
   db: Kysely<Database>;
-  settings: SettingsRepository;
+  settings: SettingsDirectory;
   policy: AppsPolicy;
   removal: VersionRemovalService;
   clock: Clock;

@@ -8,7 +8,7 @@ import { createRolesService } from './roles.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const roles = createRolesService({
     roles: createRolesRepository(core.db),
-    users: core.repos.users,
+    users: core.shared.users,
     clock: core.clock,
   });
   await app.register(rolesRoutes(roles));

@@ -3,8 +3,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NO_PASSWORD_HASH, randomToken } from '../../lib/crypto.ts';
-import type { RolesRepository } from '../roles/roles.repository.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { RolesDirectory } from '../roles/roles-directory.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
 
 export interface ExternalProfile {
@@ -25,8 +25,8 @@ export interface ExternalProfile {
  */
 export function createSsoAccounts(deps: {
   identities: IdentitiesRepository;
-  users: UsersRepository;
-  roles: RolesRepository;
+  users: UsersDirectory;
+  roles: RolesDirectory;
   clock: Clock;
 }) {
   const { identities, users, roles, clock } = deps;

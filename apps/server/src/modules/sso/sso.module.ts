@@ -10,13 +10,13 @@ import { createSsoService } from './sso.service.ts';
 
 /** Sign-in with Lark or WeCom; housekeeping drops expired sign-in states. */
 export async function register(app: FastifyInstance, core: Core) {
-  const { clock, repos } = core;
+  const { clock, shared } = core;
   const identities = createIdentitiesRepository(core.db);
   const sso = createSsoService({
     states: createSignInStates(createSignInStatesRepository(core.db), clock),
-    accounts: createSsoAccounts({ identities, users: repos.users, roles: repos.roles, clock }),
+    accounts: createSsoAccounts({ identities, users: shared.users, roles: shared.roles, clock }),
     identities,
-    users: repos.users,
+    users: shared.users,
     sessions: core.shared.sessions,
     lark: core.lark,
     wecom: core.config.wecom ? createWecomClient(core.config.wecom, clock) : null,

@@ -13,7 +13,7 @@ import { WecomApiError, type WecomClient } from '../../integrations/wecom/wecom-
 import type { Clock } from '../../lib/clock.ts';
 import { hasUsablePassword, randomToken } from '../../lib/crypto.ts';
 import type { SessionService } from '../auth/session.service.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UsersDirectory } from '../users/users-directory.ts';
 import type { IdentitiesRepository } from './identities.repository.ts';
 import type { SignInStates } from './sign-in-states.ts';
 import type { ExternalProfile, SsoAccounts } from './sso-accounts.ts';
@@ -27,7 +27,7 @@ export interface SsoServiceDeps {
   states: SignInStates;
   accounts: SsoAccounts;
   identities: IdentitiesRepository;
-  users: UsersRepository;
+  users: UsersDirectory;
   sessions: SessionService;
   lark: LarkClient | null;
   wecom: WecomClient | null;

@@ -13,8 +13,8 @@ import type { Logger } from '../../lib/logger.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
-import type { WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { CommitLogsDirectory } from '../commit-logs/commit-logs-directory.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { isPolled, planDelivery, sameSecret, takesPushes, takesWebhooks } from './inbound-rules.ts';
 import { createLarkEventJob, type LarkDocumentEvent, type LarkDocumentReader } from './lark-event.job.ts';
 import type { RepoSyncService, SyncResult } from './repo-sync.service.ts';
@@ -41,8 +41,8 @@ export type PollOutcome = SyncResult | { skipped: string };
  * commit ingest (commit-ingest.service.ts), which stores each item once per workflow and tells autoPush.
  */
 export function createInboundService(deps: {
-  workflows: WorkflowsRepository;
-  logs: CommitLogsRepository;
+  workflows: WorkflowsDirectory;
+  logs: CommitLogsDirectory;
   ingest: CommitIngestService;
   sync: RepoSyncService;
   box: SecretBox;

@@ -20,8 +20,9 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CommitIngestService } from '../commit-logs/commit-ingest.service.ts';
-import type { CommitLogsRepository } from '../commit-logs/commit-logs.repository.ts';
-import type { WorkflowRecord, WorkflowsRepository } from '../workflows/workflows.repository.ts';
+import type { CommitLogsDirectory } from '../commit-logs/commit-logs-directory.ts';
+import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
+import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { isPolled } from './inbound-rules.ts';
 
 /**
@@ -44,8 +45,8 @@ export interface SyncResult {
  * (filtered items are kept and hidden), so sources are read unfiltered by committer.
  */
 export function createRepoSyncService(deps: {
-  workflows: WorkflowsRepository;
-  logs: CommitLogsRepository;
+  workflows: WorkflowsDirectory;
+  logs: CommitLogsDirectory;
   ingest: CommitIngestService;
   policy: AppsPolicy;
   mirrorsDir: string;

@@ -2,7 +2,8 @@ import type { Updateable } from 'kysely';
 import type { TaskRecordsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { DELETED_IN_LARK, keptHere } from '../tasks/lark-deleted.ts';
-import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
+import type { TasksDirectory } from '../tasks/tasks-directory.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
 export type DeletionOutcome = 'removed' | 'kept' | 'none';
@@ -14,7 +15,7 @@ export type DeletionOutcome = 'removed' | 'kept' | 'none';
  * (never re-created in Lark, which would undo the deletion there), and a conflict row in its history says so.
  * Compare-and-set on record_version: a local edit landing meanwhile is seen on the next try.
  */
-export function createLarkDeletion(deps: { tasks: TasksRepository; sync: TasksSyncRepository; clock: Clock }) {
+export function createLarkDeletion(deps: { tasks: TasksDirectory; sync: TasksSyncRepository; clock: Clock }) {
   return async function goneInLark(record: TaskRecordRow): Promise<DeletionOutcome> {
     let current: TaskRecordRow | undefined = record;
     for (let attempt = 0; attempt < 5 && current; attempt += 1) {

@@ -1,7 +1,8 @@
 import type { Updateable } from 'kysely';
 import type { TaskRecordsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { NewTaskHistory, TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import type { NewTaskHistory, TaskRecordRow } from '../tasks/tasks.repository.ts';
+import type { TasksDirectory } from '../tasks/tasks-directory.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
 /** The record columns a Lark task or Bitable record carries, as the tracker stores them. */
@@ -78,7 +79,7 @@ function differences(
  * - both changed: the newer side is kept and the older side's differing values are written to task_history
  *   (with a `conflict` row naming the side kept), so no edit disappears without a trace.
  */
-export function createSyncEngine(deps: { tasks: TasksRepository; sync: TasksSyncRepository; clock: Clock }) {
+export function createSyncEngine(deps: { tasks: TasksDirectory; sync: TasksSyncRepository; clock: Clock }) {
   async function pull(
     record: TaskRecordRow,
     theirs: Partial<SyncedColumns>,

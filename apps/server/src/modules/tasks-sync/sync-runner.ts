@@ -6,7 +6,8 @@ import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import { isLarkFailure } from '../../integrations/lark/lark-task-errors.ts';
 import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { parseFiles } from '../tasks/task-presenter.ts';
-import type { TaskRecordRow, TasksRepository } from '../tasks/tasks.repository.ts';
+import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
+import type { TasksDirectory } from '../tasks/tasks-directory.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import { createAttachmentSync, createSpacer } from './attachment-sync.ts';
 import { createBugAttachmentSync } from './bug-attachment-sync.ts';
@@ -30,7 +31,7 @@ export interface SyncCounts {
 const noCounts = (): SyncCounts => ({ pushed: 0, pulled: 0, imported: 0, comments: 0, attachments: 0, failed: 0 });
 
 export interface SyncRunnerDeps {
-  tasks: TasksRepository;
+  tasks: TasksDirectory;
   sync: TasksSyncRepository;
   engine: SyncEngine;
   taskClient: LarkTaskClient;

@@ -11,7 +11,7 @@ import { createLarkDocsClient } from '../../integrations/lark/lark-docs-client.t
 import { createLarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { TasksRepository } from '../tasks/tasks.repository.ts';
+import type { TasksDirectory } from '../tasks/tasks-directory.ts';
 import { createSyncEngine } from './sync-engine.ts';
 import { createSyncRunner } from './sync-runner.ts';
 import { createPullJob, createPushJob, PULL_INTERVAL_MS } from './tasks-sync.jobs.ts';
@@ -33,7 +33,7 @@ export function createTasksSync(deps: {
   blobs: BlobStore;
   logger: Logger;
   /** The tracker's records (modules/tasks). */
-  tasks: TasksRepository;
+  tasks: TasksDirectory;
 }) {
   if (!deps.lark) return null;
   const log = (message: string) => deps.logger.warn(message);

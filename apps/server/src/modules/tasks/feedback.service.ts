@@ -11,7 +11,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { deviceOfAgent } from '../../lib/device-of-agent.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { MembersLookup } from '../apps/apps-directory.ts';
 import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { InstallService } from '../install/install.service.ts';
@@ -27,7 +27,7 @@ export interface FeedbackDeps {
   repo: TasksRepository;
   install: Pick<InstallService, 'visitorTarget'>;
   policy: AppsPolicy;
-  members: Pick<AppMembersRepository, 'listUsers'>;
+  members: Pick<MembersLookup, 'listUsers'>;
   guard: AttemptLimiter;
   clock: Clock;
   /** The bell: a notice per user (notifications). */

@@ -32,7 +32,7 @@ export async function register(app: FastifyInstance, core: Core) {
     repo,
     install: core.shared.install,
     policy: core.shared.policy,
-    members: core.repos.appMembers,
+    members: core.shared.members,
     guard: core.shared.loginGuard,
     clock: core.clock,
     bell: core.shared.bell,

@@ -9,7 +9,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { BlobError, type BlobPart } from '../../storage/blob-store.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
-import type { AppMembersRepository } from '../apps/app-members.repository.ts';
+import type { MembersLookup } from '../apps/apps-directory.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { UploadSessionsRepository } from './upload-sessions.repository.ts';
@@ -73,7 +73,7 @@ export function createUploadsService(deps: {
   clock: Clock;
   maxPackageBytes: number;
   policy: AppsPolicy;
-  members: Pick<AppMembersRepository, 'editsAnyApp'>;
+  members: Pick<MembersLookup, 'editsAnyApp'>;
   quota?: UploadQuota;
 }) {
   const { sessions, blobs, clock } = deps;

@@ -8,7 +8,7 @@ import { createUsersService } from './users.service.ts';
 export async function register(app: FastifyInstance, core: Core) {
   const users = createUsersService({
     users: createUsersRepository(core.db),
-    roles: core.repos.roles,
+    roles: core.shared.roles,
     sessions: core.shared.sessions,
     clock: core.clock,
   });

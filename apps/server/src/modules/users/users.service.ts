@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hashPassword, sha256Hex } from '../../lib/crypto.ts';
-import type { RolesRepository } from '../roles/roles.repository.ts';
+import type { RolesDirectory } from '../roles/roles-directory.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 /** What user administration asks of sessions (modules/auth): ending a user's sessions when their account changes. */
@@ -13,7 +13,7 @@ export interface SessionRevoker {
 
 export function createUsersService(deps: {
   users: UsersRepository;
-  roles: RolesRepository;
+  roles: RolesDirectory;
   sessions: SessionRevoker;
   clock: Clock;
 }) {

@@ -7,7 +7,7 @@ import {
 } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
-import type { AppsRepository } from '../apps/apps.repository.ts';
+import type { AppsLookup } from '../apps/apps-directory.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { Links } from '../../http/links.ts';
 import { versionRow } from './version-row.ts';
@@ -15,7 +15,7 @@ import type { VersionsRepository } from './versions.repository.ts';
 
 /** Lookups for in-app update prompts and CI: the latest version of a platform, and "was this published already". */
 export function createVersionLookupService(deps: {
-  apps: AppsRepository;
+  apps: AppsLookup;
   versions: VersionsRepository;
   policy: AppsPolicy;
 }) {

@@ -16,7 +16,7 @@ export async function register(app: FastifyInstance, core: Core) {
   const policy = core.shared.policy;
   const versions = createVersionsService({ versions: repo, policy, clock });
   await app.register(versionsRoutes({ versions, ...core.links }));
-  const lookup = createVersionLookupService({ apps: core.repos.apps, versions: repo, policy });
+  const lookup = createVersionLookupService({ apps: core.shared.apps, versions: repo, policy });
   await app.register(versionLookupRoutes({ lookup, ...core.links }));
   const removeFiles = createRemoveFilesJob({ db: core.db, blobs: core.blobs, clock, logger: core.logger });
   core.jobs.register(removeFiles);

@@ -20,14 +20,14 @@ import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
 import type { PackageRegistrationService } from '../publish/package-registration.service.ts';
-import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { UsersLookup } from './zsign.service.ts';
 import type { ZsignRepository } from './zsign.repository.ts';
 import type { Logger } from '../../lib/logger.ts';
 
 export interface ZsignJobDeps {
   resigns: ZsignRepository;
-  versions: VersionsRepository;
+  versions: VersionsDirectory;
   certificates: CertificatesService;
   registration: PackageRegistrationService;
   users: UsersLookup;

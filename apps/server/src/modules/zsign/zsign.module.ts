@@ -10,7 +10,7 @@ import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
 import type { PackageRegistrationService } from '../publish/package-registration.service.ts';
-import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import { createZsignJob } from './zsign.job.ts';
 import { removeFilesOfFailedResigns } from './zsign-orphans.ts';
 import { createZsignRepository } from './zsign.repository.ts';
@@ -29,7 +29,7 @@ export function createZsign(deps: {
   policy: AppsPolicy;
   certificates: CertificatesService;
   registration: PackageRegistrationService;
-  versions: VersionsRepository;
+  versions: VersionsDirectory;
   /** Who asked for a re-signing (the version's uploader name). */
   users: UsersLookup;
   config: Pick<CoreConfig, 'zsignWaitMs' | 'zsignRunOnRequest' | 'zsignWorkDir'>;

@@ -16,7 +16,7 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { CertificatesService } from '../certificates/certificates.service.ts';
 import type { Links } from '../../http/links.ts';
 import { versionRow } from '../versions/version-row.ts';
-import type { VersionsRepository } from '../versions/versions.repository.ts';
+import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import { normalizedOptions, type ResignOptions } from '../../signing/resign-options.ts';
 import type { ZsignJob } from './zsign.job.ts';
 import type { ResignJobRecord, ZsignRepository } from './zsign.repository.ts';
@@ -27,7 +27,7 @@ export interface UsersLookup {
 
 export interface ZsignServiceDeps {
   resigns: ZsignRepository;
-  versions: VersionsRepository;
+  versions: VersionsDirectory;
   certificates: CertificatesService;
   policy: AppsPolicy;
   jobs: JobQueue;
