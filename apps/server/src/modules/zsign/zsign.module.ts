@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ZSIGN_SERVER_WAIT_MS } from '@release/contract';
@@ -12,7 +13,7 @@ import type { CertificatesService } from '../certificates/certificates.service.t
 import type { PackageRegistrationService } from '../publish/package-registration.service.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import { createZsignJob } from './zsign.job.ts';
-import { removeFilesOfFailedResigns } from './zsign-orphans.ts';
+import { removeFilesOfFailedResigns, removeStaleWorkDirs } from './zsign-orphans.ts';
 import { createZsignRepository } from './zsign.repository.ts';
 import { zsignRoutes } from './zsign.routes.ts';
 import { createZsignService, type UsersLookup, type ZsignService } from './zsign.service.ts';
@@ -67,5 +68,9 @@ export function createZsign(deps: {
 /** `/api/zsign`: re-signing ipa versions, their progress, and the certificates to choose from. */
 export async function register(app: FastifyInstance, core: Core): Promise<void> {
   core.housekeeping.add(() => removeFilesOfFailedResigns({ db: core.db, blobs: core.blobs, clock: core.clock }));
+  // Work folders of runs whose process died (on the local store they sit in its scratch folder); by file times, so
+  // by the wall clock.
+  const workRoot = core.config.zsignWorkDir ?? (core.blobs.kind === 'local' ? core.blobs.scratchDir : os.tmpdir());
+  core.housekeeping.add(() => removeStaleWorkDirs(workRoot, Date.now()));
   await app.register(zsignRoutes({ service: core.shared.zsign, ...core.links }));
 }
