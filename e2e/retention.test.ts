@@ -61,6 +61,7 @@ describe.each(e2eDatabases())('the retention rule of an app (%s)', (database) =>
         enabled: viewport.width === 390,
         keepLast: 2,
         keepDays: 0,
+        quotaMb: 0,
         isDefault: false,
       });
       // Looking removed nothing: the four builds are all listed.

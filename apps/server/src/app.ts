@@ -44,6 +44,7 @@ import * as uploads from './modules/uploads/uploads.module.ts';
 import * as users from './modules/users/users.module.ts';
 import * as versions from './modules/versions/versions.module.ts';
 import * as retention from './modules/retention/retention.module.ts';
+import * as storageUsage from './modules/storage-usage/storage-usage.module.ts';
 import * as workflows from './modules/workflows/workflows.module.ts';
 import * as zsign from './modules/zsign/zsign.module.ts';
 import { registerReadOnlyGuard } from './modules/settings/read-only.ts';
@@ -81,6 +82,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   await install.register(app, core);
   const versionsParts = await versions.register(app, core);
   const retentionService = await retention.register(app, core, versionsParts.removal);
+  await storageUsage.register(app, core);
   const workflowsService = await workflows.register(app, core);
   await commitLogs.register(app, core);
   await changes.register(app, core);

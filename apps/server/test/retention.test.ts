@@ -95,7 +95,7 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
   it('dry run: keeps the last N per platform and those newer than D days, the newest of each platform, 保留 and snapshot-bound builds', async () => {
     expect(
       (await server.request<AppRetention>('GET', `${RETENTION_PATH}?appId=${appId}`, { token: viewer })).body.data,
-    ).toEqual({ enabled: false, keepLast: 20, keepDays: 30, isDefault: true });
+    ).toEqual({ enabled: false, keepLast: 20, keepDays: 30, quotaMb: 0, isDefault: true });
     const shown = (await preview(editor, 2, 0)).body.data;
     // android 1–4 go; 5 and 6 are the last two; the lone mac build is its platform's newest.
     expect(ids(shown)).toEqual([id(1), id(2), id(3), id(4)]);
@@ -152,7 +152,7 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
       token: editor,
       body: { appId, enabled: true, keepLast: 2, keepDays: 0 },
     });
-    expect(saved.body.data).toEqual({ enabled: true, keepLast: 2, keepDays: 0, isDefault: false });
+    expect(saved.body.data).toEqual({ enabled: true, keepLast: 2, keepDays: 0, quotaMb: 0, isDefault: false });
     const going = ids((await preview(editor, 2, 0)).body.data);
     expect(going).toEqual([id(3), id(4)]);
     const files = await server.db.selectFrom('app_versions').select('file_key').where('id', 'in', going).execute();
@@ -180,7 +180,7 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
       server.clock.advance(DAY);
       builds.push(await publishPackage(server, admin, fresh, `maps-${n}.apk`, sampleApk({ versionName: `2.${n}` })));
     }
-    const rule = { enabled: true, keepLast: 1, keepDays: 0 };
+    const rule = { enabled: true, keepLast: 1, keepDays: 0, quotaMb: 0 };
     expect((await server.request('POST', RETENTION_DEFAULT_PATH, { token: editor, body: rule })).status).toBe(403);
     expect((await server.request('POST', RETENTION_DEFAULT_PATH, { token: admin, body: rule })).body.code).toBe(200);
     expect(
@@ -189,5 +189,49 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
     await server.built.modules.retention.applyAll();
     const left = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${fresh}`, { token: admin });
     expect(left.body.data.map((v) => v.id)).toEqual([builds[2]?.id]);
+  });
+
+  it('over the app’s quota the dry run and the schedule remove expired-profile builds first, then the oldest', async () => {
+    const quotaApp = await insertApp(server.db, { app_name: '游戏', path: 'game' });
+    admin = await server.adminToken();
+    const made: AppVersionRow[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      server.clock.advance(DAY);
+      made.push(await publishPackage(server, admin, quotaApp, `game-${n}.apk`, sampleApk({ versionName: `3.${n}` })));
+    }
+    // 1 MiB each; build 3's profile expired yesterday.
+    const MB = 1024 * 1024;
+    await server.db.updateTable('app_versions').set({ app_size: MB }).where('app_id', '=', quotaApp).execute();
+    await server.db
+      .updateTable('app_versions')
+      .set({ expire_date: server.clock.now() - DAY })
+      .where('id', '=', made[2]?.id ?? 0)
+      .execute();
+    const quotaPreview = async (quotaMb: number) =>
+      (
+        await server.request<RetentionPreview>(
+          'GET',
+          `${RETENTION_PREVIEW_PATH}?appId=${quotaApp}&keepLast=100&keepDays=0&quotaMb=${quotaMb}`,
+          { token: admin },
+        )
+      ).body.data;
+    const twoMb = await quotaPreview(2);
+    expect(twoMb.builds.map((b) => [b.id, b.reason, b.expired])).toEqual([
+      [made[0]?.id, 'quota', false],
+      [made[2]?.id, 'quota', true],
+    ]);
+    expect(twoMb.freedBytes).toBe(2 * MB);
+    // However small, the newest stays.
+    expect((await quotaPreview(1)).builds.map((b) => b.id)).toEqual([made[0]?.id, made[1]?.id, made[2]?.id]);
+    expect((await quotaPreview(0)).builds).toEqual([]);
+
+    const saved = await server.request<AppRetention>('POST', RETENTION_PATH, {
+      token: admin,
+      body: { appId: quotaApp, enabled: true, keepLast: 100, keepDays: 0, quotaMb: 3 },
+    });
+    expect(saved.body.data).toEqual({ enabled: true, keepLast: 100, keepDays: 0, quotaMb: 3, isDefault: false });
+    await server.built.modules.retention.applyAll();
+    const left = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${quotaApp}`, { token: admin });
+    expect(left.body.data.map((v) => v.id)).toEqual([made[3]?.id, made[1]?.id, made[0]?.id]);
   });
 });

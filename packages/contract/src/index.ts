@@ -38,3 +38,4 @@ export * from './job-schedules.ts';
 export * from './version-removal.ts';
 export * from './retention.ts';
 export * from './feedback.ts';
+export * from './storage-usage.ts';

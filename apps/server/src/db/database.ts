@@ -40,6 +40,7 @@ import * as m031 from './migrations/2026-11-27-031-app-retention.ts';
 import * as m040 from './migrations/2026-11-27-040-feedback-install-stats.ts';
 import * as m041 from './migrations/2026-11-27-041-resign-requests.ts';
 import * as m050 from './migrations/2026-11-27-050-version-sources.ts';
+import * as m055 from './migrations/2026-11-27-055-retention-quota.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-040-feedback-install-stats': m040,
   '2026-11-27-041-resign-requests': m041,
   '2026-11-27-050-version-sources': m050,
+  '2026-11-27-055-retention-quota': m055,
 };
 
 /** The names of the migrations this build knows, in order: the last is the newest schema it can run. */

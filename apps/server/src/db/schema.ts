@@ -184,6 +184,8 @@ export interface AppRetentionRulesTable {
   enabled: number;
   keep_last: number;
   keep_days: number;
+  /** MB, 0: no quota (migration 055). */
+  quota_mb: Generated<number>;
   update_by: number | null;
   update_time: number;
 }

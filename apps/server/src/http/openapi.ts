@@ -56,7 +56,7 @@ export const openApiTags = [
   { name: '飞书事件', description: '飞书开放平台的事件订阅回调。' },
   { name: '知识库', description: '飞书知识库的空间与节点浏览。' },
   { name: '任务', description: '应用的任务与缺陷、评论，以及与飞书任务/多维表格的同步。' },
-  { name: '存储', description: '本地存储时的分片上传与文件下载（签名链接）。' },
+  { name: '存储', description: '本地存储时的分片上传与文件下载（签名链接），以及存储用量与孤立文件检查（管理员）。' },
 ];
 
 /** Either header carries a session or an API token; `security` is the default of every operation. */

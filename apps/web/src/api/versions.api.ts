@@ -58,7 +58,7 @@ export async function fetchRetention(appId: number, signal?: AbortSignal): Promi
 
 /** GET /api/app_retention/preview: the builds a rule would remove now, and the space freed (nothing is removed). */
 export async function fetchRetentionPreview(
-  query: { appId: number; keepLast: number; keepDays: number },
+  query: { appId: number; keepLast: number; keepDays: number; quotaMb: number },
   signal?: AbortSignal,
 ): Promise<RetentionPreview> {
   return (await api.get<RetentionPreview>(RETENTION_PREVIEW_PATH, query, { signal })).data;

@@ -38,6 +38,7 @@ const DistributeUserPage = lazyPage(
 const SystemSettingPage = lazyPage(() => import('../features/settings/system-setting.page.tsx'), 'SystemSettingPage');
 const DeliveryLogPage = lazyPage(() => import('../features/messaging/delivery-log.page.tsx'), 'DeliveryLogPage');
 const JobSchedulesPage = lazyPage(() => import('../features/settings/job-schedules.page.tsx'), 'JobSchedulesPage');
+const StoragePage = lazyPage(() => import('../features/settings/storage.page.tsx'), 'StoragePage');
 const UserManagePage = lazyPage(() => import('../features/settings/user-manage.page.tsx'), 'UserManagePage');
 const TokensPage = lazyPage(() => import('../features/tokens/tokens.page.tsx'), 'TokensPage');
 const udidPages = () => import('../features/udid/udid.page.tsx');
@@ -90,6 +91,7 @@ export const routes: RouteObject[] = [
                       { path: 'system', element: <SystemSettingPage /> },
                       { path: 'delivery-log', element: <DeliveryLogPage /> },
                       { path: 'jobs', element: <JobSchedulesPage /> },
+                      { path: 'storage', element: <StoragePage /> },
                     ],
                   },
                 ],

@@ -203,6 +203,7 @@ export const zh = {
       system: '系统',
       'delivery-log': '推送记录',
       jobs: '后台任务',
+      storage: '存储',
     },
   },
   userManage: {

@@ -47,7 +47,13 @@ export function createRetentionService(deps: {
   async function ruleOf(appId: number): Promise<AppRetention> {
     const row = await db.selectFrom('app_retention_rules').selectAll().where('app_id', '=', appId).executeTakeFirst();
     if (!row) return { ...(await defaultRule()), isDefault: true };
-    return { enabled: row.enabled === 1, keepLast: row.keep_last, keepDays: row.keep_days, isDefault: false };
+    return {
+      enabled: row.enabled === 1,
+      keepLast: row.keep_last,
+      keepDays: row.keep_days,
+      quotaMb: Number(row.quota_mb),
+      isDefault: false,
+    };
   }
 
   /** The app's builds still there, with what the rule needs to know of each. */
@@ -64,6 +70,7 @@ export function createRetentionService(deps: {
         'v.app_version',
         'v.build',
         'v.file_name',
+        'v.expire_date',
       ])
       .select((eb) =>
         eb
@@ -87,14 +94,19 @@ export function createRetentionService(deps: {
       fileName: r.file_name,
       appSize: Number(r.app_size),
       createTime: Number(r.create_time),
+      expireDate: r.expire_date === null ? null : Number(r.expire_date),
       pinned: r.pinned === 1,
       bound: Boolean(Number(r.bound)),
     }));
   }
 
-  async function dryRun(appId: number, rule: Pick<RetentionRule, 'keepLast' | 'keepDays'>): Promise<RetentionPreview> {
+  async function dryRun(
+    appId: number,
+    rule: Pick<RetentionRule, 'keepLast' | 'keepDays' | 'quotaMb'>,
+  ): Promise<RetentionPreview> {
     const builds = await candidates(appId);
-    const leaving = buildsToRemove(builds, rule, deps.clock.now()) as typeof builds;
+    const now = deps.clock.now();
+    const leaving = buildsToRemove(builds, rule, now);
     return {
       builds: leaving.map((b) => ({
         id: b.id,
@@ -105,6 +117,8 @@ export function createRetentionService(deps: {
         nativePackageType: b.nativePackageType,
         appSize: b.appSize,
         createTime: b.createTime,
+        reason: b.reason,
+        expired: b.expireDate !== null && b.expireDate <= now,
       })),
       freedBytes: leaving.reduce((sum, b) => sum + b.appSize, 0),
       kept: builds.length - leaving.length,
@@ -136,6 +150,7 @@ export function createRetentionService(deps: {
         enabled: body.enabled ? 1 : 0,
         keep_last: body.keepLast,
         keep_days: body.keepDays,
+        quota_mb: body.quotaMb,
         update_by: user.userId,
         update_time: deps.clock.now(),
       };
@@ -147,7 +162,7 @@ export function createRetentionService(deps: {
       return ruleOf(body.appId);
     },
 
-    async preview(user: AuthUser, query: { appId: number; keepLast: number; keepDays: number }) {
+    async preview(user: AuthUser, query: { appId: number; keepLast: number; keepDays: number; quotaMb: number }) {
       await deps.policy.assertCanEdit(user, query.appId);
       return dryRun(query.appId, query);
     },

@@ -13,6 +13,7 @@ export const settingChildren = [
   'system',
   'delivery-log',
   'jobs',
+  'storage',
 ] as const;
 type SettingChild = (typeof settingChildren)[number];
 

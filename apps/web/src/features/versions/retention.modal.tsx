@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Flex, Form, InputNumber, List, Modal, Switch, Typography } from 'antd';
+import { Alert, Button, Flex, Form, InputNumber, List, Modal, Switch, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RETENTION_LIMITS, type RetentionPreview, type RetentionRule } from '@release/contract';
 import { fetchRetention, fetchRetentionPreview, saveRetention } from '../../api/versions.api.ts';
@@ -39,6 +39,16 @@ function DryRun({ preview }: { preview: RetentionPreview }) {
             </Typography.Text>
             <Flex gap={8} align="center">
               <PackageTypeTag version={{ nativePackageType: build.nativePackageType, fileName: build.fileName }} />
+              {build.reason === 'quota' && (
+                <Tag color="orange" style={{ marginInlineEnd: 0 }} data-testid="retention-dry-run-quota">
+                  {versionsText.retentionOverQuota}
+                </Tag>
+              )}
+              {build.expired && (
+                <Tag color="red" style={{ marginInlineEnd: 0 }}>
+                  {versionsText.expired}
+                </Tag>
+              )}
               <Typography.Text type="secondary">
                 {formatBytes(build.appSize)} · {formatVersionTime(build.createTime)}
               </Typography.Text>
@@ -68,10 +78,10 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
   }, [open, rule.data, form]);
 
   const dryRun = async (): Promise<void> => {
-    const { keepLast, keepDays } = await form.validateFields();
+    const { keepLast, keepDays, quotaMb } = await form.validateFields();
     setBusy('preview');
     try {
-      setPreview(await fetchRetentionPreview({ appId, keepLast, keepDays }));
+      setPreview(await fetchRetentionPreview({ appId, keepLast, keepDays, quotaMb: quotaMb ?? 0 }));
     } catch {
       // The API client shows the failure.
     } finally {
@@ -124,7 +134,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
           layout="inline"
           // The dry run answers for the numbers: a changed number asks for it again, turning the rule on does not.
           onValuesChange={(changed: Partial<RetentionRule>) => {
-            if ('keepLast' in changed || 'keepDays' in changed) setPreview(null);
+            if ('keepLast' in changed || 'keepDays' in changed || 'quotaMb' in changed) setPreview(null);
           }}
           style={{ rowGap: 8 }}
         >
@@ -155,6 +165,19 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
                 />
               </Form.Item>
               <span>{versionsText.retentionKeepDaysUnit}</span>
+            </Flex>
+          </Form.Item>
+          <Form.Item label={versionsText.retentionQuota} tooltip={versionsText.retentionQuotaHint}>
+            <Flex gap={6} align="center">
+              <Form.Item name="quotaMb" noStyle>
+                <InputNumber
+                  min={RETENTION_LIMITS.quotaMb.min}
+                  max={RETENTION_LIMITS.quotaMb.max}
+                  precision={0}
+                  data-testid="retention-quota"
+                />
+              </Form.Item>
+              <span>{versionsText.retentionQuotaUnit}</span>
             </Flex>
           </Form.Item>
         </Form>
