@@ -39,7 +39,7 @@ export function StorageRetentionCard() {
             <Switch data-testid="storage-retention-enabled" />
           </Form.Item>
           <Form.Item label={text.keepLast}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="keepLast" noStyle rules={[{ required: true }]}>
                 <InputNumber
                   min={RETENTION_LIMITS.keepLast.min}
@@ -52,7 +52,7 @@ export function StorageRetentionCard() {
             </Flex>
           </Form.Item>
           <Form.Item label={text.keepDays}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="keepDays" noStyle rules={[{ required: true }]}>
                 <InputNumber
                   min={RETENTION_LIMITS.keepDays.min}
@@ -65,7 +65,7 @@ export function StorageRetentionCard() {
             </Flex>
           </Form.Item>
           <Form.Item label={text.quota} tooltip={text.quotaHint}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="quotaMb" noStyle>
                 <InputNumber
                   min={RETENTION_LIMITS.quotaMb.min}

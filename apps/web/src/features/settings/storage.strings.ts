@@ -32,9 +32,9 @@ export const storageText = {
   keepLastUnit: '个版本',
   keepDays: '并保留最近',
   keepDaysUnit: '天内的版本',
-  quota: '每个应用的空间上限',
-  quotaUnit: 'MB（0 为不限）',
-  quotaHint: '应用的安装包合计超过上限时，再删除证书已过期的版本，然后是最旧的版本。',
+  quota: '空间上限',
+  quotaUnit: 'MB',
+  quotaHint: '每个应用的安装包合计超过上限时，再删除证书已过期的版本，然后是最旧的版本（0 为不限）。',
   save: '保存',
   saved: '默认保留规则已保存',
   /** Orphaned files. */

@@ -142,7 +142,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
             <Switch data-testid="retention-enabled" />
           </Form.Item>
           <Form.Item label={versionsText.retentionKeepLast}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="keepLast" noStyle rules={[{ required: true }]}>
                 <InputNumber
                   min={RETENTION_LIMITS.keepLast.min}
@@ -155,7 +155,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
             </Flex>
           </Form.Item>
           <Form.Item label={versionsText.retentionKeepDays}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="keepDays" noStyle rules={[{ required: true }]}>
                 <InputNumber
                   min={RETENTION_LIMITS.keepDays.min}
@@ -168,7 +168,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
             </Flex>
           </Form.Item>
           <Form.Item label={versionsText.retentionQuota} tooltip={versionsText.retentionQuotaHint}>
-            <Flex gap={6} align="center">
+            <Flex gap={6} align="center" wrap>
               <Form.Item name="quotaMb" noStyle>
                 <InputNumber
                   min={RETENTION_LIMITS.quotaMb.min}

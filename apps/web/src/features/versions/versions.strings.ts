@@ -87,9 +87,9 @@ export const versionsText = {
   retentionSaved: '保留规则已保存',
   retentionRunFirst: '请先试运行，确认会删除哪些版本',
   retentionQuota: '空间上限',
-  retentionQuotaUnit: 'MB（0 为不限）',
+  retentionQuotaUnit: 'MB',
   retentionQuotaHint:
-    '安装包合计超过上限时，再删除证书已过期的版本，然后是最旧的版本；每个平台最新的、标记保留的和关联到快照的版本不删除。',
+    '安装包合计超过上限时，再删除证书已过期的版本，然后是最旧的版本；每个平台最新的、标记保留的和关联到快照的版本不删除（0 为不限）。',
   retentionOverQuota: '超出空间上限',
   /** 保留: a build the rule never removes. */
   pinned: '保留',
