@@ -10,6 +10,7 @@ import { createHash, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { VERSION_REMOVE_PATH } from '@release/contract';
 import { makeP12 } from '@release/inspect/testing/identities.ts';
 import { infoPlist, xmlPlist } from '@release/inspect/testing/packages.ts';
 import { makeIdentity } from '@release/inspect/testing/signing.ts';
@@ -164,9 +165,18 @@ async function resignOnce(server: BenchServer, certId: number, appVersionId: num
     }
     if (job.status !== 'done') throw new Error(`re-signing failed: ${job.error}`);
     const ms = performance.now() - started;
-    return { ms, rss: exact ? (peakRss(server.pid) ?? sampled) : sampled };
+    return { ms, rss: exact ? (peakRss(server.pid) ?? sampled) : sampled, versionId: job.version?.id ?? 0 };
   } finally {
     clearInterval(sampler);
+  }
+}
+
+/** Runs one step of the bench, naming it when it fails (a `fetch failed` alone does not say which call). */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new Error(`re-sign bench: ${name} failed`, { cause: error });
   }
 }
 
@@ -181,20 +191,25 @@ async function main(): Promise<void> {
     );
     const size = await writeIpa(file);
     server = await startServer(path.join(dir, 'data'));
-    const token = await login(server);
-    const app = await server.api<{ appId: number }>('POST', '/api/app', {
-      appName: '重签名基准',
-      appType: 'native',
-      password: '246813',
-      path: `resign${Date.now()}`,
-    });
-    const uploaded = await uploadOnce(server, file, readWhole(file));
-    const version = await server.api<{ id: number }>('POST', '/api/v2/upload_app', {
-      appId: app.appId,
-      s3Url: uploaded.fileKey,
-      description: 'benchmark',
-    });
-    const certId = await uploadCertificate(server, token);
+    const started = server;
+    const token = await step('sign-in', () => login(started));
+    const app = await step('creating the app', () =>
+      started.api<{ appId: number }>('POST', '/api/app', {
+        appName: '重签名基准',
+        appType: 'native',
+        password: '246813',
+        path: `resign${Date.now()}`,
+      }),
+    );
+    const uploaded = await step('uploading the ipa', () => uploadOnce(started, file, readWhole(file)));
+    const version = await step('registering the ipa', () =>
+      started.api<{ id: number }>('POST', '/api/v2/upload_app', {
+        appId: app.appId,
+        s3Url: uploaded.fileKey,
+        description: 'benchmark',
+      }),
+    );
+    const certId = await step('uploading the certificate', () => uploadCertificate(started, token));
     const ratios: number[] = [];
     const ours: number[] = [];
     const floors: number[] = [];
@@ -202,7 +217,11 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       const reading = readingFloor(file, dir);
       const copying = copyFloor(file, dir);
-      const job = await resignOnce(server, certId, version.id);
+      const job = await step(`re-signing (round ${round + 1})`, () => resignOnce(started, certId, version.id));
+      // The same ask answers with the version already made: remove it, so the next round signs again.
+      await step('removing the re-signed version', () =>
+        started.api('POST', VERSION_REMOVE_PATH, { id: job.versionId, appId: app.appId }),
+      );
       log(
         `  round ${round + 1}: re-sign ${msText(job.ms)}, reading floor ${msText(reading)}, copy floor ${msText(copying)}, peak RSS ${mb(job.rss)}`,
       );
