@@ -1,4 +1,6 @@
 import type { RepoHostRules } from '@release/contract';
+import { z } from 'zod';
+import { jsonColumn } from '../../db/json-column.ts';
 import { AppError } from '../../http/app-error.ts';
 import { invalidHostRules, NO_HOST_RULES, type HostRules } from '../../integrations/repo-access/host-rules.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -6,18 +8,24 @@ import type { SettingsRepository } from './settings.repository.ts';
 
 const REPO_HOSTS_KEY = 'repo.hostRules';
 
+/** A stored list: its strings (anything else in it, or a list that is not one, reads as nothing). */
+const hostList = z
+  .array(z.unknown())
+  .catch([])
+  .transform((list) => list.filter((v): v is string => typeof v === 'string'));
+/** The stored rules; a value that is no object (or no JSON) reads as no rules, reported once (CORRUPT_JSON_COLUMN). */
+const storedHostRules = jsonColumn(
+  `settings.${REPO_HOSTS_KEY}`,
+  z.union([z.object({ allow: hostList, deny: hostList }), z.null().transform(() => NO_HOST_RULES)]),
+  { fallback: () => NO_HOST_RULES },
+);
+
 /** The admin's allow and deny lists of repository hosts (设置 → 系统), kept in the settings table. */
 export function createRepoHostsService(deps: { settings: SettingsRepository; clock: Clock }) {
   const { settings, clock } = deps;
   async function read(): Promise<HostRules> {
-    try {
-      const stored = JSON.parse((await settings.get(REPO_HOSTS_KEY)) ?? 'null') as Partial<HostRules> | null;
-      const list = (value: unknown) =>
-        Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-      return stored ? { allow: list(stored.allow), deny: list(stored.deny) } : NO_HOST_RULES;
-    } catch {
-      return NO_HOST_RULES;
-    }
+    const stored = await settings.get(REPO_HOSTS_KEY);
+    return stored === undefined ? NO_HOST_RULES : storedHostRules.decode(stored);
   }
   return {
     read,
@@ -29,7 +37,7 @@ export function createRepoHostsService(deps: { settings: SettingsRepository; clo
         );
       const clean = (entries: string[]) => [...new Set(entries.map((e) => e.trim().toLowerCase()))];
       const rules = { allow: clean(next.allow), deny: clean(next.deny) };
-      await settings.set(REPO_HOSTS_KEY, JSON.stringify(rules), clock.now());
+      await settings.set(REPO_HOSTS_KEY, storedHostRules.encode(rules), clock.now());
       return rules;
     },
   };
