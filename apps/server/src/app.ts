@@ -28,6 +28,7 @@ import * as devices from './modules/devices/devices.module.ts';
 import * as health from './modules/health/health.module.ts';
 import * as install from './modules/install/install.module.ts';
 import * as larkDocs from './modules/lark-docs/lark-docs.module.ts';
+import * as live from './modules/live/live.module.ts';
 import * as media from './modules/media/media.module.ts';
 import * as messaging from './modules/messaging/messaging.module.ts';
 import * as metrics from './modules/metrics/metrics.module.ts';
@@ -74,6 +75,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   await categories.register(app, core);
   const appsParts = await apps.register(app, core);
   await notifications.register(app, core);
+  await live.register(app, core);
   await settings.register(app, core);
   await system.register(app, core);
   await media.register(app, core);
@@ -141,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await core.scheduler.stop();
     await core.jobs.stop();
     await core.shared.inspector.close();
+    await core.live.close();
   });
   const routes = registerAuth(app, core.shared.sessions);
 

@@ -95,10 +95,15 @@ export function createSharedServices(core: CoreBase) {
     lark: core.lark,
     metrics: core.metrics,
   });
+  /** New update items: the browsers of the apps hear of them at once, autoPush sends them to the robots. */
+  const newItems = (targets: Array<Parameters<typeof messaging.autoPushQuietly>[0][number] & { app_id: number }>) => {
+    for (const appId of new Set(targets.map((t) => t.app_id))) core.live.publish({ type: 'items', appId });
+    return messaging.autoPushQuietly(targets);
+  };
   const ingest = createCommitIngest(db, {
     clock,
     // New items must never fail because autoPush could not be queued; the next new item queues it again.
-    onNewItems: messaging.autoPushQuietly,
+    onNewItems: newItems,
   });
   const media = createMediaService({
     blobs,
@@ -149,6 +154,7 @@ export function createSharedServices(core: CoreBase) {
     clock,
     inspectFile: (filePath, options) => inspector.inspect(filePath, options),
     metrics: core.metrics,
+    live: core.live,
     announce: (actor, version, chatEnv, baseUrl) =>
       messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });
@@ -194,7 +200,7 @@ export function createSharedServices(core: CoreBase) {
       workflows: directories.workflows,
       identities: createIdentitiesDirectory(db),
       ingestOn: (executor) => createCommitIngest(executor, { clock }),
-      onNewItems: messaging.autoPushQuietly,
+      onNewItems: newItems,
       onBaseChanged: tasksSync?.baseChangedQuietly,
       logger,
     }),
@@ -256,7 +262,10 @@ export function createSharedServices(core: CoreBase) {
       install,
       zsign,
       /** Bell notices to users (a tester's feedback tells its receivers). */
-      bell: (rows: Parameters<typeof notifications.insertMany>[0]) => notifications.insertMany(rows),
+      bell: async (rows: Parameters<typeof notifications.insertMany>[0]) => {
+        await notifications.insertMany(rows);
+        for (const appId of new Set(rows.map((r) => r.appId))) core.live.publish({ type: 'notice', appId });
+      },
     },
   };
 }

@@ -17,6 +17,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createAppMetrics, type AppMetrics } from './lib/app-metrics.ts';
+import { createLiveHub, type LiveHub } from './lib/live-hub.ts';
 import type { Logger } from './lib/logger.ts';
 import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { createSharedServices, type SharedServices } from './core-services.ts';
@@ -164,6 +165,8 @@ export interface Core {
   housekeeping: Housekeeping;
   /** The counters of /metrics that requests, uploads and deliveries add to. */
   metrics: AppMetrics;
+  /** Live events to the browsers (new versions, items, task changes, notices), across processes on PostgreSQL. */
+  live: LiveHub;
   /** Services more than one module calls, and what owners let other modules read of their data (core-services.ts). */
   shared: SharedServices;
 }
@@ -192,6 +195,7 @@ export function createCore(deps: AppDeps, logger: Logger): Core {
     mediaLinks,
     lark: config.lark ? createLarkClient(config.lark, clock) : null,
     metrics: createAppMetrics(),
+    live: createLiveHub({ db: deps.db, logger }),
     housekeeping: {
       add: (step) => steps.push(step),
       run: async () => {

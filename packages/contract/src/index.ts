@@ -39,3 +39,4 @@ export * from './version-removal.ts';
 export * from './retention.ts';
 export * from './feedback.ts';
 export * from './storage-usage.ts';
+export * from './live-events.ts';

@@ -82,6 +82,10 @@ export interface PgPool {
   options: object;
   /** Connections open, idle among them, and queries waiting for one (/metrics). */
   usage(): PgPoolUsage;
+  /** The schema its connections use (a LISTEN channel is named after it, so two deployments never hear each other). */
+  schema: string;
+  /** A connection of its own outside the pool, same server and settings but no statement timeout (LISTEN). */
+  openClient(): pg.Client;
 }
 
 export interface PgPoolUsage {
@@ -150,6 +154,15 @@ export function createPgPool(driver: PgModule, options: PgPoolOptions): PgPool {
     },
     end: () => pool.end(),
     options: pool.options,
+    schema: options.schema,
+    openClient: () =>
+      new WatchedClient({
+        connectionString: options.url,
+        connectionTimeoutMillis: options.acquireTimeoutMs,
+        ...pgTimeouts(0),
+        application_name: options.applicationName,
+        types: pgTypes,
+      }),
     usage: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

@@ -14,6 +14,7 @@ import { placeholderIcon } from '../../lib/placeholder-icon.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import { withLocalFile } from '../../storage/local-copy.ts';
 import type { AppMetrics } from '../../lib/app-metrics.ts';
+import type { LiveHub } from '../../lib/live-hub.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { MembersLookup } from '../apps/apps-directory.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
@@ -48,6 +49,8 @@ export interface RegistrationDeps {
   inspectFile: (filePath: string, options: InspectPackageOptions) => Promise<PackageInspection>;
   /** Counts stored packages and their bytes for /metrics. */
   metrics?: Pick<AppMetrics, 'uploads' | 'uploadBytes'>;
+  /** Tells the browsers of the app about the new version (and its subscribers' new notices). */
+  live?: Pick<LiveHub, 'publish'>;
   /** Tells the chosen group (chatEnv) about a new version; the messaging module's push. */
   announce?: (
     actor: AuthUser,
@@ -168,6 +171,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     }
     deps.metrics?.uploads.inc({ platform: label.platform });
     deps.metrics?.uploadBytes.inc({ platform: label.platform }, file.fileSize);
+    deps.live?.publish({ type: 'version', appId });
     return { version: (await versions.findById(id)) as VersionRecord, raced: false };
   }
 

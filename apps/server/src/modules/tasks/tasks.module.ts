@@ -18,7 +18,11 @@ export async function register(app: FastifyInstance, core: Core) {
     clock: core.clock,
     larkEnabled: Boolean(core.config.lark),
     fieldOptions: sync?.fieldOptions,
-    onChange: sync?.onChangeQuietly,
+    // The app's open pages hear of it at once; with Lark the change also goes to the Lark sync.
+    onChange: async (record, change) => {
+      core.live.publish({ type: 'task', appId: record.app_id });
+      await sync?.onChangeQuietly(record, change);
+    },
   });
   const comments = createTaskCommentsService({
     tasks: repo,

@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { RoutePath } from '@release/contract';
 import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { zh } from '../../locales/zh-CN.ts';
+import { useLiveEvents } from '../live-events.ts';
 import { useIsAdmin } from '../session.store.ts';
 import { useIsLarkEnabled } from '../use-is-lark-enabled.ts';
 import { selectedMenuKey } from './menu-key.ts';
@@ -12,6 +13,8 @@ import { UserMenu } from './user-menu.tsx';
 export function AppHeader({ hideNav }: { hideNav: boolean }) {
   const isAdmin = useIsAdmin();
   const isLarkEnabled = useIsLarkEnabled();
+  // The bell and the open pages hear of news as it happens (GET /api/events).
+  useLiveEvents(!hideNav);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const items: MenuProps['items'] = [
