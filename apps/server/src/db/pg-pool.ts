@@ -161,7 +161,7 @@ export function createPgPool(driver: PgModule, options: PgPoolOptions): PgPool {
         connectionTimeoutMillis: options.acquireTimeoutMs,
         ...pgTimeouts(0),
         application_name: options.applicationName,
-        types: pgTypes,
+        types: pgTypes(driver),
       }),
     usage: () => ({
       total: pool.totalCount,
