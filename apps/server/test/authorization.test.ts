@@ -65,8 +65,13 @@ const SIGNED = [
   'GET /api/app_version/open',
 ];
 // Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon
-// only. Tester feedback takes the page's pass (feedback.test.ts).
-const INSTALL_PASSWORD = ['GET /api/app_version', 'GET /api/app_version/app', 'POST /api/app_version/feedback'];
+// only. Tester feedback and the download count take the page's pass (feedback.test.ts, install-stats.test.ts).
+const INSTALL_PASSWORD = [
+  'GET /api/app_version',
+  'GET /api/app_version/app',
+  'POST /api/app_version/feedback',
+  'POST /api/app_version/installed',
+];
 // Checked against the workflow's own secret (custom-push.test.ts).
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
 // Lark's event push: the verification token, AES and X-Lark-Signature (lark-doc-events.test.ts).

@@ -40,3 +40,4 @@ export * from './retention.ts';
 export * from './feedback.ts';
 export * from './storage-usage.ts';
 export * from './live-events.ts';
+export * from './install-stats.ts';

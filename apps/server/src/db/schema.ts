@@ -287,6 +287,22 @@ export interface WebhookDeliveriesTable {
   create_time: number;
 }
 
+/** A download or OTA install of a build, once per device per UTC day (migration 040). */
+export interface InstallEventsTable {
+  id: Generated<number>;
+  app_id: number;
+  version_id: number;
+  kind: 'download' | 'install';
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** `u<user id>` for a signed-in user, else `d<the page's device id>` or `a<digest of address and User-Agent>`. */
+  device_key: string;
+  user_id: number | null;
+  device_family: string;
+  os_version: string | null;
+  create_time: number;
+}
+
 export interface Database {
   roles: RolesTable;
   users: UsersTable;
@@ -329,6 +345,7 @@ export interface Database {
   lark_doc_follows: LarkDocFollowsTable;
   lark_image_keys: LarkImageKeysTable;
   app_task_settings: AppTaskSettingsTable;
+  install_events: InstallEventsTable;
   task_records: TaskRecordsTable;
   task_comments: TaskCommentsTable;
   task_history: TaskHistoryTable;

@@ -3,8 +3,11 @@ import type { Core } from '../../core.ts';
 import { createInstallAccessRepository } from './install-access.repository.ts';
 import { createInstallAccessService } from './install-access.service.ts';
 import { installRoutes } from './install.routes.ts';
+import { createInstallStatsRepository } from './install-stats.repository.ts';
+import { installStatsRoutes } from './install-stats.routes.ts';
+import { createInstallStatsService } from './install-stats.service.ts';
 
-/** The install page and its access (password, install token); the install service is in the core. */
+/** The install page, its access (password, install token) and its statistics; the install service is in the core. */
 export async function register(app: FastifyInstance, core: Core) {
   const installAccess = createInstallAccessService({
     apps: core.shared.apps,
@@ -12,5 +15,14 @@ export async function register(app: FastifyInstance, core: Core) {
     policy: core.shared.policy,
     box: core.box,
   });
-  await app.register(installRoutes({ install: core.shared.install, installAccess, ...core.links }));
+  const stats = createInstallStatsService({
+    stats: createInstallStatsRepository(core.db),
+    install: core.shared.install,
+    versions: core.shared.versions,
+    policy: core.shared.policy,
+    clock: core.clock,
+    logger: core.logger,
+  });
+  await app.register(installRoutes({ install: core.shared.install, installAccess, stats, ...core.links }));
+  await app.register(installStatsRoutes(stats));
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  INSTALL_DEVICE_HEADER,
   contentTypeOf,
   installAccess,
   installAccessQuery,
@@ -19,6 +20,7 @@ import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { InstallAccessService } from './install-access.service.ts';
 import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
+import type { InstallStatsService } from './install-stats.service.ts';
 
 const tags = ['安装页'];
 /** An expired link, a forged one, or one handed out before the install password changed. */
@@ -28,10 +30,15 @@ const manifestQuery = z.object({
   id: z.coerce.number().int().min(1),
   expires: z.coerce.number().int(),
   sig: z.string().max(128),
+  /** The page's device id (install statistics). */
+  d: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
 });
 
 export function installRoutes(
-  deps: { install: InstallService; installAccess: InstallAccessService } & LinkDeps,
+  deps: { install: InstallService; installAccess: InstallAccessService; stats: InstallStatsService } & LinkDeps,
 ): FastifyPluginAsyncZod {
   const { install, installAccess: accessService } = deps;
   return async (app) => {
@@ -82,9 +89,11 @@ export function installRoutes(
       async (req) => {
         const present = linksFor(req, deps);
         const token = req.headers['app-version-token'];
+        const device = req.headers[INSTALL_DEVICE_HEADER];
         return ok(
           await install.page(req.query, {
             token: typeof token === 'string' ? token : undefined,
+            device: typeof device === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(device) ? device : undefined,
             ip: req.ip,
             viewer: req.user,
             present,
@@ -127,6 +136,11 @@ export function installRoutes(
         const version = await install.signedVersion('manifest', req.query);
         if (!version) throw AppError.noPermission(LINK_REFUSED);
         if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
+        deps.stats.installStarted(version, req.query.d, {
+          viewer: null,
+          ip: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
         const present = linksFor(req, deps);
         const xml = buildOtaManifest({
           packageUrl: await present.fileUrl(version.file_key, version.file_name),

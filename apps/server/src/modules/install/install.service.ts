@@ -135,10 +135,12 @@ export function createInstallService(deps: InstallDeps) {
   }
 
   /** A manifest or open link of one version, signed for the app's current install password. */
-  function signedUrl(kind: SignedKind, present: Links, versionId: number, stamp: string): string {
+  function signedUrl(kind: SignedKind, present: Links, versionId: number, stamp: string, device?: string): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
+    // The page's device id rides along unsigned: it only tells the install statistics which device counted.
+    const counted = device ? `&d=${device}` : '';
     return present.apiUrl(
-      `${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}`,
+      `${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}${counted}`,
     );
   }
 
@@ -176,6 +178,7 @@ export function createInstallService(deps: InstallDeps) {
     udid: string | null,
     stamp: string,
     withDetails = false,
+    device?: string,
   ): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
     const { metadata } = v;
@@ -199,7 +202,7 @@ export function createInstallService(deps: InstallDeps) {
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
       installUrl:
-        v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp)) : null,
+        v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp, device)) : null,
       openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
@@ -212,7 +215,15 @@ export function createInstallService(deps: InstallDeps) {
   return {
     async page(
       query: InstallPageQuery,
-      context: { token?: string; ip: string; viewer: AuthUser | null; present: Links; secure: boolean },
+      context: {
+        token?: string;
+        ip: string;
+        viewer: AuthUser | null;
+        present: Links;
+        secure: boolean;
+        /** The page's device id (install statistics), put into the iOS manifest links. */
+        device?: string;
+      },
     ): Promise<InstallPage> {
       const { app, isPublic } = await appOfLink(query.url);
       const openedBy = isPublic ? 'public' : await assertAllowed(app, query, context.token, context.ip, context.viewer);
@@ -239,6 +250,7 @@ export function createInstallService(deps: InstallDeps) {
               query.udid ? normalizeUdid(query.udid, 'ios') : null,
               stamp,
               v.id === wanted,
+              context.device,
             )),
             // The first build shown of each platform (the one offered) says what it changed: 本版本更新.
             changes:
