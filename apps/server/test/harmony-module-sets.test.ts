@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow } from '@release/contract';
-import { inspectPackage, type HapInspection } from '@release/inspect';
+import { inspectPackage, type HapInspection, type ModuleFile } from '@release/inspect';
 import { sampleHap } from '@release/inspect/testing/hap-builder.ts';
 import { withLocalFile } from '../src/storage/local-copy.ts';
 import { testDialects } from './helpers/dialects.ts';
@@ -90,15 +90,18 @@ describe.each(combos)('HarmonyOS module sets on %s with the %s store', (dialect,
         fileName: 'com.example.harmony-3.0.0.app',
       },
     });
-    const metadata = answer.body.data.metadata as unknown as HapInspection & {
-      moduleFiles: { fileName: string; size: number; sha256: string }[];
-    };
+    const metadata = answer.body.data.metadata as unknown as HapInspection & { moduleFiles: ModuleFile[] };
     expect(metadata.modules.map((m) => [m.name, m.type, m.fileName])).toEqual([
       ['entry', 'entry', 'entry-default-signed.hap'],
       ['lib', 'shared', 'lib-default-signed.hsp'],
     ]);
     expect(metadata.moduleFiles).toEqual(
-      Object.entries(files).map(([fileName, bytes]) => ({ fileName, size: bytes.length, sha256: sha256(bytes) })),
+      Object.entries(files).map(([fileName, bytes]) => ({
+        fileName,
+        offset: expect.any(Number),
+        size: bytes.length,
+        sha256: sha256(bytes),
+      })),
     );
     // The stored file is a packed .app the inspector reads like one built by DevEco.
     const row = await server.db
@@ -109,6 +112,13 @@ describe.each(combos)('HarmonyOS module sets on %s with the %s store', (dialect,
     const again = await withLocalFile(server.blobs, row.file_key, (file) => inspectPackage(file));
     expect(again).toMatchObject({ kind: 'app', bundleName: 'com.example.harmony', versionCode: 3000000 });
     expect((await server.blobs.stat(row.file_key))?.size).toBe(row.app_size);
+    // Each module lies whole in the .app, a byte range the install page serves on its own.
+    for (const module of metadata.moduleFiles) {
+      const chunks: Buffer[] = [];
+      const range = { start: module.offset, end: module.offset + module.size - 1 };
+      for await (const chunk of await server.blobs.read(row.file_key, range)) chunks.push(chunk as Buffer);
+      expect(sha256(Buffer.concat(chunks))).toBe(module.sha256);
+    }
     // The uploads are used: their own copies go, sending the same request again answers the same version.
     expect(await sessionStates(keys)).toEqual([{ state: 'registered' }, { state: 'registered' }]);
     for (const key of keys) expect(await server.blobs.stat(key)).toBeNull();

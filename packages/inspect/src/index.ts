@@ -7,3 +7,4 @@ export { PackageInspectionError, type InspectionFailureReason } from './inspecti
 export { defaultLimits } from './zip-index.ts';
 export type * from './types.ts';
 export { assertOneAppVersion, combineModules, mainModuleOf } from './hap-module-set.ts';
+export { locateAppModules, type ModuleFile } from './hap-module-files.ts';

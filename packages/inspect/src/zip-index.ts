@@ -40,6 +40,8 @@ export interface ZipIndex {
   readEntry(name: string, maxBytes?: number): Promise<Buffer>;
   /** Raw bytes of the archive file itself (APK signing block lives between the data and the CD). */
   readRaw(position: number, length: number): Promise<Buffer>;
+  /** Where an entry's local header is, its method and sizes (to serve a stored entry as a byte range). */
+  locate(name: string): EntryLocation | undefined;
   close(): Promise<void>;
 }
 
@@ -143,6 +145,7 @@ function indexOver(handle: FileHandle, parts: IndexParts): ZipIndex {
       return bytes;
     },
     readRaw: (position, length) => readAt(handle, position, length),
+    locate: (name) => entries.locate(name),
     close() {
       closing ??= handle.close();
       return closing;

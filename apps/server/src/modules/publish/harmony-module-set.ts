@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { PassThrough, type Readable, Transform } from 'node:stream';
-import { isUploadedTogether } from '@release/contract';
-import type { HapInspection } from '@release/inspect';
+import { PassThrough, type Readable } from 'node:stream';
+import { isUploadedTogether, PACKAGE_KIND_TABLE, type PackageKind } from '@release/contract';
+import { type HapInspection, locateAppModules, type ModuleFile, PackageInspectionError } from '@release/inspect';
+import { withLocalFile } from '../../storage/local-copy.ts';
 import yazl from 'yazl';
 import { AppError } from '../../http/app-error.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -22,11 +23,32 @@ export interface ModuleUpload {
   fileKey: string;
 }
 
-/** A module inside the packed .app a set is stored as: its file name there, size and SHA-256 (the manifest's packageHash). */
-export interface PackedModuleFile {
-  fileName: string;
-  size: number;
-  sha256: string;
+/** Each module of a stored HarmonyOS version: its name, where it lies in the file, size and SHA-256 (the manifest's packageHash). */
+export type PackedModuleFile = ModuleFile;
+
+/**
+ * The modules of a stored HarmonyOS build (`metadata.moduleFiles`), for serving each and for its install manifest:
+ * a .hap/.hsp is itself one module (hashed as it streams from the store), a packed .app is read for its entries.
+ * Other kinds have none.
+ */
+export async function moduleFilesOf(
+  blobs: ConfiguredBlobStore,
+  file: { fileKey: string; fileName: string; kind: PackageKind },
+): Promise<ModuleFile[] | undefined> {
+  // A packed .app whose modules are deflated (not one we packed) is kept; its modules are not served one by one.
+  if (file.kind === 'app')
+    return withLocalFile(blobs, file.fileKey, (path) => locateAppModules(path)).catch((error: unknown) => {
+      if (error instanceof PackageInspectionError) return undefined;
+      throw error;
+    });
+  if (!PACKAGE_KIND_TABLE[file.kind].uploadedTogether) return undefined;
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of await blobs.read(file.fileKey)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return [{ fileName: file.fileName.split(/[\\/]/).pop() as string, offset: 0, size, sha256: hash.digest('hex') }];
 }
 
 /** The names in a set must each be a .hap or .hsp, and each once (they become the .app's entries). */
@@ -88,47 +110,31 @@ function packInfoOf(inspection: HapInspection, files: readonly ModuleUpload[]): 
   );
 }
 
-/**
- * Stores the modules of one version as a packed .app (pack.info, then each module stored uncompressed at the root),
- * read from the blob store one after another and hashed on the way. Answers the size written and each module's hash.
- */
+/** Stores the modules of one version as a packed .app (pack.info, then each module stored uncompressed at the root). */
 export async function packModuleSet(
   blobs: ConfiguredBlobStore,
   targetKey: string,
   files: readonly ModuleUpload[],
   inspection: HapInspection,
-): Promise<{ size: number; modules: PackedModuleFile[] }> {
+): Promise<{ size: number }> {
   const zip = new yazl.ZipFile();
   const out = new PassThrough();
   zip.outputStream.pipe(out);
-  const modules: PackedModuleFile[] = [];
   const stored = blobs.put(targetKey, out, { contentType: 'application/octet-stream' });
   const feed = (async () => {
-    const packInfo = Buffer.from(packInfoOf(inspection, files));
-    zip.addBuffer(packInfo, 'pack.info', { compress: false });
+    zip.addBuffer(Buffer.from(packInfoOf(inspection, files)), 'pack.info', { compress: false });
     for (const file of files) {
-      const hash = createHash('sha256');
-      let size = 0;
-      const counted = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          hash.update(chunk);
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      });
       const source: Readable = await blobs.read(file.fileKey);
-      source.once('error', (error: Error) => counted.destroy(error));
       const done = new Promise<void>((resolve, reject) => {
-        counted.once('end', resolve);
-        counted.once('error', reject);
+        source.once('end', resolve);
+        source.once('error', reject);
       });
-      zip.addReadStream(source.pipe(counted), entryNameOf(file.fileName), { compress: false });
+      zip.addReadStream(source, entryNameOf(file.fileName), { compress: false });
       await done;
-      modules.push({ fileName: entryNameOf(file.fileName), size, sha256: hash.digest('hex') });
     }
     zip.end();
   })();
   feed.catch((error: unknown) => out.destroy(error as Error));
   const [{ size }] = await Promise.all([stored, feed]);
-  return { size, modules };
+  return { size };
 }

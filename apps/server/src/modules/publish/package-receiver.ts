@@ -12,6 +12,7 @@ import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import {
   checkModuleNames,
+  moduleFilesOf,
   ModuleSetMessages,
   packedFileNameOf,
   packedKeyOf,
@@ -74,7 +75,14 @@ export function createPackageReceiver(deps: {
       inspection,
       fileKey: session.file_key,
       fileName: session.file_name,
-      write: async () => ({ fileSize: session.file_size ?? inspection.fileSize }),
+      write: async () => ({
+        fileSize: session.file_size ?? inspection.fileSize,
+        moduleFiles: await moduleFilesOf(blobs, {
+          fileKey: session.file_key,
+          fileName: session.file_name,
+          kind: inspection.kind,
+        }),
+      }),
       abandon: async () => undefined,
       settle: async () => {
         await uploads.markRegistered(session.id);
@@ -117,7 +125,8 @@ export function createPackageReceiver(deps: {
       write: async () => {
         const packed = await packModuleSet(blobs, packedKey, files, inspection as HapInspection);
         inspection.fileSize = packed.size;
-        return { fileSize: packed.size, moduleFiles: packed.modules };
+        const moduleFiles = await moduleFilesOf(blobs, { fileKey: packedKey, fileName: packedKey, kind: 'app' });
+        return { fileSize: packed.size, moduleFiles };
       },
       abandon: async () => {
         if (!(await versions.findByFileKey(packedKey))) await blobs.delete(packedKey).catch(() => undefined);
