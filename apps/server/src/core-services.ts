@@ -10,6 +10,7 @@ import { createLoginGuardRepository } from './modules/auth/login-guard.repositor
 import { createSessionRepository } from './modules/auth/session.repository.ts';
 import { createSessionService } from './modules/auth/session.service.ts';
 import { createCertificatesService } from './modules/certificates/certificates.service.ts';
+import { signedManifestReader } from './modules/install/harmony-signed-manifest.ts';
 import { createInstallAccessRepository } from './modules/install/install-access.repository.ts';
 import { createInstallService } from './modules/install/install.service.ts';
 import { createLarkDocumentReader } from './modules/lark-docs/lark-docs.module.ts';
@@ -219,6 +220,7 @@ export function createSharedServices(core: CoreBase) {
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
     feedbackOpen: async (appId) => Number((await taskRecords.settings(appId))?.feedback_enabled ?? 1) === 1,
     changesOf: async (versionId) => shortenChanges(await changes.between(versionId)),
+    signedManifest: signedManifestReader(blobs),
   });
   const zsign = createZsign({
     db,

@@ -107,6 +107,17 @@ export const installVersion = z.object({
   details: z.array(z.object({ label: z.string(), value: z.string() })).nullable(),
   /** The newest build of each platform: what changed since the build before it (本版本更新; issue 19). */
   changes: shortChanges.nullable().optional(),
+  /**
+   * HarmonyOS: each module of the build (entry first), downloadable on its own through a signed link; empty for
+   * other kinds.
+   */
+  modules: z.array(z.object({ name: z.string(), type: z.string(), fileName: z.string(), url: z.string() })),
+  /** A debug build's devices (its profile's UDIDs); null when the build has no such list. */
+  devices: z.array(z.string()).nullable(),
+  /** A debug HarmonyOS build: the command that installs the downloaded modules on a connected device. */
+  hdcCommand: z.string().nullable(),
+  /** Why the build has no install link where one was expected (an enterprise build without a signed manifest …). */
+  installHint: z.string().nullable(),
 });
 export type InstallDetail = { label: string; value: string };
 export type InstallVersion = z.infer<typeof installVersion>;

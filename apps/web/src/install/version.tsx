@@ -5,6 +5,7 @@ import { currentDevicePlatform, installsElsewhere } from '../features/packages/i
 import { installText } from '../features/packages/install.strings.ts';
 import { formatSize, formatVersionTime, versionTitle } from '../features/versions/version-format.ts';
 import { BuildChanges } from './changes.tsx';
+import { InstallModules } from './install-modules.tsx';
 import { needsRegistration, RegisterDevice } from './register-device.tsx';
 import { ActionLink, Alert, Button, Clamp, Icon, INSTALL_QR_ID, type IconName } from './ui.tsx';
 
@@ -35,7 +36,15 @@ export function InstallAction({ version, large = false }: { version: InstallVers
         {installText.downloadFile[elsewhere]}
       </ActionLink>
     );
-  switch (packageKindRow(version.packageKind).action) {
+  const action = packageKindRow(version.packageKind).action;
+  // A build with an install link of its own (a HarmonyOS enterprise build's store:// manifest) is installed through it.
+  if (action !== 'install' && version.installUrl)
+    return (
+      <ActionLink {...main} icon="download" href={version.installUrl}>
+        {installText.install}
+      </ActionLink>
+    );
+  switch (action) {
     case 'install':
       return (
         <ActionLink {...main} icon="apple" href={version.installUrl ?? ''} disabled={!version.installUrl}>
@@ -180,6 +189,7 @@ export function LatestVersion({
       ) : (
         <InstallAction version={version} large={version.installable} />
       )}
+      <InstallModules version={version} />
       {canRegister && <RegisterDevice version={version} appPath={appPath} />}
       {hint && <span class="i-muted i-small">{hint}</span>}
       <div>

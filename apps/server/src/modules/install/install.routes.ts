@@ -18,7 +18,14 @@ import { envelopeSchema, ok } from '../../http/envelope.ts';
 import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte-range.ts';
 import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { InstallAccessService } from './install-access.service.ts';
-import { MANIFEST_PATH, OPEN_HTML_PATH, type InstallService } from './install.service.ts';
+import {
+  HARMONY_MANIFEST_PATH,
+  HARMONY_MODULE_PATH,
+  MANIFEST_PATH,
+  OPEN_HTML_PATH,
+  type InstallService,
+} from './install.service.ts';
+import { buildHarmonyManifest, storedModules } from './harmony-install.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
 import type { InstallStatsService } from './install-stats.service.ts';
 
@@ -36,6 +43,7 @@ const manifestQuery = z.object({
     .regex(/^[A-Za-z0-9_-]{8,64}$/)
     .optional(),
 });
+const moduleQuery = manifestQuery.extend({ module: z.coerce.number().int().min(0).max(63) });
 
 export function installRoutes(
   deps: { install: InstallService; installAccess: InstallAccessService; stats: InstallStatsService } & LinkDeps,
@@ -180,6 +188,68 @@ export function installRoutes(
           .header('content-length', stat.size)
           .header('cache-control', 'private, no-store')
           .send(await deps.blobs.read(version.file_key));
+      },
+    );
+
+    // Fetched by the HarmonyOS installer (store://enterprise/manifest) and by people downloading modules: signed links.
+    app.get(
+      HARMONY_MODULE_PATH,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: '下载 HarmonyOS 模块',
+          description:
+            '公开，凭链接中的签名访问（由安装页数据给出）。下载 HarmonyOS 版本的第 `module` 个模块（.hap / .hsp，一起上传的模块从合成的 .app 中取出）。签名无效或过期 10028；没有该模块 404。',
+          querystring: moduleQuery,
+        },
+      },
+      async (req, reply) => {
+        const version = await install.signedVersion('harmony-module', req.query);
+        if (!version) throw AppError.noPermission(LINK_REFUSED);
+        const module = storedModules(version)[req.query.module];
+        if (!module) throw AppError.notFound('模块不存在');
+        const range = { start: module.offset, end: module.offset + module.size - 1 };
+        return reply
+          .header('content-type', contentTypeOf(module.fileName))
+          .header('content-disposition', attachmentDisposition(module.fileName, 'attachment'))
+          .header('content-length', module.size)
+          .header('cache-control', 'private, no-store')
+          .send(module.size === 0 ? Buffer.alloc(0) : await deps.blobs.read(version.file_key, range));
+      },
+    );
+
+    app.get(
+      HARMONY_MANIFEST_PATH,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: 'HarmonyOS 企业分发安装清单',
+          description:
+            '公开，凭链接中的签名访问（由安装页数据给出）。返回 store://enterprise/manifest 读取的安装清单：模块的下载地址与 SHA-256 由服务器填写，图标由本系统提供，`sign` 取自随版本上传并与安装包核对一致的签名清单。签名无效或过期 10028；没有可用的签名清单 404。',
+          querystring: manifestQuery,
+        },
+      },
+      async (req, reply) => {
+        const version = await install.signedVersion('harmony-manifest', req.query);
+        if (!version) throw AppError.noPermission(LINK_REFUSED);
+        const modules = storedModules(version);
+        const signed = modules.length ? await install.signedManifest(version, modules) : null;
+        if (!signed || 'problem' in signed) throw AppError.notFound(signed?.problem ?? '版本不存在');
+        const present = linksFor(req, deps);
+        const manifest = buildHarmonyManifest({
+          v: version,
+          modules,
+          moduleUrl: await install.moduleLinks(present, version),
+          iconUrl: present.iconUrl(version.icon_key),
+          deployDomain: new URL(present.apiBase).host,
+          sign: signed.sign,
+        });
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(JSON.stringify(manifest));
       },
     );
   };

@@ -30,6 +30,15 @@ import type { InstallAccessRepository } from './install-access.repository.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
 import { buildDetails } from './build-details.ts';
 import { packageKindOf } from './package-kind.ts';
+import {
+  HarmonyInstallMessages,
+  harmonyRoute,
+  hdcCommand,
+  profileDevices,
+  type StoredModule,
+  storedModules,
+  storeManifestLink,
+} from './harmony-install.ts';
 
 const PAGE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECENT_VERSIONS = 20;
@@ -39,10 +48,19 @@ const INSTALLABLE_PAGES = 10;
 export const MANIFEST_PATH = '/api/app_version/manifest.plist';
 /** 打开 for an html package: the page itself, shown sandboxed (install.routes.ts). */
 export const OPEN_HTML_PATH = '/api/app_version/open';
+/** A HarmonyOS build's module (`&module=<index>`), and its enterprise install manifest. */
+export const HARMONY_MODULE_PATH = '/api/app_version/harmony_module';
+export const HARMONY_MANIFEST_PATH = '/api/app_version/harmony_manifest.json5';
+const signedPaths = {
+  manifest: MANIFEST_PATH,
+  'open-html': OPEN_HTML_PATH,
+  'harmony-module': HARMONY_MODULE_PATH,
+  'harmony-manifest': HARMONY_MANIFEST_PATH,
+} as const;
 
 /** An app as the install password gate sees it: its id and its stored (sealed) install password. */
 type Gated = { id: number; password: string };
-type SignedKind = 'manifest' | 'open-html';
+export type SignedKind = keyof typeof signedPaths;
 
 /** Whether an ad-hoc/development profile lists the visitor's device (UDIDs compare case-insensitively); null when unknown or not such a profile. */
 function deviceIncluded(
@@ -68,6 +86,8 @@ export interface InstallDeps {
   feedbackOpen: (appId: number) => Promise<boolean>;
   /** What changed in a build since the one before it (issue 19): shown under the newest build of each platform. */
   changesOf?: (versionId: number) => Promise<ShortChanges | null>;
+  /** The `sign` of the build's manifest signed elsewhere (an attachment), or why there is none to use. */
+  signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<{ sign: string } | { problem: string }>;
 }
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
@@ -134,17 +154,52 @@ export function createInstallService(deps: InstallDeps) {
     return { app: open, isPublic: true };
   }
 
-  /** A manifest or open link of one version, signed for the app's current install password. */
-  function signedUrl(kind: SignedKind, present: Links, versionId: number, stamp: string, device?: string): string {
+  /** A manifest, open or module link of one version, signed for the app's current install password. */
+  function signedUrl(
+    kind: SignedKind,
+    present: Links,
+    versionId: number,
+    stamp: string,
+    device?: string,
+    extra = '',
+  ): string {
     const expires = clock.now() + DOWNLOAD_LINK_TTL_SEC * 1000;
     // The page's device id rides along unsigned: it only tells the install statistics which device counted.
     const counted = device ? `&d=${device}` : '';
     return present.apiUrl(
-      `${kind === 'manifest' ? MANIFEST_PATH : OPEN_HTML_PATH}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}${counted}`,
+      `${signedPaths[kind]}?id=${versionId}&expires=${expires}&sig=${signer.sign([kind, versionId, expires, stamp])}${counted}${extra}`,
     );
   }
 
-  const isInstallable = (v: VersionRecord): boolean => isInstallableKind(packageKindOf(v));
+  /** A HarmonyOS build's modules with their links, its devices, hdc command and enterprise install link. */
+  async function harmonyFields(v: VersionRecord, present: Links, stamp: string, secure: boolean) {
+    const modules = storedModules(v);
+    const route = modules.length ? harmonyRoute(v) : null;
+    let installHint: string | null = null;
+    let storeUrl: string | null = null;
+    if (route === 'manifest') {
+      const signed = await deps.signedManifest(v, modules);
+      if ('problem' in signed) installHint = signed.problem;
+      else if (!secure) installHint = HarmonyInstallMessages.needsHttps;
+      else storeUrl = storeManifestLink(signedUrl('harmony-manifest', present, v.id, stamp));
+    }
+    return {
+      modules: modules.map((m, index) => ({
+        name: m.name,
+        type: m.type,
+        fileName: m.fileName,
+        url: signedUrl('harmony-module', present, v.id, stamp, undefined, `&module=${index}`),
+      })),
+      devices: profileDevices(v),
+      hdcCommand: route === 'hdc' ? hdcCommand(modules) : null,
+      installHint,
+      storeUrl,
+    };
+  }
+
+  /** A device takes it itself: its kind says so, or its modules are installed one by one (a HarmonyOS debug or enterprise set). */
+  const isInstallable = (v: VersionRecord): boolean =>
+    isInstallableKind(packageKindOf(v)) || (harmonyRoute(v) !== null && storedModules(v).length > 0);
 
   /** The newest build of one platform that a device installs itself (an .aab is skipped), when the app has one. */
   async function latestInstallable(appId: number, type: NativePackageType): Promise<VersionRecord | undefined> {
@@ -177,11 +232,13 @@ export function createInstallService(deps: InstallDeps) {
     present: Links,
     udid: string | null,
     stamp: string,
+    secure: boolean,
     withDetails = false,
     device?: string,
   ): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
     const { metadata } = v;
+    const harmony = await harmonyFields(v, present, stamp, secure);
     const minimumOs =
       metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
     return {
@@ -189,7 +246,7 @@ export function createInstallService(deps: InstallDeps) {
       indexNo: v.index_no,
       nativePackageType: v.native_package_type,
       packageKind,
-      installable: isInstallableKind(packageKind),
+      installable: isInstallable(v),
       fileName: v.file_name,
       appVersion: v.app_version,
       build: v.build,
@@ -202,13 +259,19 @@ export function createInstallService(deps: InstallDeps) {
       iconUrl: present.iconUrl(v.icon_key),
       downloadUrl: await present.fileUrl(v.file_key, v.file_name),
       installUrl:
-        v.native_package_type === 'ios' ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp, device)) : null,
+        v.native_package_type === 'ios'
+          ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp, device))
+          : harmony.storeUrl,
       openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs,
       attachFiles: await attachmentLinks(present, v.attach_files),
       details: withDetails ? buildDetails(v, minimumOs) : null,
+      modules: harmony.modules,
+      devices: harmony.devices,
+      hdcCommand: harmony.hdcCommand,
+      installHint: harmony.installHint,
     };
   }
 
@@ -249,6 +312,7 @@ export function createInstallService(deps: InstallDeps) {
               context.present,
               query.udid ? normalizeUdid(query.udid, 'ios') : null,
               stamp,
+              context.secure,
               v.id === wanted,
               context.device,
             )),
@@ -325,6 +389,16 @@ export function createInstallService(deps: InstallDeps) {
 
     /** Whether an install page token opens this app's page (the visitor knows its password). */
     isPageTokenValid,
+
+    signedManifest: deps.signedManifest,
+
+    /** The download links of a HarmonyOS build's modules, signed for the app's current install password (packageUrl). */
+    async moduleLinks(present: Links, v: VersionRecord): Promise<(index: number) => string> {
+      const app = await apps.findById(v.app_id);
+      if (!app) throw AppError.notFound(InstallMessages.appMissing);
+      const stamp = passwordStamp(app);
+      return (index) => signedUrl('harmony-module', present, v.id, stamp, undefined, `&module=${index}`);
+    },
   };
 }
 export type InstallService = ReturnType<typeof createInstallService>;

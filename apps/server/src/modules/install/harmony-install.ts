@@ -1,0 +1,163 @@
+import type { VersionRecord } from '../versions/versions.repository.ts';
+
+/**
+ * What the install page offers for a HarmonyOS build (docs/harmonyos.md): each module served on its own (a byte range
+ * of the stored file), for an enterprise or internal-testing build the `store://enterprise/manifest?url=` link to a
+ * manifest we fill in, for a debug build its devices and the `hdc install` command.
+ */
+
+/** A module of a stored build: where it lies in the file (metadata.moduleFiles, written at upload). */
+export interface StoredModule {
+  fileName: string;
+  offset: number;
+  size: number;
+  sha256: string;
+  /** module.json's name and type (`entry`, `feature`, `shared`). */
+  name: string;
+  type: string;
+  deviceTypes: string[];
+}
+
+/** The largest signed manifest read from a build's attachments. */
+export const MAX_SIGNED_MANIFEST_BYTES = 256 * 1024;
+/** An attachment named like this is the build's manifest signed elsewhere (Huawei's manifest-sign-tool). */
+export const SIGNED_MANIFEST_NAME = /manifest[^/]*\.json5?$/i;
+
+export const HarmonyInstallMessages = {
+  manifestMissing:
+    '企业内部分发需要签名后的安装清单：请用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
+  manifestMismatch: (why: string) => `随版本上传的签名清单与安装包不符（${why}），请重新签名后上传`,
+  needsHttps: '鸿蒙设备只从 HTTPS 地址读取安装清单：请通过 HTTPS 访问发布系统',
+} as const;
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** The build's modules in install order (entry first), or none when the upload did not record them. */
+export function storedModules(v: VersionRecord): StoredModule[] {
+  const files = (v.metadata as { moduleFiles?: unknown }).moduleFiles;
+  const modules = (v.metadata as { modules?: unknown }).modules;
+  if (!Array.isArray(files) || !Array.isArray(modules)) return [];
+  const described = modules.filter(
+    (m): m is { name: string; type: string; deviceTypes?: unknown; fileName?: unknown } =>
+      typeof m === 'object' && m !== null && isText((m as { name?: unknown }).name),
+  );
+  const out: StoredModule[] = [];
+  for (const file of files) {
+    if (typeof file !== 'object' || file === null) continue;
+    const { fileName, offset, size, sha256 } = file as Record<string, unknown>;
+    if (!isText(fileName) || typeof offset !== 'number' || typeof size !== 'number' || !isText(sha256)) continue;
+    // A single .hap/.hsp is its own module (its module row names no file).
+    const module = files.length === 1 ? described[0] : described.find((m) => m.fileName === fileName);
+    if (!module) continue;
+    out.push({
+      fileName,
+      offset,
+      size,
+      sha256,
+      name: module.name,
+      type: module.type,
+      deviceTypes: Array.isArray(module.deviceTypes) ? module.deviceTypes.filter(isText) : [],
+    });
+  }
+  return out.sort((a, b) => Number(b.type === 'entry') - Number(a.type === 'entry'));
+}
+
+interface ProfileMeta {
+  type?: string;
+  distributionType?: string | null;
+  devices?: string[];
+}
+const profileOf = (v: VersionRecord): ProfileMeta | null =>
+  ((v.metadata as { profile?: ProfileMeta | null }).profile ?? null) as ProfileMeta | null;
+
+/** How a device takes the build: through the enterprise manifest, with hdc (a debug build), or not at all (AppGallery). */
+export function harmonyRoute(v: VersionRecord): 'manifest' | 'hdc' | null {
+  const profile = profileOf(v);
+  if (!profile) return null;
+  if (profile.type === 'debug') return 'hdc';
+  if (profile.type === 'enterprise' || profile.distributionType === 'internaltesting') return 'manifest';
+  return null;
+}
+
+/** The devices a debug profile lists (their UDIDs). */
+export function profileDevices(v: VersionRecord): string[] | null {
+  const profile = profileOf(v);
+  return profile?.type === 'debug' ? (profile.devices ?? []).filter(isText) : null;
+}
+
+/** `hdc install -r entry.hap lib.hsp`: what a developer runs with the device connected, after downloading the modules. */
+export function hdcCommand(modules: readonly StoredModule[]): string {
+  return [
+    'hdc install -r',
+    ...modules.map((m) => (/^[\w.@+-]+$/.test(m.fileName) ? m.fileName : `"${m.fileName}"`)),
+  ].join(' ');
+}
+
+/**
+ * A manifest signed elsewhere (uploaded with the build) is used only when it describes this build: same bundle name,
+ * version code and name, and the same modules by SHA-256. Answers its `sign`, or why it cannot be used.
+ */
+export function checkSignedManifest(
+  text: string,
+  v: VersionRecord,
+  modules: readonly StoredModule[],
+): { sign: string } | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: '不是 JSON' };
+  }
+  const root = (parsed ?? {}) as { app?: Record<string, unknown>; sign?: unknown };
+  const app = root.app ?? {};
+  if (!isText(root.sign) || !root.sign) return { problem: '没有 sign 签名' };
+  if (app.bundleName !== v.bundle_id) return { problem: `包名 ${String(app.bundleName)}` };
+  if (String(app.versionCode) !== v.build) return { problem: `versionCode ${String(app.versionCode)}` };
+  const hashes = Array.isArray(app.modules)
+    ? app.modules.map((m) => String((m as { packageHash?: unknown }).packageHash ?? '').toLowerCase())
+    : [];
+  const ours = modules.map((m) => m.sha256);
+  if (hashes.length !== ours.length || !ours.every((hash) => hashes.includes(hash)))
+    return { problem: '模块的 packageHash 与安装包不同' };
+  return { sign: root.sign };
+}
+
+/** The manifest a HarmonyOS browser reads through `store://enterprise/manifest?url=` (the shape of hpack's). */
+export function buildHarmonyManifest(input: {
+  v: VersionRecord;
+  modules: readonly StoredModule[];
+  moduleUrl: (index: number) => string;
+  iconUrl: string | null;
+  deployDomain: string;
+  sign: string | null;
+}): Record<string, unknown> {
+  const { v, modules } = input;
+  const meta = v.metadata as { bundleType?: unknown; minApiVersion?: unknown; targetApiVersion?: unknown };
+  return {
+    app: {
+      bundleName: v.bundle_id,
+      bundleType: isText(meta.bundleType) ? meta.bundleType : 'app',
+      versionCode: Number(v.build),
+      versionName: v.app_version,
+      label: v.display_name ?? v.file_name,
+      deployDomain: input.deployDomain,
+      icons: { normal: input.iconUrl, large: input.iconUrl },
+      minAPIVersion: meta.minApiVersion ?? null,
+      targetAPIVersion: meta.targetApiVersion ?? null,
+      modules: modules.map((m, index) => ({
+        name: m.name,
+        // The manifest calls a shared module `share`.
+        type: m.type === 'shared' ? 'share' : m.type,
+        deviceTypes: m.deviceTypes,
+        packageUrl: input.moduleUrl(index),
+        packageHash: m.sha256,
+      })),
+    },
+    ...(input.sign ? { sign: input.sign } : {}),
+  };
+}
+
+/** `store://enterprise/manifest?url=<encoded https manifest URL>` (docs/harmonyos.md). */
+export function storeManifestLink(manifestUrl: string): string {
+  return `store://enterprise/manifest?url=${encodeURIComponent(manifestUrl)}`;
+}

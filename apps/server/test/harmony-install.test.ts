@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppVersionRow, InstallPage } from '@release/contract';
+import { sampleHap, type HapProfileOptions } from '@release/inspect/testing/hap-builder.ts';
+import { testDialects } from './helpers/dialects.ts';
+import { testStore } from './helpers/s3-server.ts';
+import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { transferFile } from './helpers/upload-client.ts';
+
+const combos = testDialects().flatMap((dialect) =>
+  (['local', 's3'] as const).map((store) => [dialect, store] as const),
+);
+const PUBLIC = 'https://release.example';
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The install page of HarmonyOS builds: each module served, the enterprise manifest, a debug build's devices and hdc. */
+describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (dialect, store) => {
+  let server: TestServer;
+  let closeStore: () => Promise<void>;
+  let editor: { userId: number; token: string };
+  let appId: number;
+  let versionCode = 4000000;
+
+  /** Behind PUBLIC (as behind nginx with HTTPS) links name it; the test talks to the server itself. */
+  const local = (url: string) => url.replace(PUBLIC, server.url);
+  const modulesOf = (profile: HapProfileOptions) => {
+    versionCode += 1;
+    return {
+      'entry-default-signed.hap': sampleHap({ versionCode, versionName: '4.0.0', dependencies: ['lib'], profile }),
+      'lib-default-signed.hsp': sampleHap({
+        versionCode,
+        versionName: '4.0.0',
+        moduleName: 'lib',
+        moduleType: 'shared',
+        profile,
+      }),
+    };
+  };
+  const publish = async (files: Record<string, Buffer>, attachments: Record<string, string> = {}) => {
+    const keys = [];
+    for (const [name, bytes] of Object.entries(files)) keys.push(await transferFile(server, editor.token, name, bytes));
+    const attachFileUrls = [];
+    for (const [name, text] of Object.entries(attachments))
+      attachFileUrls.push(await transferFile(server, editor.token, name, Buffer.from(text), 'attachment'));
+    const [s3Url, ...moduleFileUrls] = keys;
+    const answer = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
+      token: editor.token,
+      body: { appId, s3Url, moduleFileUrls, attachFileUrls },
+    });
+    expect(answer.body.msg).toBe('success');
+    return answer.body.data;
+  };
+  const pageVersion = async (id: number) => {
+    const page = await server.request<InstallPage>(
+      'GET',
+      `/api/app_version?url=harmony-install&password=135790&id=${id}`,
+    );
+    expect(page.status).toBe(200);
+    return page.body.data.versions[0];
+  };
+  const download = async (url: string) => {
+    const response = await fetch(local(url));
+    return {
+      status: response.status,
+      bytes: Buffer.from(await response.arrayBuffer()),
+      type: response.headers.get('content-type'),
+    };
+  };
+
+  beforeAll(async () => {
+    const storage = await testStore(store);
+    closeStore = storage.close;
+    server = await startTestServer(dialect, { blobs: storage.blobs, publicUrl: PUBLIC });
+    const admin = await server.adminToken();
+    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
+    const created = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: {
+        appName: '鸿蒙商城',
+        appType: 'native',
+        password: '135790',
+        path: 'harmony-install',
+        distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
+      },
+    });
+    appId = created.body.data.appId;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await closeStore?.();
+  });
+
+  it('a debug build lists its devices, its modules (each downloadable as uploaded) and the hdc command', async () => {
+    const files = modulesOf({ type: 'debug', devices: ['UDID-PHONE-1', 'UDID-TABLET-2'] });
+    const version = await publish(files);
+    const shown = await pageVersion(version.id);
+    expect(shown).toMatchObject({
+      installable: true,
+      installUrl: null,
+      devices: ['UDID-PHONE-1', 'UDID-TABLET-2'],
+      hdcCommand: 'hdc install -r entry-default-signed.hap lib-default-signed.hsp',
+      installHint: null,
+    });
+    expect(shown?.modules.map((m) => [m.name, m.type, m.fileName])).toEqual([
+      ['entry', 'entry', 'entry-default-signed.hap'],
+      ['lib', 'shared', 'lib-default-signed.hsp'],
+    ]);
+    for (const [index, bytes] of Object.values(files).entries()) {
+      const got = await download(shown?.modules[index]?.url ?? '');
+      expect([got.status, sha256(got.bytes)]).toEqual([200, sha256(bytes)]);
+    }
+    // A forged or altered link is refused.
+    const forged = await download((shown?.modules[0]?.url ?? '').replace(/sig=[^&]+/, 'sig=forged'));
+    expect(forged.status).toBe(403);
+  });
+
+  it('an enterprise build without a signed manifest says what to upload; with one that fits, the store link serves our manifest', async () => {
+    const profile = { type: 'release' as const, distributionType: 'enterprise' };
+    const bare = await publish(modulesOf(profile));
+    expect(await pageVersion(bare.id)).toMatchObject({
+      installUrl: null,
+      hdcCommand: null,
+      devices: null,
+      installHint:
+        '企业内部分发需要签名后的安装清单：请用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
+    });
+
+    const files = modulesOf(profile);
+    const hashes = Object.values(files).map(sha256);
+    const signed = (code: number, moduleHashes: string[]) =>
+      JSON.stringify({
+        app: {
+          bundleName: 'com.example.harmony',
+          versionCode: code,
+          versionName: '4.0.0',
+          modules: moduleHashes.map((packageHash) => ({ packageUrl: 'https://elsewhere.example/x.hap', packageHash })),
+        },
+        sign: 'MEQCIHMwYxdY1VJKrpsQQ==',
+      });
+    const mismatched = await publish(files, {
+      'manifest.json5': signed(versionCode, [hashes[0] as string, 'ab'.repeat(32)]),
+    });
+    expect((await pageVersion(mismatched.id))?.installHint).toBe(
+      '随版本上传的签名清单与安装包不符（模块的 packageHash 与安装包不同），请重新签名后上传',
+    );
+
+    const goodFiles = modulesOf(profile);
+    const fitting = await publish(goodFiles, {
+      'shop-manifest.json5': signed(versionCode, Object.values(goodFiles).map(sha256)),
+    });
+    const shown = await pageVersion(fitting.id);
+    expect(shown?.installHint).toBeNull();
+    const link = shown?.installUrl ?? '';
+    expect(link.startsWith('store://enterprise/manifest?url=')).toBe(true);
+    const manifestUrl = decodeURIComponent(link.slice('store://enterprise/manifest?url='.length));
+    expect(manifestUrl.startsWith(`${PUBLIC}/api/app_version/harmony_manifest.json5?`)).toBe(true);
+    const manifest = JSON.parse((await download(manifestUrl)).bytes.toString('utf8'));
+    expect(manifest).toMatchObject({
+      app: {
+        bundleName: 'com.example.harmony',
+        versionCode,
+        versionName: '4.0.0',
+        deployDomain: 'release.example',
+        icons: { normal: expect.stringMatching(/^https:\/\/release\.example\//) },
+        minAPIVersion: '5.0.5(17)',
+      },
+      sign: 'MEQCIHMwYxdY1VJKrpsQQ==',
+    });
+    expect(
+      manifest.app.modules.map((m: { name: string; type: string; packageHash: string }) => [
+        m.name,
+        m.type,
+        m.packageHash,
+      ]),
+    ).toEqual([
+      ['entry', 'entry', sha256(goodFiles['entry-default-signed.hap'])],
+      ['lib', 'share', sha256(goodFiles['lib-default-signed.hsp'])],
+    ]);
+    // The packageUrl of each module downloads exactly the bytes its packageHash names.
+    for (const module of manifest.app.modules as { packageUrl: string; packageHash: string }[]) {
+      expect(module.packageUrl.startsWith(`${PUBLIC}/`)).toBe(true);
+      expect(sha256((await download(module.packageUrl)).bytes)).toBe(module.packageHash);
+    }
+  });
+});
