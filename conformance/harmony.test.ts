@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectPackage, packageIdentity, type HapInspection } from '@release/inspect';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const hapDir = join(resolve(repoRoot, process.env['FIXTURES_DIR'] ?? '../shared/fixtures'), 'hap');
+const hapDir = join(resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures'), 'hap');
 const ENTRY = 'hpackdemo-entry-default-signed.hap';
 const SHARED = 'hpackdemo-hsp1-default-signed.hsp';
 

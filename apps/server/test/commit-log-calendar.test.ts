@@ -158,14 +158,14 @@ describe.each(testDialects())('the calendar read (GET /api/commit_log_calendar) 
   it('counts each day of a tab, the summary and a committer as the items the list shows, in one answer', async () => {
     const bounds = days.join(',');
     const window = `startTime=${days[0]}&endTime=${days.at(-1)}`;
-    const summary = [flows['主干'], flows['发布'], flows['服务器'], flows['安装包']].join(',');
+    const summary = [flows.主干, flows.发布, flows.服务器, flows.安装包].join(',');
     const cases: Array<[string, string, string, 'app' | 'workflow', string?]> = [
-      ['/api/commit_log', `workflowIds=${flows['主干']}`, '', 'workflow'],
+      ['/api/commit_log', `workflowIds=${flows.主干}`, '', 'workflow'],
       ['/api/commit_log', `workflowIds=${summary}`, '', 'workflow'],
       ['/api/commit_log', `workflowIds=${summary}&onlyCliff=false`, '', 'workflow'],
       ['/api/commit_log', `workflowIds=${summary}&remark=bob`, '', 'workflow'],
       ['/api/commit_log', `workflowIds=${summary}&branch=develop`, '', 'workflow'],
-      ['/api/commit_log', `workflowIds=${summary},${flows['工具']}`, '', 'app'],
+      ['/api/commit_log', `workflowIds=${summary},${flows.工具}`, '', 'app'],
       ['/api/user_commit_log', 'remark=alice', '', 'app'],
       ['/api/user_commit_log', 'remark=alice&onlyCliff=false', '&project=game', 'app', 'game'],
       ['/api/user_commit_log', 'remark=admin', '', 'app'],
@@ -182,13 +182,13 @@ describe.each(testDialects())('the calendar read (GET /api/commit_log_calendar) 
   });
 
   it('counts a commit two workflows of one repository reached once in the day, once under each tab, and packages by type', async () => {
-    const summary = [flows['主干'], flows['发布'], flows['安装包']].join(',');
+    const summary = [flows.主干, flows.发布, flows.安装包].join(',');
     const whole = `${days[0]},${days.at(-1)}`;
     const one = await get<CommitLogCalendar>('/api/commit_log_calendar', `workflowIds=${summary}&bounds=${whole}`);
     // 主干: 40 commits, 34 shown (every sixth a merge); 发布: its 20 copies (17 shown) and 5 of its own; 2 packages.
     const inWindow = await everything(
       '/api/commit_log_list',
-      `workflowIds=${flows['主干']}&startTime=${days[0]}&endTime=${days.at(-1)}`,
+      `workflowIds=${flows.主干}&startTime=${days[0]}&endTime=${days.at(-1)}`,
     );
     const copies = inWindow.filter((l) => Number(l.commitId.slice(1)) % 2 === 0).length;
     expect(one.cells).toEqual([
@@ -228,13 +228,9 @@ describe.each(testDialects())('the calendar read (GET /api/commit_log_calendar) 
     expect(mine.apps).toEqual(['game', 'tool']);
     const all = await get<CommitLogCalendar>('/api/user_commit_log_calendar', `remark=bob&bounds=${bounds}`);
     expect(all.apps).toEqual(['game', 'hidden', 'tool']);
-    const refused = await server.request(
-      'GET',
-      `/api/commit_log_calendar?workflowIds=${flows['秘密']}&bounds=${bounds}`,
-      {
-        token: viewer.token,
-      },
-    );
+    const refused = await server.request('GET', `/api/commit_log_calendar?workflowIds=${flows.秘密}&bounds=${bounds}`, {
+      token: viewer.token,
+    });
     expect(refused.status).toBe(404);
     expect(
       (await server.request('GET', `/api/commit_log_calendar?workflowIds=99999&bounds=${bounds}`, { token: admin }))
@@ -250,19 +246,15 @@ describe.each(testDialects())('the calendar read (GET /api/commit_log_calendar) 
       ['abc,def', 'bounds 格式不正确'],
       [tooMany, 'bounds 最多 367 个时间点'],
     ] as const) {
-      const res = await server.request(
-        'GET',
-        `/api/commit_log_calendar?workflowIds=${flows['主干']}&bounds=${bounds}`,
-        {
-          token: admin,
-        },
-      );
+      const res = await server.request('GET', `/api/commit_log_calendar?workflowIds=${flows.主干}&bounds=${bounds}`, {
+        token: admin,
+      });
       expect(res.status, bounds.slice(0, 40)).toBe(400);
       expect(res.body.msg).toContain(message);
     }
     // A year of local days (366 cells) is within bounds.
     const year = Array.from({ length: 367 }, (_, i) => monthStart - 300 * DAY + i * DAY).join(',');
-    const ok = await get<CommitLogCalendar>('/api/commit_log_calendar', `workflowIds=${flows['主干']}&bounds=${year}`);
+    const ok = await get<CommitLogCalendar>('/api/commit_log_calendar', `workflowIds=${flows.主干}&bounds=${year}`);
     expect(ok.cells).toHaveLength(366);
   });
 });

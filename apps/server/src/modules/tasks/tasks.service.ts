@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppMessages,
   BUG_DONE_STATUS,
@@ -23,7 +22,7 @@ import {
 } from '@release/contract';
 import type { z } from 'zod';
 import type { createTaskBody, tasksQuery, updateTaskBody } from '@release/contract';
-import type { Insertable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { TaskRecordsTable } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -34,7 +33,7 @@ import type { UploadsService } from '../uploads/uploads.service.ts';
 import { keptHere } from './lark-deleted.ts';
 import { diff, recordInserter } from './task-rows.ts';
 import { parseFiles, presentRecords, userIdsOf, type FileLinker, type StoredTaskFile } from './task-presenter.ts';
-import type { NewTaskHistory, TaskRecordRow, TasksRepository } from './tasks.repository.ts';
+import type { TaskRecordRow, TasksRepository } from './tasks.repository.ts';
 
 export type TaskChange = 'created' | 'updated' | 'comment';
 
