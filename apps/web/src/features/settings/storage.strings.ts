@@ -27,14 +27,6 @@ export const storageText = {
   defaultTitle: '新应用的默认保留规则',
   defaultIntro:
     '没有自己保留规则的应用（包括新建的应用）使用这个规则。每个平台最新的版本、标记“保留”的版本和关联到快照的版本始终保留。',
-  defaultEnabled: '启用自动清理',
-  keepLast: '每个平台保留最近',
-  keepLastUnit: '个版本',
-  keepDays: '并保留最近',
-  keepDaysUnit: '天内的版本',
-  quota: '空间上限',
-  quotaUnit: 'MB',
-  quotaHint: '每个应用的安装包合计超过上限时，再删除证书已过期的版本，然后是最旧的版本（0 为不限）。',
   save: '保存',
   saved: '默认保留规则已保存',
   /** Orphaned files. */

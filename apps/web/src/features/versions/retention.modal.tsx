@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Flex, Form, InputNumber, List, Modal, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Flex, Form, List, Modal, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { RETENTION_LIMITS, type RetentionPreview, type RetentionRule } from '@release/contract';
+import type { RetentionPreview, RetentionRule } from '@release/contract';
 import { fetchRetention, fetchRetentionPreview, saveRetention } from '../../api/versions.api.ts';
 import { toast } from '../../app/feedback.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { PackageTypeTag } from './package-type.tsx';
 import { formatBytes, formatVersionTime, versionTitle } from './version-format.ts';
+import { RetentionRuleFields } from './retention-rule.fields.tsx';
 import { versionsText } from './versions.strings.ts';
 
 interface RetentionModalProps {
@@ -138,48 +139,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
           }}
           style={{ rowGap: 8 }}
         >
-          <Form.Item name="enabled" label={versionsText.retentionEnabled} valuePropName="checked">
-            <Switch data-testid="retention-enabled" />
-          </Form.Item>
-          <Form.Item label={versionsText.retentionKeepLast}>
-            <Flex gap={6} align="center" wrap>
-              <Form.Item name="keepLast" noStyle rules={[{ required: true }]}>
-                <InputNumber
-                  min={RETENTION_LIMITS.keepLast.min}
-                  max={RETENTION_LIMITS.keepLast.max}
-                  precision={0}
-                  data-testid="retention-keep-last"
-                />
-              </Form.Item>
-              <span>{versionsText.retentionKeepLastUnit}</span>
-            </Flex>
-          </Form.Item>
-          <Form.Item label={versionsText.retentionKeepDays}>
-            <Flex gap={6} align="center" wrap>
-              <Form.Item name="keepDays" noStyle rules={[{ required: true }]}>
-                <InputNumber
-                  min={RETENTION_LIMITS.keepDays.min}
-                  max={RETENTION_LIMITS.keepDays.max}
-                  precision={0}
-                  data-testid="retention-keep-days"
-                />
-              </Form.Item>
-              <span>{versionsText.retentionKeepDaysUnit}</span>
-            </Flex>
-          </Form.Item>
-          <Form.Item label={versionsText.retentionQuota} tooltip={versionsText.retentionQuotaHint}>
-            <Flex gap={6} align="center" wrap>
-              <Form.Item name="quotaMb" noStyle>
-                <InputNumber
-                  min={RETENTION_LIMITS.quotaMb.min}
-                  max={RETENTION_LIMITS.quotaMb.max}
-                  precision={0}
-                  data-testid="retention-quota"
-                />
-              </Form.Item>
-              <span>{versionsText.retentionQuotaUnit}</span>
-            </Flex>
-          </Form.Item>
+          <RetentionRuleFields testIdPrefix="retention" />
         </Form>
         {preview && <DryRun preview={preview} />}
       </Flex>
