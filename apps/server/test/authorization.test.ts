@@ -63,6 +63,9 @@ const SIGNED = [
   'GET /api/media/*',
   'GET /api/app_version/manifest.plist',
   'GET /api/app_version/open',
+  // HarmonyOS modules and the store://enterprise/manifest manifest (harmony-install.test.ts: a forged link is refused).
+  'GET /api/app_version/harmony_module',
+  'GET /api/app_version/harmony_manifest.json5',
 ];
 // Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon
 // only. Tester feedback and the download count take the page's pass (feedback.test.ts, install-stats.test.ts).
