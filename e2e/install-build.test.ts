@@ -4,7 +4,7 @@ import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.t
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
-import { toastText } from './helpers/task-view.ts';
+import { expectToastShown, recordToasts } from './helpers/antd.ts';
 
 const PASSWORD = '135790';
 
@@ -81,8 +81,9 @@ describe.each(e2eDatabases())(
         const url = `${server.url}/package/shop?id=${ids.ipa}`;
         expect(await modal.getByTestId('version-link-url').innerText()).toBe(url);
         expect(await modal.getByTestId('version-link-qr').getAttribute('data-qr-value')).toBe(url);
+        await recordToasts(page);
         await modal.getByTestId('version-link-copy').click();
-        await expect.poll(() => toastText(page)).toContain('已复制到剪切板');
+        await expectToastShown(page, '已复制到剪切板');
         expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
         await context.close();
       });

@@ -71,3 +71,32 @@ export async function toasts(page: Page): Promise<string[]> {
 export async function expectToast(page: Page, text: string, options: { timeout?: number } = {}): Promise<void> {
   await expect.poll(() => toasts(page), options).toContainEqual(expect.stringContaining(text));
 }
+
+/**
+ * Records every toast (antd message) the page shows from now on. A toast lasts 3 s; on a loaded machine a poll can
+ * miss one that came and went between two reads, so checks of a toast that follows a click record first, then wait
+ * with expectToastShown.
+ */
+export async function recordToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __toasts?: string[] };
+    if (w.__toasts) return;
+    const seen: string[] = [];
+    w.__toasts = seen;
+    const read = () => {
+      document.querySelectorAll<HTMLElement>('.ant-message-notice').forEach((notice) => {
+        const text = notice.innerText.trim();
+        if (text && !seen.includes(text)) seen.push(text);
+      });
+    };
+    new MutationObserver(read).observe(document.body, { childList: true, subtree: true, characterData: true });
+    read();
+  });
+}
+
+/** Waits until a toast containing `text` was shown since recordToasts (it may be gone by now). */
+export async function expectToastShown(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __toasts?: string[] }).__toasts ?? []))
+    .toContainEqual(expect.stringContaining(text));
+}
