@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLarkFake, type LarkFake } from '@release/fakes';
 import type { WorkflowRow } from '@release/contract';
-import { clickAtRest, expectToast } from './helpers/antd.ts';
+import { clickAtRest, expectToastShown, recordToasts } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { larkEnv } from './helpers/fakes.ts';
@@ -90,8 +90,9 @@ describe('the wiki page and document events in a real browser, against the Lark 
     const input = modal.getByTestId('lark-docs-input');
     // A line that is not a Lark link is named, and what was typed stays to be corrected.
     await input.fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}\n周报在哪里`);
+    await recordToasts(page);
     await clickAtRest(page.getByTestId('lark-docs-save'));
-    await expectToast(page, '无法识别的飞书文档地址，请粘贴文档、知识库或文件夹的链接：周报在哪里');
+    await expectToastShown(page, '无法识别的飞书文档地址，请粘贴文档、知识库或文件夹的链接：周报在哪里');
     expect(await input.inputValue()).toContain('周报在哪里');
     await input.fill(`${DOCS_BASE_URL}/wiki/${handbook.node_token}`);
     await clickAtRest(page.getByTestId('lark-docs-save'));
