@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveMessages, MAX_LIVE_CONNECTIONS_PER_USER } from '@release/contract';
 import { sha256Hex } from '../src/lib/crypto.ts';
 import { dropPostgresSchema } from '../src/db/database.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
-import { grantApp } from './helpers/factories.ts';
+import { collectApp, grantApp } from './helpers/factories.ts';
 import { connectLive, type LiveClient } from './helpers/live-client.ts';
 import { publishedApp } from './helpers/published-app.ts';
 import { startServerChild, type ServerChild } from './helpers/server-child.ts';
@@ -54,6 +55,50 @@ describe.each(testDialects())('live notifications (/api/events) on %s', (dialect
     await own.publish('2.0.0');
     await theirs.next('version', own.appId);
     expect(theirs.events.filter((e) => (e.data as { appId?: number }).appId === shop.appId)).toEqual([]);
+  }, 60_000);
+
+  it("tells of a version once the subscribers' notices are stored: the bell read on the event counts it", async () => {
+    const subscriber = await server.createUser({ username: 'subscriber', roleLevel: 30 });
+    await grantApp(server.db, shop.appId, subscriber.userId, 'view');
+    await collectApp(server.db, shop.appId, subscriber.userId, 'subscribe');
+    const unread = async () =>
+      (
+        await server.request<unknown[]>('GET', '/api/messages?size=100&current=1&state=NOT_READ', {
+          token: subscriber.token,
+        })
+      ).body.data.length;
+    const before = await unread();
+    const mine = await connect(subscriber.token);
+    await mine.next('ready');
+    const heard = () => mine.events.some((e) => e.event === 'version');
+    let publishing: Promise<number>;
+    if (dialect === 'postgres') {
+      // The notices' insert held back by a lock: the event must wait for it, not go out ahead.
+      await server.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`lock table notifications in exclusive mode`.execute(conn);
+        publishing = shop.publish('1.0.2');
+        await expect
+          .poll(
+            async () =>
+              (
+                await sql<{
+                  n: number;
+                }>`select count(*)::int as n from pg_locks where not granted and relation = 'notifications'::regclass`.execute(
+                  conn,
+                )
+              ).rows[0]?.n,
+            WAIT,
+          )
+          .toBe(1);
+        expect(heard()).toBe(false);
+        await sql`commit`.execute(conn);
+      });
+    } else publishing = shop.publish('1.0.2');
+    await mine.next('version', shop.appId);
+    expect(await unread()).toBe(before + 1);
+    // biome-ignore lint/style/noNonNullAssertion: assigned on both branches above
+    await publishing!;
   }, 60_000);
 
   it('streams new update items and task changes of the app', async () => {

@@ -171,7 +171,6 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     }
     deps.metrics?.uploads.inc({ platform: label.platform });
     deps.metrics?.uploadBytes.inc({ platform: label.platform }, file.fileSize);
-    deps.live?.publish({ type: 'version', appId });
     return { version: (await versions.findById(id)) as VersionRecord, raced: false };
   }
 
@@ -208,6 +207,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     const subscribers = (await members.subscribers(appId)).filter((id) => id !== actor.userId);
     const messageInfo = { username: actor.username, appId, appName, description };
     await notifications.insertMany(subscribers.map((userId) => ({ userId, appId, messageInfo, now: clock.now() })));
+    // Last, once the version, its timeline item and these notices are stored: a browser refetches on the event, and
+    // an event ahead of the notices would leave the bell one behind until its next poll.
+    deps.live?.publish({ type: 'version', appId });
   }
 
   return {
