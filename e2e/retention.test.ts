@@ -69,6 +69,42 @@ describe.each(e2eDatabases())('the retention rule of an app (%s)', (database) =>
       await context.close();
     });
 
+    it(`the fields wait for the stored rule; a failed read says so and 重试 reads it again (${viewport.width} px)`, async () => {
+      const { context, page } = await newPage(browser, server.url, viewport);
+      await signIn(page);
+      await page.goto('/home/app/shop');
+      // The first read fails, the second is held back until the fields have been looked at.
+      let reads = 0;
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/app_retention?*', async (route) => {
+        reads += 1;
+        if (reads === 1) return route.fulfill({ status: 500, body: 'down' });
+        await held;
+        return route.continue();
+      });
+      await clickAtRest(page.getByTestId('versions-retention'));
+      const modal = page.getByTestId('retention-modal');
+      await modal.getByTestId('retention-load-failed').waitFor();
+      expect(await modal.getByTestId('retention-keep-last').isDisabled()).toBe(true);
+      expect(await modal.getByTestId('retention-dry-run-button').isDisabled()).toBe(true);
+      await modal
+        .getByTestId('retention-load-failed')
+        .getByRole('button', { name: /重\s?试/ })
+        .click();
+      await expect.poll(() => reads).toBe(2);
+      expect(await modal.getByTestId('retention-keep-last').isDisabled()).toBe(true);
+      release();
+      // Read: the stored rule (keep the last 2, saved by the test before) fills the fields and they open.
+      await expect.poll(() => modal.getByTestId('retention-keep-last').isDisabled()).toBe(false);
+      expect(await modal.getByTestId('retention-keep-last').inputValue()).toBe('2');
+      expect(await modal.getByTestId('retention-load-failed').count()).toBe(0);
+      await page.unroute('**/api/app_retention?*');
+      await context.close();
+    });
+
     it(`标记保留 shows the 保留 mark on the build for everyone; only editors toggle it (${viewport.width} px)`, async () => {
       const api = createApi(server.url);
       const pinnedIds = async () =>

@@ -5,6 +5,7 @@ export const zh = {
     networkError: '网络不太好~',
     save: '保存',
     cancel: '取消',
+    retry: '重试',
     edit: '编辑',
     delete: '删除',
     operation: '操作',

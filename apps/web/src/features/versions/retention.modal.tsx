@@ -20,7 +20,7 @@ const retentionKey = (appId: number) => ['versions', 'retention', appId] as cons
 
 function DryRun({ preview }: { preview: RetentionPreview }) {
   if (!preview.builds.length)
-    return <Alert type="success" showIcon message={versionsText.retentionNone} data-testid="retention-dry-run" />;
+    return <Alert type="success" showIcon title={versionsText.retentionNone} data-testid="retention-dry-run" />;
   return (
     <List
       size="small"
@@ -73,10 +73,18 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
     enabled: open,
   });
 
+  // Filled once per opening, and the fields wait for it: a number typed before the rule arrived (or a refetch while
+  // the modal is open) must not be overwritten by the stored rule.
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (open && rule.data) form.setFieldsValue(rule.data);
-    if (!open) setPreview(null);
-  }, [open, rule.data, form]);
+    if (!open) {
+      setPreview(null);
+      setFilled(false);
+    } else if (rule.data && !filled) {
+      form.setFieldsValue(rule.data);
+      setFilled(true);
+    }
+  }, [open, rule.data, filled, form]);
 
   const dryRun = async (): Promise<void> => {
     const { keepLast, keepDays, quotaMb } = await form.validateFields();
@@ -118,10 +126,21 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
       footer={
         <Flex justify="flex-end" gap={8} wrap>
           <Button onClick={onClose}>{zh.common.cancel}</Button>
-          <Button onClick={() => void dryRun()} loading={busy === 'preview'} data-testid="retention-dry-run-button">
+          <Button
+            onClick={() => void dryRun()}
+            loading={busy === 'preview'}
+            disabled={!filled}
+            data-testid="retention-dry-run-button"
+          >
             {versionsText.retentionDryRun}
           </Button>
-          <Button type="primary" onClick={() => void save()} loading={busy === 'save'} data-testid="retention-save">
+          <Button
+            type="primary"
+            onClick={() => void save()}
+            loading={busy === 'save'}
+            disabled={!filled}
+            data-testid="retention-save"
+          >
             {zh.common.save}
           </Button>
         </Flex>
@@ -130,8 +149,22 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">{versionsText.retentionIntro}</Typography.Text>
         {rule.data?.isDefault && <Typography.Text type="secondary">{versionsText.retentionDefault}</Typography.Text>}
+        {rule.isError && (
+          <Alert
+            type="error"
+            showIcon
+            title={versionsText.retentionLoadFailed}
+            data-testid="retention-load-failed"
+            action={
+              <Button size="small" onClick={() => void rule.refetch()}>
+                {zh.common.retry}
+              </Button>
+            }
+          />
+        )}
         <Form
           form={form}
+          disabled={!filled}
           layout="inline"
           // The dry run answers for the numbers: a changed number asks for it again, turning the rule on does not.
           onValuesChange={(changed: Partial<RetentionRule>) => {

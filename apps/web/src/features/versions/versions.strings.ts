@@ -81,6 +81,7 @@ export const versionsText = {
   retentionKeepDays: '并保留最近',
   retentionKeepDaysUnit: '天内的版本',
   retentionDefault: '当前使用默认规则',
+  retentionLoadFailed: '读取保留规则失败，请重试',
   retentionDryRun: '试运行',
   retentionNone: '按这个规则，现在没有要删除的版本',
   retentionWouldRemove: (n: number, size: string) => `按这个规则，现在会删除 ${n} 个版本，释放 ${size}：`,
