@@ -3,6 +3,7 @@ import { axmlCampaign, arscCampaign, protoManifestCampaign, protoTableCampaign }
 import { derCampaign, p12Campaign } from './campaigns-der.ts';
 import { deviceFileCampaign } from './campaigns-devices.ts';
 import { jsonCampaign } from './campaigns-json.ts';
+import { harmonyPackageCampaign, resourcesIndexCampaign } from './campaigns-harmony.ts';
 import { iconCampaign, packageCampaign } from './campaigns-packages.ts';
 import { selfCheckCampaign } from './self-check.ts';
 import {
@@ -25,6 +26,8 @@ export const campaigns: Campaign[] = [
   protoManifestCampaign,
   protoTableCampaign,
   packageCampaign,
+  resourcesIndexCampaign,
+  harmonyPackageCampaign,
   iconCampaign,
   jsonCampaign,
   deviceFileCampaign,
