@@ -11,7 +11,7 @@ import {
 import { sampleApk, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
 import { RETENTION_INTERVAL_MS } from '../src/modules/retention/retention.module.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { grantApp, insertApp } from './helpers/factories.ts';
+import { grantApp, insertApp, insertItem } from './helpers/factories.ts';
 import { publishPackage } from './helpers/resign-world.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
@@ -63,34 +63,8 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
       await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageSize=50`, { token: admin })
     ).body.data.map((v) => v.id);
   const id = (n: number) => android[n - 1]?.id as number;
-  const insertItem = async (workflowId: number) => {
-    const now = server.clock.now();
-    const row = await server.db
-      .insertInto('commit_logs')
-      .values({
-        app_id: appId,
-        workflow_id: workflowId,
-        commit_id: 'snapshot-1',
-        commit_time: now,
-        branch: null,
-        tag_name: null,
-        tag_summary: '[]',
-        commit_message: '截图',
-        description: '',
-        file_urls: '[]',
-        remark: '',
-        author_email: null,
-        source_url: null,
-        app_version_id: null,
-        metadata: null,
-        is_filtered: 0,
-        create_time: now,
-        update_time: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  };
+  const insertSnapshotItem = (workflowId: number) =>
+    insertItem(server.db, { appId, workflowId, commitId: 'snapshot-1', message: '截图', time: server.clock.now() });
 
   it('dry run: keeps the last N per platform and those newer than D days, the newest of each platform, 保留 and snapshot-bound builds', async () => {
     expect(
@@ -118,7 +92,7 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
       token: admin,
       body: { appId, contentType: 'custom', manageType: 'other', tabName: '测试记录' },
     });
-    const logId = await insertItem(workflow.body.data.id);
+    const logId = await insertSnapshotItem(workflow.body.data.id);
     await server.db
       .insertInto('commit_log_versions')
       .values({ commit_log_id: logId, app_version_id: id(2) })

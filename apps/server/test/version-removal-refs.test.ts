@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION_REMOVE_PATH, type CommitLogItem } from '@release/contract';
 import { testDialects } from './helpers/dialects.ts';
-import { insertApp } from './helpers/factories.ts';
+import { insertApp, insertItem } from './helpers/factories.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
 // Issue 20: what still names a removed build's files is compared exactly (a `_` in a key is no wildcard), and a
@@ -112,32 +112,13 @@ describe.each(testDialects())('references to removed builds on %s', (dialect) =>
     const kept = await build('files/pkg_5.apk');
     const gone = await build('files/pkg_6.apk');
     const other = await build('files/pkg_7.apk');
-    const now = server.clock.now();
-    const item = await server.db
-      .insertInto('commit_logs')
-      .values({
-        app_id: appId,
-        workflow_id: workflowId,
-        commit_id: 'snapshot-1',
-        commit_time: now,
-        branch: null,
-        tag_name: null,
-        tag_summary: '[]',
-        commit_message: '截图',
-        description: '',
-        file_urls: '[]',
-        remark: '',
-        author_email: null,
-        source_url: null,
-        app_version_id: null,
-        metadata: null,
-        is_filtered: 0,
-        create_time: now,
-        update_time: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const commitId = Number(item.id);
+    const commitId = await insertItem(server.db, {
+      appId,
+      workflowId,
+      commitId: 'snapshot-1',
+      message: '截图',
+      time: server.clock.now(),
+    });
     const bind = (appVersionIds: number[]) =>
       server.request('POST', '/api/app_version/bind_commit', { token: admin, body: { commitId, appVersionIds } });
     const bound = async () => {

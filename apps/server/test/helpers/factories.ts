@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { AppsTable, Database, NotificationsTable } from '../../src/db/schema.ts';
+import type { AppsTable, CommitLogsTable, Database, NotificationsTable } from '../../src/db/schema.ts';
 
 // Rows the API cannot create yet (apps arrive with the next issue), written straight through Kysely.
 
@@ -76,6 +76,42 @@ export async function insertNotification(
         description: notice.description ?? `notice ${sequence}`,
       }),
       create_time: notice.createTime ?? baseTime + sequence * 60_000,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Inserts an update item (commit_logs row) of a workflow, as an ingest would store it; returns its id. */
+export async function insertItem(
+  db: Kysely<Database>,
+  item: { appId: number; workflowId: number; commitId: string; message: string; time: number } & Partial<
+    Insertable<CommitLogsTable>
+  >,
+): Promise<number> {
+  const { appId, workflowId, commitId, message, time, ...overrides } = item;
+  const row = await db
+    .insertInto('commit_logs')
+    .values({
+      app_id: appId,
+      workflow_id: workflowId,
+      commit_id: commitId,
+      commit_time: time,
+      branch: null,
+      tag_name: null,
+      tag_summary: '[]',
+      commit_message: message,
+      description: '',
+      file_urls: '[]',
+      remark: '',
+      author_email: null,
+      source_url: null,
+      app_version_id: null,
+      metadata: null,
+      is_filtered: 0,
+      create_time: time,
+      update_time: time,
+      ...overrides,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

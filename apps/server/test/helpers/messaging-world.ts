@@ -1,7 +1,7 @@
 import { FakeClock, startLarkFake, startWecomFake, type LarkFake, type WecomFake } from '@release/fakes';
 import type { DeliveryRow, SendResult, WorkflowRow } from '@release/contract';
 import type { DialectName } from '../../src/db/database.ts';
-import { collectApp, grantApp, insertApp } from './factories.ts';
+import { collectApp, grantApp, insertApp, insertItem } from './factories.ts';
 import { createTestClock, startTestServer, type ApiResponse, type TestServer } from './test-app.ts';
 
 /**
@@ -159,31 +159,17 @@ export async function insertItems(
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const item of items) {
-    const row = await server.db
-      .insertInto('commit_logs')
-      .values({
-        app_id: workflow.appId,
-        workflow_id: workflow.id,
-        commit_id: item.commitId,
-        commit_time: item.time,
+    ids.push(
+      await insertItem(server.db, {
+        appId: workflow.appId,
+        workflowId: workflow.id,
+        commitId: item.commitId,
+        message: item.message,
+        time: item.time,
         branch: 'main',
-        tag_name: null,
-        tag_summary: '[]',
-        commit_message: item.message,
-        description: '',
-        file_urls: '[]',
         remark: item.author,
-        author_email: null,
-        source_url: null,
-        app_version_id: null,
-        metadata: null,
-        is_filtered: 0,
-        create_time: item.time,
-        update_time: item.time,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ids.push(Number(row.id));
+      }),
+    );
   }
   return ids;
 }
