@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobError } from '../src/storage/blob-store.ts';
 import type { ConfiguredBlobStore } from '../src/storage/create-blob-store.ts';
@@ -197,5 +199,78 @@ describe('local blob store', () => {
     await expect(store.completeMultipart('p/big.ipa', uploadId, [{ partNo: 1, etag: 'x' }], 100)).rejects.toMatchObject(
       { reason: 'incomplete' },
     );
+  });
+});
+
+// A fault-injecting flush: the local store's datasync of a part, observed or made to fail with EIO.
+describe('local blob store: a part is on disk before its answer', () => {
+  let server: TestServer;
+  let store: ReturnType<typeof createLocalBlobStore>;
+  let flush: (handle: FileHandle) => Promise<void> = (handle) => handle.datasync();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'release-blobs-'));
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', {
+      blobs: (clock) =>
+        (store = createLocalBlobStore({
+          root,
+          signer: createUrlSigner('d'.repeat(32)),
+          clock,
+          syncData: (handle) => flush(handle),
+        })),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const startUpload = async (key: string, size: number) => {
+    const { uploadId } = await store.startMultipart(key, { size, partSize: PART, contentType: 'application/zip' });
+    return { uploadId, url: new URL(await store.partUploadUrl(key, uploadId, 1, 60), server.url) };
+  };
+
+  it('answers a part with its etag only after its bytes were flushed', async () => {
+    const body = randomBytes(200_000);
+    const { uploadId, url } = await startUpload('d/ok.ipa', body.length);
+    const events: string[] = [];
+    flush = async (handle) => {
+      events.push('flush called');
+      await handle.datasync();
+      events.push('flushed');
+    };
+    const res = await fetch(url, { method: 'PUT', body });
+    events.push('answered');
+    expect(res.status).toBe(200);
+    expect(events).toEqual(['flush called', 'flushed', 'answered']);
+    const etag = res.headers.get('etag') ?? '';
+    await store.completeMultipart('d/ok.ipa', uploadId, [{ partNo: 1, etag }], body.length);
+    expect(sha(await readAll(await store.read('d/ok.ipa')))).toBe(sha(body));
+  });
+
+  it('gives no etag and keeps no receipt when the flush fails (EIO): the part must be sent again', async () => {
+    const body = randomBytes(200_000);
+    const { uploadId, url } = await startUpload('d/lost.ipa', body.length);
+    flush = async () => {
+      throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    };
+    const failed = await fetch(url, { method: 'PUT', body });
+    expect(failed.status).toBe(500);
+    expect(failed.headers.get('etag')).toBeNull();
+    // The etag the part would have had (CRC-32 and length, see part-writer.ts): the receipt, not the etag, is missing.
+    const etag = `${crc32(body).toString(16).padStart(8, '0')}${body.length.toString(16).padStart(24, '0')}`;
+    await expect(
+      store.completeMultipart('d/lost.ipa', uploadId, [{ partNo: 1, etag }], body.length),
+    ).rejects.toMatchObject({ reason: 'incomplete' });
+
+    flush = (handle) => handle.datasync();
+    const retried = await fetch(url, { method: 'PUT', body });
+    expect(retried.status).toBe(200);
+    await store.completeMultipart(
+      'd/lost.ipa',
+      uploadId,
+      [{ partNo: 1, etag: retried.headers.get('etag') ?? '' }],
+      body.length,
+    );
+    expect(sha(await readAll(await store.read('d/lost.ipa')))).toBe(sha(body));
   });
 });

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../lib/clock.ts';
 import { assertSafeKey, BlobError, type BlobPart, type ByteRange } from './blob-store.ts';
-import { syncPath, writePartAt } from './part-writer.ts';
+import { type SyncData, syncPath, writePartAt } from './part-writer.ts';
 import type { UrlSigner } from './url-signer.ts';
 
 interface MultipartMeta {
@@ -25,7 +25,7 @@ const PUT_IN_PROGRESS = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
  * Blobs on local disk under `root`. A multipart upload preallocates its file and writes each part in
  * place at its offset, so completing it is an fsync and a rename, not a second copy.
  */
-export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; clock: Clock }) {
+export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; clock: Clock; syncData?: SyncData }) {
   const { root, signer, clock } = deps;
   const objectsDir = path.join(root, 'objects');
   const multipartDir = path.join(root, 'multipart');
@@ -85,7 +85,10 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       );
     },
 
-    /** Streams one part into place; answers its etag (see part-writer.ts). Refuses a part longer or shorter than its slot. */
+    /**
+     * Streams one part into place; answers its etag once its bytes are flushed, and only then writes its receipt
+     * (see part-writer.ts). Refuses a part longer or shorter than its slot.
+     */
     async writePart(uploadId: string, partNo: number, body: Readable): Promise<{ etag: string }> {
       const meta = await readMeta(uploadId);
       const expected = partLength(meta, partNo);
@@ -96,6 +99,7 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
         body,
         expected,
         partNo,
+        deps.syncData,
       );
       if (received !== expected)
         throw new BlobError('incomplete', `part ${partNo} has ${received} of ${expected} bytes`);
@@ -118,7 +122,7 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       }
       const target = objectPath(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
-      // Durable before it is called complete: the parts were flushed behind their answers, this waits for the rest.
+      // Each part was flushed before its answer; this fsync also covers the file's size and metadata.
       await syncPath(path.join(dir, 'data'));
       await fsp.rename(path.join(dir, 'data'), target);
       await syncPath(path.dirname(target), 'directory');

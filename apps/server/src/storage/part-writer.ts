@@ -41,8 +41,13 @@ function discardRest(body: Readable, budget: number): void {
   body.resume();
 }
 
+/** Flushes a written part's bytes to disk (`datasync`); the local store's tests put a failing one in its place. */
+export type SyncData = (handle: FileHandle) => Promise<void>;
+const datasync: SyncData = (handle) => handle.datasync();
+
 /**
- * Streams one part's body into `file` at `offset`; answers its size and etag. The socket's ~64 KiB chunks
+ * Streams one part's body into `file` at `offset`; answers its size and etag once the bytes are on disk (flushed
+ * before the answer: a receipt the client holds is a part that survives a crash). The socket's ~64 KiB chunks
  * are gathered and written 1 MiB at a time with one positional writev, with no stream pipeline per chunk.
  * More than `expected` bytes is refused as soon as it is seen; a failed write (ENOSPC) fails the part at once. Either
  * way the rest of the body is read and dropped up to the part's length, so that the client gets the answer.
@@ -53,6 +58,7 @@ export async function writePartAt(
   body: Readable,
   expected: number,
   partNo: number,
+  sync: SyncData = datasync,
 ): Promise<{ received: number; etag: string }> {
   const handle = await fsp.open(file, 'r+');
   let crc = 0;
@@ -85,13 +91,12 @@ export async function writePartAt(
     await handle.close();
     throw error;
   }
-  // Flush this part to disk behind the answer: the disk works while the next parts arrive, and completing
-  // the upload (which syncs the file) only waits for what is left.
-  void handle
-    .datasync()
-    .catch(() => undefined)
-    .then(() => handle.close())
-    .catch(() => undefined);
+  // Durable before it is answered: the other parts in flight keep arriving meanwhile (docs/decisions.md).
+  try {
+    await sync(handle);
+  } finally {
+    await handle.close();
+  }
   return { received, etag: partEtag(crc, received) };
 }
 
