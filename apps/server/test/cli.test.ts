@@ -141,6 +141,46 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     expect(Buffer.from(await download.arrayBuffer()).equals(fs.readFileSync(apk))).toBe(true);
   });
 
+  it('publishes a package of one part in one request (upload_app/direct) with its note, robot environment and commit', async () => {
+    const apk = file('shop-3.0.9.apk', sampleApk({ versionName: '3.0.9', versionCode: 309 }));
+    proxy.reset(() => null);
+    const run = await runCli(
+      [
+        'upload',
+        apk,
+        '--app',
+        'shop',
+        '--note',
+        '小修复',
+        '--chat-env',
+        'DevTest',
+        '--commit',
+        'abc1234',
+        '--branch',
+        'main',
+        '--json',
+      ],
+      { HOME: path.join(tmp, 'home'), RELEASE_SERVER: proxy.url, RELEASE_TOKEN: editorToken },
+    );
+    expect([run.code, run.stderr]).toEqual([
+      0,
+      expect.stringMatching(/shop-3\.0\.9\.apk: 100%[\s\S]*(服务器正在检查安装包|Checking the package)/),
+    ]);
+    // The app's id from the user's apps, then the package and its fields in one request: no keys, parts or finish.
+    expect(proxy.requests).toEqual(['GET /api/user_apps', 'POST /api/upload_app/direct']);
+    const { version } = JSON.parse(run.stdout) as { version: AppVersionRow };
+    expect(version).toMatchObject({ appVersion: '3.0.9', build: '309', description: '小修复', uploadBy: 'ci-bot' });
+    expect(version.metadata.source).toEqual({ commit: 'abc1234', branch: 'main' });
+    const stored = await server.db
+      .selectFrom('app_versions')
+      .select(['chat_env'])
+      .where('id', '=', version.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.chat_env).toBe('DevTest');
+    const download = await fetch(version.cdnUrl);
+    expect(Buffer.from(await download.arrayBuffer()).equals(fs.readFileSync(apk))).toBe(true);
+  });
+
   it('skips a version and build that are already published with --skip-existing, saying so in Chinese or English', async () => {
     const before = await versionCount();
     const again = file('again.apk', sampleApk({ versionName: '3.1.0', versionCode: 310 }));

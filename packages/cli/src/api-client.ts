@@ -18,6 +18,7 @@ import {
 import { CliError, ExitCode, exitCodeForAnswer } from './exit-codes.ts';
 import { text } from './messages.ts';
 import { withRetries } from './retry.ts';
+import type { FormBody } from './direct-form.ts';
 
 export const API_TIMEOUT_MS = 60_000;
 /** Registering a version inspects the whole package on the server: a big one takes a while. */
@@ -56,6 +57,8 @@ const envelopeHead = z.object({ code: z.number(), msg: z.string() });
 interface CallOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON. */
+  form?: FormBody;
   timeoutMs?: number;
   /** Only for calls that are safe to send twice. */
   retries?: number;
@@ -85,14 +88,20 @@ export function createApiClient(options: ApiClientOptions) {
     let status: number;
     let body: string;
     try {
+      const { form } = call;
       const response = await fetchFn(url, {
         method,
         headers: {
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
           accept: 'application/json',
-          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(form
+            ? { 'content-type': form.contentType, 'content-length': String(form.length) }
+            : call.body === undefined
+              ? {}
+              : { 'content-type': 'application/json' }),
         },
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        body: form ? form.body() : call.body === undefined ? undefined : JSON.stringify(call.body),
+        ...(form ? { duplex: 'half' } : {}),
         signal: AbortSignal.timeout(call.timeoutMs ?? API_TIMEOUT_MS),
       });
       status = response.status;
@@ -156,6 +165,12 @@ export function createApiClient(options: ApiClientOptions) {
         body: { functionName: 'finish', fileKey, uploadId, tags },
         retries: 3,
       }),
+    /**
+     * POST /api/upload_app/direct: a small package sent and registered in one request. Not retried: a request that
+     * lost its answer may have made the version.
+     */
+    publishDirect: (form: FormBody) =>
+      call('POST', '/api/upload_app/direct', appVersionRow, { form, timeoutMs: REGISTER_TIMEOUT_MS }),
     /** Registering one upload twice answers the same version, so it is retried. */
     registerVersion: (body: z.input<typeof uploadAppBody>) =>
       call('POST', '/api/v2/upload_app', appVersionRow, { body, timeoutMs: REGISTER_TIMEOUT_MS, retries: 2 }),

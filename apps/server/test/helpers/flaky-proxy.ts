@@ -5,6 +5,8 @@ export interface FlakyProxy {
   url: string;
   /** Every part PUT seen since the last reset: part number and the status answered. */
   partAttempts: Array<{ partNo: number; status: number }>;
+  /** Every request seen since the last reset, as `METHOD /path`. */
+  requests: string[];
   /** Forgets the attempts seen and breaks parts by the new rule from now on. */
   reset(failPart: FailPart): void;
   close(): Promise<void>;
@@ -21,11 +23,13 @@ export type FailPart = (partNo: number, attempt: number) => number | null;
  */
 export async function startFlakyProxy(target: () => string, failPart: FailPart = () => null): Promise<FlakyProxy> {
   const partAttempts: FlakyProxy['partAttempts'] = [];
+  const requests: string[] = [];
   const seen = new Map<number, number>();
   let rule = failPart;
   const proxy = http.createServer((req, res) => {
     const upstream = new URL(target());
     const url = new URL(req.url ?? '/', 'http://proxy');
+    requests.push(`${req.method} ${url.pathname}`);
     const partNo =
       req.method === 'PUT' && url.pathname === '/api/blob/part' ? Number(url.searchParams.get('partNo')) : null;
     if (partNo !== null) {
@@ -54,8 +58,10 @@ export async function startFlakyProxy(target: () => string, failPart: FailPart =
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     partAttempts,
+    requests,
     reset(next) {
       partAttempts.length = 0;
+      requests.length = 0;
       seen.clear();
       rule = next;
     },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppVersionRow } from '@release/contract';
+import { type AppVersionRow, UPLOAD_PART_SIZE } from '@release/contract';
 import { createApiClient, type ApiClient } from '../api-client.ts';
 import type { Command } from '../args.ts';
 import { resolveConnection, retryDelayMs } from '../config.ts';
@@ -8,6 +8,7 @@ import { CliError, ExitCode } from '../exit-codes.ts';
 import type { Io, Output } from '../output.ts';
 import { text } from '../messages.ts';
 import { readPackageVersion } from '../package-version.ts';
+import { formBody } from '../direct-form.ts';
 import { uploadFile } from '../part-uploader.ts';
 import { createProgress, formatBytes } from '../progress.ts';
 
@@ -34,14 +35,20 @@ export async function findApp(api: ApiClient, appPath: string): Promise<{ appId:
   throw new CliError(ExitCode.notFound, text.noSuchApp(appPath));
 }
 
-async function transfer(api: ApiClient, io: Io, file: string, fileKey: string): Promise<void> {
+async function transfer(
+  api: ApiClient,
+  io: Io,
+  file: string,
+  fileKey: string,
+  delayMs: number | undefined,
+): Promise<void> {
   const name = path.basename(file);
   const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
   await uploadFile({
     filePath: file,
     fileKey,
     api,
-    retryDelayMs: retryDelayMs(io.env),
+    retryDelayMs: delayMs,
     onProgress: (loaded, total) => progress.update(loaded, total),
   });
   progress.finish();
@@ -55,6 +62,8 @@ export function describeVersion(v: AppVersionRow): string {
 /** `release-cli upload`: the web app's publish flow, from a file on disk (or the modules of a HarmonyOS version). */
 export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Promise<void> {
   for (const file of [cmd.file, ...cmd.modules, ...cmd.attach]) checkFile(file);
+  // Checked before any call (a package sent in one request never reads it).
+  const delayMs = retryDelayMs(io.env);
   const api = createApiClient(resolveConnection({ server: cmd.server }, io.env));
   const app = await findApp(api, cmd.app);
 
@@ -82,24 +91,49 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     }
   }
 
+  // A package that would be one part, alone: sent and registered in one request (POST /api/upload_app/direct).
+  const size = checkFile(cmd.file);
+  if (size <= UPLOAD_PART_SIZE && cmd.modules.length === 0 && cmd.attach.length === 0) {
+    const name = path.basename(cmd.file);
+    const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
+    let sent = 0;
+    const fields: Array<[string, string]> = [
+      ['appId', String(app.appId)],
+      ['note', cmd.note],
+      ...(cmd.chatEnv ? ([['chatEnv', cmd.chatEnv]] as Array<[string, string]>) : []),
+      ...(cmd.allowOtherBundleId ? ([['allowOtherBundleId', 'true']] as Array<[string, string]>) : []),
+      ...(cmd.commit.length ? ([['commit', cmd.commit.join(',')]] as Array<[string, string]>) : []),
+      ...(cmd.branch ? ([['branch', cmd.branch]] as Array<[string, string]>) : []),
+    ];
+    const form = formBody(fields, { path: cmd.file, name, size }, (n) => {
+      sent += n;
+      progress.update(sent, size);
+      if (sent < size) return;
+      // Every byte is sent: the server now stores and inspects it before answering.
+      progress.finish();
+      out.info(text.checking);
+    });
+    return published(out, app, await api.publishDirect(form));
+  }
+
   const keys = await api.issueKeys(
     path.basename(cmd.file),
     cmd.attach.map((f) => path.basename(f)),
   );
   if (!keys.appFile || keys.attachFiles.length !== cmd.attach.length)
     throw new CliError(ExitCode.failed, text.keysMissing);
-  await transfer(api, io, cmd.file, keys.appFile.fileKey);
+  await transfer(api, io, cmd.file, keys.appFile.fileKey, delayMs);
   // The other modules of a HarmonyOS version: each its own package upload, registered together.
   const moduleFileUrls: string[] = [];
   for (const file of cmd.modules) {
     const key = (await api.issueKeys(path.basename(file), [])).appFile;
     if (!key) throw new CliError(ExitCode.failed, text.keysMissing);
-    await transfer(api, io, file, key.fileKey);
+    await transfer(api, io, file, key.fileKey, delayMs);
     moduleFileUrls.push(key.fileKey);
   }
   for (const [index, file] of cmd.attach.entries()) {
     const key = keys.attachFiles[index];
-    if (key) await transfer(api, io, file, key.fileKey);
+    if (key) await transfer(api, io, file, key.fileKey, delayMs);
   }
 
   out.info(text.checking);
@@ -114,6 +148,10 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     ...(cmd.commit.length ? { commit: cmd.commit.join(',') } : {}),
     ...(cmd.branch ? { branch: cmd.branch } : {}),
   });
+  published(out, app, version);
+}
+
+function published(out: Output, app: { appId: number; appName: string }, version: AppVersionRow): void {
   out.info(text.published(app.appName, describeVersion(version)));
   for (const warning of version.warnings) out.info(text.warning(warning));
   out.result({ ok: true, skipped: false, appId: app.appId, version });
