@@ -78,4 +78,29 @@ describe.each(e2eDatabases())('the storage page (%s)', (database) => {
       await context.close();
     });
   }
+
+  it('a default rule that could not be read keeps its fields locked and says so; 重试 reads it (390 px)', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
+    await signIn(page);
+    let reads = 0;
+    await page.route('**/api/system_setting/retention_default', (route) => {
+      reads += 1;
+      return reads === 1 ? route.fulfill({ status: 500, body: 'down' }) : route.continue();
+    });
+    await page.goto('/home/setting/storage');
+    const failed = page.getByTestId('storage-retention-load-failed');
+    await failed.waitFor();
+    // Saving now would overwrite the stored rule with empty fields: it cannot be pressed.
+    expect(await page.getByTestId('storage-retention-save').isDisabled()).toBe(true);
+    await failed.getByRole('button', { name: /重\s?试/ }).click();
+    await expect.poll(() => page.getByTestId('storage-retention-save').isDisabled()).toBe(false);
+    const stored = await createApi(server.url).call<RetentionRule>(
+      'GET',
+      '/api/system_setting/retention_default',
+      admin,
+    );
+    expect(await page.getByTestId('storage-retention-keep-last').inputValue()).toBe(String(stored.keepLast));
+    expect(await failed.count()).toBe(0);
+    await context.close();
+  });
 });

@@ -3,6 +3,7 @@ import { Button, Card, Form, Input, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchRepoHosts, saveRepoHosts } from '../../api/settings.api.ts';
+import { QueryFailed } from '../../app/components/query-failed.tsx';
 import { toast } from '../../app/feedback.ts';
 import { zh } from '../../locales/zh-CN.ts';
 
@@ -14,6 +15,7 @@ const text = {
   allow: '允许的主机',
   deny: '禁止的主机',
   save: '保存',
+  loadFailed: '读取仓库主机设置失败，请重试',
 };
 
 interface Values {
@@ -49,7 +51,15 @@ export function RepoHostsCard() {
         {text.intro}
       </Typography.Paragraph>
       <Typography.Paragraph type="secondary">{text.format}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(values) => save.mutate(values)} disabled={save.isPending}>
+      {hosts.isError && (
+        <QueryFailed title={text.loadFailed} onRetry={() => void hosts.refetch()} testId="repo-hosts-load-failed" />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(values) => save.mutate(values)}
+        disabled={!hosts.data || save.isPending}
+      >
         <Form.Item name="allow" label={text.allow}>
           <Input.TextArea
             autoSize={{ minRows: 2, maxRows: 8 }}

@@ -3,6 +3,7 @@ import { Button, Card, Flex, Form, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RetentionRule } from '@release/contract';
 import { fetchDefaultRetention, saveDefaultRetention } from '../../api/storage.api.ts';
+import { QueryFailed } from '../../app/components/query-failed.tsx';
 import { toast } from '../../app/feedback.ts';
 import { RetentionRuleFields } from '../versions/retention-rule.fields.tsx';
 import { storageText as text } from './storage.strings.ts';
@@ -28,8 +29,16 @@ export function StorageRetentionCard() {
     <Card size="small" title={text.defaultTitle} loading={rule.isLoading} data-testid="storage-retention">
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">{text.defaultIntro}</Typography.Text>
+        {rule.isError && (
+          <QueryFailed
+            title={text.defaultLoadFailed}
+            onRetry={() => void rule.refetch()}
+            testId="storage-retention-load-failed"
+          />
+        )}
         <Form
           form={form}
+          disabled={!rule.data}
           layout="inline"
           style={{ rowGap: 8 }}
           onFinish={(values) =>

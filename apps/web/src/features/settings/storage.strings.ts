@@ -29,6 +29,7 @@ export const storageText = {
     '没有自己保留规则的应用（包括新建的应用）使用这个规则。每个平台最新的版本、标记“保留”的版本和关联到快照的版本始终保留。',
   save: '保存',
   saved: '默认保留规则已保存',
+  defaultLoadFailed: '读取默认保留规则失败，请重试',
   /** Orphaned files. */
   orphansTitle: '孤立文件',
   orphansIntro:

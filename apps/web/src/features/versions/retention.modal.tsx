@@ -3,6 +3,7 @@ import { Alert, Button, Flex, Form, List, Modal, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RetentionPreview, RetentionRule } from '@release/contract';
 import { fetchRetention, fetchRetentionPreview, saveRetention } from '../../api/versions.api.ts';
+import { QueryFailed } from '../../app/components/query-failed.tsx';
 import { toast } from '../../app/feedback.ts';
 import { zh } from '../../locales/zh-CN.ts';
 import { PackageTypeTag } from './package-type.tsx';
@@ -150,16 +151,10 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
         <Typography.Text type="secondary">{versionsText.retentionIntro}</Typography.Text>
         {rule.data?.isDefault && <Typography.Text type="secondary">{versionsText.retentionDefault}</Typography.Text>}
         {rule.isError && (
-          <Alert
-            type="error"
-            showIcon
+          <QueryFailed
             title={versionsText.retentionLoadFailed}
-            data-testid="retention-load-failed"
-            action={
-              <Button size="small" onClick={() => void rule.refetch()}>
-                {zh.common.retry}
-              </Button>
-            }
+            onRetry={() => void rule.refetch()}
+            testId="retention-load-failed"
           />
         )}
         <Form
