@@ -10,8 +10,13 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectPackage } from '@release/inspect/package-inspector.ts';
 import { openP12 } from '@release/inspect/p12.ts';
+import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
+import { bytesAt } from '../apps/server/src/signing/app-files.ts';
+import { hashesForMinimumOs } from '../apps/server/src/signing/bundle-signer.ts';
+import { CS_HASHTYPE, readEmbeddedSignature } from '../apps/server/src/signing/code-signature.ts';
 import { loadAppFiles, openIpa } from '../apps/server/src/signing/ipa-archive.ts';
 import { resignIpa } from '../apps/server/src/signing/ipa-resigner.ts';
+import { parseMachO, sliceBytes } from '../apps/server/src/signing/macho.ts';
 import { verifyApp } from '../apps/server/src/signing/verify-app.ts';
 import { expectations, fixturesDir } from './macho-expectations.ts';
 
@@ -67,5 +72,47 @@ describe.each(Object.keys(expectations))('ipa/%s re-signed by the streaming re-s
       original.build,
     ]);
     expect(resigned.provisioningProfile?.teamId).toBe('ISIGNTESTS');
+  });
+});
+
+describe.each(Object.keys(expectations))('ipa/%s re-signed with code directories by minimum OS', (ipa) => {
+  it('passes the verifier as written; every bundle executable has the code directories its MinimumOSVersion asks for', async () => {
+    const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
+    const profile = readFileSync(resolve(fixturesDir, 'other', 'isign-credentials', 'test.mobileprovision'));
+    const output = join(out, `by-minimum-os-${ipa}`);
+    const result = await resignIpa(
+      resolve(fixturesDir, 'ipa', ipa),
+      output,
+      {
+        certificate: identity.certificate.der,
+        chain: identity.chain,
+        privateKey: identity.privateKey,
+        profiles: [{ uuid: 'f4d8aa37-45a7-4304-960c-1291e1a5a0f3', appId: 'ISIGNTESTS.*', content: profile }],
+        signingTime: new Date('2017-01-01T00:00:00Z'),
+      },
+      undefined,
+      { hashesByMinimumOs: true },
+    );
+    const archive = await openIpa(output);
+    try {
+      const files = await loadAppFiles(archive);
+      expect(verifyApp(files)).toEqual([]);
+      for (const bundle of result.signed) {
+        const info = parsePlistDict(bytesAt(files, `${bundle.path}Info.plist`) ?? Buffer.alloc(0));
+        const executable = bytesAt(files, `${bundle.path}${info ? plistString(info, 'CFBundleExecutable') : ''}`);
+        const wanted = hashesForMinimumOs(info) ?? bundle.sourceHashes;
+        expect(bundle.hashes).toBe(wanted);
+        // Every slice of the written binary carries exactly those code directories.
+        const binary = executable ?? Buffer.alloc(0);
+        for (const slice of parseMachO(binary).slices) {
+          const types = readEmbeddedSignature(sliceBytes(binary, slice), slice)?.codeDirectories.map(
+            (cd) => cd.hashType,
+          );
+          expect(types).toEqual(wanted === 'sha256' ? [CS_HASHTYPE.sha256] : [CS_HASHTYPE.sha1, CS_HASHTYPE.sha256]);
+        }
+      }
+    } finally {
+      archive.close();
+    }
   });
 });

@@ -19,7 +19,7 @@ import {
 import { makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
 import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
-import { readEmbeddedSignature } from '../src/signing/code-signature.ts';
+import { CS_HASHTYPE, readEmbeddedSignature } from '../src/signing/code-signature.ts';
 import { parseMachO } from '../src/signing/macho.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-builder.ts';
 import { verifyApp } from '../src/signing/verify-app.ts';
@@ -267,6 +267,23 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     const plain = await zsign({ certId, appVersionId: source.id });
     expect(plain.body.data.version?.id).not.toBe(made.id);
     expect(plain.body.data.version?.bundleId).toBe('com.example.demo');
+  });
+
+  it('re-signs with code directories chosen by minimum OS: an iOS 13 app signed with SHA-1 + SHA-256 keeps SHA-256 only, as its note says', async () => {
+    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa({ hashType: CS_HASHTYPE.sha1 }));
+    const res = await zsign({ certId, appVersionId: source.id, options: { hashesByMinimumOs: true } });
+    expect(res.body.data).toMatchObject({ status: 'done' });
+    const made = res.body.data.version!;
+    expect(made.description).toBe(
+      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；按最低系统版本选择代码目录：Kit.framework、Widget.appex、Demo.app 只保留 SHA-256`,
+    );
+    const files = await filesOfDownload(made.cdnUrl);
+    expect(verifyApp(files)).toEqual([]);
+    const binary = bytesAt(files, 'Payload/Demo.app/Demo') ?? Buffer.alloc(0);
+    const slice = parseMachO(binary).slices[0]!;
+    expect(readEmbeddedSignature(binary, slice)?.codeDirectories.map((cd) => cd.hashType)).toEqual([
+      CS_HASHTYPE.sha256,
+    ]);
   });
 
   it('refuses options that are not valid, saying what is expected, and signs nothing', async () => {

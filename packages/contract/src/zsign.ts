@@ -39,6 +39,8 @@ export const resignOptions = z
     removeWatchApp: z.boolean().optional(),
     removeExtensions: z.boolean().optional(),
     removeSupportedDevices: z.boolean().optional(),
+    /** SHA-256 code directories only for bundles whose minimum OS is iOS 11 or later, SHA-1 kept (or added) below. */
+    hashesByMinimumOs: z.boolean().optional(),
   })
   .strict();
 export type ResignOptionsBody = z.infer<typeof resignOptions>;

@@ -89,7 +89,7 @@ describe('resignApp', () => {
     const app = sampleApp();
     expect(verifyApp(app)).toContain('Payload/Demo.app/: no CodeResources');
     const signed = resignApp(app, input);
-    expect(signed).toEqual([
+    expect(signed).toMatchObject([
       { path: 'Payload/Demo.app/Frameworks/Kit.framework/', bundleId: 'com.example.Kit', profileUuid: null },
       {
         path: 'Payload/Demo.app/PlugIns/Widget.appex/',

@@ -27,6 +27,11 @@ export interface BundleSigningInput {
   privateKey: KeyObject;
   profiles: BundleProfile[];
   signingTime: Date;
+  /**
+   * Code directories chosen by each bundle's MinimumOSVersion (as Xcode does): SHA-256 only from iOS 11, SHA-1 with
+   * a SHA-256 alternate before it. Otherwise (and for a bundle without a readable minimum) as the source had them.
+   */
+  hashesByMinimumOs?: boolean;
 }
 
 export interface SignedBundle {
@@ -34,6 +39,9 @@ export interface SignedBundle {
   bundleId: string;
   /** UUID of the embedded profile; null for a framework. */
   profileUuid: string | null;
+  /** The code directories of its executable's signature before and after. */
+  sourceHashes: MachOSigningInput['hashes'];
+  hashes: MachOSigningInput['hashes'];
 }
 
 export class BundleSigningError extends Error {
@@ -82,6 +90,17 @@ function hashesOf(binary: Buffer): MachOSigningInput['hashes'] {
   return (signature?.codeDirectories.length ?? 0) > 1 ? 'sha1+sha256' : 'sha256';
 }
 
+/** iOS checks SHA-256 code directories from iOS 11 on; older systems need the SHA-1 one (codesign signs so). */
+const SHA256_ONLY_FROM_MAJOR = 11;
+
+/** The code directories a bundle's MinimumOSVersion asks for; null when it has none that reads as a version. */
+export function hashesForMinimumOs(info: PlistDict | null): MachOSigningInput['hashes'] | null {
+  const minimum = info ? plistString(info, 'MinimumOSVersion') : null;
+  const major = minimum && /^\d{1,4}(\.\d+){0,2}$/.test(minimum) ? Number.parseInt(minimum, 10) : null;
+  if (major === null) return null;
+  return major >= SHA256_ONLY_FROM_MAJOR ? 'sha256' : 'sha1+sha256';
+}
+
 function oldEntitlements(binary: Buffer): PlistDict | null {
   const slice = parseMachO(binary).slices[0];
   return slice ? (readEmbeddedSignature(sliceBytes(binary, slice), slice)?.entitlements ?? null) : null;
@@ -93,13 +112,15 @@ function signLooseDylibs(
   bundle: string,
   bundles: string[],
   base: Omit<MachOSigningInput, 'identifier' | 'hashes'>,
+  /** The bundle's choice by minimum OS; null: as each dylib had them. */
+  chosen: MachOSigningInput['hashes'] | null,
 ): void {
   for (const [name, bytes] of files) {
     if (!name.startsWith(bundle) || !name.endsWith('.dylib')) continue;
     if (bundles.some((other) => other !== bundle && other.startsWith(bundle) && name.startsWith(other))) continue;
     if (!isBytes(bytes) || !looksLikeMachO(bytes)) continue;
     const identifier = name.slice(name.lastIndexOf('/') + 1).replace(/\.dylib$/, '');
-    files.set(name, signMachO(bytes, { ...base, identifier, hashes: hashesOf(bytes) }));
+    files.set(name, signMachO(bytes, { ...base, identifier, hashes: chosen ?? hashesOf(bytes) }));
   }
 }
 
@@ -144,7 +165,8 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     const profile = isFramework ? null : profileFor(input.profiles, bundleId);
     if (!isFramework && !profile) throw new BundleSigningError('noProfile', `no profile covers ${bundleId}`, bundleId);
     const teamId = profile ? profile.appId.slice(0, profile.appId.indexOf('.')) : appTeam;
-    signLooseDylibs(files, bundle, bundles, library);
+    const chosen = input.hashesByMinimumOs ? hashesForMinimumOs(info) : null;
+    signLooseDylibs(files, bundle, bundles, library, chosen);
 
     let entitlements: PlistDict | null = null;
     if (profile) {
@@ -156,7 +178,8 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
         app: oldEntitlements(binary),
       });
     }
-    const hashes = hashesOf(binary);
+    const sourceHashes = hashesOf(binary);
+    const hashes = chosen ?? sourceHashes;
     const codeResources = buildCodeResources(filesUnder(files, bundle), executable, {
       withSha1: hashes === 'sha1+sha256',
     });
@@ -176,7 +199,7 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
         hashes,
       }),
     );
-    signed.push({ path: bundle, bundleId, profileUuid: profile?.uuid ?? null });
+    signed.push({ path: bundle, bundleId, profileUuid: profile?.uuid ?? null, sourceHashes, hashes });
   }
   return signed;
 }

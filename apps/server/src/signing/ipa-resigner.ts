@@ -3,7 +3,13 @@ import { isBytes } from './app-files.ts';
 import { mainAppRoot, resignApp, type BundleSigningInput, type SignedBundle } from './bundle-signer.ts';
 import { loadAppFiles, loadHeldFiles, openIpa, totalBytes, type KnownEntry } from './ipa-archive.ts';
 import { copyResources, sha256, writeHeld } from './ipa-copy.ts';
-import { applyResignOptions, removedFolders, type ResignChange, type ResignOptions } from './resign-options.ts';
+import {
+  applyResignOptions,
+  codeDirectoryChange,
+  removedFolders,
+  type ResignChange,
+  type ResignOptions,
+} from './resign-options.ts';
 import { ZipOut } from './zip-out.ts';
 import { verifyApp } from './verify-app.ts';
 
@@ -76,7 +82,9 @@ export async function resignIpa(
     copied = await copyResources(source, files, out, reporter(onProgress, 'read', resourceBytes), skip);
     for (const [name, known] of copied) files.set(name, known.digest);
     onProgress('sign', SPAN.sign[0], 0, 0);
-    signed = resignApp(files, input);
+    signed = resignApp(files, { ...input, hashesByMinimumOs: options.hashesByMinimumOs === true });
+    const hashChange = options.hashesByMinimumOs ? codeDirectoryChange(signed) : null;
+    if (hashChange) changes.push(hashChange);
     const written = [...files.values()].reduce((sum, file) => sum + (isBytes(file) ? file.length : 0), 0);
     await writeHeld(source, files, before, out, reporter(onProgress, 'write', written));
     // The signed binaries are written: let them go before the verifier reads them back.

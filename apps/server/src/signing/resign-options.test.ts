@@ -8,7 +8,9 @@ import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { bytesAt, type AppFiles } from './app-files.ts';
 import { loadAppFiles, openIpa } from './ipa-archive.ts';
 import { resignIpa } from './ipa-resigner.ts';
-import { sampleSignedIpaEntries, sampleSigningSet } from './testing/ipa-builder.ts';
+import { CS_HASHTYPE, readEmbeddedSignature } from './code-signature.ts';
+import { parseMachO } from './macho.ts';
+import { sampleSignedIpaEntries, sampleSigningSet, type SampleIpaOptions } from './testing/ipa-builder.ts';
 import { verifyApp } from './verify-app.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resign-options-'));
@@ -17,8 +19,17 @@ const set = sampleSigningSet();
 const root = 'Payload/Demo.app/';
 
 /** The sample app with a watch app beside its widget and a UISupportedDevices list. */
-function sourceIpa(): string {
-  const entries = sampleSignedIpaEntries();
+function sourceIpa(sample: SampleIpaOptions = {}, widgetMinimumOs?: string): string {
+  const entries = sampleSignedIpaEntries(sample);
+  const widgetInfo = entries.find((entry) => entry.name === `${root}PlugIns/Widget.appex/Info.plist`);
+  if (widgetInfo && widgetMinimumOs)
+    widgetInfo.data = xmlPlist(
+      infoPlist({
+        CFBundleIdentifier: 'com.example.demo.widget',
+        CFBundleExecutable: 'Widget',
+        MinimumOSVersion: widgetMinimumOs,
+      }),
+    );
   const main = entries.find((entry) => entry.name === `${root}Info.plist`);
   if (main)
     main.data = xmlPlist(
@@ -46,9 +57,9 @@ function sourceIpa(): string {
   return file;
 }
 
-async function resigned(options: Parameters<typeof resignIpa>[4]) {
+async function resigned(options: Parameters<typeof resignIpa>[4], source = sourceIpa()) {
   const output = path.join(dir, `out-${Math.random().toString(36).slice(2)}.ipa`);
-  const result = await resignIpa(sourceIpa(), output, set.input(), undefined, options);
+  const result = await resignIpa(source, output, set.input(), undefined, options);
   const archive = await openIpa(output);
   try {
     return { result, files: await loadAppFiles(archive) };
@@ -109,5 +120,36 @@ describe('re-signing options', () => {
     expect(names).toContain(`${root}Frameworks/Kit.framework/Kit`);
     expect(result.signed.map((bundle) => bundle.bundleId).sort()).toEqual(['com.example.Kit', 'com.example.demo']);
     expect(result.changes.map((change) => change.what)).toEqual(['watchApp', 'extensions']);
+  });
+
+  it('chooses code directories by minimum OS: SHA-256 only from iOS 11, SHA-1 kept or added below; the verifier passes', async () => {
+    /** The hash types of a binary's code directories in the new ipa, primary first. */
+    const hashTypes = (files: AppFiles, name: string) => {
+      const binary = bytesAt(files, `${root}${name}`) ?? Buffer.alloc(0);
+      const slice = parseMachO(binary).slices[0];
+      return slice ? readEmbeddedSignature(binary, slice)?.codeDirectories.map((cd) => cd.hashType) : undefined;
+    };
+    const both = [CS_HASHTYPE.sha1, CS_HASHTYPE.sha256];
+    // Signed with SHA-1 + SHA-256 everywhere; the widget alone still runs on iOS 10.
+    const old = await resigned({ hashesByMinimumOs: true }, sourceIpa({ hashType: CS_HASHTYPE.sha1 }, '10.0'));
+    expect(verifyApp(old.files)).toEqual([]);
+    expect(hashTypes(old.files, 'Demo')).toEqual([CS_HASHTYPE.sha256]);
+    expect(hashTypes(old.files, 'Frameworks/Kit.framework/Kit')).toEqual([CS_HASHTYPE.sha256]);
+    expect(hashTypes(old.files, 'Frameworks/libswiftCore.dylib')).toEqual([CS_HASHTYPE.sha256]);
+    expect(hashTypes(old.files, 'Watch/DemoWatch.app/DemoWatch')).toEqual([CS_HASHTYPE.sha256]);
+    expect(hashTypes(old.files, 'PlugIns/Widget.appex/Widget')).toEqual(both);
+    expect(old.result.changes).toEqual([
+      { what: 'codeDirectories', from: null, to: 'Kit.framework、DemoWatch.app、Demo.app 只保留 SHA-256' },
+    ]);
+    // Without the option the source's code directories stay as they were.
+    const kept = await resigned({}, sourceIpa({ hashType: CS_HASHTYPE.sha1 }, '10.0'));
+    expect(hashTypes(kept.files, 'Demo')).toEqual(both);
+    expect(kept.result.changes).toEqual([]);
+    // Signed with SHA-256 only, the iOS 9 widget gets the SHA-1 code directory it needs; the rest stays.
+    const added = await resigned({ hashesByMinimumOs: true }, sourceIpa({}, '9.0'));
+    expect(verifyApp(added.files)).toEqual([]);
+    expect(hashTypes(added.files, 'PlugIns/Widget.appex/Widget')).toEqual(both);
+    expect(hashTypes(added.files, 'Demo')).toEqual([CS_HASHTYPE.sha256]);
+    expect(added.result.changes).toEqual([{ what: 'codeDirectories', from: null, to: 'Widget.appex 加上 SHA-1' }]);
   });
 });

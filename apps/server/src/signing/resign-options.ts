@@ -1,7 +1,7 @@
 import { build as buildPlist } from 'plist';
 import { isPlistDict, parsePlistDict, plistString, type PlistDict } from '@release/inspect/plist.ts';
 import { isBytes, type AppFiles } from './app-files.ts';
-import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
+import { bundlesOf, mainAppRoot, type SignedBundle } from './bundle-signer.ts';
 
 /**
  * What a re-signing changes besides the signature (the options studios use): the main bundle id (nested apps and
@@ -17,11 +17,21 @@ export interface ResignOptions {
   removeWatchApp?: boolean;
   removeExtensions?: boolean;
   removeSupportedDevices?: boolean;
+  /** SHA-1 code directories kept or dropped by each bundle's minimum OS (see BundleSigningInput). */
+  hashesByMinimumOs?: boolean;
 }
 
 /** What the options changed, for the new version's note. */
 export interface ResignChange {
-  what: 'bundleId' | 'displayName' | 'version' | 'build' | 'watchApp' | 'extensions' | 'supportedDevices';
+  what:
+    | 'bundleId'
+    | 'displayName'
+    | 'version'
+    | 'build'
+    | 'watchApp'
+    | 'extensions'
+    | 'supportedDevices'
+    | 'codeDirectories';
   from: string | null;
   to: string | null;
 }
@@ -111,6 +121,23 @@ export function applyResignOptions(files: AppFiles, options: ResignOptions): Res
     if (changed) files.set(path, Buffer.from(buildPlist(dict as never), 'utf8'));
   }
   return changes;
+}
+
+/**
+ * What choosing code directories by minimum OS changed, bundle by bundle (`Demo.app、Kit.framework 只保留 SHA-256`);
+ * null when every bundle kept what it had.
+ */
+export function codeDirectoryChange(signed: SignedBundle[]): ResignChange | null {
+  const name = (bundle: SignedBundle) => bundle.path.split('/').at(-2) ?? bundle.path;
+  const changed = signed.filter((bundle) => bundle.hashes !== bundle.sourceHashes);
+  if (changed.length === 0) return null;
+  const dropped = changed.filter((bundle) => bundle.hashes === 'sha256').map(name);
+  const kept = changed.filter((bundle) => bundle.hashes === 'sha1+sha256').map(name);
+  const parts = [
+    dropped.length > 0 ? `${dropped.join('、')} 只保留 SHA-256` : null,
+    kept.length > 0 ? `${kept.join('、')} 加上 SHA-1` : null,
+  ];
+  return { what: 'codeDirectories', from: null, to: parts.filter(Boolean).join('，') };
 }
 
 /** The options as stored and compared (keys sorted, empty ones left out): equal asks give equal text. */

@@ -64,6 +64,8 @@ function changeText(change: ResignChange): string {
       return '移除扩展';
     case 'supportedDevices':
       return '移除 UISupportedDevices';
+    case 'codeDirectories':
+      return `按最低系统版本选择代码目录：${change.to}`;
   }
 }
 

@@ -17,6 +17,8 @@ export interface SampleIpaOptions {
   encrypted?: boolean;
   /** Without the widget extension. */
   noExtension?: boolean;
+  /** Primary code directory hash type of every binary (CS_HASHTYPE; SHA-1 adds a SHA-256 alternate). */
+  hashType?: number;
 }
 
 const oldSigner = makeIdentity('Apple Distribution: Old Team (OLDTEAM001)');
@@ -35,6 +37,7 @@ export function sampleSignedIpaEntries(options: SampleIpaOptions = {}): ZipEntry
         identifier,
         teamId: 'OLDTEAM001',
         signer: oldSigner,
+        hashType: options.hashType,
         entitlementsXml: extra.dylibId ? undefined : oldEntitlements,
       },
     });

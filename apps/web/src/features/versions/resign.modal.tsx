@@ -57,7 +57,7 @@ function certificateLabel(cert: ZsignCertificate, bundleId: string | null): stri
 type ResignFormValues = { certId: number } & Record<(typeof TEXT_OPTIONS)[number], string | undefined> &
   Record<(typeof FLAG_OPTIONS)[number], boolean | undefined>;
 const TEXT_OPTIONS = ['bundleId', 'displayName', 'version', 'build'] as const;
-const FLAG_OPTIONS = ['removeWatchApp', 'removeExtensions', 'removeSupportedDevices'] as const;
+const FLAG_OPTIONS = ['removeWatchApp', 'removeExtensions', 'removeSupportedDevices', 'hashesByMinimumOs'] as const;
 
 /** Only what the user filled in or ticked: an empty field keeps the package's own value. */
 function optionsOf(values: ResignFormValues): ResignOptionsBody | undefined {
@@ -232,6 +232,7 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
                               removeWatchApp: versionsText.resignRemoveWatchApp,
                               removeExtensions: versionsText.resignRemoveExtensions,
                               removeSupportedDevices: versionsText.resignRemoveSupportedDevices,
+                              hashesByMinimumOs: versionsText.resignHashesByMinimumOs,
                             }[key]
                           }
                         </Checkbox>

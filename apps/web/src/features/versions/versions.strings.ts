@@ -42,6 +42,7 @@ export const versionsText = {
   resignRemoveWatchApp: '移除 Watch 应用',
   resignRemoveExtensions: '移除扩展（PlugIns）',
   resignRemoveSupportedDevices: '移除 UISupportedDevices（允许安装到所有机型）',
+  resignHashesByMinimumOs: '按最低系统版本选择代码目录（iOS 11 及以上只保留 SHA-256，更早的保留 SHA-1）',
   resignBytes: (done: string, total: string) => `${done} / ${total}`,
   emptyTitle: '还没有安装包',
   emptyEditor: '点击左侧“发布/更新应用”上传第一个安装包',
