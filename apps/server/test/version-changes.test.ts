@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VersionChanges, WorkflowRow } from '@release/contract';
+import type { InstallPage, VersionChanges, WorkflowRow } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
+import { gitTally } from '../src/integrations/git/git-command.ts';
+import { mirrorDirFor } from '../src/integrations/git/remote-url.ts';
 import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
@@ -46,6 +51,12 @@ describe.each(testDialects())('what changed between two builds on %s', (dialect)
   };
   const changes = async (versionId: number, query = '', token = admin) =>
     server.request<VersionChanges>('GET', `/api/version_changes?versionId=${versionId}${query}`, { token });
+  /** 本版本更新 of the apk build the install page offers. */
+  const offeredChanges = async () => {
+    const page = await server.request<InstallPage>('GET', '/api/app_version?url=changes&password=135790');
+    expect(page.status).toBe(200);
+    return page.body.data.versions[0]?.changes ?? null;
+  };
   const sync = async () => {
     const res = await server.request<{ error: string | null }>('POST', `/api/workflow/sync?id=${code.id}`, {
       token: admin,
@@ -109,7 +120,24 @@ describe.each(testDialects())('what changed between two builds on %s', (dialect)
     expect((await changes(second)).body.data.sources).toEqual([
       expect.objectContaining({ commitId: (ids.c3 as string).slice(0, 10), resolved: false }),
     ]);
+    // The install page before the sync has nothing to say yet (the commit is pending, no items in between) …
+    expect(await offeredChanges()).toBeNull();
     await sync();
+    // … and after it, the commits by ancestry: the resolved source shows at once.
+    expect(await offeredChanges()).toEqual({
+      since: '1.0.0 (1)',
+      groups: [
+        {
+          tabName: '客户端',
+          total: 3,
+          entries: [
+            { message: 'chore: 构建 1.1', author: 'Alice' },
+            { message: 'fix: 登录崩溃', author: 'Alice' },
+            { message: 'feat: 新手引导', author: 'Alice' },
+          ],
+        },
+      ],
+    });
     const answer = (await changes(second)).body.data;
     expect(answer.base?.id).toBe(versions['1.0.0']);
     expect(answer.sources).toEqual([
@@ -128,6 +156,23 @@ describe.each(testDialects())('what changed between two builds on %s', (dialect)
       ['fix: 登录崩溃', true],
       ['feat: 新手引导', true],
     ]);
+  });
+
+  it("runs git once for a build's changes on the install page; items that arrive later still show", async () => {
+    await offeredChanges();
+    const runs = gitTally.count();
+    await offeredChanges();
+    await offeredChanges();
+    expect(gitTally.count()).toBe(runs);
+    // A document pushed into the time between the two builds shows on the next load, still without git.
+    const { version, base } = (await changes(versions['1.1.0'] as number)).body.data;
+    const between = Math.round(((base?.createTime ?? 0) + version.createTime) / 2);
+    expect((await push([{ id: 'lv-0', time: between, author: '策划', message: '序章关卡' }])).status).toBe(200);
+    expect((await offeredChanges())?.groups.map((g) => [g.tabName, g.total, g.entries[0]?.message])).toEqual([
+      ['客户端', 3, 'chore: 构建 1.1'],
+      ['关卡', 1, '序章关卡'],
+    ]);
+    expect(gitTally.count()).toBe(runs);
   });
 
   it('shows the documents and assets pushed between the two builds, not those before or after', async () => {
@@ -165,7 +210,21 @@ describe.each(testDialects())('what changed between two builds on %s', (dialect)
   it('finds the commit by a tag named after the version when the upload says nothing', async () => {
     repo.tag('v2.0.0', '发布 2.0.0', alice, t0 + 400, ids.c3);
     await sync();
+    // A repository with many tags (CI tags every build): the publish looks up its few candidate names, not them all.
+    const mirror = mirrorDirFor(server.built.core.config.mirrorsDir, repo.url);
+    // Written straight into packed-refs (as a pack-refs of a CI-tagged mirror leaves them; unsorted: git sorts them).
+    const packed = path.join(mirror, 'packed-refs');
+    const known = fs.existsSync(packed) ? fs.readFileSync(packed, 'utf8').split('\n') : [];
+    const many = Array.from({ length: 3000 }, (_, i) => `${ids.c1} refs/tags/nightly-${i}`);
+    const records = [...known.filter((line) => line && !line.startsWith('#')), ...many];
+    fs.writeFileSync(packed, `# pack-refs with: peeled \n${records.join('\n')}\n`);
+    expect(
+      execFileSync('git', ['--git-dir', mirror, 'tag', '--list', 'nightly-*']).toString().split('\n'),
+    ).toHaveLength(3001);
+    const [runs, read] = [gitTally.count('for-each-ref'), gitTally.outputChars];
     const tagged = await publish('2.0.0');
+    expect(gitTally.count('for-each-ref')).toBe(runs);
+    expect(gitTally.outputChars - read).toBeLessThan(2000);
     expect((await changes(tagged)).body.data.sources).toEqual([
       expect.objectContaining({ commitId: ids.c3, origin: 'tag', resolved: true }),
     ]);

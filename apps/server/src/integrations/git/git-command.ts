@@ -152,6 +152,19 @@ export interface GitResult {
 }
 
 /**
+ * The git processes this server ran, by subcommand, and the characters read from them: what tests and benches count
+ * to show work done (a page load that runs no git, a publish that reads a few tags of many), never timing.
+ */
+export const gitTally = {
+  runs: {} as Record<string, number>,
+  outputChars: 0,
+  /** Runs of `command` so far (all commands when omitted). */
+  count(command?: string): number {
+    return command ? (this.runs[command] ?? 0) : Object.values(this.runs).reduce((a, b) => a + b, 0);
+  },
+};
+
+/**
  * Runs git without a shell and resolves with its output. Exit codes listed in `okExitCodes` (default [0])
  * resolve; any other exit, a timeout or a spawn failure rejects with a GitError.
  */
@@ -167,6 +180,9 @@ export async function runGit(
     maxBuffer: MAX_BUFFER,
   });
   const { stdout, stderr } = run;
+  const command = args[0] ?? '';
+  gitTally.runs[command] = (gitTally.runs[command] ?? 0) + 1;
+  gitTally.outputChars += stdout.length;
   if (run.code === 0) return { stdout, stderr, exitCode: 0 };
   if (run.overflow) throw new GitError('bad_output', `git ${args[0] ?? ''}: output too large`);
   if (run.timedOut) throw new GitError('timeout', `git ${args[0] ?? ''}: ${stderr}`);

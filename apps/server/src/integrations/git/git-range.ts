@@ -49,9 +49,38 @@ const FIELD = '\u001f';
 /**
  * What happened between two source states: `git rev-list from..to` (real ancestry: commits brought in by merges
  * count, the merge commits themselves do not), its count, and the count the other way, which tells a build made
- * from a branch that diverged. Both ids must be in the mirror (resolveCommit).
+ * from a branch that diverged. Both ids must be in the mirror (resolveCommit). The history between two full ids never
+ * changes (a commit names its ancestry), so the answer is kept in memory: the install page shows the changes of the
+ * offered builds on every load and runs git only the first time (what items say about the commits is read from the
+ * database each time, so items that arrive later still show).
  */
 export async function commitsBetween(gitDir: string, from: string, to: string, limit: number): Promise<CommitRange> {
+  // Two full commit ids name the same history forever: their range is read from git once per process (and a flood
+  // of page loads arriving together waits for the one read under way).
+  const key = FULL_ID.test(from) && FULL_ID.test(to) ? `${gitDir}\0${from}\0${to}\0${limit}` : null;
+  if (!key) return readRange(gitDir, from, to, limit);
+  const known = ranges.get(key);
+  if (known) {
+    ranges.delete(key);
+    ranges.set(key, known);
+    return known;
+  }
+  const reading = readRange(gitDir, from, to, limit);
+  ranges.set(key, reading);
+  void reading.catch(() => ranges.delete(key));
+  for (const oldest of ranges.keys()) {
+    if (ranges.size <= RANGE_CACHE_ENTRIES) break;
+    ranges.delete(oldest);
+  }
+  return reading;
+}
+
+const FULL_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** Ranges kept (least recently used goes first): at most 200 commits each, a few MB in all. */
+const RANGE_CACHE_ENTRIES = 500;
+const ranges = new Map<string, Promise<CommitRange>>();
+
+async function readRange(gitDir: string, from: string, to: string, limit: number): Promise<CommitRange> {
   const counts = await runGit(['rev-list', '--no-merges', '--count', '--left-right', `${from}...${to}`], {
     gitDir,
     timeoutMs: RANGE_TIMEOUT_MS,

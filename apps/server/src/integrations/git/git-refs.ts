@@ -46,6 +46,31 @@ export async function readHeadBranch(gitDir: string): Promise<string | null> {
   return exitCode === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
 }
 
+/** A tag name safe to hand to git on a line of its own (no spaces, no `..`, no revision syntax). */
+const PLAIN_TAG = /^(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._+-][A-Za-z0-9._+/-]{0,199}$/;
+
+/**
+ * The commit each of a few named tags peels to (names missing, not tags of a commit, or not plain are left out), in
+ * one `git cat-file --batch-check` however many tags the repository has: a publish looks up its candidate tags
+ * without listing all of them.
+ */
+export async function tagCommits(gitDir: string, names: readonly string[]): Promise<Map<string, string>> {
+  const wanted = names.filter((name) => PLAIN_TAG.test(name) && !name.endsWith('.lock') && !name.endsWith('/'));
+  const found = new Map<string, string>();
+  if (wanted.length === 0) return found;
+  const { stdout } = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    gitDir,
+    timeoutMs: REF_TIMEOUT_MS,
+    input: `${wanted.map((name) => `refs/tags/${name}^{commit}`).join('\n')}\n`,
+  });
+  stdout.split('\n').forEach((line, index) => {
+    const [sha = '', type = ''] = line.split(' ');
+    const name = wanted[index];
+    if (name !== undefined && type === 'commit' && /^[0-9a-f]{40,64}$/.test(sha)) found.set(name, sha);
+  });
+  return found;
+}
+
 /** All tags, sorted by name, with the commit each one peels to and its annotation. */
 export async function listTags(gitDir: string): Promise<TagRef[]> {
   const format = [

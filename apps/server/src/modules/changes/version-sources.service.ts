@@ -1,4 +1,4 @@
-import { listTags } from '../../integrations/git/git-refs.ts';
+import { tagCommits } from '../../integrations/git/git-refs.ts';
 import { COMMIT_REF, resolveCommit } from '../../integrations/git/git-range.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -86,10 +86,11 @@ export function createVersionSourcesService(deps: {
     const names = versionTagNames(version.app_version, version.build);
     if (names.length === 0) return;
     for (const workflow of git) {
-      const tags = await listTags(mirrorOf(workflow)).catch(() => []);
+      // Only the candidate names are looked up (a repository may have tens of thousands of tags).
+      const tags = await tagCommits(mirrorOf(workflow), names).catch(() => new Map<string, string>());
       // The most specific name first (with the build), and only a tag of a commit.
-      const tag = names.map((name) => tags.find((t) => t.name === name && t.commitId)).find(Boolean);
-      if (tag?.commitId) await put(version, workflow.id, tag.commitId, { branch: null, origin: 'tag', resolved: true });
+      const commitId = names.map((name) => tags.get(name)).find(Boolean);
+      if (commitId) await put(version, workflow.id, commitId, { branch: null, origin: 'tag', resolved: true });
     }
   }
 
