@@ -19,6 +19,8 @@ export const bindVersions = z.object({
   ipa: z.array(boundVersion),
   apk: z.array(boundVersion),
   zip: z.array(boundVersion),
+  /** HarmonyOS builds (.hap/.hsp/.app). */
+  hap: z.array(boundVersion),
 });
 
 /** SPEC §3 Commit / update item (display fields like date/time are derived on the client). */

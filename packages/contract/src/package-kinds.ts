@@ -27,6 +27,44 @@ export const platformShortNames: Record<NativePackageType, string> = {
   harmony: '鸿蒙',
 };
 
+/** Platform names in chat messages (Lark cards, WeCom news: `2.3.0 (230) · Android · 上传人 …`); web and mac as their tags. */
+export const platformMessageNames: Record<NativePackageType, string> = {
+  ios: 'iOS',
+  android: 'Android',
+  web: 'WEB',
+  mac: 'MAC',
+  harmony: 'HarmonyOS',
+};
+
+/**
+ * The groups of builds a workflow item is bound to and the version pickers offer (SPEC bindVersions: ipa, apk, zip;
+ * hap for HarmonyOS): every platform falls in one group, named by its tag.
+ */
+export const boundVersionGroups = ['ipa', 'apk', 'zip', 'hap'] as const;
+export type BoundVersionGroup = (typeof boundVersionGroups)[number];
+export const boundGroupOf: Record<NativePackageType, BoundVersionGroup> = {
+  ios: 'ipa',
+  android: 'apk',
+  web: 'zip',
+  mac: 'zip',
+  harmony: 'hap',
+};
+export const boundGroupLabels: Record<BoundVersionGroup, string> = { ipa: 'IPA', apk: 'APK', zip: 'WEB', hap: 'HAP' };
+
+/** Builds sorted into the bound-version groups by their platform (in the given order), each made into `R`. */
+export function groupByBound<T, R>(
+  builds: readonly T[],
+  platformOf: (build: T) => string,
+  shape: (build: T) => R,
+): Record<BoundVersionGroup, R[]> {
+  const groups: Record<BoundVersionGroup, R[]> = { ipa: [], apk: [], zip: [], hap: [] };
+  for (const build of builds) {
+    const group = boundGroupOf[platformOf(build) as NativePackageType] as BoundVersionGroup | undefined;
+    if (group) groups[group].push(shape(build));
+  }
+  return groups;
+}
+
 /** The console's tag colour of each platform (antd preset colours). */
 export const platformColors: Record<NativePackageType, string> = {
   ios: 'blue',

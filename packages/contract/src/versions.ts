@@ -58,6 +58,7 @@ export const simpleVersions = z.object({
   ipa: z.array(simpleVersion),
   apk: z.array(simpleVersion),
   zip: z.array(simpleVersion),
+  hap: z.array(simpleVersion),
 });
 
 /** GET /api/app_version: the install page's data, behind the app's install password. */

@@ -21,7 +21,7 @@ export interface CommitPage {
   nextCursor: string | null;
 }
 
-/** The ipa, apk and zip versions of an app (GET /api/app_versions/simple), same shape as bindVersions. */
+/** The ipa, apk, zip and hap versions of an app (GET /api/app_versions/simple), same shape as bindVersions. */
 export type SimpleVersions = CommitLogItem['bindVersions'];
 export type SimpleVersion = SimpleVersions['ipa'][number];
 

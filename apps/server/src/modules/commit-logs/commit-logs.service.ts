@@ -1,5 +1,6 @@
 import {
   cleanFileUrls,
+  groupByBound,
   wikiEventMetadata,
   type CommitLogCalendarQuery,
   type CommitLogItem,
@@ -42,7 +43,6 @@ function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
   const [commitTime, id] = cursor.split(':').map(Number);
   return { offset: 0, limit: pageSize, before: { commitTime: commitTime ?? 0, id: id ?? 0 } };
 }
-const ZIP_TYPES = new Set(['web', 'mac']);
 
 /** A record's media links as shown to a viewer: ours signed, others as they are. */
 function signedFileUrls(stored: string, present: Links): string[] {
@@ -84,16 +84,17 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
     bound: Awaited<ReturnType<CommitLogsRepository['boundVersions']>>,
     present: Links,
   ): Promise<CommitLogItem> {
-    const pick = (test: (type: string) => boolean) =>
-      bound
-        .filter((b) => test(b.type))
-        .map(({ appVersionId, indexNo, appVersion, build, removedTime }) => ({
-          appVersionId,
-          indexNo,
-          appVersion,
-          build,
-          removed: removedTime !== null,
-        }));
+    const bindVersions = groupByBound(
+      bound,
+      (b) => b.type,
+      ({ appVersionId, indexNo, appVersion, build, removedTime }) => ({
+        appVersionId,
+        indexNo,
+        appVersion,
+        build,
+        removed: removedTime !== null,
+      }),
+    );
     const removed = row.version_removed_time !== null;
     return {
       id: row.id,
@@ -116,11 +117,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       nativePackageType: row.native_package_type,
       // A removed build's file is gone: its item keeps its text and says 已删除, with nothing to download.
       cdnUrl: row.file_key && row.file_name && !removed ? await present.fileUrl(row.file_key, row.file_name) : null,
-      bindVersions: {
-        ipa: pick((t) => t === 'ios'),
-        apk: pick((t) => t === 'android'),
-        zip: pick((t) => ZIP_TYPES.has(t)),
-      },
+      bindVersions,
       packageVersion:
         row.app_version_id !== null && row.index_no !== null
           ? {

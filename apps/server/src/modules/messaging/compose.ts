@@ -1,4 +1,4 @@
-import { SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
+import { platformMessageNames, SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
 import {
   clip,
   describeCommit,
@@ -11,8 +11,6 @@ import type { CommitRow, MessagingRepository, VersionRow } from './messaging.rep
 import { mediaKeyOf, type MediaLinks } from '../../http/media-links.ts';
 
 type AppRow = NonNullable<Awaited<ReturnType<MessagingRepository['app']>>>;
-
-const PLATFORMS: Record<string, string> = { ios: 'iOS', android: 'Android', web: 'WEB', mac: 'MAC' };
 
 function absolute(url: string | null, base: string | null): string | null {
   if (!url) return null;
@@ -48,7 +46,8 @@ export function composeContent(input: ComposeInput): MessageContent {
   if (input.version) {
     const v = input.version;
     version = {
-      platform: PLATFORMS[v.native_package_type] ?? v.native_package_type,
+      platform:
+        platformMessageNames[v.native_package_type as keyof typeof platformMessageNames] ?? v.native_package_type,
       appVersion: v.app_version ? clip(v.app_version, 40) : null,
       build: v.build ? clip(v.build, 40) : null,
       indexNo: v.index_no,

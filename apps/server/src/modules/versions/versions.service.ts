@@ -1,4 +1,4 @@
-import type { AppVersionListQuery, AppVersionRow } from '@release/contract';
+import { groupByBound, type AppVersionListQuery, type AppVersionRow } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
@@ -6,8 +6,6 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { Links } from '../../http/links.ts';
 import { versionRow } from './version-row.ts';
 import type { VersionsRepository } from './versions.repository.ts';
-
-const zipTypes = new Set(['web', 'mac']);
 
 export function createVersionsService(deps: { versions: VersionsRepository; policy: AppsPolicy; clock: Clock }) {
   const { versions, policy, clock } = deps;
@@ -29,15 +27,15 @@ export function createVersionsService(deps: { versions: VersionsRepository; poli
       await versions.update(body.id, { description: body.description, update_time: clock.now() });
     },
 
-    /** SPEC §7 `app_versions/simple`: the ipa, apk and zip versions of an app, for version pickers. */
+    /** SPEC §7 `app_versions/simple`: the ipa, apk, zip (and HarmonyOS hap) versions of an app, for version pickers. */
     async simple(viewer: AuthUser, appId: number) {
       await policy.assertCanView(viewer, appId);
       const rows = await versions.simple(appId);
-      const pick = (test: (type: string) => boolean) =>
-        rows
-          .filter((r) => test(r.native_package_type))
-          .map((r) => ({ appVersionId: r.id, indexNo: r.index_no, appVersion: r.app_version, build: r.build }));
-      return { ipa: pick((t) => t === 'ios'), apk: pick((t) => t === 'android'), zip: pick((t) => zipTypes.has(t)) };
+      return groupByBound(
+        rows,
+        (r) => r.native_package_type,
+        (r) => ({ appVersionId: r.id, indexNo: r.index_no, appVersion: r.app_version, build: r.build }),
+      );
     },
   };
 }

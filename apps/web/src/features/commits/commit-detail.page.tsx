@@ -53,7 +53,7 @@ async function fetchFullCommit(commitId: string, workflowId: number, signal: Abo
       uploadBy: null,
       nativePackageType: null,
       cdnUrl: null,
-      bindVersions: { ipa: [], apk: [], zip: [] },
+      bindVersions: { ipa: [], apk: [], zip: [], hap: [] },
       packageVersion: null,
       filtered: false,
       hasMetadata: false,

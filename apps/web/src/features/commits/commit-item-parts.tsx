@@ -1,7 +1,15 @@
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import { BranchesOutlined, DownloadOutlined, TagOutlined, UserOutlined } from '@ant-design/icons';
 import { Link } from 'react-router-dom';
-import { nativePackageTypes, type CommitLogItem, type NativePackageType } from '@release/contract';
+import {
+  boundGroupLabels,
+  boundGroupOf,
+  boundVersionGroups,
+  nativePackageTypes,
+  platformColors,
+  type CommitLogItem,
+  type NativePackageType,
+} from '@release/contract';
 import { fileNameOf } from '../media/media-view.ts';
 import { PackageTypeIcon } from '../versions/package-type.tsx';
 import { versionText } from '../versions/version-format.ts';
@@ -19,13 +27,14 @@ export function CommitTypeTag({ type }: { type: CommitType }) {
   );
 }
 
-const boundKinds = [
-  { key: 'ipa', label: 'IPA', color: 'blue' },
-  { key: 'apk', label: 'APK', color: 'green' },
-  { key: 'zip', label: 'WEB', color: 'orange' },
-] as const;
+/** Each group of bound builds with its tag and its platforms' colour (IPA blue, APK green, WEB orange, HAP red). */
+const boundKinds = boundVersionGroups.map((key) => ({
+  key,
+  label: boundGroupLabels[key],
+  color: platformColors[nativePackageTypes.find((platform) => boundGroupOf[platform] === key) ?? 'web'],
+}));
 
-/** The package versions an item is bound to: IPA / APK / WEB chips with version (build). */
+/** The package versions an item is bound to: IPA / APK / WEB / HAP chips with version (build). */
 export function BoundVersionTags({ versions }: { versions: CommitLogItem['bindVersions'] }) {
   const chips = boundKinds.flatMap((kind) => versions[kind.key].map((v) => ({ ...v, kind })));
   if (chips.length === 0) return null;

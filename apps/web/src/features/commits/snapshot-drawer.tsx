@@ -10,7 +10,7 @@ import { parseCommitMessage } from './commit-message.ts';
 import { commitsText } from './commits.strings.ts';
 import { SnapshotMedia } from './snapshot-media.tsx';
 import { SnapshotVersions } from './snapshot-versions.tsx';
-import { pickedVersionIds, picksOf, type VersionPicks } from './snapshot.ts';
+import { noBoundVersions, pickedVersionIds, picksOf, type VersionPicks } from './snapshot.ts';
 
 const text = commitsText.snapshot;
 
@@ -27,7 +27,7 @@ export function SnapshotDrawer({ item, onClose, onSaved }: SnapshotDrawerProps) 
   const lightbox = useLightbox();
   const [urls, setUrls] = useState<string[]>([]);
   const [description, setDescription] = useState('');
-  const [picks, setPicks] = useState<VersionPicks>(picksOf({ ipa: [], apk: [], zip: [] }));
+  const [picks, setPicks] = useState<VersionPicks>(picksOf(noBoundVersions));
   const [uploading, setUploading] = useState(0);
   const [isSaving, setIsSaving] = useState(false);
   const versions = useQuery({

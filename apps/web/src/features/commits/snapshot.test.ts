@@ -17,12 +17,13 @@ describe('snapshot drawer rules', () => {
   });
 
   it('binds the versions of ticked kinds only', () => {
-    const picks = picksOf({ ipa: [version(1)], apk: [], zip: [version(3)] });
+    const picks = picksOf({ ipa: [version(1)], apk: [], zip: [version(3)], hap: [version(4)] });
     expect(picks.ipa).toEqual({ enabled: true, ids: [1] });
     expect(picks.apk).toEqual({ enabled: false, ids: [] });
+    expect(picks.hap).toEqual({ enabled: true, ids: [4] });
     expect(
       pickedVersionIds({ ...picks, zip: { enabled: false, ids: [3] }, apk: { enabled: true, ids: [2, 1] } }),
-    ).toEqual([1, 2]);
+    ).toEqual([1, 2, 4]);
   });
 
   it('adds files picked together in the order picked, whichever upload finishes first', () => {

@@ -1,4 +1,4 @@
-import type { CommitLogItem } from '@release/contract';
+import { boundGroupLabels, boundVersionGroups, type BoundVersionGroup, type CommitLogItem } from '@release/contract';
 
 /** SPEC §5 snapshot upload: only these image and video types. */
 export const SNAPSHOT_MEDIA_TYPES = ['image/jpeg', 'image/png', 'video/mp4', 'video/webm', 'video/quicktime'] as const;
@@ -7,12 +7,12 @@ export function isSnapshotMedia(mimeType: string): boolean {
   return SNAPSHOT_MEDIA_TYPES.some((type) => type === mimeType);
 }
 
-export const versionKinds = [
-  { key: 'ipa', label: 'IPA' },
-  { key: 'apk', label: 'APK' },
-  { key: 'zip', label: 'WEB' },
-] as const;
-export type VersionKind = (typeof versionKinds)[number]['key'];
+/** The version pickers' groups (IPA, APK, WEB, HAP), from the kind table. */
+export const versionKinds = boundVersionGroups.map((key) => ({ key, label: boundGroupLabels[key] }));
+export type VersionKind = BoundVersionGroup;
+
+/** No bound builds in any group. */
+export const noBoundVersions: CommitLogItem['bindVersions'] = { ipa: [], apk: [], zip: [], hap: [] };
 
 /** Per kind: whether its checkbox is ticked and which versions are picked. */
 export type VersionPicks = Record<VersionKind, { enabled: boolean; ids: number[] }>;
@@ -22,7 +22,7 @@ export function picksOf(bound: CommitLogItem['bindVersions']): VersionPicks {
     enabled: bound[kind].length > 0,
     ids: bound[kind].map((v) => v.appVersionId),
   });
-  return { ipa: pick('ipa'), apk: pick('apk'), zip: pick('zip') };
+  return { ipa: pick('ipa'), apk: pick('apk'), zip: pick('zip'), hap: pick('hap') };
 }
 
 /** The ids to bind: only the ticked kinds count. */
