@@ -33,7 +33,8 @@ import { createPackageRegistrationService } from './modules/publish/package-regi
 import { createVersionSourcesRepository } from './modules/changes/version-sources.repository.ts';
 import { createVersionSourcesService } from './modules/changes/version-sources.service.ts';
 import { createVersionChangesService } from './modules/changes/version-changes.service.ts';
-import { shortenChanges } from '@release/contract';
+import { createInstallChanges } from './modules/changes/install-changes.ts';
+import { createInstallHistory } from './modules/install/install-history.ts';
 import { createZsign } from './modules/zsign/zsign.module.ts';
 import { createAppsDirectory } from './modules/apps/apps-directory.ts';
 import { createCertificatesDirectory } from './modules/certificates/certificates-directory.ts';
@@ -219,7 +220,11 @@ export function createSharedServices(core: CoreBase) {
     mediaLinks,
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
     feedbackOpen: async (appId) => Number((await taskRecords.settings(appId))?.feedback_enabled ?? 1) === 1,
-    changesOf: async (versionId) => shortenChanges(await changes.between(versionId)),
+    changesOf: createInstallChanges({
+      changes,
+      versions: directories.versions,
+      lastTaken: createInstallHistory(db).lastTaken,
+    }),
     signedManifest: signedManifestReader(blobs),
   });
   const zsign = createZsign({

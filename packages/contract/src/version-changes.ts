@@ -92,6 +92,8 @@ export const SHORT_CHANGES_MAX_ENTRIES = 10;
 export const shortChanges = z.object({
   /** The build compared with: "1.5.0 (310)", or "第 3 版" for a build without a version. */
   since: z.string(),
+  /** Compared with the build the visitor last downloaded (自上次安装以来的变化), not the one before (本版本更新). */
+  sinceInstalled: z.boolean().optional(),
   groups: z.array(
     z.object({
       tabName: z.string(),
@@ -110,7 +112,11 @@ export function changedVersionLabel(v: Pick<ChangedVersion, 'appVersion' | 'buil
 }
 
 /** The changes of a build cut for a small screen or a message; null when there is nothing to say. */
-export function shortenChanges(changes: VersionChanges, maxEntries = SHORT_CHANGES_MAX_ENTRIES): ShortChanges | null {
+export function shortenChanges(
+  changes: VersionChanges,
+  maxEntries = SHORT_CHANGES_MAX_ENTRIES,
+  options: { sinceInstalled?: boolean } = {},
+): ShortChanges | null {
   if (!changes.base) return null;
   const groups = changes.workflows
     .filter((w) => w.total > 0)
@@ -125,5 +131,7 @@ export function shortenChanges(changes: VersionChanges, maxEntries = SHORT_CHANG
       total: changes.snapshots.length,
       entries: changes.snapshots.slice(0, maxEntries).map((e) => ({ message: e.message, author: e.tabName })),
     });
-  return groups.length > 0 ? { since: changedVersionLabel(changes.base), groups } : null;
+  if (groups.length === 0) return null;
+  const since = changedVersionLabel(changes.base);
+  return options.sinceInstalled ? { since, sinceInstalled: true, groups } : { since, groups };
 }

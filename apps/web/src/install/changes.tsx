@@ -2,14 +2,21 @@
 import type { ShortChanges } from '@release/contract';
 import { installText } from '../features/packages/install.strings.ts';
 
-/** 本版本更新: the commits and items since the build before, by workflow, cut to the newest few (issue 19). */
+/**
+ * 本版本更新: the commits and items since the build before, by workflow, cut to the newest few (issue 19); to a
+ * returning tester, 自上次安装以来的变化: since the build of this platform they last downloaded.
+ */
 export function BuildChanges({ changes }: { changes: ShortChanges }) {
   return (
     <div class="i-stack i-gap-6" data-testid="install-changes">
       <div class="i-stack i-gap-2">
-        <strong>{installText.changesTitle}</strong>
+        <strong data-testid="install-changes-title">
+          {changes.sinceInstalled ? installText.changesSinceInstalledTitle : installText.changesTitle}
+        </strong>
         <span class="i-muted i-small" data-testid="install-changes-since">
-          {installText.changesSince(changes.since)}
+          {changes.sinceInstalled
+            ? installText.changesSinceInstalled(changes.since)
+            : installText.changesSince(changes.since)}
         </span>
       </div>
       {changes.groups.map((group) => (

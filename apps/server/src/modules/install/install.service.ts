@@ -84,8 +84,14 @@ export interface InstallDeps {
   clock: Clock;
   /** Whether the app takes tester feedback (the tracker's app setting). */
   feedbackOpen: (appId: number) => Promise<boolean>;
-  /** What changed in a build since the one before it (issue 19): shown under the newest build of each platform. */
-  changesOf?: (versionId: number) => Promise<ShortChanges | null>;
+  /**
+   * What changed in a build (issue 19), shown under the newest build of each platform: since the build of it the
+   * visitor last downloaded, or since the one before it.
+   */
+  changesOf?: (
+    version: VersionRecord,
+    who: { userId: number | null; device: string | null },
+  ) => Promise<ShortChanges | null>;
   /** The `sign` of the build's manifest signed elsewhere (an attachment), or why there is none to use. */
   signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<{ sign: string } | { problem: string }>;
 }
@@ -316,10 +322,13 @@ export function createInstallService(deps: InstallDeps) {
               v.id === wanted,
               context.device,
             )),
-            // The first build shown of each platform (the one offered) says what it changed: 本版本更新.
+            // The first build shown of each platform (the one offered) says what it changed: 本版本更新, or to a
+            // returning tester 自上次安装以来的变化.
             changes:
               deps.changesOf && ordered.findIndex((o) => o.native_package_type === v.native_package_type) === index
-                ? await deps.changesOf(v.id).catch(() => null)
+                ? await deps
+                    .changesOf(v, { userId: context.viewer?.userId ?? null, device: context.device ?? null })
+                    .catch(() => null)
                 : null,
           })),
         ),

@@ -29,6 +29,8 @@ export const installText = {
   note: '更新说明',
   changesTitle: '本版本更新',
   changesSince: (since: string) => `相对上一版本 ${since}`,
+  changesSinceInstalledTitle: '自上次安装以来的变化',
+  changesSinceInstalled: (since: string) => `相对你上次下载的 ${since}`,
   changesCount: (n: number) => `${n} 条`,
   changesMore: (n: number) => `还有 ${n} 条，可在发布系统中查看`,
   noNote: '暂无更新说明',
