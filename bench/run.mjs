@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --tsx] [-- --scale]`: runs bench/main.ts (uploads, inspection, downloads), then
-// bench/commit-logs.ts, bench/git-ingest.ts, bench/install-page.ts, bench/hostile.ts and bench/retention.ts (and with --scale,
+// bench/commit-logs.ts, bench/git-ingest.ts, bench/install-page.ts, bench/hostile.ts, bench/retention.ts and
+// bench/version-changes.ts (and with --scale,
 // bench/scale.ts: the large-studio page latencies and the 4-process cluster, 40+ minutes). It checks the free space,
 // builds what production runs (the server bundle, as `npm start` does, and the inspection child), makes a working
 // directory, runs bench/main.ts under tsx, and removes the directory (it holds gigabytes) whatever happens. --tsx
@@ -89,6 +90,7 @@ const logScripts = args.some((a) => a.startsWith('--only='))
       'bench/hostile.ts',
       'bench/resign.ts',
       'bench/retention.ts',
+      'bench/version-changes.ts',
     ];
 // The scale figures take 40+ minutes at full size (20 million update items on each database): only when asked.
 if (args.includes('--scale')) logScripts.push('bench/scale.ts');
