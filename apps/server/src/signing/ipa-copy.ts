@@ -149,6 +149,9 @@ function dosNow(): Pick<ZipEntryMeta, 'dosTime' | 'dosDate'> {
   };
 }
 
+/** Changed files from this size on are deflated while written (compressed pieces in flight only), not held whole. */
+const DEFLATE_AS_WRITTEN = 8 * 1024 * 1024;
+
 /**
  * Writes the held files after signing: changed ones compressed again (all started at once, so the thread pool
  * compresses several while the first is written), unchanged ones (`before` holds their SHA-256) copied, then the
@@ -162,12 +165,20 @@ export async function writeHeld(
   onBytes: (done: number) => void,
 ): Promise<void> {
   const sourceNames = new Set(archive.entries.map((entry) => entry.fileName));
-  const writes: Array<{ entry: Entry | null; place: EntryPlace; compressed: Promise<CompressedEntry> | null }> = [];
+  const writes: Array<{
+    entry: Entry | null;
+    place: EntryPlace;
+    compressed: Promise<CompressedEntry> | null;
+    /** A large changed file (a signed executable), deflated as it is written instead of held compressed. */
+    deflating?: Buffer;
+  }> = [];
   for (const entry of archive.entries) {
     const file = files.get(entry.fileName);
     if (!before.has(entry.fileName) || !isBytes(file)) continue;
     const unchanged = before.get(entry.fileName) === sha256(file);
-    writes.push({ entry, place: entryMeta(entry), compressed: unchanged ? null : compressEntry(file) });
+    if (!unchanged && file.length >= DEFLATE_AS_WRITTEN)
+      writes.push({ entry, place: entryMeta(entry), compressed: null, deflating: file });
+    else writes.push({ entry, place: entryMeta(entry), compressed: unchanged ? null : compressEntry(file) });
   }
   const added = { ...dosNow(), externalAttributes: (0o100644 << 16) >>> 0 };
   for (const [name, file] of files)
@@ -176,8 +187,11 @@ export async function writeHeld(
   // A failed compression is reported once, by the write that awaits it.
   for (const write of writes) write.compressed?.catch(() => undefined);
   let done = 0;
-  for (const { entry, place, compressed } of writes) {
-    if (compressed) {
+  for (const { entry, place, compressed, deflating } of writes) {
+    if (deflating) {
+      await out.addDeflating(place, deflating);
+      done += deflating.length;
+    } else if (compressed) {
       const result = await compressed;
       await out.addCompressed(place, result);
       done += result.meta.uncompressedSize;

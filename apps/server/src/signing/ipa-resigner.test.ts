@@ -114,6 +114,18 @@ describe('resignIpa', () => {
     expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
   });
 
+  it('deflates a large executable while writing it: the written entry inflates to what was signed and the verifier passes', async () => {
+    const source = write('large-in.ipa', sampleSignedIpa({ mainCodeSize: 12 * 1024 * 1024 }));
+    const output = path.join(dir, 'large-out.ipa');
+    await resignIpa(source, output, set.input());
+    expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
+    const files = await filesOf(output);
+    expect(verifyApp(files)).toEqual([]);
+    const written = (await rawEntries(output)).get('Payload/Demo.app/Demo');
+    expect((bytesAt(files, 'Payload/Demo.app/Demo')?.length ?? 0) > 12 * 1024 * 1024).toBe(true);
+    expect((written?.length ?? 0) < 12 * 1024 * 1024).toBe(true);
+  });
+
   it('refuses a source whose resource does not match its CRC-32, naming the entry', async () => {
     const bytes = sampleSignedIpa();
     const at = bytes.indexOf(Buffer.from('"ok" = "好";'));

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw } from 'node:zlib';
@@ -71,7 +72,14 @@ export async function compressEntry(bytes: Buffer): Promise<CompressedEntry> {
 
 interface Written extends ZipEntryMeta {
   offset: number;
+  /** Written before its CRC-32 and sizes were known: its local header is filled in by `finish()`. */
+  patch?: boolean;
 }
+
+/** How many pieces of a file deflated while it is written are in flight at once (zlib's pool has 4 threads). */
+const PIECES_IN_FLIGHT = 4;
+/** An entry this large or larger is written with ZIP64 sizes when deflated as it goes (its compressed size is unknown). */
+const ZIP64_FROM = MAX32 - 64 * 1024 * 1024;
 
 export class ZipOut {
   private readonly stream: fs.WriteStream;
@@ -83,7 +91,7 @@ export class ZipOut {
   /** Set while a write waits for the file to take more (a failure ends the wait too). */
   private drained: (() => void) | null = null;
 
-  constructor(filePath: string) {
+  constructor(private readonly filePath: string) {
     this.stream = fs.createWriteStream(filePath);
     this.stream.on('error', (error) => {
       this.failure = error;
@@ -155,6 +163,53 @@ export class ZipOut {
     for (const part of compressed.body) await this.write(part);
   }
 
+  /**
+   * New bytes deflated while they are written, PIECES_IN_FLIGHT pieces of 4 MiB at a time (as compressEntry cuts
+   * them), so the compressed whole is never held: a large signed executable costs its own bytes only. Always
+   * deflated (a piece that does not shrink grows by a few bytes); the local header's CRC-32 and sizes are filled in
+   * by `finish()`.
+   */
+  async addDeflating(place: EntryPlace, bytes: Buffer): Promise<void> {
+    const zip64 = bytes.length >= ZIP64_FROM;
+    const meta: ZipEntryMeta = {
+      ...place,
+      method: 8,
+      crc32: 0,
+      compressedSize: zip64 ? MAX32 : 0,
+      uncompressedSize: zip64 ? MAX32 : bytes.length,
+    };
+    await this.begin(meta);
+    const entry = this.written.at(-1) as Written;
+    const pieces: Promise<Buffer>[] = [];
+    let next = 0;
+    const start = () => {
+      const at = next;
+      next += PIECE;
+      const last = at + PIECE >= bytes.length;
+      const piece = deflateAsync(bytes.subarray(at, at + PIECE), {
+        finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
+      });
+      piece.catch(() => undefined);
+      pieces.push(piece);
+    };
+    start();
+    while (next < bytes.length && pieces.length < PIECES_IN_FLIGHT) start();
+    let compressedSize = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = await (pieces[i] as Promise<Buffer>);
+      pieces[i] = Promise.resolve(Buffer.alloc(0));
+      if (next < bytes.length) start();
+      compressedSize += piece.length;
+      await this.write(piece);
+    }
+    Object.assign(entry, {
+      crc32: crc32(bytes) >>> 0,
+      compressedSize,
+      uncompressedSize: bytes.length,
+      patch: true,
+    });
+  }
+
   /** Writes the central directory and closes the file. */
   async finish(): Promise<void> {
     const start = this.offset;
@@ -210,6 +265,33 @@ export class ZipOut {
       once(this.stream, 'close'),
       once(this.stream, 'error').then(([error]) => Promise.reject(error)),
     ]);
+    await this.patchLocalHeaders();
+  }
+
+  /** Fills in the CRC-32 and sizes of entries written by `addDeflating` (in the header, or its ZIP64 field). */
+  private async patchLocalHeaders(): Promise<void> {
+    const patched = this.written.filter((entry) => entry.patch);
+    if (patched.length === 0) return;
+    const file = await fsp.open(this.filePath, 'r+');
+    try {
+      for (const entry of patched) {
+        const crc = Buffer.alloc(4);
+        crc.writeUInt32LE(entry.crc32 >>> 0, 0);
+        await file.write(crc, 0, 4, entry.offset + 14);
+        const sizes = Buffer.alloc(16);
+        if (entry.uncompressedSize >= ZIP64_FROM) {
+          sizes.writeBigUInt64LE(BigInt(entry.uncompressedSize), 0);
+          sizes.writeBigUInt64LE(BigInt(entry.compressedSize), 8);
+          await file.write(sizes, 0, 16, entry.offset + 30 + Buffer.byteLength(entry.name, 'utf8') + 4);
+        } else {
+          sizes.writeUInt32LE(entry.compressedSize, 0);
+          sizes.writeUInt32LE(entry.uncompressedSize, 4);
+          await file.write(sizes, 0, 8, entry.offset + 18);
+        }
+      }
+    } finally {
+      await file.close();
+    }
   }
 
   /** Closes the file after a failure (what was written is not a usable archive). */

@@ -19,6 +19,8 @@ export interface SampleIpaOptions {
   noExtension?: boolean;
   /** Primary code directory hash type of every binary (CS_HASHTYPE; SHA-1 adds a SHA-256 alternate). */
   hashType?: number;
+  /** Code bytes of the main executable (a large one is deflated as it is written). */
+  mainCodeSize?: number;
 }
 
 const oldSigner = makeIdentity('Apple Distribution: Old Team (OLDTEAM001)');
@@ -30,7 +32,7 @@ export function sampleSignedIpaEntries(options: SampleIpaOptions = {}): ZipEntry
     'keychain-access-groups': [`OLDTEAM001.${bundleId}`],
     'get-task-allow': false,
   });
-  const binary = (identifier: string, extra: { dylibId?: string; cryptId?: number } = {}) =>
+  const binary = (identifier: string, extra: { dylibId?: string; cryptId?: number; codeSize?: number } = {}) =>
     buildThinMachO({
       ...extra,
       signature: {
@@ -50,7 +52,11 @@ export function sampleSignedIpaEntries(options: SampleIpaOptions = {}): ZipEntry
       data: xmlPlist(infoPlist({ CFBundleIdentifier: bundleId, CFBundleExecutable: 'Demo' })),
       method: 'deflate',
     },
-    { name: `${root}Demo`, data: binary(bundleId, options.encrypted ? { cryptId: 1 } : {}), method: 'deflate' },
+    {
+      name: `${root}Demo`,
+      data: binary(bundleId, { cryptId: options.encrypted ? 1 : undefined, codeSize: options.mainCodeSize }),
+      method: 'deflate',
+    },
     { name: `${root}Assets.car`, data: Buffer.alloc(300_000, 7), method: 'deflate' },
     { name: `${root}zh-Hans.lproj/Localizable.strings`, data: '"ok" = "好";', method: 'store' },
     { name: `${root}embedded.mobileprovision`, data: 'the old profile' },
