@@ -28,6 +28,7 @@ import * as devices from './modules/devices/devices.module.ts';
 import * as health from './modules/health/health.module.ts';
 import * as install from './modules/install/install.module.ts';
 import * as larkDocs from './modules/lark-docs/lark-docs.module.ts';
+import * as packageChanges from './modules/package-changes/package-changes.module.ts';
 import * as live from './modules/live/live.module.ts';
 import * as media from './modules/media/media.module.ts';
 import * as messaging from './modules/messaging/messaging.module.ts';
@@ -88,6 +89,7 @@ async function registerModules(app: FastifyInstance, core: Core) {
   const workflowsService = await workflows.register(app, core);
   await commitLogs.register(app, core);
   await changes.register(app, core);
+  await packageChanges.register(app, core);
   await sync.register(app, core);
   await apiTokens.register(app, core);
   await certificates.register(app, core);

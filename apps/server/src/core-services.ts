@@ -35,6 +35,7 @@ import { createVersionSourcesService } from './modules/changes/version-sources.s
 import { createVersionChangesService } from './modules/changes/version-changes.service.ts';
 import { createInstallChanges } from './modules/changes/install-changes.ts';
 import { createInstallHistory } from './modules/install/install-history.ts';
+import { createPackageChangesService } from './modules/package-changes/package-changes.service.ts';
 import { createZsign } from './modules/zsign/zsign.module.ts';
 import { createAppsDirectory } from './modules/apps/apps-directory.ts';
 import { createCertificatesDirectory } from './modules/certificates/certificates-directory.ts';
@@ -142,8 +143,11 @@ export function createSharedServices(core: CoreBase) {
     sources: sourcesRepo,
     mirrorsDir: config.mirrorsDir,
   });
+  // How the package itself changed (issue 19): thresholds mark a new build as it is stored.
+  const packageChanges = createPackageChangesService({ db, versions: directories.versions, policy, clock });
   const registration = createPackageRegistrationService({
     sources,
+    packageAlerts: packageChanges.alertsFor,
     uploads,
     versions: directories.versions,
     apps: directories.apps,
@@ -260,6 +264,7 @@ export function createSharedServices(core: CoreBase) {
       registration,
       sources,
       changes,
+      packageChanges,
       certificates,
       tasksSync,
       inbound,

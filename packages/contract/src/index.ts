@@ -19,6 +19,7 @@ export * from './workflows.ts';
 export * from './commit-logs.ts';
 export * from './commit-calendar.ts';
 export * from './version-changes.ts';
+export * from './package-changes.ts';
 export * from './system.ts';
 export * from './api-tokens.ts';
 export * from './cli.ts';

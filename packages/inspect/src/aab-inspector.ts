@@ -3,6 +3,7 @@ import { readManifestModel, toManifestInfo } from './apk-manifest.ts';
 import { readApkSignatures } from './apk-signature.ts';
 import { RESOLVE_BUDGET, type ResourceCandidate, type ResourceConfig, type ResourceResolver } from './arsc.ts';
 import type { XmlAttribute, XmlElement } from './axml.ts';
+import { androidFacts } from './package-facts.ts';
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
 import {
   bytesField,
@@ -164,7 +165,7 @@ export async function inspectAab(zip: ZipIndex): Promise<AabInspection> {
   const warnings: string[] = [];
   const info = toManifestInfo(readManifestModel(manifest), await readProtoTable(zip, warnings), warnings);
   const signatures = await readApkSignatures(zip);
-  return {
+  const inspection: AabInspection = {
     kind: 'aab',
     fileSize: zip.fileSize,
     warnings,
@@ -172,4 +173,6 @@ export async function inspectAab(zip: ZipIndex): Promise<AabInspection> {
     nativeAbis: nativeAbisOf(zip.entries.keys(), 'base/lib/'),
     signatures,
   };
+  inspection.facts = androidFacts(zip, inspection, 'base/');
+  return inspection;
 }

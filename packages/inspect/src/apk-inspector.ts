@@ -2,6 +2,7 @@ import { resolveApkIcon } from './apk-icon.ts';
 import { readManifestModel, toManifestInfo } from './apk-manifest.ts';
 import { readApkSignatures } from './apk-signature.ts';
 import { ResourceTable } from './arsc.ts';
+import { androidFacts } from './package-facts.ts';
 import { parseBinaryXml, type XmlElement } from './axml.ts';
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
 import { ResourceFormatError } from './res-string-pool.ts';
@@ -63,7 +64,7 @@ export async function inspectApk(zip: ZipIndex): Promise<ApkInspection> {
   if (warning) warnings.push(warning);
   const signatures = await readApkSignatures(zip);
   if (signatures.signers.length === 0) warnings.push('安装包未签名，设备上无法安装');
-  return {
+  const inspection: ApkInspection = {
     kind: 'apk',
     fileSize: zip.fileSize,
     warnings,
@@ -72,4 +73,6 @@ export async function inspectApk(zip: ZipIndex): Promise<ApkInspection> {
     icon,
     signatures,
   };
+  inspection.facts = androidFacts(zip, inspection);
+  return inspection;
 }

@@ -1,6 +1,7 @@
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
 import { resolveIpaIcon } from './ipa-icon.ts';
-import { inspectMobileprovision } from './mobileprovision.ts';
+import { inspectMobileprovision, profileEntitlementKeys } from './mobileprovision.ts';
+import { ipaFacts } from './package-facts.ts';
 import { parsePlistDict, plistNumbers, plistStrings, plistText, type PlistDict } from './plist.ts';
 import type { AppleDeviceFamily, ApplePlatform, IpaInspection, NestedBundle, ProvisioningProfile } from './types.ts';
 import type { ZipIndex } from './zip-index.ts';
@@ -84,15 +85,20 @@ async function readNestedBundles(zip: ZipIndex, bundlePath: string, warnings: st
   return bundles;
 }
 
-async function readProfile(zip: ZipIndex, bundlePath: string, warnings: string[]): Promise<ProvisioningProfile | null> {
+async function readProfile(
+  zip: ZipIndex,
+  bundlePath: string,
+  warnings: string[],
+): Promise<{ profile: ProvisioningProfile | null; entitlements: string[] }> {
   const path = `${bundlePath}embedded.mobileprovision`;
-  if (!zip.entries.has(path)) return null;
+  if (!zip.entries.has(path)) return { profile: null, entitlements: [] };
   try {
-    return inspectMobileprovision(await zip.readEntry(path));
+    const bytes = await zip.readEntry(path);
+    return { profile: inspectMobileprovision(bytes), entitlements: profileEntitlementKeys(bytes) };
   } catch (error) {
     if (!(error instanceof PackageInspectionError) || error.reason !== 'metadataUnreadable') throw error;
     warnings.push('描述文件（embedded.mobileprovision）无法解析');
-    return null;
+    return { profile: null, entitlements: [] };
   }
 }
 
@@ -110,10 +116,10 @@ export async function inspectIpa(zip: ZipIndex): Promise<IpaInspection> {
   const bundleName = bundlePath.slice('Payload/'.length, -'.app/'.length);
   const { icon, warning } = await resolveIpaIcon(zip, bundlePath, info);
   if (warning) warnings.push(warning);
-  const provisioningProfile = await readProfile(zip, bundlePath, warnings);
+  const { profile: provisioningProfile, entitlements } = await readProfile(zip, bundlePath, warnings);
   const nestedBundles = await readNestedBundles(zip, bundlePath, warnings);
   if (executable && !zip.entries.has(bundlePath + executable)) warnings.push('安装包中缺少可执行文件，可能无法安装');
-  return {
+  const inspection: IpaInspection = {
     kind: 'ipa',
     fileSize: zip.fileSize,
     warnings,
@@ -131,4 +137,6 @@ export async function inspectIpa(zip: ZipIndex): Promise<IpaInspection> {
     icon,
     provisioningProfile,
   };
+  inspection.facts = ipaFacts(zip, inspection, info, entitlements);
+  return inspection;
 }

@@ -95,3 +95,10 @@ export function inspectMobileprovision(bytes: Buffer): ProvisioningProfile {
     isSigned,
   };
 }
+
+/** The keys of a profile's `Entitlements` (what the app may use: push, iCloud, keychain groups …); [] when unreadable. */
+export function profileEntitlementKeys(bytes: Buffer): string[] {
+  const parsed = profileDict(bytes);
+  const entitlements = parsed ? plistDictAt(parsed.dict, 'Entitlements') : null;
+  return entitlements ? Object.keys(entitlements).sort() : [];
+}

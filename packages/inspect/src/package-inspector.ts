@@ -7,6 +7,7 @@ import { APP_PACK_INFO, inspectHarmonyApp, isModuleFileName } from './harmony-ap
 import { inspectionFailure, kindMismatch } from './inspection-error.ts';
 import { inspectIpa } from './ipa-inspector.ts';
 import { findMacBundle, inspectMacZip } from './mac-inspector.ts';
+import { archiveFacts, macFacts } from './package-facts.ts';
 import type { InspectionLimits, PackageInspection, PackageKind } from './types.ts';
 import { inspectHtml, inspectWebZip, looksLikeHtml } from './web-inspector.ts';
 import { defaultLimits, openZipIndex, type ZipIndex } from './zip-index.ts';
@@ -101,7 +102,19 @@ async function inspectModuleFile(zip: ZipIndex, expected: Expectation): Promise<
   return inspection;
 }
 
+/** The inspection with its package facts: the kind's own (ipa, apk, aab), a Mac app's parts, or sizes by folder. */
 async function inspectArchive(
+  zip: ZipIndex,
+  expected: Expectation,
+  limits: InspectionLimits,
+): Promise<PackageInspection> {
+  const inspection = await inspectArchiveKind(zip, expected, limits);
+  if (!inspection.facts)
+    inspection.facts = inspection.kind === 'mac' ? macFacts(zip, inspection, []) : archiveFacts(zip);
+  return inspection;
+}
+
+async function inspectArchiveKind(
   zip: ZipIndex,
   expected: Expectation,
   limits: InspectionLimits,

@@ -51,10 +51,53 @@ export interface ProvisioningProfile {
   isSigned: boolean;
 }
 
+/** One top-level part of a package and the bytes it takes in the file (compressed) and installed. */
+export interface PackagePart {
+  /** `executable`, `frameworks`, `extensions`, `assets`, `resources`, `code`, `signature`, `other`, `native:<abi>`, `dir:<folder>`. */
+  key: string;
+  size: number;
+  installedSize: number;
+  files: number;
+}
+
+/**
+ * What a later build is compared on (issue 19), read once at inspection and stored with the version: sizes by part,
+ * permissions, minimum OS, SDKs, signing and what is embedded. Bounded (package-facts.ts FACT_LIMITS).
+ */
+export interface PackageFacts {
+  version: 1;
+  size: { total: number; installed: number; parts: PackagePart[] };
+  /** Android `uses-permission`; iOS `NS*UsageDescription` keys of Info.plist. */
+  permissions: string[];
+  /** iOS/macOS: the entitlement keys of the embedded profile. */
+  entitlements: string[];
+  /** As people read it: `12.0` (Apple), `API 24` (Android). */
+  minOs: string | null;
+  /** `API 34` / `17.0` (DTPlatformVersion). */
+  targetSdk: string | null;
+  /** `API 34` (compileSdkVersion) / `iphoneos17.0` (DTSDKName). */
+  buildSdk: string | null;
+  signing: {
+    /** apk: `v2, v3`. */
+    scheme: string | null;
+    /** apk: the signer's certificate SHA-256; Apple: the profile's first developer certificate's SHA-256. */
+    certificate: string | null;
+    identity: string | null;
+    teamId: string | null;
+    profileType: string | null;
+    profileName: string | null;
+  } | null;
+  frameworks: string[];
+  extensions: string[];
+  dylibs: string[];
+}
+
 interface InspectionBase {
   fileSize: number;
   /** Chinese notes for the uploader about what could not be read; the package is still accepted. */
   warnings: string[];
+  /** Stored with the version for comparing builds; absent for kinds without any (and older rows). */
+  facts?: PackageFacts;
 }
 
 export type AppleDeviceFamily = 'iphone' | 'ipad' | 'tv' | 'watch' | 'carplay' | 'vision' | 'mac';

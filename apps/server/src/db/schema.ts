@@ -190,6 +190,18 @@ export interface AppRetentionRulesTable {
   update_time: number;
 }
 
+/** An app's package-change thresholds (migration 062, issue 19); apps without a row watch nothing. */
+export interface AppPackageThresholdsTable {
+  app_id: number;
+  size_percent: number | null;
+  size_mb: number | null;
+  dangerous_permission: number;
+  certificate: number;
+  min_os_raised: number;
+  update_by: number | null;
+  update_time: number;
+}
+
 /** Icons, screenshots and videos stored by the server (media.service.ts); housekeeping deletes the unreferenced ones. */
 /** The source state a version was built from, per repository workflow (migration 050, issue 19). */
 export interface VersionSourcesTable {
@@ -319,6 +331,7 @@ export interface Database {
   app_versions: AppVersionsTable;
   media_files: MediaFilesTable;
   app_retention_rules: AppRetentionRulesTable;
+  app_package_thresholds: AppPackageThresholdsTable;
   version_sources: VersionSourcesTable;
   apple_accounts: AppleAccountsTable;
   apple_account_bindings: AppleAccountBindingsTable;

@@ -25,6 +25,12 @@ function signer(): TestIdentity {
   identity ??= makeIdentity('iPhone Distribution: Example Co., Ltd.', '2a');
   return identity;
 }
+/** Another key and certificate: an apk signed with it cannot be installed over one signed by `signer()`. */
+let otherIdentity: TestIdentity | undefined;
+function otherSigner(): TestIdentity {
+  otherIdentity ??= makeIdentity('Other Studio Release Key', '3b');
+  return otherIdentity;
+}
 
 export interface SampleIpaOptions {
   bundleId?: string;
@@ -35,6 +41,9 @@ export interface SampleIpaOptions {
   expiresAt?: Date;
   /** Extra files, e.g. to make the package large or give it many entries. */
   extra?: Record<string, Buffer | string>;
+  /** Info.plist privacy keys, e.g. `{ NSCameraUsageDescription: '扫码' }`. */
+  usageDescriptions?: Record<string, string>;
+  minimumOsVersion?: string;
 }
 
 /** The entries of `sampleIpa()`, for writers that stream their own archive (the benchmarks). */
@@ -45,6 +54,8 @@ export function sampleIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[]
     CFBundleShortVersionString: options.version ?? '1.2.3',
     CFBundleVersion: options.build ?? '45',
     CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
+    ...(options.minimumOsVersion ? { MinimumOSVersion: options.minimumOsVersion } : {}),
+    ...options.usageDescriptions,
   });
   const profile = makeProfile(
     profileDict([signer().der], options.expiresAt ? { ExpirationDate: options.expiresAt } : {}),
@@ -67,6 +78,11 @@ export interface SampleApkOptions {
   versionName?: string;
   versionCode?: number;
   extra?: Record<string, Buffer | string>;
+  /** `uses-permission` names, e.g. `android.permission.CAMERA`. */
+  permissions?: string[];
+  minSdkVersion?: number;
+  /** Signed with another certificate (`sampleOtherSignerSha256()`). */
+  otherSigner?: boolean;
 }
 
 /** An archive's entries and the APK Signing Block written between them and the central directory. */
@@ -95,10 +111,14 @@ export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayou
       {
         name: 'uses-sdk',
         attributes: [
-          { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: 21 } },
+          { name: 'minSdkVersion', androidId: AndroidAttr.minSdkVersion, value: { int: options.minSdkVersion ?? 21 } },
           { name: 'targetSdkVersion', androidId: AndroidAttr.targetSdkVersion, value: { int: 34 } },
         ],
       },
+      ...(options.permissions ?? []).map((permission) => ({
+        name: 'uses-permission',
+        attributes: [{ name: 'name', androidId: AndroidAttr.name, value: permission }],
+      })),
       {
         name: 'application',
         attributes: [
@@ -108,7 +128,8 @@ export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayou
       },
     ],
   });
-  const block = signingBlock([[0x7109871a, schemeBlockValue([[signer().der]])]]);
+  const key = options.otherSigner ? otherSigner() : signer();
+  const block = signingBlock([[0x7109871a, schemeBlockValue([[key.der]])]]);
   return {
     entries: [
       { name: 'AndroidManifest.xml', data: manifest },
@@ -129,6 +150,11 @@ export function sampleApk(options: SampleApkOptions = {}): Buffer {
 /** The signer of the sample packages (its certificate's SHA-256, for assertions). */
 export function sampleSignerSha256(): string {
   return signer().sha256;
+}
+
+/** The certificate of `sampleApk({ otherSigner: true })`. */
+export function sampleOtherSignerSha256(): string {
+  return otherSigner().sha256;
 }
 
 /** An Android App Bundle (protobuf manifest, v1 signer): what Google Play takes, and no phone installs. */

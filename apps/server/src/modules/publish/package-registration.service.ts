@@ -31,6 +31,7 @@ import type { StoredAttachment } from '../versions/version-columns.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { VersionSourcesService } from '../changes/version-sources.service.ts';
+import type { PackageChangesService } from '../package-changes/package-changes.service.ts';
 
 export interface RegistrationDeps {
   uploads: UploadsService;
@@ -42,6 +43,8 @@ export interface RegistrationDeps {
   media: MediaService;
   blobs: ConfiguredBlobStore;
   ingest: CommitIngestService;
+  /** The app's package thresholds a new build crosses against the one before it (issue 19), stored as its marks. */
+  packageAlerts?: Pick<PackageChangesService, 'alertsFor'>['alertsFor'];
   /** Records the commits a new version was built from (issue 19); never fails the publish. */
   sources?: Pick<VersionSourcesService, 'record'>;
   clock: Clock;
@@ -126,6 +129,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         )
       : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
     const now = clock.now();
+    const packageAlerts = (await deps.packageAlerts?.(appId, label.platform, inspection.facts)) ?? [];
     const row = {
       app_id: appId,
       native_package_type: label.platform,
@@ -143,6 +147,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         ...inspectionMetadata(inspection),
         ...(file.source ? { source: file.source } : {}),
         ...(file.moduleFiles ? { moduleFiles: file.moduleFiles } : {}),
+        ...(packageAlerts.length > 0 ? { packageAlerts } : {}),
       },
       warnings: inspection.warnings,
       expire_date: label.expiresAt ? label.expiresAt.getTime() : null,

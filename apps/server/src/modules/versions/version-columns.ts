@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { packageFacts } from '@release/contract';
 import { jsonColumn } from '../../db/json-column.ts';
 
 /** A field of stored metadata read as absent when it does not have its type (rows written by older inspectors). */
@@ -23,6 +24,10 @@ export const storedInspection = z.looseObject({
   fileCount: optional(z.number()),
   title: optional(z.string().nullable()),
   indexHtmlPath: optional(z.string().nullable()),
+  /** What later builds are compared on (issue 19); absent on builds published before them, or damaged. */
+  facts: optional(packageFacts),
+  /** The app's thresholds this build crossed when it was published (its tag, its push's first line). */
+  packageAlerts: optional(z.array(z.string().max(300)).max(10)),
   provisioningProfile: optional(
     z
       .looseObject({

@@ -15,6 +15,8 @@ export async function attachmentLinks(
 
 /** SPEC §3: a version as the API answers it, with its links for this request. */
 export async function versionRow(links: Links, v: VersionRecord): Promise<AppVersionRow> {
+  // The package facts (a few KB) are answered by GET /api/version_package_changes, not with every row of a list.
+  const { facts: _facts, ...metadata } = v.metadata;
   return {
     id: v.id,
     appId: v.app_id,
@@ -35,7 +37,7 @@ export async function versionRow(links: Links, v: VersionRecord): Promise<AppVer
     expireDate: v.expire_date,
     attachFiles: await attachmentLinks(links, v.attach_files),
     warnings: v.warnings,
-    metadata: v.metadata,
+    metadata,
     pinned: v.pinned === 1,
   };
 }
