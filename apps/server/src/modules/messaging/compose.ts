@@ -54,6 +54,7 @@ export function composeContent(input: ComposeInput): MessageContent {
       description: clip(v.description.trim(), 300),
       uploader: v.uploader ? clip(v.uploader, 32) : null,
       downloadUrl: baseUrl ? `${baseUrl}/package/${encodeURIComponent(app.path)}?id=${v.id}` : null,
+      alerts: (v.package_alerts ?? []).map((a) => clip(a, 120)),
     };
   }
   // An item without a web page of its own (a polled repository, svn, a package) links to its /commit page here.

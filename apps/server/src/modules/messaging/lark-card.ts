@@ -33,8 +33,16 @@ export function larkCard(content: MessageContent, shown = content.commits.length
     schema: '2.0',
     config: { update_multi: true },
     header: {
-      title: { tag: 'plain_text', content: clip(content.title, 100) },
-      template: content.version && !content.commits.length ? 'green' : 'blue',
+      // A build that crossed its app's package thresholds (issue 19) says so in the header, the details on the first line.
+      title: {
+        tag: 'plain_text',
+        content: clip(content.version?.alerts.length ? `安装包提醒 · ${content.title}` : content.title, 100),
+      },
+      template: content.version?.alerts.length
+        ? 'red'
+        : content.version && !content.commits.length
+          ? 'green'
+          : 'blue',
       ...(iconKey ? { icon: { tag: 'custom_icon', img_key: iconKey } } : {}),
     },
     body: { elements: [{ tag: 'markdown', content: markdown(content, shown) }] },

@@ -25,6 +25,13 @@ export interface MessageVersion {
   uploader: string | null;
   /** This build's own install page (`/package/<path>?id=<id>`: its QR code, note and details). */
   downloadUrl: string | null;
+  /** The package thresholds it crossed (issue 19): said on the message's first line. */
+  alerts: string[];
+}
+
+/** The first line of a push about a build that crossed its app's package thresholds. */
+export function alertLine(alerts: string[]): string | null {
+  return alerts.length > 0 ? `⚠️ 安装包提醒：${alerts.join('；')}` : null;
 }
 
 export interface MessageCommit {

@@ -1,4 +1,4 @@
-import { versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+import { alertLine, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
 
 /** How one platform's markdown writes user text and a commit line. */
 export interface MarkdownDialect {
@@ -20,6 +20,9 @@ export function markdownLink(label: string, url: string | null): string {
 /** The lines Lark's card and WeCom's markdown share: app and workflow, version with install links, the first `shown` commits. */
 export function messageLines(content: MessageContent, shown: number, { text, commitLine }: MarkdownDialect): string[] {
   const lines: string[] = [];
+  // A build that crossed its app's package thresholds says so first (issue 19).
+  const alert = content.version ? alertLine(content.version.alerts) : null;
+  if (alert) lines.push(`**${text(alert)}**`);
   const where = [
     content.workflowName ? text(content.workflowName) : null,
     content.branch ? `分支 ${text(content.branch)}` : null,

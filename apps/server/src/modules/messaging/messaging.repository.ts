@@ -1,5 +1,14 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { jsonColumn } from '../../db/json-column.ts';
 import type { Database } from '../../db/schema.ts';
+
+/** Of a version's metadata a push reads only the package marks (issue 19): the thresholds it crossed. */
+const versionMarks = jsonColumn(
+  'app_versions.metadata',
+  z.looseObject({ packageAlerts: z.array(z.string()).max(10).optional().catch(undefined) }),
+  { fallback: () => ({}) },
+);
 
 /** Upper bound of items read for one message: more are counted, not loaded. */
 export const MAX_ITEMS_PER_MESSAGE = 500;
@@ -137,7 +146,7 @@ export function createMessagingRepository(db: Kysely<Database>) {
       if (by.id) q = q.where('v.id', '=', by.id);
       else if (by.indexNo) q = q.where('v.index_no', '=', by.indexNo);
       else return undefined;
-      return q
+      const row = await q
         .select([
           'v.id',
           'v.index_no',
@@ -145,9 +154,13 @@ export function createMessagingRepository(db: Kysely<Database>) {
           'v.app_version',
           'v.build',
           'v.description',
+          'v.metadata',
           'u.username as uploader',
         ])
         .executeTakeFirst();
+      if (!row) return undefined;
+      const { metadata, ...version } = row;
+      return { ...version, package_alerts: versionMarks.decode(metadata).packageAlerts ?? [] };
     },
     /** Users with their Lark open_id (the sign-in link), null when they have none. */
     async larkRecipients(userIds: number[]) {

@@ -20,7 +20,11 @@ function commitLine(c: MessageCommit): string {
 }
 
 function markdown(content: MessageContent, shown: number): string {
-  return [`### ${text(content.title)}`, ...messageLines(content, shown, { text, commitLine })].join('\n');
+  const lines = messageLines(content, shown, { text, commitLine });
+  const title = `### ${text(content.title)}`;
+  // A package alert (issue 19) is messageLines' first line and comes before the title: what the chat list shows.
+  const marked = Boolean(content.version?.alerts.length);
+  return (marked ? [lines[0], title, ...lines.slice(1)] : [title, ...lines]).join('\n');
 }
 
 /** A markdown message within 4096 bytes: commits are dropped from the end first, the rest is clipped last. */
@@ -33,7 +37,8 @@ export function wecomMarkdown(content: MessageContent) {
 export function wecomNews(content: MessageContent) {
   const v = content.version;
   const url = v?.downloadUrl;
-  if (!v || !url || content.commits.length) return null;
+  // A news card has no room for a package alert: the build that crossed a threshold goes as markdown.
+  if (!v || !url || content.commits.length || v.alerts.length) return null;
   const description = [v.description, `${v.platform}${v.uploader ? ` · 上传人 ${v.uploader}` : ''}`]
     .filter(Boolean)
     .join('\n');
