@@ -116,7 +116,11 @@ describe.each(testDialects())('how the package changed between two builds on %s'
     const answer = (await changes(ids['1.1.0'] as number)).body.data;
     expect([answer.versionHasFacts, answer.baseHasFacts, answer.diff]).toEqual([true, false, null]);
     expect((await changes(old)).body.data).toMatchObject({ versionHasFacts: false, facts: null });
-    await world.server.db.updateTable('app_versions').set({ metadata: stored.metadata }).where('id', '=', old).execute();
+    await world.server.db
+      .updateTable('app_versions')
+      .set({ metadata: stored.metadata })
+      .where('id', '=', old)
+      .execute();
   });
 
   it('checks the app permit: a stranger gets 404, a viewer cannot set thresholds, bad thresholds are refused', async () => {
@@ -195,13 +199,16 @@ describe.each(testDialects())('how the package changed between two builds on %s'
     expect((await row(shrunk))?.metadata.packageAlerts).toBeUndefined();
     const again = await publish(
       '1.4.0',
-      { permissions: ['android.permission.INTERNET', 'android.permission.ACCESS_FINE_LOCATION'], extra: library(10 * KB) },
+      {
+        permissions: ['android.permission.INTERNET', 'android.permission.ACCESS_FINE_LOCATION'],
+        extra: library(10 * KB),
+      },
       'DevTest',
     );
     await world.runJobs();
     const [message] = world.wecom.robotMessages.filter((m) => m.key === robot);
     expect(message?.body.msgtype).toBe('markdown');
-    const lines = String((message?.body.markdown as { content: string }).content).split('\n');
+    const lines = String((message?.body.markdown as { content?: string } | undefined)?.content).split('\n');
     expect(lines.slice(0, 2)).toEqual([
       '**⚠️ 安装包提醒：新增敏感权限 ACCESS_FINE_LOCATION**',
       '### 星际战舰 新版本 1.4.0 (104)',

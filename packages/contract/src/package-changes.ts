@@ -19,9 +19,7 @@ export const packageFacts = z.object({
   size: z.object({
     total: z.number().nonnegative(),
     installed: z.number().nonnegative(),
-    parts: z
-      .array(z.object({ key: name, size: z.number(), installedSize: z.number(), files: z.number() }))
-      .max(40),
+    parts: z.array(z.object({ key: name, size: z.number(), installedSize: z.number(), files: z.number() })).max(40),
   }),
   permissions: names,
   entitlements: names,
@@ -126,7 +124,9 @@ export const packageDiff = z.object({
     /** Of `from`; null when the older build had no bytes. */
     percent: z.number().nullable(),
     /** Parts that changed, the biggest movers (by absolute delta) first. */
-    parts: z.array(z.object({ key: z.string(), label: z.string(), from: z.number(), to: z.number(), delta: z.number() })),
+    parts: z.array(
+      z.object({ key: z.string(), label: z.string(), from: z.number(), to: z.number(), delta: z.number() }),
+    ),
   }),
   permissions: listChange.extend({ dangerousAdded: z.array(z.string()) }),
   entitlements: listChange,

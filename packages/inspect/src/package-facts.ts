@@ -98,7 +98,7 @@ export function ipaFacts(
       return 'assets';
     return 'resources';
   });
-  const frameworks = bundle + 'Frameworks/';
+  const frameworks = `${bundle}Frameworks/`;
   return {
     version: 1,
     size,

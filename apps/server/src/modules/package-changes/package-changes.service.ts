@@ -95,7 +95,8 @@ export function createPackageChangesService(deps: {
       const previous = await versions.previousOf({
         app_id: appId,
         native_package_type: platform,
-        index_no: Number.MAX_SAFE_INTEGER,
+        // Every stored build comes before it (index_no is an int4 on PostgreSQL).
+        index_no: 2_147_483_647,
       });
       const before = factsOf(previous);
       return before ? crossedThresholds(diffPackageFacts(before, facts), thresholds) : [];
@@ -114,7 +115,11 @@ export function createPackageChangesService(deps: {
       // Compared the other way round (an older build against a newer one), the diff still reads older → newer.
       const reversed = base !== undefined && base !== null && base.create_time > version.create_time;
       const diff =
-        facts && baseFacts ? (reversed ? diffPackageFacts(facts, baseFacts) : diffPackageFacts(baseFacts, facts)) : null;
+        facts && baseFacts
+          ? reversed
+            ? diffPackageFacts(facts, baseFacts)
+            : diffPackageFacts(baseFacts, facts)
+          : null;
       return {
         appId: version.app_id,
         version: changedVersion(version),

@@ -1,6 +1,6 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Button, Card, Empty, Flex, Segmented, Table, Tooltip } from 'antd';
-import { HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
+import { AlertOutlined, HistoryOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_TABLE_PAGE_SIZE,
@@ -16,6 +16,7 @@ import { lazyModal } from '../../app/components/lazy-part.tsx';
 import { toast } from '../../app/feedback.ts';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
+import { packageText } from './package-changes.strings.ts';
 import { versionColumns } from './version-columns.tsx';
 import { announceVersionRemoved } from './version-events.ts';
 import { versionsText } from './versions.strings.ts';
@@ -28,6 +29,7 @@ const EditNoteModal = lazyModal(() => import('./edit-note.modal.tsx'), 'EditNote
 const ResignModal = lazyModal(() => import('./resign.modal.tsx'), 'ResignModal', withVersion);
 const RemoveVersionModal = lazyModal(() => import('./remove-version.modal.tsx'), 'RemoveVersionModal', withVersion);
 const RetentionModal = lazyModal(() => import('./retention.modal.tsx'), 'RetentionModal');
+const PackageThresholdsModal = lazyModal(() => import('./package-thresholds.modal.tsx'), 'PackageThresholdsModal');
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
 const VersionChangesDrawer = lazyModal(
   () => import('./version-changes.drawer.tsx'),
@@ -53,6 +55,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [removing, setRemoving] = useState<AppVersionRow | null>(null);
   const [showingChanges, setShowingChanges] = useState<AppVersionRow | null>(null);
   const [retentionOpen, setRetentionOpen] = useState(false);
+  const [thresholdsOpen, setThresholdsOpen] = useState(false);
   const params: VersionListParams = {
     appId: app.appId,
     ...page,
@@ -103,6 +106,17 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
               data-testid="versions-retention"
             >
               {isMobile ? null : versionsText.retention}
+            </Button>
+          )}
+          {canEdit && (
+            <Button
+              type="text"
+              icon={<AlertOutlined />}
+              onClick={() => setThresholdsOpen(true)}
+              aria-label={packageText.thresholds}
+              data-testid="versions-package-thresholds"
+            >
+              {isMobile ? null : packageText.thresholds}
             </Button>
           )}
           <Tooltip title={versionsText.refresh}>
@@ -181,6 +195,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
         }}
       />
       <RetentionModal open={retentionOpen} appId={app.appId} onClose={() => setRetentionOpen(false)} />
+      <PackageThresholdsModal open={thresholdsOpen} appId={app.appId} onClose={() => setThresholdsOpen(false)} />
       <ResignModal version={resigning} onClose={() => setResigning(null)} onDone={() => void refresh()} />
     </Card>
   );

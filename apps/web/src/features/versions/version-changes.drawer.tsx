@@ -8,6 +8,7 @@ import { fetchVersionChanges } from '../../api/versions.api.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { CommitTypeTag } from '../commits/commit-item-parts.tsx';
 import { parseCommitMessage, shortCommitId } from '../commits/commit-message.ts';
+import { PackageChangesSection } from './package-changes.section.tsx';
 import { changesText as text } from './version-changes.strings.ts';
 import { versionTitle } from './version-format.ts';
 
@@ -166,6 +167,7 @@ export function VersionChangesDrawer({ version, onClose }: { version: AppVersion
       ) : (
         <ChangesBody changes={changes.data} />
       )}
+      {version && <PackageChangesSection versionId={version.id} />}
     </Drawer>
   );
 }

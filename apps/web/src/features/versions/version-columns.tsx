@@ -14,6 +14,7 @@ import {
 import dayjs from 'dayjs';
 import { isPackageExpired, type AppVersionRow } from '@release/contract';
 import { zh } from '../../locales/zh-CN.ts';
+import { packageText } from './package-changes.strings.ts';
 import { PackageTypeIcon, PackageTypeTag } from './package-type.tsx';
 import { formatSize, formatVersionTime, isIpaPackage, versionTitle } from './version-format.ts';
 import { versionsText } from './versions.strings.ts';
@@ -61,6 +62,20 @@ function VersionIcon({ version }: { version: AppVersionRow }) {
   );
 }
 
+/** The package thresholds the build crossed when it was published (issue 19), stored in its metadata. */
+function PackageAlertsTag({ version }: { version: AppVersionRow }) {
+  const stored = version.metadata.packageAlerts;
+  const alerts = Array.isArray(stored) ? stored.filter((a): a is string => typeof a === 'string') : [];
+  if (alerts.length === 0) return null;
+  return (
+    <Tooltip title={alerts.join('；')}>
+      <Tag icon={<WarningOutlined />} color="red" style={{ marginInlineEnd: 0 }} data-testid="version-package-alerts">
+        {packageText.tag}
+      </Tag>
+    </Tooltip>
+  );
+}
+
 function VersionCell({ version, now, compact }: { version: AppVersionRow; now: number; compact: boolean }) {
   return (
     <Flex vertical gap={2} align="flex-start">
@@ -96,6 +111,7 @@ function VersionCell({ version, now, compact }: { version: AppVersionRow; now: n
       )}
       <ExpiredTag expireDate={version.expireDate} now={now} />
       {compact && <NoteCell version={version} />}
+      <PackageAlertsTag version={version} />
       {version.warnings.length > 0 && (
         <Tooltip title={version.warnings.join('\n')}>
           <Tag icon={<WarningOutlined />} color="warning" style={{ marginInlineEnd: 0 }}>
