@@ -14,6 +14,7 @@ const HARMONY_UA =
   'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile';
 const PASSWORD = '135790';
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 
 async function actions(page: Page): Promise<Array<{ id: number; text: string }>> {
   return page.getByTestId('install-version').evaluateAll((items) =>
@@ -132,6 +133,16 @@ describe.each(e2eDatabases())('HarmonyOS builds on the install page (%s)', (data
     expect(await editor.page.getByTestId('publish-success-version').innerText()).toContain('1.1.0');
     await editor.context.close();
 
+    // The console flags the debug-signed build 调试证书 (the packed release build beside it is not flagged).
+    const desk = await newPage(browser, server.url, DESKTOP);
+    await signIn(desk.page);
+    await desk.page.goto('/home/app/harmony');
+    const rows = desk.page.getByTestId('version-row');
+    await rows.filter({ hasText: '1.1.0' }).getByTestId('version-debug-signed').waitFor();
+    expect(await rows.filter({ hasText: '1.1.0' }).getByTestId('version-debug-signed').innerText()).toBe('调试证书');
+    expect(await rows.filter({ hasText: '1.0.0' }).getByTestId('version-debug-signed').count()).toBe(0);
+    await desk.context.close();
+
     const { context, page } = await newPage(browser, server.url, PHONE, HARMONY_UA);
     await page.goto('/package/harmony');
     await page.getByTestId('install-password').fill(PASSWORD);
@@ -139,6 +150,7 @@ describe.each(e2eDatabases())('HarmonyOS builds on the install page (%s)', (data
     const latest = page.getByTestId('install-version').first();
     await latest.waitFor();
     expect(await latest.getByTestId('install-version-title').innerText()).toContain('1.1.0');
+    expect(await latest.getByTestId('version-debug-signed').innerText()).toBe('调试证书');
     expect(await latest.getByTestId('install-devices').innerText()).toContain(
       '调试版本，只能安装在已登记的 2 台设备上',
     );

@@ -114,6 +114,34 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
     expect(forged.status).toBe(403);
   });
 
+  it('a build signed for debugging only is flagged 调试证书 in the console and on the install page; an expired one as expired', async () => {
+    const debug = await publish(modulesOf({ type: 'debug', devices: ['UDID-PHONE-1'] }));
+    const release = await publish(modulesOf({ type: 'release', distributionType: 'enterprise' }));
+    const day = 86_400_000;
+    const expired = await publish(
+      modulesOf({
+        type: 'release',
+        distributionType: 'enterprise',
+        notBefore: new Date(Date.now() - 30 * day),
+        notAfter: new Date(Date.now() - day),
+      }),
+    );
+    expect([debug.debugSigned, release.debugSigned, expired.debugSigned]).toEqual([true, false, false]);
+    const list = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, {
+      token: editor.token,
+    });
+    const listed = new Map(list.body.data.map((row) => [row.id, row]));
+    expect([debug.id, release.id].map((id) => listed.get(id)?.debugSigned)).toEqual([true, false]);
+    expect([await pageVersion(debug.id), await pageVersion(release.id)].map((v) => v?.debugSigned)).toEqual([
+      true,
+      false,
+    ]);
+    // The profile's end is the build's: past it, the console and the page say 证书已过期 (isPackageExpired).
+    const ended = await pageVersion(expired.id);
+    expect(ended?.expireDate).toBeLessThanOrEqual(Date.now() - day + 1000);
+    expect(listed.get(expired.id)?.expireDate).toBe(ended?.expireDate);
+  });
+
   it('an enterprise build without a signed manifest says what to upload; with one that fits, the store link serves our manifest', async () => {
     const profile = { type: 'release' as const, distributionType: 'enterprise' };
     const bare = await publish(modulesOf(profile));

@@ -123,12 +123,19 @@ export interface PackageKindRow {
    * modules): the uploader, the CLI and upload_app take them as a set, the server packs them into one file.
    */
   uploadedTogether?: boolean;
+  /**
+   * A build signed for debugging installs only on the test devices its profile lists (a debug-only certificate):
+   * where the inspector keeps the build's profile in its metadata and the profile type that says so (an iOS
+   * development profile, a HarmonyOS debug profile). The console and the install page flag such builds 调试证书.
+   */
+  debugProfile?: { at: string; type: string };
 }
 
 /** The first row of each platform is its main kind: what a build of the platform is when nothing else tells. */
 export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
   ipa: {
     platform: 'ios',
+    debugProfile: { at: 'provisioningProfile', type: 'development' },
     extensions: ['ipa'],
     label: 'iOS安装包',
     tag: 'IPA/iOS',
@@ -192,6 +199,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
   /** A HarmonyOS NEXT module: the entry (or a feature) module of an app, signed (docs/harmonyos.md). */
   hap: {
     platform: 'harmony',
+    debugProfile: { at: 'profile', type: 'debug' },
     extensions: ['hap'],
     label: 'HarmonyOS安装包',
     tag: 'HAP/HarmonyOS',
@@ -204,6 +212,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
   /** A HarmonyOS shared module: installed with the entry module that depends on it, never alone. */
   hsp: {
     platform: 'harmony',
+    debugProfile: { at: 'profile', type: 'debug' },
     extensions: ['hsp'],
     label: 'HarmonyOS共享包',
     tag: 'HSP',
@@ -217,6 +226,7 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
   /** A packed HarmonyOS app (every module of one version, as AppGallery takes it): no device installs the file itself. */
   app: {
     platform: 'harmony',
+    debugProfile: { at: 'profile', type: 'debug' },
     extensions: ['app'],
     label: 'HarmonyOS应用包',
     tag: 'APP',
@@ -230,6 +240,15 @@ export const PACKAGE_KIND_TABLE: Record<PackageKind, PackageKindRow> = {
 
 export function packageKindRow(kind: PackageKind): PackageKindRow {
   return PACKAGE_KIND_TABLE[kind];
+}
+
+/** Whether a build of this kind is signed for debugging only (its row's debugProfile, read from the build's metadata). */
+export function isDebugSigned(kind: PackageKind, metadata: Record<string, unknown>): boolean {
+  const debug = PACKAGE_KIND_TABLE[kind].debugProfile;
+  const profile = debug ? metadata[debug.at] : null;
+  return (
+    !!debug && typeof profile === 'object' && profile !== null && (profile as { type?: unknown }).type === debug.type
+  );
 }
 
 /** Whether a device installs or opens this kind of file itself (everything but an .aab). */

@@ -30,6 +30,8 @@ export const appVersionRow = z.object({
   metadata: z.record(z.string(), z.unknown()),
   /** 保留 (issue 20): retention never removes it. */
   pinned: z.boolean(),
+  /** Signed for debugging only: installs on the profile's test devices alone (isDebugSigned; 调试证书). */
+  debugSigned: z.boolean(),
 });
 export type AppVersionRow = z.infer<typeof appVersionRow>;
 
@@ -100,6 +102,8 @@ export const installVersion = z.object({
   openUrl: z.string().nullable(),
   /** iOS profile type and provisioned device count, for "register this device" hints. */
   profileType: z.string().nullable(),
+  /** Signed for debugging only: installs on the profile's test devices alone (isDebugSigned; 调试证书). */
+  debugSigned: z.boolean(),
   /** Ad-hoc/development only, when the page was asked with `udid`: whether the profile lists that device. */
   deviceIncluded: z.boolean().nullable(),
   minimumOs: z.string().nullable(),

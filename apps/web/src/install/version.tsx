@@ -96,6 +96,16 @@ export function TypeTag({ version }: { version: InstallVersion }) {
   );
 }
 
+/** 调试证书: a build signed for debugging installs only on its profile's test devices. */
+function DebugSignedTag({ version }: { version: InstallVersion }) {
+  if (!version.debugSigned) return null;
+  return (
+    <span class="i-tag i-tag-warn" data-testid="version-debug-signed" title={installText.debugSignedHint}>
+      {installText.debugSigned}
+    </span>
+  );
+}
+
 function scrollToQrCode() {
   document.getElementById(INSTALL_QR_ID)?.scrollIntoView({ behavior: 'smooth', block: 'center' });
 }
@@ -169,7 +179,7 @@ export function LatestVersion({
             <strong class="i-version-title" data-testid="install-version-title">
               {versionTitle(version)}
             </strong>{' '}
-            <TypeTag version={version} />
+            <TypeTag version={version} /> <DebugSignedTag version={version} />
           </span>
           <Meta version={version} now={now} />
         </div>
@@ -220,6 +230,7 @@ export function VersionListItem({ version, now }: { version: InstallVersion; now
           <span class="i-row i-gap-6 i-wrap">
             <strong data-testid="install-version-title">{versionTitle(version)}</strong>
             {version.packageKind === 'aab' && <TypeTag version={version} />}
+            <DebugSignedTag version={version} />
             {isPackageExpired(version.expireDate, now) && (
               <span class="i-tag i-tag-red" data-testid="version-expired">
                 {installText.expired}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  isDebugSigned,
   isInstallableKind,
   kindOfFileName,
   nativePackageTypes,
@@ -270,6 +271,7 @@ export function createInstallService(deps: InstallDeps) {
           : harmony.storeUrl,
       openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
+      debugSigned: isDebugSigned(packageKind, metadata),
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),
       minimumOs,
       attachFiles: await attachmentLinks(present, v.attach_files),

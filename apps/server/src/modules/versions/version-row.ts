@@ -1,4 +1,4 @@
-import type { AppVersionRow } from '@release/contract';
+import { isDebugSigned, kindOfBuild, type AppVersionRow } from '@release/contract';
 import type { Links } from '../../http/links.ts';
 import type { StoredAttachment } from './version-columns.ts';
 import type { VersionRecord } from './versions.repository.ts';
@@ -39,5 +39,9 @@ export async function versionRow(links: Links, v: VersionRecord): Promise<AppVer
     warnings: v.warnings,
     metadata,
     pinned: v.pinned === 1,
+    debugSigned: isDebugSigned(
+      kindOfBuild({ statedKind: v.metadata.kind, fileName: v.file_name, platform: v.native_package_type }),
+      v.metadata,
+    ),
   };
 }

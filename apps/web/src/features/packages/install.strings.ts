@@ -36,6 +36,8 @@ export const installText = {
   noNote: '暂无更新说明',
   expired: '证书已过期',
   expiredHint: '该版本的证书已过期，可能无法安装或打开，请联系开发者重新打包',
+  debugSigned: '调试证书',
+  debugSignedHint: '调试证书签名：仅描述文件中登记的调试设备可以安装',
   httpsTitle: 'iOS 只能通过 HTTPS 安装',
   httpsContent:
     '当前下载页不是 HTTPS 地址，iPhone 点击“安装”不会有反应。请管理员把服务的 PUBLIC_URL 设置为 https:// 开头的地址后重新打开本页面。',

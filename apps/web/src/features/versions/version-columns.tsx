@@ -49,6 +49,18 @@ export function ExpiredTag({ expireDate, now }: { expireDate: number | null; now
   );
 }
 
+/** 调试证书: the build installs only on its profile's test devices (an iOS development or HarmonyOS debug profile). */
+export function DebugSignedTag({ version }: { version: AppVersionRow }) {
+  if (!version.debugSigned) return null;
+  return (
+    <Tooltip title={versionsText.debugSignedHint}>
+      <Tag color="orange" data-testid="version-debug-signed" style={{ marginInlineEnd: 0 }}>
+        {versionsText.debugSigned}
+      </Tag>
+    </Tooltip>
+  );
+}
+
 function VersionIcon({ version }: { version: AppVersionRow }) {
   if (version.iconUrl)
     return <Avatar shape="square" size={36} src={version.iconUrl} alt={version.displayName ?? version.fileName} />;
@@ -110,6 +122,7 @@ function VersionCell({ version, now, compact }: { version: AppVersionRow; now: n
         </Typography.Text>
       )}
       <ExpiredTag expireDate={version.expireDate} now={now} />
+      <DebugSignedTag version={version} />
       {compact && <NoteCell version={version} />}
       <PackageAlertsTag version={version} />
       {version.warnings.length > 0 && (

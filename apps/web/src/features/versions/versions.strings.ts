@@ -14,6 +14,8 @@ export const versionsText = {
   },
   expired: '证书已过期',
   expiresAt: (date: string) => `证书到期时间：${date}`,
+  debugSigned: '调试证书',
+  debugSignedHint: '调试证书签名：仅描述文件中登记的调试设备可以安装',
   download: '下载',
   attachments: '附件',
   editNote: '编辑备注',
