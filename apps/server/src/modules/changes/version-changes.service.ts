@@ -139,8 +139,12 @@ export function createVersionChangesService(deps: {
         baseVersionId === undefined ? await versions.previousOf(version) : await versions.findById(baseVersionId);
       if (baseVersionId !== undefined && (!base || base.app_id !== version.app_id))
         throw AppError.notFound(VERSION_NOT_FOUND);
-      const flows = await deps.workflows.listByApp(version.app_id);
-      const sources = await deps.sources.ofVersions(base ? [version.id, base.id] : [version.id]);
+      // Independent reads at once: on PostgreSQL each is a round trip.
+      const [flows, sources, snapshots] = await Promise.all([
+        deps.workflows.listByApp(version.app_id),
+        deps.sources.ofVersions(base ? [version.id, base.id] : [version.id]),
+        logs.boundTo(version.id, limit),
+      ]);
       const own = sources.filter((s) => s.app_version_id === version.id);
       // Compared the other way round (an older build against a newer one), the newer one is the base's "after".
       const [older, newer] = base && base.create_time > version.create_time ? [version, base] : [base, version];
@@ -150,7 +154,6 @@ export function createVersionChangesService(deps: {
               flows.filter((w) => w.content_type !== 'package').map((w) => workflowChanges(w, newer, older, sources)),
             )
           : [];
-      const snapshots = await logs.boundTo(version.id, limit);
       return {
         appId: version.app_id,
         version: changedVersion(version),
