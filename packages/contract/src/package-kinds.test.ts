@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   contentTypeOf,
+  groupByBound,
+  isDebugSigned,
   isInstallableKind,
   kindOfBuild,
   kindOfFileName,
@@ -73,5 +75,40 @@ describe('the package kind table', () => {
     expect(kindOfBuild({ statedKind: undefined, fileName: 'noext', platform: 'ios' })).toBe('ipa');
     expect(kindOfBuild({ statedKind: 'hsp', fileName: 'lib.hsp', platform: 'harmony' })).toBe('hsp');
     expect(kindOfBuild({ statedKind: undefined, fileName: 'entry.bin', platform: 'harmony' })).toBe('hap');
+  });
+
+  it('flags a build signed for debugging only by its profile: iOS development, HarmonyOS debug', () => {
+    expect(isDebugSigned('ipa', { provisioningProfile: { type: 'development' } })).toBe(true);
+    expect(isDebugSigned('ipa', { provisioningProfile: { type: 'ad-hoc' } })).toBe(false);
+    for (const kind of ['hap', 'hsp', 'app'] as const) {
+      expect(isDebugSigned(kind, { profile: { type: 'debug', devices: ['a'] } })).toBe(true);
+      expect(isDebugSigned(kind, { profile: { type: 'enterprise' } })).toBe(false);
+    }
+    // No profile, an unreadable one, or a kind without profiles.
+    expect(isDebugSigned('hap', {})).toBe(false);
+    expect(isDebugSigned('hap', { profile: 'debug' })).toBe(false);
+    expect(isDebugSigned('apk', { profile: { type: 'debug' } })).toBe(false);
+  });
+
+  it('puts every platform in one bound-version group: IPA, APK, WEB (web and mac), HAP', () => {
+    const builds = nativePackageTypes.map((platform, id) => ({ id, platform }));
+    const groups = groupByBound(
+      builds,
+      (b) => b.platform,
+      (b) => b.platform,
+    );
+    expect(groups).toEqual({ ipa: ['ios'], apk: ['android'], zip: ['web', 'mac'], hap: ['harmony'] });
+    expect(
+      groupByBound(
+        [{ platform: 'symbian' }],
+        (b) => b.platform,
+        (b) => b,
+      ),
+    ).toEqual({
+      ipa: [],
+      apk: [],
+      zip: [],
+      hap: [],
+    });
   });
 });
