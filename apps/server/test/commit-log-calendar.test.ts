@@ -99,7 +99,9 @@ describe.each(testDialects())('the calendar read (GET /api/commit_log_calendar) 
     const today = Math.floor((Date.now() + SHANGHAI) / DAY) * DAY - SHANGHAI;
     days = Array.from({ length: 12 }, (_, i) => today + (i - 10) * DAY);
     monthStart = today - 10 * DAY;
-    const rows = await server.db.selectFrom('workflows').selectAll().execute();
+    const rows = await server.built.core.shared.workflows.findByIds(
+      (await server.db.selectFrom('workflows').select('id').execute()).map((w) => w.id),
+    );
     const ingest = async (tab: string, commits: SourceCommit[]) => {
       const workflow = rows.find((w) => w.id === flows[tab]);
       if (!workflow) throw new Error('workflow missing');

@@ -72,7 +72,9 @@ describe.each(testDialects())('paging update items across workflows and apps on 
     );
     const toolFlow = await create(apps[1] ?? 0, 'tool');
     const hiddenFlow = await create(apps[2] ?? 0, 'hidden');
-    const rows = await server.db.selectFrom('workflows').selectAll().execute();
+    const rows = await server.built.core.shared.workflows.findByIds(
+      (await server.db.selectFrom('workflows').select('id').execute()).map((w) => w.id),
+    );
     const ingest = async (id: number, commits: SourceCommit[]) => {
       const workflow = rows.find((w) => w.id === id);
       if (!workflow) throw new Error('workflow missing');

@@ -56,7 +56,9 @@ describe.each(testDialects())('the summary of two workflows on one repository on
         })
       ).body.data.id;
     ids = [await create('客户端主干'), await create('服务端')];
-    const rows = await server.db.selectFrom('workflows').selectAll().execute();
+    const rows = await server.built.core.shared.workflows.findByIds(
+      (await server.db.selectFrom('workflows').select('id').execute()).map((w) => w.id),
+    );
     for (const id of ids) {
       const workflow = rows.find((w) => w.id === id);
       if (!workflow) throw new Error('workflow missing');

@@ -61,7 +61,9 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
     gitId = await create({ tabName: '客户端', repoType: 'git', repoPath: 'https://git.example.com/c.git' });
     svnId = await create({ tabName: '美术', repoType: 'svn', repoPath: 'svn://svn.example.com/art' });
     const ingest = server.built.core.shared.ingest;
-    const workflows = await server.db.selectFrom('workflows').selectAll().execute();
+    const workflows = await server.built.core.shared.workflows.findByIds(
+      (await server.db.selectFrom('workflows').select('id').execute()).map((w) => w.id),
+    );
     const gitFlow = workflows.find((w) => w.id === gitId);
     const svnFlow = workflows.find((w) => w.id === svnId);
     if (!gitFlow || !svnFlow) throw new Error('workflows missing');
@@ -177,7 +179,8 @@ describe.each(testDialects())('update items of workflows on %s', (dialect) => {
   });
 
   it('opens an item by the short id the list shows (7+ hex digits, any case), and says when a short id names several', async () => {
-    const flow = await server.db.selectFrom('workflows').selectAll().where('id', '=', gitId).executeTakeFirstOrThrow();
+    const flow = await server.built.core.shared.workflows.findById(gitId);
+    if (!flow) throw new Error('workflow missing');
     const [first, second] = ['abcdef01'.padEnd(40, '1'), 'abcdef02'.padEnd(40, '2')];
     await server.built.core.shared.ingest.ingestCommits(flow, [
       commit(300, { commitId: first, message: 'fix: 短号打开' }),

@@ -127,11 +127,8 @@ describe.each(combos)('media of an app on %s with the %s store', (dialect, store
         body: { appId, contentType: 'custom', manageType: 'other', tabName: '客户端' },
       })
     ).body.data.id;
-    const workflow = await server.db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('id', '=', workflowId)
-      .executeTakeFirstOrThrow();
+    const workflow = await server.built.core.shared.workflows.findById(workflowId);
+    if (!workflow) throw new Error('workflow missing');
     const commitId = 'a'.repeat(40);
     await server.built.core.shared.ingest.ingestCommits(workflow, [
       {

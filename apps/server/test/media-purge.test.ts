@@ -58,11 +58,8 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
         body: { appId, contentType: 'custom', manageType: 'other', tabName: '关卡' },
       })
     ).body.data.id;
-    const workflow = await server.db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('id', '=', workflowId)
-      .executeTakeFirstOrThrow();
+    const workflow = await server.built.core.shared.workflows.findById(workflowId);
+    if (!workflow) throw new Error('workflow missing');
     const commitId = `${store}${'b'.repeat(40 - store.length)}`;
     await server.built.core.shared.ingest.ingestCommits(workflow, [
       {

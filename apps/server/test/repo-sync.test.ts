@@ -200,11 +200,8 @@ describe.each(testDialects())('update items from real repositories and webhooks 
       clock: server.clock,
       allowFileRemotes: true,
     });
-    const record = await server.db
-      .selectFrom('workflows')
-      .selectAll()
-      .where('id', '=', flow.id)
-      .executeTakeFirstOrThrow();
+    const record = await server.built.core.shared.workflows.findById(flow.id);
+    if (!record) throw new Error('workflow missing');
     const running = sync.syncOnce(record);
     await storing;
     await server.request('POST', '/api/workflow/update', {

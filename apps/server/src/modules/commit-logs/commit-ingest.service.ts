@@ -84,7 +84,7 @@ export function createCommitIngestService(deps: {
   return {
     /** Stores commits from git, svn or a webhook; answers how many were new. */
     async ingestCommits(workflow: WorkflowRecord, commits: SourceCommit[]): Promise<number> {
-      const committers = JSON.parse(workflow.committers) as string[];
+      const { committers } = workflow;
       const now = clock.now();
       const inserted = await logs.insertNew(
         commits.map((c) => ({
@@ -145,7 +145,7 @@ export function createCommitIngestService(deps: {
      * loop gets a turn between pages: SQLite runs on it). Answers how many changed.
      */
     async refilter(workflow: WorkflowRecord): Promise<number> {
-      const committers = JSON.parse(workflow.committers) as string[];
+      const { committers } = workflow;
       let changed = 0;
       for (let afterId = 0; ; ) {
         const page = await logs.filterInputs(workflow.id, afterId, REFILTER_PAGE);

@@ -23,6 +23,7 @@ import type { CommitIngestService } from '../commit-logs/commit-ingest.service.t
 import type { CommitLogsDirectory } from '../commit-logs/commit-logs-directory.ts';
 import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
 import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
+import { sameCommitters } from '../workflows/workflow-columns.ts';
 import { isPolled } from './inbound-rules.ts';
 
 /**
@@ -128,7 +129,7 @@ export function createRepoSyncService(deps: {
       await deps.onSynced?.(workflow);
       // The committer filter changed while this sync stored items by the one it started with: decided again.
       const now = await workflows.findById(workflow.id);
-      if (now && now.committers !== workflow.committers) await ingest.refilter(now);
+      if (now && !sameCommitters(now.committers, workflow.committers)) await ingest.refilter(now);
       return { created, error: null };
     } catch (error) {
       if (!(error instanceof GitError) && !(error instanceof SvnError) && !(error instanceof RepoAccessError))

@@ -17,6 +17,7 @@ import type { AppsPolicy } from '../apps/apps.policy.ts';
 import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import { assertRepoPath } from './repo-path.ts';
 import type { WorkflowRecord, WorkflowsRepository } from './workflows.repository.ts';
+import { sameCommitters } from './workflow-columns.ts';
 
 type SaveWorkflowBody = SaveWorkflowWithRobotBody;
 
@@ -76,7 +77,7 @@ export function createWorkflowsService(deps: {
       repo_type: repository ? (body.repoType ?? null) : null,
       repo_path: repository && body.repoType !== 'other' ? (body.repoPath ?? null) : null,
       default_branch: toStoredBranches(body.defaultBranch),
-      committers: JSON.stringify(body.committers),
+      committers: body.committers,
       robot_url: body.robotUrl ?? null,
       auto_push: body.autoPush ? 1 : 0,
       package_type: body.contentType === 'package' ? (body.packageType ?? null) : null,
@@ -142,7 +143,7 @@ export function createWorkflowsService(deps: {
       if (resync) await deps.onRepoSaved?.(body.id);
       if (body.contentType === 'package' && workflow.content_type !== 'package') await ingest.backfillPackages(body.id);
       // Another committer filter hides and shows what is stored now, not only what arrives later.
-      if (changes.content_type === 'default' && changes.committers !== workflow.committers)
+      if (changes.content_type === 'default' && !sameCommitters(changes.committers, workflow.committers))
         await ingest.refilter({ ...workflow, ...changes });
       // Switched on (again): what came while it was off is history, not news.
       if (changes.auto_push === 1 && workflow.auto_push !== 1)
@@ -196,7 +197,7 @@ export function present(w: WorkflowRecord, canEdit: boolean, publicBase: string,
     // A password or token in the address is never shown back.
     repoPath: w.repo_path === null ? null : redactRepoUrl(w.repo_path),
     defaultBranch: w.default_branch,
-    committers: JSON.parse(w.committers) as string[],
+    committers: w.committers,
     robotUrl: canEdit ? w.robot_url : null,
     autoPush: w.auto_push === 1,
     packageType: w.package_type,
