@@ -10,6 +10,7 @@ import {
 } from '../src/db/database.ts';
 import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
+import { CORRUPT_JSON_WARNING } from '../src/db/json-column.ts';
 import { TEST_POSTGRES_URL, testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
@@ -179,6 +180,33 @@ describe.each(testDialects())('bundle ids per app and platform on %s', (dialect)
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const app = (await server.request<AppDetail>('GET', `/api/app?appId=${raceApp}`, { token: admin })).body.data;
     expect(app.bundleIds.android).toHaveLength(1);
+  });
+
+  it('damaged stored ids read as none yet, with one warning naming the column; the next build sets its id', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error & { code?: string }) => {
+      if (warning.code === CORRUPT_JSON_WARNING) warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      await server.db
+        .updateTable('apps')
+        .set({ bundle_ids: `{"ios": ["com.${dialect}"` })
+        .where('id', '=', appId)
+        .execute();
+      expect(await detail()).toMatchObject({ bundleId: null, bundleIds: { ios: [], android: [], mac: [] } });
+      expect((await publish('again.apk', sampleApk({ packageName: 'com.d' }))).body.code).toBe(200);
+      expect((await detail()).bundleIds).toMatchObject({ ios: [], android: ['com.d'], mac: [] });
+      // Written back whole, in the one encoding every compare and set expects.
+      const stored = await server.db.selectFrom('apps').select('bundle_ids').where('id', '=', appId).executeTakeFirst();
+      expect(JSON.parse(stored?.bundle_ids ?? '')).toEqual({ ios: [], android: ['com.d'], mac: [], harmony: [] });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([
+        expect.stringContaining('stored JSON in apps.bundle_ids is unreadable'),
+      ]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 

@@ -3,7 +3,6 @@ import {
   AppMessages,
   UNCATEGORISED_NAME,
   mainBundleId,
-  parseBundleIds,
   randomAppPath,
   type AppDetail,
   type AppType,
@@ -20,6 +19,7 @@ import type { AppsPolicy } from './apps.policy.ts';
 import type { AppsRepository } from './apps.repository.ts';
 import { assertRobotUrl, type RobotHosts } from '../../integrations/robot-destination.ts';
 import { storedMediaUrl, type MediaLinks } from '../../http/media-links.ts';
+import { appColumns } from './app-columns.ts';
 
 export interface AppDetailDeps {
   apps: AppsRepository;
@@ -64,7 +64,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
         members.unreadCount(appId, viewer.userId),
       ]);
       const canSeeSecrets = access !== 'view';
-      const bundleIds = parseBundleIds(app.bundle_ids);
+      const bundleIds = appColumns.bundleIds.decode(app.bundle_ids);
       return {
         appId: app.id,
         appName: app.app_name,
@@ -114,7 +114,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
         password: box.seal(body.password),
         description: body.description,
         // Left out (an older client), the ids stay as the uploads and the last save made them.
-        ...(body.bundleIds ? { bundle_ids: JSON.stringify(body.bundleIds) } : {}),
+        ...(body.bundleIds ? { bundle_ids: appColumns.bundleIds.encode(body.bundleIds) } : {}),
         support_url: body.supportUrl ?? null,
         dev_wecom_url: body.devWeComUrl ?? null,
         prod_wecom_url: body.prodWeComUrl ?? null,

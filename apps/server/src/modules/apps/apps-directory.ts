@@ -17,7 +17,7 @@ export function createAppsDirectory(db: Kysely<Database>) {
       findByPath: apps.findByPath,
       /** Inside the caller's transaction (a new version touches its app). */
       update: apps.update,
-      bundleIdsText: apps.bundleIdsText,
+      bundleIds: apps.bundleIds,
       replaceBundleIdsIf: apps.replaceBundleIdsIf,
     },
     members: {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { AppListQuery } from '@release/contract';
+import type { AppBundleIds, AppListQuery } from '@release/contract';
 import type { AppsTable, Database, Insertable } from '../../db/schema.ts';
+import { appColumns } from './app-columns.ts';
 
 type AppsQuery = SelectQueryBuilder<Database & { a: AppsTable }, 'a', object>;
 
@@ -163,17 +164,23 @@ export function createAppsRepository(db: Kysely<Database>) {
       await trx.updateTable('apps').set(changes).where('id', '=', appId).execute();
     },
 
-    /** The app's stored ids (JSON text, see contract bundle-ids.ts). */
-    async bundleIdsText(appId: number): Promise<string | null> {
+    /**
+     * The app's ids (app-columns.ts), with the text they were read from: what replaceBundleIdsIf compares (null: no
+     * such app).
+     */
+    async bundleIds(appId: number): Promise<{ ids: AppBundleIds; stored: string } | null> {
       const row = await db.selectFrom('apps').select('bundle_ids').where('id', '=', appId).executeTakeFirst();
-      return row?.bundle_ids ?? null;
+      return row ? { ids: appColumns.bundleIds.decode(row.bundle_ids), stored: row.bundle_ids } : null;
     },
 
-    /** Writes the ids only if they are still `before` (compare and set): false when another upload changed them first. */
-    async replaceBundleIdsIf(appId: number, before: string, after: string): Promise<boolean> {
+    /**
+     * Writes the ids only if the stored text is still `before`, as bundleIds read it (compare and set): false when
+     * another upload changed them first.
+     */
+    async replaceBundleIdsIf(appId: number, before: string, after: AppBundleIds): Promise<boolean> {
       const result = await db
         .updateTable('apps')
-        .set({ bundle_ids: after })
+        .set({ bundle_ids: appColumns.bundleIds.encode(after) })
         .where('id', '=', appId)
         .where('bundle_ids', '=', before)
         .executeTakeFirst();

@@ -8,6 +8,7 @@ import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
 import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import type { CommitLogsRepository } from './commit-logs.repository.ts';
+import { commitLogColumns } from './commit-log-columns.ts';
 
 const MERGE_MESSAGE = /^Merge (branch|pull request|remote-tracking branch|tag) /;
 
@@ -94,7 +95,7 @@ export function createCommitIngestService(deps: {
           commit_time: c.commitTime,
           branch: text(c.branch, WIDTH.branch),
           tag_name: text(c.tags[0] ?? null, WIDTH.tag),
-          tag_summary: JSON.stringify(c.tagSummary.filter(Boolean)),
+          tag_summary: commitLogColumns.tagSummary.encode(c.tagSummary.filter(Boolean)),
           commit_message: text(c.message, WIDTH.message),
           description: '',
           file_urls: '[]',
@@ -102,7 +103,7 @@ export function createCommitIngestService(deps: {
           author_email: text(c.authorEmail, WIDTH.email),
           source_url: text(c.url, WIDTH.url),
           app_version_id: null,
-          metadata: c.files ? JSON.stringify({ files: c.files }) : null,
+          metadata: c.files ? commitLogColumns.metadata.encode({ files: c.files }) : null,
           is_filtered: isFiltered(committers, c.authorName, c.authorEmail, c.message),
           create_time: now,
           update_time: now,
@@ -130,7 +131,7 @@ export function createCommitIngestService(deps: {
           author_email: null,
           source_url: text(item.url ?? null, WIDTH.url),
           app_version_id: null,
-          metadata: item.metadata ? JSON.stringify(item.metadata) : null,
+          metadata: item.metadata ? commitLogColumns.metadata.encode(item.metadata) : null,
           is_filtered: 0,
           create_time: now,
           update_time: now,

@@ -1,8 +1,10 @@
+import { wikiEventMetadata } from '@release/contract';
 import { CompiledQuery, PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { CommitLogsTable, Database, Insertable } from '../../db/schema.ts';
 import { pgCopierOf } from '../../db/pg-copy.ts';
 import { yieldToEventLoop } from '../../lib/event-loop.ts';
 import { countCalendar, type CalendarFilter } from './commit-log-calendar.query.ts';
+import { commitLogColumns } from './commit-log-columns.ts';
 import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
 export interface CommitLogFilter extends PageFilter {
@@ -72,11 +74,26 @@ export const MESSAGE_HEAD = 64;
 const ID_CHUNK = 5_000;
 const UNIQUE_VIOLATION = '23505';
 
+/** A row with its tag summary and media links decoded (commit-log-columns.ts): services never parse them. */
+type Decoded<R> = Omit<R, 'tag_summary' | 'file_urls'> & { tag_summary: string[]; file_urls: string[] };
+function decode<R extends { tag_summary: string; file_urls: string }>(row: R): Decoded<R> {
+  return {
+    ...row,
+    tag_summary: commitLogColumns.tagSummary.decode(row.tag_summary),
+    file_urls: commitLogColumns.fileUrls.decode(row.file_urls),
+  };
+}
+
+/** What an edit may change; the media links as a list, encoded here. */
+export type CommitLogChanges = Partial<Omit<Insertable<CommitLogsTable>, 'tag_summary' | 'file_urls'>> & {
+  file_urls?: string[];
+};
+
 export function createCommitLogsRepository(db: Kysely<Database>) {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   // Undefined inside a caller's transaction: rows must join it.
   const copier = pgCopierOf(db);
-  return {
+  const repository = {
     /** Newest first; one row more than asked tells whether there is more. The page is chosen by pageIds (indexes only), then joined. */
     async list(filter: CommitLogFilter) {
       const page = pageIds(db, filter);
@@ -103,7 +120,8 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         ])
         .orderBy('c.commit_time', 'desc')
         .orderBy('c.id', 'desc')
-        .execute();
+        .execute()
+        .then((rows) => rows.map(decode));
     },
 
     /** A calendar window's counts per cell, in one read (commit-log-calendar.query.ts). */
@@ -183,15 +201,17 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     },
 
     async findById(id: number) {
-      return db.selectFrom('commit_logs').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('commit_logs').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
     },
     async findByCommit(workflowId: number, commitId: string) {
-      return db
+      const row = await db
         .selectFrom('commit_logs')
         .selectAll()
         .where('workflow_id', '=', workflowId)
         .where('commit_id', '=', commitId)
         .executeTakeFirst();
+      return row && decode(row);
     },
     /** Up to two items whose git id starts with this lower-case hex prefix: a range of the unique (workflow_id, commit_id) index. */
     async findByCommitPrefix(workflowId: number, prefix: string) {
@@ -204,7 +224,8 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         .where('commit_id', '<', `${prefix}g`)
         .orderBy('commit_id')
         .limit(2)
-        .execute();
+        .execute()
+        .then((rows) => rows.map(decode));
     },
     /**
      * The metadata of these items that `readerId` may see (undefined: every item, for admins): items of apps the
@@ -225,8 +246,17 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         row.metadata === null ? [] : [{ id: row.id, metadata: row.metadata }],
       );
     },
-    async update(id: number, changes: Partial<Insertable<CommitLogsTable>>) {
-      await db.updateTable('commit_logs').set(changes).where('id', '=', id).execute();
+    /** Of these items (as metadataOf), the wiki edits: metadata that is not a wiki event (or is damaged) is left out. */
+    async wikiEventsOf(ids: number[], readerId: number | undefined) {
+      return (await repository.metadataOf(ids, readerId)).flatMap((row) => {
+        const parsed = wikiEventMetadata.safeParse(commitLogColumns.metadata.decode(row.metadata));
+        return parsed.success ? [{ id: row.id, event: parsed.data }] : [];
+      });
+    },
+    async update(id: number, changes: CommitLogChanges) {
+      const { file_urls, ...rest } = changes;
+      const set = file_urls === undefined ? rest : { ...rest, file_urls: commitLogColumns.fileUrls.encode(file_urls) };
+      await db.updateTable('commit_logs').set(set).where('id', '=', id).execute();
     },
     /**
      * Inserts what is new; a commit already known to the workflow is left as it is (ON CONFLICT DO NOTHING). Answers
@@ -376,7 +406,11 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
     async setTag(workflowId: number, commitId: string, tagName: string, summary: string, now: number) {
       await db
         .updateTable('commit_logs')
-        .set({ tag_name: tagName, tag_summary: JSON.stringify(summary ? [summary] : []), update_time: now })
+        .set({
+          tag_name: tagName,
+          tag_summary: commitLogColumns.tagSummary.encode(summary ? [summary] : []),
+          update_time: now,
+        })
         .where('workflow_id', '=', workflowId)
         .where('commit_id', '=', commitId)
         .execute();
@@ -390,6 +424,7 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
   };
+  return repository;
 }
 export type CommitLogsRepository = ReturnType<typeof createCommitLogsRepository>;
 export type CommitLogListRow = Awaited<ReturnType<CommitLogsRepository['list']>>[number];

@@ -1,7 +1,6 @@
 import {
   cleanFileUrls,
   groupByBound,
-  wikiEventMetadata,
   type CommitLogCalendarQuery,
   type CommitLogItem,
   type CommitLogListQuery,
@@ -45,8 +44,8 @@ function paging(pageNo: number, pageSize: number, cursor: string | undefined) {
 }
 
 /** A record's media links as shown to a viewer: ours signed, others as they are. */
-function signedFileUrls(stored: string, present: Links): string[] {
-  return cleanFileUrls(JSON.parse(stored)).map((url) => present.mediaUrl(url) ?? url);
+function signedFileUrls(stored: string[], present: Links): string[] {
+  return stored.map((url) => present.mediaUrl(url) ?? url);
 }
 
 export interface CommitLogsDeps {
@@ -108,7 +107,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
       updateTime: row.update_time,
       branch: row.branch,
       tagName: row.tag_name,
-      tagSummary: JSON.parse(row.tag_summary) as string[],
+      tagSummary: row.tag_summary,
       commitMessage: row.commit_message,
       description: row.description,
       fileUrls: signedFileUrls(row.file_urls, present),
@@ -208,7 +207,7 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
         .map((url) => storedMediaUrl(url));
       await logs.update(body.id, {
         description: body.description,
-        file_urls: JSON.stringify(kept),
+        file_urls: kept,
         update_time: clock.now(),
       });
     },
@@ -263,12 +262,9 @@ export function createCommitLogsService(deps: CommitLogsDeps) {
         beforeContent: string;
         afterContent: string;
       }> = [];
-      for (const row of await logs.metadataOf(ids, readerOf(viewer))) {
-        const parsed = wikiEventMetadata.safeParse(JSON.parse(row.metadata));
-        if (!parsed.success) continue;
-        const m = parsed.data;
+      for (const { id, event: m } of await logs.wikiEventsOf(ids, readerOf(viewer))) {
         out.push({
-          id: row.id,
+          id,
           objTitle: m.objTitle,
           url: m.url ?? null,
           event: m.event,

@@ -1,11 +1,4 @@
-import {
-  AppMessages,
-  BundleIdMessages,
-  MessagingMessages,
-  parseBundleIds,
-  platformNames,
-  type UploadAppBody,
-} from '@release/contract';
+import { AppMessages, BundleIdMessages, MessagingMessages, platformNames, type UploadAppBody } from '@release/contract';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import { packageIdentity, type InspectPackageOptions, type PackageInspection } from '@release/inspect';
@@ -188,8 +181,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     const target = bundleIdOf(inspection);
     if (!target) return;
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const before = (await apps.bundleIdsText(appId)) ?? '{}';
-      const decision = decideBundleId(parseBundleIds(before), target, allowOther);
+      const before = await apps.bundleIds(appId);
+      if (!before) return;
+      const decision = decideBundleId(before.ids, target, allowOther);
       if (decision.kind === 'accept') return;
       if (decision.kind === 'mismatch') {
         throw AppError.conflict(BundleIdMessages.mismatch(target.platform, decision.allowed, target.bundleId), {
@@ -199,7 +193,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
           bundleId: target.bundleId,
         });
       }
-      if (await apps.replaceBundleIdsIf(appId, before, JSON.stringify(decision.next))) return;
+      if (await apps.replaceBundleIdsIf(appId, before.stored, decision.next)) return;
     }
   }
 

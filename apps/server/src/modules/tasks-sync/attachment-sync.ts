@@ -13,7 +13,7 @@ import {
 } from '../../integrations/lark/lark-files.ts';
 import { TASK_ATTACHMENT_MAX_BYTES, type LarkTaskClient } from '../../integrations/lark/lark-task.ts';
 import { BlobError, type BlobStore } from '../../storage/blob-store.ts';
-import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
+import { taskColumns, type StoredTaskFile } from '../tasks/task-columns.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
 
@@ -150,7 +150,7 @@ export function createAttachmentSync(deps: {
     record: TaskRecordRow,
     taskGuid: string,
   ): Promise<{ pushed: number; pulled: number }> {
-    const files = parseFiles(record.attach_files);
+    const files = taskColumns.attachFiles.decode(record.attach_files);
     const remote = await deps.client.listAttachments(taskGuid);
     const uploads = (
       await limited(

@@ -8,7 +8,7 @@ import {
 } from '../../integrations/lark/lark-bitable.ts';
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
+import { taskColumns, type StoredTaskFile } from '../tasks/task-columns.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import {
   attachmentKey,
@@ -71,7 +71,7 @@ export function createBugAttachmentSync(deps: {
     appToken: string,
     tableId: string,
   ): Promise<{ pushed: number; pulled: number }> {
-    const files = parseFiles(record.attach_files);
+    const files = taskColumns.attachFiles.decode(record.attach_files);
     const cell = bitableFiles(remote.fields[BUG_COLUMNS.attachments]);
     const inCell = new Set(cell.map((f) => f.file_token));
     const local = new Set(files.map((f) => f.fileToken).filter((t): t is string => Boolean(t)));

@@ -11,15 +11,7 @@ import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import { BUG_COLUMNS, labelOfValue, valueOfLabel } from './lark-fields.ts';
 import type { LarkSide, SyncedColumns } from './sync-engine.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
-
-const ids = (json: string): number[] => {
-  try {
-    const parsed = JSON.parse(json) as unknown;
-    return Array.isArray(parsed) ? parsed.map(Number).filter(Number.isFinite) : [];
-  } catch {
-    return [];
-  }
-};
+import { peopleSetText, taskColumns } from '../tasks/task-columns.ts';
 
 /** Bugs ↔ records of the app's Bitable table, keyed by column name (lark-fields.ts). */
 export function createBugSide(deps: {
@@ -40,7 +32,7 @@ export function createBugSide(deps: {
       const f = remote.fields;
       const openIds = bitablePeople(f[BUG_COLUMNS.assignees]);
       const users = await deps.sync.usersOfOpenIds(openIds);
-      const local = ids(record.assignee_ids);
+      const local = taskColumns.assigneeIds.decode(record.assignee_ids);
       const linked = await deps.sync.openIdsOf(local);
       const assignees = [
         ...new Set([
@@ -59,9 +51,9 @@ export function createBugSide(deps: {
         bug_type: select('bugType', f[BUG_COLUMNS.bugType]),
         module_name: typeof f[BUG_COLUMNS.moduleName] === 'string' ? (f[BUG_COLUMNS.moduleName] as string) : null,
         assignee_ids:
-          JSON.stringify([...local].sort((a, b) => a - b)) === JSON.stringify(assignees)
+          peopleSetText(local) === peopleSetText(assignees)
             ? record.assignee_ids
-            : JSON.stringify(assignees),
+            : taskColumns.assigneeIds.encode(assignees),
         start_at: num(f[BUG_COLUMNS.startAt]),
         due: num(f[BUG_COLUMNS.due]),
         bug_remark: remark || (record.bug_remark === '' ? '' : null),
@@ -70,7 +62,7 @@ export function createBugSide(deps: {
     },
 
     async push(record, remote) {
-      const openIds = [...(await deps.sync.openIdsOf(ids(record.assignee_ids))).values()];
+      const openIds = [...(await deps.sync.openIdsOf(taskColumns.assigneeIds.decode(record.assignee_ids))).values()];
       // People in the cell without a local account stay.
       const kept = remote
         ? await Promise.all([deps.sync.usersOfOpenIds(bitablePeople(remote.fields[BUG_COLUMNS.assignees]))]).then(

@@ -5,7 +5,7 @@ import type { BitableRecordRead, LarkBitableClient } from '../../integrations/la
 import { LarkApiError } from '../../integrations/lark/lark-client.ts';
 import { isLarkFailure } from '../../integrations/lark/lark-task-errors.ts';
 import type { LarkTask, LarkTaskClient } from '../../integrations/lark/lark-task.ts';
-import { parseFiles } from '../tasks/task-presenter.ts';
+import { taskColumns } from '../tasks/task-columns.ts';
 import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import type { TasksDirectory } from '../tasks/tasks-directory.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -137,7 +137,7 @@ export function createSyncRunner(deps: SyncRunnerDeps) {
   async function bugExtras(recordId: number, remote: BitableRecordRead | null, counts: SyncCounts) {
     const record = await deps.sync.findById(recordId);
     if (!record?.lark_record_id || record.lark_deleted) return;
-    if (!remote && parseFiles(record.attach_files).length === 0) return;
+    if (!remote && taskColumns.attachFiles.decode(record.attach_files).length === 0) return;
     const s = await deps.sync.settings(Number(record.app_id));
     if (!s?.lark_app_token || !s.lark_table_id) return;
     const item =

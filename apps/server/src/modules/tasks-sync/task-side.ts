@@ -11,15 +11,7 @@ import type { TaskRecordRow } from '../tasks/tasks.repository.ts';
 import { cut, labelOfValue, TASK_CUSTOM_FIELDS, valueOfLabel } from './lark-fields.ts';
 import type { LarkSide, SyncedColumns } from './sync-engine.ts';
 import type { TasksSyncRepository } from './tasks-sync.repository.ts';
-
-const ids = (json: string): number[] => {
-  try {
-    const parsed = JSON.parse(json) as unknown;
-    return Array.isArray(parsed) ? parsed.map(Number).filter(Number.isFinite) : [];
-  } catch {
-    return [];
-  }
-};
+import { peopleSetText, taskColumns } from '../tasks/task-columns.ts';
 
 /** Tasks ↔ Lark Task v2 items of the app's task list (status and priority as the list's select custom fields). */
 export function createTaskSide(deps: {
@@ -60,7 +52,7 @@ export function createTaskSide(deps: {
       // People without a local account stay in Lark; local people without Lark stay here.
       const openIds = await assigneesOf(remote);
       const users = await deps.sync.usersOfOpenIds(openIds);
-      const local = ids(record.assignee_ids);
+      const local = taskColumns.assigneeIds.decode(record.assignee_ids);
       const linked = await deps.sync.openIdsOf(local);
       const assignees = [
         ...local.filter((id) => !linked.has(id)),
@@ -74,11 +66,10 @@ export function createTaskSide(deps: {
         completed_at: done ? Number(remote.completed_at) : null,
         status,
         priority: priorityLabel ? valueOfLabel('priority', priorityLabel) : record.priority,
-        assignee_ids: JSON.stringify([...new Set(assignees)].sort((a, b) => a - b)),
+        assignee_ids: peopleSetText(assignees),
       };
       // The same people in another order is no change.
-      if (JSON.stringify([...local].sort((a, b) => a - b)) === columns.assignee_ids)
-        columns.assignee_ids = record.assignee_ids;
+      if (peopleSetText(local) === columns.assignee_ids) columns.assignee_ids = record.assignee_ids;
       return columns;
     },
 
@@ -93,7 +84,7 @@ export function createTaskSide(deps: {
         if (field && option) customs.push({ guid: field.guid, single_select_value: option.guid });
       }
       const localDone = record.completed_at !== null;
-      const openIds = [...(await deps.sync.openIdsOf(ids(record.assignee_ids))).values()];
+      const openIds = [...(await deps.sync.openIdsOf(taskColumns.assigneeIds.decode(record.assignee_ids))).values()];
       const fieldsOut: LarkTaskFields = {
         summary: cut(record.summary) || '-',
         description: cut(record.description),

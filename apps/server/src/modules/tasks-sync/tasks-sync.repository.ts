@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { parseFiles, type StoredTaskFile } from '../tasks/task-presenter.ts';
+import { taskColumns, type StoredTaskFile } from '../tasks/task-columns.ts';
 import type { NewTaskHistory, TaskRecordRow } from '../tasks/tasks.repository.ts';
 
 export type LinkKind = 'taskList' | 'table';
@@ -162,7 +162,7 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
       const tokens = new Set<string>();
       for (const r of rows)
         for (const v of [r.old_value, r.new_value])
-          for (const f of parseFiles(v ?? '[]')) if (f.fileToken) tokens.add(f.fileToken);
+          for (const f of taskColumns.attachFiles.decode(v ?? '[]')) if (f.fileToken) tokens.add(f.fileToken);
       return tokens;
     },
 
@@ -185,11 +185,12 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         if (!row) return;
         // Files removed in Lark (by token) go; the others get their new tokens.
-        const files = parseFiles(row.attach_files)
+        const files = taskColumns.attachFiles
+          .decode(row.attach_files)
           .filter((f) => !(f.fileToken && dropped.has(f.fileToken)))
           .map((f) => (f.fileToken ? f : { ...f, fileToken: tokens.get(f.s3Key) ?? null }));
         const known = new Set(files.map((f) => f.fileToken));
-        const next = JSON.stringify([...files, ...added.filter((f) => !known.has(f.fileToken))]);
+        const next = taskColumns.attachFiles.encode([...files, ...added.filter((f) => !known.has(f.fileToken))]);
         const saved = await db.transaction().execute(async (trx) => {
           const result = await trx
             .updateTable('task_records')
@@ -239,9 +240,9 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
             .select('attach_files')
             .where('id', '=', Number(id))
             .executeTakeFirst();
-          const files = parseFiles(row?.attach_files ?? '[]');
+          const files = taskColumns.attachFiles.decode(row?.attach_files ?? '[]');
           if (!row || !files.some((f) => f.fileToken)) break;
-          const next = JSON.stringify(files.map((f) => ({ ...f, fileToken: null })));
+          const next = taskColumns.attachFiles.encode(files.map((f) => ({ ...f, fileToken: null })));
           const result = await db
             .updateTable('task_records')
             .set({ attach_files: next })

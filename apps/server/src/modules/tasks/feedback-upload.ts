@@ -12,7 +12,7 @@ import { AppError } from '../../http/app-error.ts';
 import { EXTENSION_OF, sniffType, type SniffedType } from '../../lib/file-type.ts';
 import { peekStream } from '../../lib/peek-stream.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
-import type { StoredTaskFile } from './task-presenter.ts';
+import type { StoredTaskFile } from './task-columns.ts';
 
 const MB = 1024 * 1024;
 const SCREENSHOT_TYPES: SniffedType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];

@@ -16,7 +16,7 @@ import type { AttemptLimiter } from '../auth/attempt-limiter.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { InstallService } from '../install/install.service.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
-import { parseAssignees, type StoredTaskFile } from './task-presenter.ts';
+import { taskColumns, type StoredTaskFile } from './task-columns.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TasksService } from './tasks.service.ts';
 
@@ -73,7 +73,7 @@ export function createFeedbackService(deps: FeedbackDeps) {
     return {
       appId,
       enabled: row ? Number(row.feedback_enabled) === 1 : true,
-      assigneeIds: row ? parseAssignees(row.feedback_assignee_ids) : [],
+      assigneeIds: row ? taskColumns.feedbackAssigneeIds.decode(row.feedback_assignee_ids) : [],
     };
   }
 

@@ -1,39 +1,9 @@
 import type { TaskFile, TaskRecord } from '@release/contract';
+import { taskColumns } from './task-columns.ts';
 import type { TaskRecordRow } from './tasks.repository.ts';
-
-/** An attachment as stored on a record: our blob key, the user's file name, and Lark's file token once synced. */
-export interface StoredTaskFile {
-  s3Key: string;
-  fileName: string;
-  fileToken: string | null;
-}
 
 /** Makes a download link for a stored file (signed, short-lived). */
 export type FileLinker = (s3Key: string, fileName: string) => Promise<string>;
-
-export function parseAssignees(raw: string): number[] {
-  try {
-    const list = JSON.parse(raw) as unknown;
-    return Array.isArray(list) ? list.filter((n): n is number => typeof n === 'number') : [];
-  } catch {
-    return [];
-  }
-}
-
-export function parseFiles(raw: string): StoredTaskFile[] {
-  try {
-    const list = JSON.parse(raw) as unknown;
-    if (!Array.isArray(list)) return [];
-    return list
-      .filter(
-        (f): f is StoredTaskFile =>
-          typeof f === 'object' && f !== null && typeof (f as StoredTaskFile).s3Key === 'string',
-      )
-      .map((f) => ({ s3Key: f.s3Key, fileName: String(f.fileName ?? ''), fileToken: f.fileToken ?? null }));
-  } catch {
-    return [];
-  }
-}
 
 /** Shapes stored rows into the API's records; names come from one lookup per page. */
 export async function presentRecords(
@@ -43,9 +13,9 @@ export async function presentRecords(
 ): Promise<TaskRecord[]> {
   return Promise.all(
     rows.map(async (row) => {
-      const assigneeIds = parseAssignees(row.assignee_ids);
+      const assigneeIds = taskColumns.assigneeIds.decode(row.assignee_ids);
       const files: TaskFile[] = await Promise.all(
-        parseFiles(row.attach_files).map(async (f) => ({
+        taskColumns.attachFiles.decode(row.attach_files).map(async (f) => ({
           s3Key: f.s3Key,
           fileName: f.fileName,
           name: f.fileName,
@@ -96,7 +66,7 @@ export async function presentRecords(
 /** The user ids a page of records names (assignees and creators). */
 export function userIdsOf(rows: TaskRecordRow[]): number[] {
   return rows.flatMap((r) => [
-    ...parseAssignees(r.assignee_ids),
+    ...taskColumns.assigneeIds.decode(r.assignee_ids),
     ...(r.creator_id === null ? [] : [Number(r.creator_id)]),
   ]);
 }

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable } f
 import type { Database, TaskCommentsTable, TaskHistoryTable, TaskRecordsTable } from '../../db/schema.ts';
 import type { RecordType } from '@release/contract';
 import { DELETED_IN_LARK } from './lark-deleted.ts';
+import { taskColumns } from './task-columns.ts';
 
 export type TaskRecordRow = Selectable<TaskRecordsTable>;
 export type TaskCommentRow = Selectable<TaskCommentsTable>;
@@ -74,7 +75,10 @@ export function createTasksRepository(db: Kysely<Database>) {
         .execute();
     },
     async saveFeedbackSettings(appId: number, enabled: boolean, assigneeIds: number[], now: number) {
-      const values = { feedback_enabled: enabled ? 1 : 0, feedback_assignee_ids: JSON.stringify(assigneeIds) };
+      const values = {
+        feedback_enabled: enabled ? 1 : 0,
+        feedback_assignee_ids: taskColumns.feedbackAssigneeIds.encode(assigneeIds),
+      };
       await db
         .insertInto('app_task_settings')
         .values({ app_id: appId, task_view_enabled: 0, update_time: now, ...values })

@@ -32,7 +32,8 @@ import type { AuthUser } from '../auth/session.service.ts';
 import type { UploadsService } from '../uploads/uploads.service.ts';
 import { keptHere } from './lark-deleted.ts';
 import { diff, recordInserter } from './task-rows.ts';
-import { parseFiles, presentRecords, userIdsOf, type FileLinker, type StoredTaskFile } from './task-presenter.ts';
+import { taskColumns, type StoredTaskFile } from './task-columns.ts';
+import { presentRecords, userIdsOf, type FileLinker } from './task-presenter.ts';
 import type { TaskRecordRow, TasksRepository } from './tasks.repository.ts';
 
 export type TaskChange = 'created' | 'updated' | 'comment';
@@ -175,10 +176,10 @@ export function createTasksService(deps: TasksServiceDeps) {
     const changes: Updateable<TaskRecordsTable> = {
       summary: body.summary.trim(),
       description: body.description,
-      assignee_ids: JSON.stringify(body.assigneeIds),
+      assignee_ids: taskColumns.assigneeIds.encode(body.assigneeIds),
       start_at: body.startAt ?? null,
       due: body.due ?? null,
-      attach_files: JSON.stringify(files),
+      attach_files: taskColumns.attachFiles.encode(files),
     };
     if (isTask) {
       if (body.priority !== undefined) changes.priority = body.priority ?? NEW_TASK_PRIORITY;
@@ -269,7 +270,7 @@ export function createTasksService(deps: TasksServiceDeps) {
         record_type: body.recordType,
         summary: body.summary.trim(),
         description: body.description,
-        assignee_ids: JSON.stringify(body.assigneeIds),
+        assignee_ids: taskColumns.assigneeIds.encode(body.assigneeIds),
         start_at: body.startAt ?? null,
         due: body.due ?? null,
         // Status is chosen only when editing (SPEC §4).
@@ -281,7 +282,7 @@ export function createTasksService(deps: TasksServiceDeps) {
         bug_severity: isTask ? null : (body.bugSeverity ?? null),
         bug_priority: isTask ? null : (body.bugPriority ?? null),
         bug_remark: isTask ? null : (body.bugRemark ?? null),
-        attach_files: JSON.stringify(files),
+        attach_files: taskColumns.attachFiles.encode(files),
         client_token: body.clientToken ?? null,
       };
       let guid: string;
@@ -315,7 +316,7 @@ export function createTasksService(deps: TasksServiceDeps) {
         const { files, claim } = await resolveFiles(
           user,
           before.record_type === 'task' ? body.attachFiles : body.bugFiles,
-          parseFiles(before.attach_files),
+          taskColumns.attachFiles.decode(before.attach_files),
         );
         const now = clock.now();
         const changes = formChanges(before, body, files, now);
@@ -389,7 +390,7 @@ export function createTasksService(deps: TasksServiceDeps) {
           record_type: 'bug',
           summary: input.summary,
           description: input.description,
-          assignee_ids: JSON.stringify(input.assigneeIds),
+          assignee_ids: taskColumns.assigneeIds.encode(input.assigneeIds),
           start_at: null,
           due: null,
           priority: null,
@@ -400,7 +401,7 @@ export function createTasksService(deps: TasksServiceDeps) {
           bug_severity: null,
           bug_priority: null,
           bug_remark: null,
-          attach_files: JSON.stringify(input.files),
+          attach_files: taskColumns.attachFiles.encode(input.files),
           client_token: null,
           version_id: input.versionId,
         },
