@@ -6,6 +6,8 @@ export const UPLOAD_CONCURRENCY = 5;
 export const UPLOAD_PART_RETRIES = 3;
 export const UPLOAD_PART_TIMEOUT_MS = 60_000;
 export const V2_UPLOAD_TIMEOUT_MS = 60_000;
+/** SPEC §9: a package file sent in one request (api/upload; the one-request publish). */
+export const PACKAGE_UPLOAD_TIMEOUT_MS = 300_000;
 /** Upload progress: the transfer fills 80 %, registering the version the rest. */
 export const UPLOAD_TRANSFER_SHARE = 0.8;
 

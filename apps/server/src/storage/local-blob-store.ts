@@ -162,7 +162,10 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
       try {
         if (Buffer.isBuffer(body)) await fsp.writeFile(temp, body);
         else await pipeline(body, fs.createWriteStream(temp));
+        // On disk before it is answered, as a multipart upload's parts (a one-request publish answers with its version).
+        await syncPath(temp);
         await fsp.rename(temp, target);
+        await syncPath(path.dirname(target), 'directory');
       } catch (error) {
         await fsp.rm(temp, { force: true });
         throw error;

@@ -89,6 +89,21 @@ function transportFailure(options: RequestOptions, timedOut: boolean): ApiError 
   return new ApiError(timedOut ? 'timeout' : 'network', zh.common.networkError);
 }
 
+/**
+ * What a call made outside `request` (an XMLHttpRequest, for its upload progress) answered, through the same envelope
+ * and error-code handling; `payload` undefined: no answer (network), `timedOut`: the call's own timeout.
+ */
+export function settleAnswer<T>(payload: unknown, options: RequestOptions, timedOut = false): ApiResponse<T> {
+  if (!isEnvelope(payload)) throw transportFailure(options, timedOut);
+  return settleEnvelope<T, object>(payload, options);
+}
+
+/** The session's token header, for calls made outside `request`. */
+export function tokenHeader(): Record<string, string> {
+  const { token } = readSession();
+  return token ? { token } : {};
+}
+
 /** One call to the API: token header, timeout, envelope and error-code handling of SPEC §8. */
 export async function request<T, Extra extends object = object>(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',

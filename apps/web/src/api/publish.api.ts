@@ -3,6 +3,7 @@ import {
   isBundleIdMismatch,
   ResultCode,
   type BundleIdMismatch,
+  PACKAGE_UPLOAD_TIMEOUT_MS,
   V2_UPLOAD_TIMEOUT_MS,
   type AppListItem,
   type AppVersionRow,
@@ -11,8 +12,8 @@ import {
   type AppPermit,
   type UploadAppBody,
 } from '@release/contract';
-import { api } from './client.ts';
-import { isApiError } from './api-error.ts';
+import { api, settleAnswer, tokenHeader } from './client.ts';
+import { ApiError, isApiError } from './api-error.ts';
 
 /** The publish page shows failures itself (under the progress bar), so these calls do not toast. */
 const quiet = { silent: true } as const;
@@ -68,6 +69,59 @@ export async function registerPackage(body: UploadAppBody, signal: AbortSignal):
   return (
     await api.post<AppVersionRow>('/api/v2/upload_app', body, { ...quiet, signal, timeoutMs: V2_UPLOAD_TIMEOUT_MS })
   ).data;
+}
+
+/** What a one-request publish sends beside the file. */
+export type DirectPublishFields = Pick<UploadAppBody, 'appId' | 'description' | 'chatEnv' | 'allowOtherBundleId'>;
+
+/**
+ * POST /api/upload_app/direct: a small package sent and registered in one request (its fields before the file, as the
+ * route wants them). Through XMLHttpRequest, for the upload's progress; answers and failures as any API call's.
+ */
+export function publishDirect(
+  file: File,
+  fields: DirectPublishFields,
+  signal: AbortSignal,
+  onUploadProgress: (loaded: number, total: number) => void,
+): Promise<AppVersionRow> {
+  const form = new FormData();
+  form.append('appId', String(fields.appId));
+  if (fields.description) form.append('note', fields.description);
+  if (fields.chatEnv) form.append('chatEnv', fields.chatEnv);
+  if (fields.allowOtherBundleId) form.append('allowOtherBundleId', 'true');
+  form.append('file', file, file.name);
+  if (signal.aborted) return Promise.reject(new ApiError('canceled', 'canceled'));
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const abort = (): void => xhr.abort();
+    const settle = (payload: unknown, timedOut = false): void => {
+      signal.removeEventListener('abort', abort);
+      try {
+        resolve(settleAnswer<AppVersionRow>(payload, { ...quiet, signal }, timedOut).data);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    xhr.open('POST', '/api/upload_app/direct');
+    xhr.timeout = PACKAGE_UPLOAD_TIMEOUT_MS;
+    for (const [name, value] of Object.entries({ Accept: 'application/json', ...tokenHeader() }))
+      xhr.setRequestHeader(name, value);
+    xhr.upload.addEventListener('progress', (event) => onUploadProgress(event.loaded, event.total));
+    xhr.addEventListener('load', () => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(xhr.responseText);
+      } catch {
+        payload = undefined;
+      }
+      settle(payload);
+    });
+    xhr.addEventListener('error', () => settle(undefined));
+    xhr.addEventListener('abort', () => settle(undefined));
+    xhr.addEventListener('timeout', () => settle(undefined, true));
+    signal.addEventListener('abort', abort, { once: true });
+    xhr.send(form);
+  });
 }
 
 /** v2/upload_app refused the package for its bundle id (409, data names the ids): confirming may publish it. */

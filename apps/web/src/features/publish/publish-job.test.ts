@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppVersionRow, UploadAppBody } from '@release/contract';
+import { type AppVersionRow, UPLOAD_PART_SIZE, type UploadAppBody } from '@release/contract';
 import { PublishAbortedError, PublishJob, type PublishApi } from './publish-job.ts';
 import type { PartSender } from './multipart-upload.ts';
 
@@ -145,6 +145,55 @@ describe('PublishJob', () => {
       ['k1/app.ipa', undefined],
       ['k1/app.ipa', true],
     ]);
+  });
+
+  it('sends a package of one part alone in one request (upload_app/direct), reporting 0-80, registering, then 100', async () => {
+    const { api, calls } = fakePublishApi([]);
+    const direct: Array<[string, unknown]> = [];
+    const answers = ['mismatch', 'ok'];
+    api.publishDirect = async (file, fields, _signal, onUploadProgress) => {
+      direct.push([file.name, fields.allowOtherBundleId]);
+      onUploadProgress(100, 400);
+      onUploadProgress(400, 400);
+      if (answers.shift() === 'mismatch') throw new Mismatch('包名不一致');
+      return { id: 9, appId: fields.appId } as unknown as AppVersionRow;
+    };
+    const small = { file: new File([new Uint8Array(UPLOAD_PART_SIZE)], 'small.ipa'), attachments: [] };
+    const job = new PublishJob(small, api, okFetch);
+    const progress: number[] = [];
+    const stages: string[] = [];
+    const callbacks = { onProgress: (p: number) => progress.push(p), onStage: (s: string) => stages.push(s) };
+    // Refused for its bundle id: confirming sends the file again with the flag, still in one request.
+    await expect(job.run(meta, new AbortController().signal, callbacks)).rejects.toThrow('包名不一致');
+    const version = await job.run({ ...meta, allowOtherBundleId: true }, new AbortController().signal, callbacks);
+    expect(version.id).toBe(9);
+    expect(direct).toEqual([
+      ['small.ipa', undefined],
+      ['small.ipa', true],
+    ]);
+    expect([calls.keys, calls.starts, calls.register]).toEqual([0, [], []]);
+    expect(progress.slice(-3)).toEqual([20, 80, 100]);
+    expect(stages.slice(-2)).toEqual(['uploading', 'registering']);
+
+    // One byte over a part, or with an attachment: the multipart flow (its keys asked for; stopped there, as the
+    // fake's 8-byte parts would make 655,361 of them).
+    for (const more of [
+      { file: new File([new Uint8Array(UPLOAD_PART_SIZE + 1)], 'big.ipa'), attachments: [] },
+      { file: small.file, attachments: [new File(['x'], 'notes.txt')] },
+    ]) {
+      const before = calls.keys;
+      const stop = new AbortController();
+      api.issueKeys = async (appFileName) => {
+        calls.keys += 1;
+        stop.abort();
+        return { appFile: { fileName: appFileName, fileKey: `k/${appFileName}` }, attachFiles: [] };
+      };
+      await expect(new PublishJob(more, api, okFetch).run(meta, stop.signal, callbacks)).rejects.toBeInstanceOf(
+        PublishAbortedError,
+      );
+      expect(calls.keys).toBe(before + 1);
+    }
+    expect(direct).toHaveLength(2);
   });
 
   it('turns a cancel into PublishAbortedError', async () => {

@@ -1,4 +1,10 @@
-import type { AppVersionRow, BundleIdMismatch, GetSignedUrlResult, UploadAppBody } from '@release/contract';
+import {
+  type AppVersionRow,
+  type BundleIdMismatch,
+  type GetSignedUrlResult,
+  type UploadAppBody,
+  UPLOAD_PART_SIZE,
+} from '@release/contract';
 import {
   isAbortError,
   MultipartUpload,
@@ -27,6 +33,14 @@ export interface PublishApi extends MultipartApi {
   isTransient: (error: unknown) => boolean;
   /** The package's bundle id is not one of the app's: what the server said, else null. */
   bundleIdMismatchOf: (error: unknown) => BundleIdMismatch | null;
+  /** POST /api/upload_app/direct: the package and the fields in one request, registered in its answer. */
+  publishDirect?: (
+    file: File,
+    meta: PublishMeta,
+    signal: AbortSignal,
+    /** Bytes of the request sent so far, of `total` (the form: the file and its fields). */
+    onUploadProgress: (loaded: number, total: number) => void,
+  ) => Promise<AppVersionRow>;
 }
 
 export interface PublishFiles {
@@ -81,6 +95,7 @@ export class PublishJob {
     if (this.version) return this.version;
     try {
       callbacks.onStage('uploading');
+      if (this.inOneRequest()) return await this.publishDirect(meta, signal, callbacks);
       const uploads = await this.prepare(signal, meta.appId);
       this.reportTransfer();
       // The package first (the biggest), then each attachment; parts go 5 at a time within a file.
@@ -95,6 +110,31 @@ export class PublishJob {
       if (error instanceof UploadError && error.stage === 'start' && !this.api.isTransient(error.cause)) this.forget();
       throw error;
     }
+  }
+
+  /**
+   * A package that would be one part, alone (no attachments, no other modules): sent and registered in one request
+   * instead of five (keys, start, part, finish, register). Sent again whole on a retry, as its one part would be.
+   */
+  private inOneRequest(): boolean {
+    const { file, modules, attachments } = this.files;
+    return Boolean(this.api.publishDirect) && file.size <= UPLOAD_PART_SIZE && !modules?.length && !attachments.length;
+  }
+
+  private async publishDirect(meta: PublishMeta, signal: AbortSignal, callbacks: PublishCallbacks) {
+    const { file } = this.files;
+    let registering = false;
+    const version = await this.api.publishDirect?.(file, meta, signal, (loaded, total) => {
+      callbacks.onProgress(transferPercent(loaded, total));
+      if (total <= 0 || loaded < total || registering) return;
+      // Every byte is sent: the server stores and inspects the package before it answers.
+      registering = true;
+      callbacks.onStage('registering');
+    });
+    if (!version) throw new Error('上传失败');
+    this.version = version;
+    callbacks.onProgress(100);
+    return version;
   }
 
   private async prepare(signal: AbortSignal, appId: number): Promise<MultipartUpload[]> {

@@ -5,6 +5,7 @@ import {
   finishMultipart,
   isTransientFailure,
   issueUploadKeys,
+  publishDirect,
   registerPackage,
   startMultipart,
 } from '../../api/publish.api.ts';
@@ -36,6 +37,7 @@ const publishApi: PublishApi = {
   register: registerPackage,
   isTransient: isTransientFailure,
   bundleIdMismatchOf,
+  publishDirect,
 };
 
 const idle: PublishState = { phase: 'idle', percent: 0, error: null };
