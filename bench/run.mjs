@@ -87,6 +87,7 @@ const logScripts = args.some((a) => a.startsWith('--only='))
       'bench/commit-logs.ts',
       'bench/git-ingest.ts',
       'bench/install-page.ts',
+      'bench/small-publish.ts',
       'bench/hostile.ts',
       'bench/resign.ts',
       'bench/retention.ts',
