@@ -89,3 +89,32 @@ export function composeContent(input: ComposeInput): MessageContent {
       : null,
   };
 }
+
+/** What a tester's feedback bug tells the app's group robot (issue 20). */
+export interface FeedbackNews {
+  summary: string;
+  text: string;
+  device: string;
+  sender: string;
+}
+
+/** A feedback bug's message: the build it is about, what the tester wrote (cut for a chat), and where to see it. */
+export function composeFeedback(
+  input: Pick<ComposeInput, 'app' | 'version' | 'baseUrl' | 'mediaLinks'>,
+  news: FeedbackNews,
+): MessageContent {
+  const content = composeContent({ ...input, workflow: null, commits: [], totalCommits: 0 });
+  return {
+    ...content,
+    // The package's size alerts belong to its announcement, not to a tester's feedback on it.
+    version: content.version ? { ...content.version, alerts: [] } : null,
+    title: `${content.appName} 收到测试反馈${content.version ? `（${versionLabel(content.version)}）` : ''}`,
+    feedback: {
+      summary: clip(news.summary, 100),
+      text: clip(news.text, 500),
+      device: clip(news.device, 130),
+      sender: clip(news.sender, 32),
+      url: content.moreUrl,
+    },
+  };
+}

@@ -38,7 +38,13 @@ export function larkCard(content: MessageContent, shown = content.commits.length
         tag: 'plain_text',
         content: clip(content.version?.alerts.length ? `安装包提醒 · ${content.title}` : content.title, 100),
       },
-      template: content.version?.alerts.length ? 'red' : content.version && !content.commits.length ? 'green' : 'blue',
+      template: content.version?.alerts.length
+        ? 'red'
+        : content.feedback
+          ? 'orange'
+          : content.version && !content.commits.length
+            ? 'green'
+            : 'blue',
       ...(iconKey ? { icon: { tag: 'custom_icon', img_key: iconKey } } : {}),
     },
     body: { elements: [{ tag: 'markdown', content: markdown(content, shown) }] },

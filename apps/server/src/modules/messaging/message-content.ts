@@ -14,6 +14,19 @@ export interface MessageContent {
   totalCommits: number;
   /** The web page with the full list, for the "…还有 N 条" line. */
   moreUrl: string | null;
+  /** A tester's feedback on `version` (issue 20): what the group robot is told of the new bug. */
+  feedback?: MessageFeedback | null;
+}
+
+export interface MessageFeedback {
+  /** The bug's title, [测试反馈] and the first line. */
+  summary: string;
+  /** The rest of what the tester wrote, cut for a chat. */
+  text: string;
+  device: string;
+  sender: string;
+  /** The app's page in the console, where the tracker shows the bug. */
+  url: string | null;
 }
 
 export interface MessageVersion {

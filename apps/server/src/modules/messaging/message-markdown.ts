@@ -35,9 +35,16 @@ export function messageLines(content: MessageContent, shown: number, { text, com
     lines.push(
       `**版本**：${text(versionLabel(v))} · ${text(v.platform)}${v.uploader ? ` · 上传人 ${text(v.uploader)}` : ''}`,
     );
-    if (v.description) lines.push(text(v.description));
-    if (v.downloadUrl)
+    if (v.description && !content.feedback) lines.push(text(v.description));
+    if (v.downloadUrl && !content.feedback)
       lines.push(`${markdownLink('安装此版本', v.downloadUrl)}　${markdownLink('扫码安装（二维码）', v.downloadUrl)}`);
+  }
+  const f = content.feedback;
+  if (f) {
+    lines.push(`**测试反馈**：${text(f.summary)}`);
+    if (f.text) lines.push(text(f.text));
+    lines.push(`**设备**：${text(f.device)}　**提交人**：${text(f.sender)}`);
+    if (f.url) lines.push(markdownLink('在缺陷列表中查看', f.url));
   }
   if (content.commits.length) {
     lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);

@@ -11,7 +11,7 @@ import type { MediaLinks } from '../../http/media-links.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
-import { composeContent } from './compose.ts';
+import { composeContent, composeFeedback, type FeedbackNews } from './compose.ts';
 import type { DeliveryLogService } from './delivery-log.service.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { MAX_ITEMS_PER_MESSAGE, type CommitRow, type MessagingRepository } from './messaging.repository.ts';
@@ -211,6 +211,31 @@ export function createMessagingService(deps: {
         commits: [],
         totalCommits: 0,
         baseUrl,
+      });
+    },
+
+    /**
+     * A tester's feedback became a bug (issue 20): the app's test group robot (Lark or WeCom) hears of it, as the
+     * bell tells the receivers. Without a robot there is nobody to tell; answers the queued deliveries.
+     */
+    async announceFeedback(
+      feedback: FeedbackNews & { appId: number; versionId: number; requestedBy: number | null },
+      baseUrl: string | null,
+    ): Promise<number[]> {
+      const app = await messaging.app(feedback.appId);
+      const version = await messaging.version(feedback.appId, { id: feedback.versionId });
+      const robot = app ? receivers.testGroupRobot(app) : null;
+      if (!app || !robot) return [];
+      const content = composeFeedback(
+        { app, version: version ?? null, baseUrl, mediaLinks: deps.mediaLinks },
+        feedback,
+      );
+      return queue.queue({
+        appId: app.id,
+        workflowId: null,
+        requestedBy: feedback.requestedBy,
+        content,
+        receivers: [robot],
       });
     },
 

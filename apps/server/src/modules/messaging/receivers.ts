@@ -64,6 +64,11 @@ export function createReceiverResolver(deps: {
   }
 
   return {
+    /** The app's 开发群机器人 (DevTest) for news nobody asked to push (a feedback bug); null when none is set. */
+    testGroupRobot(app: AppRow): PlannedDelivery | null {
+      return app.dev_wecom_url ? robot(app.dev_wecom_url, null, MessagingMessages.noDevChatRobot) : null;
+    },
+
     async resolve(
       user: AuthUser,
       channel: Channel,

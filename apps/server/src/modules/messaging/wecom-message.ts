@@ -33,12 +33,12 @@ export function wecomMarkdown(content: MessageContent) {
   return { msgtype: 'markdown' as const, markdown: { content: clipBytes(markdown(content, n), WECOM_MARKDOWN_CAP) } };
 }
 
-/** A package without commits, with a page to open: one news article with the app icon. */
+/** A package without commits, with a page to open: one news article with the app icon (not for feedback on it). */
 export function wecomNews(content: MessageContent) {
   const v = content.version;
   const url = v?.downloadUrl;
   // A news card has no room for a package alert: the build that crossed a threshold goes as markdown.
-  if (!v || !url || content.commits.length || v.alerts.length) return null;
+  if (!v || !url || content.commits.length || v.alerts.length || content.feedback) return null;
   const description = [v.description, `${v.platform}${v.uploader ? ` · 上传人 ${v.uploader}` : ''}`]
     .filter(Boolean)
     .join('\n');

@@ -13,6 +13,7 @@ import {
 } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
+import { shareBaseUrl } from '../../http/public-url.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { BlobStore } from '../../storage/blob-store.ts';
@@ -25,6 +26,7 @@ export function feedbackRoutes(deps: {
   feedback: FeedbackService;
   blobs: BlobStore;
   clock: Clock;
+  publicUrl: string | undefined;
 }): FastifyPluginAsyncZod {
   const { feedback } = deps;
   return async (app) => {
@@ -39,7 +41,7 @@ export function feedbackRoutes(deps: {
         schema: {
           tags,
           summary: '提交测试反馈',
-          description: `公开，与安装页同样的访问条件：已登录且对该应用有编辑/查看权限的用户或管理员；其他访客须带安装页应答的 \`token\`（请求头 \`app-version-token\`）；免密链接开启时任何人。multipart/form-data：先字段 \`url\`（下载地址）、\`versionId\`（所用的版本）、\`text\`（反馈内容，最多 ${FEEDBACK_TEXT_MAX} 字）、可选 \`deviceModel\`、\`osVersion\`（浏览器读出的设备型号与系统版本，缺省时由 User-Agent 推断），再文件 \`files\`：最多 ${FEEDBACK_MAX_SCREENSHOTS} 张截图（PNG/JPEG/GIF/WebP，每张 ≤ ${FEEDBACK_SCREENSHOT_MAX_MB} MB）或 1 段录屏（MP4/MOV/WebM，≤ ${FEEDBACK_RECORDING_MAX_MB} MB），按文件内容判断类型。成为该应用缺陷列表中的一条新缺陷（绑定该版本，按应用的反馈设置指派），并通知接收人（未设置时为该应用的编辑者）。应用关闭反馈 10028；同一地址对同一链接 15 分钟内最多 10 次、共 50 次，超出 429。`,
+          description: `公开，与安装页同样的访问条件：已登录且对该应用有编辑/查看权限的用户或管理员；其他访客须带安装页应答的 \`token\`（请求头 \`app-version-token\`）；免密链接开启时任何人。multipart/form-data：先字段 \`url\`（下载地址）、\`versionId\`（所用的版本）、\`text\`（反馈内容，最多 ${FEEDBACK_TEXT_MAX} 字）、可选 \`deviceModel\`、\`osVersion\`（浏览器读出的设备型号与系统版本，缺省时由 User-Agent 推断）、\`from\`（\`console\`：从控制台的安装包列表提交），再文件 \`files\`：最多 ${FEEDBACK_MAX_SCREENSHOTS} 张截图（PNG/JPEG/GIF/WebP，每张 ≤ ${FEEDBACK_SCREENSHOT_MAX_MB} MB）或 1 段录屏（MP4/MOV/WebM，≤ ${FEEDBACK_RECORDING_MAX_MB} MB），按文件内容判断类型。成为该应用缺陷列表中的一条新缺陷（绑定该版本，按应用的反馈设置指派），并通知接收人（未设置时为该应用的编辑者）；应用设置了开发群机器人（飞书或企业微信）时也发到该群。应用关闭反馈 10028；同一地址对同一链接 15 分钟内最多 10 次、共 50 次，超出 429。`,
           response: { 200: envelopeSchema(feedbackSent) },
         },
       },
@@ -51,6 +53,7 @@ export function feedbackRoutes(deps: {
           viewer: req.user,
           ip: req.ip,
           userAgent: req.headers['user-agent'],
+          baseUrl: shareBaseUrl(req, deps.publicUrl),
         };
         let admitted: AdmittedFeedback | undefined;
         const form = await readFeedbackForm(req.parts(), deps.blobs, deps.clock.now(), async (fields) => {

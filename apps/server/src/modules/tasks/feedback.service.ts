@@ -32,6 +32,19 @@ export interface FeedbackDeps {
   clock: Clock;
   /** The bell: a notice per user (notifications). */
   bell: (rows: Array<{ userId: number; appId: number; messageInfo: MessageInfo; now: number }>) => Promise<void>;
+  /** The app's test group robot (messaging); never fails the feedback. */
+  announce: (news: FeedbackAnnouncement, baseUrl: string | null) => Promise<unknown>;
+}
+
+/** What the group robot is told of a new feedback bug. */
+export interface FeedbackAnnouncement {
+  appId: number;
+  versionId: number;
+  requestedBy: number | null;
+  summary: string;
+  text: string;
+  device: string;
+  sender: string;
 }
 
 /** Who sends, from where: the form's fields and the request's own facts. */
@@ -40,6 +53,8 @@ export interface FeedbackVisit {
   viewer: AuthUser | null;
   ip: string;
   userAgent?: string;
+  /** The base of links in the robot's message. */
+  baseUrl: string | null;
 }
 
 /** A form that passed the checks: what `send` makes the bug of. */
@@ -130,13 +145,15 @@ export function createFeedbackService(deps: FeedbackDeps) {
       const firstLine = text.split('\n')[0]?.trim() ?? '';
       const summary = `[测试反馈] ${firstLine.length > SUMMARY_MAX ? `${firstLine.slice(0, SUMMARY_MAX)}…` : firstLine}`;
       const sender = visit.viewer ? visit.viewer.username : '匿名测试者（安装密码）';
+      // The console's 安装包 list sends `from=console`; anything else came from the install page.
+      const source = fields.from === 'console' ? '控制台安装包列表' : `/package/${admitted.url}?id=${version.id}`;
       const description = [
         text,
         '',
         `版本：${buildName(version)}（编号 ${version.id}）`,
         `设备：${model} · ${os}`,
         `提交人：${sender}`,
-        `来源：/package/${admitted.url}?id=${version.id}`,
+        `来源：${source}`,
       ].join('\n');
       const record = await deps.tasks.createFeedbackBug({
         appId: app.id,
@@ -161,6 +178,19 @@ export function createFeedbackService(deps: FeedbackDeps) {
         receivers
           .filter((id) => id !== visit.viewer?.userId)
           .map((userId) => ({ userId, appId: app.id, messageInfo, now })),
+      );
+      const rest = text.split('\n').slice(1).join('\n').trim();
+      await deps.announce(
+        {
+          appId: app.id,
+          versionId: version.id,
+          requestedBy: visit.viewer?.userId ?? null,
+          summary,
+          text: rest,
+          device: `${model} · ${os}`,
+          sender,
+        },
+        visit.baseUrl,
       );
       return { guid: record.guid, message: FeedbackMessages.sent };
     },

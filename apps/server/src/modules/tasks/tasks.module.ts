@@ -40,6 +40,13 @@ export async function register(app: FastifyInstance, core: Core) {
     guard: core.shared.loginGuard,
     clock: core.clock,
     bell: core.shared.bell,
+    // The test group's robot hears of it too; a robot that cannot be queued never fails the feedback.
+    announce: (news, baseUrl) =>
+      core.shared.messaging
+        .announceFeedback(news, baseUrl)
+        .catch((err: unknown) => core.logger.error({ err }, 'announcing a feedback bug failed')),
   });
-  await app.register(feedbackRoutes({ feedback, blobs: core.blobs, clock: core.clock }));
+  await app.register(
+    feedbackRoutes({ feedback, blobs: core.blobs, clock: core.clock, publicUrl: core.config.publicUrl }),
+  );
 }
