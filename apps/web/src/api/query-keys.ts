@@ -41,6 +41,7 @@ export const queryKeys = {
   deviceList: (params: DeviceListParams) => ['devices', params] as const,
   taskView: (appId: number) => ['task-view', appId] as const,
   tasks: (appId: number) => ['tasks', appId] as const,
+  feedbackSettings: (appId: number) => ['feedback-settings', appId] as const,
   taskList: (params: TaskListParams) => ['tasks', params.appId, params] as const,
   taskFields: (appId: number) => ['task-fields', appId] as const,
   assignableUsers: ['assignable-users'] as const,

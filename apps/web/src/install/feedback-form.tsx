@@ -1,96 +1,15 @@
 /** @jsxImportSource preact */
 import { useEffect, useState } from 'preact/hooks';
 import type { InstallVersion } from '@release/contract';
-import {
-  FEEDBACK_MAX_SCREENSHOTS,
-  FEEDBACK_PATH,
-  FEEDBACK_RECORDING_MAX_MB,
-  FEEDBACK_SCREENSHOT_MAX_MB,
-  FEEDBACK_TEXT_MAX,
-  FeedbackMessages,
-} from '@release/contract/feedback-form';
-import { ResultCode } from '@release/contract/install-page';
+import { FEEDBACK_TEXT_MAX, FeedbackMessages } from '@release/contract/feedback-form';
+import { filesProblem, readDevice, sendFeedback } from '../features/feedback/feedback-send.ts';
+import { feedbackText } from '../features/feedback/feedback.strings.ts';
 import { installText } from '../features/packages/install.strings.ts';
 import { NETWORK_ERROR, readInstallToken, readSessionToken } from './install.api.ts';
 import { Alert, Button } from './ui.tsx';
 import './feedback.css';
 
 const MB = 1024 * 1024;
-
-export const feedbackText = {
-  title: '反馈问题',
-  about: (build: string) => `反馈将提交给开发同学，并注明你正在使用的版本 ${build} 和设备信息。`,
-  placeholder: '遇到了什么问题？怎么操作会出现？',
-  files: '截图或录屏',
-  filesHint: `最多 ${FEEDBACK_MAX_SCREENSHOTS} 张截图（每张 ≤ ${FEEDBACK_SCREENSHOT_MAX_MB} MB）或 1 段录屏（≤ ${FEEDBACK_RECORDING_MAX_MB} MB）`,
-  choose: '添加截图或录屏',
-  remove: '移除',
-  device: '设备',
-  send: '提交反馈',
-  cancel: '取消',
-  again: '再提交一条',
-  close: '完成',
-  uploading: (percent: number) => `正在上传 ${percent}%`,
-} as const;
-
-/** Device model and OS version: Chromium's client hints when it has them, else what the User-Agent says. */
-async function readDevice(): Promise<{ model: string; os: string }> {
-  const ua = navigator.userAgent;
-  const ios = /\b(iPhone|iPad|iPod)\b.*?\bOS ([\d_]+)/.exec(ua);
-  const android = /\bAndroid ([\d.]+)(?:;[^;)]*?;?\s*([^;)]+?)(?: Build\/[^;)]*)?\))?/.exec(ua);
-  let model = ios?.[1] ?? (android?.[2] && android[2].trim() !== 'K' ? android[2].trim() : '');
-  let os = ios ? `iOS ${ios[2]?.replace(/_/g, '.')}` : android ? `Android ${android[1]}` : '';
-  const hints = (
-    navigator as { userAgentData?: { getHighEntropyValues(k: string[]): Promise<Record<string, string>> } }
-  ).userAgentData;
-  if (hints) {
-    try {
-      const values = await hints.getHighEntropyValues(['model', 'platform', 'platformVersion']);
-      if (values.model) model = values.model;
-      if (values.platform && values.platformVersion) os = `${values.platform} ${values.platformVersion}`;
-    } catch {
-      // Refused: the User-Agent's reading stands.
-    }
-  }
-  return { model: model.slice(0, 64), os: os.slice(0, 64) };
-}
-
-/** The same checks the server makes, before anything is sent (the server checks the bytes themselves again). */
-function filesProblem(files: File[]): string | null {
-  const videos = files.filter((f) => f.type.startsWith('video/'));
-  const images = files.filter((f) => f.type.startsWith('image/'));
-  if (videos.length + images.length !== files.length) return FeedbackMessages.badFileType;
-  if (videos.length && images.length) return FeedbackMessages.mixedFiles;
-  if (videos.length > 1 || images.length > FEEDBACK_MAX_SCREENSHOTS) return FeedbackMessages.tooManyFiles;
-  if (images.some((f) => f.size > FEEDBACK_SCREENSHOT_MAX_MB * MB)) return FeedbackMessages.screenshotTooLarge;
-  if (videos.some((f) => f.size > FEEDBACK_RECORDING_MAX_MB * MB)) return FeedbackMessages.recordingTooLarge;
-  return null;
-}
-
-/** Sends the form with upload progress (a recording may take a while on a phone's link). */
-function post(form: FormData, path: string, onProgress: (percent: number) => void): Promise<string | null> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', FEEDBACK_PATH);
-    const pass = readInstallToken(path);
-    if (pass) xhr.setRequestHeader('app-version-token', pass);
-    const session = readSessionToken();
-    if (session) xhr.setRequestHeader('token', session);
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
-    };
-    xhr.onerror = () => resolve(NETWORK_ERROR);
-    xhr.onload = () => {
-      try {
-        const body = JSON.parse(xhr.responseText) as { code?: number; msg?: string };
-        resolve(body.code === ResultCode.ok ? null : body.msg || NETWORK_ERROR);
-      } catch {
-        resolve(NETWORK_ERROR);
-      }
-    };
-    xhr.send(form);
-  });
-}
 
 function buildLabel(v: InstallVersion): string {
   const name = v.appVersion
@@ -130,15 +49,13 @@ export function FeedbackForm({
         : filesProblem(files);
     setProblem(refusal);
     if (refusal) return;
-    const form = new FormData();
-    form.append('url', path);
-    form.append('versionId', String(version.id));
-    form.append('text', trimmed);
-    if (device.model) form.append('deviceModel', device.model);
-    if (device.os) form.append('osVersion', device.os);
-    for (const file of files) form.append('files', file, file.name);
     setProgress(0);
-    const failed = await post(form, path, setProgress);
+    const failed = await sendFeedback(
+      { path, versionId: version.id, text: trimmed, device, files },
+      { 'app-version-token': readInstallToken(path), token: readSessionToken() },
+      setProgress,
+      NETWORK_ERROR,
+    );
     setProgress(null);
     if (failed) setProblem(failed);
     else setSent(true);
@@ -210,7 +127,7 @@ export function FeedbackForm({
         </ul>
       )}
       <span class="i-muted i-small" data-testid="feedback-device">
-        {feedbackText.device}：{[device.model, device.os].filter(Boolean).join(' · ') || '由浏览器信息推断'}
+        {feedbackText.device}：{[device.model, device.os].filter(Boolean).join(' · ') || feedbackText.deviceGuessed}
       </span>
       {problem && <Alert type="error" title={problem} testId="feedback-problem" />}
       {busy && (

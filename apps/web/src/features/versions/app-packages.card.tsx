@@ -31,6 +31,7 @@ const RemoveVersionModal = lazyModal(() => import('./remove-version.modal.tsx'),
 const RetentionModal = lazyModal(() => import('./retention.modal.tsx'), 'RetentionModal');
 const PackageThresholdsModal = lazyModal(() => import('./package-thresholds.modal.tsx'), 'PackageThresholdsModal');
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
+const FeedbackModal = lazyModal(() => import('../feedback/feedback.modal.tsx'), 'FeedbackModal', withVersion);
 const VersionChangesDrawer = lazyModal(
   () => import('./version-changes.drawer.tsx'),
   'VersionChangesDrawer',
@@ -44,7 +45,7 @@ const typeOptions: Array<{ value: TypeFilter; label: string }> = [
 ];
 
 /** The 安装包 tab of the app page: the app's package versions, newest first, filtered by type. */
-export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permit' | 'downloadUrl'> }) {
+export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permit' | 'downloadUrl' | 'path'> }) {
   const queryClient = useQueryClient();
   const canEdit = app.permit !== 'view';
   const [type, setType] = useState<TypeFilter>('all');
@@ -54,6 +55,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [linking, setLinking] = useState<AppVersionRow | null>(null);
   const [removing, setRemoving] = useState<AppVersionRow | null>(null);
   const [showingChanges, setShowingChanges] = useState<AppVersionRow | null>(null);
+  const [feedbackOn, setFeedbackOn] = useState<AppVersionRow | null>(null);
   const [retentionOpen, setRetentionOpen] = useState(false);
   const [thresholdsOpen, setThresholdsOpen] = useState(false);
   const params: VersionListParams = {
@@ -89,6 +91,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     onShowLink: setLinking,
     onTogglePin: (version) => void togglePin(version),
     onShowChanges: setShowingChanges,
+    onFeedback: setFeedbackOn,
   });
 
   return (
@@ -185,6 +188,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       />
       <VersionLinkModal version={linking} downloadUrl={app.downloadUrl} onClose={() => setLinking(null)} />
       <VersionChangesDrawer version={showingChanges} onClose={() => setShowingChanges(null)} />
+      <FeedbackModal version={feedbackOn} appPath={app.path} onClose={() => setFeedbackOn(null)} />
       <RemoveVersionModal
         version={removing}
         onClose={() => setRemoving(null)}

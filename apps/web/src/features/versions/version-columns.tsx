@@ -1,5 +1,6 @@
 import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import {
+  BugOutlined,
   DeleteOutlined,
   DiffOutlined,
   DownloadOutlined,
@@ -19,6 +20,7 @@ import { PackageTypeIcon, PackageTypeTag } from './package-type.tsx';
 import { formatSize, formatVersionTime, isIpaPackage, versionTitle } from './version-format.ts';
 import { versionsText } from './versions.strings.ts';
 import { changesText } from './version-changes.strings.ts';
+import { feedbackText } from '../feedback/feedback.strings.ts';
 
 interface ColumnOptions {
   canEdit: boolean;
@@ -35,6 +37,8 @@ interface ColumnOptions {
   onTogglePin: (version: AppVersionRow) => void;
   /** 变更: what changed since the build before it. */
   onShowChanges: (version: AppVersionRow) => void;
+  /** 反馈问题: tester feedback on this build (everyone who sees the list). */
+  onFeedback: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -175,9 +179,10 @@ function ActionsCell({
   onShowLink,
   onTogglePin,
   onShowChanges,
+  onFeedback,
 }: { version: AppVersionRow } & Pick<
   ColumnOptions,
-  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink' | 'onTogglePin' | 'onShowChanges'
+  'canEdit' | 'onEditNote' | 'onResign' | 'onRemove' | 'onShowLink' | 'onTogglePin' | 'onShowChanges' | 'onFeedback'
 >) {
   return (
     <Flex vertical align="flex-start">
@@ -208,6 +213,15 @@ function ActionsCell({
         data-testid="version-changes-open"
       >
         {changesText.button}
+      </Button>
+      <Button
+        type="link"
+        size="small"
+        icon={<BugOutlined />}
+        onClick={() => onFeedback(version)}
+        data-testid="version-feedback"
+      >
+        {feedbackText.title}
       </Button>
       {canEdit && (
         <Button
@@ -270,6 +284,7 @@ export function versionColumns({
   onShowLink,
   onTogglePin,
   onShowChanges,
+  onFeedback,
 }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` },
@@ -334,6 +349,7 @@ export function versionColumns({
           onShowLink={onShowLink}
           onTogglePin={onTogglePin}
           onShowChanges={onShowChanges}
+          onFeedback={onFeedback}
         />
       ),
     },

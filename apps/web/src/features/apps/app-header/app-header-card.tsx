@@ -13,6 +13,8 @@ import { DownloadAddress, DownloadQrCode } from './download-address.tsx';
 
 /** The install password and its switches (editors only), in their own chunk. */
 const InstallAccessFields = lazyPart(() => import('./install-access.tsx'), 'InstallAccessFields');
+/** Tester feedback on or off and its bugs' assignees (editors only), in their own chunk. */
+const FeedbackSettingsLine = lazyPart(() => import('../../feedback/feedback-settings.tsx'), 'FeedbackSettingsLine');
 
 interface AppHeaderCardProps {
   app: AppDetail;
@@ -58,6 +60,7 @@ export function AppHeaderCard({ app, onOpenSettings }: AppHeaderCardProps) {
             ]}
           />
           {app.permit !== 'view' && <InstallAccessFields appId={app.appId} />}
+          {app.permit !== 'view' && <FeedbackSettingsLine appId={app.appId} />}
           {app.description ? (
             <Typography.Paragraph
               type="secondary"
