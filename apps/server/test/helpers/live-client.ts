@@ -42,8 +42,11 @@ export async function connectLive(baseUrl: string, token: string | null): Promis
             if (name && data !== undefined) {
               const e = { event: name, data: JSON.parse(data) as unknown };
               events.push(e);
-              for (const w of waiters.splice(0).filter((w) => !w.match(e) || (w.resolve(e as never), false)))
-                waiters.push(w);
+              // Waiters this event answers are resolved; the others wait on.
+              for (const w of waiters.splice(0)) {
+                if (w.match(e)) w.resolve(e as never);
+                else waiters.push(w);
+              }
             }
             end = buffer.indexOf('\n\n');
           }
