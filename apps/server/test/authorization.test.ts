@@ -63,18 +63,15 @@ const SIGNED = [
   'GET /api/media/*',
   'GET /api/app_version/manifest.plist',
   'GET /api/app_version/open',
+  // A package from the install page, counted, then redirected to the file (install-stats.test.ts: forged links refused).
+  'GET /api/app_version/download',
   // HarmonyOS modules and the store://enterprise/manifest manifest (harmony-install.test.ts: a forged link is refused).
   'GET /api/app_version/harmony_module',
   'GET /api/app_version/harmony_manifest.json5',
 ];
 // Behind the app's install password instead of a session (install.test.ts); the gate itself shows the app's name and icon
-// only. Tester feedback and the download count take the page's pass (feedback.test.ts, install-stats.test.ts).
-const INSTALL_PASSWORD = [
-  'GET /api/app_version',
-  'GET /api/app_version/app',
-  'POST /api/app_version/feedback',
-  'POST /api/app_version/installed',
-];
+// only. Tester feedback takes the page's pass (feedback.test.ts).
+const INSTALL_PASSWORD = ['GET /api/app_version', 'GET /api/app_version/app', 'POST /api/app_version/feedback'];
 // Checked against the workflow's own secret (custom-push.test.ts).
 const WORKFLOW_SECRET = ['POST /api/workflow/push/:token', 'POST /api/workflow/webhook/:token'];
 // Lark's event push: the verification token, AES and X-Lark-Signature (lark-doc-events.test.ts).

@@ -199,7 +199,12 @@ describe('install links behind a proxy and a download host', () => {
     expect(version?.installUrl).toMatch(
       /^itms-services:\/\/\?action=download-manifest&url=https%3A%2F%2Frelease\.example\.com%2Fapi%2Fapp_version%2Fmanifest\.plist/,
     );
-    expect(version?.downloadUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/blob\/file\?/);
+    // The page's download goes through the public URL (counted there), which sends it on to the download host.
+    const download = new URL(version?.downloadUrl ?? '');
+    expect(download.origin + download.pathname).toBe('https://release.example.com/api/app_version/download');
+    const sent = await fetch(`${server.url}${download.pathname}${download.search}`, { redirect: 'manual' });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get('location')).toMatch(/^https:\/\/cdn\.example\.com\/api\/blob\/file\?/);
     expect(version?.iconUrl).toMatch(/^https:\/\/cdn\.example\.com\/api\/media\//);
   });
 });

@@ -3,17 +3,9 @@ import { intFromQuery } from './common.ts';
 
 /** Install statistics (issue 20): downloads and OTA installs, counted once per device per UTC day. */
 export const INSTALL_STATS_DAYS = 30;
-/** The page's device id (localStorage), sent with a download and the page request. */
-export const INSTALL_DEVICE_HEADER = 'x-install-device';
+/** The install page's device id (an HttpOnly cookie the server sets): names an anonymous tester's device in the counts. */
+export const INSTALL_DEVICE_COOKIE = 'rs_device';
 
-export const installedBody = z.object({
-  url: z.string().min(1).max(64),
-  versionId: z.number().int().min(1),
-  device: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/)
-    .optional(),
-});
 export const installStatsQuery = z.object({
   appId: intFromQuery.min(1),
   days: intFromQuery.min(1).max(366).optional(),
@@ -30,8 +22,19 @@ export type InstallStats = z.infer<typeof installStats>;
 export const versionHoldersQuery = z.object({ versionId: intFromQuery.min(1) });
 export const versionHolders = z.object({
   versionId: z.number(),
-  /** Signed-in users who downloaded or installed it (anonymous testers are counted, never named). */
-  users: z.array(z.object({ userId: z.number(), username: z.string(), lastTime: z.number() })),
+  /**
+   * Signed-in users who downloaded or installed it, one line per user and device kind (family and OS), the latest
+   * first; anonymous testers are counted, never named.
+   */
+  users: z.array(
+    z.object({
+      userId: z.number(),
+      username: z.string(),
+      family: z.string(),
+      os: z.string().nullable(),
+      lastTime: z.number(),
+    }),
+  ),
   devices: z.array(z.object({ family: z.string(), os: z.string().nullable(), count: z.number() })),
 });
 export type VersionHolders = z.infer<typeof versionHolders>;

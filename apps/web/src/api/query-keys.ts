@@ -19,6 +19,8 @@ export const queryKeys = {
   versions: ['versions'] as const,
   versionList: (params: VersionListParams) => ['versions', params] as const,
   versionChanges: (versionId: number) => ['versions', 'changes', versionId] as const,
+  installStats: (appId: number) => ['versions', 'install-stats', appId] as const,
+  versionHolders: (versionId: number) => ['versions', 'holders', versionId] as const,
   notifications: ['notifications'] as const,
   notificationList: (state: NotificationStateFilter, current: number) => ['notifications', state, current] as const,
   users: ['users'] as const,

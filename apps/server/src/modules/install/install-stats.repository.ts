@@ -44,14 +44,20 @@ export function createInstallStatsRepository(db: Kysely<Database>) {
         .limit(50)
         .execute();
     },
-    /** The signed-in users who downloaded or installed one build, with when they last did. */
+    /** The signed-in users who downloaded or installed one build, per device kind, with when they last did. */
     async holdersOf(versionId: number) {
       return db
         .selectFrom('install_events as e')
         .innerJoin('users as u', 'u.id', 'e.user_id')
-        .select(['u.id as userId', 'u.username as username', (eb) => eb.fn.max('e.create_time').as('lastTime')])
+        .select([
+          'u.id as userId',
+          'u.username as username',
+          'e.device_family as family',
+          'e.os_version as os',
+          (eb) => eb.fn.max('e.create_time').as('lastTime'),
+        ])
         .where('e.version_id', '=', versionId)
-        .groupBy(['u.id', 'u.username'])
+        .groupBy(['u.id', 'u.username', 'e.device_family', 'e.os_version'])
         .orderBy('lastTime', 'desc')
         .limit(500)
         .execute();

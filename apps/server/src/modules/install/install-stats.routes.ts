@@ -1,37 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { installedBody, installStats, installStatsQuery, versionHolders, versionHoldersQuery } from '@release/contract';
+import { installStats, installStatsQuery, versionHolders, versionHoldersQuery } from '@release/contract';
 import { currentUser } from '../../http/auth-plugin.ts';
-import { emptyEnvelope, envelopeSchema, ok } from '../../http/envelope.ts';
+import { envelopeSchema, ok } from '../../http/envelope.ts';
 import type { InstallStatsService } from './install-stats.service.ts';
 
 const tags = ['安装页'];
 
 export function installStatsRoutes(stats: InstallStatsService): FastifyPluginAsyncZod {
   return async (app) => {
-    app.post(
-      '/api/app_version/installed',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags,
-          summary: '记录一次下载',
-          description:
-            '公开，与安装页同样的访问条件（已登录的成员、`app-version-token` 请求头或开启的免密链接）。安装页在用户点击下载时发送：同一设备（登录用户，或安装页的设备标识 `device`）同一天对同一版本只计一次；登录用户的下载记在其名下。',
-          body: installedBody,
-          response: { 200: emptyEnvelope },
-        },
-      },
-      async (req) => {
-        const token = req.headers['app-version-token'];
-        await stats.downloaded(req.body, {
-          viewer: req.user,
-          token: typeof token === 'string' ? token : undefined,
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
-        return ok(null);
-      },
-    );
     app.get(
       '/api/app_version/stats',
       {
@@ -55,7 +31,7 @@ export function installStatsRoutes(stats: InstallStatsService): FastifyPluginAsy
           tags,
           summary: '谁装了这个版本',
           description:
-            '对该版本所属应用有编辑权限的用户或管理员（查看用户 10028，看不到该应用 404）。下载或安装过该版本的登录用户（匿名测试者只计数、不列名）与各设备类型、系统版本的次数。',
+            '对该版本所属应用有编辑/查看权限的用户或管理员（否则 404）。下载或安装过该版本的登录用户，每人每种设备（类型与系统版本）一行、附最近一次的时间（匿名测试者只计数、不列名），以及各设备类型、系统版本的次数。',
           querystring: versionHoldersQuery,
           response: { 200: envelopeSchema(versionHolders) },
         },

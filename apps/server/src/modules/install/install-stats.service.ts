@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { INSTALL_STATS_DAYS, type InstallStats, type VersionCounts, type VersionHolders } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -7,27 +6,27 @@ import type { Logger } from '../../lib/logger.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { VersionsRepository } from '../versions/versions.repository.ts';
-import type { InstallService } from './install.service.ts';
+import { installDeviceKey } from './install-device.ts';
 import type { InstallStatsRepository } from './install-stats.repository.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 
+/** Who fetched a build: the signed-in user a signed link names, the page's device id, address and User-Agent. */
 export interface StatsVisit {
-  viewer: AuthUser | null;
-  token?: string;
+  userId: number | null;
+  device: string | null;
   ip: string;
   userAgent?: string;
 }
 
 /**
- * Install statistics (issue 20): a download (the page reports it) or an OTA install (the iOS installer fetches the
- * signed manifest) is counted once per device per UTC day. The device is the signed-in user, else the page's own id,
- * else a digest of address and User-Agent. Nothing leaves the server.
+ * Install statistics (issue 20): a package download from the install page (the server's signed download, module and
+ * open routes) or an OTA install (the iOS / HarmonyOS installer fetching the signed manifest) is counted once per
+ * device per UTC day (install-device.ts says which device). Nothing leaves the server.
  */
 export function createInstallStatsService(deps: {
   stats: InstallStatsRepository;
-  install: Pick<InstallService, 'visitorTarget'>;
   versions: Pick<VersionsRepository, 'findById'>;
   policy: AppsPolicy;
   clock: Clock;
@@ -35,61 +34,29 @@ export function createInstallStatsService(deps: {
 }) {
   const { stats, policy, clock } = deps;
 
-  function deviceKey(visit: { viewer: AuthUser | null; ip: string; userAgent?: string }, device?: string): string {
-    if (visit.viewer) return `u${visit.viewer.userId}`;
-    if (device) return `d${device}`;
-    return `a${createHash('sha256')
-      .update(`${visit.ip}\n${visit.userAgent ?? ''}`)
-      .digest('base64url')
-      .slice(0, 32)}`;
-  }
-
-  function row(
-    appId: number,
-    versionId: number,
-    kind: 'download' | 'install',
-    key: string,
-    userId: number | null,
-    ua?: string,
-  ) {
-    const agent = deviceOfAgent(ua);
-    const now = clock.now();
-    return {
-      app_id: appId,
-      version_id: versionId,
-      kind,
-      day: dayOf(now),
-      device_key: key,
-      user_id: userId,
-      device_family: agent.family,
-      os_version: agent.os,
-      create_time: now,
-    };
-  }
-
   return {
-    /** The page says a build was downloaded: counted when the visitor may open the link (as the page itself). */
-    async downloaded(body: { url: string; versionId: number; device?: string }, visit: StatsVisit): Promise<void> {
-      const target = await deps.install.visitorTarget(body.url, body.versionId, visit);
-      if (!target.version) return;
-      await stats.record([
-        row(
-          target.app.id,
-          body.versionId,
-          'download',
-          deviceKey(visit, body.device),
-          visit.viewer?.userId ?? null,
-          visit.userAgent,
-        ),
-      ]);
-    },
-
-    /** The iOS installer fetched a build's manifest: counted without holding the answer (a failure is logged). */
-    installStarted(version: { id: number; app_id: number }, device: string | undefined, visit: StatsVisit): void {
-      const key = deviceKey({ viewer: null, ip: visit.ip, userAgent: visit.userAgent }, device);
-      void stats
-        .record([row(version.app_id, version.id, 'install', key, null, visit.userAgent)])
-        .catch((err: unknown) => deps.logger.warn({ err }, 'counting an OTA install failed'));
+    /**
+     * Counts a download or an install of a build; a repeat of the device that day is no new row. Never fails the
+     * request it is part of: a failed write is logged.
+     */
+    async count(kind: 'download' | 'install', version: { id: number; app_id: number }, visit: StatsVisit) {
+      const agent = deviceOfAgent(visit.userAgent);
+      const now = clock.now();
+      await stats
+        .record([
+          {
+            app_id: version.app_id,
+            version_id: version.id,
+            kind,
+            day: dayOf(now),
+            device_key: installDeviceKey(visit),
+            user_id: visit.userId,
+            device_family: agent.family,
+            os_version: agent.os,
+            create_time: now,
+          },
+        ])
+        .catch((err: unknown) => deps.logger.warn({ err, kind }, 'counting a download or install failed'));
     },
 
     async ofApp(user: AuthUser, appId: number, days = INSTALL_STATS_DAYS): Promise<InstallStats> {
@@ -113,15 +80,21 @@ export function createInstallStatsService(deps: {
       return { appId, daily, versions: [...versions.values()] };
     },
 
-    /** Who has a build (editors of its app and admins): the signed-in users, and the devices counted. */
+    /** Who has a build (those who may view its app): the signed-in users with their devices, and the devices counted. */
     async holders(user: AuthUser, versionId: number): Promise<VersionHolders> {
       const version = await deps.versions.findById(versionId);
       if (!version) throw AppError.notFound('版本不存在');
-      await policy.assertCanEdit(user, version.app_id);
+      await policy.assertCanView(user, version.app_id);
       const [users, devices] = await Promise.all([stats.holdersOf(versionId), stats.devicesOf(versionId)]);
       return {
         versionId,
-        users: users.map((u) => ({ userId: Number(u.userId), username: u.username, lastTime: Number(u.lastTime) })),
+        users: users.map((u) => ({
+          userId: Number(u.userId),
+          username: u.username,
+          family: u.family,
+          os: u.os,
+          lastTime: Number(u.lastTime),
+        })),
         devices: devices.map((d) => ({ family: d.device_family, os: d.os_version, count: Number(d.n) })),
       };
     },

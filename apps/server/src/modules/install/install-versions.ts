@@ -20,7 +20,7 @@ import {
   storedModules,
   storeManifestLink,
 } from './harmony-install.ts';
-import type { SignedLinks } from './install-links.ts';
+import type { LinkHolder, SignedLinks } from './install-links.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
 import { packageKindOf } from './package-kind.ts';
 
@@ -49,7 +49,7 @@ export function createInstallVersions(deps: {
   const { signedUrl } = deps.links;
 
   /** A HarmonyOS build's modules with their links, its devices, hdc command and enterprise install link. */
-  async function harmonyFields(v: VersionRecord, present: Links, stamp: string, secure: boolean) {
+  async function harmonyFields(v: VersionRecord, present: Links, stamp: string, secure: boolean, holder: LinkHolder) {
     const modules = storedModules(v);
     const route = modules.length ? harmonyRoute(v) : null;
     let installHint: string | null = null;
@@ -58,14 +58,14 @@ export function createInstallVersions(deps: {
       const signed = await deps.signedManifest(v, modules);
       if ('problem' in signed) installHint = signed.problem;
       else if (!secure) installHint = HarmonyInstallMessages.needsHttps;
-      else storeUrl = storeManifestLink(signedUrl('harmony-manifest', present, v.id, stamp));
+      else storeUrl = storeManifestLink(signedUrl('harmony-manifest', present, v.id, stamp, holder));
     }
     return {
       modules: modules.map((m, index) => ({
         name: m.name,
         type: m.type,
         fileName: m.fileName,
-        url: signedUrl('harmony-module', present, v.id, stamp, undefined, `&module=${index}`),
+        url: signedUrl('harmony-module', present, v.id, stamp, holder, `&module=${index}`),
       })),
       devices: profileDevices(v),
       hdcCommand: route === 'hdc' ? hdcCommand(modules) : null,
@@ -110,12 +110,12 @@ export function createInstallVersions(deps: {
     udid: string | null,
     stamp: string,
     secure: boolean,
-    withDetails = false,
-    device?: string,
+    withDetails: boolean,
+    holder: LinkHolder,
   ): Promise<InstallVersion> {
     const packageKind = packageKindOf(v);
     const { metadata } = v;
-    const harmony = await harmonyFields(v, present, stamp, secure);
+    const harmony = await harmonyFields(v, present, stamp, secure, holder);
     const minimumOs =
       metadata.minimumOsVersion ?? (metadata.minSdkVersion ? `Android API ${metadata.minSdkVersion}` : null);
     return {
@@ -134,12 +134,13 @@ export function createInstallVersions(deps: {
       createTime: v.create_time,
       expireDate: v.expire_date,
       iconUrl: present.iconUrl(v.icon_key),
-      downloadUrl: await present.fileUrl(v.file_key, v.file_name),
+      // Through our own route, which counts it and sends the browser on to the stored file (on S3 or a CDN too).
+      downloadUrl: signedUrl('download', present, v.id, stamp, holder),
       installUrl:
         v.native_package_type === 'ios'
-          ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp, device))
+          ? itmsServicesLink(signedUrl('manifest', present, v.id, stamp, holder))
           : harmony.storeUrl,
-      openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp) : null,
+      openUrl: kindOfFileName(v.file_name) === 'html' ? signedUrl('open-html', present, v.id, stamp, holder) : null,
       profileType: metadata.provisioningProfile?.type ?? null,
       debugSigned: isDebugSigned(packageKind, metadata),
       deviceIncluded: deviceIncluded(metadata.provisioningProfile, udid),

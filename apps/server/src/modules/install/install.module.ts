@@ -17,7 +17,6 @@ export async function register(app: FastifyInstance, core: Core) {
   });
   const stats = createInstallStatsService({
     stats: createInstallStatsRepository(core.db),
-    install: core.shared.install,
     versions: core.shared.versions,
     policy: core.shared.policy,
     clock: core.clock,

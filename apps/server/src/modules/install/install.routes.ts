@@ -1,6 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  INSTALL_DEVICE_HEADER,
   contentTypeOf,
   installAccess,
   installAccessQuery,
@@ -19,6 +19,7 @@ import { attachmentDisposition, UPLOADED_CONTENT_HEADERS } from '../../http/byte
 import { linksFor, type LinkDeps } from '../../http/links.ts';
 import type { InstallAccessService } from './install-access.service.ts';
 import {
+  DOWNLOAD_PATH,
   HARMONY_MANIFEST_PATH,
   HARMONY_MODULE_PATH,
   MANIFEST_PATH,
@@ -28,6 +29,7 @@ import {
 import { buildHarmonyManifest, storedModules } from './harmony-install.ts';
 import { buildOtaManifest } from './ota-manifest.ts';
 import type { InstallStatsService } from './install-stats.service.ts';
+import { ensureInstallDevice, readInstallDevice, startsDownload } from './install-device.ts';
 
 const tags = ['安装页'];
 /** An expired link, a forged one, or one handed out before the install password changed. */
@@ -37,6 +39,8 @@ const manifestQuery = z.object({
   id: z.coerce.number().int().min(1),
   expires: z.coerce.number().int(),
   sig: z.string().max(128),
+  /** The signed-in user the page was shown to (signed with the link; install statistics). */
+  u: z.coerce.number().int().min(1).optional(),
   /** The page's device id (install statistics). */
   d: z
     .string()
@@ -44,6 +48,16 @@ const manifestQuery = z.object({
     .optional(),
 });
 const moduleQuery = manifestQuery.extend({ module: z.coerce.number().int().min(0).max(63) });
+
+/** Who a signed link counts for: its signed user, else the browser's device cookie, else the link's device id. */
+function visitOf(req: FastifyRequest, query: { u?: number; d?: string }) {
+  return {
+    userId: query.u ?? null,
+    device: readInstallDevice(req) ?? query.d ?? null,
+    ip: req.ip,
+    userAgent: req.headers['user-agent'],
+  };
+}
 
 export function installRoutes(
   deps: { install: InstallService; installAccess: InstallAccessService; stats: InstallStatsService } & LinkDeps,
@@ -94,14 +108,13 @@ export function installRoutes(
           response: { 200: envelopeSchema(installPage) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const present = linksFor(req, deps);
         const token = req.headers['app-version-token'];
-        const device = req.headers[INSTALL_DEVICE_HEADER];
         return ok(
           await install.page(req.query, {
             token: typeof token === 'string' ? token : undefined,
-            device: typeof device === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(device) ? device : undefined,
+            device: ensureInstallDevice(req, reply),
             ip: req.ip,
             viewer: req.user,
             present,
@@ -127,6 +140,32 @@ export function installRoutes(
       async (req) => ok(await install.brief(req.query.url)),
     );
 
+    // A package from the install page: counted here, on the server (nothing depends on the page's script), then the
+    // browser is sent on to the stored file, which may be on S3 or a CDN the server never sees.
+    app.get(
+      DOWNLOAD_PATH,
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: '下载安装包',
+          description:
+            '公开，凭链接中的签名访问（由安装页数据给出，有效期有限，安装密码更改后失效）。计入安装统计（同一设备同一天只计一次；续传或只取部分内容的 Range 请求不计；链接签给登录用户时记在其名下，否则按本浏览器的设备 Cookie 计），再 302 跳转到安装包文件。签名无效或过期 10028「链接已过期或签名无效，请刷新安装页面后重试」。',
+          querystring: manifestQuery,
+        },
+      },
+      async (req, reply) => {
+        const version = await install.signedVersion('download', req.query);
+        if (!version) throw AppError.noPermission(LINK_REFUSED);
+        // A browser that came without the page's cookie gets one for next time; this time its link's d= or its
+        // address and User-Agent name it (a browser refusing cookies still counts once a day).
+        ensureInstallDevice(req, reply);
+        if (startsDownload(req)) await deps.stats.count('download', version, visitOf(req, req.query));
+        const target = await linksFor(req, deps).fileUrl(version.file_key, version.file_name);
+        return reply.header('cache-control', 'private, no-store').redirect(target, 302);
+      },
+    );
+
     // Fetched by the iOS installer itself, without cookies: the signature in the URL is the permission.
     app.get(
       MANIFEST_PATH,
@@ -144,11 +183,7 @@ export function installRoutes(
         const version = await install.signedVersion('manifest', req.query);
         if (!version) throw AppError.noPermission(LINK_REFUSED);
         if (version.native_package_type !== 'ios') throw AppError.notFound('版本不存在');
-        deps.stats.installStarted(version, req.query.d, {
-          viewer: null,
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        await deps.stats.count('install', version, visitOf(req, req.query));
         const present = linksFor(req, deps);
         const xml = buildOtaManifest({
           packageUrl: await present.fileUrl(version.file_key, version.file_name),
@@ -181,6 +216,7 @@ export function installRoutes(
         if (kindOfFileName(version.file_name) !== 'html') throw AppError.notFound('版本不存在');
         const stat = await deps.blobs.stat(version.file_key);
         if (!stat) throw AppError.notFound('文件不存在或已被删除');
+        if (startsDownload(req)) await deps.stats.count('download', version, visitOf(req, req.query));
         return reply
           .headers(UPLOADED_CONTENT_HEADERS)
           .header('content-type', contentTypeOf(version.file_name))
@@ -209,6 +245,10 @@ export function installRoutes(
         if (!version) throw AppError.noPermission(LINK_REFUSED);
         const module = storedModules(version)[req.query.module];
         if (!module) throw AppError.notFound('模块不存在');
+        // A person's download (the page's link, or a browser with the page's cookie); the installer's own fetches of
+        // the modules its manifest lists were counted as the install.
+        const visit = visitOf(req, req.query);
+        if ((visit.userId || visit.device) && startsDownload(req)) await deps.stats.count('download', version, visit);
         const range = { start: module.offset, end: module.offset + module.size - 1 };
         return reply
           .header('content-type', contentTypeOf(module.fileName))
@@ -237,6 +277,7 @@ export function installRoutes(
         const modules = storedModules(version);
         const signed = modules.length ? await install.signedManifest(version, modules) : null;
         if (!signed || 'problem' in signed) throw AppError.notFound(signed?.problem ?? '版本不存在');
+        await deps.stats.count('install', version, visitOf(req, req.query));
         const present = linksFor(req, deps);
         const manifest = buildHarmonyManifest({
           v: version,

@@ -22,10 +22,11 @@ import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
 import type { StoredModule } from './harmony-install.ts';
 import { createInstallGate } from './install-gate.ts';
-import { createSignedLinks, type SignedKind } from './install-links.ts';
+import { createSignedLinks, type SignedKind, type SignedQuery } from './install-links.ts';
 import { createInstallVersions } from './install-versions.ts';
 
 export {
+  DOWNLOAD_PATH,
   HARMONY_MANIFEST_PATH,
   HARMONY_MODULE_PATH,
   MANIFEST_PATH,
@@ -88,7 +89,7 @@ export function createInstallService(deps: InstallDeps) {
         viewer: AuthUser | null;
         present: Links;
         secure: boolean;
-        /** The page's device id (install statistics), put into the iOS manifest links. */
+        /** The page's device id (its cookie), put into the signed links for the install statistics. */
         device?: string;
       },
     ): Promise<InstallPage> {
@@ -118,7 +119,7 @@ export function createInstallService(deps: InstallDeps) {
               stamp,
               context.secure,
               v.id === wanted,
-              context.device,
+              { userId: context.viewer?.userId ?? null, device: context.device ?? null },
             )),
             // The first build shown of each platform (the one offered) says what it changed: 本版本更新, or to a
             // returning tester 自上次安装以来的变化.
@@ -139,16 +140,11 @@ export function createInstallService(deps: InstallDeps) {
     },
 
     /** The version a signed manifest or open link names, when the link is unexpired and signed for the app's current install password. */
-    async signedVersion(
-      kind: SignedKind,
-      query: { id: number; expires: number; sig: string },
-    ): Promise<VersionRecord | null> {
+    async signedVersion(kind: SignedKind, query: SignedQuery): Promise<VersionRecord | null> {
       if (!(query.expires > clock.now())) return null;
       const version = await versions.findById(query.id);
       const app = version ? await apps.findById(version.app_id) : undefined;
-      return version && app && signer.verify([kind, query.id, query.expires, passwordStamp(app)], query.sig)
-        ? version
-        : null;
+      return version && app && links.verify(kind, query, passwordStamp(app)) ? version : null;
     },
 
     /** The password gate's heading: the app's name and icon, without the password (nothing else of the app). */
@@ -204,7 +200,7 @@ export function createInstallService(deps: InstallDeps) {
       const app = await apps.findById(v.app_id);
       if (!app) throw AppError.notFound(InstallMessages.appMissing);
       const stamp = passwordStamp(app);
-      return (index) => signedUrl('harmony-module', present, v.id, stamp, undefined, `&module=${index}`);
+      return (index) => signedUrl('harmony-module', present, v.id, stamp, {}, `&module=${index}`);
     },
   };
 }

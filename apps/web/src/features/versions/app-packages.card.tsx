@@ -12,11 +12,13 @@ import {
 } from '@release/contract';
 import { queryKeys } from '../../api/query-keys.ts';
 import { fetchAppVersions, pinVersion, type VersionListParams } from '../../api/versions.api.ts';
+import { fetchInstallStats } from '../../api/install-stats.api.ts';
 import { lazyModal } from '../../app/components/lazy-part.tsx';
 import { toast } from '../../app/feedback.ts';
 import { tablePagination } from '../../app/components/table-pagination.ts';
 import { useIsMobile } from '../../app/use-is-mobile.ts';
 import { packageText } from './package-changes.strings.ts';
+import { DownloadsChart } from '../install-stats/downloads-chart.tsx';
 import { versionColumns } from './version-columns.tsx';
 import { announceVersionRemoved } from './version-events.ts';
 import { versionsText } from './versions.strings.ts';
@@ -32,6 +34,11 @@ const RetentionModal = lazyModal(() => import('./retention.modal.tsx'), 'Retenti
 const PackageThresholdsModal = lazyModal(() => import('./package-thresholds.modal.tsx'), 'PackageThresholdsModal');
 const VersionLinkModal = lazyModal(() => import('./version-link.modal.tsx'), 'VersionLinkModal', withVersion);
 const FeedbackModal = lazyModal(() => import('../feedback/feedback.modal.tsx'), 'FeedbackModal', withVersion);
+const VersionHoldersDrawer = lazyModal(
+  () => import('../install-stats/version-holders.drawer.tsx'),
+  'VersionHoldersDrawer',
+  withVersion,
+);
 const VersionChangesDrawer = lazyModal(
   () => import('./version-changes.drawer.tsx'),
   'VersionChangesDrawer',
@@ -56,6 +63,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
   const [removing, setRemoving] = useState<AppVersionRow | null>(null);
   const [showingChanges, setShowingChanges] = useState<AppVersionRow | null>(null);
   const [feedbackOn, setFeedbackOn] = useState<AppVersionRow | null>(null);
+  const [showingHolders, setShowingHolders] = useState<AppVersionRow | null>(null);
   const [retentionOpen, setRetentionOpen] = useState(false);
   const [thresholdsOpen, setThresholdsOpen] = useState(false);
   const params: VersionListParams = {
@@ -68,6 +76,12 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     queryFn: ({ signal }) => fetchAppVersions(params, signal),
     placeholderData: keepPreviousData,
     // Packages are published from another window; coming back shows them (and fresh download links).
+    refetchOnWindowFocus: true,
+  });
+  // Downloads and installs per build and per day (install statistics), refreshed with the list.
+  const stats = useQuery({
+    queryKey: queryKeys.installStats(app.appId),
+    queryFn: ({ signal }) => fetchInstallStats(app.appId, signal),
     refetchOnWindowFocus: true,
   });
   const refresh = (): Promise<void> => queryClient.invalidateQueries({ queryKey: queryKeys.versions });
@@ -92,6 +106,8 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
     onTogglePin: (version) => void togglePin(version),
     onShowChanges: setShowingChanges,
     onFeedback: setFeedbackOn,
+    countsOf: (id) => stats.data?.versions.find((v) => v.versionId === id),
+    onShowHolders: setShowingHolders,
   });
 
   return (
@@ -136,6 +152,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       data-testid="app-packages"
     >
       <Flex vertical gap={12}>
+        <DownloadsChart stats={stats.data} isError={stats.isError} onRetry={() => void stats.refetch()} />
         <div style={{ overflowX: 'auto' }}>
           <Segmented<TypeFilter>
             block={isMobile}
@@ -189,6 +206,7 @@ export function AppPackagesCard({ app }: { app: Pick<AppDetail, 'appId' | 'permi
       <VersionLinkModal version={linking} downloadUrl={app.downloadUrl} onClose={() => setLinking(null)} />
       <VersionChangesDrawer version={showingChanges} onClose={() => setShowingChanges(null)} />
       <FeedbackModal version={feedbackOn} appPath={app.path} onClose={() => setFeedbackOn(null)} />
+      <VersionHoldersDrawer version={showingHolders} onClose={() => setShowingHolders(null)} />
       <RemoveVersionModal
         version={removing}
         onClose={() => setRemoving(null)}

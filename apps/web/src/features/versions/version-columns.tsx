@@ -13,7 +13,8 @@ import {
   WarningOutlined,
 } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { isPackageExpired, type AppVersionRow } from '@release/contract';
+import { isPackageExpired, type AppVersionRow, type VersionCounts } from '@release/contract';
+import { InstallCounts } from '../install-stats/install-counts.tsx';
 import { zh } from '../../locales/zh-CN.ts';
 import { packageText } from './package-changes.strings.ts';
 import { PackageTypeIcon, PackageTypeTag } from './package-type.tsx';
@@ -39,6 +40,10 @@ interface ColumnOptions {
   onShowChanges: (version: AppVersionRow) => void;
   /** 反馈问题: tester feedback on this build (everyone who sees the list). */
   onFeedback: (version: AppVersionRow) => void;
+  /** A build's downloads and installs (install statistics); undefined while they load. */
+  countsOf: (versionId: number) => VersionCounts | undefined;
+  /** 谁装了这个版本. */
+  onShowHolders: (version: AppVersionRow) => void;
 }
 
 /** The certificate-expired hint of SPEC §4, with the expiry date on hover. */
@@ -92,7 +97,13 @@ function PackageAlertsTag({ version }: { version: AppVersionRow }) {
   );
 }
 
-function VersionCell({ version, now, compact }: { version: AppVersionRow; now: number; compact: boolean }) {
+function VersionCell({
+  version,
+  now,
+  compact,
+  countsOf,
+  onShowHolders,
+}: { version: AppVersionRow; now: number; compact: boolean } & Pick<ColumnOptions, 'countsOf' | 'onShowHolders'>) {
   return (
     <Flex vertical gap={2} align="flex-start">
       <Typography.Text
@@ -127,6 +138,7 @@ function VersionCell({ version, now, compact }: { version: AppVersionRow; now: n
       )}
       <ExpiredTag expireDate={version.expireDate} now={now} />
       <DebugSignedTag version={version} />
+      <InstallCounts counts={countsOf(version.id)} onShow={() => onShowHolders(version)} />
       {compact && <NoteCell version={version} />}
       <PackageAlertsTag version={version} />
       {version.warnings.length > 0 && (
@@ -285,6 +297,8 @@ export function versionColumns({
   onTogglePin,
   onShowChanges,
   onFeedback,
+  countsOf,
+  onShowHolders,
 }: ColumnOptions): TableColumnsType<AppVersionRow> {
   const index: TableColumnsType<AppVersionRow> = [
     { title: versionsText.columns.index, dataIndex: 'indexNo', width: 60, render: (indexNo: number) => `#${indexNo}` },
@@ -321,7 +335,9 @@ export function versionColumns({
       title: versionsText.columns.version,
       key: 'version',
       width: compact ? undefined : 170,
-      render: (_, row) => <VersionCell version={row} now={now} compact={compact} />,
+      render: (_, row) => (
+        <VersionCell version={row} now={now} compact={compact} countsOf={countsOf} onShowHolders={onShowHolders} />
+      ),
     },
     ...(compact
       ? []
