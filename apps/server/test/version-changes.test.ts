@@ -249,6 +249,13 @@ describe.each(testDialects())('what changed between two builds on %s', (dialect)
   it('answers 404 to those who may not see the app, and for a build of another app', async () => {
     const outsider = await server.createUser({ username: 'outsider', roleLevel: 30 });
     expect((await changes(versions['1.1.0'] as number, '', outsider.token)).status).toBe(404);
+    // Refused before any work: a pair nobody asked for yet runs no git for the outsider, then does for the admin.
+    const pair = [versions['1.0.1'] as number, `&baseVersionId=${versions['1.0.0']}`] as const;
+    const runs = gitTally.count();
+    expect((await changes(pair[0], pair[1], outsider.token)).status).toBe(404);
+    expect(gitTally.count()).toBe(runs);
+    expect((await changes(pair[0], pair[1])).status).toBe(200);
+    expect(gitTally.count()).toBeGreaterThan(runs);
     expect((await changes(999_999)).status).toBe(404);
     const other = (
       await server.request<{ appId: number }>('POST', '/api/app', {

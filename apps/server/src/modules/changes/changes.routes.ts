@@ -24,8 +24,11 @@ export function changesRoutes(deps: { changes: VersionChangesService; policy: Ap
         },
       },
       async (req) => {
-        const { appId, ...changes } = await deps.changes.between(req.query.versionId, req.query.baseVersionId);
-        await deps.policy.assertCanView(currentUser(req), appId);
+        const { appId: _, ...changes } = await deps.changes.between(
+          req.query.versionId,
+          req.query.baseVersionId,
+          (appId) => deps.policy.assertCanView(currentUser(req), appId),
+        );
         return ok(changes);
       },
     );

@@ -20,11 +20,15 @@ export function createInstallChanges(deps: {
   /** The build of a platform the visitor last took (install statistics), or null. */
   lastTaken: (appId: number, platform: NativePackageType, who: Visitor) => Promise<number | null>;
 }) {
+  // The install page let the visitor in already (password gate or a signed link): nothing more to check here.
+  const admitted = async () => undefined;
   return async (version: VersionRecord, who: Visitor): Promise<ShortChanges | null> => {
     const taken = await deps.lastTaken(version.app_id, version.native_package_type, who);
     const base = taken && taken !== version.id ? await deps.versions.findById(taken) : undefined;
     if (base && base.app_id === version.app_id && base.index_no < version.index_no)
-      return shortenChanges(await deps.changes.between(version.id, base.id), undefined, { sinceInstalled: true });
-    return shortenChanges(await deps.changes.between(version.id));
+      return shortenChanges(await deps.changes.between(version.id, base.id, admitted), undefined, {
+        sinceInstalled: true,
+      });
+    return shortenChanges(await deps.changes.between(version.id, undefined, admitted));
   };
 }

@@ -132,9 +132,15 @@ export function createVersionChangesService(deps: {
 
   return {
     /** The changes of `versionId` since `baseVersionId` (default: the previous build of its platform). Access is the caller's. */
-    async between(versionId: number, baseVersionId?: number): Promise<VersionChanges & { appId: number }> {
+    async between(
+      versionId: number,
+      baseVersionId: number | undefined,
+      /** Checks the caller may view the version's app, before anything else is read (or git is run). */
+      authorize: (appId: number) => Promise<unknown>,
+    ): Promise<VersionChanges & { appId: number }> {
       const version = await versions.findById(versionId);
       if (!version) throw AppError.notFound(VERSION_NOT_FOUND);
+      await authorize(version.app_id);
       const base =
         baseVersionId === undefined ? await versions.previousOf(version) : await versions.findById(baseVersionId);
       if (baseVersionId !== undefined && (!base || base.app_id !== version.app_id))

@@ -35,8 +35,11 @@ export function packageChangesRoutes(deps: {
         },
       },
       async (req) => {
-        const { appId, ...changes } = await deps.packages.between(req.query.versionId, req.query.baseVersionId);
-        await deps.policy.assertCanView(currentUser(req), appId);
+        const { appId: _, ...changes } = await deps.packages.between(
+          req.query.versionId,
+          req.query.baseVersionId,
+          (appId) => deps.policy.assertCanView(currentUser(req), appId),
+        );
         return ok(changes);
       },
     );
