@@ -139,4 +139,32 @@ describe.each(testDialects())('a feedback bug reaches the app’s editors and it
     expect((await feedbackDeliveries()).length).toBe(before);
     expect(await notices(world.editor.token)).toContain(FeedbackMessages.notice('[测试反馈] 没有机器人'));
   });
+
+  it('with Lark task sync on, a feedback bug goes into the app’s 缺陷 Bitable like every bug', async () => {
+    world.lark.setRateLimit('task.get', null);
+    for (const path of ['/api/create_task_list', '/api/create_bitable'])
+      expect(
+        (
+          await world.server.request('POST', path, {
+            token: world.editor.token,
+            body: { appId: world.appId },
+          })
+        ).body.code,
+      ).toBe(200);
+    await world.runJobs();
+    const appToken = [...world.lark.bitable.apps.keys()][0] ?? '';
+    const table = world.lark.bitable.apps.get(appToken)?.tables.find((t) => t.name === '缺陷');
+    const sent = await send('同步到飞书的反馈');
+    expect(sent.code).toBe(200);
+    await world.runJobs();
+    const synced = (
+      await world.server.request<TaskRecord>('GET', `/api/task?taskGuid=${sent.data.guid}`, {
+        token: world.editor.token,
+      })
+    ).body.data;
+    expect(synced.larkRecordId).toMatch(/^rec/);
+    const record = table?.records.find((r) => r.record_id === synced.larkRecordId);
+    const cells = Object.fromEntries((table?.fields ?? []).map((f) => [f.field_name, record?.cells.get(f.field_id)]));
+    expect(cells).toMatchObject({ 标题: '[测试反馈] 同步到飞书的反馈', 本地ID: sent.data.guid });
+  });
 });
