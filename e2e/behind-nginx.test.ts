@@ -146,17 +146,19 @@ describe('behind nginx with HTTPS', () => {
   it('an ipa published in the browser through nginx installs from https links only: parts, page, manifest, package, QR', async () => {
     const desk = await newSiteContext({ width: 1280, height: 800 });
     const page = await desk.newPage();
-    const partUrls: string[] = [];
+    // The package's bytes: parts (PUT) for a big one, one POST for a package of one part (the web's short path).
+    const uploadUrls: string[] = [];
     page.on('request', (request) => {
-      if (request.method() === 'PUT') partUrls.push(request.url());
+      const direct = request.method() === 'POST' && new URL(request.url()).pathname === '/api/upload_app/direct';
+      if (request.method() === 'PUT' || direct) uploadUrls.push(request.url());
     });
     await signIn(page);
     await page.goto(`/publish?appId=${appId}`);
     await page.getByTestId('publish-dropzone').locator('input[type=file]').setInputFiles(ipaFile);
     await page.getByTestId('publish-submit').click();
     await page.getByTestId('publish-success').waitFor();
-    expect(partUrls.length).toBeGreaterThan(0);
-    expect(partUrls.every((url) => url.startsWith(`${site.httpsUrl}/`))).toBe(true);
+    expect(uploadUrls.length).toBeGreaterThan(0);
+    expect(uploadUrls.every((url) => url.startsWith(`${site.httpsUrl}/`))).toBe(true);
     await desk.close();
 
     const phone = await newSiteContext({ width: 390, height: 844 }, IPHONE_UA);

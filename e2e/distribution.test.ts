@@ -218,7 +218,13 @@ describe('distribution loop in a real browser', () => {
     await page.getByTestId('install-version').first().waitFor();
     const action = page.getByTestId('install-action').first();
     const href = await action.getAttribute('href');
-    expect(href).toMatch(/^itms-services:\/\/\?action=download-manifest&url=|\/api\/blob\/file\?/);
+    // The manifest for iOS, otherwise the counted download link, which leads to the package itself.
+    expect(href).toMatch(/^itms-services:\/\/\?action=download-manifest&url=|\/api\/app_version\/download\?/);
+    if (href && !href.startsWith('itms-services:')) {
+      const download = await page.request.get(href);
+      expect(download.status()).toBe(200);
+      expect((await download.body()).subarray(0, 2).toString()).toBe('PK');
+    }
     await page.getByTestId('install-qr').scrollIntoViewIfNeeded();
     expect(await page.getByTestId('install-qr').isVisible()).toBe(true);
     await page.screenshot({ path: '.tmp/e2e-install-mobile.png', fullPage: true });
