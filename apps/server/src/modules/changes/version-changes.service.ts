@@ -6,17 +6,16 @@ import {
   type VersionChanges,
   type WorkflowChanges,
 } from '@release/contract';
-import { AppError } from '../../http/app-error.ts';
 import { commitsBetween } from '../../integrations/git/git-range.ts';
 import { mirrorDirFor } from '../../integrations/git/remote-url.ts';
 import type { CommitLogsDirectory } from '../commit-logs/commit-logs-directory.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import { comparedPair } from '../versions/version-pair.ts';
 import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
 import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import type { VersionSourceRecord, VersionSourcesRepository } from './version-sources.repository.ts';
 
-const VERSION_NOT_FOUND = '版本不存在';
 const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
 
 function changedVersion(v: VersionRecord): ChangedVersion {
@@ -138,13 +137,7 @@ export function createVersionChangesService(deps: {
       /** Checks the caller may view the version's app, before anything else is read (or git is run). */
       authorize: (appId: number) => Promise<unknown>,
     ): Promise<VersionChanges & { appId: number }> {
-      const version = await versions.findById(versionId);
-      if (!version) throw AppError.notFound(VERSION_NOT_FOUND);
-      await authorize(version.app_id);
-      const base =
-        baseVersionId === undefined ? await versions.previousOf(version) : await versions.findById(baseVersionId);
-      if (baseVersionId !== undefined && (!base || base.app_id !== version.app_id))
-        throw AppError.notFound(VERSION_NOT_FOUND);
+      const { version, base } = await comparedPair(versions, versionId, baseVersionId, authorize);
       // Independent reads at once: on PostgreSQL each is a round trip.
       const [flows, sources, snapshots] = await Promise.all([
         deps.workflows.listByApp(version.app_id),

@@ -9,14 +9,12 @@ import {
   type PackageThresholds,
 } from '@release/contract';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
-
-const VERSION_NOT_FOUND = '版本不存在';
+import { comparedPair } from '../versions/version-pair.ts';
 
 const changedVersion = (v: VersionRecord) => ({
   id: v.id,
@@ -109,13 +107,7 @@ export function createPackageChangesService(deps: {
       /** Checks the caller may view the version's app, before anything else is read (or git is run). */
       authorize: (appId: number) => Promise<unknown>,
     ): Promise<PackageChanges & { appId: number }> {
-      const version = await versions.findById(versionId);
-      if (!version) throw AppError.notFound(VERSION_NOT_FOUND);
-      await authorize(version.app_id);
-      const base =
-        baseVersionId === undefined ? await versions.previousOf(version) : await versions.findById(baseVersionId);
-      if (baseVersionId !== undefined && (!base || base.app_id !== version.app_id))
-        throw AppError.notFound(VERSION_NOT_FOUND);
+      const { version, base } = await comparedPair(versions, versionId, baseVersionId, authorize);
       const facts = factsOf(version);
       const baseFacts = factsOf(base);
       // Compared the other way round (an older build against a newer one), the diff still reads older → newer.
