@@ -161,8 +161,11 @@ export function createSharedServices(core: CoreBase) {
     inspectFile: (filePath, options) => inspector.inspect(filePath, options),
     metrics: core.metrics,
     live: core.live,
+    // The announcement lists the changes since the build before it; publishing checked the actor may edit the app.
     announce: (actor, version, chatEnv, baseUrl) =>
-      messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
+      messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl, (id) =>
+        changes.between(id, undefined, async () => undefined),
+      ),
   });
   const certificates = createCertificatesService({ certificates: createCertificatesRepository(db), box, clock });
   const taskRecords = createTasksDirectory(db);

@@ -1,9 +1,20 @@
-import { platformMessageNames, SENT_AUTHOR_MAX, SENT_NO_AUTHOR, SENT_SUBJECT_MAX } from '@release/contract';
+import {
+  changedVersionLabel,
+  platformMessageNames,
+  SENT_AUTHOR_MAX,
+  SENT_NO_AUTHOR,
+  SENT_SUBJECT_MAX,
+  SHORT_CHANGES_MAX_ENTRIES,
+  type ChangeEntry,
+  type VersionChanges,
+} from '@release/contract';
 import {
   clip,
   describeCommit,
   shortId,
   versionLabel,
+  type MessageChanges,
+  type MessageCommit,
   type MessageContent,
   type MessageVersion,
 } from './message-content.ts';
@@ -29,6 +40,77 @@ export interface ComposeInput {
   baseUrl: string | null;
   /** Signs a stored icon for the chat (WeCom loads news pictures from the link: no session there). */
   mediaLinks: MediaLinks;
+  /** A version's changes since the build before it (issue 19), listed by its announcement. */
+  changes?: VersionChanges | null;
+}
+
+/** The /commit page of an update item here (items of polled repositories, svn and packages have no page of their own). */
+function itemUrl(baseUrl: string | null, workflowId: number | null, commitId: string): string | null {
+  return baseUrl && workflowId
+    ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflowId}`
+    : null;
+}
+
+/** A line of a push: the commit-type label read from the message when the list shows one (`typed`), texts cut. */
+function messageCommit(
+  c: { commitId: string; message: string; author: string; time: number; url: string | null },
+  typed: boolean | 'package',
+): MessageCommit {
+  const described = describeCommit(c.message, typed === 'package');
+  const { typeLabel, subject } = typed ? described : { typeLabel: null, subject: c.message };
+  return {
+    shortId: shortId(c.commitId),
+    typeLabel,
+    subject: clip(subject, SENT_SUBJECT_MAX),
+    author: clip(c.author || SENT_NO_AUTHOR, SENT_AUTHOR_MAX),
+    time: c.time,
+    url: c.url,
+  };
+}
+
+/**
+ * A version's changes for its announcement: per workflow (the snapshots bound to it last) the newest
+ * SHORT_CHANGES_MAX_ENTRIES, repository commits with the list's type labels; the full list is the console's 变更.
+ */
+function messageChanges(
+  changes: VersionChanges,
+  app: ComposeInput['app'],
+  baseUrl: string | null,
+): MessageChanges | null {
+  if (!changes.base) return null;
+  const entries = (list: ChangeEntry[], workflowId: number | null, typed: boolean) =>
+    list.slice(0, SHORT_CHANGES_MAX_ENTRIES).map((e) =>
+      messageCommit(
+        {
+          commitId: e.commitId,
+          message: e.message,
+          author: e.author,
+          time: e.commitTime,
+          url: e.itemId === null ? null : itemUrl(baseUrl, workflowId, e.commitId),
+        },
+        typed,
+      ),
+    );
+  const groups = changes.workflows
+    .filter((w) => w.total > 0)
+    .map((w) => ({
+      tabName: clip(w.tabName, 64),
+      total: w.total,
+      entries: entries(w.entries, w.workflowId, w.contentType === 'default'),
+    }));
+  if (changes.snapshots.length > 0)
+    groups.push({
+      tabName: '绑定的快照',
+      total: changes.snapshots.length,
+      entries: entries(changes.snapshots, null, false),
+    });
+  if (groups.length === 0) return null;
+  return {
+    since: clip(changedVersionLabel(changes.base), 90),
+    total: groups.reduce((sum, g) => sum + g.total, 0),
+    groups,
+    url: baseUrl ? `${baseUrl}/home/app/${encodeURIComponent(app.path)}?changes=${changes.version.id}` : null,
+  };
 }
 
 /** The app icon as a chat loads it: our media signed for a month on the base, another site's picture as it is. */
@@ -58,19 +140,18 @@ export function composeContent(input: ComposeInput): MessageContent {
     };
   }
   // An item without a web page of its own (a polled repository, svn, a package) links to its /commit page here.
-  const detailUrl = (commitId: string) =>
-    baseUrl && workflow ? `${baseUrl}/commit?commitId=${encodeURIComponent(commitId)}&workflowId=${workflow.id}` : null;
-  const commits = input.commits.map((c) => {
-    const { typeLabel, subject } = describeCommit(c.commit_message, isPackage);
-    return {
-      shortId: shortId(c.commit_id),
-      typeLabel,
-      subject: clip(subject, SENT_SUBJECT_MAX),
-      author: clip(c.remark || SENT_NO_AUTHOR, SENT_AUTHOR_MAX),
-      time: c.commit_time,
-      url: absolute(c.source_url, null) ?? detailUrl(c.commit_id),
-    };
-  });
+  const commits = input.commits.map((c) =>
+    messageCommit(
+      {
+        commitId: c.commit_id,
+        message: c.commit_message,
+        author: c.remark,
+        time: c.commit_time,
+        url: absolute(c.source_url, null) ?? itemUrl(baseUrl, workflow?.id ?? null, c.commit_id),
+      },
+      isPackage ? 'package' : true,
+    ),
+  );
   const tab = workflow ? clip(workflow.tab_name, 64) : null;
   const title = commits.length
     ? `${appName}${tab ? ` · ${tab}` : ''} 更新日志${version ? `（${versionLabel(version)}）` : ''}`
@@ -87,6 +168,7 @@ export function composeContent(input: ComposeInput): MessageContent {
     moreUrl: baseUrl
       ? `${baseUrl}/home/app/${encodeURIComponent(app.path)}${workflow ? `?workflowId=${workflow.id}` : ''}`
       : null,
+    changes: input.changes ? messageChanges(input.changes, app, baseUrl) : null,
   };
 }
 

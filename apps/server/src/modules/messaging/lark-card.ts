@@ -1,4 +1,4 @@
-import { clip, fitCount, type MessageCommit, type MessageContent } from './message-content.ts';
+import { clip, fitCount, listedCount, type MessageCommit, type MessageContent } from './message-content.ts';
 import { markdownLink as link, messageLines } from './message-markdown.ts';
 
 /** Lark's caps (contract §B, §C), taken as decimal kilobytes so either reading of "KB" holds. */
@@ -28,7 +28,7 @@ function markdown(content: MessageContent, shown: number): string {
  * A JSON 2.0 card: header with the title (and the app icon as its `custom_icon` when Lark gave us an
  * image_key for it), one markdown element with the app, version and commit list.
  */
-export function larkCard(content: MessageContent, shown = content.commits.length, iconKey: string | null = null) {
+export function larkCard(content: MessageContent, shown = listedCount(content), iconKey: string | null = null) {
   return {
     schema: '2.0',
     config: { update_multi: true },
@@ -54,7 +54,7 @@ export function larkCard(content: MessageContent, shown = content.commits.length
 /** The custom-bot webhook body (without timestamp/sign), cut to fit 20 KB with room for the signature. */
 export function larkWebhookBody(content: MessageContent, iconKey: string | null = null) {
   const body = (n: number) => ({ msg_type: 'interactive', card: larkCard(content, n, iconKey) });
-  const n = fitCount(content.commits.length, LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) =>
+  const n = fitCount(listedCount(content), LARK_WEBHOOK_BODY_CAP - SIGNATURE_ALLOWANCE, (k) =>
     Buffer.byteLength(JSON.stringify(body(k))),
   );
   return body(n);
@@ -62,7 +62,7 @@ export function larkWebhookBody(content: MessageContent, iconKey: string | null 
 
 /** The im/v1 `content` string of an interactive message, cut to fit 30 KB. */
 export function larkImContent(content: MessageContent, iconKey: string | null = null): string {
-  const n = fitCount(content.commits.length, LARK_IM_CONTENT_CAP, (k) =>
+  const n = fitCount(listedCount(content), LARK_IM_CONTENT_CAP, (k) =>
     Buffer.byteLength(JSON.stringify(larkCard(content, k, iconKey))),
   );
   return JSON.stringify(larkCard(content, n, iconKey));

@@ -16,6 +16,19 @@ export interface MessageContent {
   moreUrl: string | null;
   /** A tester's feedback on `version` (issue 20): what the group robot is told of the new bug. */
   feedback?: MessageFeedback | null;
+  /** What changed since the build before `version` (issue 19): the announcement of a version lists it. */
+  changes?: MessageChanges | null;
+}
+
+/** A version's changes since the previous build of its platform, grouped by workflow as the console lists them. */
+export interface MessageChanges {
+  /** The build compared with: "1.5.0 (310)". */
+  since: string;
+  /** All changes of all groups (each group lists at most its newest SHORT_CHANGES_MAX_ENTRIES). */
+  total: number;
+  groups: Array<{ tabName: string; total: number; entries: MessageCommit[] }>;
+  /** The full list in the console (its 变更 drawer), for "查看全部 N 条变更". */
+  url: string | null;
 }
 
 export interface MessageFeedback {
@@ -92,6 +105,27 @@ export const shortId = shortCommitId;
 /** `2.1.0 (210)`: the version's name and build number; a web build, which has neither, is 第 N 版 as on its page. */
 export function versionLabel(v: Pick<MessageVersion, 'appVersion' | 'build' | 'indexNo'>): string {
   return [v.appVersion ?? `第 ${v.indexNo} 版`, v.build ? `(${v.build})` : ''].filter(Boolean).join(' ');
+}
+
+/** How many list lines a message can hold: its items, or the entries of its changes. */
+export function listedCount(content: MessageContent): number {
+  return content.commits.length + (content.changes?.groups.reduce((sum, g) => sum + g.entries.length, 0) ?? 0);
+}
+
+/**
+ * `shown` entries shared among groups of these sizes, round by round (each group its first, then each its second…),
+ * so a cut message still names the newest change of every workflow. More `shown`, never fewer per group.
+ */
+export function shareAmong(sizes: number[], shown: number): number[] {
+  const given = sizes.map(() => 0);
+  let left = shown;
+  for (let round = 0; left > 0 && sizes.some((size, i) => given[i] !== size); round++)
+    for (const [i, size] of sizes.entries())
+      if (left > 0 && round < size) {
+        given[i] = round + 1;
+        left -= 1;
+      }
+  return given;
 }
 
 /**

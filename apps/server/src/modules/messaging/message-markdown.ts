@@ -1,4 +1,11 @@
-import { alertLine, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+import {
+  alertLine,
+  shareAmong,
+  versionLabel,
+  type MessageChanges,
+  type MessageCommit,
+  type MessageContent,
+} from './message-content.ts';
 
 /** How one platform's markdown writes user text and a commit line. */
 export interface MarkdownDialect {
@@ -17,7 +24,28 @@ export function markdownLink(label: string, url: string | null): string {
   return url ? `[${label}](${safeUrl(url)})` : '';
 }
 
-/** The lines Lark's card and WeCom's markdown share: app and workflow, version with install links, the first `shown` commits. */
+/** A version's changes (issue 19): per workflow its newest entries, `shown` in all, then the link to the full list. */
+function changesLines(changes: MessageChanges, shown: number, { text, commitLine }: MarkdownDialect): string[] {
+  const lines = [`**本版本更新**（相对 ${text(changes.since)}，共 ${changes.total} 条）`];
+  const given = shareAmong(
+    changes.groups.map((g) => g.entries.length),
+    shown,
+  );
+  let listed = 0;
+  for (const [i, group] of changes.groups.entries()) {
+    lines.push(`**${text(group.tabName)}**（${group.total} 条）`);
+    for (const entry of group.entries.slice(0, given[i])) lines.push(commitLine(entry));
+    listed += given[i] ?? 0;
+  }
+  if (changes.url) lines.push(markdownLink(`查看全部 ${changes.total} 条变更`, changes.url));
+  else if (changes.total > listed) lines.push(`…还有 ${changes.total - listed} 条`);
+  return lines;
+}
+
+/**
+ * The lines Lark's card and WeCom's markdown share: app and workflow, version with install links, then `shown` list
+ * lines — the items first, then the entries of the version's changes.
+ */
 export function messageLines(content: MessageContent, shown: number, { text, commitLine }: MarkdownDialect): string[] {
   const lines: string[] = [];
   // A build that crossed its app's package thresholds says so first (issue 19).
@@ -46,6 +74,8 @@ export function messageLines(content: MessageContent, shown: number, { text, com
     lines.push(`**设备**：${text(f.device)}　**提交人**：${text(f.sender)}`);
     if (f.url) lines.push(markdownLink('在缺陷列表中查看', f.url));
   }
+  if (content.changes)
+    lines.push(...changesLines(content.changes, Math.max(0, shown - content.commits.length), { text, commitLine }));
   if (content.commits.length) {
     lines.push(`**更新日志**（共 ${content.totalCommits} 条）`);
     for (const c of content.commits.slice(0, shown)) lines.push(commitLine(c));

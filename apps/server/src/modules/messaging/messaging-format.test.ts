@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRobotUrl } from '../../integrations/robot-destination.ts';
 import { larkWebhookBody } from './lark-card.ts';
-import { fitCount, type MessageContent } from './message-content.ts';
+import { fitCount, shareAmong, type MessageContent } from './message-content.ts';
 import { larkBotSign } from './senders.ts';
 import { wecomMarkdown } from './wecom-message.ts';
 
@@ -97,5 +97,13 @@ describe('message formats', () => {
     expect(Buffer.byteLength(wecom.markdown.content)).toBeLessThanOrEqual(4096);
     expect(wecom.markdown.content).toContain('…还有');
     expect(wecomMarkdown(content(3)).markdown.content).not.toContain('还有');
+  });
+});
+
+describe('a version announcement cut to a cap', () => {
+  it('shares the lines it has room for among the workflows, each its newest first, never more than it has', () => {
+    expect(shareAmong([5, 1, 3], 6)).toEqual([3, 1, 2]);
+    expect(shareAmong([5, 1, 3], 2)).toEqual([1, 1, 0]);
+    expect(shareAmong([2, 1], 10)).toEqual([2, 1]);
   });
 });

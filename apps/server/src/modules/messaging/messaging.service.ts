@@ -6,6 +6,7 @@ import {
   type SendMultiCommitsBody,
   type SendResult,
   type SendTodayLogsBody,
+  type VersionChanges,
 } from '@release/contract';
 import type { MediaLinks } from '../../http/media-links.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -66,6 +67,7 @@ export function createMessagingService(deps: {
       commits: CommitRow[];
       totalCommits: number;
       baseUrl: string | null;
+      changes?: VersionChanges | null;
     },
   ): Promise<SendResult> {
     const planned = await receivers.resolve(user, channel, input.app, input.workflow, input.scope);
@@ -78,6 +80,7 @@ export function createMessagingService(deps: {
       totalCommits: input.totalCommits,
       baseUrl: input.baseUrl,
       mediaLinks: deps.mediaLinks,
+      changes: input.changes,
     });
     const ids = await queue.queue({
       appId: input.app.id,
@@ -189,14 +192,16 @@ export function createMessagingService(deps: {
     },
 
     /**
-     * A package just published with a chatEnv (v2/upload_app): its card to that group's robot. An app without a
-     * robot for that group has nobody to tell, which is not an error of the upload.
+     * A package just published with a chatEnv (v2/upload_app): its card to that group's robot, with what changed
+     * since the build before it (`changesOf`, issue 19). An app without a robot for that group has nobody to tell,
+     * which is not an error of the upload.
      */
     async announceVersion(
       user: AuthUser,
       version: { appId: number; id: number },
       chatEnv: 'DevTest' | 'PreFavTest',
       baseUrl: string | null,
+      changesOf?: (versionId: number) => Promise<VersionChanges | null>,
     ): Promise<SendResult | null> {
       const app = await messaging.app(version.appId);
       const row = await messaging.version(version.appId, { id: version.id });
@@ -211,6 +216,7 @@ export function createMessagingService(deps: {
         commits: [],
         totalCommits: 0,
         baseUrl,
+        changes: changesOf ? await changesOf(row.id) : null,
       });
     },
 

@@ -1,4 +1,12 @@
-import { clip, clipBytes, fitCount, versionLabel, type MessageCommit, type MessageContent } from './message-content.ts';
+import {
+  clip,
+  clipBytes,
+  fitCount,
+  listedCount,
+  versionLabel,
+  type MessageCommit,
+  type MessageContent,
+} from './message-content.ts';
 import { markdownLink as link, messageLines } from './message-markdown.ts';
 
 /** WeCom robot caps (contract §G), in UTF-8 bytes. */
@@ -29,7 +37,7 @@ function markdown(content: MessageContent, shown: number): string {
 
 /** A markdown message within 4096 bytes: commits are dropped from the end first, the rest is clipped last. */
 export function wecomMarkdown(content: MessageContent) {
-  const n = fitCount(content.commits.length, WECOM_MARKDOWN_CAP, (k) => Buffer.byteLength(markdown(content, k)));
+  const n = fitCount(listedCount(content), WECOM_MARKDOWN_CAP, (k) => Buffer.byteLength(markdown(content, k)));
   return { msgtype: 'markdown' as const, markdown: { content: clipBytes(markdown(content, n), WECOM_MARKDOWN_CAP) } };
 }
 
@@ -37,8 +45,8 @@ export function wecomMarkdown(content: MessageContent) {
 export function wecomNews(content: MessageContent) {
   const v = content.version;
   const url = v?.downloadUrl;
-  // A news card has no room for a package alert: the build that crossed a threshold goes as markdown.
-  if (!v || !url || content.commits.length || v.alerts.length || content.feedback) return null;
+  // A news card has no room for a package alert or a list of changes: such a build goes as markdown.
+  if (!v || !url || content.commits.length || content.changes || v.alerts.length || content.feedback) return null;
   const description = [v.description, `${v.platform}${v.uploader ? ` · 上传人 ${v.uploader}` : ''}`]
     .filter(Boolean)
     .join('\n');
