@@ -9,7 +9,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { inspectPackage, packageIdentity, type HapInspection } from '@release/inspect';
+import {
+  type HapInspection,
+  harmonyPublicKey,
+  inspectPackage,
+  packageIdentity,
+  verifyHarmonyManifest,
+} from '@release/inspect';
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const hapDir = join(resolve(repoRoot, process.env.FIXTURES_DIR ?? '../shared/fixtures'), 'hap');
@@ -150,5 +156,37 @@ describe('HarmonyOS fixtures (SOURCES.md hap/)', () => {
         ['hsp1', sha256(SHARED)],
       ]);
     }
+  });
+
+  it('the signed manifest’s sign verifies with the key of the Release certificate both modules are signed with', async () => {
+    const [entry, shared] = [await inspectFixture(ENTRY), await inspectFixture(SHARED)];
+    const signed = JSON.parse(readFileSync(join(hapDir, 'hpackdemo-manifest.json5'), 'utf8'));
+    const unsigned = JSON.parse(readFileSync(join(hapDir, 'hpackdemo-unsign_manifest.json5'), 'utf8'));
+    const key = harmonyPublicKey(entry.signature?.publicKey ?? '');
+    expect([key.asymmetricKeyType, key.asymmetricKeyDetails?.namedCurve]).toEqual(['ec', 'prime256v1']);
+    expect(shared.signature?.publicKey).toBe(entry.signature?.publicKey);
+    expect(verifyHarmonyManifest(signed.app, signed.sign, key)).toBe(true);
+    // The manifest before signing (indented, its own field order) signs the same bytes.
+    expect(verifyHarmonyManifest(unsigned.app, signed.sign, key)).toBe(true);
+    // packageUrl, deployDomain and icons are not signed; the app's and modules' other fields are.
+    const served = {
+      ...signed.app,
+      deployDomain: 'release.example',
+      icons: { normal: 'https://release.example/icon.png', large: 'https://release.example/icon.png' },
+      modules: signed.app.modules.map((m: object, i: number) => ({
+        ...m,
+        packageUrl: `https://release.example/m${i}`,
+      })),
+    };
+    expect(verifyHarmonyManifest(served, signed.sign, key)).toBe(true);
+    const [first, second] = signed.app.modules as Record<string, unknown>[];
+    for (const tampered of [
+      { ...signed.app, label: 'hpack2' },
+      { ...signed.app, versionName: '1.0.2' },
+      { ...signed.app, modules: [{ ...first, packageHash: 'ab'.repeat(32) }, second] },
+      { ...signed.app, modules: [{ ...first, deviceTypes: ['phone', 'tablet', '2in1'] }, second] },
+      { ...signed.app, modules: [second, first] },
+    ])
+      expect(verifyHarmonyManifest(tampered, signed.sign, key)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppVersionRow, InstallPage } from '@release/contract';
-import { sampleHap, type HapProfileOptions } from '@release/inspect/testing/hap-builder.ts';
+import { signHarmonyManifest, verifyHarmonyManifest } from '@release/inspect';
+import { harmonyDeveloperKey, sampleHap, type HapProfileOptions } from '@release/inspect/testing/hap-builder.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { testStore } from './helpers/s3-server.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
@@ -155,26 +156,53 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
 
     const files = modulesOf(profile);
     const hashes = Object.values(files).map(sha256);
-    const signed = (code: number, moduleHashes: string[]) =>
-      JSON.stringify({
-        app: {
-          bundleName: 'com.example.harmony',
-          versionCode: code,
-          versionName: '4.0.0',
-          modules: moduleHashes.map((packageHash) => ({ packageUrl: 'https://elsewhere.example/x.hap', packageHash })),
-        },
-        sign: 'MEQCIHMwYxdY1VJKrpsQQ==',
-      });
+    /** The manifest as hpack writes it, signed as manifest-sign-tool signs it (with the modules' key by default). */
+    const signed = (code: number, moduleHashes: string[], key: KeyObject = harmonyDeveloperKey()) => {
+      const app = {
+        bundleName: 'com.example.harmony',
+        bundleType: 'app',
+        versionCode: code,
+        versionName: '4.0.0',
+        label: '鸿蒙商城',
+        deployDomain: 'elsewhere.example',
+        icons: { normal: 'https://elsewhere.example/icon.png', large: 'https://elsewhere.example/icon.png' },
+        minAPIVersion: '5.0.5(17)',
+        targetAPIVersion: '5.0.5(17)',
+        modules: moduleHashes.map((packageHash, index) => ({
+          name: index === 0 ? 'entry' : 'lib',
+          type: index === 0 ? 'entry' : 'share',
+          deviceTypes: ['phone'],
+          packageUrl: `https://elsewhere.example/${index}.hap`,
+          packageHash,
+        })),
+      };
+      return { app, sign: signHarmonyManifest(app, key) };
+    };
     const mismatched = await publish(files, {
-      'manifest.json5': signed(versionCode, [hashes[0] as string, 'ab'.repeat(32)]),
+      'manifest.json5': JSON.stringify(signed(versionCode, [hashes[0] as string, 'ab'.repeat(32)])),
     });
     expect((await pageVersion(mismatched.id))?.installHint).toBe(
       '随版本上传的签名清单与安装包不符（模块的 packageHash 与安装包不同），请重新签名后上传',
     );
 
+    // Describing the build is not enough: the sign must verify with the key the modules are signed with.
+    const invalid =
+      '随版本上传的签名清单验签失败：sign 与安装包的签名证书不符（清单签名后被改动过，或不是用签此安装包的证书签的），请用签此安装包的 .p12 重新签名后上传';
+    const tamperedFiles = modulesOf(profile);
+    const tampered = signed(versionCode, Object.values(tamperedFiles).map(sha256));
+    tampered.app.label = '鸿蒙商城（改）';
+    const afterSigning = await publish(tamperedFiles, { 'manifest.json5': JSON.stringify(tampered) });
+    expect((await pageVersion(afterSigning.id))?.installHint).toBe(invalid);
+    const otherFiles = modulesOf(profile);
+    const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const otherSigner = await publish(otherFiles, {
+      'manifest.json5': JSON.stringify(signed(versionCode, Object.values(otherFiles).map(sha256), otherKey)),
+    });
+    expect((await pageVersion(otherSigner.id))?.installHint).toBe(invalid);
+
     const goodFiles = modulesOf(profile);
     const fitting = await publish(goodFiles, {
-      'shop-manifest.json5': signed(versionCode, Object.values(goodFiles).map(sha256)),
+      'shop-manifest.json5': JSON.stringify(signed(versionCode, Object.values(goodFiles).map(sha256))),
     });
     const shown = await pageVersion(fitting.id);
     expect(shown?.installHint).toBeNull();
@@ -188,12 +216,14 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
         bundleName: 'com.example.harmony',
         versionCode,
         versionName: '4.0.0',
+        label: '鸿蒙商城',
         deployDomain: 'release.example',
         icons: { normal: expect.stringMatching(/^https:\/\/release\.example\//) },
         minAPIVersion: '5.0.5(17)',
       },
-      sign: 'MEQCIHMwYxdY1VJKrpsQQ==',
     });
+    // What we serve (our URLs, domain and icon) still verifies as the device verifies it, with the modules' key.
+    expect(verifyHarmonyManifest(manifest.app, manifest.sign, createPublicKey(harmonyDeveloperKey()))).toBe(true);
     expect(
       manifest.app.modules.map((m: { name: string; type: string; packageHash: string }) => [
         m.name,

@@ -55,8 +55,8 @@ function certificatesOf(cms: Buffer): { all: Buffer[]; signers: Buffer[] } {
   }
 }
 
-/** The signer first, then its issuer, its issuer's issuer … as far as the certificates in the CMS reach. */
-export function signerChain(cms: Buffer): CertificateSummary[] {
+/** The signer's certificate first, then its issuer, its issuer's issuer … as far as the certificates in the CMS reach. */
+function signerCertificates(cms: Buffer): { der: Buffer; x509: X509Certificate }[] {
   const { all, signers } = certificatesOf(cms);
   const parsed = all.flatMap((der) => {
     try {
@@ -68,12 +68,9 @@ export function signerChain(cms: Buffer): CertificateSummary[] {
   const signer =
     signers[0] ?? parsed.find((cert) => !parsed.some((other) => other.x509.issuer === cert.x509.subject))?.der;
   let current = parsed.find((cert) => signer && cert.der.equals(signer));
-  const chain: CertificateSummary[] = [];
-  const seen = new Set<Buffer>();
-  while (current && !seen.has(current.der) && chain.length < MAX_CHAIN) {
-    seen.add(current.der);
-    const summary = summarizeCertificate(current.der);
-    if (summary) chain.push(summary);
+  const chain: { der: Buffer; x509: X509Certificate }[] = [];
+  while (current && !chain.includes(current) && chain.length < MAX_CHAIN) {
+    chain.push(current);
     const issuer = current.x509.issuer;
     if (issuer === current.x509.subject) break;
     current = parsed.find((cert) => cert.x509.subject === issuer);
@@ -81,10 +78,17 @@ export function signerChain(cms: Buffer): CertificateSummary[] {
   return chain;
 }
 
+/** The signer first, then its issuers, summarized. */
+export function signerChain(cms: Buffer): CertificateSummary[] {
+  return signerCertificates(cms).flatMap((cert) => summarizeCertificate(cert.der) ?? []);
+}
+
 export function readHapSignature(value: Buffer | undefined): HarmonySignature | null {
   if (!value) return null;
-  const chain = signerChain(value);
-  return { certificate: chain[0] ?? null, chain };
+  const certificates = signerCertificates(value);
+  const chain = certificates.flatMap((cert) => summarizeCertificate(cert.der) ?? []);
+  const signer = certificates[0]?.x509.publicKey.export({ type: 'spki', format: 'der' });
+  return { certificate: chain[0] ?? null, chain, publicKey: signer?.toString('base64') ?? null };
 }
 
 function dateOf(seconds: unknown): Date | null {

@@ -8,3 +8,11 @@ export { defaultLimits } from './zip-index.ts';
 export type * from './types.ts';
 export { assertOneAppVersion, combineModules, mainModuleOf } from './hap-module-set.ts';
 export { locateAppModules, type ModuleFile } from './hap-module-files.ts';
+export {
+  type HarmonyManifestSigned,
+  harmonyManifestSigned,
+  harmonyManifestSignedBytes,
+  harmonyPublicKey,
+  signHarmonyManifest,
+  verifyHarmonyManifest,
+} from './hap-manifest-signature.ts';

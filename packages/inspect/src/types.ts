@@ -237,6 +237,11 @@ export interface HarmonySignature {
   certificate: CertificateSummary | null;
   /** That certificate first, then its issuers up to the root, as far as the signature carries them. */
   chain: CertificateSummary[];
+  /**
+   * The signing certificate's public key (base64 SPKI DER): what a manifest signed elsewhere is verified with
+   * (hap-manifest-signature.ts).
+   */
+  publicKey: string | null;
 }
 
 /** A HarmonyOS module file (.hap, or .hsp when its module is `shared`) or a packed .app of several. */

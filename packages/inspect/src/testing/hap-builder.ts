@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import { makePng, patternImage } from './images.ts';
 import { signCms, type TestIdentity } from './signing.ts';
@@ -339,4 +339,9 @@ export function sampleHarmonyApp(modules: Record<string, Buffer>): Buffer {
     { name: 'pack.info', data: JSON.stringify({ summary: { app: {} }, packages: [] }) },
     ...Object.entries(modules).map(([name, data]) => ({ name, data, method: 'store' as const })),
   ]);
+}
+
+/** The test developer's private key (the key `sampleHap` modules are signed with), to sign their install manifests. */
+export function harmonyDeveloperKey(): KeyObject {
+  return createPrivateKey(forge.pki.privateKeyToPem(harmonyIdentities().developer.key));
 }

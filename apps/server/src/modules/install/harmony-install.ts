@@ -1,3 +1,9 @@
+import {
+  type HarmonyManifestSigned,
+  harmonyManifestSigned,
+  harmonyPublicKey,
+  verifyHarmonyManifest,
+} from '@release/inspect';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 
 /**
@@ -27,6 +33,9 @@ export const HarmonyInstallMessages = {
   manifestMissing:
     '企业内部分发需要签名后的安装清单：请用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
   manifestMismatch: (why: string) => `随版本上传的签名清单与安装包不符（${why}），请重新签名后上传`,
+  manifestSignatureInvalid:
+    '随版本上传的签名清单验签失败：sign 与安装包的签名证书不符（清单签名后被改动过，或不是用签此安装包的证书签的），请用签此安装包的 .p12 重新签名后上传',
+  manifestNoCertificate: '此版本的安装包没有记录签名证书，无法校验随版本上传的签名清单：请重新上传安装包',
   needsHttps: '鸿蒙设备只从 HTTPS 地址读取安装清单：请通过 HTTPS 访问发布系统',
 } as const;
 
@@ -93,67 +102,74 @@ export function hdcCommand(modules: readonly StoredModule[]): string {
   ].join(' ');
 }
 
+/** A manifest signed elsewhere that describes this build and whose `sign` verifies: what the device will check. */
+export interface SignedManifest {
+  sign: string;
+  /** What the signature covers (hap-manifest-signature.ts): served as it was signed. */
+  signed: HarmonyManifestSigned;
+}
+
 /**
- * A manifest signed elsewhere (uploaded with the build) is used only when it describes this build: same bundle name,
- * version code and name, and the same modules by SHA-256. Answers its `sign`, or why it cannot be used.
+ * A manifest signed elsewhere (uploaded with the build) is used only when it describes this build (same bundle name,
+ * version code, the same modules by SHA-256) and its `sign` verifies with the key of the certificate the build is
+ * signed with, as the device checks it (docs/harmonyos.md). Answers it, or why it cannot be used.
  */
 export function checkSignedManifest(
   text: string,
   v: VersionRecord,
   modules: readonly StoredModule[],
-): { sign: string } | { problem: string } {
+): SignedManifest | { problem: string } {
+  const mismatch = (why: string) => ({ problem: HarmonyInstallMessages.manifestMismatch(why) });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { problem: '不是 JSON' };
+    return mismatch('不是 JSON');
   }
   const root = (parsed ?? {}) as { app?: Record<string, unknown>; sign?: unknown };
   const app = root.app ?? {};
-  if (!isText(root.sign) || !root.sign) return { problem: '没有 sign 签名' };
-  if (app.bundleName !== v.bundle_id) return { problem: `包名 ${String(app.bundleName)}` };
-  if (String(app.versionCode) !== v.build) return { problem: `versionCode ${String(app.versionCode)}` };
+  if (!isText(root.sign) || !root.sign) return mismatch('没有 sign 签名');
+  if (app.bundleName !== v.bundle_id) return mismatch(`包名 ${String(app.bundleName)}`);
+  if (String(app.versionCode) !== v.build) return mismatch(`versionCode ${String(app.versionCode)}`);
   const hashes = Array.isArray(app.modules)
     ? app.modules.map((m) => String((m as { packageHash?: unknown }).packageHash ?? '').toLowerCase())
     : [];
   const ours = modules.map((m) => m.sha256);
   if (hashes.length !== ours.length || !ours.every((hash) => hashes.includes(hash)))
-    return { problem: '模块的 packageHash 与安装包不同' };
-  return { sign: root.sign };
+    return mismatch('模块的 packageHash 与安装包不同');
+  const publicKey = (v.metadata as { signature?: { publicKey?: unknown } | null }).signature?.publicKey;
+  if (!isText(publicKey)) return { problem: HarmonyInstallMessages.manifestNoCertificate };
+  const signed = harmonyManifestSigned(app);
+  if (!signed || !verifyHarmonyManifest(app, root.sign, harmonyPublicKey(publicKey)))
+    return { problem: HarmonyInstallMessages.manifestSignatureInvalid };
+  return { sign: root.sign, signed };
 }
 
-/** The manifest a HarmonyOS browser reads through `store://enterprise/manifest?url=` (the shape of hpack's). */
+/**
+ * The manifest a HarmonyOS browser reads through `store://enterprise/manifest?url=` (the shape of hpack's): what the
+ * manifest signed elsewhere signed, as it was signed (the device verifies it), with what is not signed filled in by
+ * us: `deployDomain` (our host), `icons` (our icon link) and each module's `packageUrl` (our link to the module whose
+ * SHA-256 the signed `packageHash` names).
+ */
 export function buildHarmonyManifest(input: {
-  v: VersionRecord;
   modules: readonly StoredModule[];
   moduleUrl: (index: number) => string;
   iconUrl: string | null;
   deployDomain: string;
-  sign: string | null;
+  signed: SignedManifest;
 }): Record<string, unknown> {
-  const { v, modules } = input;
-  const meta = v.metadata as { bundleType?: unknown; minApiVersion?: unknown; targetApiVersion?: unknown };
+  const { modules: signedModules = [], ...fields } = input.signed.signed;
   return {
     app: {
-      bundleName: v.bundle_id,
-      bundleType: isText(meta.bundleType) ? meta.bundleType : 'app',
-      versionCode: Number(v.build),
-      versionName: v.app_version,
-      label: v.display_name ?? v.file_name,
+      ...fields,
       deployDomain: input.deployDomain,
       icons: { normal: input.iconUrl, large: input.iconUrl },
-      minAPIVersion: meta.minApiVersion ?? null,
-      targetAPIVersion: meta.targetApiVersion ?? null,
-      modules: modules.map((m, index) => ({
-        name: m.name,
-        // The manifest calls a shared module `share`.
-        type: m.type === 'shared' ? 'share' : m.type,
-        deviceTypes: m.deviceTypes,
-        packageUrl: input.moduleUrl(index),
-        packageHash: m.sha256,
-      })),
+      modules: signedModules.map((m) => {
+        const index = input.modules.findIndex((own) => own.sha256 === m.packageHash?.toLowerCase());
+        return { ...m, packageUrl: index >= 0 ? input.moduleUrl(index) : null };
+      }),
     },
-    ...(input.sign ? { sign: input.sign } : {}),
+    sign: input.signed.sign,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   type StoredModule,
   storedModules,
   storeManifestLink,
+  type SignedManifest,
 } from './harmony-install.ts';
 import type { LinkHolder, SignedLinks } from './install-links.ts';
 import { itmsServicesLink } from './ota-manifest.ts';
@@ -43,7 +44,7 @@ export function createInstallVersions(deps: {
   versions: VersionsDirectory;
   links: SignedLinks;
   /** The `sign` of the build's manifest signed elsewhere (an attachment), or why there is none to use. */
-  signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<{ sign: string } | { problem: string }>;
+  signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<SignedManifest | { problem: string }>;
 }) {
   const { versions } = deps;
   const { signedUrl } = deps.links;

@@ -267,7 +267,7 @@ export function installRoutes(
           tags,
           summary: 'HarmonyOS 企业分发安装清单',
           description:
-            '公开，凭链接中的签名访问（由安装页数据给出）。返回 store://enterprise/manifest 读取的安装清单：模块的下载地址与 SHA-256 由服务器填写，图标由本系统提供，`sign` 取自随版本上传并与安装包核对一致的签名清单。签名无效或过期 10028；没有可用的签名清单 404。',
+            '公开，凭链接中的签名访问（由安装页数据给出）。返回 store://enterprise/manifest 读取的安装清单：模块的下载地址与 SHA-256 由服务器填写，图标由本系统提供，`sign` 与它签名的字段取自随版本上传、与安装包核对一致且用安装包的签名证书验签通过的签名清单。签名无效或过期 10028；没有可用的签名清单 404。',
           querystring: manifestQuery,
         },
       },
@@ -280,12 +280,11 @@ export function installRoutes(
         await deps.stats.count('install', version, visitOf(req, req.query));
         const present = linksFor(req, deps);
         const manifest = buildHarmonyManifest({
-          v: version,
           modules,
           moduleUrl: await install.moduleLinks(present, version),
           iconUrl: present.iconUrl(version.icon_key),
           deployDomain: new URL(present.apiBase).host,
-          sign: signed.sign,
+          signed,
         });
         return reply
           .header('content-type', 'application/json; charset=utf-8')

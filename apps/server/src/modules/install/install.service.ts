@@ -20,7 +20,7 @@ import type { Links } from '../../http/links.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { InstallAccessRepository } from './install-access.repository.ts';
-import type { StoredModule } from './harmony-install.ts';
+import type { SignedManifest, StoredModule } from './harmony-install.ts';
 import { createInstallGate } from './install-gate.ts';
 import { createSignedLinks, type SignedKind, type SignedQuery } from './install-links.ts';
 import { createInstallVersions } from './install-versions.ts';
@@ -56,7 +56,7 @@ export interface InstallDeps {
     who: { userId: number | null; device: string | null },
   ) => Promise<ShortChanges | null>;
   /** The `sign` of the build's manifest signed elsewhere (an attachment), or why there is none to use. */
-  signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<{ sign: string } | { problem: string }>;
+  signedManifest: (v: VersionRecord, modules: StoredModule[]) => Promise<SignedManifest | { problem: string }>;
 }
 
 /** The public install page: app and versions behind the install password (SPEC §1, §2 download page). */
