@@ -1,5 +1,6 @@
 import { readHapSigning } from './hap-signing.ts';
-import { numericReference, RES_MEDIA, RES_STRING, ResourceIndex, ResourceIndexError } from './hap-resources.ts';
+import { numericReference, RES_MEDIA, RES_STRING, ResourceIndexError } from './hap-resources.ts';
+import { openResourceIndex, type ResourceLookup } from './hap-resources-v2.ts';
 import { composeAdaptiveIcon, toStorableIcon } from './icon-image.ts';
 import { inspectionFailure } from './inspection-error.ts';
 import { integerAt, type Json, objectAt, stringAt, stringsAt } from './json-fields.ts';
@@ -75,7 +76,7 @@ function entryNameOf(zip: ZipIndex, value: string): string | null {
 class ResourceReader {
   constructor(
     private readonly zip: ZipIndex,
-    private readonly index: ResourceIndex | null,
+    private readonly index: ResourceLookup | null,
   ) {}
 
   /** Labels of a string resource by locale, the base one under `''`. */
@@ -126,7 +127,7 @@ class ResourceReader {
   }
 }
 
-async function openResources(zip: ZipIndex, warnings: string[]): Promise<ResourceIndex | null> {
+async function openResources(zip: ZipIndex, warnings: string[]): Promise<ResourceLookup | null> {
   const entry = zip.entries.get(RESOURCES_INDEX);
   if (!entry) {
     warnings.push('安装包中没有 resources.index，无法读取应用名称和图标');
@@ -137,7 +138,7 @@ async function openResources(zip: ZipIndex, warnings: string[]): Promise<Resourc
     return null;
   }
   try {
-    return new ResourceIndex(await zip.readEntry(RESOURCES_INDEX, MAX_INDEX_BYTES));
+    return openResourceIndex(await zip.readEntry(RESOURCES_INDEX, MAX_INDEX_BYTES));
   } catch (error) {
     if (!(error instanceof ResourceIndexError)) throw error;
     warnings.push('resources.index 格式无法读取，未读取应用名称和图标');

@@ -1,5 +1,6 @@
 /**
- * A reader of HarmonyOS `resources.index` as restool writes it (the "V1" layout, docs/harmonyos.md): a 128-byte
+ * A reader of HarmonyOS `resources.index` as restool writes it (the "V1" layout, docs/harmonyos.md; the
+ * `RestoolV2` layout is hap-resources-v2.ts): a 128-byte
  * version string, the file size and a count of configurations; one `KEYS` record per configuration (its offset,
  * its qualifier keys); at each offset an `IDSS` table of (resource id, item offset); each item is size, type, id,
  * a length-prefixed value and a length-prefixed name, both NUL-terminated UTF-8. Every count is checked against
@@ -50,7 +51,17 @@ function cString(bytes: Buffer, start: number, length: number): string {
  * reads each row at most once, and the inspector makes a handful. A file whose configurations all point at one
  * huge table stops here instead of costing configurations × rows.
  */
-const ROW_READS_PER_ROW = 16;
+export const ROW_READS_PER_ROW = 16;
+
+/** A configuration's locale from its (type, value) keys: language, script and region joined by `_`; null for any other qualifier. */
+export function localeOfKeys(keys: readonly [number, number][]): string | null {
+  const parts: string[] = [];
+  for (const [type, value] of keys) {
+    if (type === KEY_LANGUAGE || type === KEY_REGION || type === KEY_SCRIPT) parts.push(unpackAscii(value));
+    else return null;
+  }
+  return parts.join('_');
+}
 
 export class ResourceIndex {
   readonly configs: ResourceConfig[] = [];
@@ -71,15 +82,9 @@ export class ResourceIndex {
       const keyCount = bytes.readUInt32LE(at + 8);
       at += 12;
       if (keyCount * 8 > bytes.length - at) throw new ResourceIndexError('key count past end');
-      const parts: string[] = [];
-      let other = false;
-      for (let key = 0; key < keyCount; key++, at += 8) {
-        const type = bytes.readUInt32LE(at);
-        if (type === KEY_LANGUAGE || type === KEY_REGION || type === KEY_SCRIPT)
-          parts.push(unpackAscii(bytes.readUInt32LE(at + 4)));
-        else other = true;
-      }
-      this.configs.push({ locale: other ? null : parts.join('_'), offset });
+      const keys: [number, number][] = [];
+      for (let key = 0; key < keyCount; key++, at += 8) keys.push([bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4)]);
+      this.configs.push({ locale: localeOfKeys(keys), offset });
     }
   }
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ResourceIndex, ResourceIndexError } from '@release/inspect/hap-resources.ts';
+import { ResourceIndexError } from '@release/inspect/hap-resources.ts';
+import { openResourceIndex } from '@release/inspect/hap-resources-v2.ts';
 import { PackageInspectionError } from '@release/inspect/inspection-error.ts';
 import { inspectPackage } from '@release/inspect/package-inspector.ts';
 import {
@@ -143,7 +144,7 @@ export const resourcesIndexCampaign: Campaign = {
     ];
   },
   run(bytes) {
-    const index = new ResourceIndex(bytes);
+    const index = openResourceIndex(bytes);
     return SAMPLE_IDS.map((id) => index.itemsOf(id));
   },
   refuses: (error) => error instanceof ResourceIndexError,

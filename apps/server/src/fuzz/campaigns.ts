@@ -4,6 +4,7 @@ import { derCampaign, p12Campaign } from './campaigns-der.ts';
 import { deviceFileCampaign } from './campaigns-devices.ts';
 import { jsonCampaign } from './campaigns-json.ts';
 import { harmonyPackageCampaign, resourcesIndexCampaign } from './campaigns-harmony.ts';
+import { resourcesIndexV2Campaign } from './campaigns-harmony-v2.ts';
 import { iconCampaign, packageCampaign } from './campaigns-packages.ts';
 import { selfCheckCampaign } from './self-check.ts';
 import {
@@ -27,6 +28,7 @@ export const campaigns: Campaign[] = [
   protoTableCampaign,
   packageCampaign,
   resourcesIndexCampaign,
+  resourcesIndexV2Campaign,
   harmonyPackageCampaign,
   iconCampaign,
   jsonCampaign,

@@ -3,99 +3,22 @@ import forge from 'node-forge';
 import { makePng, patternImage } from './images.ts';
 import { signCms, type TestIdentity } from './signing.ts';
 import { currentValidity } from './validity.ts';
+import {
+  buildResourcesIndex,
+  buildResourcesIndexV2,
+  RES_TYPE,
+  type ResourceConfigSpec,
+  type ResourceSpec,
+} from './resources-writer.ts';
 import { buildZip, type ZipEntrySpec } from './zip-writer.ts';
+
+export { buildResourcesIndex, buildResourcesIndexV2, RES_TYPE, type ResourceConfigSpec, type ResourceSpec };
 
 /**
  * Small HarmonyOS module files for tests, laid out as DevEco Studio builds them (docs/harmonyos.md): module.json,
  * pack.info, a restool `resources.index`, layered icon layers, and a HAP signing block before the central
  * directory holding a PKCS#7 signature (signer + CA chain) and a PKCS#7-signed profile.
  */
-
-/** restool's resource types and configuration keys used here. */
-export const RES_TYPE = { string: 9, media: 19 } as const;
-const KEY_LANGUAGE = 0;
-const KEY_REGION = 1;
-const KEY_NIGHT_MODE = 6;
-
-export interface ResourceSpec {
-  id: number;
-  type: number;
-  name: string;
-  value: string;
-}
-
-export interface ResourceConfigSpec {
-  /** `''` (base), `zh_CN`, `en`, or `dark` (a non-language qualifier). */
-  locale: string;
-  items: ResourceSpec[];
-}
-
-/** `zh` → ('z' << 8) | 'h', restool's packing of a language or region. */
-function packAscii(text: string): number {
-  let value = 0;
-  for (const char of text) value = value * 256 + char.charCodeAt(0);
-  return value;
-}
-
-function keysOf(locale: string): [number, number][] {
-  if (locale === '') return [];
-  if (locale === 'dark') return [[KEY_NIGHT_MODE, 0]];
-  const [language = '', region] = locale.split('_');
-  return region
-    ? [
-        [KEY_LANGUAGE, packAscii(language)],
-        [KEY_REGION, packAscii(region)],
-      ]
-    : [[KEY_LANGUAGE, packAscii(language)]];
-}
-
-function lengthPrefixed(text: string): Buffer {
-  const bytes = Buffer.concat([Buffer.from(text, 'utf8'), Buffer.from([0])]);
-  const length = Buffer.alloc(2);
-  length.writeUInt16LE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-/** A V1 resources.index: header, KEYS records, then per configuration an IDSS table followed by its items. */
-export function buildResourcesIndex(configs: ResourceConfigSpec[]): Buffer {
-  const header = Buffer.alloc(136);
-  header.write('Restool 5.012', 0, 'latin1');
-  const keysRecords = configs.map((config) => Buffer.alloc(12 + keysOf(config.locale).length * 8));
-  let offset = header.length + keysRecords.reduce((sum, record) => sum + record.length, 0);
-  const tables: Buffer[] = [];
-  configs.forEach((config, index) => {
-    const record = keysRecords[index] as Buffer;
-    record.write('KEYS', 0, 'latin1');
-    record.writeUInt32LE(offset, 4);
-    const keys = keysOf(config.locale);
-    record.writeUInt32LE(keys.length, 8);
-    keys.forEach(([type, value], key) => {
-      record.writeUInt32LE(type, 12 + key * 8);
-      record.writeUInt32LE(value, 16 + key * 8);
-    });
-    const table = Buffer.alloc(8 + config.items.length * 8);
-    table.write('IDSS', 0, 'latin1');
-    table.writeUInt32LE(config.items.length, 4);
-    let itemOffset = offset + table.length;
-    const items = config.items.map((item, row) => {
-      const body = Buffer.concat([lengthPrefixed(item.value), lengthPrefixed(item.name)]);
-      const head = Buffer.alloc(12);
-      head.writeUInt32LE(12 + body.length, 0);
-      head.writeUInt32LE(item.type, 4);
-      head.writeUInt32LE(item.id, 8);
-      table.writeUInt32LE(item.id, 8 + row * 8);
-      table.writeUInt32LE(itemOffset, 12 + row * 8);
-      itemOffset += 12 + body.length;
-      return Buffer.concat([head, body]);
-    });
-    tables.push(table, ...items);
-    offset = itemOffset;
-  });
-  const index = Buffer.concat([header, ...keysRecords, ...tables]);
-  index.writeUInt32LE(index.length, 128);
-  index.writeUInt32LE(configs.length, 132);
-  return index;
-}
 
 /** A certificate for `commonName` issued by `issuer` (self-signed without one), RSA, current by default. */
 export function makeIssuedIdentity(
@@ -217,6 +140,8 @@ export interface SampleHapOptions {
   minApiVersion?: number;
   /** null: an unsigned module. */
   profile?: HapProfileOptions | null;
+  /** The resources.index layout: `v1` (Restool 5, the fixture's) by default, or `RestoolV2`. */
+  resources?: 'v1' | 'v2';
   /** Replace or add entries (a broken module.json, a hostile resources.index). */
   extra?: Record<string, Buffer | string>;
 }
@@ -304,7 +229,7 @@ export function sampleHapEntries(options: SampleHapOptions = {}): ZipEntrySpec[]
     'ets/modules.abc': Buffer.alloc(256, 7),
     'module.json': JSON.stringify({ app, module }),
     'pack.info': JSON.stringify(packInfo),
-    'resources.index': buildResourcesIndex(configs),
+    'resources.index': (options.resources === 'v2' ? buildResourcesIndexV2 : buildResourcesIndex)(configs),
     ...files,
     ...options.extra,
   };
