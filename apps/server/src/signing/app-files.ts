@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { StreamedExecutable } from './streamed-macho.ts';
 
 /**
  * A file of an app as the signer and the verifier see it: its bytes (binaries, plists, profiles, seals), or for a
@@ -9,7 +10,8 @@ export interface FileDigest {
   readonly sha1: Buffer;
   readonly sha256: Buffer;
 }
-export type AppFile = Buffer | FileDigest;
+/** A large main executable is neither: see streamed-macho.ts. */
+export type AppFile = Buffer | FileDigest | StreamedExecutable;
 export type AppFiles = Map<string, AppFile>;
 
 export const isBytes = (file: AppFile | undefined): file is Buffer => Buffer.isBuffer(file);
@@ -20,9 +22,15 @@ export function bytesAt(files: ReadonlyMap<string, AppFile>, path: string): Buff
   return isBytes(file) ? file : undefined;
 }
 
-export const sha1Of = (file: AppFile): Buffer => (isBytes(file) ? createHash('sha1').update(file).digest() : file.sha1);
+/** A file's digests for a seal; a streamed executable has none (no seal covers the main executable). */
+function digestOf(file: AppFile): FileDigest {
+  if ('streamed' in file) throw new Error('a streamed executable has no digest');
+  return file as FileDigest;
+}
+export const sha1Of = (file: AppFile): Buffer =>
+  isBytes(file) ? createHash('sha1').update(file).digest() : digestOf(file).sha1;
 export const sha256Of = (file: AppFile): Buffer =>
-  isBytes(file) ? createHash('sha256').update(file).digest() : file.sha256;
+  isBytes(file) ? createHash('sha256').update(file).digest() : digestOf(file).sha256;
 
 /** Digests of a stream's bytes, as it passes. */
 export function createDigester() {

@@ -3,11 +3,12 @@ import { build as buildPlist } from 'plist';
 import { parsePlistDict, plistString, type PlistDict } from '@release/inspect/plist.ts';
 import { bytesAt, isBytes, type AppFile, type AppFiles } from './app-files.ts';
 import { buildCodeResources } from './code-resources-builder.ts';
-import { readEmbeddedSignature } from './code-signature.ts';
+import { readEmbeddedSignature, type EmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
 import { entitlementsFor, profileEntitlements, profileFor } from './entitlements.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
 import { signMachO, type MachOSigningInput } from './macho-signer.ts';
+import { isStreamed, signStreamed, type StreamedExecutable } from './streamed-macho.ts';
 
 /**
  * Re-signs an app held as a map of archive paths to files (`Payload/X.app/...`; resources may be held as their
@@ -84,10 +85,15 @@ export function filesUnder(files: ReadonlyMap<string, AppFile>, bundle: string):
   return out;
 }
 
-function hashesOf(binary: Buffer): MachOSigningInput['hashes'] {
+/** The embedded signature of an executable's first slice (held or streamed). */
+export function signatureOf(binary: Buffer | StreamedExecutable): EmbeddedSignature | null {
+  if (isStreamed(binary)) return binary.signature;
   const slice = parseMachO(binary).slices[0];
-  const signature = slice ? readEmbeddedSignature(sliceBytes(binary, slice), slice) : null;
-  return (signature?.codeDirectories.length ?? 0) > 1 ? 'sha1+sha256' : 'sha256';
+  return slice ? readEmbeddedSignature(sliceBytes(binary, slice), slice) : null;
+}
+
+function hashesOf(binary: Buffer | StreamedExecutable): MachOSigningInput['hashes'] {
+  return (signatureOf(binary)?.codeDirectories.length ?? 0) > 1 ? 'sha1+sha256' : 'sha256';
 }
 
 /** iOS checks SHA-256 code directories from iOS 11 on; older systems need the SHA-1 one (codesign signs so). */
@@ -101,10 +107,8 @@ export function hashesForMinimumOs(info: PlistDict | null): MachOSigningInput['h
   return major >= SHA256_ONLY_FROM_MAJOR ? 'sha256' : 'sha1+sha256';
 }
 
-function oldEntitlements(binary: Buffer): PlistDict | null {
-  const slice = parseMachO(binary).slices[0];
-  return slice ? (readEmbeddedSignature(sliceBytes(binary, slice), slice)?.entitlements ?? null) : null;
-}
+const oldEntitlements = (binary: Buffer | StreamedExecutable): PlistDict | null =>
+  signatureOf(binary)?.entitlements ?? null;
 
 /** Signs loose dylibs of a bundle (not another bundle's executable) as libraries. */
 function signLooseDylibs(
@@ -158,8 +162,9 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     if (!infoPlist || !bundleId || !executable)
       throw new BundleSigningError('badBundle', `${bundle} has no bundle id or executable`);
     const binaryPath = `${bundle}${executable}`;
-    const binary = bytesAt(files, binaryPath);
-    if (!binary || !looksLikeMachO(binary))
+    const file = files.get(binaryPath);
+    const binary = isStreamed(file) || isBytes(file) ? file : null;
+    if (!binary || !looksLikeMachO(isStreamed(binary) ? binary.head : binary))
       throw new BundleSigningError('badBundle', `${binaryPath} is not a Mach-O`, bundleId);
     const isFramework = bundle.endsWith('.framework/');
     const profile = isFramework ? null : profileFor(input.profiles, bundleId);
@@ -184,9 +189,11 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
       withSha1: hashes === 'sha1+sha256',
     });
     files.set(`${bundle}_CodeSignature/CodeResources`, codeResources);
+    const sign = (exe: typeof binary, signing: MachOSigningInput) =>
+      isStreamed(exe) ? signStreamed(exe, signing) : signMachO(exe, signing);
     files.set(
       binaryPath,
-      signMachO(binary, {
+      sign(binary, {
         ...library,
         identifier: bundleId,
         teamId,

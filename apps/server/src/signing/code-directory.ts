@@ -22,6 +22,11 @@ export interface CodeDirectoryInput {
   execSegFlags?: bigint;
   /** false: page hash slots stay zero (a trial build that only needs the blob's size). */
   hashPages?: boolean;
+  /**
+   * A streamed executable's code, not held: its length and each page's hash (by page number), taken as it streamed
+   * by. `code` is then empty.
+   */
+  hashed?: { length: number; pageHash(page: number): Buffer };
 }
 
 const HEADER_SIZE = { 131584: 52, 132096: 88 } as const;
@@ -41,12 +46,13 @@ export function buildCodeDirectory(input: CodeDirectoryInput): Buffer {
   const identifier = Buffer.from(`${input.identifier}\0`, 'utf8');
   const team = input.teamId ? Buffer.from(`${input.teamId}\0`, 'utf8') : Buffer.alloc(0);
   const pageSize = 2 ** input.pageSizeLog2;
-  const pages = Math.ceil(input.code.length / pageSize);
+  const codeLength = input.hashed?.length ?? input.code.length;
+  const pages = Math.ceil(codeLength / pageSize);
   const identOffset = headerSize;
   const teamOffset = team.length > 0 ? identOffset + identifier.length : 0;
   const hashOffset = identOffset + identifier.length + team.length + input.specialSlotCount * hashSize;
   const length = hashOffset + pages * hashSize;
-  if (input.code.length > 0xffffffff) throw new Error('code larger than 4 GiB needs codeLimit64');
+  if (codeLength > 0xffffffff) throw new Error('code larger than 4 GiB needs codeLimit64');
 
   const blob = Buffer.alloc(length);
   blob.writeUInt32BE(CSMAGIC.codeDirectory, 0);
@@ -57,7 +63,7 @@ export function buildCodeDirectory(input: CodeDirectoryInput): Buffer {
   blob.writeUInt32BE(identOffset, 20);
   blob.writeUInt32BE(input.specialSlotCount, 24);
   blob.writeUInt32BE(pages, 28);
-  blob.writeUInt32BE(input.code.length, 32);
+  blob.writeUInt32BE(codeLength, 32);
   blob.writeUInt8(hashSize, 36);
   blob.writeUInt8(input.hashType, 37);
   blob.writeUInt8(input.platform ?? 0, 38);
@@ -78,10 +84,10 @@ export function buildCodeDirectory(input: CodeDirectoryInput): Buffer {
   }
   for (let page = 0; page < pages && input.hashPages !== false; page += 1) {
     const start = page * pageSize;
-    digestWith(input.hashType, input.code.subarray(start, Math.min(start + pageSize, input.code.length))).copy(
-      blob,
-      hashOffset + page * hashSize,
-    );
+    const hash = input.hashed
+      ? input.hashed.pageHash(page)
+      : digestWith(input.hashType, input.code.subarray(start, Math.min(start + pageSize, input.code.length)));
+    hash.copy(blob, hashOffset + page * hashSize);
   }
   return blob;
 }

@@ -189,7 +189,12 @@ function certificatesOf(cms: Buffer): Buffer[] {
 export function readEmbeddedSignature(slice: Buffer, info: MachOSlice): EmbeddedSignature | null {
   if (!info.codeSignature) return null;
   const { dataOffset, dataSize } = info.codeSignature;
-  const superBlob = readBlob(slice.subarray(dataOffset, dataOffset + dataSize), 0);
+  return parseEmbeddedSignature(slice.subarray(dataOffset, dataOffset + dataSize));
+}
+
+/** Reads an embedded signature (SuperBlob) from its own bytes, as LC_CODE_SIGNATURE points at them. */
+export function parseEmbeddedSignature(bytes: Buffer): EmbeddedSignature {
+  const superBlob = readBlob(bytes, 0);
   if (superBlob.magic !== CSMAGIC.embeddedSignature)
     throw new MachOError('badLoadCommand', `signature magic ${superBlob.magic.toString(16)}`);
   const count = superBlob.data.readUInt32BE(8);
@@ -234,17 +239,21 @@ export function blobOfSlot(signature: EmbeddedSignature, slot: number): Buffer |
  * last one short) and returns the pages that differ. Empty means the code is what was signed.
  */
 export function mismatchedPages(slice: Buffer, directory: CodeDirectory): number[] {
-  const bad: number[] = [];
   const pageSize = directory.pageSize || directory.codeLimit;
-  const expectedPages = Math.ceil(directory.codeLimit / pageSize);
-  if (expectedPages !== directory.codeHashes.length || directory.codeLimit > slice.length) return [-1];
-  directory.codeHashes.forEach((expected, page) => {
+  if (directory.codeLimit > slice.length) return [-1];
+  return mismatchedPageHashes(directory, (page) => {
     const start = page * pageSize;
-    const actual = digestWith(
-      directory.hashType,
-      slice.subarray(start, Math.min(start + pageSize, directory.codeLimit)),
-    );
-    if (!actual.equals(expected)) bad.push(page);
+    return digestWith(directory.hashType, slice.subarray(start, Math.min(start + pageSize, directory.codeLimit)));
+  });
+}
+
+/** The pages whose hash (`actual`, by page number) differs from the CodeDirectory's; [-1] when the count differs. */
+export function mismatchedPageHashes(directory: CodeDirectory, actual: (page: number) => Buffer): number[] {
+  const pageSize = directory.pageSize || directory.codeLimit;
+  if (Math.ceil(directory.codeLimit / pageSize) !== directory.codeHashes.length) return [-1];
+  const bad: number[] = [];
+  directory.codeHashes.forEach((expected, page) => {
+    if (!actual(page).equals(expected)) bad.push(page);
   });
   return bad;
 }

@@ -3,6 +3,7 @@ import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { crc32 } from 'node:zlib';
 import { allocWithRoom, createDigester, type AppFiles, type FileDigest } from './app-files.ts';
 import { bundlesOf, mainAppRoot } from './bundle-signer.ts';
+import { readStreamed, STREAM_FROM, type CodeLimitOf } from './streamed-macho.ts';
 
 /**
  * Reading an ipa for the signer without holding it whole: the central directory is read once (yauzl, names
@@ -96,7 +97,11 @@ function checkEntries(entries: Entry[]): void {
  * The files the signer reads as bytes: every Info.plist, loose dylib, profile and seal, then the bundles'
  * executables named by those Info.plists. Everything else is a resource, needed only as its digests.
  */
-export async function loadHeldFiles(archive: IpaArchive): Promise<AppFiles> {
+export async function loadHeldFiles(
+  archive: IpaArchive,
+  /** Given: the main app's executable, when large and thin, is streamed (hashed up to this limit), not held. */
+  streamTo: CodeLimitOf | null = null,
+): Promise<AppFiles> {
   const { zip, entries } = archive;
   checkEntries(entries);
   const files: AppFiles = new Map();
@@ -107,17 +112,25 @@ export async function loadHeldFiles(archive: IpaArchive): Promise<AppFiles> {
   for (const entry of plists) files.set(entry.fileName, await readWhole(zip, entry, entry.fileName.endsWith('.dylib')));
   const root = mainAppRoot(files);
   const executables = new Set<string>();
+  let mainExecutable: string | null = null;
   if (root) {
     for (const bundle of bundlesOf(files, root)) {
       const info = files.get(`${bundle}Info.plist`);
       const dict = Buffer.isBuffer(info) ? parsePlistDict(info) : null;
       const executable = dict ? plistString(dict, 'CFBundleExecutable') : null;
       if (executable) executables.add(`${bundle}${executable}`);
+      if (executable && bundle === root) mainExecutable = `${bundle}${executable}`;
     }
   }
-  for (const entry of entries)
-    if (executables.has(entry.fileName) && !isDirectory(entry))
-      files.set(entry.fileName, await readWhole(zip, entry, true));
+  for (const entry of entries) {
+    if (!executables.has(entry.fileName) || isDirectory(entry)) continue;
+    // Only the main app's: no other seal hashes it whole (a nested bundle's executable is a file of its parent's).
+    const streamed =
+      streamTo && entry.fileName === mainExecutable && entry.uncompressedSize >= STREAM_FROM
+        ? await readStreamed((await entryStream(zip, entry)) as AsyncIterable<Buffer>, entry.uncompressedSize, streamTo)
+        : null;
+    files.set(entry.fileName, streamed ?? (await readWhole(zip, entry, true)));
+  }
   return files;
 }
 
@@ -131,9 +144,10 @@ export async function loadAppFiles(
   archive: IpaArchive,
   onBytes: (done: number) => void = () => undefined,
   known: ReadonlyMap<string, KnownEntry> = new Map(),
+  streamTo: CodeLimitOf | null = null,
 ): Promise<AppFiles> {
   const { zip, entries } = archive;
-  const files = await loadHeldFiles(archive);
+  const files = await loadHeldFiles(archive, streamTo);
   let done = 0;
   for (const entry of entries) {
     if (isDirectory(entry)) continue;

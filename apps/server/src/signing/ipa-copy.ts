@@ -4,7 +4,15 @@ import { pipeline } from 'node:stream/promises';
 import { crc32, createInflateRaw } from 'node:zlib';
 import type { Entry } from 'yauzl';
 import { createDigester, isBytes, type AppFiles } from './app-files.ts';
-import { IpaArchiveError, isDirectoryEntry, rawEntryStream, type IpaArchive, type KnownEntry } from './ipa-archive.ts';
+import {
+  entryStream,
+  IpaArchiveError,
+  isDirectoryEntry,
+  rawEntryStream,
+  type IpaArchive,
+  type KnownEntry,
+} from './ipa-archive.ts';
+import { isStreamed, signedBytes, signedSize, type StreamedExecutable } from './streamed-macho.ts';
 import { compressEntry, type CompressedEntry, type EntryPlace, type ZipEntryMeta, type ZipOut } from './zip-out.ts';
 
 /**
@@ -171,9 +179,15 @@ export async function writeHeld(
     compressed: Promise<CompressedEntry> | null;
     /** A large changed file (a signed executable), deflated as it is written instead of held compressed. */
     deflating?: Buffer;
+    /** A signed streamed executable: its source streams again, patched, into the deflater. */
+    streamed?: StreamedExecutable;
   }> = [];
   for (const entry of archive.entries) {
     const file = files.get(entry.fileName);
+    if (isStreamed(file) && file.signed) {
+      writes.push({ entry, place: entryMeta(entry), compressed: null, streamed: file });
+      continue;
+    }
     if (!before.has(entry.fileName) || !isBytes(file)) continue;
     const unchanged = before.get(entry.fileName) === sha256(file);
     if (!unchanged && file.length >= DEFLATE_AS_WRITTEN)
@@ -187,8 +201,12 @@ export async function writeHeld(
   // A failed compression is reported once, by the write that awaits it.
   for (const write of writes) write.compressed?.catch(() => undefined);
   let done = 0;
-  for (const { entry, place, compressed, deflating } of writes) {
-    if (deflating) {
+  for (const { entry, place, compressed, deflating, streamed } of writes) {
+    if (streamed && entry) {
+      const source = (await entryStream(archive.zip, entry)) as AsyncIterable<Buffer>;
+      await out.addDeflating(place, { size: signedSize(streamed), chunks: signedBytes(streamed, source) });
+      done += signedSize(streamed);
+    } else if (deflating) {
       await out.addDeflating(place, deflating);
       done += deflating.length;
     } else if (compressed) {

@@ -10,6 +10,7 @@ import {
   type ResignChange,
   type ResignOptions,
 } from './resign-options.ts';
+import { isStreamed, signedSize, toNewSignature, toPresentSignature } from './streamed-macho.ts';
 import { ZipOut } from './zip-out.ts';
 import { verifyApp } from './verify-app.ts';
 
@@ -69,7 +70,8 @@ export async function resignIpa(
   let copied: Map<string, KnownEntry>;
   let changes: ResignChange[];
   try {
-    const files = await loadHeldFiles(source);
+    // A large main executable streams by (its page hashes kept), and streams again when written: never held whole.
+    const files = await loadHeldFiles(source, toNewSignature);
     const before = new Map([...files].map(([name, file]) => [name, isBytes(file) ? sha256(file) : '']));
     const root = mainAppRoot(files);
     changes = applyResignOptions(files, options);
@@ -85,7 +87,10 @@ export async function resignIpa(
     signed = resignApp(files, { ...input, hashesByMinimumOs: options.hashesByMinimumOs === true });
     const hashChange = options.hashesByMinimumOs ? codeDirectoryChange(signed) : null;
     if (hashChange) changes.push(hashChange);
-    const written = [...files.values()].reduce((sum, file) => sum + (isBytes(file) ? file.length : 0), 0);
+    const written = [...files.values()].reduce(
+      (sum, file) => sum + (isBytes(file) ? file.length : isStreamed(file) ? signedSize(file) : 0),
+      0,
+    );
     await writeHeld(source, files, before, out, reporter(onProgress, 'write', written));
     // The signed binaries are written: let them go before the verifier reads them back.
     files.clear();
@@ -100,7 +105,12 @@ export async function resignIpa(
   // ones as their compressed bytes (which must be those that were hashed).
   const written = await openIpa(outputPath);
   try {
-    const files = await loadAppFiles(written, reporter(onProgress, 'verify', totalBytes(written)), copied);
+    const files = await loadAppFiles(
+      written,
+      reporter(onProgress, 'verify', totalBytes(written)),
+      copied,
+      toPresentSignature,
+    );
     const failures = verifyApp(files);
     if (failures.length > 0) throw new VerificationError(failures);
   } finally {

@@ -66,13 +66,14 @@ function superBlob(entries: Array<[number, Buffer]>): Buffer {
 
 const align = (value: number, to: number) => Math.ceil(value / to) * to;
 
-interface Layout {
+export interface Layout {
   signatureOffset: number;
   /** Whether LC_CODE_SIGNATURE has to be added (at the end of the load commands). */
   addCommand: boolean;
 }
 
-function layoutOf(slice: Buffer, info: MachOSlice): Layout {
+/** Where the signature goes in a slice of `size` bytes. */
+export function layoutOf(size: number, info: MachOSlice): Layout {
   const linkedit = findSegment(info, '__LINKEDIT');
   if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');
   if (
@@ -88,7 +89,7 @@ function layoutOf(slice: Buffer, info: MachOSlice): Layout {
     ...info.segments
       .flatMap((segment) => segment.sections.map((section) => section.fileOffset))
       .filter((offset) => offset > 0),
-    slice.length,
+    size,
   );
   if (commandsEnd + 16 > firstData) throw new SigningError('noRoom', 'no room for LC_CODE_SIGNATURE');
   return { signatureOffset: align(linkedit.fileOffset + linkedit.fileSize, 16), addCommand: true };
@@ -104,15 +105,18 @@ function writeU64(buffer: Buffer, info: MachOSlice, at: number, value: bigint) {
   else buffer.writeBigUInt64BE(value, at);
 }
 
+/** A slice's code as the signer hashes it: held bytes, or a streamed executable's page hashes. */
+export type SliceCode = { bytes: Buffer } | { length: number; pageHash(hashType: number, page: number): Buffer };
+
 /**
- * Signs one thin slice: same code, new signature at the end of __LINKEDIT, header sizes updated first (they are
- * hashed). A slice read with room after it (allocWithRoom) is signed in that memory: its bytes change.
+ * The signature of one thin slice, in two steps: `size()` is the room it takes (a trial build: CodeDirectory and
+ * CMS sizes do not depend on the hashes, with room for an ECDSA signature's variance), then `patchHeader` writes
+ * the new sizes into the header (they are hashed) and `build(code)` makes the signature over the code so patched.
  */
-export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
-  const info = parseMachO(slice).slices[0] as MachOSlice;
+export function sliceSigner(info: MachOSlice, input: MachOSigningInput, layout: Layout) {
   if (info.encryption && info.encryption.cryptId !== 0)
     throw new SigningError('encrypted', 'App Store-encrypted binary');
-  const { signatureOffset, addCommand } = layoutOf(slice, info);
+  const { signatureOffset, addCommand } = layout;
   const commonName = certificateSubject(input.certificate)?.CN ?? new X509Certificate(input.certificate).subject;
   const requirements = requirementSet([{ type: 3, blob: designatedRequirement(input.identifier, commonName) }]);
   const entitlements = input.entitlementsXml ? blob(CSMAGIC.entitlements, input.entitlementsXml) : null;
@@ -123,7 +127,7 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
     ? EXECSEG_MAIN_BINARY | (input.getTaskAllow ? EXECSEG_ALLOW_UNSIGNED : 0n)
     : 0n;
 
-  const directoriesFor = (code: Buffer, hashPages = true) =>
+  const directoriesFor = (code: SliceCode, hashPages = true) =>
     hashTypes.map((hashType) => {
       const slots = new Map<number, Buffer | null>([
         [CSSLOT.infoSlot, input.infoPlist ? specialSlotHash(hashType, input.infoPlist) : null],
@@ -138,7 +142,11 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
         hashType,
         identifier: input.identifier,
         teamId: input.teamId,
-        code,
+        code: 'bytes' in code ? code.bytes : Buffer.alloc(0),
+        hashed:
+          'bytes' in code
+            ? undefined
+            : { length: code.length, pageHash: (page: number) => code.pageHash(hashType, page) },
         pageSizeLog2: 12,
         specialSlots: slots,
         specialSlotCount: entitlementsDer ? 7 : 5,
@@ -170,44 +178,65 @@ export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
       privateKey: input.privateKey,
       signingTime: input.signingTime,
     });
-
-  // The signature's size goes into the header, which the page hashes cover: size it with a trial run
-  // (CodeDirectory and CMS sizes do not depend on the hashes, so the trial hashes no page), with room for an
-  // ECDSA signature's variance.
-  const trial = directoriesFor(slice.subarray(0, signatureOffset), false);
+  const trial = directoriesFor({ length: signatureOffset, pageHash: () => Buffer.alloc(0) }, false);
   const dataSize = align(assemble(trial, sign(trial)).length + 64, 16);
 
+  return {
+    dataSize,
+    /** Writes the new __LINKEDIT size and LC_CODE_SIGNATURE into `head` (the slice's first bytes). */
+    patchHeader(head: Buffer): void {
+      const linkedit = findSegment(info, '__LINKEDIT');
+      if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');
+      const linkeditFileSize = signatureOffset + dataSize - linkedit.fileOffset;
+      const segmentPage = info.is64 && (info.cpuType & 0xff) === 12 ? 0x4000 : 0x1000;
+      if (info.is64) {
+        writeU64(head, info, linkedit.commandOffset + 32, BigInt(align(linkeditFileSize, segmentPage)));
+        writeU64(head, info, linkedit.commandOffset + 48, BigInt(linkeditFileSize));
+      } else {
+        writeU32(head, info, linkedit.commandOffset + 28, align(linkeditFileSize, segmentPage));
+        writeU32(head, info, linkedit.commandOffset + 36, linkeditFileSize);
+      }
+      const commandAt = addCommand
+        ? info.headerSize + info.sizeOfCommands
+        : (info.codeSignature?.commandOffset as number);
+      if (addCommand) {
+        head.fill(0, commandAt, commandAt + 16);
+        writeU32(head, info, 16, info.loadCommands.length + 1);
+        writeU32(head, info, 20, info.sizeOfCommands + 16);
+        writeU32(head, info, commandAt, LC_CODE_SIGNATURE);
+        writeU32(head, info, commandAt + 4, 16);
+      }
+      writeU32(head, info, commandAt + 8, signatureOffset);
+      writeU32(head, info, commandAt + 12, dataSize);
+    },
+    /** The signature blob over the patched code (`dataSize` bytes, zero padded). */
+    build(code: SliceCode): Buffer {
+      const directories = directoriesFor(code);
+      const signature = Buffer.alloc(dataSize);
+      assemble(directories, sign(directories)).copy(signature);
+      return signature;
+    },
+  };
+}
+
+/**
+ * Signs one thin slice: same code, new signature at the end of __LINKEDIT, header sizes updated first (they are
+ * hashed). A slice read with room after it (allocWithRoom) is signed in that memory: its bytes change.
+ */
+export function signSlice(slice: Buffer, input: MachOSigningInput): Buffer {
+  const info = parseMachO(slice).slices[0] as MachOSlice;
+  const layout = layoutOf(slice.length, info);
+  const { signatureOffset } = layout;
+  const signer = sliceSigner(info, input, layout);
   // Signed where it is when it was read with room after it (the source's bytes are not needed afterwards).
-  const inPlace = roomFor(slice, signatureOffset + dataSize);
-  const out = inPlace ?? Buffer.allocUnsafe(signatureOffset + dataSize);
+  const inPlace = roomFor(slice, signatureOffset + signer.dataSize);
+  const out = inPlace ?? Buffer.allocUnsafe(signatureOffset + signer.dataSize);
   const copied = inPlace
     ? Math.min(signatureOffset, slice.length)
     : slice.copy(out, 0, 0, Math.min(signatureOffset, slice.length));
   out.fill(0, copied);
-  const linkedit = findSegment(info, '__LINKEDIT');
-  if (!linkedit) throw new SigningError('layout', 'no __LINKEDIT segment');
-  const linkeditFileSize = out.length - linkedit.fileOffset;
-  const segmentPage = info.is64 && (info.cpuType & 0xff) === 12 ? 0x4000 : 0x1000;
-  if (info.is64) {
-    writeU64(out, info, linkedit.commandOffset + 32, BigInt(align(linkeditFileSize, segmentPage)));
-    writeU64(out, info, linkedit.commandOffset + 48, BigInt(linkeditFileSize));
-  } else {
-    writeU32(out, info, linkedit.commandOffset + 28, align(linkeditFileSize, segmentPage));
-    writeU32(out, info, linkedit.commandOffset + 36, linkeditFileSize);
-  }
-  const commandAt = addCommand ? info.headerSize + info.sizeOfCommands : (info.codeSignature?.commandOffset as number);
-  if (addCommand) {
-    out.fill(0, commandAt, commandAt + 16);
-    writeU32(out, info, 16, info.loadCommands.length + 1);
-    writeU32(out, info, 20, info.sizeOfCommands + 16);
-    writeU32(out, info, commandAt, LC_CODE_SIGNATURE);
-    writeU32(out, info, commandAt + 4, 16);
-  }
-  writeU32(out, info, commandAt + 8, signatureOffset);
-  writeU32(out, info, commandAt + 12, dataSize);
-
-  const directories = directoriesFor(out.subarray(0, signatureOffset));
-  assemble(directories, sign(directories)).copy(out, signatureOffset);
+  signer.patchHeader(out);
+  signer.build({ bytes: out.subarray(0, signatureOffset) }).copy(out, signatureOffset);
   return out;
 }
 

@@ -311,6 +311,17 @@ export function parseMachO(bytes: Buffer): MachOFile {
   return { isFat: false, isFat64: false, slices: [parseSlice(bytes, 0, bytes.length, null)] };
 }
 
+/**
+ * Parses a thin Mach-O from its first bytes only (header and load commands), `size` being the whole file's: what a
+ * streamed executable is signed and checked by without holding it.
+ */
+export function parseThinHead(head: Buffer, size: number): MachOSlice {
+  if (head.length < 8) throw new MachOError('notMachO', 'too short');
+  const magic = head.readUInt32BE(0);
+  if (magic === FAT_MAGIC || magic === FAT_MAGIC_64) throw new MachOError('notMachO', 'a FAT file is not thin');
+  return parseSlice(head, 0, size, null);
+}
+
 /** The bytes of one slice. */
 export function sliceBytes(file: Buffer, slice: MachOSlice): Buffer {
   return file.subarray(slice.offset, slice.offset + slice.size);

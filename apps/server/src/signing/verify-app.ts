@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { inspectMobileprovision } from '@release/inspect/mobileprovision.ts';
 import { parsePlistDict, plistString } from '@release/inspect/plist.ts';
 import { bytesAt, isBytes, type AppFile } from './app-files.ts';
-import { bundlesOf, filesUnder, mainAppRoot } from './bundle-signer.ts';
-import { readEmbeddedSignature } from './code-signature.ts';
+import { bundlesOf, filesUnder, mainAppRoot, signatureOf } from './bundle-signer.ts';
 import { checkSealedFiles, parseCodeResources } from './code-resources.ts';
 import { appIdCovers, entitlementsOutsideProfile, profileEntitlements } from './entitlements.ts';
-import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
-import { verifyMachO } from './verify-macho.ts';
+import { looksLikeMachO } from './macho.ts';
+import { isStreamed } from './streamed-macho.ts';
+import { verifyMachO, verifyStreamed } from './verify-macho.ts';
 
 /**
  * The built-in verifier over a whole app (archive path → bytes): every bundle's executable and loose dylibs
@@ -26,13 +26,16 @@ export function verifyApp(files: ReadonlyMap<string, AppFile>): string[] {
     const info = infoPlist ? parsePlistDict(infoPlist) : null;
     const bundleId = info ? plistString(info, 'CFBundleIdentifier') : null;
     const executable = info ? plistString(info, 'CFBundleExecutable') : null;
-    const binary = executable ? bytesAt(files, `${bundle}${executable}`) : undefined;
+    const file = executable ? files.get(`${bundle}${executable}`) : undefined;
+    const binary = isBytes(file) || isStreamed(file) ? file : undefined;
     if (!bundleId || !executable || !binary) {
       say('no bundle id or executable');
       continue;
     }
     const sealBytes = bytesAt(files, `${bundle}_CodeSignature/CodeResources`) ?? null;
-    for (const failure of verifyMachO(binary, { infoPlist, codeResources: sealBytes })) say(failure);
+    const context = { infoPlist, codeResources: sealBytes };
+    const machOFailures = isStreamed(binary) ? verifyStreamed(binary, context) : verifyMachO(binary, context);
+    for (const failure of machOFailures) say(failure);
     const seal = sealBytes ? parseCodeResources(sealBytes) : null;
     if (!seal) say('no CodeResources');
     else {
@@ -48,8 +51,7 @@ export function verifyApp(files: ReadonlyMap<string, AppFile>): string[] {
           say(`${name.slice(bundle.length)}: ${failure}`);
       }
     }
-    const slice = parseMachO(binary).slices[0];
-    const signature = slice ? readEmbeddedSignature(sliceBytes(binary, slice), slice) : null;
+    const signature = signatureOf(binary);
     const identifier = signature?.codeDirectories[0]?.identifier;
     if (identifier !== bundleId) say(`signed as ${identifier ?? 'nothing'}, bundle id is ${bundleId}`);
     if (bundle.endsWith('.framework/')) continue;

@@ -165,49 +165,54 @@ export class ZipOut {
 
   /**
    * New bytes deflated while they are written, PIECES_IN_FLIGHT pieces of 4 MiB at a time (as compressEntry cuts
-   * them), so the compressed whole is never held: a large signed executable costs its own bytes only. Always
-   * deflated (a piece that does not shrink grows by a few bytes); the local header's CRC-32 and sizes are filled in
-   * by `finish()`.
+   * them), so the compressed whole is never held: a large signed executable costs its own bytes only, or when it
+   * comes as a stream of `size` bytes (a streamed executable), only the pieces in flight. Always deflated (a piece
+   * that does not shrink grows by a few bytes); the local header's CRC-32 and sizes are filled in by `finish()`.
    */
-  async addDeflating(place: EntryPlace, bytes: Buffer): Promise<void> {
-    const zip64 = bytes.length >= ZIP64_FROM;
+  async addDeflating(
+    place: EntryPlace,
+    bytes: Buffer | { size: number; chunks: AsyncIterable<Buffer> },
+  ): Promise<void> {
+    const size = Buffer.isBuffer(bytes) ? bytes.length : bytes.size;
+    const zip64 = size >= ZIP64_FROM;
     const meta: ZipEntryMeta = {
       ...place,
       method: 8,
       crc32: 0,
       compressedSize: zip64 ? MAX32 : 0,
-      uncompressedSize: zip64 ? MAX32 : bytes.length,
+      uncompressedSize: zip64 ? MAX32 : size,
     };
     await this.begin(meta);
     const entry = this.written.at(-1) as Written;
-    const pieces: Promise<Buffer>[] = [];
-    let next = 0;
-    const start = () => {
-      const at = next;
-      next += PIECE;
-      const last = at + PIECE >= bytes.length;
-      const piece = deflateAsync(bytes.subarray(at, at + PIECE), {
-        finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH,
-      });
+    const source = (Buffer.isBuffer(bytes) ? bufferPieces(bytes) : streamPieces(bytes.chunks))[Symbol.asyncIterator]();
+    const pieces: Array<Promise<Buffer>> = [];
+    let ended = false;
+    let crc = 0;
+    let seen = 0;
+    const start = async () => {
+      const next = await source.next();
+      if (next.done) {
+        ended = true;
+        return;
+      }
+      crc = crc32(next.value, crc);
+      seen += next.value.length;
+      const last = seen >= size;
+      const piece = deflateAsync(next.value, { finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
       piece.catch(() => undefined);
       pieces.push(piece);
     };
-    start();
-    while (next < bytes.length && pieces.length < PIECES_IN_FLIGHT) start();
+    while (!ended && pieces.length < PIECES_IN_FLIGHT) await start();
     let compressedSize = 0;
     for (let i = 0; i < pieces.length; i++) {
       const piece = await (pieces[i] as Promise<Buffer>);
       pieces[i] = Promise.resolve(Buffer.alloc(0));
-      if (next < bytes.length) start();
+      if (!ended) await start();
       compressedSize += piece.length;
       await this.write(piece);
     }
-    Object.assign(entry, {
-      crc32: crc32(bytes) >>> 0,
-      compressedSize,
-      uncompressedSize: bytes.length,
-      patch: true,
-    });
+    if (seen !== size) throw new Error(`deflated ${seen} bytes of ${size}`);
+    Object.assign(entry, { crc32: crc >>> 0, compressedSize, uncompressedSize: size, patch: true });
   }
 
   /** Writes the central directory and closes the file. */
@@ -298,6 +303,33 @@ export class ZipOut {
   abort(): void {
     this.stream.destroy();
   }
+}
+
+/** A buffer as pieces of PIECE bytes (views, no copy); one empty piece for an empty buffer. */
+async function* bufferPieces(bytes: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length || at === 0; at += PIECE) yield bytes.subarray(at, at + PIECE);
+}
+
+/** A stream's chunks gathered into pieces of PIECE bytes (the last shorter). */
+async function* streamPieces(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  for await (const chunk of chunks) {
+    let rest = chunk;
+    while (heldBytes + rest.length >= PIECE) {
+      const take = PIECE - heldBytes;
+      held.push(rest.subarray(0, take));
+      yield Buffer.concat(held, PIECE);
+      rest = rest.subarray(take);
+      held = [];
+      heldBytes = 0;
+    }
+    if (rest.length > 0) {
+      held.push(rest);
+      heldBytes += rest.length;
+    }
+  }
+  if (heldBytes > 0) yield Buffer.concat(held, heldBytes);
 }
 
 function zip64Extra(values: number[]): Buffer {
