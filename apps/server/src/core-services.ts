@@ -124,6 +124,7 @@ export function createSharedServices(core: CoreBase) {
     policy,
     members: directories.members,
     quota: config.uploadQuota,
+    warmInspector: () => inspector.warm(),
   });
   const notifications = createNotificationsDirectory(db);
   // Where each version came from (issue 19): recorded by publishing, resolved by the sync that brings the commit.

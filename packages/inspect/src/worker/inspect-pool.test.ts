@@ -127,6 +127,21 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
     }
   });
 
+  it('starts a worker ahead of a package when warmed (an upload began), and reads the package with it', async () => {
+    const warmed = createInspectPool({ workers: 2, timeoutMs: 60_000, maxHeapMb: 256, idleMs: 300 });
+    try {
+      warmed.warm();
+      warmed.warm();
+      expect(warmed.liveWorkers()).toBe(1);
+      expect((await warmed.inspect(temp.write('warm.ipa', sampleIpa()))).kind).toBe('ipa');
+      expect(warmed.liveWorkers()).toBe(1);
+      // Unused, it goes like any idle worker.
+      await vi.waitFor(() => expect(warmed.liveWorkers()).toBe(0), { timeout: 20_000, interval: 50 });
+    } finally {
+      await warmed.close();
+    }
+  });
+
   it('fails what is still waiting when closed', async () => {
     const closing = createInspectPool({ workers: 1, timeoutMs: 60_000, maxHeapMb: 256 });
     const first = expect(closing.inspect(heavy)).rejects.toThrow();

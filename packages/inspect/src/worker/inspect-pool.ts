@@ -33,6 +33,12 @@ export const DEFAULT_INSPECT_POOL: InspectPoolOptions = { workers: 2, timeoutMs:
 
 export interface InspectPool {
   inspect(filePath: string, options?: InspectPackageOptions): Promise<PackageInspection>;
+  /**
+   * Starts a worker now if none is idle or starting (and the pool has room), so a package about to arrive finds one
+   * ready: called when an upload begins, its worker starts while the bytes are still coming. Left unused, it exits
+   * after `idleMs` like any idle worker.
+   */
+  warm(): void;
   /** Worker threads alive now (idle, busy or starting). */
   liveWorkers(): number;
   /** Ends every worker; pending inspections fail. */
@@ -198,6 +204,11 @@ export function createInspectPool(options: InspectPoolOptions = DEFAULT_INSPECT_
         queue.push({ job: { id: nextId++, filePath, options: inspectOptions }, resolve, reject });
         pump();
       });
+    },
+    warm() {
+      if (closed || workers.size >= options.workers) return;
+      const starting = workers.size - idle.length - running.size;
+      if (idle.length + starting - queue.length <= 0) spawn();
     },
     liveWorkers: () => workers.size,
     async close() {

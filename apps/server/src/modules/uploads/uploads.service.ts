@@ -75,6 +75,8 @@ export function createUploadsService(deps: {
   policy: AppsPolicy;
   members: Pick<MembersLookup, 'editsAnyApp'>;
   quota?: UploadQuota;
+  /** Starts a package inspection worker while a package is on its way (the inspection pool's warm). */
+  warmInspector?: () => void;
 }) {
   const { sessions, blobs, clock } = deps;
   const quota = deps.quota ?? DEFAULT_UPLOAD_QUOTA;
@@ -132,6 +134,8 @@ export function createUploadsService(deps: {
         };
       };
       const appFile = appFileName ? make(appFileName, 'package') : null;
+      // Its inspection is next once the bytes are in: a worker starts meanwhile rather than after them.
+      if (appFile) deps.warmInspector?.();
       const attachments = attachFileNames.map((name) => make(name, 'attachment'));
       await sessions.insertMany([...(appFile ? [appFile] : []), ...attachments]);
       return {
