@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstallPage } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { e2eDatabases } from './helpers/server-process.ts';
@@ -23,10 +24,13 @@ describe.each(e2eDatabases())('变更 of a build lists the commits since the bui
   let browser: Browser;
   let newer = 0;
   let head = '';
+  let apk: (versionName: string, versionCode: number) => Buffer;
+  let editor = '';
+  let sync: () => Promise<unknown>;
 
   beforeAll(async () => {
     world = await startWorkflowWorld({ database });
-    const editor = await world.api.login(EDITOR.username, EDITOR.password);
+    editor = await world.api.login(EDITOR.username, EDITOR.password);
     const workflowId = (
       await world.api.call<{ id: number }>('POST', '/api/workflow', editor, {
         appId: world.appId,
@@ -37,13 +41,22 @@ describe.each(e2eDatabases())('变更 of a build lists the commits since the bui
         defaultBranch: 'main',
       })
     ).id;
-    const sync = () => world.api.call('POST', `/api/workflow/sync?id=${workflowId}`, editor, {});
+    sync = () => world.api.call('POST', `/api/workflow/sync?id=${workflowId}`, editor, {});
     await sync();
-    const apk = (versionName: string, versionCode: number) =>
+    apk = (versionName: string, versionCode: number) =>
       sampleApk({ label: '星际舰队', packageName: 'com.studio.starfleet', versionName, versionCode });
     await world.api.publishPackage(editor, world.appId, 'StarFleet-1.5.0.apk', apk('1.5.0', 310), {
       commit: world.client.head(),
     });
+    // The viewer downloads 1.5.0 from the install page (signed in: the install statistics count it for them).
+    const viewer = await world.api.login(VIEWER.username, VIEWER.password);
+    const offered = await world.api.call<InstallPage>(
+      'GET',
+      `/api/app_version?url=${world.appPath}&password=135790`,
+      viewer,
+    );
+    const file = await fetch(new URL(offered.versions[0]?.downloadUrl ?? '', world.server.url));
+    expect([file.status, (await file.arrayBuffer()).byteLength > 0]).toEqual([200, true]);
     world.client.commit({ message: 'feat: 新的关卡编辑器', author: ALICE, time: todayAt(120), files: { 'e.ts': '1' } });
     world.client.commit({ message: 'fix: 修复切后台闪退', author: BOB, time: todayAt(150), files: { 'b.ts': '2' } });
     head = world.client.head();
@@ -102,6 +115,34 @@ describe.each(e2eDatabases())('变更 of a build lists the commits since the bui
       'fix: 修复切后台闪退 · 王小明',
       'feat: 新的关卡编辑器 · alice',
     ]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+
+  it('the link of a version announcement opens its 变更; the viewer switches to the changes since their download (390 px)', async () => {
+    world.client.commit({ message: 'perf: 加快启动', author: ALICE, time: todayAt(180), files: { 's.ts': '1' } });
+    await sync();
+    const newest = (
+      await world.api.publishPackage(editor, world.appId, 'StarFleet-1.7.0.apk', apk('1.7.0', 330), {
+        commit: world.client.head(),
+      })
+    ).id;
+    const { context, page } = await newPage(browser, world.server.url, { width: 390, height: 844 });
+    await signIn(page, VIEWER);
+    await page.goto(`/home/app/${world.appPath}?changes=${newest}`);
+    const drawer = page.getByTestId('version-changes');
+    await drawer.getByTestId('changes-workflow').waitFor();
+    expect(await drawer.getByTestId('changes-base').innerText()).toBe('相对上一版本 1.6.0 (320)');
+    expect(await drawer.getByTestId('change-entry').count()).toBe(1);
+    // They downloaded 1.5.0: the switch compares with it, and the three commits since then show.
+    await drawer.getByTestId('changes-base-switch').getByText('与我上次安装的版本').click();
+    await drawer.getByText('相对你上次下载的 1.5.0 (310)').waitFor();
+    expect(await drawer.getByTestId('changes-count').innerText()).toBe('3 个提交');
+    const entries = await drawer.getByTestId('change-entry').allInnerTexts();
+    expect(entries).toHaveLength(3);
+    expect(entries[0]).toMatch(/性能优化[\s\S]*加快启动/);
+    expect(entries[1]).toContain('修复切后台闪退');
+    expect(entries[2]).toContain('新的关卡编辑器');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   });

@@ -143,6 +143,7 @@ export function createSharedServices(core: CoreBase) {
     logs: commitLogs,
     sources: sourcesRepo,
     mirrorsDir: config.mirrorsDir,
+    lastTaken: createInstallHistory(db).lastTaken,
   });
   // How the package itself changed (issue 19): thresholds mark a new build as it is stored.
   const packageChanges = createPackageChangesService({ db, versions: directories.versions, policy, clock });
@@ -228,11 +229,7 @@ export function createSharedServices(core: CoreBase) {
     mediaLinks,
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
     feedbackOpen: async (appId) => Number((await taskRecords.settings(appId))?.feedback_enabled ?? 1) === 1,
-    changesOf: createInstallChanges({
-      changes,
-      versions: directories.versions,
-      lastTaken: createInstallHistory(db).lastTaken,
-    }),
+    changesOf: createInstallChanges({ changes }),
     signedManifest: signedManifestReader(blobs),
   });
   const zsign = createZsign({

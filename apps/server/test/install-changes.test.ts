@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InstallPage, ShortChanges, WorkflowRow } from '@release/contract';
+import type { InstallPage, ShortChanges, VersionChanges, WorkflowRow } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
 import { testDialects } from './helpers/dialects.ts';
@@ -170,6 +170,45 @@ describe.each(testDialects())('自上次安装以来的变化 on %s', (dialect) 
       since: '1.2.0 (2)',
       sinceInstalled: true,
       groups: [{ tabName: '客户端', total: 2, entries: entries('fix: 切后台闪退', 'feat: 关卡编辑器') }],
+    });
+  });
+
+  it('answers /api/version_changes against the caller’s last install when asked (base=last_install)', async () => {
+    const changes = async (token: string, query: string, device?: string) => {
+      const res = await server.request<VersionChanges>('GET', `/api/version_changes?versionId=${builds[2]}${query}`, {
+        token,
+        headers: device ? { cookie: `rs_device=${device}` } : {},
+      });
+      expect(res.status).toBe(200);
+      const { base, baseKind, lastInstall, workflows } = res.body.data;
+      return { base: base?.id, baseKind, lastInstall: lastInstall?.id ?? null, total: workflows[0]?.total };
+    };
+    const [first, second] = builds;
+    // The tester downloaded build 2: named by default, compared with on request.
+    expect(await changes(viewer.token, '')).toEqual({
+      base: second,
+      baseKind: 'previous',
+      lastInstall: second,
+      total: 2,
+    });
+    expect(await changes(viewer.token, '&base=last_install')).toMatchObject({ base: second, baseKind: 'last_install' });
+    // The admin took nothing: the previous build either way; with the returning page's cookie, build 1 and 4 commits.
+    expect(await changes(admin, '&base=last_install')).toEqual({
+      base: second,
+      baseKind: 'previous',
+      lastInstall: null,
+      total: 2,
+    });
+    expect(await changes(admin, '&base=last_install', RETURNING)).toEqual({
+      base: first,
+      baseKind: 'last_install',
+      lastInstall: first,
+      total: 4,
+    });
+    // An explicit base wins.
+    expect(await changes(admin, `&baseVersionId=${first}&base=last_install`)).toMatchObject({
+      base: first,
+      baseKind: 'chosen',
     });
   });
 

@@ -9,6 +9,11 @@ import { intFromQuery } from './common.ts';
 export const versionChangesQuery = z.object({
   versionId: intFromQuery.min(1),
   baseVersionId: intFromQuery.min(1).optional(),
+  /**
+   * Without baseVersionId: `previous` (default) compares with the previous build of the same platform, `last_install`
+   * with the build of that platform the caller last downloaded or installed (when older; else the previous one).
+   */
+  base: z.enum(['previous', 'last_install']).optional(),
 });
 export type VersionChangesQuery = z.infer<typeof versionChangesQuery>;
 
@@ -77,6 +82,10 @@ export const versionChanges = z.object({
   version: changedVersion,
   /** null for the first build of its platform. */
   base: changedVersion.nullable(),
+  /** Which build `base` is: the previous of the platform, the caller's last install, or the baseVersionId asked for. */
+  baseKind: z.enum(['previous', 'last_install', 'chosen']),
+  /** The build of this platform the caller last downloaded or installed, when older than this one (else null). */
+  lastInstall: changedVersion.nullable(),
   /** This build's own source per repository workflow. */
   sources: z.array(buildSource.extend({ workflowId: z.number(), tabName: z.string(), resolved: z.boolean() })),
   workflows: z.array(workflowChanges),

@@ -18,7 +18,8 @@ export const queryKeys = {
   installAccess: (appId: number) => ['install-access', appId] as const,
   versions: ['versions'] as const,
   versionList: (params: VersionListParams) => ['versions', params] as const,
-  versionChanges: (versionId: number) => ['versions', 'changes', versionId] as const,
+  versionChanges: (versionId: number, base: 'previous' | 'last_install' = 'previous') =>
+    ['versions', 'changes', versionId, base] as const,
   installStats: (appId: number) => ['versions', 'install-stats', appId] as const,
   versionHolders: (versionId: number) => ['versions', 'holders', versionId] as const,
   notifications: ['notifications'] as const,

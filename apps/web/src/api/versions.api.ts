@@ -74,7 +74,11 @@ export async function pinVersion(body: { id: number; appId: number; pinned: bool
   await api.post<unknown>(VERSION_PIN_PATH, body);
 }
 
-/** GET /api/version_changes: what changed since the previous build of the platform (or `baseVersionId`). */
-export async function fetchVersionChanges(versionId: number, signal?: AbortSignal): Promise<VersionChanges> {
-  return (await api.get<VersionChanges>('/api/version_changes', { versionId }, { signal })).data;
+/** GET /api/version_changes: what changed since the previous build of the platform, or since the caller's last install. */
+export async function fetchVersionChanges(
+  versionId: number,
+  base: 'previous' | 'last_install',
+  signal?: AbortSignal,
+): Promise<VersionChanges> {
+  return (await api.get<VersionChanges>('/api/version_changes', { versionId, base }, { signal })).data;
 }

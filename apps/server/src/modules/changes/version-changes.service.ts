@@ -1,5 +1,7 @@
 import {
   VERSION_CHANGES_MAX_ENTRIES,
+  type NativePackageType,
+  type VersionChangesQuery,
   type BuildSource,
   type ChangedVersion,
   type ChangeEntry,
@@ -58,12 +60,20 @@ const itemEntry = (row: ItemRow): ChangeEntry => ({
  * assets and pushed items — and a repository without recorded sources — the items published between the two builds;
  * package workflows are the builds themselves and are left out. Then the snapshots bound to the newer build.
  */
+/** Who asks: the signed-in user, and the install page's device id (its cookie) when the request carries one. */
+export interface ChangesViewer {
+  userId: number | null;
+  device: string | null;
+}
+
 export function createVersionChangesService(deps: {
   versions: Pick<VersionsDirectory, 'findById' | 'previousOf'>;
   workflows: Pick<WorkflowsDirectory, 'listByApp'>;
   logs: Pick<CommitLogsDirectory, 'byCommits' | 'boundTo' | 'inWindow' | 'findByCommit'>;
   sources: Pick<VersionSourcesRepository, 'ofVersions'>;
   mirrorsDir: string;
+  /** The build of a platform the viewer last downloaded or installed (install statistics), or null. */
+  lastTaken: (appId: number, platform: NativePackageType, who: ChangesViewer) => Promise<number | null>;
 }) {
   const { versions, logs } = deps;
   const limit = VERSION_CHANGES_MAX_ENTRIES;
@@ -129,7 +139,54 @@ export function createVersionChangesService(deps: {
     return { ...head, basis: 'time', total: window.total, behind: 0, entries: window.rows.map(itemEntry) };
   }
 
+  /** The build of `version`'s platform the viewer last took, when it is an older build of the same app. */
+  async function lastInstallOf(version: VersionRecord, who: ChangesViewer): Promise<VersionRecord | undefined> {
+    const taken = await deps.lastTaken(version.app_id, version.native_package_type, who);
+    const base = taken && taken !== version.id ? await versions.findById(taken) : undefined;
+    return base && base.app_id === version.app_id && base.index_no < version.index_no ? base : undefined;
+  }
+
+  async function compare(
+    version: VersionRecord,
+    base: VersionRecord | null,
+    kind: Pick<VersionChanges, 'baseKind' | 'lastInstall'>,
+  ): Promise<VersionChanges & { appId: number }> {
+    // Independent reads at once: on PostgreSQL each is a round trip.
+    const [flows, sources, snapshots] = await Promise.all([
+      deps.workflows.listByApp(version.app_id),
+      deps.sources.ofVersions(base ? [version.id, base.id] : [version.id]),
+      logs.boundTo(version.id, limit),
+    ]);
+    const own = sources.filter((s) => s.app_version_id === version.id);
+    // Compared the other way round (an older build against a newer one), the newer one is the base's "after".
+    const [older, newer] = base && base.create_time > version.create_time ? [version, base] : [base, version];
+    const workflows =
+      older && newer
+        ? await Promise.all(
+            flows.filter((w) => w.content_type !== 'package').map((w) => workflowChanges(w, newer, older, sources)),
+          )
+        : [];
+    return {
+      appId: version.app_id,
+      version: changedVersion(version),
+      base: base ? changedVersion(base) : null,
+      ...kind,
+      sources: own.map((s) => ({
+        workflowId: s.workflow_id,
+        tabName: flows.find((w) => w.id === s.workflow_id)?.tab_name ?? '',
+        commitId: s.commit_id,
+        origin: s.origin,
+        branch: s.branch,
+        resolved: s.resolved === 1,
+      })),
+      workflows: workflows.filter((w) => w.total > 0 || w.basis === 'commits'),
+      snapshots: snapshots.map((row) => ({ ...itemEntry(row), tabName: row.tab_name })),
+    };
+  }
+
   return {
+    lastInstallOf,
+
     /** The changes of `versionId` since `baseVersionId` (default: the previous build of its platform). Access is the caller's. */
     async between(
       versionId: number,
@@ -138,36 +195,25 @@ export function createVersionChangesService(deps: {
       authorize: (appId: number) => Promise<unknown>,
     ): Promise<VersionChanges & { appId: number }> {
       const { version, base } = await comparedPair(versions, versionId, baseVersionId, authorize);
-      // Independent reads at once: on PostgreSQL each is a round trip.
-      const [flows, sources, snapshots] = await Promise.all([
-        deps.workflows.listByApp(version.app_id),
-        deps.sources.ofVersions(base ? [version.id, base.id] : [version.id]),
-        logs.boundTo(version.id, limit),
-      ]);
-      const own = sources.filter((s) => s.app_version_id === version.id);
-      // Compared the other way round (an older build against a newer one), the newer one is the base's "after".
-      const [older, newer] = base && base.create_time > version.create_time ? [version, base] : [base, version];
-      const workflows =
-        older && newer
-          ? await Promise.all(
-              flows.filter((w) => w.content_type !== 'package').map((w) => workflowChanges(w, newer, older, sources)),
-            )
-          : [];
-      return {
-        appId: version.app_id,
-        version: changedVersion(version),
-        base: base ? changedVersion(base) : null,
-        sources: own.map((s) => ({
-          workflowId: s.workflow_id,
-          tabName: flows.find((w) => w.id === s.workflow_id)?.tab_name ?? '',
-          commitId: s.commit_id,
-          origin: s.origin,
-          branch: s.branch,
-          resolved: s.resolved === 1,
-        })),
-        workflows: workflows.filter((w) => w.total > 0 || w.basis === 'commits'),
-        snapshots: snapshots.map((row) => ({ ...itemEntry(row), tabName: row.tab_name })),
-      };
+      return compare(version, base, { baseKind: baseVersionId ? 'chosen' : 'previous', lastInstall: null });
+    },
+
+    /**
+     * GET /api/version_changes: as `between`, and the viewer's last install of the platform — named in the answer, and
+     * the base when `base=last_install` asks for it (the previous build when the viewer has none older).
+     */
+    async forViewer(
+      query: VersionChangesQuery,
+      who: ChangesViewer,
+      authorize: (appId: number) => Promise<unknown>,
+    ): Promise<VersionChanges & { appId: number }> {
+      const pair = await comparedPair(versions, query.versionId, query.baseVersionId, authorize);
+      const last = await lastInstallOf(pair.version, who);
+      const lastInstall = last ? changedVersion(last) : null;
+      if (query.baseVersionId) return compare(pair.version, pair.base, { baseKind: 'chosen', lastInstall });
+      if (query.base === 'last_install' && last)
+        return compare(pair.version, last, { baseKind: 'last_install', lastInstall });
+      return compare(pair.version, pair.base, { baseKind: 'previous', lastInstall });
     },
   };
 }

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { AppMessages } from '@release/contract';
 import { FeatureEmpty } from '../../app/components/feature-empty.tsx';
-import { lazyPart } from '../../app/components/lazy-part.tsx';
+import { lazyModal, lazyPart } from '../../app/components/lazy-part.tsx';
 import { useDocumentTitle } from '../../app/use-document-title.ts';
 import { AppPackagesCard } from '../versions/app-packages.card.tsx';
 import { AppViewBar } from '../tasks/app-view-bar.tsx';
@@ -25,12 +25,27 @@ const spinner = <Spin style={{ display: 'block', margin: '64px auto' }} />;
 // packages' list: the app page's first load stays within the console's budget (bench/web-size.ts).
 const TaskView = lazyPart(() => import('../tasks/task-view.tsx'), 'TaskView', spinner);
 const WorkflowView = lazyPart(() => import('../workflows/workflow-view.tsx'), 'WorkflowView');
+// `?changes=<versionId>`: the link of a version's announcement opens that build's 变更 (issue 19).
+const VersionChangesDrawer = lazyModal(
+  () => import('../versions/version-changes.drawer.tsx'),
+  'VersionChangesDrawer',
+  (props: { version: unknown }) => props.version !== null,
+);
 
 /** /home/app/:path (appWithPath): selects the app by path, caches a workflowId query, shows GET /api/app. */
 export function AppPage() {
   const { path = '' } = useParams();
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
   const workflowId = searchParams.get('workflowId');
+  const linkedChanges = Number(searchParams.get('changes')) || null;
+  const closeLinkedChanges = () =>
+    setSearchParams(
+      (params) => {
+        params.delete('changes');
+        return params;
+      },
+      { replace: true },
+    );
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const resolved = useAppByPath(path);
@@ -84,6 +99,7 @@ export function AppPage() {
           <AppPackagesCard key={detail.data.appId} app={detail.data} />
         </>
       )}
+      <VersionChangesDrawer version={linkedChanges ? { id: linkedChanges } : null} onClose={closeLinkedChanges} />
       <AppFormModal
         open={isSettingsOpen}
         app={detail.data}

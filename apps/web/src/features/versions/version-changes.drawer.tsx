@@ -1,4 +1,5 @@
-import { Alert, Button, Drawer, Empty, Flex, List, Spin, Tag, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { Alert, Button, Drawer, Empty, Flex, List, Segmented, Spin, Tag, Typography } from 'antd';
 import { BranchesOutlined, CloudSyncOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -103,13 +104,36 @@ function Sources({ sources }: { sources: VersionChanges['sources'] }) {
   );
 }
 
-function ChangesBody({ changes }: { changes: VersionChanges }) {
+type Base = 'previous' | 'last_install';
+
+function baseLine(changes: VersionChanges): string {
+  const base = changes.base;
+  if (!base) return text.firstBuild;
+  if (changes.baseKind === 'last_install') return text.sinceInstalled(versionTitle(base));
+  return changes.baseKind === 'chosen' ? text.sinceChosen(versionTitle(base)) : text.since(versionTitle(base));
+}
+
+function ChangesBody({ changes, onBase }: { changes: VersionChanges; onBase: (base: Base) => void }) {
   const base = changes.base;
   const nothing = changes.workflows.length === 0 && changes.snapshots.length === 0;
+  // The switch when the caller last took an older build other than the previous one (issue 19).
+  const canSwitch =
+    changes.lastInstall !== null && (changes.baseKind === 'last_install' || changes.lastInstall.id !== base?.id);
   return (
     <Flex vertical gap={16}>
+      {canSwitch && (
+        <Segmented<Base>
+          data-testid="changes-base-switch"
+          value={changes.baseKind === 'last_install' ? 'last_install' : 'previous'}
+          onChange={onBase}
+          options={[
+            { value: 'previous', label: text.basePrevious },
+            { value: 'last_install', label: text.baseLastInstall },
+          ]}
+        />
+      )}
       <Typography.Text type="secondary" data-testid="changes-base">
-        {base ? text.since(versionTitle(base)) : text.firstBuild}
+        {baseLine(changes)}
       </Typography.Text>
       <Sources sources={changes.sources} />
       {changes.workflows.map((flow) => (
@@ -133,20 +157,42 @@ function ChangesBody({ changes }: { changes: VersionChanges }) {
   );
 }
 
-/** 变更 of a build: its source commits, and what changed since the build before it (issue 19). */
-export function VersionChangesDrawer({ version, onClose }: { version: AppVersionRow | null; onClose: () => void }) {
+/** The build whose 变更 is shown: a row of the list, or only its id (the link of a version's announcement). */
+export type ChangesTarget = Pick<AppVersionRow, 'id'> &
+  Partial<Pick<AppVersionRow, 'appVersion' | 'build' | 'indexNo'>>;
+
+/**
+ * 变更 of a build: its source commits, and what changed since the build before it — or since the build of the platform
+ * the user last downloaded, when they choose so (issue 19).
+ */
+export function VersionChangesDrawer({ version, onClose }: { version: ChangesTarget | null; onClose: () => void }) {
   const isMobile = useIsMobile();
+  const [base, setBase] = useState<Base>('previous');
+  const versionId = version?.id ?? 0;
+  useEffect(() => {
+    if (versionId) setBase('previous');
+  }, [versionId]);
   const changes = useQuery({
-    queryKey: queryKeys.versionChanges(version?.id ?? 0),
-    queryFn: ({ signal }) => fetchVersionChanges(version?.id ?? 0, signal),
+    queryKey: queryKeys.versionChanges(versionId, base),
+    queryFn: ({ signal }) => fetchVersionChanges(versionId, base, signal),
     enabled: version !== null,
+    // The switch stays while the other comparison of the same build loads (never another build's answer).
+    placeholderData: (previous) => (previous?.version.id === versionId ? previous : undefined),
   });
+  // A build opened by its id alone (a push's link) is named once its changes arrive.
+  const named = changes.data?.version ?? version;
+  const title =
+    named?.indexNo === undefined
+      ? ''
+      : text.title(
+          versionTitle({ appVersion: named.appVersion ?? null, build: named.build ?? null, indexNo: named.indexNo }),
+        );
   return (
     <Drawer
       open={version !== null}
       onClose={onClose}
       width={isMobile ? '100%' : 560}
-      title={version ? text.title(versionTitle(version)) : ''}
+      title={title}
       destroyOnHidden
       data-testid="version-changes"
     >
@@ -165,7 +211,7 @@ export function VersionChangesDrawer({ version, onClose }: { version: AppVersion
           action={<Button onClick={() => void changes.refetch()}>{text.retry}</Button>}
         />
       ) : (
-        <ChangesBody changes={changes.data} />
+        <ChangesBody changes={changes.data} onBase={setBase} />
       )}
       {version && <PackageChangesSection versionId={version.id} />}
     </Drawer>
