@@ -6,12 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleHap, sampleHarmonyApp } from '@release/inspect/testing/hap-builder.ts';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
-import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
+import { HARMONY_UA, launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
-/** HarmonyOS NEXT's browser (ArkWeb on a Mate phone). */
-const HARMONY_UA =
-  'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile';
 const PASSWORD = '135790';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };

@@ -4,7 +4,8 @@ import { E2E_ADMIN } from './server-process.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: e.g. `--host-resolver-rules=MAP release.test 127.0.0.1` to reach a site behind the test's nginx. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -16,6 +17,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...extraArgs,
     ],
   });
 }
@@ -23,6 +25,9 @@ export async function launchBrowser(): Promise<Browser> {
 /** Safari on an iPhone and on an iPad, for pages that offer iOS-only steps (device registration). */
 export const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+/** HarmonyOS NEXT's browser (ArkWeb on a Mate phone). */
+export const HARMONY_UA =
+  'Mozilla/5.0 (Phone; OpenHarmony 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.0.0 Safari/537.36 ArkWeb/4.1.6.1 Mobile';
 export const IPAD_UA =
   'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
@@ -31,8 +36,16 @@ export async function newPage(
   baseURL: string,
   viewport = { width: 1280, height: 800 },
   userAgent?: string,
+  /** For a site behind the test's nginx, whose certificate is the test's own. */
+  ignoreHTTPSErrors = false,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'zh-CN', ...(userAgent ? { userAgent } : {}) });
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    locale: 'zh-CN',
+    ignoreHTTPSErrors,
+    ...(userAgent ? { userAgent } : {}),
+  });
   context.setDefaultTimeout(15_000);
   await watchCsp(context);
   const page = await context.newPage();
