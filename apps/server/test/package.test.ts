@@ -90,6 +90,15 @@ describe('the self-contained package', () => {
       try {
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
         expect(await (await fetch(`${server.url}/`)).text()).toContain('<div id="root">');
+        // The launcher's memory settings (serverEnv: glibc's arenas and thresholds) reach the process it execs.
+        const { serverEnv } = (await import(path.join(root, 'scripts/build-server.mjs'))) as {
+          serverEnv: Record<string, string>;
+        };
+        const environ = fs.readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
+        expect(environ).toEqual(
+          expect.arrayContaining(Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`)),
+        );
+        expect(Object.keys(serverEnv)).toContain('MALLOC_MMAP_THRESHOLD_');
 
         const api = async <T>(method: string, route: string, body?: unknown, token?: string) => {
           const res = await fetch(`${server.url}${route}`, {
@@ -132,6 +141,7 @@ describe('the self-contained package', () => {
 
 interface PackagedServer {
   url: string;
+  pid: number;
   isRunning(): boolean;
   stop(): Promise<void>;
 }
@@ -156,6 +166,7 @@ async function startPackaged(dir: string, env: Record<string, string>): Promise<
   });
   return {
     url,
+    pid: child.pid as number,
     isRunning: () => child.exitCode === null && child.signalCode === null,
     stop: () =>
       new Promise<void>((resolve) => {
