@@ -29,9 +29,9 @@ export const serverNodeArgs = ['--max-semi-space-size=2'];
  * Environment for the server process that `npm start` and the bench give it (over the caller's). glibc's malloc
  * keeps an arena per thread that ever allocated (8 × cores): two are enough for a process whose JavaScript runs on
  * one thread, and idle RSS falls by ~4 MiB. The mmap and trim thresholds are fixed at glibc's own starting value
- * (128 KiB): left dynamic, the first large block freed (the start's migrations and password hashing) raises both to
- * as much as 32 / 64 MiB, after which freed memory stays in the heap for the life of the process (measured: idle RSS
- * after a fresh start 122-125 → 105-107 MiB, a restart on the same data 106 either way). The same holds between
+ * (128 KiB): left dynamic, the first large block freed (on a fresh start: during the migrations and first-run
+ * setup) raises both to as much as 32 / 64 MiB, after which freed memory stays in the heap for the life of the
+ * process (measured: idle RSS after a fresh start 122-125 → 105-107 MiB, a restart on the same data 106 either way). The same holds between
  * re-signings (quick re-sign bench, trim at 1 MiB: RSS when each job was done 266/272/273 → 198/201/202 MiB).
  */
 export const serverEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
