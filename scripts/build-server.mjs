@@ -32,7 +32,8 @@ export const serverNodeArgs = ['--max-semi-space-size=2'];
  * (128 KiB): left dynamic, the first large block freed (on a fresh start: during the migrations and first-run
  * setup) raises both to as much as 32 / 64 MiB, after which freed memory stays in the heap for the life of the
  * process (measured: idle RSS after a fresh start 122-125 → 105-107 MiB, a restart on the same data 106 either
- * way). The same holds between re-signings (quick re-sign bench, trim at 1 MiB: RSS when each job was done 266/272/273 → 198/201/202 MiB).
+ * way). The same holds between re-signings (quick re-sign bench, trim at 1 MiB: RSS when each job was done
+ * 266/272/273 → 198/201/202 MiB).
  */
 export const serverEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 
