@@ -1,5 +1,5 @@
 import {
-  localeOfKeys,
+  readKeysRecords,
   ResourceIndex,
   ResourceIndexError,
   type ResourceItem,
@@ -43,20 +43,10 @@ export class ResourceIndexV2 {
   constructor(private readonly bytes: Buffer) {
     if (bytes.length < HEADER_BYTES) throw new ResourceIndexError('truncated header');
     this.rowBudget = ROW_READS_PER_ROW * Math.ceil(bytes.length / 8);
-    const count = bytes.readUInt32LE(132);
-    let at = HEADER_BYTES;
-    if (count * 12 > bytes.length - at) throw new ResourceIndexError('config count past end');
-    for (let index = 0; index < count; index++) {
-      this.need(at, 12);
-      if (bytes.toString('latin1', at, at + 4) !== 'KEYS') throw new ResourceIndexError('no KEYS tag');
-      const configId = bytes.readUInt32LE(at + 4);
-      const keyCount = bytes.readUInt32LE(at + 8);
-      at += 12;
-      if (keyCount * 8 > bytes.length - at) throw new ResourceIndexError('key count past end');
-      const keys: [number, number][] = [];
-      for (let key = 0; key < keyCount; key++, at += 8) keys.push([bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4)]);
+    const { records, end: at } = readKeysRecords(bytes, HEADER_BYTES);
+    for (const { value: configId, locale } of records) {
       if (!this.locales.has(configId)) {
-        this.locales.set(configId, localeOfKeys(keys));
+        this.locales.set(configId, locale);
         this.order.push(configId);
       }
     }

@@ -54,13 +54,40 @@ function cString(bytes: Buffer, start: number, length: number): string {
 export const ROW_READS_PER_ROW = 16;
 
 /** A configuration's locale from its (type, value) keys: language, script and region joined by `_`; null for any other qualifier. */
-export function localeOfKeys(keys: readonly [number, number][]): string | null {
+function localeOfKeys(keys: readonly [number, number][]): string | null {
   const parts: string[] = [];
   for (const [type, value] of keys) {
     if (type === KEY_LANGUAGE || type === KEY_REGION || type === KEY_SCRIPT) parts.push(unpackAscii(value));
     else return null;
   }
   return parts.join('_');
+}
+
+/**
+ * The `KEYS` records after a header (both layouts): tag, uint32 (V1: the IDSS table's offset; V2: the configuration
+ * id), uint32 key count, (type, value) pairs. Answers each record's uint32 and locale, and where the records end.
+ */
+export function readKeysRecords(
+  bytes: Buffer,
+  start: number,
+): { records: { value: number; locale: string | null }[]; end: number } {
+  const count = bytes.readUInt32LE(132);
+  let at = start;
+  // Each KEYS record takes at least 12 bytes: a count past that is a lie.
+  if (count * 12 > bytes.length - at) throw new ResourceIndexError('config count past end');
+  const records: { value: number; locale: string | null }[] = [];
+  for (let index = 0; index < count; index++) {
+    if (at + 12 > bytes.length) throw new ResourceIndexError('past end');
+    if (bytes.toString('latin1', at, at + 4) !== 'KEYS') throw new ResourceIndexError('no KEYS tag');
+    const value = bytes.readUInt32LE(at + 4);
+    const keyCount = bytes.readUInt32LE(at + 8);
+    at += 12;
+    if (keyCount * 8 > bytes.length - at) throw new ResourceIndexError('key count past end');
+    const keys: [number, number][] = [];
+    for (let key = 0; key < keyCount; key++, at += 8) keys.push([bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4)]);
+    records.push({ value, locale: localeOfKeys(keys) });
+  }
+  return { records, end: at };
 }
 
 export class ResourceIndex {
@@ -71,21 +98,8 @@ export class ResourceIndex {
     if (bytes.length < HEADER_BYTES) throw new ResourceIndexError('truncated header');
     this.rowBudget = ROW_READS_PER_ROW * Math.ceil(bytes.length / 8);
     if (bytes.toString('latin1', 0, VERSION_BYTES).includes('RestoolV2')) throw new ResourceIndexError('V2 layout');
-    const count = bytes.readUInt32LE(132);
-    let at = HEADER_BYTES;
-    // Each KEYS record takes at least 12 bytes: a count past that is a lie.
-    if (count * 12 > bytes.length - at) throw new ResourceIndexError('config count past end');
-    for (let index = 0; index < count; index++) {
-      this.need(at, 12);
-      if (bytes.toString('latin1', at, at + 4) !== 'KEYS') throw new ResourceIndexError('no KEYS tag');
-      const offset = bytes.readUInt32LE(at + 4);
-      const keyCount = bytes.readUInt32LE(at + 8);
-      at += 12;
-      if (keyCount * 8 > bytes.length - at) throw new ResourceIndexError('key count past end');
-      const keys: [number, number][] = [];
-      for (let key = 0; key < keyCount; key++, at += 8) keys.push([bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4)]);
-      this.configs.push({ locale: localeOfKeys(keys), offset });
-    }
+    for (const record of readKeysRecords(bytes, HEADER_BYTES).records)
+      this.configs.push({ locale: record.locale, offset: record.value });
   }
 
   private need(at: number, length: number): void {

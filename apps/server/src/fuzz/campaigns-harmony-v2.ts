@@ -1,13 +1,12 @@
 import { ResourceIndexError } from '@release/inspect/hap-resources.ts';
 import { openResourceIndex } from '@release/inspect/hap-resources-v2.ts';
-import { buildResourcesIndexV2, RES_TYPE, sampleHapEntries } from '@release/inspect/testing/hap-builder.ts';
+import { buildResourcesIndexV2, sampleHapEntries } from '@release/inspect/testing/hap-builder.ts';
 import { input, type Campaign, type FuzzInput } from './campaign.ts';
+import { labelItem, patched, SAMPLE_IDS } from './campaigns-harmony.ts';
 import { asBuiltAndCut, mutationsOf } from './mutate.ts';
 
 /** restool's `RestoolV2` resources.index alone (hap-resources-v2.ts), read as the inspector reads it. */
 
-/** The ids the sample modules use (hap-builder): label, background, foreground, icon, and one no file has. */
-const SAMPLE_IDS = [0x01000000, 0x01000001, 0x01000002, 0x01000003, 0x7fffffff];
 const HEADER = 140;
 
 /** Where the IDSS block starts: right after the KEYS records. */
@@ -44,14 +43,6 @@ export function resourcesIndexV2Boundaries(bytes: Buffer): number[] {
   }
   return points;
 }
-
-function patched(bytes: Buffer, at: number, value: number): Buffer {
-  const copy = Buffer.from(bytes);
-  if (at + 4 <= copy.length) copy.writeUInt32LE(value >>> 0, at);
-  return copy;
-}
-
-const labelItem = (id: number, value: string) => ({ id, type: RES_TYPE.string, name: 'app_name', value });
 
 function hostileIndexes(sample: Buffer): FuzzInput[] {
   const idss = idssOf(sample);

@@ -22,7 +22,7 @@ import { asBuiltAndCut, MUTATION_SCALE, mutate, mutationsOf } from './mutate.ts'
 /** HarmonyOS NEXT: restool's resources.index alone, and whole .hap / .hsp / .app files through inspectPackage. */
 
 /** The ids the sample modules use (hap-builder): label, background, foreground, icon, and one no file has. */
-const SAMPLE_IDS = [0x01000000, 0x01000001, 0x01000002, 0x01000003, 0x7fffffff];
+export const SAMPLE_IDS = [0x01000000, 0x01000001, 0x01000002, 0x01000003, 0x7fffffff];
 const HEADER = 136;
 
 /** resources.index: the version string, size and count, every KEYS record, every IDSS table and row, every item's parts. */
@@ -72,13 +72,13 @@ export function harmonyPackageBoundaries(bytes: Buffer): number[] {
 }
 
 /** `bytes` with the 32-bit little-endian word at `at` replaced. */
-function patched(bytes: Buffer, at: number, value: number): Buffer {
+export function patched(bytes: Buffer, at: number, value: number): Buffer {
   const copy = Buffer.from(bytes);
   if (at + 4 <= copy.length) copy.writeUInt32LE(value >>> 0, at);
   return copy;
 }
 
-const labelItem = (id: number, value: string) => ({ id, type: RES_TYPE.string, name: 'app_name', value });
+export const labelItem = (id: number, value: string) => ({ id, type: RES_TYPE.string, name: 'app_name', value });
 
 function hostileIndexes(sample: Buffer): FuzzInput[] {
   const firstTable = sample.readUInt32LE(HEADER + 4);
