@@ -1,5 +1,6 @@
 import { resolveApkIcon } from './apk-icon.ts';
 import { readManifestModel, toManifestInfo } from './apk-manifest.ts';
+import { sourceValuesOf } from './source-values.ts';
 import { readApkSignatures } from './apk-signature.ts';
 import { ResourceTable } from './arsc.ts';
 import { androidFacts } from './package-facts.ts';
@@ -74,5 +75,7 @@ export async function inspectApk(zip: ZipIndex): Promise<ApkInspection> {
     signatures,
   };
   inspection.facts = androidFacts(zip, inspection);
+  const sourceValues = sourceValuesOf(model.metaData);
+  if (sourceValues) inspection.sourceValues = sourceValues;
   return inspection;
 }

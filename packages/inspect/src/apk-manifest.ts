@@ -17,6 +17,8 @@ export interface ManifestModel {
   permissions: string[];
   features: string[];
   deviceType: AndroidDeviceType;
+  /** `<application>`'s meta-data, name and literal value (null for a resource or non-string value). */
+  metaData: Array<[string, string | null]>;
 }
 
 function intOf(attribute: XmlAttribute | undefined): number | null {
@@ -92,6 +94,11 @@ export function readManifestModel(manifest: XmlElement): ManifestModel {
     ],
     features: namesOf(features),
     deviceType: deviceTypeOf(application, features),
+    // `<meta-data android:name="git.commit" android:value="…"/>` under <application> (issue 19).
+    metaData: (application ? childElements(application, 'meta-data') : []).map((element) => [
+      textOf(findAttribute(element, 'name', AndroidAttr.name)) ?? '',
+      textOf(findAttribute(element, 'value', AndroidAttr.value)),
+    ]),
   };
 }
 

@@ -112,6 +112,7 @@ export const AndroidAttr = {
   label: 0x01010001,
   icon: 0x01010002,
   name: 0x01010003,
+  value: 0x01010024,
   drawable: 0x01010199,
   minSdkVersion: 0x0101020c,
   versionCode: 0x0101021b,

@@ -2,6 +2,7 @@ import { inspectionFailure, PackageInspectionError } from './inspection-error.ts
 import { resolveIpaIcon } from './ipa-icon.ts';
 import { inspectMobileprovision, profileEntitlementKeys } from './mobileprovision.ts';
 import { ipaFacts } from './package-facts.ts';
+import { sourceValuesOf } from './source-values.ts';
 import { parsePlistDict, plistNumbers, plistStrings, plistText, type PlistDict } from './plist.ts';
 import type { AppleDeviceFamily, ApplePlatform, IpaInspection, NestedBundle, ProvisioningProfile } from './types.ts';
 import type { ZipIndex } from './zip-index.ts';
@@ -138,5 +139,7 @@ export async function inspectIpa(zip: ZipIndex): Promise<IpaInspection> {
     provisioningProfile,
   };
   inspection.facts = ipaFacts(zip, inspection, info, entitlements);
+  const sourceValues = sourceValuesOf(Object.entries(info));
+  if (sourceValues) inspection.sourceValues = sourceValues;
   return inspection;
 }

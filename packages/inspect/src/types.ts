@@ -98,6 +98,8 @@ interface InspectionBase {
   warnings: string[];
   /** Stored with the version for comparing builds; absent for kinds without any (and older rows). */
   facts?: PackageFacts;
+  /** Commit-like values the package carries by key (source-values.ts): where the server reads the build's commit. */
+  sourceValues?: Record<string, string>;
 }
 
 export type AppleDeviceFamily = 'iphone' | 'ipad' | 'tv' | 'watch' | 'carplay' | 'vision' | 'mac';

@@ -1,4 +1,5 @@
 import type { HtmlInspection, WebZipInspection } from './types.ts';
+import { sourceValuesOf } from './source-values.ts';
 import { countFiles, type ZipIndex } from './zip-index.ts';
 
 /** The shallowest `index.html` (root first), ignoring macOS resource forks. */
@@ -17,9 +18,31 @@ export function findIndexHtml(names: Iterable<string>): string | null {
   return best;
 }
 
-/** A zip of a web app (or any other files): counts, size and where index.html is. */
-export function inspectWebZip(zip: ZipIndex): WebZipInspection {
+/** `version.json` beside index.html (or at the root), at most this big, read for the build's commit (issue 19). */
+const VERSION_JSON_MAX_BYTES = 64 * 1024;
+
+async function versionJsonValues(
+  zip: ZipIndex,
+  indexHtmlPath: string | null,
+): Promise<Record<string, string> | undefined> {
+  const dir = indexHtmlPath ? indexHtmlPath.slice(0, indexHtmlPath.lastIndexOf('/') + 1) : '';
+  const name = [`${dir}version.json`, 'version.json'].find((candidate) => zip.entries.has(candidate));
+  const entry = name ? zip.entries.get(name) : undefined;
+  if (!name || !entry || entry.uncompressedSize > VERSION_JSON_MAX_BYTES) return undefined;
+  try {
+    const parsed: unknown = JSON.parse((await zip.readEntry(name)).toString('utf8'));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? sourceValuesOf(Object.entries(parsed))
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A zip of a web app (or any other files): counts, size, where index.html is, and its version.json's commit. */
+export async function inspectWebZip(zip: ZipIndex): Promise<WebZipInspection> {
   const indexHtmlPath = findIndexHtml(zip.entries.keys());
+  const sourceValues = await versionJsonValues(zip, indexHtmlPath);
   return {
     kind: 'zip',
     fileSize: zip.fileSize,
@@ -27,6 +50,7 @@ export function inspectWebZip(zip: ZipIndex): WebZipInspection {
     fileCount: countFiles(zip),
     uncompressedSize: zip.totalUncompressedBytes,
     indexHtmlPath,
+    ...(sourceValues ? { sourceValues } : {}),
   };
 }
 

@@ -44,6 +44,8 @@ export interface SampleIpaOptions {
   /** Info.plist privacy keys, e.g. `{ NSCameraUsageDescription: '扫码' }`. */
   usageDescriptions?: Record<string, string>;
   minimumOsVersion?: string;
+  /** More Info.plist strings, e.g. `{ GitCommit: '<sha>' }` (the build's source commit). */
+  info?: Record<string, string>;
 }
 
 /** The entries of `sampleIpa()`, for writers that stream their own archive (the benchmarks). */
@@ -56,6 +58,7 @@ export function sampleIpaEntries(options: SampleIpaOptions = {}): ZipEntrySpec[]
     CFBundleIcons: { CFBundlePrimaryIcon: { CFBundleIconFiles: ['AppIcon60x60'] } },
     ...(options.minimumOsVersion ? { MinimumOSVersion: options.minimumOsVersion } : {}),
     ...options.usageDescriptions,
+    ...options.info,
   });
   const profile = makeProfile(
     profileDict([signer().der], options.expiresAt ? { ExpirationDate: options.expiresAt } : {}),
@@ -83,6 +86,8 @@ export interface SampleApkOptions {
   minSdkVersion?: number;
   /** Signed with another certificate (`sampleOtherSignerSha256()`). */
   otherSigner?: boolean;
+  /** `<application>` meta-data, e.g. `{ 'git.commit': '<sha>' }` (the build's source commit). */
+  metaData?: Record<string, string>;
 }
 
 /** An archive's entries and the APK Signing Block written between them and the central directory. */
@@ -125,6 +130,13 @@ export function sampleApkEntries(options: SampleApkOptions = {}): SampleZipLayou
           { name: 'label', androidId: AndroidAttr.label, value: { ref: arsc.ids['string/app_name'] ?? 0 } },
           { name: 'icon', androidId: AndroidAttr.icon, value: { ref: arsc.ids['mipmap/ic_launcher'] ?? 0 } },
         ],
+        children: Object.entries(options.metaData ?? {}).map(([name, value]) => ({
+          name: 'meta-data',
+          attributes: [
+            { name: 'name', androidId: AndroidAttr.name, value: name },
+            { name: 'value', androidId: AndroidAttr.value, value },
+          ],
+        })),
       },
     ],
   });

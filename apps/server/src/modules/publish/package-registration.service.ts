@@ -23,6 +23,7 @@ import { bundleIdOf, decideBundleId } from '../versions/bundle-id-rule.ts';
 import type { StoredAttachment } from '../versions/version-columns.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
+import { packageSourceCommit } from '../changes/package-source.ts';
 import type { VersionSourcesService } from '../changes/version-sources.service.ts';
 import type { PackageChangesService } from '../package-changes/package-changes.service.ts';
 
@@ -267,10 +268,12 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       const label = packageIdentity(inspection);
       await received.settle();
       await ingest.recordVersion(id);
+      // The commit the upload names; else the one the package carries (Info.plist, meta-data, version.json).
+      const carried = body.commit ? null : packageSourceCommit(inspection.sourceValues);
       await deps.sources?.record(stored.version, {
-        commits: body.commit ? body.commit.split(/[\s,]+/).filter(Boolean) : [],
+        commits: body.commit ? body.commit.split(/[\s,]+/).filter(Boolean) : carried ? [carried] : [],
         branch: body.branch || null,
-        origin: 'upload',
+        origin: carried ? 'package' : 'upload',
       });
       for (const attachment of attachments)
         await uploads.markRegistered((await uploads.completedUpload(actor.userId, attachment.fileKey)).id);
