@@ -66,7 +66,7 @@ describe('re-signing an ipa version in a real browser', () => {
     await context.close();
   });
 
-  it('at 390 px re-signs with a new bundle id and version from 更多选项: a wrong version is refused in Chinese, the new version notes what changed', async () => {
+  it('at 390 px re-signs with a new bundle id, version and given entitlements from 更多选项: a wrong version is refused in Chinese, the new version notes what changed', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
     await signIn(page, 'editor', 'editor-pass-1');
     await page.goto('/home/app/demo');
@@ -82,6 +82,11 @@ describe('re-signing an ipa version in a real browser', () => {
     await clickAtRest(page.getByTestId('resign-more').getByText('更多选项（可选）'));
     await page.getByTestId('resign-bundle-id').fill('com.example.renamed');
     await page.getByTestId('resign-version').fill('1.2.3.4');
+    await page
+      .getByTestId('resign-entitlements')
+      .fill(
+        '<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>get-task-allow</key><true/></dict></plist>',
+      );
     await clickAtRest(page.getByTestId('resign-start'));
     await expect.poll(() => page.getByText(ResignOptionMessages.version).count()).toBe(1);
     await page.getByTestId('resign-version').fill('2.0.0');
@@ -100,7 +105,7 @@ describe('re-signing an ipa version in a real browser', () => {
     expect(answer.data[0]).toMatchObject({
       bundleId: 'com.example.renamed',
       description:
-        '由版本 #1 1.2.3 (45) 使用证书「Apple Development: 韩梅梅 (STAR123456)」重签名；Bundle ID：com.example.demo → com.example.renamed；版本号：1.2.3 → 2.0.0',
+        '由版本 #1 1.2.3 (45) 使用证书「Apple Development: 韩梅梅 (STAR123456)」重签名；Bundle ID：com.example.demo → com.example.renamed；版本号：1.2.3 → 2.0.0；Entitlements：使用给定的（1 项）',
     });
     await context.close();
   });

@@ -17,6 +17,7 @@ import {
   type ZsignJob,
 } from '@release/contract';
 import { makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
+import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { CS_HASHTYPE, readEmbeddedSignature } from '../src/signing/code-signature.ts';
@@ -286,6 +287,36 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     ]);
   });
 
+  it('re-signs the main app with given entitlements, as its note says; ones the profile does not allow fail the job naming them', async () => {
+    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
+    const entitlements = xmlPlist({ 'get-task-allow': true }).toString('utf8');
+    const res = await zsign({ certId, appVersionId: source.id, options: { entitlements } });
+    expect(res.body.data).toMatchObject({ status: 'done' });
+    const made = res.body.data.version!;
+    expect(made.description).toBe(
+      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；Entitlements：使用给定的（1 项）`,
+    );
+    const files = await filesOfDownload(made.cdnUrl);
+    expect(verifyApp(files)).toEqual([]);
+    const binary = bytesAt(files, 'Payload/Demo.app/Demo') ?? Buffer.alloc(0);
+    expect(readEmbeddedSignature(binary, parseMachO(binary).slices[0]!)?.entitlements).toEqual({
+      'get-task-allow': true,
+      'application-identifier': 'NEWTEAM001.com.example.demo',
+      'com.apple.developer.team-identifier': 'NEWTEAM001',
+    });
+    const before = (await versionsOf(appId)).length;
+    const refused = await zsign({
+      certId,
+      appVersionId: source.id,
+      options: { entitlements: xmlPlist({ 'aps-environment': 'production' }).toString('utf8') },
+    });
+    expect(refused.body.data).toMatchObject({
+      status: 'failed',
+      error: ZsignMessages.entitlementsOutsideProfile('aps-environment'),
+    });
+    expect((await versionsOf(appId)).length).toBe(before);
+  });
+
   it('refuses options that are not valid, saying what is expected, and signs nothing', async () => {
     const before = (await versionsOf(appId)).length;
     for (const [options, field, message] of [
@@ -295,6 +326,13 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
       [{ displayName: '长'.repeat(65) }, 'displayName', ResignOptionMessages.displayName],
       [{ version: '1.2.3.4' }, 'version', ResignOptionMessages.version],
       [{ build: 'abc' }, 'build', ResignOptionMessages.build],
+      [{ entitlements: 'not a plist' }, 'entitlements', ResignOptionMessages.entitlements],
+      [
+        { entitlements: '<?xml version="1.0"?><plist version="1.0"><array><string>x</string></array></plist>' },
+        'entitlements',
+        ResignOptionMessages.entitlements,
+      ],
+      [{ entitlements: ' '.repeat(10) + 'x'.repeat(64 * 1024 + 1) }, 'entitlements', ResignOptionMessages.entitlements],
     ] as const) {
       const res = await zsign({ certId, appVersionId: ipaVersion.id, options });
       expect([res.status, res.body.msg]).toEqual([400, `参数错误：options.${field} ${message}`]);

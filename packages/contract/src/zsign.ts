@@ -16,7 +16,11 @@ export const ResignOptionMessages = {
   displayName: '显示名称不能为空，最多 64 个字符',
   version: '版本号须为 1 至 3 段数字，用点分隔，例如 2.1.0',
   build: '构建号须为 1 至 3 段数字，用点分隔，例如 100 或 1.0.7',
+  entitlements: 'Entitlements 须为 plist（XML）格式的字典，最多 64 KB',
 } as const;
+
+/** Given entitlements (plist XML) are at most this many characters. */
+export const RESIGN_ENTITLEMENTS_MAX = 64 * 1024;
 
 /** What a re-signing changes besides the signature (each optional; extensions follow the new bundle id's prefix). */
 export const resignOptions = z
@@ -41,6 +45,13 @@ export const resignOptions = z
     removeSupportedDevices: z.boolean().optional(),
     /** SHA-256 code directories only for bundles whose minimum OS is iOS 11 or later, SHA-1 kept (or added) below. */
     hashesByMinimumOs: z.boolean().optional(),
+    /** The main app's entitlements, given instead of taken from the profile (plist XML; each must be the profile's). */
+    entitlements: z
+      .string()
+      .trim()
+      .min(1, ResignOptionMessages.entitlements)
+      .max(RESIGN_ENTITLEMENTS_MAX, ResignOptionMessages.entitlements)
+      .optional(),
   })
   .strict();
 export type ResignOptionsBody = z.infer<typeof resignOptions>;
@@ -111,6 +122,7 @@ export const ZsignMessages = {
   noProfile: (bundleId: string) =>
     `证书的描述文件不包含 ${bundleId}，请在证书管理中为该证书上传包含此 Bundle ID 的描述文件后重试`,
   badPackage: (detail: string) => `安装包无法重签名：${detail}`,
+  entitlementsOutsideProfile: (keys: string) => `给定的 entitlements 超出描述文件允许的范围：${keys}`,
   chainIncomplete: (issuer: string) =>
     `证书的签发者「${issuer}」不是苹果的开发者中间证书，且证书没有证书链，无法重签名；请在证书管理中重新上传包含证书链的 .p12`,
   verifyFailed: '重签名结果未通过签名校验，未生成新版本，请联系管理员查看服务器日志',

@@ -5,7 +5,7 @@ import { bytesAt, isBytes, type AppFile, type AppFiles } from './app-files.ts';
 import { buildCodeResources } from './code-resources-builder.ts';
 import { readEmbeddedSignature, type EmbeddedSignature } from './code-signature.ts';
 import { encodeDerEntitlements } from './der-entitlements.ts';
-import { entitlementsFor, profileEntitlements, profileFor } from './entitlements.ts';
+import { entitlementsFor, entitlementsOutsideProfile, profileEntitlements, profileFor } from './entitlements.ts';
 import { looksLikeMachO, parseMachO, sliceBytes } from './macho.ts';
 import { signMachO, type MachOSigningInput } from './macho-signer.ts';
 import { isStreamed, signStreamed, type StreamedExecutable } from './streamed-macho.ts';
@@ -33,6 +33,8 @@ export interface BundleSigningInput {
    * a SHA-256 alternate before it. Otherwise (and for a bundle without a readable minimum) as the source had them.
    */
   hashesByMinimumOs?: boolean;
+  /** The main app's entitlements, given instead of taken from its profile (each must be allowed by it). */
+  entitlements?: PlistDict | null;
 }
 
 export interface SignedBundle {
@@ -46,9 +48,13 @@ export interface SignedBundle {
 }
 
 export class BundleSigningError extends Error {
-  readonly reason: 'noApp' | 'noProfile' | 'badBundle';
+  readonly reason: 'noApp' | 'noProfile' | 'badBundle' | 'entitlements';
   readonly bundleId: string | null;
-  constructor(reason: 'noApp' | 'noProfile' | 'badBundle', detail: string, bundleId: string | null = null) {
+  constructor(
+    reason: 'noApp' | 'noProfile' | 'badBundle' | 'entitlements',
+    detail: string,
+    bundleId: string | null = null,
+  ) {
     super(detail);
     this.name = 'BundleSigningError';
     this.reason = reason;
@@ -176,12 +182,23 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     let entitlements: PlistDict | null = null;
     if (profile) {
       files.set(`${bundle}embedded.mobileprovision`, profile.content);
+      const allowed = profileEntitlements(profile.content);
       entitlements = entitlementsFor({
         bundleId,
         appId: profile.appId,
-        profile: profileEntitlements(profile.content),
+        profile: allowed,
         app: oldEntitlements(binary),
       });
+      if (bundle === root && input.entitlements) {
+        // Given ones are signed as given, with this bundle's identifiers; each must be one the profile allows.
+        entitlements = {
+          ...input.entitlements,
+          'application-identifier': entitlements['application-identifier'] as string,
+          'com.apple.developer.team-identifier': entitlements['com.apple.developer.team-identifier'] as string,
+        };
+        const outside = entitlementsOutsideProfile(entitlements, allowed);
+        if (outside.length > 0) throw new BundleSigningError('entitlements', outside.join(', '), bundleId);
+      }
     }
     const sourceHashes = hashesOf(binary);
     const hashes = chosen ?? sourceHashes;

@@ -6,6 +6,7 @@ import { copyResources, sha256, writeHeld } from './ipa-copy.ts';
 import {
   applyResignOptions,
   codeDirectoryChange,
+  givenEntitlements,
   removedFolders,
   type ResignChange,
   type ResignOptions,
@@ -84,7 +85,9 @@ export async function resignIpa(
     copied = await copyResources(source, files, out, reporter(onProgress, 'read', resourceBytes), skip);
     for (const [name, known] of copied) files.set(name, known.digest);
     onProgress('sign', SPAN.sign[0], 0, 0);
-    signed = resignApp(files, { ...input, hashesByMinimumOs: options.hashesByMinimumOs === true });
+    const entitlements = givenEntitlements(options);
+    signed = resignApp(files, { ...input, hashesByMinimumOs: options.hashesByMinimumOs === true, entitlements });
+    if (entitlements) changes.push({ what: 'entitlements', from: null, to: String(Object.keys(entitlements).length) });
     const hashChange = options.hashesByMinimumOs ? codeDirectoryChange(signed) : null;
     if (hashChange) changes.push(hashChange);
     const written = [...files.values()].reduce(

@@ -152,4 +152,32 @@ describe('re-signing options', () => {
     expect(hashTypes(added.files, 'Demo')).toEqual([CS_HASHTYPE.sha256]);
     expect(added.result.changes).toEqual([{ what: 'codeDirectories', from: null, to: 'Widget.appex 加上 SHA-1' }]);
   });
+
+  it('signs the main app with given entitlements (its own identifiers set), refusing one the profile does not allow; the verifier passes', async () => {
+    // Fewer than the profile's: no keychain-access-groups, which entitlements taken from the profile always carry.
+    const given = xmlPlist({ 'get-task-allow': true }).toString('utf8');
+    const { result, files } = await resigned({ entitlements: given });
+    expect(verifyApp(files)).toEqual([]);
+    const signature = (name: string) => {
+      const binary = bytesAt(files, `${root}${name}`) as Buffer;
+      return readEmbeddedSignature(binary, parseMachO(binary).slices[0]!);
+    };
+    expect(signature('Demo')?.entitlements).toEqual({
+      'get-task-allow': true,
+      'application-identifier': 'NEWTEAM001.com.example.demo',
+      'com.apple.developer.team-identifier': 'NEWTEAM001',
+    });
+    // Extensions keep theirs from the profile.
+    expect(signature('PlugIns/Widget.appex/Widget')?.entitlements?.['keychain-access-groups']).toEqual([
+      'NEWTEAM001.com.example.demo',
+    ]);
+    expect(result.changes).toEqual([{ what: 'entitlements', from: null, to: '1' }]);
+    await expect(
+      resigned({ entitlements: xmlPlist({ 'aps-environment': 'production' }).toString('utf8') }),
+    ).rejects.toMatchObject({
+      name: 'BundleSigningError',
+      reason: 'entitlements',
+      message: 'aps-environment',
+    });
+  });
 });

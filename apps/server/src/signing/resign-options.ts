@@ -19,6 +19,8 @@ export interface ResignOptions {
   removeSupportedDevices?: boolean;
   /** SHA-1 code directories kept or dropped by each bundle's minimum OS (see BundleSigningInput). */
   hashesByMinimumOs?: boolean;
+  /** The main app's entitlements as plist XML, signed instead of the profile's (each must be allowed by it). */
+  entitlements?: string;
 }
 
 /** What the options changed, for the new version's note. */
@@ -31,7 +33,8 @@ export interface ResignChange {
     | 'watchApp'
     | 'extensions'
     | 'supportedDevices'
-    | 'codeDirectories';
+    | 'codeDirectories'
+    | 'entitlements';
   from: string | null;
   to: string | null;
 }
@@ -149,4 +152,9 @@ export function normalizedOptions(options: ResignOptions | undefined): ResignOpt
     out[key] = typeof value === 'string' ? value.trim() : value;
   }
   return out as ResignOptions;
+}
+
+/** The given entitlements as a dictionary; null when none were given or they are not a plist dictionary. */
+export function givenEntitlements(options: ResignOptions): PlistDict | null {
+  return options.entitlements ? parsePlistDict(Buffer.from(options.entitlements, 'utf8')) : null;
 }

@@ -66,6 +66,8 @@ function changeText(change: ResignChange): string {
       return '移除 UISupportedDevices';
     case 'codeDirectories':
       return `按最低系统版本选择代码目录：${change.to}`;
+    case 'entitlements':
+      return `Entitlements：使用给定的（${change.to} 项）`;
   }
 }
 
@@ -76,6 +78,8 @@ const LEASE_RENEW_MS = 30_000;
 function permanentFailure(error: unknown, log: ZsignJobDeps['logger']): JobFailure | null {
   if (error instanceof BundleSigningError) {
     if (error.reason === 'noProfile') return JobFailure.permanent(ZsignMessages.noProfile(error.bundleId ?? '主应用'));
+    if (error.reason === 'entitlements')
+      return JobFailure.permanent(ZsignMessages.entitlementsOutsideProfile(error.message));
     return JobFailure.permanent(
       ZsignMessages.badPackage(error.reason === 'noApp' ? '没有找到 Payload/*.app' : error.message),
     );

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   CertMessages,
+  ResignOptionMessages,
   type CertificateRow,
   ZsignMessages,
   type AppVersionRow,
@@ -17,7 +18,7 @@ import type { CertificatesService } from '../certificates/certificates.service.t
 import type { Links } from '../../http/links.ts';
 import { versionRow } from '../versions/version-row.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
-import { normalizedOptions, type ResignOptions } from '../../signing/resign-options.ts';
+import { givenEntitlements, normalizedOptions, type ResignOptions } from '../../signing/resign-options.ts';
 import type { ZsignJob } from './zsign.job.ts';
 import type { ResignJobRecord, ZsignRepository } from './zsign.repository.ts';
 
@@ -135,6 +136,8 @@ export function createZsignService(deps: ZsignServiceDeps) {
       // The same ask (source, certificate, its current profiles, options) answers with the run already made or
       // still going, instead of signing again; one that failed, or whose version was removed, is asked anew.
       const options = normalizedOptions(body.options);
+      if (options.entitlements !== undefined && !givenEntitlements(options))
+        throw AppError.badRequest(`参数错误：options.entitlements ${ResignOptionMessages.entitlements}`);
       const requestKey = resignRequestKey(source.id, certificate, options, now);
       const earlier = await resigns.findByRequest(source.app_id, requestKey);
       const reusable =

@@ -16,6 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import {
   RESIGN_BUNDLE_ID_PATTERN,
+  RESIGN_ENTITLEMENTS_MAX,
   RESIGN_VERSION_PATTERN,
   ResignOptionMessages,
   resignStageLabels,
@@ -56,7 +57,7 @@ function certificateLabel(cert: ZsignCertificate, bundleId: string | null): stri
 
 type ResignFormValues = { certId: number } & Record<(typeof TEXT_OPTIONS)[number], string | undefined> &
   Record<(typeof FLAG_OPTIONS)[number], boolean | undefined>;
-const TEXT_OPTIONS = ['bundleId', 'displayName', 'version', 'build'] as const;
+const TEXT_OPTIONS = ['bundleId', 'displayName', 'version', 'build', 'entitlements'] as const;
 const FLAG_OPTIONS = ['removeWatchApp', 'removeExtensions', 'removeSupportedDevices', 'hashesByMinimumOs'] as const;
 
 /** Only what the user filled in or ticked: an empty field keeps the package's own value. */
@@ -224,6 +225,18 @@ export function ResignModal({ version, onClose, onDone }: ResignModalProps) {
                         <Input placeholder={versionsText.resignKeep} data-testid="resign-build" />
                       </Form.Item>
                     </Space>
+                    <Form.Item
+                      name="entitlements"
+                      label={versionsText.resignEntitlements}
+                      extra={versionsText.resignEntitlementsHelp}
+                      rules={[{ max: RESIGN_ENTITLEMENTS_MAX, message: ResignOptionMessages.entitlements }]}
+                    >
+                      <Input.TextArea
+                        rows={3}
+                        placeholder={versionsText.resignEntitlementsPlaceholder}
+                        data-testid="resign-entitlements"
+                      />
+                    </Form.Item>
                     {FLAG_OPTIONS.map((key) => (
                       <Form.Item key={key} name={key} valuePropName="checked" style={{ marginBottom: 4 }}>
                         <Checkbox data-testid={`resign-${key}`}>
