@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VersionChanges, WorkflowRow } from '@release/contract';
+import type { AppDetail, VersionChanges, WorkflowRow } from '@release/contract';
 import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { createSandbox, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
@@ -124,5 +124,28 @@ describe.each(testDialects())('the source commit a package carries on %s', (dial
       { commit: named },
     );
     expect((await changes(apk)).sources).toEqual([source(named, 'upload')]);
+  });
+
+  it('reads the key the app’s settings name instead of the default ones', async () => {
+    const saved = await server.request<{ appId: number }>('POST', '/api/app', {
+      token: admin,
+      body: {
+        appId,
+        appName: '游戏',
+        appType: 'unity',
+        password: '135790',
+        path: 'carried',
+        sourceCommitKey: 'BuildSha',
+      },
+    });
+    expect(saved.body.msg).toBe('success');
+    const detail = await server.request<AppDetail>('GET', `/api/app?appId=${appId}`, { token: admin });
+    expect(detail.body.data.sourceCommitKey).toBe('BuildSha');
+    const own = commit('feat: 自定义字段');
+    await sync();
+    const other = commit('feat: 不该读到的');
+    await sync();
+    const ipa = await publish('game-2.ipa', sampleIpa({ build: '2', info: { BuildSha: own, GitCommit: other } }));
+    expect((await changes(ipa)).sources).toEqual([source(own, 'package')]);
   });
 });

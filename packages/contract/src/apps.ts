@@ -70,6 +70,8 @@ export const appDetail = appListItem.extend({
   bundleIds: appBundleIds,
   devWeComUrl: z.string().nullable(),
   prodWeComUrl: z.string().nullable(),
+  /** The key its packages carry their source commit under (Info.plist, apk meta-data, version.json); null: defaults. */
+  sourceCommitKey: z.string().nullable(),
   users: z.array(appUser),
   distributeUsers: z.array(z.object({ userId: z.number(), permit: appPermit })),
   /** What the caller may do here: admins and edit users edit, view users only download. */
@@ -111,6 +113,14 @@ export const saveAppBody = z.object({
   supportUrl: optionalUrl,
   devWeComUrl: optionalUrl,
   prodWeComUrl: optionalUrl,
+  /** Left out (an older client), it stays; '' or null: the default keys. */
+  sourceCommitKey: z
+    .string()
+    .trim()
+    .max(100, '安装包内提交字段名最多 100 个字符')
+    .regex(/^[\w.:-]*$/, '字段名只能包含字母、数字、_ . : -')
+    .nullable()
+    .optional(),
   distributeUsers: z
     .array(z.object({ userId: z.coerce.number().int().min(1), permit: appPermit }))
     .max(1000)

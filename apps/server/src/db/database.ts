@@ -42,6 +42,7 @@ import * as m041 from './migrations/2026-11-27-041-resign-requests.ts';
 import * as m050 from './migrations/2026-11-27-050-version-sources.ts';
 import * as m055 from './migrations/2026-11-27-055-retention-quota.ts';
 import * as m062 from './migrations/2026-11-27-062-package-thresholds.ts';
+import * as m063 from './migrations/2026-11-28-063-announce-source-key.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -116,6 +117,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-050-version-sources': m050,
   '2026-11-27-055-retention-quota': m055,
   '2026-11-27-062-package-thresholds': m062,
+  '2026-11-28-063-announce-source-key': m063,
 };
 
 /** The names of the migrations this build knows, in order: the last is the newest schema it can run. */

@@ -107,6 +107,8 @@ export interface AppsTable {
   support_url: string | null;
   dev_wecom_url: string | null;
   prod_wecom_url: string | null;
+  /** The key this app's packages carry their source commit under (migration 063); null: the defaults. */
+  source_commit_key: string | null;
   create_by: number | null;
   create_time: number;
   update_time: number;

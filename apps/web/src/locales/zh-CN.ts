@@ -154,6 +154,10 @@ export const zh = {
     devWeComUrl: '开发群机器人',
     prodWeComUrl: '正式群机器人',
     webhookPlaceholder: '群机器人 Webhook 地址',
+    sourceCommitKey: '安装包内提交字段',
+    sourceCommitKeyPlaceholder: '默认：GitCommit、git.commit、commit 等',
+    sourceCommitKeyHint:
+      '未用 --commit 指定时，从安装包中读取构建所用提交的字段名：iOS 为 Info.plist 的键，Android 为 <application> 下 meta-data 的 name，网页压缩包为 version.json 的字段。',
     readOnly: '仅管理员可以修改应用设置，以下内容为只读',
     close: '关闭',
   },

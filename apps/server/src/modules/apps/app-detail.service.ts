@@ -80,6 +80,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
         supportUrl: app.support_url,
         devWeComUrl: canSeeSecrets ? app.dev_wecom_url : null,
         prodWeComUrl: canSeeSecrets ? app.prod_wecom_url : null,
+        sourceCommitKey: app.source_commit_key,
         // Anyone who may install needs the install password.
         password: box.open(app.password),
         downloadUrl: `${publicBaseUrl}/package/${app.path}`,
@@ -118,6 +119,7 @@ export function createAppDetailService(deps: AppDetailDeps) {
         support_url: body.supportUrl ?? null,
         dev_wecom_url: body.devWeComUrl ?? null,
         prod_wecom_url: body.prodWeComUrl ?? null,
+        ...(body.sourceCommitKey !== undefined ? { source_commit_key: body.sourceCommitKey || null } : {}),
         update_time: now,
       };
       if (body.appId === undefined) {

@@ -12,9 +12,9 @@ export const PACKAGE_SOURCE_KEYS = [
   'commit',
 ] as const;
 
-/** The commit (or svn revision) a package carries, or null. */
-export function packageSourceCommit(values: Record<string, string> | undefined): string | null {
+/** The commit (or svn revision) a package carries: under the app's own key when it names one, else a default key. */
+export function packageSourceCommit(values: Record<string, string> | undefined, appKey: string | null): string | null {
   if (!values) return null;
-  for (const key of PACKAGE_SOURCE_KEYS) if (Object.hasOwn(values, key)) return values[key] ?? null;
+  for (const key of appKey ? [appKey] : PACKAGE_SOURCE_KEYS) if (Object.hasOwn(values, key)) return values[key] ?? null;
   return null;
 }

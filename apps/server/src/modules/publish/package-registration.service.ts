@@ -269,7 +269,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       await received.settle();
       await ingest.recordVersion(id);
       // The commit the upload names; else the one the package carries (Info.plist, meta-data, version.json).
-      const carried = body.commit ? null : packageSourceCommit(inspection.sourceValues);
+      const carried = body.commit ? null : packageSourceCommit(inspection.sourceValues, app.source_commit_key);
       await deps.sources?.record(stored.version, {
         commits: body.commit ? body.commit.split(/[\s,]+/).filter(Boolean) : carried ? [carried] : [],
         branch: body.branch || null,

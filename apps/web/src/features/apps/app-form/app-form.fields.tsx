@@ -116,6 +116,21 @@ export function AppFormFields({ form, open, canEdit, app }: AppFormFieldsProps) 
           />
         </Form.Item>
       </Col>
+      <Col {...half}>
+        <Form.Item
+          name="sourceCommitKey"
+          label={zh.appForm.sourceCommitKey}
+          tooltip={zh.appForm.sourceCommitKeyHint}
+          rules={[contractRule(field.sourceCommitKey)]}
+        >
+          <Input
+            allowClear
+            autoComplete="off"
+            placeholder={zh.appForm.sourceCommitKeyPlaceholder}
+            data-testid="app-source-commit-key"
+          />
+        </Form.Item>
+      </Col>
     </Row>
   );
 }

@@ -28,6 +28,8 @@ export interface AppFormValues {
   viewUserIds: number[];
   devWeComUrl: string;
   prodWeComUrl: string;
+  /** The key the app's packages carry their source commit under ('' : the default keys). */
+  sourceCommitKey: string;
 }
 
 /** SPEC §3 add-app defaults: 4 random letters for the path, 6 random digits for the password, unity. */
@@ -45,6 +47,7 @@ export function newAppValues(): AppFormValues {
     viewUserIds: [],
     devWeComUrl: '',
     prodWeComUrl: '',
+    sourceCommitKey: '',
   };
 }
 
@@ -66,6 +69,7 @@ export function detailValues(app: AppDetail): AppFormValues {
     viewUserIds: userIdsWith(app, 'view'),
     devWeComUrl: app.devWeComUrl ?? '',
     prodWeComUrl: app.prodWeComUrl ?? '',
+    sourceCommitKey: app.sourceCommitKey ?? '',
   };
 }
 
@@ -90,6 +94,7 @@ export function toSaveBody(values: AppFormValues, app: AppDetail | null): SaveAp
     ...(app ? { supportUrl: app.supportUrl } : {}),
     devWeComUrl: values.devWeComUrl?.trim() || null,
     prodWeComUrl: values.prodWeComUrl?.trim() || null,
+    sourceCommitKey: values.sourceCommitKey?.trim() || null,
     distributeUsers: [
       ...editUserIds.map((userId) => ({ userId, permit: 'edit' as const })),
       ...viewUserIds.map((userId) => ({ userId, permit: 'view' as const })),
