@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob } from '../src/jobs/job-definition.ts';
@@ -8,7 +5,6 @@ import { LEASE_MS } from '../src/jobs/queue.ts';
 import {
   AppMessages,
   CertMessages,
-  ResignOptionMessages,
   VERSION_REMOVE_PATH,
   ZsignMessages,
   type AppVersionRow,
@@ -17,26 +13,22 @@ import {
   type ZsignJob,
 } from '@release/contract';
 import { makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
-import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { DAY_MS } from '@release/inspect/testing/validity.ts';
 import { buildZip } from '@release/inspect/testing/zip-writer.ts';
-import { CS_HASHTYPE, readEmbeddedSignature } from '../src/signing/code-signature.ts';
+import { readEmbeddedSignature } from '../src/signing/code-signature.ts';
 import { parseMachO } from '../src/signing/macho.ts';
 import { sampleSignedIpa, sampleSigningSet } from '../src/signing/testing/ipa-builder.ts';
 import { verifyApp } from '../src/signing/verify-app.ts';
 import { bytesAt } from '../src/signing/app-files.ts';
-import { createLocalBlobStore } from '../src/storage/local-blob-store.ts';
-import { createUrlSigner } from '../src/storage/url-signer.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { grantApp, insertApp } from './helpers/factories.ts';
-import { startTestServer, TEST_CLOCK_START, TEST_SECRET, type TestServer } from './helpers/test-app.ts';
+import { insertApp } from './helpers/factories.ts';
+import { startTestServer, TEST_CLOCK_START, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
-import { filesOfDownload } from './helpers/resign-world.ts';
-
-const set = sampleSigningSet('NEWTEAM001', { now: TEST_CLOCK_START });
-const PASSWORD = 'p12-pass';
+import { filesOfDownload, P12_PASSWORD as PASSWORD, uploadSigningSet } from './helpers/resign-world.ts';
+import { zsignSet as set, zsignWorld } from './helpers/zsign-world.ts';
 
 describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (dialect) => {
+  const { world, publish, zsign, versionsOf } = zsignWorld(dialect);
   let server: TestServer;
   let admin: string;
   let editor: { userId: number; token: string };
@@ -45,78 +37,9 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
   let certId: number;
   let cert: CertificateRow;
   let ipaVersion: AppVersionRow;
-  const blobRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'zsign-blobs-'));
-  // The store refuses the first write of a re-signed ipa when asked: a run that dies before the version exists.
-  let failNextResignedPut = false;
-
-  beforeAll(async () => {
-    server = await startTestServer(dialect, {
-      blobs: (clock) => {
-        const store = createLocalBlobStore({ root: blobRoot, signer: createUrlSigner(TEST_SECRET), clock });
-        const put = store.put.bind(store);
-        store.put = async (key, body, options) => {
-          if (failNextResignedPut && key.startsWith('packages/resigned/')) {
-            failNextResignedPut = false;
-            if (typeof (body as NodeJS.ReadableStream).resume === 'function') (body as NodeJS.ReadableStream).resume();
-            throw new Error('storage went away');
-          }
-          return put(key, body, options);
-        };
-        // The re-signed ipa moves in from the scratch folder: refused the same way.
-        const adopt = store.adopt.bind(store);
-        store.adopt = async (key, file) => {
-          if (failNextResignedPut && key.startsWith('packages/resigned/')) {
-            failNextResignedPut = false;
-            throw new Error('storage went away');
-          }
-          return adopt(key, file);
-        };
-        return store;
-      },
-    });
-    admin = await server.adminToken();
-    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-    appId = await insertApp(server.db, { app_name: '演示' });
-    otherAppId = await insertApp(server.db, { app_name: '别的应用' });
-    await grantApp(server.db, appId, editor.userId, 'edit');
-    ipaVersion = await publish(appId, 'Demo.ipa', sampleSignedIpa());
-    const form = new FormData();
-    form.append('password', PASSWORD);
-    form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
-    form.append('profiles', new Blob([new Uint8Array(set.mainProfile)]), 'main.mobileprovision');
-    form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
-    const uploaded = await fetch(`${server.url}/api/cert_upload`, {
-      method: 'POST',
-      headers: { token: admin },
-      body: form,
-    });
-    const body = (await uploaded.json()) as { code: number; msg: string; data: CertificateRow };
-    expect([body.code, body.msg]).toEqual([200, 'success']);
-    certId = body.data.id;
-    cert = body.data;
+  beforeAll(() => {
+    ({ server, admin, editor, appId, otherAppId, certId, cert, ipaVersion } = world);
   });
-  afterAll(async () => {
-    await server?.close();
-    fs.rmSync(blobRoot, { recursive: true, force: true });
-  });
-
-  async function publish(app: number, fileName: string, bytes: Buffer): Promise<AppVersionRow> {
-    const fileKey = await transferFile(server, editor.token, fileName, bytes);
-    const res = await server.request<AppVersionRow>('POST', '/api/v2/upload_app', {
-      token: editor.token,
-      body: { appId: app, description: '首个版本', s3Url: fileKey },
-    });
-    expect([res.body.code, res.body.msg]).toEqual([200, 'success']);
-    return res.body.data;
-  }
-  const zsign = (body: unknown, token = editor.token) =>
-    server.request<ZsignJob>('POST', '/api/zsign', { token, body });
-  const versionsOf = async (app: number) =>
-    (
-      await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${app}&pageNo=1&pageSize=50`, {
-        token: admin,
-      })
-    ).body.data;
 
   it('offers editors the certificates to choose from, without secrets', async () => {
     const res = await server.request<ZsignCertificate[]>('GET', '/api/zsign/certs', { token: editor.token });
@@ -207,14 +130,8 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     });
     // A certificate whose only profile is the app's: the widget extension has none.
     const narrow = sampleSigningSet('NARROWTEAM', { now: TEST_CLOCK_START });
-    const form = new FormData();
-    form.append('password', PASSWORD);
-    form.append('p12', new Blob([new Uint8Array(makeP12(narrow.identity, PASSWORD))]), 'narrow.p12');
-    form.append('profiles', new Blob([new Uint8Array(narrow.mainProfile)]), 'main.mobileprovision');
-    const narrowCert = (await (
-      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
-    ).json()) as { data: CertificateRow };
-    const noProfile = await zsign({ certId: narrowCert.data.id, appVersionId: ipaVersion.id });
+    const narrowCert = await uploadSigningSet(server, admin, narrow, ['main']);
+    const noProfile = await zsign({ certId: narrowCert.id, appVersionId: ipaVersion.id });
     expect(noProfile.body.data).toMatchObject({
       status: 'failed',
       error: ZsignMessages.noProfile('com.example.demo.widget'),
@@ -243,108 +160,11 @@ describe.each(testDialects())('re-signing an ipa version (/api/zsign) on %s', (d
     expect(anew.body.data.version?.id).not.toBe(first.body.data.version?.id);
   });
 
-  it('re-signs with options: the new version has the new bundle id, name, version and build, and its note says what changed from which version', async () => {
-    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
-    const res = await zsign({
-      certId,
-      appVersionId: source.id,
-      options: { bundleId: 'com.acme.renamed', displayName: '新名字', version: '2.0.0', build: '100' },
-    });
-    expect(res.body.data).toMatchObject({ status: 'done' });
-    const made = res.body.data.version!;
-    expect(made).toMatchObject({ bundleId: 'com.acme.renamed', appVersion: '2.0.0', build: '100' });
-    expect(made.description).toBe(
-      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；Bundle ID：com.example.demo → com.acme.renamed；显示名称：演示应用 → 新名字；版本号：1.2.3 → 2.0.0；构建号：45 → 100`,
-    );
-    const files = await filesOfDownload(made.cdnUrl);
-    expect(verifyApp(files)).toEqual([]);
-    // The same options again answer with that version; other options are another ask.
-    const again = await zsign({
-      certId,
-      appVersionId: source.id,
-      options: { build: '100', version: '2.0.0', displayName: '新名字', bundleId: 'com.acme.renamed' },
-    });
-    expect(again.body.data.version?.id).toBe(made.id);
-    const plain = await zsign({ certId, appVersionId: source.id });
-    expect(plain.body.data.version?.id).not.toBe(made.id);
-    expect(plain.body.data.version?.bundleId).toBe('com.example.demo');
-  });
-
-  it('re-signs with code directories chosen by minimum OS: an iOS 13 app signed with SHA-1 + SHA-256 keeps SHA-256 only, as its note says', async () => {
-    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa({ hashType: CS_HASHTYPE.sha1 }));
-    const res = await zsign({ certId, appVersionId: source.id, options: { hashesByMinimumOs: true } });
-    expect(res.body.data).toMatchObject({ status: 'done' });
-    const made = res.body.data.version!;
-    expect(made.description).toBe(
-      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；按最低系统版本选择代码目录：Kit.framework、Widget.appex、Demo.app 只保留 SHA-256`,
-    );
-    const files = await filesOfDownload(made.cdnUrl);
-    expect(verifyApp(files)).toEqual([]);
-    const binary = bytesAt(files, 'Payload/Demo.app/Demo') ?? Buffer.alloc(0);
-    const slice = parseMachO(binary).slices[0]!;
-    expect(readEmbeddedSignature(binary, slice)?.codeDirectories.map((cd) => cd.hashType)).toEqual([
-      CS_HASHTYPE.sha256,
-    ]);
-  });
-
-  it('re-signs the main app with given entitlements, as its note says; ones the profile does not allow fail the job naming them', async () => {
-    const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
-    const entitlements = xmlPlist({ 'get-task-allow': true }).toString('utf8');
-    const res = await zsign({ certId, appVersionId: source.id, options: { entitlements } });
-    expect(res.body.data).toMatchObject({ status: 'done' });
-    const made = res.body.data.version!;
-    expect(made.description).toBe(
-      `${ZsignMessages.note(`#${source.indexNo} 1.2.3 (45)`, 'Apple Development: 韩梅梅 (NEWTEAM001)')}；Entitlements：使用给定的（1 项）`,
-    );
-    const files = await filesOfDownload(made.cdnUrl);
-    expect(verifyApp(files)).toEqual([]);
-    const binary = bytesAt(files, 'Payload/Demo.app/Demo') ?? Buffer.alloc(0);
-    expect(readEmbeddedSignature(binary, parseMachO(binary).slices[0]!)?.entitlements).toEqual({
-      'get-task-allow': true,
-      'application-identifier': 'NEWTEAM001.com.example.demo',
-      'com.apple.developer.team-identifier': 'NEWTEAM001',
-    });
-    const before = (await versionsOf(appId)).length;
-    const refused = await zsign({
-      certId,
-      appVersionId: source.id,
-      options: { entitlements: xmlPlist({ 'aps-environment': 'production' }).toString('utf8') },
-    });
-    expect(refused.body.data).toMatchObject({
-      status: 'failed',
-      error: ZsignMessages.entitlementsOutsideProfile('aps-environment'),
-    });
-    expect((await versionsOf(appId)).length).toBe(before);
-  });
-
-  it('refuses options that are not valid, saying what is expected, and signs nothing', async () => {
-    const before = (await versionsOf(appId)).length;
-    for (const [options, field, message] of [
-      [{ bundleId: 'no spaces allowed.app' }, 'bundleId', ResignOptionMessages.bundleId],
-      [{ bundleId: 'single' }, 'bundleId', ResignOptionMessages.bundleId],
-      [{ displayName: '   ' }, 'displayName', ResignOptionMessages.displayName],
-      [{ displayName: '长'.repeat(65) }, 'displayName', ResignOptionMessages.displayName],
-      [{ version: '1.2.3.4' }, 'version', ResignOptionMessages.version],
-      [{ build: 'abc' }, 'build', ResignOptionMessages.build],
-      [{ entitlements: 'not a plist' }, 'entitlements', ResignOptionMessages.entitlements],
-      [
-        { entitlements: '<?xml version="1.0"?><plist version="1.0"><array><string>x</string></array></plist>' },
-        'entitlements',
-        ResignOptionMessages.entitlements,
-      ],
-      [{ entitlements: ' '.repeat(10) + 'x'.repeat(64 * 1024 + 1) }, 'entitlements', ResignOptionMessages.entitlements],
-    ] as const) {
-      const res = await zsign({ certId, appVersionId: ipaVersion.id, options });
-      expect([res.status, res.body.msg]).toEqual([400, `参数错误：options.${field} ${message}`]);
-    }
-    expect((await versionsOf(appId)).length).toBe(before);
-  });
-
   it('a run that dies before its version exists leaves no version; the job runs again and makes exactly one', async () => {
     // A source not re-signed yet (the same ask would answer with the version made before).
     const source = await publish(appId, 'Demo.ipa', sampleSignedIpa());
     const before = (await versionsOf(appId)).length;
-    failNextResignedPut = true;
+    world.failNextResignedPut = true;
     const first = await zsign({ certId, appVersionId: source.id });
     expect(first.body.data).toMatchObject({
       status: 'pending',
@@ -470,16 +290,10 @@ describe.each(testDialects())('a long re-signing answers with the job to poll on
         body: { appId, s3Url: fileKey },
       })
     ).body.data;
-    const form = new FormData();
-    form.append('password', PASSWORD);
-    form.append('p12', new Blob([new Uint8Array(makeP12(set.identity, PASSWORD))]), 'dev.p12');
-    form.append('profiles', new Blob([new Uint8Array(set.wildcardProfile)]), 'wildcard.mobileprovision');
-    const cert = (await (
-      await fetch(`${server.url}/api/cert_upload`, { method: 'POST', headers: { token: admin }, body: form })
-    ).json()) as { data: CertificateRow };
+    const cert = await uploadSigningSet(server, admin, set, ['wildcard']);
     const res = await server.request<ZsignJob>('POST', '/api/zsign', {
       token: admin,
-      body: { certId: cert.data.id, appVersionId: version.id },
+      body: { certId: cert.id, appVersionId: version.id },
     });
     expect(res.body.data.status).not.toBe('done');
     expect(res.body.data.version).toBeNull();

@@ -125,6 +125,8 @@ export const ZsignMessages = {
   entitlementsOutsideProfile: (keys: string) => `给定的 entitlements 超出描述文件允许的范围：${keys}`,
   chainIncomplete: (issuer: string) =>
     `证书的签发者「${issuer}」不是苹果的开发者中间证书，且证书没有证书链，无法重签名；请在证书管理中重新上传包含证书链的 .p12`,
+  /** The run's stored options are damaged: signing without them would make another package than asked. */
+  optionsUnreadable: '重签名任务的选项已损坏，未生成新版本，请重新发起重签名',
   verifyFailed: '重签名结果未通过签名校验，未生成新版本，请联系管理员查看服务器日志',
   failed: '重签名多次尝试均未成功，未生成新版本，请稍后重试',
   retrying: '重签名中断，稍后将自动重试',

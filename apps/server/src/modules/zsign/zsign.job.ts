@@ -13,7 +13,7 @@ import { BundleSigningError } from '../../signing/bundle-signer.ts';
 import { profileFor } from '../../signing/entitlements.ts';
 import { IpaArchiveError } from '../../signing/ipa-archive.ts';
 import { resignIpa, VerificationError } from '../../signing/ipa-resigner.ts';
-import type { ResignChange, ResignOptions } from '../../signing/resign-options.ts';
+import type { ResignChange } from '../../signing/resign-options.ts';
 import { MachOError } from '../../signing/macho.ts';
 import { SigningError } from '../../signing/macho-signer.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
@@ -106,6 +106,8 @@ export function createZsignJob(deps: ZsignJobDeps) {
   async function resign(id: number, run: JobRun): Promise<{ versionId: number }> {
     const row = await resigns.find(id);
     if (!row) throw JobFailure.permanent(ZsignMessages.jobNotFound);
+    const { options } = row;
+    if (!options) throw JobFailure.permanent(ZsignMessages.optionsUnreadable);
     const key = resignedKey(id);
     // A run that stored and registered the version before its process died is finished, not redone.
     const made = await versions.findByFileKey(key);
@@ -154,7 +156,6 @@ export function createZsignJob(deps: ZsignJobDeps) {
       const now = clock.now();
       const expiry = (p: (typeof identity.profiles)[number]) => p.profile.expiresAt?.getTime() ?? Infinity;
       const current = identity.profiles.filter((p) => expiry(p) > now);
-      const options = row.options ? (JSON.parse(row.options) as ResignOptions) : {};
       const result = await withLocalFile(deps.blobs, source.file_key, (sourcePath) =>
         resignIpa(
           sourcePath,

@@ -1,6 +1,21 @@
-import type { Kysely } from 'kysely';
-import type { Updateable } from 'kysely';
+import { resignOptions } from '@release/contract';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import { jsonColumn } from '../../db/json-column.ts';
 import type { Database, Insertable, ResignJobsTable } from '../../db/schema.ts';
+import type { ResignOptions } from '../../signing/resign-options.ts';
+
+/**
+ * `resign_jobs.options` as asked (checked by the body's schema when stored). A damaged value reads as null (reported
+ * once as a process warning): the run's status still answers, and the job fails it rather than sign without them.
+ */
+const optionsColumn = jsonColumn('resign_jobs.options', resignOptions.nullable(), { fallback: () => null });
+
+/** A run with its options decoded: none asked is `{}`, unreadable is null. */
+export type ResignJobRecord = Omit<Selectable<ResignJobsTable>, 'options'> & { options: ResignOptions | null };
+
+function decoded(row: Selectable<ResignJobsTable> | undefined): ResignJobRecord | undefined {
+  return row && { ...row, options: row.options === null ? {} : optionsColumn.decode(row.options) };
+}
 
 /** Every statement on `resign_jobs`. */
 export function createZsignRepository(db: Kysely<Database>) {
@@ -9,15 +24,15 @@ export function createZsignRepository(db: Kysely<Database>) {
       const inserted = await db.insertInto('resign_jobs').values(row).returning('id').executeTakeFirstOrThrow();
       return Number(inserted.id);
     },
-    async find(id: number, executor: Kysely<Database> = db) {
-      return executor.selectFrom('resign_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    async find(id: number, executor: Kysely<Database> = db): Promise<ResignJobRecord | undefined> {
+      return decoded(await executor.selectFrom('resign_jobs').selectAll().where('id', '=', id).executeTakeFirst());
     },
     async update(id: number, changes: Updateable<ResignJobsTable>, executor: Kysely<Database> = db) {
       await executor.updateTable('resign_jobs').set(changes).where('id', '=', id).execute();
     },
     /** The latest run asked with the same request key that did not fail (the same ask answers with it). */
-    async findByRequest(appId: number, requestKey: string) {
-      return db
+    async findByRequest(appId: number, requestKey: string): Promise<ResignJobRecord | undefined> {
+      const row = await db
         .selectFrom('resign_jobs')
         .selectAll()
         .where('app_id', '=', appId)
@@ -25,6 +40,7 @@ export function createZsignRepository(db: Kysely<Database>) {
         .where('status', '!=', 'failed')
         .orderBy('id', 'desc')
         .executeTakeFirst();
+      return decoded(row);
     },
     /** Whether a version was registered from this stored file (read inside the transaction that settles a run). */
     async hasVersionWithFile(fileKey: string, executor: Kysely<Database> = db): Promise<boolean> {
@@ -51,4 +67,3 @@ export function createZsignRepository(db: Kysely<Database>) {
   };
 }
 export type ZsignRepository = ReturnType<typeof createZsignRepository>;
-export type ResignJobRecord = NonNullable<Awaited<ReturnType<ZsignRepository['find']>>>;
