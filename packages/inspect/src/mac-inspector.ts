@@ -1,7 +1,8 @@
 import { toStorableIcon } from './icon-image.ts';
 import { sniffImage } from './image-info.ts';
 import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
-import { inspectMobileprovision } from './mobileprovision.ts';
+import { inspectMobileprovision, profileEntitlementKeys } from './mobileprovision.ts';
+import { macFacts } from './package-facts.ts';
 import { parsePlistDict, plistText } from './plist.ts';
 import type { MacInspection, PackageIcon, ProvisioningProfile } from './types.ts';
 import { countFiles, type ZipIndex } from './zip-index.ts';
@@ -56,15 +57,17 @@ async function readMacProfile(
   zip: ZipIndex,
   bundlePath: string,
   warnings: string[],
-): Promise<ProvisioningProfile | null> {
+): Promise<{ profile: ProvisioningProfile | null; entitlements: string[] }> {
   const path = `${bundlePath}Contents/embedded.provisionprofile`;
-  if (!zip.entries.has(path)) return null;
+  if (!zip.entries.has(path)) return { profile: null, entitlements: [] };
   try {
-    return inspectMobileprovision(await zip.readEntry(path));
+    const bytes = await zip.readEntry(path);
+    // The profile's entitlement keys are the package facts' entitlements, as for an ipa (issue 19).
+    return { profile: inspectMobileprovision(bytes), entitlements: profileEntitlementKeys(bytes) };
   } catch (error) {
     if (!(error instanceof PackageInspectionError) || error.reason !== 'metadataUnreadable') throw error;
     warnings.push('描述文件（embedded.provisionprofile）无法解析');
-    return null;
+    return { profile: null, entitlements: [] };
   }
 }
 
@@ -78,7 +81,8 @@ export async function inspectMacZip(zip: ZipIndex): Promise<MacInspection> {
   const { icon, warning } = await readMacIcon(zip, bundlePath, plistText(info, 'CFBundleIconFile'));
   if (warning) warnings.push(warning);
   const bundleName = bundlePath.slice(0, -'.app/'.length).split('/').pop() ?? bundlePath;
-  return {
+  const { profile, entitlements } = await readMacProfile(zip, bundlePath, warnings);
+  const inspection: MacInspection = {
     kind: 'mac',
     fileSize: zip.fileSize,
     warnings,
@@ -89,8 +93,10 @@ export async function inspectMacZip(zip: ZipIndex): Promise<MacInspection> {
     minimumOsVersion: plistText(info, 'LSMinimumSystemVersion'),
     bundlePath,
     icon,
-    provisioningProfile: await readMacProfile(zip, bundlePath, warnings),
+    provisioningProfile: profile,
     fileCount: countFiles(zip),
     uncompressedSize: zip.totalUncompressedBytes,
   };
+  inspection.facts = macFacts(zip, inspection, entitlements);
+  return inspection;
 }

@@ -152,6 +152,8 @@ describe('inspectPackage: web, html, mac and aab', () => {
     if (result.kind !== 'mac') throw new Error('not mac');
     expect(result.icon).toMatchObject({ format: 'png', width: 128 });
     expect(result.provisioningProfile?.type).toBe('developer-id');
+    // The profile's entitlement keys are stored with the package facts, so the diff of two builds shows them.
+    expect(result.facts?.entitlements).toEqual(['application-identifier', 'get-task-allow']);
   });
 
   it('reads an Android App Bundle manifest (protobuf) and its v1 signer', async () => {

@@ -7,7 +7,7 @@ import { APP_PACK_INFO, inspectHarmonyApp, isModuleFileName } from './harmony-ap
 import { inspectionFailure, kindMismatch } from './inspection-error.ts';
 import { inspectIpa } from './ipa-inspector.ts';
 import { findMacBundle, inspectMacZip } from './mac-inspector.ts';
-import { archiveFacts, macFacts } from './package-facts.ts';
+import { archiveFacts } from './package-facts.ts';
 import type { InspectionLimits, PackageInspection, PackageKind } from './types.ts';
 import { inspectHtml, inspectWebZip, looksLikeHtml } from './web-inspector.ts';
 import { defaultLimits, openZipIndex, type ZipIndex } from './zip-index.ts';
@@ -109,8 +109,7 @@ async function inspectArchive(
   limits: InspectionLimits,
 ): Promise<PackageInspection> {
   const inspection = await inspectArchiveKind(zip, expected, limits);
-  if (!inspection.facts)
-    inspection.facts = inspection.kind === 'mac' ? macFacts(zip, inspection, []) : archiveFacts(zip);
+  inspection.facts ??= archiveFacts(zip);
   return inspection;
 }
 
