@@ -48,6 +48,8 @@ import { createUsersDirectory } from './modules/users/users-directory.ts';
 import { createVersionsDirectory } from './modules/versions/versions-directory.ts';
 import { createWorkflowsDirectory } from './modules/workflows/workflows-directory.ts';
 import { createCertificatesRepository } from './modules/certificates/certificates.repository.ts';
+import { createHarmonyCertificatesRepository } from './modules/certificates/harmony-certificates.repository.ts';
+import { createHarmonyCertificatesService } from './modules/certificates/harmony-certificates.service.ts';
 import { createUploadSessionsRepository } from './modules/uploads/upload-sessions.repository.ts';
 import { createUrlSigner } from './storage/url-signer.ts';
 
@@ -170,6 +172,11 @@ export function createSharedServices(core: CoreBase) {
       ),
   });
   const certificates = createCertificatesService({ certificates: createCertificatesRepository(db), box, clock });
+  const harmonyCertificates = createHarmonyCertificatesService({
+    certificates: createHarmonyCertificatesRepository(db),
+    box,
+    clock,
+  });
   const taskRecords = createTasksDirectory(db);
   const tasksSync = createTasksSync({
     db,
@@ -230,7 +237,7 @@ export function createSharedServices(core: CoreBase) {
     // Tester feedback is on unless the app turned it off (modules/tasks, feedback.service.ts).
     feedbackOpen: async (appId) => Number((await taskRecords.settings(appId))?.feedback_enabled ?? 1) === 1,
     changesOf: createInstallChanges({ changes }),
-    signedManifest: signedManifestReader(blobs),
+    signedManifest: signedManifestReader(blobs, harmonyCertificates.signingKeyFor),
   });
   const zsign = createZsign({
     db,
@@ -267,6 +274,7 @@ export function createSharedServices(core: CoreBase) {
       changes,
       packageChanges,
       certificates,
+      harmonyCertificates,
       tasksSync,
       inbound,
       /** Queues a repository workflow's first sync after a save; never fails the save (the next poll syncs it). */

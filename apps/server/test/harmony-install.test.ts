@@ -151,7 +151,7 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
       hdcCommand: null,
       devices: null,
       installHint:
-        '企业内部分发需要签名后的安装清单：请用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
+        '企业内部分发需要签名后的安装清单：请管理员在「证书管理 › 鸿蒙签名证书」上传签此安装包的 .p12（服务器用它签名安装清单），或用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
     });
 
     const files = modulesOf(profile);

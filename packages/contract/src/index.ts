@@ -26,6 +26,7 @@ export * from './cli.ts';
 export * from './sso.ts';
 export * from './messaging.ts';
 export * from './certificates.ts';
+export * from './harmony-certificates.ts';
 export * from './devices.ts';
 export * from './apple-accounts.ts';
 export * from './lark-docs.ts';

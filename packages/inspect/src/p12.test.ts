@@ -1,6 +1,7 @@
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { openP12, P12_KDF_ITERATIONS, P12Error } from './p12.ts';
+import { makeEcHarmonyIdentity } from './testing/hap-ec-identity.ts';
 import { makeAppleIdentity, makeP12, type P12Kind } from './testing/identities.ts';
 
 const identity = makeAppleIdentity({
@@ -91,5 +92,14 @@ describe('openP12', () => {
     expect(openP12(makeP12(identity, 'secret-pw', 'openssl-aes', { iterations: 10_000 }), 'secret-pw').teamId).toBe(
       'ABCDE12345',
     );
+  });
+
+  it('opens an EC P-256 identity (HarmonyOS release certificates) with its chain; a wrong password is still wrongPassword', () => {
+    const harmony = makeEcHarmonyIdentity('示例科技有限公司(1234567890),Release');
+    const opened = openP12(harmony.p12('鸿蒙2026'), '鸿蒙2026');
+    expect(opened.privateKey.asymmetricKeyType).toBe('ec');
+    expect(opened.certificate.der.equals(harmony.der)).toBe(true);
+    expect(opened.chain).toHaveLength(2);
+    expect(reasonOf(() => openP12(harmony.p12('鸿蒙2026'), '鸿蒙2025'))).toBe('wrongPassword');
   });
 });

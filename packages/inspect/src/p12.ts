@@ -85,11 +85,13 @@ function withKdfBudget<T>(open: () => T): T {
   }
 }
 
+const derOfAsn1 = (asn1: forge.asn1.Asn1) => Buffer.from(forgeLib().asn1.toDer(asn1).getBytes(), 'binary');
+
 function derOfBag(bag: forge.pkcs12.Bag): Buffer | null {
   // forge keeps the parsed tbsCertificate, so re-encoding gives back the original bytes; certificates
   // it cannot model (EC keys) come as plain ASN.1, which re-encodes unchanged as well.
   const asn1 = bag.cert ? forgeLib().pki.certificateToAsn1(bag.cert) : (bag as { asn1?: forge.asn1.Asn1 }).asn1;
-  return asn1 ? Buffer.from(forgeLib().asn1.toDer(asn1).getBytes(), 'binary') : null;
+  return asn1 ? derOfAsn1(asn1) : null;
 }
 
 function readAsn1(bytes: Buffer): forge.asn1.Asn1 {
@@ -134,20 +136,20 @@ function openPfx(bytes: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
 export function openP12(bytes: Buffer, password: string): P12Identity {
   const pfx = withKdfBudget(() => openPfx(bytes, password));
   const bags = pfx.safeContents.flatMap((contents) => contents.safeBags);
-  const keyBag = bags.find((bag) => bag.key);
-  if (!keyBag?.key) {
-    // A key bag forge could not decode (EC, Ed25519) leaves `key` null but the bag is there.
-    if (
-      bags.some(
-        (bag) => bag.type === forgeLib().pki.oids.pkcs8ShroudedKeyBag || bag.type === forgeLib().pki.oids.keyBag,
-      )
-    )
-      throw new P12Error('unsupportedKey');
+  const isKeyBag = (bag: forge.pkcs12.Bag) =>
+    bag.type === forgeLib().pki.oids.pkcs8ShroudedKeyBag || bag.type === forgeLib().pki.oids.keyBag;
+  // forge models RSA keys only: for another key (EC P-256, as HarmonyOS release certificates carry) it leaves `key`
+  // null and keeps the decrypted PKCS#8 PrivateKeyInfo as `asn1`, which node:crypto reads.
+  const keyBag = bags.find((bag) => bag.key) ?? bags.find((bag) => isKeyBag(bag) && (bag as { asn1?: unknown }).asn1);
+  if (!keyBag) {
+    if (bags.some(isKeyBag)) throw new P12Error('unsupportedKey');
     throw new P12Error('noPrivateKey');
   }
   let privateKey: KeyObject;
   try {
-    privateKey = createPrivateKey(forgeLib().pki.privateKeyToPem(keyBag.key));
+    privateKey = keyBag.key
+      ? createPrivateKey(forgeLib().pki.privateKeyToPem(keyBag.key))
+      : createPrivateKey({ key: derOfAsn1((keyBag as { asn1: forge.asn1.Asn1 }).asn1), format: 'der', type: 'pkcs8' });
   } catch (error) {
     throw new P12Error('unsupportedKey', { cause: error });
   }

@@ -43,6 +43,7 @@ import * as m050 from './migrations/2026-11-27-050-version-sources.ts';
 import * as m055 from './migrations/2026-11-27-055-retention-quota.ts';
 import * as m062 from './migrations/2026-11-27-062-package-thresholds.ts';
 import * as m063 from './migrations/2026-11-28-063-announce-source-key.ts';
+import * as m064 from './migrations/2026-11-28-064-hsign-harmony-certificates.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-055-retention-quota': m055,
   '2026-11-27-062-package-thresholds': m062,
   '2026-11-28-063-announce-source-key': m063,
+  '2026-11-28-064-hsign-harmony-certificates': m064,
 };
 
 /** The names of the migrations this build knows, in order: the last is the newest schema it can run. */

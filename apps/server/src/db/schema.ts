@@ -11,6 +11,7 @@ import type {
   CertificateProfilesTable,
   CertificatesTable,
   DeviceEnrollmentsTable,
+  HarmonyCertificatesTable,
   DevicesTable,
   ResignJobsTable,
 } from './schema/signing.ts';
@@ -339,6 +340,7 @@ export interface Database {
   apple_account_bindings: AppleAccountBindingsTable;
   apple_devices: AppleDevicesTable;
   apple_certificates: AppleCertificatesTable;
+  harmony_certificates: HarmonyCertificatesTable;
   apple_bundle_ids: AppleBundleIdsTable;
   workflows: WorkflowsTable;
   commit_logs: CommitLogsTable;

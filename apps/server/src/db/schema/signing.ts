@@ -88,6 +88,29 @@ export interface CertificatesTable {
   create_time: number;
 }
 
+/** A HarmonyOS signing identity (migration 064, issue 21): signs the install manifests of builds signed with its key. */
+export interface HarmonyCertificatesTable {
+  id: Generated<number>;
+  common_name: string;
+  subject: string;
+  issuer: string;
+  serial_number: string;
+  /** Upper-case hex SHA-1 of the certificate DER; unique. */
+  sha1: string;
+  /** Base64 SPKI DER of the certificate's public key: matched against a build's `signature.publicKey`. */
+  public_key: string;
+  valid_from: number;
+  valid_to: number;
+  /** Base64 DER of the certificate. */
+  certificate_der: string;
+  /** PKCS#8 PEM of the private key, sealed with the server secret. */
+  private_key_sealed: string;
+  /** The .p12 password, sealed with the server secret. */
+  password_sealed: string;
+  create_by: number | null;
+  create_time: number;
+}
+
 export interface CertificateProfilesTable {
   id: Generated<number>;
   certificate_id: number;

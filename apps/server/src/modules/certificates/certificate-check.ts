@@ -44,7 +44,8 @@ const p12Messages: Record<P12Error['reason'], string> = {
   tooCostly: CertMessages.p12TooCostly,
 };
 
-function openIdentity(p12: Buffer, password: string): P12Identity {
+/** Opens an uploaded .p12, its failures in the Chinese the console shows (iOS and HarmonyOS uploads alike). */
+export function openIdentity(p12: Buffer, password: string): P12Identity {
   try {
     return openP12(p12, password);
   } catch (error) {
@@ -103,6 +104,13 @@ function checkProfile(file: UploadedFile, identity: P12Identity, now: number): C
   };
 }
 
+/** A certificate past its end or before its start is refused at upload, with the day in the message. */
+export function checkCurrent(identity: P12Identity, now: number): void {
+  const { validFrom, validTo } = identity.certificate;
+  if (validTo.getTime() <= now) throw AppError.badRequest(CertMessages.certificateExpired(validTo.getTime()));
+  if (validFrom.getTime() > now) throw AppError.badRequest(CertMessages.certificateNotYetValid(validFrom.getTime()));
+}
+
 /**
  * Everything `/api/cert_upload` checks before anything is stored: the .p12 opens with the password and
  * holds a key with its certificate, the certificate is valid now, and every profile is a signed iOS
@@ -115,10 +123,9 @@ export function checkCertificateUpload(input: {
   now: number;
 }): CheckedUpload {
   const identity = openIdentity(input.p12, input.password);
-  const { validFrom, validTo } = identity.certificate;
-  if (validTo.getTime() <= input.now) throw AppError.badRequest(CertMessages.certificateExpired(validTo.getTime()));
-  if (validFrom.getTime() > input.now)
-    throw AppError.badRequest(CertMessages.certificateNotYetValid(validFrom.getTime()));
+  // Apple issues RSA identities and the iOS signer signs with RSA; an EC .p12 is a HarmonyOS one.
+  if (identity.privateKey.asymmetricKeyType !== 'rsa') throw AppError.badRequest(CertMessages.unsupportedKey);
+  checkCurrent(identity, input.now);
   let chain: Buffer[];
   try {
     chain = completeChain(identity.certificate.der, identity.chain);

@@ -31,7 +31,7 @@ export const SIGNED_MANIFEST_NAME = /manifest[^/]*\.json5?$/i;
 
 export const HarmonyInstallMessages = {
   manifestMissing:
-    '企业内部分发需要签名后的安装清单：请用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
+    '企业内部分发需要签名后的安装清单：请管理员在「证书管理 › 鸿蒙签名证书」上传签此安装包的 .p12（服务器用它签名安装清单），或用华为的 manifest-sign-tool 签名 manifest.json5，作为附件随此版本上传',
   manifestMismatch: (why: string) => `随版本上传的签名清单与安装包不符（${why}），请重新签名后上传`,
   manifestSignatureInvalid:
     '随版本上传的签名清单验签失败：sign 与安装包的签名证书不符（清单签名后被改动过，或不是用签此安装包的证书签的），请用签此安装包的 .p12 重新签名后上传',

@@ -13,6 +13,8 @@ export const SEALED_COLUMNS = [
   { table: 'certificates', column: 'private_key_sealed', what: 'certificate private keys (.p12)' },
   { table: 'certificates', column: 'password_sealed', what: 'certificate .p12 passwords' },
   { table: 'apple_accounts', column: 'private_key_sealed', what: 'App Store Connect .p8 keys' },
+  { table: 'harmony_certificates', column: 'private_key_sealed', what: 'HarmonyOS certificate private keys (.p12)' },
+  { table: 'harmony_certificates', column: 'password_sealed', what: 'HarmonyOS certificate .p12 passwords' },
 ] as const;
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];
 
