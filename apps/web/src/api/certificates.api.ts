@@ -1,4 +1,4 @@
-import type { CertificateRow } from '@release/contract';
+import type { CertificateRow, HarmonyCertificateRow } from '@release/contract';
 import { api, request } from './client.ts';
 
 export async function fetchCertificates(signal?: AbortSignal): Promise<CertificateRow[]> {
@@ -22,4 +22,21 @@ export async function uploadCertificate(input: CertificateUploadInput): Promise<
 
 export async function deleteCertificate(id: number): Promise<void> {
   await api.del<unknown>('/api/cert', { id });
+}
+
+export async function fetchHarmonyCertificates(signal?: AbortSignal): Promise<HarmonyCertificateRow[]> {
+  return (await api.get<HarmonyCertificateRow[]>('/api/harmony_cert_list', undefined, { signal })).data;
+}
+
+/** `/api/harmony_cert_upload`: the .p12 HarmonyOS modules are signed with, and its password. */
+export async function uploadHarmonyCertificate(input: { p12: File; password: string }): Promise<HarmonyCertificateRow> {
+  const form = new FormData();
+  form.append('password', input.password);
+  form.append('p12', input.p12, input.p12.name);
+  return (await request<HarmonyCertificateRow>('POST', '/api/harmony_cert_upload', { body: form, timeoutMs: 60_000 }))
+    .data;
+}
+
+export async function deleteHarmonyCertificate(id: number): Promise<void> {
+  await api.del<unknown>('/api/harmony_cert', { id });
 }

@@ -40,6 +40,7 @@ export const queryKeys = {
   jobSchedules: ['job-schedules'] as const,
   jobQueue: ['job-queue'] as const,
   certificates: ['certificates'] as const,
+  harmonyCertificates: ['harmony-certificates'] as const,
   devices: ['devices'] as const,
   deviceList: (params: DeviceListParams) => ['devices', params] as const,
   taskView: (appId: number) => ['task-view', appId] as const,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Descriptions, Flex, Tag, Typography, type TableColumnsType } from 'antd';
+import { Descriptions, Flex, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -11,6 +11,7 @@ import { operationColumn, RowActions } from '../../app/components/row-actions.ts
 import { CertificateExpiryTag } from './certificate-expiry.tsx';
 import { CertificateUploadModal } from './certificate-upload.modal.tsx';
 import { certificationText as t } from './certification.strings.ts';
+import { HarmonyCertificatesSection } from './harmony-certificates.section.tsx';
 
 const day = (time: number) => dayjs(time).format('YYYY-MM-DD');
 
@@ -54,8 +55,8 @@ function CertificateDetails({ row }: { row: CertificateRow }) {
   );
 }
 
-/** /home/setting/certification (admins): signing certificates with their profiles, expiry status, upload and delete. */
-export function CertificationPage() {
+/** The iOS certificates with their profiles, expiry status, upload and delete. */
+function IosCertificates() {
   const queryClient = useQueryClient();
   const [uploading, setUploading] = useState(false);
   const certificates = useQuery({
@@ -139,5 +140,18 @@ export function CertificationPage() {
         }}
       />
     </CatalogTable>
+  );
+}
+
+/** /home/setting/certification (admins): iOS certificates (re-signing) and HarmonyOS ones (install manifests), a tab each. */
+export function CertificationPage() {
+  return (
+    <Tabs
+      data-testid="cert-tabs"
+      items={[
+        { key: 'ios', label: t.tabs.ios, children: <IosCertificates /> },
+        { key: 'harmony', label: t.tabs.harmony, children: <HarmonyCertificatesSection /> },
+      ]}
+    />
   );
 }

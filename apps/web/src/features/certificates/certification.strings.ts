@@ -34,4 +34,18 @@ export const certificationText = {
   deleteHint: '删除后将无法再用该证书重签名',
   empty: '还没有证书',
   emptyContent: '上传 .p12 证书和描述文件后，即可在安装包列表中重签名 iOS 安装包。',
+  tabs: { ios: 'iOS 证书', harmony: '鸿蒙签名证书' },
+  harmony: {
+    intro:
+      '上传签鸿蒙应用的 .p12 证书（华为签发的发布证书）。企业内部分发的鸿蒙版本没有随版本上传签名清单时，服务器用与安装包签名证书相同密钥的证书签名安装清单。私钥和密码加密保存，不会再被读出。',
+    upload: '上传鸿蒙证书',
+    uploadTitle: '上传鸿蒙签名证书',
+    passwordHint: '生成 .p12 时设置的密码（DevEco Studio 的 Store Password）',
+    columns: { name: '证书', issuer: '签发者', keyType: '密钥', expire: '到期时间', uploader: '上传' },
+    fields: { sha1: 'SHA-1', serial: '序列号', validity: '有效期', subject: '主题', publicKey: '公钥（SPKI）' },
+    deleteConfirm: '确定删除该鸿蒙签名证书吗？',
+    deleteHint: '删除后，用该证书密钥签名的版本将无法由服务器签名安装清单',
+    empty: '还没有鸿蒙签名证书',
+    emptyContent: '上传 .p12 后，企业内部分发的鸿蒙版本即可在安装页通过 store:// 链接安装。',
+  },
 } as const;
