@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEcHarmonyIdentity } from '@release/inspect/testing/hap-ec-identity.ts';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
-import { clickAtRest, expectToast } from './helpers/antd.ts';
+import { clickAtRest, expectToast, settled } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
@@ -15,6 +16,7 @@ describe('certificates and device IDs in a real browser', () => {
   const p12File = path.join(files, '开发证书.p12');
   const profileFile = path.join(files, 'StarFleet_Dev.mobileprovision');
   const devicesFile = path.join(files, 'devices.txt');
+  const harmonyP12File = path.join(files, '鸿蒙发布证书.p12');
   const expires = new Date(Date.now() + 20 * 24 * 60 * 60 * 1000);
 
   beforeAll(async () => {
@@ -45,6 +47,12 @@ describe('certificates and device IDs in a real browser', () => {
         'ABCDEF01-2345-6789-ABCD-EF0123456789\tBuild Mac\tmac',
       ].join('\n'),
     );
+    // A HarmonyOS release identity as Huawei issues it (EC P-256), ending in 20 days like the iOS profile above.
+    const harmony = makeEcHarmonyIdentity('星际工作室(1234567890),Release', {
+      notBefore: new Date(Date.now() - 24 * 60 * 60 * 1000),
+      notAfter: expires,
+    });
+    fs.writeFileSync(harmonyP12File, harmony.p12('鸿蒙密码'));
     server = await startServerProcess();
     browser = await launchBrowser();
   });
@@ -109,6 +117,43 @@ describe('certificates and device IDs in a real browser', () => {
     expect(await page.getByTestId('device-table').innerText()).toContain('00008101-000A1B2C3D4E5F60');
     // Usable at 768 px: the page does not overflow the window sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await context.close();
+  });
+
+  it('at 390 px an admin uploads the HarmonyOS signing .p12 under 鸿蒙签名证书, sees its expiry flagged, and deletes it', async () => {
+    const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
+    await signIn(page);
+    await page.goto('/home/setting/certification');
+    await page.getByRole('tab', { name: '鸿蒙签名证书' }).click();
+    const section = page.getByTestId('harmony-cert-section');
+    await section.getByText('还没有鸿蒙签名证书').waitFor();
+    await section.getByTestId('harmony-cert-upload').click();
+    const modal = page.getByTestId('harmony-cert-upload-modal');
+    // The HarmonyOS upload asks for the .p12 and its password only.
+    expect(await modal.locator('input[type=file][accept=".mobileprovision"]').count()).toBe(0);
+    await modal.locator('input[type=file][accept=".p12,.pfx"]').setInputFiles(harmonyP12File);
+    await modal.getByTestId('harmony-cert-password').fill('不对的密码');
+    await clickAtRest(page.getByTestId('harmony-cert-upload-submit'));
+    await expectToast(page, '证书密码错误');
+    await modal.getByTestId('harmony-cert-password').fill('鸿蒙密码');
+    await clickAtRest(page.getByTestId('harmony-cert-upload-submit'));
+    await expectToast(page, '上传成功');
+    await modal.waitFor({ state: 'hidden' });
+
+    const row = page.getByTestId('harmony-cert-table').locator('tbody tr.ant-table-row');
+    await expect.poll(() => row.innerText()).toContain('星际工作室(1234567890),Release');
+    expect(await row.innerText()).toContain('EC');
+    const expiry = row.getByTestId('cert-expiry');
+    expect(await expiry.getAttribute('data-status')).toBe('expiring');
+    const day = `${expires.getFullYear()}-${String(expires.getMonth() + 1).padStart(2, '0')}-${String(expires.getDate()).padStart(2, '0')}`;
+    expect(await expiry.innerText()).toContain(`${day} 即将过期`);
+    // Usable at 390 px: the table scrolls inside itself, the page does not overflow sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    await row.getByTestId('harmony-cert-delete').click();
+    await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
+    await expectToast(page, '删除成功');
+    await section.getByText('还没有鸿蒙签名证书').waitFor();
     await context.close();
   });
 });
