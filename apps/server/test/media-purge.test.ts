@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORRUPT_JSON_WARNING } from '../src/db/json-column.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { insertApp } from './helpers/factories.ts';
 import { rawRequest } from './helpers/raw-http.ts';
@@ -126,5 +127,32 @@ describe.each(combos)('unreferenced media removed after the grace period on %s w
       (await rawRequest(`${server.url}${app.body.data.appIcon}`, { headers: { connection: 'close' } })).status,
     ).toBe(200);
     expect(await server.built.core.shared.media.purgeUnreferenced(server.clock.now())).toBe(0);
+  });
+
+  it('an update item whose stored links are damaged reads as naming none, with one warning naming the column; the screenshots its text mentions are kept', async () => {
+    const shot = await upload('media');
+    const neverSaved = await upload('media');
+    // Each combination its own text: a warning is given once per column and text.
+    await server.db
+      .updateTable('commit_logs')
+      .set({ file_urls: `["${shot.url}", "${dialect}-${store}"` })
+      .execute();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error & { code?: string }) => {
+      if (warning.code === CORRUPT_JSON_WARNING) warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      server.clock.advance(25 * HOUR);
+      // The picture never saved, and the earlier screenshot the item's new text no longer mentions.
+      expect(await server.built.core.shared.media.purgeUnreferenced(server.clock.now())).toBe(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([
+        expect.stringContaining('stored JSON in commit_logs.file_urls is unreadable'),
+      ]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect([await exists(shot.key), await exists(neverSaved.key)]).toEqual([true, false]);
   });
 });

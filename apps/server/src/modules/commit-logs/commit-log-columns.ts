@@ -1,5 +1,5 @@
-import { cleanFileUrls } from '@release/contract';
 import { z } from 'zod';
+import { fileUrlsColumn } from '../../db/file-urls-column.ts';
 import { jsonColumn } from '../../db/json-column.ts';
 
 /**
@@ -9,6 +9,6 @@ import { jsonColumn } from '../../db/json-column.ts';
  */
 export const commitLogColumns = {
   tagSummary: jsonColumn('commit_logs.tag_summary', z.array(z.string()), { fallback: () => [] }),
-  fileUrls: jsonColumn('commit_logs.file_urls', z.array(z.unknown()).transform(cleanFileUrls), { fallback: () => [] }),
+  fileUrls: fileUrlsColumn,
   metadata: jsonColumn('commit_logs.metadata', z.unknown(), { fallback: () => null }),
 };

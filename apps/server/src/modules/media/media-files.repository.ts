@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { fileUrlsColumn } from '../../db/file-urls-column.ts';
 import type { Database } from '../../db/schema.ts';
 import { MEDIA_ROUTE } from '../../http/links.ts';
 
@@ -29,15 +30,26 @@ export function createMediaFilesRepository(db: Kysely<Database>) {
       return q.orderBy('create_time').orderBy('key').limit(limit).execute();
     },
 
-    /** Stored links of app icons and update items that may name our media (to be read with mediaKeyOf). */
-    async mediaLinks(): Promise<string[]> {
+    /**
+     * The links of app icons and update items (their lists decoded) that may name our media (to be read with
+     * mediaKeyOf); and the stored text of items whose list names none of it though the text does (a damaged list,
+     * read as no links): housekeeping keeps what such a text mentions rather than delete a screenshot still shown.
+     */
+    async mediaLinks(): Promise<{ links: string[]; unreadable: string[] }> {
       const icons = await db.selectFrom('apps').select('app_icon as link').where('app_icon', 'like', ours).execute();
       const items = await db
         .selectFrom('commit_logs')
         .select('file_urls as link')
         .where('file_urls', 'like', ours)
         .execute();
-      return [...icons, ...items].map((r) => r.link ?? '');
+      const links = icons.map((r) => r.link ?? '');
+      const unreadable: string[] = [];
+      for (const item of items) {
+        const urls = fileUrlsColumn.decode(item.link);
+        if (urls.length === 0) unreadable.push(item.link);
+        links.push(...urls);
+      }
+      return { links, unreadable };
     },
 
     /** Which of these keys are a version's icon. */

@@ -19,17 +19,6 @@ const ALLOWED: Record<MediaPurpose, SniffedType[]> = {
 };
 const REFUSED: Record<MediaPurpose, string> = { app: '必须上传图片类型的文件', media: '必须上传图片或视频类型的文件' };
 
-/** The media keys a stored link names: an app icon, or an update item's JSON list of links. */
-function linkedKeys(stored: string): string[] {
-  if (!stored.startsWith('[')) return [mediaKeyOf(stored) ?? ''];
-  try {
-    const list: unknown = JSON.parse(stored);
-    return Array.isArray(list) ? list.map((url) => (typeof url === 'string' ? (mediaKeyOf(url) ?? '') : '')) : [];
-  } catch {
-    return [];
-  }
-}
-
 function mediaKey(now: number, type: SniffedType): string {
   const date = new Date(now);
   return `media/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${randomUUID()}.${EXTENSION_OF[type]}`;
@@ -91,7 +80,8 @@ export function createMediaService(deps: MediaDeps) {
      * names (a picture uploaded and never saved, an icon replaced, a screenshot removed). Answers how many went.
      */
     async purgeUnreferenced(now: number): Promise<number> {
-      const named = new Set((await files.mediaLinks()).flatMap(linkedKeys));
+      const { links, unreadable } = await files.mediaLinks();
+      const named = new Set(links.map((link) => mediaKeyOf(link) ?? ''));
       let removed = 0;
       let after: { createTime: number; key: string } | null = null;
       for (;;) {
@@ -99,7 +89,8 @@ export function createMediaService(deps: MediaDeps) {
         if (!batch.length) return removed;
         const icons = new Set(await files.versionIcons(batch.map((f) => f.key)));
         for (const file of batch) {
-          if (named.has(file.key) || icons.has(file.key)) continue;
+          if (named.has(file.key) || icons.has(file.key) || unreadable.some((text) => text.includes(file.key)))
+            continue;
           try {
             await blobs.delete(file.key);
             await files.remove(file.key);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { VersionRemovalMessages, type RemovedFileKind } from '@release/contract';
+import { fileUrlsColumn } from '../../db/file-urls-column.ts';
 import type { Database } from '../../db/schema.ts';
 import { mediaKeyOf } from '../../http/media-links.ts';
 import { versionColumns } from './version-columns.ts';
@@ -88,17 +89,7 @@ export async function keptBecause(
     .where('file_urls', 'like', likeLiterally(`%${literally(key)}%`))
     .limit(NARROWED_ROWS)
     .execute();
-  return items.some((i) => linksOf(i.file_urls).some((url) => mediaKeyOf(url) === key))
+  return items.some((i) => fileUrlsColumn.decode(i.file_urls).some((url) => mediaKeyOf(url) === key))
     ? VersionRemovalMessages.keptBySnapshot
     : null;
-}
-
-/** The links of a snapshot's `file_urls` (a JSON list; unreadable: none). */
-function linksOf(stored: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(stored);
-    return Array.isArray(parsed) ? parsed.filter((u): u is string => typeof u === 'string') : [];
-  } catch {
-    return [];
-  }
 }
