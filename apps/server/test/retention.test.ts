@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_RETENTION_RULE,
   RETENTION_DEFAULT_PATH,
   RETENTION_PATH,
   RETENTION_PREVIEW_PATH,
@@ -10,6 +11,7 @@ import {
 } from '@release/contract';
 import { sampleApk, sampleMacZip } from '@release/inspect/testing/sample-packages.ts';
 import { RETENTION_INTERVAL_MS } from '../src/modules/retention/retention.module.ts';
+import { CORRUPT_JSON_WARNING } from '../src/db/json-column.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { grantApp, insertApp, insertItem } from './helpers/factories.ts';
 import { publishPackage } from './helpers/resign-world.ts';
@@ -163,6 +165,31 @@ describe.each(testDialects())('retention rules on %s', (dialect) => {
     await server.built.modules.retention.applyAll();
     const left = await server.request<AppVersionRow[]>('GET', `/api/app_versions?appId=${fresh}`, { token: admin });
     expect(left.body.data.map((v) => v.id)).toEqual([builds[2]?.id]);
+  });
+
+  it('a damaged stored default reads as the built-in one, with one warning naming it', async () => {
+    const fresh = await insertApp(server.db, { app_name: '残缺默认', path: 'broken-default' });
+    // Each database its own text: a warning is given once per column and text.
+    await server.db
+      .updateTable('settings')
+      .set({ value: `{"enabled": true, "keepLast": "${dialect}"` })
+      .where('key', '=', 'retention_default')
+      .execute();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error & { code?: string }) => {
+      if (warning.code === CORRUPT_JSON_WARNING) warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const rule = await server.request<AppRetention>('GET', `${RETENTION_PATH}?appId=${fresh}`, { token: admin });
+      expect(rule.body.data).toEqual({ ...DEFAULT_RETENTION_RULE, isDefault: true });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message)).toEqual([
+        expect.stringContaining('stored JSON in settings.retention_default is unreadable'),
+      ]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('over the app’s quota the dry run and the schedule remove expired-profile builds first, then the oldest', async () => {

@@ -7,6 +7,7 @@ import {
   type RetentionPreview,
   type RetentionRule,
 } from '@release/contract';
+import { jsonColumn } from '../../db/json-column.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -18,6 +19,10 @@ import type { VersionRemovalService } from '../versions/version-removal.service.
 import { buildsToRemove } from './retention-rule.ts';
 
 const DEFAULT_KEY = 'retention_default';
+/** The default rule as stored in settings; a damaged value reads as the built-in default (with one warning). */
+const defaultRuleColumn = jsonColumn(`settings.${DEFAULT_KEY}`, retentionRule, {
+  fallback: () => DEFAULT_RETENTION_RULE,
+});
 
 /**
  * Retention (issue 20): an app's rule, its dry run, the 保留 mark, the default for apps without a rule of their own,
@@ -36,12 +41,7 @@ export function createRetentionService(deps: {
 
   async function defaultRule(): Promise<RetentionRule> {
     const stored = await deps.settings.get(DEFAULT_KEY);
-    if (!stored) return DEFAULT_RETENTION_RULE;
-    try {
-      return retentionRule.parse(JSON.parse(stored));
-    } catch {
-      return DEFAULT_RETENTION_RULE;
-    }
+    return stored ? defaultRuleColumn.decode(stored) : DEFAULT_RETENTION_RULE;
   }
 
   async function ruleOf(appId: number): Promise<AppRetention> {
@@ -182,7 +182,7 @@ export function createRetentionService(deps: {
     getDefault: defaultRule,
 
     async setDefault(rule: RetentionRule): Promise<RetentionRule> {
-      await deps.settings.set(DEFAULT_KEY, JSON.stringify(rule), deps.clock.now());
+      await deps.settings.set(DEFAULT_KEY, defaultRuleColumn.encode(rule), deps.clock.now());
       return rule;
     },
 
