@@ -115,6 +115,7 @@ function calendarRead(
 }
 
 /** The days of a month window (its bounds), and the months of the year that ends with it. */
+const HOUR_MS = DAY / 24;
 function dayBounds(window: { startTime: number; endTime: number }): number[] {
   const out: number[] = [];
   for (let t = window.startTime; t <= window.endTime; t += DAY) out.push(t);
@@ -204,13 +205,27 @@ export async function buildCases(db: BenchDb, trendRemark: string, rareRemark: s
         run: async (s) => (await call(db, s, source, window)).list.map((item) => item.id),
       });
       cases.push({
-        name: `calendar ${month.label} month, ${source.label}: counts per day, one read`,
+        name: `calendar ${month.label} month, ${source.label}: counts per day, one read of the day counts (default view)`,
         depth: 0,
         run: (s) => calendarRead(db, s, source, dayBounds(window)),
       });
     }
+    // A console at UTC+8 (the product's users): every midnight cuts a UTC day, so the month reads the hour counts.
+    const newest = months()[0];
+    if (newest)
+      cases.push({
+        name: `calendar newest month at UTC+8, ${source.label}: counts per day, one read of the hour counts (default view)`,
+        depth: 0,
+        run: (s) =>
+          calendarRead(
+            db,
+            s,
+            source,
+            dayBounds(newest).map((t) => t - 8 * HOUR_MS),
+          ),
+      });
     cases.push({
-      name: `calendar year, ${source.label}: counts per month, one read`,
+      name: `calendar year, ${source.label}: counts per month, one read of the day counts (default view)`,
       depth: 0,
       run: (s) => calendarRead(db, s, source, yearBounds(END_TIME)),
     });

@@ -15,6 +15,11 @@ export interface TableInfo {
 
 /** Kysely's own bookkeeping: the restored or copied database gets it from running the migrations. */
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+/**
+ * Derived from commit_logs by its triggers (migration 065, the calendar's counts): never copied, or the items' copy
+ * would count them a second time; the target's triggers count the items as they are inserted.
+ */
+const DERIVED_TABLES = new Set(['commit_log_days', 'commit_log_hours']);
 
 type AnyDb = Kysely<Database>;
 
@@ -91,7 +96,7 @@ export async function listTables(handle: Pick<DatabaseHandle, 'db' | 'dialect' |
     handle.dialect === 'postgres'
       ? await postgresTables(handle.db, handle.schema ?? 'public')
       : await sqliteTables(handle.db);
-  const tables = all.filter((t) => !MIGRATION_TABLES.has(t.name));
+  const tables = all.filter((t) => !MIGRATION_TABLES.has(t.name) && !DERIVED_TABLES.has(t.name));
   for (const table of tables)
     if (!table.primaryKey.length) throw new Error(`table ${table.name} has no primary key: its rows cannot be copied`);
   return parentsFirst(tables);

@@ -291,6 +291,14 @@ export interface CommitLogsTable {
   update_time: number;
 }
 
+/** Items per workflow, shown/hidden and UTC day or hour (slot = commit_time div the unit), kept by triggers (065). */
+export interface CommitLogCountsTable {
+  workflow_id: number;
+  is_filtered: number;
+  slot: number;
+  n: number;
+}
+
 export interface CommitLogVersionsTable {
   commit_log_id: number;
   app_version_id: number;
@@ -345,6 +353,8 @@ export interface Database {
   workflows: WorkflowsTable;
   commit_logs: CommitLogsTable;
   commit_log_versions: CommitLogVersionsTable;
+  commit_log_days: CommitLogCountsTable;
+  commit_log_hours: CommitLogCountsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   api_tokens: ApiTokensTable;
   jobs: JobsTable;

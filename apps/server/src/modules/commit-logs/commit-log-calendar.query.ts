@@ -1,7 +1,8 @@
 import { calendarKeyOf, type CalendarCountPer, type CommitLogCalendar } from '@release/contract';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { redactRepoUrl } from '../../integrations/git/remote-url.ts';
+import { cellExpression, countFromTables, countsAnswer } from './commit-log-counts.query.ts';
 import { conditions, type PageFilter } from './commit-log-page.query.ts';
 
 /** What a calendar counts: a workflow source (a tab or the summary) or a committer over apps, cut into cells. */
@@ -23,13 +24,6 @@ type WorkflowInfo = { id: number; app_id: number; tab_name: string; content_type
 
 /** ids per `IN (…)` list of the lookups: below SQLite's parameter limit. */
 const CHUNK = 5_000;
-
-/** The cell of commit_time as a balanced CASE over the bounds: about log2(cells) comparisons a row. */
-function cellExpression(bounds: number[], lo = 0, hi = bounds.length - 1): RawBuilder<number> {
-  if (hi - lo <= 1) return sql<number>`${sql.lit(lo)}`;
-  const mid = (lo + hi) >> 1;
-  return sql<number>`case when commit_time < ${sql.lit(bounds[mid] ?? 0)} then ${cellExpression(bounds, lo, mid)} else ${cellExpression(bounds, mid, hi)} end`;
-}
 
 function cellOf(bounds: number[], time: number): number {
   let lo = 0;
@@ -84,8 +78,9 @@ class Tally {
 
 /**
  * A calendar window in one read of the indexes: each cell's commits per key (package type, else app or workflow) and
- * in all. A workflow whose repository no other workflow of the source follows is counted by the database (GROUP BY
- * over its (workflow_id, is_filtered, commit_time, id) range, nothing read but the index); the items of workflows that
+ * in all. A workflow whose repository no other workflow of the source follows is counted by the database: from the
+ * day and hour counts (commit-log-counts.query.ts) when no branch or committer filter applies and the bounds are on
+ * whole hours, else by a GROUP BY over its (workflow_id, is_filtered, commit_time, id) range; the items of workflows that
  * share a repository (their copies of a commit count once), of package workflows (each counts under its package type)
  * and of a committer's trend are listed (time, commit, workflow) and counted here by the identity the console uses
  * for a commit's copies: commit time, repository, commit id.
@@ -116,14 +111,20 @@ export async function countCalendar(db: Kysely<Database>, filter: CalendarFilter
     listed = found.filter(exact).map((w) => w.id);
   }
 
-  const groups = counted.length
-    ? await db
-        .selectFrom('commit_logs')
-        .select((eb) => ['workflow_id', cellExpression(filter.bounds).as('cell'), eb.fn.countAll<number>().as('n')])
-        .where((eb) => where(eb, filter, counted))
-        .groupBy(['workflow_id', sql`cell`])
-        .execute()
-    : [];
+  const groups = !counted.length
+    ? []
+    : countsAnswer(filter)
+      ? await countFromTables(db, counted, filter.bounds, filter.onlyCliff)
+      : await db
+          .selectFrom('commit_logs')
+          .select((eb) => [
+            'workflow_id',
+            cellExpression(filter.bounds, sql<number>`commit_time`).as('cell'),
+            eb.fn.countAll<number>().as('n'),
+          ])
+          .where((eb) => where(eb, filter, counted))
+          .groupBy(['workflow_id', sql`cell`])
+          .execute();
   const items =
     listed === undefined || listed.length
       ? await db
