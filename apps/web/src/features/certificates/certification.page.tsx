@@ -7,7 +7,7 @@ import { profileTypeLabels, type CertificateProfile, type CertificateRow } from 
 import { deleteCertificate, fetchCertificates } from '../../api/certificates.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { CatalogTable } from '../../app/components/catalog-table.tsx';
-import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
+import { certificateTailColumns } from './certificate-columns.tsx';
 import { CertificateExpiryTag } from './certificate-expiry.tsx';
 import { CertificateUploadModal } from './certificate-upload.modal.tsx';
 import { certificationText as t } from './certification.strings.ts';
@@ -91,33 +91,13 @@ function IosCertificates() {
       width: 240,
       render: (_, row) => row.profiles.map((p) => <ProfileLine key={p.id} profile={p} />),
     },
-    {
-      title: t.columns.expire,
-      dataIndex: 'expireTime',
-      width: 200,
-      render: (time: number) => <CertificateExpiryTag expireTime={time} />,
-    },
-    {
-      title: t.columns.uploader,
-      key: 'upload',
-      width: 150,
-      render: (_, row) => (
-        <span>
-          {row.uploadBy ?? '-'}
-          <br />
-          <Typography.Text type="secondary">{dayjs(row.createTime).format('YYYY-MM-DD HH:mm')}</Typography.Text>
-        </span>
-      ),
-    },
-    operationColumn<CertificateRow>(90, (row) => (
-      <RowActions
-        testIdPrefix="cert"
-        confirmTitle={t.deleteConfirm}
-        confirmDescription={t.deleteHint}
-        onDelete={() => deleteCertificate(row.id)}
-        onDeleted={refresh}
-      />
-    )),
+    ...certificateTailColumns<CertificateRow>({
+      expireTime: (row) => row.expireTime,
+      testIdPrefix: 'cert',
+      confirm: { title: t.deleteConfirm, description: t.deleteHint },
+      onDelete: deleteCertificate,
+      onDeleted: refresh,
+    }),
   ];
 
   return (

@@ -7,8 +7,7 @@ import type { HarmonyCertificateRow } from '@release/contract';
 import { deleteHarmonyCertificate, fetchHarmonyCertificates } from '../../api/certificates.api.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { CatalogTable } from '../../app/components/catalog-table.tsx';
-import { operationColumn, RowActions } from '../../app/components/row-actions.tsx';
-import { CertificateExpiryTag } from './certificate-expiry.tsx';
+import { certificateTailColumns } from './certificate-columns.tsx';
 import { CertificateUploadModal } from './certificate-upload.modal.tsx';
 import { certificationText } from './certification.strings.ts';
 
@@ -54,33 +53,13 @@ export function HarmonyCertificatesSection() {
     },
     { title: t.columns.issuer, dataIndex: 'issuer', width: 240, ellipsis: true },
     { title: t.columns.keyType, dataIndex: 'keyType', width: 80 },
-    {
-      title: t.columns.expire,
-      dataIndex: 'validTo',
-      width: 200,
-      render: (time: number) => <CertificateExpiryTag expireTime={time} />,
-    },
-    {
-      title: t.columns.uploader,
-      key: 'upload',
-      width: 150,
-      render: (_, row) => (
-        <span>
-          {row.uploadBy ?? '-'}
-          <br />
-          <Typography.Text type="secondary">{dayjs(row.createTime).format('YYYY-MM-DD HH:mm')}</Typography.Text>
-        </span>
-      ),
-    },
-    operationColumn<HarmonyCertificateRow>(90, (row) => (
-      <RowActions
-        testIdPrefix="harmony-cert"
-        confirmTitle={t.deleteConfirm}
-        confirmDescription={t.deleteHint}
-        onDelete={() => deleteHarmonyCertificate(row.id)}
-        onDeleted={refresh}
-      />
-    )),
+    ...certificateTailColumns<HarmonyCertificateRow>({
+      expireTime: (row) => row.validTo,
+      testIdPrefix: 'harmony-cert',
+      confirm: { title: t.deleteConfirm, description: t.deleteHint },
+      onDelete: deleteHarmonyCertificate,
+      onDeleted: refresh,
+    }),
   ];
 
   return (
