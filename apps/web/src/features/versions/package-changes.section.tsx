@@ -51,6 +51,24 @@ function Names({
   );
 }
 
+/** A list's additions then its removals (`<testId>-added`, `<testId>-removed`), each shown only when not empty. */
+function AddedRemoved({
+  labels,
+  list,
+  testId,
+}: {
+  labels: [added: string, removed: string];
+  list: { added: string[]; removed: string[] };
+  testId: string;
+}) {
+  return (
+    <>
+      <Names label={labels[0]} names={list.added} testId={`${testId}-added`} tone="added" />
+      <Names label={labels[1]} names={list.removed} testId={`${testId}-removed`} tone="removed" />
+    </>
+  );
+}
+
 function Line({ label, children, testId }: { label: string; children: ReactNode; testId: string }) {
   return (
     <Flex gap={8} wrap align="baseline" data-testid={testId}>
@@ -120,29 +138,15 @@ function Diff({ diff }: { diff: PackageDiff }) {
         />
       )}
       <Size size={diff.size} />
-      <Names
-        label={text.permissionsAdded}
-        names={diff.permissions.added}
-        testId="package-permissions-added"
-        tone="added"
+      <AddedRemoved
+        labels={[text.permissionsAdded, text.permissionsRemoved]}
+        list={diff.permissions}
+        testId="package-permissions"
       />
-      <Names
-        label={text.permissionsRemoved}
-        names={diff.permissions.removed}
-        testId="package-permissions-removed"
-        tone="removed"
-      />
-      <Names
-        label={text.entitlementsAdded}
-        names={diff.entitlements.added}
-        testId="package-entitlements-added"
-        tone="added"
-      />
-      <Names
-        label={text.entitlementsRemoved}
-        names={diff.entitlements.removed}
-        testId="package-entitlements-removed"
-        tone="removed"
+      <AddedRemoved
+        labels={[text.entitlementsAdded, text.entitlementsRemoved]}
+        list={diff.entitlements}
+        testId="package-entitlements"
       />
       {diff.minOs && (
         <Line label={text.minOs} testId="package-min-os">
@@ -164,32 +168,17 @@ function Diff({ diff }: { diff: PackageDiff }) {
           {diff.buildSdk.from ?? '-'} → {diff.buildSdk.to ?? '-'}
         </Line>
       )}
-      <Names
-        label={text.frameworksAdded}
-        names={diff.frameworks.added}
-        testId="package-frameworks-added"
-        tone="added"
+      <AddedRemoved
+        labels={[text.frameworksAdded, text.frameworksRemoved]}
+        list={diff.frameworks}
+        testId="package-frameworks"
       />
-      <Names
-        label={text.frameworksRemoved}
-        names={diff.frameworks.removed}
-        testId="package-frameworks-removed"
-        tone="removed"
+      <AddedRemoved
+        labels={[text.extensionsAdded, text.extensionsRemoved]}
+        list={diff.extensions}
+        testId="package-extensions"
       />
-      <Names
-        label={text.extensionsAdded}
-        names={diff.extensions.added}
-        testId="package-extensions-added"
-        tone="added"
-      />
-      <Names
-        label={text.extensionsRemoved}
-        names={diff.extensions.removed}
-        testId="package-extensions-removed"
-        tone="removed"
-      />
-      <Names label={text.dylibsAdded} names={diff.dylibs.added} testId="package-dylibs-added" tone="added" />
-      <Names label={text.dylibsRemoved} names={diff.dylibs.removed} testId="package-dylibs-removed" tone="removed" />
+      <AddedRemoved labels={[text.dylibsAdded, text.dylibsRemoved]} list={diff.dylibs} testId="package-dylibs" />
       {unchanged && <Typography.Text type="secondary">{text.nothingElse}</Typography.Text>}
     </Flex>
   );
