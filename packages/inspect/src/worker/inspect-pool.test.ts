@@ -84,12 +84,15 @@ describe('the inspection worker pool', { timeout: 60_000 }, () => {
   });
 
   it('stops a package past its time limit with a clear message, and the next package is read by a fresh worker', async () => {
-    const strict = createInspectPool({ workers: 1, timeoutMs: 200, maxHeapMb: 256 });
+    // A budget a small package meets in a fresh worker on a loaded machine, and a package near three times the heavy
+    // one, which no machine reads within it.
+    const strict = createInspectPool({ workers: 1, timeoutMs: 1_500, maxHeapMb: 256 });
+    const heavier = temp.write('heavier.ipa', heavyInfoPlistIpa(800_000));
     try {
-      const refusal = await refusalOf(strict.inspect(heavy, { declaredName: 'heavy.ipa' }));
+      const refusal = await refusalOf(strict.inspect(heavier, { declaredName: 'heavier.ipa' }));
       expect([refusal.reason, refusal.message]).toEqual([
         'inspectionTimeout',
-        '安装包解析超时（超过 0.2 秒），文件可能已损坏或结构异常',
+        '安装包解析超时（超过 1.5 秒），文件可能已损坏或结构异常',
       ]);
       const path = temp.write('next.ipa', sampleIpa());
       expect((await strict.inspect(path)).kind).toBe('ipa');
