@@ -19,6 +19,7 @@ import type { ConfiguredBlobStore } from '../../src/storage/create-blob-store.ts
 import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
 import { createUrlSigner } from '../../src/storage/url-signer.ts';
 import { TEST_POSTGRES_URL } from './dialects.ts';
+import { copyMigratedSqlite, createMigratedPostgresSchema } from './migrated-template.ts';
 import type { LarkConfig } from '../../src/integrations/lark/lark-client.ts';
 import type { LarkEventKeys } from '../../src/integrations/lark/lark-event-envelope.ts';
 import type { WecomConfig } from '../../src/integrations/wecom/wecom-client.ts';
@@ -147,6 +148,8 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
   const suffix = randomBytes(6).toString('hex');
   const schema = `t_${suffix}`;
   const tmpDir = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'release-test-')) : undefined;
+  if (tmpDir) await copyMigratedSqlite(path.join(tmpDir, 'release.db'));
+  else await createMigratedPostgresSchema(schema);
   const handle = await openDatabase({
     url: dialect === 'postgres' ? TEST_POSTGRES_URL : undefined,
     schema,
