@@ -4,7 +4,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { takeCspViolations } from './helpers/csp.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -41,7 +41,7 @@ describe.each(e2eDatabases())(
       expect(host).not.toMatch(/^(localhost|127\.|\[::1\])/);
     });
 
-    for (const viewport of [PHONE, DESKTOP]) {
+    for (const viewport of sizesFor(database, [PHONE, DESKTOP])) {
       it(`gives a console opened at 127.0.0.1 a QR code with the LAN address, and no loopback warning (${viewport.width} px)`, async () => {
         const { context, page } = await newPage(browser, loopbackUrl, viewport);
         await signIn(page);

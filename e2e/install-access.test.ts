@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 import { toastText } from './helpers/task-view.ts';
 
 const PASSWORD = '135790';
@@ -51,7 +51,7 @@ describe.each(e2eDatabases())('who gets into the install page without typing the
     await server?.stop();
   });
 
-  for (const viewport of [PHONE, DESKTOP]) {
+  for (const viewport of sizesFor(database, [PHONE, DESKTOP])) {
     it(`signed-in members and admins open it directly, others are asked for the password (${viewport.width} px)`, async () => {
       for (const [user, password, expected] of [
         [E2E_ADMIN.username, E2E_ADMIN.password, 'versions'],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 import { expectToastShown, recordToasts } from './helpers/antd.ts';
 
 const PASSWORD = '135790';
@@ -47,10 +47,10 @@ describe.each(e2eDatabases())(
       await server?.stop();
     });
 
-    for (const viewport of [
+    for (const viewport of sizesFor(database, [
       { width: 390, height: 844 },
       { width: 1280, height: 800 },
-    ]) {
+    ])) {
       it(`the console's version list gives each build its link and QR code; the type filters fit; the tab is titled after the app (${viewport.width} px)`, async () => {
         const { context, page } = await newPage(browser, server.url, viewport);
         await context.grantPermissions(['clipboard-read', 'clipboard-write']);

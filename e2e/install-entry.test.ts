@@ -6,7 +6,7 @@ import { buildZip } from '@release/inspect/testing/zip-writer.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
 import { FAST_3G, throttle } from './helpers/network.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const PASSWORD = '135790';
 const MAC_UA =
@@ -69,10 +69,10 @@ describe.each(e2eDatabases())('the install page is its own small entry (%s)', (d
     await server?.stop();
   });
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`on throttled Fast 3G the password box shows within the 2 s target, from well under 60 KB of script and style and none of the console's (${viewport.width} px)`, async () => {
       const { context, page } = await newPage(browser, server.url, viewport);
       await throttle(page, FAST_3G);

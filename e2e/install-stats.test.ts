@@ -4,7 +4,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { clickAtRest } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const ANDROID_UA =
   'Mozilla/5.0 (Linux; Android 14; SM-S9180 Build/UP1A.231005.007) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36';
@@ -33,10 +33,10 @@ describe.each(e2eDatabases())('install statistics from the install page to the c
     await server?.stop();
   });
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`a tester's download counts on the row and the chart, and 谁装了 names the tester (${viewport.width} px)`, async () => {
       const name = `2.${viewport.width}.0`;
       const build = await api().publishPackage(

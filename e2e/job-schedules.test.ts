@@ -4,7 +4,7 @@ import type { JobScheduleRow } from '@release/contract';
 import { expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const VIEWER = { username: 'viewer', password: 'viewer-pass-1' };
 const TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -29,7 +29,7 @@ describe.each(e2eDatabases())('设置 → 后台任务 (%s)', (database) => {
 
   const text = (page: Page, id: string) => page.getByTestId(id).innerText();
 
-  for (const width of [390, 1280]) {
+  for (const width of sizesFor(database, [390, 1280])) {
     it(`at ${width} px: lists 定期清理 and 仓库轮询, runs the poll now, turns it off and on`, async () => {
       const { context, page } = await newPage(browser, server.url, { width, height: 900 });
       await signIn(page);

@@ -4,7 +4,7 @@ import type { WorkflowRow } from '@release/contract';
 import { clickAtRest, settled } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 import { EDITOR, signIn } from './helpers/workflow-world.ts';
 
 const APP_PATH = 'nolark';
@@ -44,7 +44,7 @@ describe.each(e2eDatabases())('without a Lark app, Lark-only controls are hidden
     await server?.stop();
   });
 
-  for (const width of [390, 1280]) {
+  for (const width of sizesFor(database, [390, 1280])) {
     it(`at ${width} px: no 文档 page, no follow-documents button, no （飞书） receivers, no Lark task buttons`, async () => {
       const { context, page } = await newPage(browser, server.url, { width, height: 900 });
       await signIn(page, EDITOR);

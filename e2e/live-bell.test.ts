@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const TESTER = { username: 'tester', password: 'tester-pass-1' };
 
@@ -37,7 +37,7 @@ describe.each(e2eDatabases())('the bell hears of a new version at once (%s)', (d
     await server?.stop();
   });
 
-  for (const width of [390, 1280]) {
+  for (const width of sizesFor(database, [390, 1280])) {
     it(`at ${width} px: the badge goes up by one when a version is published, with no reload`, async () => {
       const { context, page } = await newPage(browser, server.url, { width, height: 900 });
       await signIn(page, TESTER.username, TESTER.password);

@@ -4,7 +4,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
 import { gradientPng } from './helpers/png.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -101,7 +101,7 @@ describe.each(e2eDatabases())('media of an app in the browser (%s)', (database) 
     await server?.stop();
   });
 
-  for (const viewport of [PHONE, DESKTOP]) {
+  for (const viewport of sizesFor(database, [PHONE, DESKTOP])) {
     it(`a member sees the icon, the screenshot and the build's icon; an outsider's request for the same file is refused (${viewport.width} px)`, async () => {
       const member = await newPage(browser, server.url, viewport);
       await signIn(member.page, 'viewer', 'viewer-pass-1');

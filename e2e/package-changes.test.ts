@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleApk, type SampleApkOptions } from '@release/inspect/testing/sample-packages.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { e2eDatabases } from './helpers/server-process.ts';
+import { e2eDatabases, sizesFor } from './helpers/server-process.ts';
 import { EDITOR, signIn, startWorkflowWorld, VIEWER, type WorkflowWorld } from './helpers/workflow-world.ts';
 
 const KB = 1024;
@@ -94,10 +94,10 @@ describe.each(e2eDatabases())('安装包变化 of a build in the 变更 drawer (
     await context.close();
   });
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`a viewer sees the mark and reads 安装包变化 of the newer build (${viewport.width} px)`, async () => {
       const { context, page } = await newPage(browser, world.server.url, viewport);
       await signIn(page, VIEWER);

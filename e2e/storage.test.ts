@@ -7,7 +7,7 @@ import { sampleApk, sampleMacZip } from '@release/inspect/testing/sample-package
 import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 /** Issue 20 in the browser: 设置 → 存储 — the default retention rule, the space builds take, orphaned files. */
 describe.each(e2eDatabases())('the storage page (%s)', (database) => {
@@ -31,10 +31,10 @@ describe.each(e2eDatabases())('the storage page (%s)', (database) => {
     await server?.stop();
   });
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`shows the space per app and the largest builds, saves the default rule, and removes an orphaned file after a confirm (${viewport.width} px)`, async () => {
       // A file no build names, as an interrupted upload leaves one.
       const strayKey = `packages/2026/11/lost-${viewport.width}/stray.apk`;

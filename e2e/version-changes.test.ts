@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstallPage } from '@release/contract';
 import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { e2eDatabases } from './helpers/server-process.ts';
+import { e2eDatabases, sizesFor } from './helpers/server-process.ts';
 import {
   ALICE,
   BOB,
@@ -75,10 +75,10 @@ describe.each(e2eDatabases())('变更 of a build lists the commits since the bui
     await world?.cleanup();
   });
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`a viewer reads the two new commits and the build's source (${viewport.width} px)`, async () => {
       const { context, page } = await newPage(browser, world.server.url, viewport);
       await signIn(page, VIEWER);

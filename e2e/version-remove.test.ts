@@ -5,7 +5,7 @@ import { sampleApk } from '@release/inspect/testing/sample-packages.ts';
 import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { createApi } from './helpers/api.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
-import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { E2E_ADMIN, e2eDatabases, startServerProcess, type ServerProcess, sizesFor } from './helpers/server-process.ts';
 
 /**
  * Issue 20 in the browser: an editor removes a build from the app page's 安装包 list after a confirm that lists its
@@ -41,10 +41,10 @@ describe.each(e2eDatabases())('removing a build from the console (%s)', (databas
   const versions = () =>
     api().call<AppVersionRow[]>('GET', `/api/app_versions?appId=${appId}&pageNo=1&pageSize=50`, admin);
 
-  for (const viewport of [
+  for (const viewport of sizesFor(database, [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
-  ]) {
+  ])) {
     it(`confirms with the files and the space freed, then the build leaves the list and its item says 已删除 (${viewport.width} px)`, async () => {
       const name = `2.${viewport.width}.0`;
       const published = await api().publishPackage(

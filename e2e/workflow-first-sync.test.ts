@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clickAtRest } from './helpers/antd.ts';
 import { launchBrowser, newPage } from './helpers/browser.ts';
-import { e2eDatabases } from './helpers/server-process.ts';
+import { e2eDatabases, sizesFor } from './helpers/server-process.ts';
 import { EDITOR, signIn, startWorkflowWorld, type WorkflowWorld } from './helpers/workflow-world.ts';
 
 const messagesOf = (page: Page, tabName: string) => async () => {
@@ -28,10 +28,10 @@ describe.each(e2eDatabases())('a new repository workflow shows its history at on
     await world?.cleanup();
   });
 
-  for (const [viewport, tabName] of [
+  for (const [viewport, tabName] of sizesFor(database, [
     [{ width: 390, height: 844 }, '客户端'],
     [{ width: 1280, height: 800 }, '客户端 dev'],
-  ] as const) {
+  ] as const)) {
     it(`saved in 添加工作流 at ${viewport.width} px, its commits are listed without pressing 同步`, async () => {
       const { context, page } = await newPage(browser, world.server.url, viewport);
       await signIn(page, EDITOR);
