@@ -63,7 +63,9 @@ export function LarkDocsModal({
       confirmLoading={save.isPending}
       width={720}
       destroyOnHidden
-      okButtonProps={{ 'data-testid': 'lark-docs-save' }}
+      // Until the followed documents are read, there is nothing to edit: a save would send a list without them
+      // (unfollowing them), and text typed meanwhile would be replaced when they arrive.
+      okButtonProps={{ 'data-testid': 'lark-docs-save', disabled: !filled }}
     >
       <Flex vertical gap={12} data-testid="lark-docs-modal">
         <Typography.Text type="secondary">{text.intro}</Typography.Text>
@@ -95,6 +97,7 @@ export function LarkDocsModal({
         <Input.TextArea
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
+          disabled={!filled}
           placeholder={text.placeholder}
           autoSize={{ minRows: 3, maxRows: 10 }}
           data-testid="lark-docs-input"
