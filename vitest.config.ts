@@ -5,6 +5,18 @@ import { defineConfig } from 'vitest/config';
  * other server files share their worker's modules (isolate: false), as they share nothing else.
  */
 const SEPARATE_PROCESS = ['apps/server/test/lark-sdk-lazy.test.ts'];
+/** Browser-suite files about the process itself (what `npm start` prints, its signals) run in a worker of their own. */
+const E2E_SEPARATE_PROCESS = ['e2e/npm-start.test.ts'];
+
+const browserTest = {
+  // Fails any scenario whose pages broke the Content-Security-Policy.
+  setupFiles: ['e2e/helpers/csp-setup.ts'],
+  environment: 'node',
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // A page waits for what the user would see; 1 s (the default) is too short on a loaded machine.
+  expect: { poll: { timeout: 15_000 } },
+};
 
 export default defineConfig({
   test: {
@@ -66,14 +78,12 @@ export default defineConfig({
           // Files of a worker share their modules and one Chromium (e2e/helpers/browser.ts).
           isolate: false,
           include: ['e2e/**/*.test.ts'],
-          // Fails any scenario whose pages broke the Content-Security-Policy.
-          setupFiles: ['e2e/helpers/csp-setup.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // A page waits for what the user would see; 1 s (the default) is too short on a loaded machine.
-          expect: { poll: { timeout: 15_000 } },
+          exclude: E2E_SEPARATE_PROCESS,
+          ...browserTest,
         },
+      },
+      {
+        test: { name: 'e2e-alone', include: E2E_SEPARATE_PROCESS, ...browserTest },
       },
     ],
   },

@@ -85,7 +85,7 @@ const fixturesDir = path.resolve(root, process.env.FIXTURES_DIR ?? '../shared/fi
 const projectArgs = [];
 if (!fs.existsSync(fixturesDir)) {
   console.log(`conformance: no fixtures at ${fixturesDir}; the conformance suite is not run here (CI has them).`);
-  for (const name of ['unit', 'server', 'e2e']) projectArgs.push('--project', name);
+  for (const name of ['unit', 'server', 'server-alone', 'e2e', 'e2e-alone']) projectArgs.push('--project', name);
 }
 
 const report = path.join(root, '.tmp/vitest-report.json');
