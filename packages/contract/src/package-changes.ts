@@ -109,8 +109,57 @@ export const DANGEROUS_ANDROID_PERMISSIONS: ReadonlySet<string> = new Set(
   ].map((p) => `android.permission.${p}`),
 );
 
+/**
+ * HarmonyOS permissions granted by the user at run time (`user_grant`): location, camera, microphone, calendar,
+ * contacts, calls and messages, health and motion, media and files, Bluetooth, cross-device data, tracking.
+ */
+export const USER_GRANT_HARMONY_PERMISSIONS: ReadonlySet<string> = new Set(
+  [
+    'ACCESS_BLUETOOTH',
+    'ACTIVITY_MOTION',
+    'ANSWER_CALL',
+    'APP_TRACKING_CONSENT',
+    'APPROXIMATELY_LOCATION',
+    'CAMERA',
+    'DISTRIBUTED_DATASYNC',
+    'LOCATION',
+    'LOCATION_IN_BACKGROUND',
+    'MANAGE_VOICEMAIL',
+    'MEDIA_LOCATION',
+    'MICROPHONE',
+    'READ_AUDIO',
+    'READ_CALENDAR',
+    'READ_CALL_LOG',
+    'READ_CELL_MESSAGES',
+    'READ_CONTACTS',
+    'READ_DOCUMENT',
+    'READ_HEALTH_DATA',
+    'READ_IMAGEVIDEO',
+    'READ_MEDIA',
+    'READ_MESSAGES',
+    'READ_PASTEBOARD',
+    'READ_WHOLE_CALENDAR',
+    'RECEIVE_MMS',
+    'RECEIVE_SMS',
+    'RECEIVE_WAP_MESSAGES',
+    'SEND_MESSAGES',
+    'WRITE_AUDIO',
+    'WRITE_CALENDAR',
+    'WRITE_CALL_LOG',
+    'WRITE_CONTACTS',
+    'WRITE_DOCUMENT',
+    'WRITE_IMAGEVIDEO',
+    'WRITE_MEDIA',
+    'WRITE_WHOLE_CALENDAR',
+  ].map((p) => `ohos.permission.${p}`),
+);
+
 export function isDangerousPermission(permission: string): boolean {
-  return DANGEROUS_ANDROID_PERMISSIONS.has(permission) || /^NS[A-Za-z]+UsageDescription$/.test(permission);
+  return (
+    DANGEROUS_ANDROID_PERMISSIONS.has(permission) ||
+    USER_GRANT_HARMONY_PERMISSIONS.has(permission) ||
+    /^NS[A-Za-z]+UsageDescription$/.test(permission)
+  );
 }
 
 const listChange = z.object({ added: z.array(z.string()), removed: z.array(z.string()) });

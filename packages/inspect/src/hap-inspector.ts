@@ -3,6 +3,7 @@ import { numericReference, RES_MEDIA, RES_STRING, ResourceIndexError } from './h
 import { openResourceIndex, type ResourceLookup } from './hap-resources-v2.ts';
 import { composeAdaptiveIcon, toStorableIcon } from './icon-image.ts';
 import { inspectionFailure } from './inspection-error.ts';
+import { harmonyFacts } from './package-facts.ts';
 import { integerAt, type Json, objectAt, stringAt, stringsAt } from './json-fields.ts';
 import type { HapInspection, HarmonyModule, PackageIcon } from './types.ts';
 import type { ZipIndex } from './zip-index.ts';
@@ -172,7 +173,7 @@ export async function inspectHap(zip: ZipIndex): Promise<HapInspection> {
   const { signature, profile } = await readHapSigning(zip);
   if (!signature) warnings.push('安装包未签名，设备无法安装');
   const info = moduleOf(module, null);
-  return {
+  const inspection: HapInspection = {
     kind: info.type === 'shared' ? 'hsp' : 'hap',
     fileSize: zip.fileSize,
     warnings,
@@ -194,4 +195,15 @@ export async function inspectHap(zip: ZipIndex): Promise<HapInspection> {
     signature,
     profile,
   };
+  inspection.facts = harmonyFacts(zip, inspection, requestedPermissions(module));
+  return inspection;
+}
+
+/** module.json `module.requestPermissions[].name`: what the module asks for (user_grant ones at run time). */
+function requestedPermissions(module: Json): string[] {
+  const requested = Array.isArray(module.requestPermissions) ? module.requestPermissions : [];
+  return requested.flatMap((entry) => {
+    const name = entry && typeof entry === 'object' ? (entry as Json).name : undefined;
+    return typeof name === 'string' ? [name] : [];
+  });
 }

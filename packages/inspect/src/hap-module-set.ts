@@ -1,4 +1,5 @@
 import { inspectionFailure } from './inspection-error.ts';
+import { combinedHarmonyFacts } from './package-facts.ts';
 import type { HapInspection } from './types.ts';
 
 /** The module all others hang off: the entry module, else the first feature, else the first. */
@@ -50,6 +51,7 @@ export function combineModules(
   if (!main) throw inspectionFailure('missingAppBundle', '没有找到任何 HarmonyOS 模块（.hap / .hsp）');
   const ordered = [main, ...modules.map((module) => module.inspection).filter((inspection) => inspection !== main)];
   const fileNames = new Map(modules.map((module) => [module.inspection, module.name]));
+  const others = ordered.slice(1);
   return {
     ...main,
     kind,
@@ -58,5 +60,15 @@ export function combineModules(
     modules: ordered.flatMap((inspection) =>
       inspection.modules.map((module) => ({ ...module, fileName: fileNames.get(inspection) ?? null })),
     ),
+    ...(main.facts
+      ? {
+          facts: combinedHarmonyFacts(
+            main.facts,
+            others.flatMap((inspection) => (inspection.facts ? [inspection.facts] : [])),
+            fileSize,
+            others.flatMap((inspection) => inspection.modules),
+          ),
+        }
+      : {}),
   };
 }

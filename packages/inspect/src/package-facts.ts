@@ -2,6 +2,8 @@ import type { PlistDict } from './plist.ts';
 import type {
   AabInspection,
   ApkInspection,
+  HapInspection,
+  HarmonyModule,
   IpaInspection,
   MacInspection,
   PackageFacts,
@@ -196,7 +198,87 @@ export function macFacts(zip: ZipIndex, inspection: MacInspection, entitlements:
   };
 }
 
-/** Any other archive (a web zip, a HarmonyOS module): its size by top-level folder. */
+/**
+ * A HarmonyOS module file (.hap / .hsp): native libraries per ABI under `libs/`, the compiled ArkTS under `ets/`,
+ * resources; the permissions its module.json requests (`requestPermissions[].name`), the API levels as people read
+ * them, and the signing certificate and profile type.
+ */
+export function harmonyFacts(zip: ZipIndex, inspection: HapInspection, permissions: string[]): PackageFacts {
+  const dylibs = new Set<string>();
+  const size = partsOf(zip, (name) => {
+    if (name.startsWith('libs/')) {
+      const [abi, ...rest] = name.slice('libs/'.length).split('/');
+      if (abi && rest.length > 0) {
+        if (name.endsWith('.so')) dylibs.add(rest[rest.length - 1] ?? '');
+        return `native:${abi}`;
+      }
+    }
+    if (name.startsWith('ets/')) return 'code';
+    if (name.startsWith('resources/') || name === 'resources.index' || name === 'module.json') return 'resources';
+    return 'other';
+  });
+  const certificate = inspection.signature?.certificate ?? null;
+  return {
+    version: 1,
+    size,
+    permissions: bounded(permissions),
+    entitlements: [],
+    minOs: inspection.minApiVersion,
+    targetSdk: inspection.targetApiVersion,
+    buildSdk: inspection.compileSdkVersion,
+    signing: certificate
+      ? {
+          scheme: null,
+          certificate: certificate.sha256,
+          identity: certificate.commonName,
+          teamId: inspection.profile?.developerId ?? null,
+          profileType: inspection.profile?.type ?? null,
+          profileName: null,
+        }
+      : null,
+    frameworks: [],
+    extensions: [],
+    dylibs: bounded(dylibs),
+  };
+}
+
+/**
+ * The facts of HarmonyOS modules published together (a packed .app, or several files as one version): the main
+ * module's, with every module's sizes, permissions and libraries summed in, and the other modules listed as
+ * `name (type)` among what is embedded. `total` is the files' size.
+ */
+export function combinedHarmonyFacts(
+  main: PackageFacts,
+  others: readonly PackageFacts[],
+  total: number,
+  otherModules: readonly HarmonyModule[],
+): PackageFacts {
+  const parts = new Map<string, PackagePart>();
+  for (const facts of [main, ...others])
+    for (const part of facts.size.parts) {
+      const sum = parts.get(part.key) ?? { key: part.key, size: 0, installedSize: 0, files: 0 };
+      sum.size += part.size;
+      sum.installedSize += part.installedSize;
+      sum.files += part.files;
+      parts.set(part.key, sum);
+    }
+  const all = [main, ...others];
+  return {
+    ...main,
+    size: {
+      total,
+      installed: all.reduce((sum, facts) => sum + facts.size.installed, 0),
+      parts: [...parts.values()]
+        .sort((a, b) => b.size - a.size || a.key.localeCompare(b.key))
+        .slice(0, FACT_LIMITS.parts),
+    },
+    permissions: bounded(all.flatMap((facts) => facts.permissions)),
+    extensions: bounded(otherModules.map((module) => `${module.name} (${module.type})`)),
+    dylibs: bounded(all.flatMap((facts) => facts.dylibs)),
+  };
+}
+
+/** Any other archive (a web zip): its size by top-level folder. */
 export function archiveFacts(zip: ZipIndex): PackageFacts {
   return {
     version: 1,

@@ -67,11 +67,11 @@ export interface PackagePart {
 export interface PackageFacts {
   version: 1;
   size: { total: number; installed: number; parts: PackagePart[] };
-  /** Android `uses-permission`; iOS `NS*UsageDescription` keys of Info.plist. */
+  /** Android `uses-permission`; iOS `NS*UsageDescription` keys of Info.plist; HarmonyOS `requestPermissions` names. */
   permissions: string[];
   /** iOS/macOS: the entitlement keys of the embedded profile. */
   entitlements: string[];
-  /** As people read it: `12.0` (Apple), `API 24` (Android). */
+  /** As people read it: `12.0` (Apple), `API 24` (Android), `5.0.5(17)` (HarmonyOS). */
   minOs: string | null;
   /** `API 34` / `17.0` (DTPlatformVersion). */
   targetSdk: string | null;

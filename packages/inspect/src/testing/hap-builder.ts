@@ -131,6 +131,10 @@ export interface SampleHapOptions {
   moduleType?: 'entry' | 'feature' | 'shared';
   dependencies?: string[];
   deviceTypes?: string[];
+  /** module.json `requestPermissions[].name`. */
+  permissions?: string[];
+  /** Native libraries: `libs/<abi>/<name>` → size in bytes. */
+  nativeLibs?: Record<string, number>;
   /** The default label and a zh_CN one (null leaves it out). */
   label?: string;
   zhLabel?: string | null;
@@ -181,6 +185,7 @@ export function sampleHapEntries(options: SampleHapOptions = {}): ZipEntrySpec[]
     deviceTypes: options.deviceTypes ?? ['phone', 'tablet'],
     dependencies: (options.dependencies ?? []).map((name) => ({ moduleName: name, versionCode: app.versionCode })),
     ...(moduleType === 'shared' ? {} : { mainElement: 'EntryAbility' }),
+    ...(options.permissions ? { requestPermissions: options.permissions.map((name) => ({ name })) } : {}),
   };
   const media = (id: number, name: string, file: string): ResourceSpec => ({
     id,
@@ -192,6 +197,7 @@ export function sampleHapEntries(options: SampleHapOptions = {}): ZipEntrySpec[]
     { id: LABEL_ID, type: RES_TYPE.string, name: 'app_name', value: options.label ?? '鸿蒙演示' },
   ];
   const files: Record<string, Buffer | string> = {};
+  for (const [name, bytes] of Object.entries(options.nativeLibs ?? {})) files[`libs/${name}`] = Buffer.alloc(bytes, 7);
   if (icon === 'layered') {
     base.push(
       media(BACKGROUND_ID, 'background', 'background.png'),
