@@ -99,6 +99,8 @@ export function createSharedServices(core: CoreBase) {
     config,
     lark: core.lark,
     metrics: core.metrics,
+    // Bound late: the changes service is built below, and is called only when a package is pushed.
+    changesOf: (versionId) => changes.between(versionId, undefined, async () => undefined),
   });
   /** New update items: the browsers of the apps hear of them at once, autoPush sends them to the robots. */
   const newItems = (targets: Array<Parameters<typeof messaging.autoPushQuietly>[0][number] & { app_id: number }>) => {
@@ -167,9 +169,7 @@ export function createSharedServices(core: CoreBase) {
     live: core.live,
     // The announcement lists the changes since the build before it; publishing checked the actor may edit the app.
     announce: (actor, version, chatEnv, baseUrl) =>
-      messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl, (id) =>
-        changes.between(id, undefined, async () => undefined),
-      ),
+      messaging.messaging.announceVersion(actor, version, chatEnv, baseUrl),
   });
   const certificates = createCertificatesService({ certificates: createCertificatesRepository(db), box, clock });
   const harmonyCertificates = createHarmonyCertificatesService({

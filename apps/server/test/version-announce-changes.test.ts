@@ -27,6 +27,8 @@ describe.each(testDialects())('a version announcement lists its changes on %s', 
   let repo: GitRepo;
   let time = Date.UTC(2026, 10, 20) / 1000;
   let versionCode = 1;
+  /** 1.1.0, announced with its changes by the first test. */
+  let secondId = 0;
 
   const commit = (message: string) => {
     time += 60;
@@ -98,6 +100,7 @@ describe.each(testDialects())('a version announcement lists its changes on %s', 
       { commitId: 'level-3', message: '第 3 关上线', author: '策划小李', time: world.server.clock.now() },
     ]);
     const second = await publish('1.1.0', feat, 'DevTest');
+    secondId = second;
 
     expect(world.lark.state.botRejections).toEqual([]);
     expect(world.lark.botMessages.map((m) => m.botToken)).toEqual([larkToken]);
@@ -140,5 +143,20 @@ describe.each(testDialects())('a version announcement lists its changes on %s', 
       expect(line).toContain(`<font color="info">新增/变更</font> 第 ${59 - i} 个改动`);
     });
     expect(text).toContain(`[查看全部 60 条变更](${site}/home/app/star?changes=${third})`);
+  });
+
+  it('a build pushed by hand from the console (推送) lists the same changes as its announcement', async () => {
+    const before = world.lark.botMessages.length;
+    const res = await world.server.request('POST', '/api/send_wecom_message', {
+      token: world.admin,
+      body: { appId: world.appId, receiveType: 'chat', chatEnv: 'DevTest', appVersionId: secondId },
+    });
+    expect(res.body.code).toBe(200);
+    await world.runJobs();
+    expect(world.lark.botMessages.length).toBe(before + 1);
+    const text = markdownOf(world.lark.botMessages[before]?.card);
+    expect(text).toContain('**本版本更新**（相对 1.0.0 (1)，共 3 条）');
+    expect(text).toContain('**客户端**（2 条）');
+    expect(text).toContain(`[查看全部 3 条变更](${site}/home/app/star?changes=${secondId})`);
   });
 });

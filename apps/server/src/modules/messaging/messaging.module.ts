@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { VersionChanges } from '@release/contract';
 import type { Core, CoreConfig } from '../../core.ts';
 import type { Database } from '../../db/schema.ts';
 import type { MediaLinks } from '../../http/media-links.ts';
@@ -39,6 +40,8 @@ export function createMessaging(deps: {
   lark: LarkClient | null;
   /** Counts settled deliveries for /metrics. */
   metrics: Pick<AppMetrics, 'deliveries'>;
+  /** What changed since the build before a version (issue 19), listed by the pushes of a package. */
+  changesOf?: (versionId: number) => Promise<VersionChanges | null>;
 }) {
   const { db, clock, jobs } = deps;
   const hosts = deps.config.robotHosts;
@@ -76,6 +79,7 @@ export function createMessaging(deps: {
     log: deliveryLog,
     policy: deps.policy,
     mediaLinks: deps.mediaLinks,
+    changesOf: deps.changesOf,
   });
   return {
     messaging,

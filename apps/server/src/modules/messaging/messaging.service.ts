@@ -30,8 +30,11 @@ export function createMessagingService(deps: {
   log: DeliveryLogService;
   policy: AppsPolicy;
   mediaLinks: MediaLinks;
+  /** What changed since the build before this one (issue 19): the changes a package's push lists. */
+  changesOf?: (versionId: number) => Promise<VersionChanges | null>;
 }) {
   const { messaging, receivers, queue, policy } = deps;
+  const changesOf = async (versionId: number) => (deps.changesOf ? deps.changesOf(versionId) : null);
 
   async function appFor(user: AuthUser, appId: number) {
     // Pushing is on the item's action menu, shown to editors only (SPEC §6).
@@ -167,6 +170,8 @@ export function createMessagingService(deps: {
         commits,
         totalCommits: commits.length,
         baseUrl,
+        // A package pushed by itself lists its changes, as its announcement on upload does.
+        changes: version && commits.length === 0 ? await changesOf(version.id) : null,
       });
     },
 
@@ -201,7 +206,6 @@ export function createMessagingService(deps: {
       version: { appId: number; id: number },
       chatEnv: 'DevTest' | 'PreFavTest',
       baseUrl: string | null,
-      changesOf?: (versionId: number) => Promise<VersionChanges | null>,
     ): Promise<SendResult | null> {
       const app = await messaging.app(version.appId);
       const row = await messaging.version(version.appId, { id: version.id });
@@ -216,7 +220,7 @@ export function createMessagingService(deps: {
         commits: [],
         totalCommits: 0,
         baseUrl,
-        changes: changesOf ? await changesOf(row.id) : null,
+        changes: await changesOf(row.id),
       });
     },
 
