@@ -135,7 +135,8 @@ describe.each(e2eDatabases())('tester feedback from the console and its setting 
     await signIn(consoleTester.page, 'tester', 'tester-pass-1');
     await openConsoleFeedback(consoleTester.page);
     await consoleTester.page.getByTestId('feedback-text').fill('首页加载很慢');
-    expect(await consoleTester.page.getByTestId('feedback-send').isEnabled()).toBe(true);
+    // 发送 waits for the feedback setting to be read.
+    await expect.poll(() => consoleTester.page.getByTestId('feedback-send').isEnabled()).toBe(true);
   }, 120_000);
 
   it('an editor at 390 px assigns feedback bugs to someone and turns feedback off on the app page', async () => {

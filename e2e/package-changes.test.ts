@@ -79,18 +79,18 @@ describe.each(e2eDatabases())('安装包变化 of a build in the 变更 drawer (
     await modal.getByTestId('package-thresholds-minOsRaised').check();
     await modal.getByTestId('package-thresholds-save').click();
     await modal.waitFor({ state: 'hidden' });
-    const stored = await world.api.call<Record<string, unknown>>(
-      'GET',
-      `/api/app_package_thresholds?appId=${world.appId}`,
-      editor,
-    );
-    expect(stored).toEqual({
-      sizePercent: null,
-      sizeMb: 20,
-      dangerousPermission: true,
-      certificate: true,
-      minOsRaised: true,
-    });
+    // Read until the save has landed: the dialog's element may count as hidden before its close has run.
+    await expect
+      .poll(() =>
+        world.api.call<Record<string, unknown>>('GET', `/api/app_package_thresholds?appId=${world.appId}`, editor),
+      )
+      .toEqual({
+        sizePercent: null,
+        sizeMb: 20,
+        dangerousPermission: true,
+        certificate: true,
+        minOsRaised: true,
+      });
     await context.close();
   });
 

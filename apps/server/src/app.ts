@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { type AppDeps, type Core, createCore } from './core.ts';
 import { registerAuth, type RouteAccess } from './http/auth-plugin.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { registerExpectContinue } from './http/expect-continue.ts';
 import { registerNulGuard } from './http/nul-guard.ts';
 import { fastifyTrustProxy, warnOfUntrustedProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     storageOrigin: deps.blobs.kind === 's3' ? deps.blobs.origin : null,
   });
   registerNulGuard(app);
+  registerExpectContinue(app);
   registerReadOnlyGuard(app, deps.db);
   warnOfUntrustedProxy(app, deps.trustProxy ?? false);
   await registerCompression(app);
