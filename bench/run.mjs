@@ -51,7 +51,18 @@ async function bundleInspectChild() {
     format: 'esm',
     platform: 'node',
     target: 'node24',
-    packages: 'external',
+    // npm packages stay external (resolved from the repository); the workspace's own (@release/inspect) are
+    // TypeScript sources, which plain node cannot load: they are bundled, as scripts/build-server.mjs does.
+    plugins: [
+      {
+        name: 'npm-packages-external',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@release/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
     logLevel: 'warning',
   });
   return path.join(outdir, 'inspect-child.mjs');
