@@ -5,8 +5,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEcHarmonyIdentity } from '@release/inspect/testing/hap-ec-identity.ts';
 import { makeAppleIdentity, makeP12, makeSignedProfile } from '@release/inspect/testing/identities.ts';
-import { clickAtRest, expectToast, settled } from './helpers/antd.ts';
+import { clickAtRest, expectToast } from './helpers/antd.ts';
 import { launchBrowser, newPage, signIn } from './helpers/browser.ts';
+import {
+  certificateDay,
+  deleteHarmonyCertificate,
+  openHarmonyCertificates,
+  uploadHarmonyCertificate,
+} from './helpers/harmony-certificates.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 
 describe('certificates and device IDs in a real browser', () => {
@@ -87,8 +93,7 @@ describe('certificates and device IDs in a real browser', () => {
     await expect.poll(() => row.getByTestId('cert-profile').innerText()).toContain('StarFleet Development');
     const expiry = row.getByTestId('cert-expiry');
     expect(await expiry.getAttribute('data-status')).toBe('expiring');
-    const day = `${expires.getFullYear()}-${String(expires.getMonth() + 1).padStart(2, '0')}-${String(expires.getDate()).padStart(2, '0')}`;
-    expect(await expiry.innerText()).toContain(`${day} 即将过期`);
+    expect(await expiry.innerText()).toContain(`${certificateDay(expires)} 即将过期`);
     await context.close();
   });
 
@@ -123,37 +128,20 @@ describe('certificates and device IDs in a real browser', () => {
   it('at 390 px an admin uploads the HarmonyOS signing .p12 under 鸿蒙签名证书, sees its expiry flagged, and deletes it', async () => {
     const { context, page } = await newPage(browser, server.url, { width: 390, height: 844 });
     await signIn(page);
-    await page.goto('/home/setting/certification');
-    await page.getByRole('tab', { name: '鸿蒙签名证书' }).click();
-    const section = page.getByTestId('harmony-cert-section');
-    await section.getByText('还没有鸿蒙签名证书').waitFor();
-    await section.getByTestId('harmony-cert-upload').click();
-    const modal = page.getByTestId('harmony-cert-upload-modal');
-    // The HarmonyOS upload asks for the .p12 and its password only.
-    expect(await modal.locator('input[type=file][accept=".mobileprovision"]').count()).toBe(0);
-    await modal.locator('input[type=file][accept=".p12,.pfx"]').setInputFiles(harmonyP12File);
-    await modal.getByTestId('harmony-cert-password').fill('不对的密码');
-    await clickAtRest(page.getByTestId('harmony-cert-upload-submit'));
-    await expectToast(page, '证书密码错误');
-    await modal.getByTestId('harmony-cert-password').fill('鸿蒙密码');
-    await clickAtRest(page.getByTestId('harmony-cert-upload-submit'));
-    await expectToast(page, '上传成功');
-    await modal.waitFor({ state: 'hidden' });
-
-    const row = page.getByTestId('harmony-cert-table').locator('tbody tr.ant-table-row');
-    await expect.poll(() => row.innerText()).toContain('星际工作室(1234567890),Release');
+    await openHarmonyCertificates(page);
+    const row = await uploadHarmonyCertificate(page, harmonyP12File, {
+      wrongPassword: '不对的密码',
+      password: '鸿蒙密码',
+    });
+    expect(await row.innerText()).toContain('星际工作室(1234567890),Release');
     expect(await row.innerText()).toContain('EC');
     const expiry = row.getByTestId('cert-expiry');
     expect(await expiry.getAttribute('data-status')).toBe('expiring');
-    const day = `${expires.getFullYear()}-${String(expires.getMonth() + 1).padStart(2, '0')}-${String(expires.getDate()).padStart(2, '0')}`;
-    expect(await expiry.innerText()).toContain(`${day} 即将过期`);
+    expect(await expiry.innerText()).toContain(`${certificateDay(expires)} 即将过期`);
     // Usable at 390 px: the table scrolls inside itself, the page does not overflow sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
-    await row.getByTestId('harmony-cert-delete').click();
-    await settled(page, '.ant-popconfirm').locator('.ant-btn-primary').click();
-    await expectToast(page, '删除成功');
-    await section.getByText('还没有鸿蒙签名证书').waitFor();
+    await deleteHarmonyCertificate(page, row);
     await context.close();
   });
 });
