@@ -200,6 +200,28 @@ describe('local blob store', () => {
       { reason: 'incomplete' },
     );
   });
+
+  it('refuses the parts and the completion of an upload whose meta.json was damaged, and still lists it for clean-up', async () => {
+    const { uploadId } = await store.startMultipart('p/hurt.ipa', {
+      size: 100,
+      partSize: PART,
+      contentType: 'application/octet-stream',
+    });
+    fs.writeFileSync(path.join(root, 'multipart', uploadId, 'meta.json'), '{"key":"p/hurt.ipa","size":"100"}');
+    const res = await fetch(new URL(await store.partUploadUrl('p/hurt.ipa', uploadId, 1, 60), server.url), {
+      method: 'PUT',
+      body: randomBytes(100),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { msg: string }).msg).toMatch(
+      /^分片上传失败：upload .* is damaged \(meta\.json: size: /,
+    );
+    await expect(store.completeMultipart('p/hurt.ipa', uploadId, [], 100)).rejects.toMatchObject({
+      reason: 'no_upload',
+      message: expect.stringContaining('partSize'),
+    });
+    expect((await store.listMultipart()).find((u) => u.uploadId === uploadId)).toMatchObject({ key: '' });
+  });
 });
 
 // A fault-injecting flush: the local store's datasync of a part, observed or made to fail with EIO.

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitLogItem } from '@release/contract';
 import { createSandbox, fastImportLinearHistory, GitRepo } from '../src/integrations/git/testing/git-fixture.ts';
+import { walkedTipsFile } from '../src/modules/sync/walked-tips.ts';
 import { testDialects } from './helpers/dialects.ts';
 import { startTestServer, type TestServer } from './helpers/test-app.ts';
 
@@ -102,5 +104,19 @@ describe.each(testDialects())('a first sync of a long git history on %s', (diale
     });
     expect(await sync(id)).toEqual({ created: 0, error: null });
     expect(await everyItem(id)).toHaveLength(COMMITS);
+
+    // A damaged state file beside the mirrors only costs a full walk: the next sync stores the new commit once.
+    fs.writeFileSync(walkedTipsFile(server.built.core.config.mirrorsDir, id), '{"remote": "file:///tmp/x", "ti');
+    repo.commit({
+      message: 'fix: 状态文件损坏之后',
+      author: { name: '米拉', email: 'mila@corp.test' },
+      time: START + COMMITS + 20,
+    });
+    expect(await sync(id)).toEqual({ created: 1, error: null });
+    expect((await everyItem(id)).map((item) => item.commitMessage).slice(0, 2)).toEqual([
+      'fix: 状态文件损坏之后',
+      `commit ${COMMITS}\n\nbody of ${COMMITS}`,
+    ]);
+    expect(await everyItem(id)).toHaveLength(COMMITS + 1);
   });
 });

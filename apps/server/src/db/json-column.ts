@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { decodeJson } from '../lib/decode-json.ts';
 
 /** A JSON column whose text does not fit its schema: a damaged row, named so an operator can find it. */
 export class CorruptJsonColumnError extends Error {
@@ -35,19 +36,9 @@ export function jsonColumn<S extends z.ZodType>(
   options: { fallback?: () => z.output<S> } = {},
 ): JsonColumn<z.output<S>> {
   const strict = (text: string): z.output<S> => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new CorruptJsonColumnError(column, (error as Error).message);
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success)
-      throw new CorruptJsonColumnError(
-        column,
-        parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
-      );
-    return parsed.data;
+    const decoded = decodeJson(text, schema);
+    if (!decoded.ok) throw new CorruptJsonColumnError(column, decoded.problem);
+    return decoded.value;
   };
   const { fallback } = options;
   return {

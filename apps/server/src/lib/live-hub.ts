@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type pg from 'pg';
+import { z } from 'zod';
 import { pgPoolOf } from '../db/pg-pool.ts';
 import type { Database } from '../db/schema.ts';
+import { decodeJson } from './decode-json.ts';
 import type { Logger } from './logger.ts';
 
 import { liveEventTypes, type LiveEventType } from '@release/contract';
@@ -14,19 +16,14 @@ export interface LiveEvent {
   appId: number;
 }
 
-const TYPES = new Set<string>(liveEventTypes);
+/** An event as it travels through NOTIFY; anything else on the channel is not ours and is ignored. */
+const liveEvent = z.object({ type: z.enum(liveEventTypes), appId: z.int() });
 /** How long the PostgreSQL listener waits before connecting again after losing its connection. */
 const RECONNECT_MS = 1_000;
 
 function parseEvent(text: string): LiveEvent | null {
-  try {
-    const value = JSON.parse(text) as { type?: unknown; appId?: unknown };
-    if (typeof value.type === 'string' && TYPES.has(value.type) && Number.isSafeInteger(value.appId))
-      return { type: value.type as LiveEventType, appId: value.appId as number };
-  } catch {
-    // Not ours: ignored.
-  }
-  return null;
+  const event = decodeJson(text, liveEvent);
+  return event.ok ? event.value : null;
 }
 
 /**

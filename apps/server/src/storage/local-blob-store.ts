@@ -4,17 +4,21 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
 import type { Clock } from '../lib/clock.ts';
+import { decodeJson } from '../lib/decode-json.ts';
 import { assertSafeKey, BlobError, type BlobPart, type ByteRange } from './blob-store.ts';
 import { type SyncData, syncPath, writePartAt } from './part-writer.ts';
 import type { UrlSigner } from './url-signer.ts';
 
-interface MultipartMeta {
-  key: string;
-  size: number;
-  partSize: number;
-  contentType: string;
-}
+/** An upload's meta.json, written at its start and read by each part and the completion. */
+const multipartMeta = z.object({
+  key: z.string(),
+  size: z.number().int().nonnegative(),
+  partSize: z.number().int().positive(),
+  contentType: z.string(),
+});
+type MultipartMeta = z.output<typeof multipartMeta>;
 
 export const LOCAL_PART_PATH = '/api/blob/part';
 export const LOCAL_DOWNLOAD_PATH = '/api/blob/file';
@@ -39,12 +43,13 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     if (!/^[0-9a-f-]{36}$/.test(uploadId)) throw new BlobError('no_upload', 'unknown upload');
     return path.join(multipartDir, uploadId);
   }
+  /** An upload's meta.json; a damaged one refuses every part and the completion with a clear error, never a guess. */
   async function readMeta(uploadId: string): Promise<MultipartMeta> {
-    try {
-      return JSON.parse(await fsp.readFile(path.join(uploadDir(uploadId), 'meta.json'), 'utf8')) as MultipartMeta;
-    } catch {
-      throw new BlobError('no_upload', 'unknown or finished upload');
-    }
+    const text = await fsp.readFile(path.join(uploadDir(uploadId), 'meta.json'), 'utf8').catch(() => null);
+    if (text === null) throw new BlobError('no_upload', 'unknown or finished upload');
+    const meta = decodeJson(text, multipartMeta);
+    if (!meta.ok) throw new BlobError('no_upload', `upload ${uploadId} is damaged (meta.json: ${meta.problem})`);
+    return meta.value;
   }
   function partLength(meta: MultipartMeta, partNo: number): number {
     const partCount = Math.max(1, Math.ceil(meta.size / meta.partSize));
@@ -142,15 +147,12 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
         const metaFile = path.join(multipartDir, name, 'meta.json');
         const stat = await fsp.stat(metaFile).catch(() => null);
         // A folder without meta.json died before its upload started: clean it like any other.
-        const meta = stat
-          ? ((await fsp
-              .readFile(metaFile, 'utf8')
-              .then(JSON.parse)
-              .catch(() => null)) as MultipartMeta | null)
-          : null;
+        // A damaged one too: it is listed without its key, and cleaned up when it is old enough.
+        const text = stat ? await fsp.readFile(metaFile, 'utf8').catch(() => null) : null;
+        const meta = text === null ? null : decodeJson(text, multipartMeta);
         const started =
           stat?.mtimeMs ?? (await fsp.stat(path.join(multipartDir, name)).catch(() => null))?.mtimeMs ?? 0;
-        out.push({ key: meta?.key ?? '', uploadId: name, startedAt: started });
+        out.push({ key: meta?.ok ? meta.value.key : '', uploadId: name, startedAt: started });
       }
       return out;
     },

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { branchNames } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
@@ -25,6 +23,7 @@ import type { WorkflowRecord } from '../workflows/workflows.repository.ts';
 import type { WorkflowsDirectory } from '../workflows/workflows-directory.ts';
 import { sameCommitters } from '../workflows/workflow-columns.ts';
 import { isPolled } from './inbound-rules.ts';
+import { readWalkedTips, writeWalkedTips } from './walked-tips.ts';
 
 /**
  * How many commits one sync stores at most (the next sync goes on from there): a first import of a huge history
@@ -168,55 +167,6 @@ export function createRepoSyncService(deps: {
   };
 }
 export type RepoSyncService = ReturnType<typeof createRepoSyncService>;
-
-/**
- * The branch tips a workflow's last complete sync walked, beside the mirrors (`sync-state/<id>.json`), kept with
- * the remote and branch filter they were read with: another remote or filter, or a truncated read, walks the whole
- * history again, and so does a tip that is not a stored item. Lost or unreadable state only costs a full walk; the
- * stored commit ids still decide what is new.
- */
-interface WalkedTips {
-  remote: string;
-  branches: string;
-  tips: string[];
-}
-
-function walkedTipsFile(mirrorsDir: string, workflowId: number): string {
-  return path.join(mirrorsDir, 'sync-state', `${workflowId}.json`);
-}
-
-async function readWalkedTips(mirrorsDir: string, workflow: WorkflowRecord): Promise<string[]> {
-  try {
-    const state = JSON.parse(await fs.readFile(walkedTipsFile(mirrorsDir, workflow.id), 'utf8')) as Partial<WalkedTips>;
-    const same = state.remote === (workflow.repo_path ?? '') && state.branches === (workflow.default_branch ?? '');
-    return same && Array.isArray(state.tips)
-      ? state.tips.filter((tip) => typeof tip === 'string' && /^[0-9a-f]{40,64}$/.test(tip))
-      : [];
-  } catch {
-    return [];
-  }
-}
-
-async function writeWalkedTips(mirrorsDir: string, workflow: WorkflowRecord, tips: string[] | null): Promise<void> {
-  const file = walkedTipsFile(mirrorsDir, workflow.id);
-  try {
-    if (tips === null) {
-      await fs.rm(file, { force: true });
-      return;
-    }
-    const state: WalkedTips = { remote: workflow.repo_path ?? '', branches: workflow.default_branch ?? '', tips };
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed (per process: two servers may sync at once), so no reader sees half a file.
-    const aside = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    await fs.writeFile(aside, JSON.stringify(state));
-    await fs.rename(aside, file).catch(async (error: unknown) => {
-      await fs.rm(aside, { force: true });
-      throw error;
-    });
-  } catch {
-    // Only a shortcut: without it the next poll walks the whole history.
-  }
-}
 
 export function defaultMirrorsDir(dataDir: string): string {
   return path.join(dataDir, 'mirrors');
