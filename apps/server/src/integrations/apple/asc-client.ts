@@ -1,4 +1,6 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { decodeJson } from '../../lib/decode-json.ts';
 
 /** The App Store Connect API (contract git-apple.md §F): ES256 team-key tokens, JSON:API bodies, paging by `links.next`. */
 export const DEFAULT_APPLE_API_BASE_URL = 'https://api.appstoreconnect.apple.com';
@@ -37,12 +39,31 @@ export class AscNetworkError extends Error {
   }
 }
 
-export interface AscResource<A = Record<string, unknown>> {
+/** A JSON:API resource as we read it: its id and the attributes a caller's schema names. */
+export interface AscResource<A> {
   type: string;
   id: string;
   attributes: A;
-  relationships?: Record<string, { data?: { type: string; id: string } | Array<{ type: string; id: string }> }>;
 }
+
+/** A resource whose attributes fit `attributes` (the fields the caller reads; Apple's others pass unread). */
+function resource<A extends z.ZodType>(attributes: A): z.ZodType<AscResource<z.output<A>>> {
+  // zod cannot tell of a generic schema whether it admits undefined (so whether `attributes` is optional): named here.
+  return z.object({ type: z.string(), id: z.string(), attributes }) as unknown as z.ZodType<AscResource<z.output<A>>>;
+}
+/** A page of a collection: its resources and the link to the next page. */
+function page<A extends z.ZodType>(attributes: A) {
+  return z.object({
+    data: z.array(resource(attributes)),
+    links: z.object({ next: z.string().optional() }).optional(),
+  });
+}
+/** Apple's error answer; only the first error is read. */
+const errorAnswer = z.object({
+  errors: z.array(
+    z.object({ code: z.string().optional(), title: z.string().optional(), detail: z.string().optional() }),
+  ),
+});
 
 /** Reads the P-256 key of a .p8; throws on anything else. */
 export function readP8(p8: string): KeyObject {
@@ -93,7 +114,16 @@ export function createAscClient(options: {
     }
   }
 
-  async function request<T>(method: string, pathOrUrl: string, body?: unknown): Promise<T | null> {
+  /**
+   * One call; its answer decoded with `answer` (null for an empty one). An answer that does not fit is Apple's
+   * fault, thrown as a 502 MALFORMED_RESPONSE naming the field, like any error answer of Apple's.
+   */
+  async function request<S extends z.ZodType>(
+    method: string,
+    pathOrUrl: string,
+    answer: S,
+    body?: unknown,
+  ): Promise<z.output<S> | null> {
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
     let response = await once(method, url, body, false);
     // Apple answers a spurious 401 now and then: one retry with a fresh token (as fastlane does).
@@ -104,17 +134,26 @@ export function createAscClient(options: {
     const text = await response.text();
     if (!response.ok) throw errorOf(response.status, text);
     if (response.status === 204 || text === '') return null;
-    return JSON.parse(text) as T;
+    const decoded = decodeJson(text, answer);
+    if (!decoded.ok)
+      throw new AscApiError(
+        502,
+        'MALFORMED_RESPONSE',
+        'Malformed response',
+        `Apple's answer to ${method} ${url.replace(baseUrl, '')} does not fit: ${decoded.problem}`.slice(0, 500),
+      );
+    return decoded.value;
   }
 
   /** Every item of a collection, following `links.next` verbatim. */
-  async function all<A>(path: string): Promise<Array<AscResource<A>>> {
-    const items: Array<AscResource<A>> = [];
+  async function all<A extends z.ZodType>(path: string, attributes: A): Promise<Array<AscResource<z.output<A>>>> {
+    const items: Array<AscResource<z.output<A>>> = [];
+    const answer = page(attributes);
     let next: string | undefined = path;
-    for (let page = 0; next && page < MAX_PAGES; page++) {
-      const answer: { data: Array<AscResource<A>>; links?: { next?: string } } | null = await request('GET', next);
-      items.push(...(answer?.data ?? []));
-      next = answer?.links?.next;
+    for (let count = 0; next && count < MAX_PAGES; count++) {
+      const got: z.output<typeof answer> | null = await request('GET', next, answer);
+      items.push(...(got?.data ?? []));
+      next = got?.links?.next;
     }
     return items;
   }
@@ -122,8 +161,14 @@ export function createAscClient(options: {
   return {
     request,
     all,
-    async single<A>(method: string, path: string, body?: unknown): Promise<AscResource<A>> {
-      const answer = await request<{ data: AscResource<A> }>(method, path, body);
+    /** One resource (a POST or PATCH answers the one it made). */
+    async single<A extends z.ZodType>(
+      method: string,
+      path: string,
+      attributes: A,
+      body?: unknown,
+    ): Promise<AscResource<z.output<A>>> {
+      const answer = await request(method, path, z.object({ data: resource(attributes) }), body);
       if (!answer) throw new AscApiError(502, 'EMPTY_RESPONSE', 'Empty response', 'Apple answered without a body');
       return answer.data;
     },
@@ -133,12 +178,9 @@ export type AscClient = ReturnType<typeof createAscClient>;
 
 function errorOf(status: number, text: string): AscApiError {
   // A 403 may come with an odd content type: read the body whatever it says.
-  try {
-    const parsed = JSON.parse(text) as { errors?: Array<{ code?: string; title?: string; detail?: string }> };
-    const first = parsed.errors?.[0];
-    if (first) return new AscApiError(status, first.code ?? String(status), first.title ?? '', first.detail ?? '');
-  } catch {
-    // not JSON
-  }
+  const parsed = decodeJson(text, errorAnswer);
+  const first = parsed.ok ? parsed.value.errors[0] : undefined;
+  if (first) return new AscApiError(status, first.code ?? String(status), first.title ?? '', first.detail ?? '');
+  // Not Apple's error shape (a proxy's page): the status and the start of the text.
   return new AscApiError(status, `HTTP_${status}`, '', text.slice(0, 200));
 }

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { LARK_LOGIN_SCOPES } from '@release/contract';
+import { z } from 'zod';
 import type { Clock } from '../../lib/clock.ts';
+import { decodeJson } from '../../lib/decode-json.ts';
 import { downloadOf, StreamedForm, type LarkDownload } from './lark-files.ts';
 
 /** Where our Lark app lives and how it signs in (config LARK_*). */
@@ -60,13 +62,19 @@ interface Cached {
 
 type Json = Record<string, unknown>;
 
-async function readJson(response: Response): Promise<Json> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    throw new LarkApiError(response.status, -1, `飞书返回了无法解析的内容（HTTP ${response.status}）`);
-  }
+/**
+ * Lark's envelope, the fields every answer is read by: `code` (0 is success), `data` (the call's own fields, read
+ * by each call), and the rest as it comes (`msg`, OAuth's flat `access_token`, `error_description`, …).
+ */
+const envelope = z.looseObject({ code: z.number().optional(), data: z.record(z.string(), z.unknown()).nullish() });
+type Envelope = z.output<typeof envelope>;
+/** A refusal of a download: the envelope with its code (and `msg`, read by `failure`). */
+const refusalEnvelope = z.looseObject({ code: z.number() });
+
+async function readJson(response: Response): Promise<Envelope> {
+  const answer = decodeJson(await response.text(), envelope);
+  if (!answer.ok) throw new LarkApiError(response.status, -1, `飞书返回了无法解析的内容（HTTP ${response.status}）`);
+  return answer.value;
 }
 
 function str(value: unknown): string | null {
@@ -84,7 +92,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const maxInlineWaitMs = options.maxInlineWaitMs ?? 2_000;
 
-  async function post(url: string, body: unknown, token?: string): Promise<{ status: number; json: Json }> {
+  async function post(url: string, body: unknown, token?: string): Promise<{ status: number; json: Envelope }> {
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -121,7 +129,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     url: string,
     body: unknown,
     token: string,
-  ): Promise<{ status: number; json: Json; resetMs: number | null }> {
+  ): Promise<{ status: number; json: Envelope; resetMs: number | null }> {
     // A FormData body goes as multipart/form-data with its own boundary; a StreamedForm (a file from the store) is
     // streamed with its exact length, opened anew for each try.
     const form = body instanceof FormData || body instanceof StreamedForm;
@@ -174,7 +182,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
     let waits = 0;
     for (;;) {
       const { status, json, resetMs } = await send(method, url, input.body, await tenantToken());
-      if (status === 200 && json.code === 0) return (json.data ?? {}) as Json;
+      if (status === 200 && json.code === 0) return json.data ?? {};
       const code = typeof json.code === 'number' ? json.code : -1;
       if (!renewed && STALE_TOKEN_CODES.has(code)) {
         renewed = true;
@@ -205,28 +213,16 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
         headers: { authorization: `Bearer ${await tenantToken()}` },
         signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
       });
-      let json: Json | null = null;
       // Only a JSON answer is read here (Lark's envelope is small); a file's bytes are left to the caller's stream.
       const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
       if (response.ok && !isJson) return downloadOf(response);
       const text = await response.text();
-      if (isJson) {
-        try {
-          const parsed = JSON.parse(text) as unknown;
-          json =
-            typeof parsed === 'object' &&
-            parsed !== null &&
-            typeof (parsed as Json).code === 'number' &&
-            (parsed as Json).code !== 0
-              ? (parsed as Json)
-              : null;
-        } catch {
-          json = null;
-        }
-      }
+      // A refusal is an envelope with a non-zero code; any other JSON is the file itself (a .json attachment).
+      const answer = isJson ? decodeJson(text, refusalEnvelope) : null;
+      const json = answer?.ok && answer.value.code !== 0 ? answer.value : null;
       if (response.ok && !json) return { body: Readable.from([Buffer.from(text)]), size: Buffer.byteLength(text) };
       const refusal = json ?? { code: -1, msg: `HTTP ${response.status}` };
-      if (!renewed && STALE_TOKEN_CODES.has(refusal.code as number)) {
+      if (!renewed && STALE_TOKEN_CODES.has(refusal.code)) {
         tenant = null;
         continue;
       }
@@ -276,7 +272,7 @@ export function createLarkClient(config: LarkConfig, clock: Clock, options: Lark
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
       const json = await readJson(response);
-      const data = (json.data ?? {}) as Json;
+      const data = json.data ?? {};
       const openId = str(data.open_id);
       if (response.status !== 200 || json.code !== 0 || !openId) throw failure(response.status, json);
       return {

@@ -5,6 +5,7 @@ import {
   type BindAppleAccountBody,
   type UpdateAppleAccountBody,
 } from '@release/contract';
+import { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../http/app-error.ts';
 import { createAscClient, readP8, type AscClient, type AscCredentials } from '../../integrations/apple/asc-client.ts';
@@ -49,12 +50,13 @@ function checkedP8(raw: string): string {
   return p8;
 }
 
+/** The one field the probe reads: the team id Apple calls a bundle id's seedId. */
+const firstBundleId = z.object({ data: z.array(z.object({ attributes: z.object({ seedId: z.string().nullish() }) })) });
+
 /** Proves the key works with a real call; the team id comes from the answer when Apple has bundle ids. */
 async function probe(deps: AppleAccountsDeps, credentials: AscCredentials): Promise<string | null> {
   const client = createAscClient({ baseUrl: deps.baseUrl, credentials, now: deps.clock.now });
-  const answer = await callApple(() =>
-    client.request<{ data: Array<{ attributes: { seedId?: string } }> }>('GET', '/v1/bundleIds?limit=1'),
-  );
+  const answer = await callApple(() => client.request('GET', '/v1/bundleIds?limit=1', firstBundleId));
   return answer?.data[0]?.attributes.seedId ?? null;
 }
 

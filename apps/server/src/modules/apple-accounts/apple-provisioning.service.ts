@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import {
   AppleAccountMessages,
   normalizeUdid,
@@ -16,33 +17,33 @@ import { appleMessage, assertConfirmed, callApple, isPerDeviceError } from './ap
 import type { AppleDeviceInput } from './apple-accounts.repository.ts';
 import { clientFor, findAccount, type AppleAccountsDeps } from './apple-accounts.service.ts';
 
-interface DeviceAttributes {
-  name: string;
-  udid: string;
-  platform: string;
-  deviceClass: string;
-  status: string;
-  model: string | null;
-}
-interface CertificateAttributes {
-  name: string;
-  certificateType: string;
-  displayName: string;
-  serialNumber: string;
-  expirationDate: string;
-  certificateContent: string;
-}
-interface BundleIdAttributes {
-  name: string;
-  identifier: string;
-  platform: string;
-  seedId?: string;
-}
-interface ProfileAttributes {
-  name: string;
-  profileType: string;
-  profileContent: string;
-}
+/** The attributes of Apple's resources that we read; a resource missing one is a MALFORMED_RESPONSE. */
+const deviceAttributes = z.object({
+  name: z.string(),
+  udid: z.string(),
+  platform: z.string(),
+  deviceClass: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
+  status: z.string(),
+  model: z.string().nullish(),
+});
+const certificateAttributes = z.object({
+  name: z.string(),
+  certificateType: z.string(),
+  displayName: z.string().nullish(),
+  serialNumber: z.string(),
+  expirationDate: z.string(),
+  certificateContent: z.string().nullish(),
+});
+const bundleIdAttributes = z.object({
+  name: z.string(),
+  identifier: z.string(),
+  platform: z.string(),
+  seedId: z.string().nullish(),
+});
+const profileAttributes = z.object({ name: z.string(), profileType: z.string(), profileContent: z.string() });
 
 const IOS_CLASSES = ['IPHONE', 'IPAD', 'IPOD', 'APPLE_WATCH'];
 const PROFILE_TYPE: Record<
@@ -65,12 +66,12 @@ const PROFILE_TYPE: Record<
   },
 };
 
-const deviceRow = (d: AscResource<DeviceAttributes>): AppleDeviceInput => ({
+const deviceRow = (d: AscResource<z.output<typeof deviceAttributes>>): AppleDeviceInput => ({
   apple_id: d.id,
   udid: d.attributes.udid,
   name: d.attributes.name,
   platform: d.attributes.platform,
-  device_class: d.attributes.deviceClass ?? '',
+  device_class: d.attributes.deviceClass,
   status: d.attributes.status,
   model: d.attributes.model ?? null,
 });
@@ -89,9 +90,9 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       const client = clientFor(deps, account);
       const [devices, certs, bundleIds] = await callApple(() =>
         Promise.all([
-          client.all<DeviceAttributes>('/v1/devices?limit=200'),
-          client.all<CertificateAttributes>('/v1/certificates?limit=200'),
-          client.all<BundleIdAttributes>('/v1/bundleIds?limit=200'),
+          client.all('/v1/devices?limit=200', deviceAttributes),
+          client.all('/v1/certificates?limit=200', certificateAttributes),
+          client.all('/v1/bundleIds?limit=200', bundleIdAttributes),
         ]),
       );
       const locals = await accounts.localDevices();
@@ -184,7 +185,7 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
       const result: RegisterAppleDevicesResult = { registered: [], failed: [] };
       for (const device of chosen) {
         try {
-          const created = await client.single<DeviceAttributes>('POST', '/v1/devices', {
+          const created = await client.single('POST', '/v1/devices', deviceAttributes, {
             data: {
               type: 'devices',
               attributes: {
@@ -240,21 +241,22 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
 
       const client = clientFor(deps, account);
       const created = await callApple(async () => {
-        const candidates = await client.all<BundleIdAttributes>(
+        const candidates = await client.all(
           `/v1/bundleIds?limit=200&filter[identifier]=${encodeURIComponent(input.bundleId)}`,
+          bundleIdAttributes,
         );
         // filter[identifier] matches substrings at Apple: pick the exact one.
         const bundle = candidates.find((b) => b.attributes.identifier === input.bundleId);
         if (!bundle) throw AppError.badRequest(AppleAccountMessages.bundleIdNotFound(input.bundleId));
         const devices = (
-          await client.all<DeviceAttributes>('/v1/devices?limit=200&filter[status]=ENABLED&filter[platform]=IOS')
+          await client.all('/v1/devices?limit=200&filter[status]=ENABLED&filter[platform]=IOS', deviceAttributes)
         ).filter((d) => IOS_CLASSES.includes(d.attributes.deviceClass));
         if (devices.length === 0) throw AppError.badRequest(AppleAccountMessages.noDevices);
-        const existing = (await client.all<ProfileAttributes>(`/v1/bundleIds/${bundle.id}/profiles?limit=200`)).filter(
+        const existing = (await client.all(`/v1/bundleIds/${bundle.id}/profiles?limit=200`, profileAttributes)).filter(
           (p) => p.attributes.profileType === kind.apple,
         );
         const name = existing[0]?.attributes.name ?? `${input.bundleId} ${kind.suffix}`;
-        for (const old of existing) await client.request('DELETE', `/v1/profiles/${old.id}`);
+        for (const old of existing) await client.request('DELETE', `/v1/profiles/${old.id}`, z.unknown());
         const body = (profileName: string) => ({
           data: {
             type: 'profiles',
@@ -267,7 +269,7 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
           },
         });
         try {
-          return await client.single<ProfileAttributes>('POST', '/v1/profiles', body(name));
+          return await client.single('POST', '/v1/profiles', profileAttributes, body(name));
         } catch (error) {
           // Right after a delete Apple may still hold the name: make it under a dated one instead.
           if (
@@ -275,9 +277,10 @@ export function createAppleProvisioningService(deps: AppleAccountsDeps & { certi
             error.status === 409 &&
             /Multiple profiles found with the name/.test(error.detail)
           ) {
-            return client.single<ProfileAttributes>(
+            return client.single(
               'POST',
               '/v1/profiles',
+              profileAttributes,
               body(`${name} ${new Date(clock.now()).toISOString().slice(0, 16).replace('T', ' ')}`),
             );
           }

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { z } from 'zod';
 import { JobFailure } from '../../jobs/job-definition.ts';
 import { LarkApiError, type LarkClient } from '../../integrations/lark/lark-client.ts';
+import { decodeJson } from '../../lib/decode-json.ts';
 
 export const SEND_TIMEOUT_MS = 15_000;
 
@@ -34,10 +36,11 @@ export function larkBotSign(timestampSec: number, secret: string): string {
  * request never left, and an error after it is the only case whose outcome is unknown. A pooled socket
  * closed by the receiver while idle would otherwise blur the two.
  */
-function postJson(
+function postJson<S extends z.ZodType>(
   url: string,
   body: unknown,
-): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+  schema: S,
+): Promise<{ status: number; json: z.output<S> | null; headers: Headers }> {
   const target = new URL(url);
   const payload = Buffer.from(JSON.stringify(body));
   const send = target.protocol === 'https:' ? https.request : http.request;
@@ -59,12 +62,9 @@ function postJson(
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () => {
-          let json: Record<string, unknown> = {};
-          try {
-            json = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-          } catch {
-            // A proxy's error page: the HTTP status says enough.
-          }
+          // An answer that does not fit (a proxy's error page, a bare `null`): the HTTP status says enough.
+          const answer = decodeJson(Buffer.concat(chunks).toString('utf8'), schema);
+          const json = answer.ok ? answer.value : null;
           const headers = new Headers();
           for (const [name, value] of Object.entries(res.headers))
             if (typeof value === 'string') headers.set(name, value);
@@ -78,9 +78,15 @@ function postJson(
   });
 }
 
-function numberOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' ? value : fallback;
-}
+/** The fields of a Lark custom bot's answer we read: `code`/`msg`, or `StatusCode`/`StatusMessage` of older bots. */
+const larkBotAnswer = z.object({
+  code: z.number().nullish(),
+  msg: z.string().nullish(),
+  StatusCode: z.number().nullish(),
+  StatusMessage: z.string().nullish(),
+});
+/** The fields of a WeCom group robot's answer we read. */
+const wecomRobotAnswer = z.object({ errcode: z.number().nullish(), errmsg: z.string().nullish() });
 
 function resetMs(headers: Headers): number | null {
   const reset = Number(headers.get('x-ogw-ratelimit-reset'));
@@ -109,9 +115,9 @@ export async function sendLarkBot(
 ): Promise<SendReceipt> {
   const timestamp = Math.floor(nowMs / 1000);
   const signed = secret ? { timestamp: String(timestamp), sign: larkBotSign(timestamp, secret), ...body } : body;
-  const { status, json, headers } = await postJson(url, signed);
-  const code = numberOr(json.code, numberOr(json.StatusCode, status === 200 ? 0 : -1));
-  const message = String(json.msg ?? json.StatusMessage ?? '');
+  const { status, json, headers } = await postJson(url, signed, larkBotAnswer);
+  const code = json?.code ?? json?.StatusCode ?? (status === 200 ? 0 : -1);
+  const message = json?.msg ?? json?.StatusMessage ?? '';
   if (status === 200 && code === 0) return { code, message: message || 'success' };
   throw larkFailure(status, code, message, headers);
 }
@@ -144,9 +150,9 @@ const WECOM_RETRYABLE = new Set([-1, 45009]);
 
 /** Posts to a WeCom group robot. Throws JobFailure. */
 export async function sendWecomRobot(url: string, body: Record<string, unknown>): Promise<SendReceipt> {
-  const { status, json } = await postJson(url, body);
-  const code = numberOr(json.errcode, -1);
-  const message = String(json.errmsg ?? `HTTP ${status}`);
+  const { status, json } = await postJson(url, body, wecomRobotAnswer);
+  const code = json?.errcode ?? -1;
+  const message = json?.errmsg ?? `HTTP ${status}`;
   if (status === 200 && code === 0) return { code, message: message || 'ok' };
   const text = `${message}（企业微信 ${code}）`;
   // 45009: once over 20 a minute the robot is blocked for 60 s.

@@ -82,3 +82,26 @@ export function startDumbGitServer(
   });
   return listen(server, sockets);
 }
+
+/** What a canned server says to one request. */
+export interface CannedAnswer {
+  status?: number;
+  body: string;
+  contentType?: string;
+}
+
+/**
+ * Answers each request with `answer(path)` (the path with its query): another service saying something odd — a bare
+ * `null`, a proxy's page, a field of the wrong type — that the loopback fakes, which speak the real shapes, never say.
+ */
+export function startCannedServer(answer: (path: string) => CannedAnswer): Promise<LoopbackServer> {
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const { status = 200, body, contentType = 'application/json; charset=utf-8' } = answer(req.url ?? '/');
+      res.writeHead(status, { 'content-type': contentType }).end(body);
+    });
+  });
+  return listen(server, sockets);
+}
