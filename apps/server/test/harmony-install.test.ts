@@ -4,8 +4,8 @@ import type { AppVersionRow, InstallPage } from '@release/contract';
 import { signHarmonyManifest, verifyHarmonyManifest } from '@release/inspect';
 import { harmonyDeveloperKey, sampleHap, type HapProfileOptions } from '@release/inspect/testing/hap-builder.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { testStore } from './helpers/s3-server.ts';
-import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { startHarmonyShop } from './helpers/harmony-shop.ts';
+import type { TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const combos = testDialects().flatMap((dialect) =>
@@ -17,7 +17,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** The install page of HarmonyOS builds: each module served, the enterprise manifest, a debug build's devices and hdc. */
 describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (dialect, store) => {
   let server: TestServer;
-  let closeStore: () => Promise<void>;
+  let close: () => Promise<void>;
   let editor: { userId: number; token: string };
   let appId: number;
   let versionCode = 4000000;
@@ -69,26 +69,14 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
   };
 
   beforeAll(async () => {
-    const storage = await testStore(store);
-    closeStore = storage.close;
-    server = await startTestServer(dialect, { blobs: storage.blobs, publicUrl: PUBLIC });
-    const admin = await server.adminToken();
-    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '鸿蒙商城',
-        appType: 'native',
-        password: '135790',
-        path: 'harmony-install',
-        distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-      },
-    });
-    appId = created.body.data.appId;
+    ({ server, editor, appId, close } = await startHarmonyShop(dialect, {
+      path: 'harmony-install',
+      store,
+      publicUrl: PUBLIC,
+    }));
   });
   afterAll(async () => {
-    await server?.close();
-    await closeStore?.();
+    await close?.();
   });
 
   it('a debug build lists its devices, its modules (each downloadable as uploaded) and the hdc command', async () => {

@@ -5,8 +5,8 @@ import { inspectPackage, type HapInspection, type ModuleFile } from '@release/in
 import { sampleHap } from '@release/inspect/testing/hap-builder.ts';
 import { withLocalFile } from '../src/storage/local-copy.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { testStore } from './helpers/s3-server.ts';
-import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { startHarmonyShop } from './helpers/harmony-shop.ts';
+import type { TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const combos = testDialects().flatMap((dialect) =>
@@ -17,7 +17,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** Entry, feature and shared modules uploaded together become one HarmonyOS version, stored as one packed .app. */
 describe.each(combos)('HarmonyOS module sets on %s with the %s store', (dialect, store) => {
   let server: TestServer;
-  let closeStore: () => Promise<void>;
+  let close: () => Promise<void>;
   let editor: { userId: number; token: string };
   let appId: number;
 
@@ -56,26 +56,10 @@ describe.each(combos)('HarmonyOS module sets on %s with the %s store', (dialect,
   };
 
   beforeAll(async () => {
-    const storage = await testStore(store);
-    closeStore = storage.close;
-    server = await startTestServer(dialect, { blobs: storage.blobs });
-    const admin = await server.adminToken();
-    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '鸿蒙商城',
-        appType: 'native',
-        password: '135790',
-        path: 'harmony-set',
-        distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-      },
-    });
-    appId = created.body.data.appId;
+    ({ server, editor, appId, close } = await startHarmonyShop(dialect, { path: 'harmony-set', store }));
   });
   afterAll(async () => {
-    await server?.close();
-    await closeStore?.();
+    await close?.();
   });
 
   it('an entry and its shared module become one version whose packed .app serves each module as uploaded', async () => {

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDetail, AppVersionRow } from '@release/contract';
 import { sampleHap, sampleHarmonyApp } from '@release/inspect/testing/hap-builder.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { startTestServer, type TestServer } from './helpers/test-app.ts';
+import { startHarmonyShop } from './helpers/harmony-shop.ts';
+import type { TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 /** HarmonyOS builds become versions like any other kind: through the kind table, the inspector and packageIdentity. */
 describe.each(testDialects())('publishing HarmonyOS builds on %s', (dialect) => {
   let server: TestServer;
+  let close: () => Promise<void>;
   let editor: { userId: number; token: string };
   let appId: number;
 
@@ -17,23 +19,10 @@ describe.each(testDialects())('publishing HarmonyOS builds on %s', (dialect) => 
   };
 
   beforeAll(async () => {
-    server = await startTestServer(dialect);
-    const admin = await server.adminToken();
-    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '鸿蒙商城',
-        appType: 'native',
-        password: '135790',
-        path: 'harmony-shop',
-        distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-      },
-    });
-    appId = created.body.data.appId;
+    ({ server, editor, appId, close } = await startHarmonyShop(dialect, { path: 'harmony-shop' }));
   });
   afterAll(async () => {
-    await server?.close();
+    await close?.();
   });
 
   it('a signed .hap becomes a HarmonyOS version with its version, bundle name, label, icon and profile end', async () => {

@@ -12,8 +12,8 @@ import { verifyHarmonyManifest } from '@release/inspect';
 import { makeEcHarmonyIdentity } from '@release/inspect/testing/hap-ec-identity.ts';
 import { DAY_MS, currentValidity } from '@release/inspect/testing/validity.ts';
 import { testDialects } from './helpers/dialects.ts';
-import { testStore } from './helpers/s3-server.ts';
-import { startTestServer, TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
+import { startHarmonyShop } from './helpers/harmony-shop.ts';
+import { TEST_CLOCK_START, type ApiResponse, type TestServer } from './helpers/test-app.ts';
 import { transferFile } from './helpers/upload-client.ts';
 
 const combos = testDialects().flatMap((dialect) =>
@@ -45,7 +45,7 @@ const MISSING =
 /** Issue 21 "Manifest signing": the admin uploads the HarmonyOS .p12, the server signs each version's manifest with it. */
 describe.each(combos)('the server signs HarmonyOS manifests on %s with the %s store', (dialect, store) => {
   let server: TestServer;
-  let closeStore: () => Promise<void>;
+  let close: () => Promise<void>;
   let admin: string;
   let editor: { userId: number; token: string };
   let appId: number;
@@ -102,26 +102,14 @@ describe.each(combos)('the server signs HarmonyOS manifests on %s with the %s st
   };
 
   beforeAll(async () => {
-    const storage = await testStore(store);
-    closeStore = storage.close;
-    server = await startTestServer(dialect, { blobs: storage.blobs, publicUrl: PUBLIC });
-    admin = await server.adminToken();
-    editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '鸿蒙商城',
-        appType: 'native',
-        password: '135790',
-        path: 'harmony-sign',
-        distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-      },
-    });
-    appId = created.body.data.appId;
+    ({ server, admin, editor, appId, close } = await startHarmonyShop(dialect, {
+      path: 'harmony-sign',
+      store,
+      publicUrl: PUBLIC,
+    }));
   });
   afterAll(async () => {
-    await server?.close();
-    await closeStore?.();
+    await close?.();
   });
 
   it('the admin uploads the EC .p12 as the iOS certificates: password checked, expiry refused, secrets never listed', async () => {
