@@ -10,6 +10,16 @@ interface Uploaded {
   createTime: number;
 }
 
+/** The first column of both tables: the certificate's name, in bold. */
+export function certificateNameColumn<T extends { name: string }>(): TableColumnsType<T>[number] {
+  return {
+    title: t.columns.name,
+    dataIndex: 'name',
+    width: 260,
+    render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+  };
+}
+
 /** The right-hand columns both certificate tables share: 到期时间 with its status, 上传 (who, when), 删除. */
 export function certificateTailColumns<T extends Uploaded>(options: {
   expireTime: (row: T) => number;

@@ -42,7 +42,7 @@ export const certificationText = {
     uploadTitle: '上传鸿蒙签名证书',
     passwordHint: '生成 .p12 时设置的密码（DevEco Studio 的 Store Password）',
     columns: { name: '证书', issuer: '签发者', keyType: '密钥' },
-    fields: { sha1: 'SHA-1', serial: '序列号', validity: '有效期', subject: '主题', publicKey: '公钥（SPKI）' },
+    fields: { publicKey: '公钥（SPKI）' },
     deleteConfirm: '确定删除该鸿蒙签名证书吗？',
     deleteHint: '删除后，用该证书密钥签名的版本将无法由服务器签名安装清单',
     empty: '还没有鸿蒙签名证书',
