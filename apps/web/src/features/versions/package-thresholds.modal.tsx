@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Flex, Form, InputNumber, Modal, Typography } from 'antd';
+import { useState } from 'react';
+import { Checkbox, Flex, Form, InputNumber, Modal, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { THRESHOLD_LIMITS, type PackageThresholds } from '@release/contract';
 import { fetchPackageThresholds, packageChangesKeys, savePackageThresholds } from '../../api/package-changes.api.ts';
+import { QueryFailed } from '../../app/components/query-failed.tsx';
+import { SaveFooter } from '../../app/components/save-footer.tsx';
+import { useFillOnOpen } from '../../app/components/use-fill-on-open.ts';
 import { toast } from '../../app/feedback.ts';
-import { zh } from '../../locales/zh-CN.ts';
 import { packageText as text } from './package-changes.strings.ts';
 
 /** The form's values: an empty number is "not watched" (null). */
@@ -31,21 +33,13 @@ export function PackageThresholdsModal({
 }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<ThresholdForm>();
-  const [filled, setFilled] = useState(false);
   const [saving, setSaving] = useState(false);
   const stored = useQuery({
     queryKey: packageChangesKeys.thresholds(appId),
     queryFn: ({ signal }) => fetchPackageThresholds(appId, signal),
     enabled: open,
   });
-  // Filled once per opening: a refetch must not overwrite what is being typed.
-  useEffect(() => {
-    if (!open) setFilled(false);
-    else if (stored.data && !filled) {
-      form.setFieldsValue(stored.data);
-      setFilled(true);
-    }
-  }, [open, stored.data, filled, form]);
+  const filled = useFillOnOpen(open, stored.data, (values) => form.setFieldsValue(values));
 
   const save = async (): Promise<void> => {
     const values = await form.validateFields();
@@ -77,34 +71,18 @@ export function PackageThresholdsModal({
       destroyOnHidden
       data-testid="package-thresholds-modal"
       footer={
-        <Flex justify="flex-end" gap={8}>
-          <Button onClick={onClose}>{zh.common.cancel}</Button>
-          <Button
-            type="primary"
-            onClick={() => void save()}
-            loading={saving}
-            disabled={!filled}
-            data-testid="package-thresholds-save"
-          >
-            {zh.common.save}
-          </Button>
-        </Flex>
+        <SaveFooter
+          onCancel={onClose}
+          onSave={() => void save()}
+          saving={saving}
+          disabled={!filled}
+          saveTestId="package-thresholds-save"
+        />
       }
     >
       <Flex vertical gap={12}>
         <Typography.Text type="secondary">{text.thresholdsIntro}</Typography.Text>
-        {stored.isError && (
-          <Alert
-            type="error"
-            showIcon
-            title={text.loadFailed}
-            action={
-              <Button size="small" onClick={() => void stored.refetch()}>
-                {zh.common.retry}
-              </Button>
-            }
-          />
-        )}
+        {stored.isError && <QueryFailed title={text.loadFailed} onRetry={() => void stored.refetch()} />}
         <Form form={form} disabled={!filled} layout="vertical">
           <Flex gap={16} wrap>
             <Form.Item name="sizePercent" label={text.sizePercent}>

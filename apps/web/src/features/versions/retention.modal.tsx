@@ -4,8 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RetentionPreview, RetentionRule } from '@release/contract';
 import { fetchRetention, fetchRetentionPreview, saveRetention } from '../../api/versions.api.ts';
 import { QueryFailed } from '../../app/components/query-failed.tsx';
+import { SaveFooter } from '../../app/components/save-footer.tsx';
+import { useFillOnOpen } from '../../app/components/use-fill-on-open.ts';
 import { toast } from '../../app/feedback.ts';
-import { zh } from '../../locales/zh-CN.ts';
 import { PackageTypeTag } from './package-type.tsx';
 import { formatBytes, formatVersionTime, versionTitle } from './version-format.ts';
 import { RetentionRuleFields } from './retention-rule.fields.tsx';
@@ -74,18 +75,11 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
     enabled: open,
   });
 
-  // Filled once per opening, and the fields wait for it: a number typed before the rule arrived (or a refetch while
-  // the modal is open) must not be overwritten by the stored rule.
-  const [filled, setFilled] = useState(false);
+  // The fields wait for the stored rule: a number typed before it arrived must not be overwritten by it.
+  const filled = useFillOnOpen(open, rule.data, (stored) => form.setFieldsValue(stored));
   useEffect(() => {
-    if (!open) {
-      setPreview(null);
-      setFilled(false);
-    } else if (rule.data && !filled) {
-      form.setFieldsValue(rule.data);
-      setFilled(true);
-    }
-  }, [open, rule.data, filled, form]);
+    if (!open) setPreview(null);
+  }, [open]);
 
   const dryRun = async (): Promise<void> => {
     const { keepLast, keepDays, quotaMb } = await form.validateFields();
@@ -125,8 +119,13 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
       destroyOnHidden
       data-testid="retention-modal"
       footer={
-        <Flex justify="flex-end" gap={8} wrap>
-          <Button onClick={onClose}>{zh.common.cancel}</Button>
+        <SaveFooter
+          onCancel={onClose}
+          onSave={() => void save()}
+          saving={busy === 'save'}
+          disabled={!filled}
+          saveTestId="retention-save"
+        >
           <Button
             onClick={() => void dryRun()}
             loading={busy === 'preview'}
@@ -135,16 +134,7 @@ export function RetentionModal({ open, appId, onClose }: RetentionModalProps) {
           >
             {versionsText.retentionDryRun}
           </Button>
-          <Button
-            type="primary"
-            onClick={() => void save()}
-            loading={busy === 'save'}
-            disabled={!filled}
-            data-testid="retention-save"
-          >
-            {zh.common.save}
-          </Button>
-        </Flex>
+        </SaveFooter>
       }
     >
       <Flex vertical gap={12}>

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Flex, Input, List, Modal, Tag, Typography } from 'antd';
 import { FileTextOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchLarkDocFollows, saveLarkDocFollows, wikiKeys } from '../../api/wiki.api.ts';
+import { useFillOnOpen } from '../../app/components/use-fill-on-open.ts';
 import { toast } from '../../app/feedback.ts';
 import { wikiText } from './wiki.strings.ts';
 
@@ -25,15 +26,8 @@ export function LarkDocsModal({
     enabled: open,
   });
   const [draft, setDraft] = useState('');
-  // Filled once per opening: a refetch after a partly failed save must not wipe what the user typed.
-  const [filled, setFilled] = useState(false);
-  useEffect(() => {
-    if (!open) setFilled(false);
-    else if (follows.data && !filled) {
-      setDraft(follows.data.map((f) => f.source).join('\n'));
-      setFilled(true);
-    }
-  }, [open, follows.data, filled]);
+  // A refetch after a partly failed save must not wipe what the user typed.
+  const filled = useFillOnOpen(open, follows.data, (docs) => setDraft(docs.map((f) => f.source).join('\n')));
 
   const save = useMutation({
     mutationFn: () =>
