@@ -1,10 +1,10 @@
-import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
+import { inspectionFailure, type PackageInspectionError } from './inspection-error.ts';
 import { resolveIpaIcon } from './ipa-icon.ts';
-import { inspectMobileprovision, profileEntitlementKeys } from './mobileprovision.ts';
+import { readEmbeddedProfile } from './mobileprovision.ts';
 import { ipaFacts } from './package-facts.ts';
 import { sourceValuesOf } from './source-values.ts';
 import { parsePlistDict, plistNumbers, plistStrings, plistText, type PlistDict } from './plist.ts';
-import type { AppleDeviceFamily, ApplePlatform, IpaInspection, NestedBundle, ProvisioningProfile } from './types.ts';
+import type { AppleDeviceFamily, ApplePlatform, IpaInspection, NestedBundle } from './types.ts';
 import type { ZipIndex } from './zip-index.ts';
 
 const MAIN_INFO_PLIST = /^Payload\/[^/]+\.app\/Info\.plist$/;
@@ -86,23 +86,6 @@ async function readNestedBundles(zip: ZipIndex, bundlePath: string, warnings: st
   return bundles;
 }
 
-async function readProfile(
-  zip: ZipIndex,
-  bundlePath: string,
-  warnings: string[],
-): Promise<{ profile: ProvisioningProfile | null; entitlements: string[] }> {
-  const path = `${bundlePath}embedded.mobileprovision`;
-  if (!zip.entries.has(path)) return { profile: null, entitlements: [] };
-  try {
-    const bytes = await zip.readEntry(path);
-    return { profile: inspectMobileprovision(bytes), entitlements: profileEntitlementKeys(bytes) };
-  } catch (error) {
-    if (!(error instanceof PackageInspectionError) || error.reason !== 'metadataUnreadable') throw error;
-    warnings.push('描述文件（embedded.mobileprovision）无法解析');
-    return { profile: null, entitlements: [] };
-  }
-}
-
 /** Reads an .ipa through its zip index: main bundle, Info.plist, icon, provisioning profile and nested bundles. */
 export async function inspectIpa(zip: ZipIndex): Promise<IpaInspection> {
   const bundlePath = findMainBundle(zip.entries.keys());
@@ -117,7 +100,11 @@ export async function inspectIpa(zip: ZipIndex): Promise<IpaInspection> {
   const bundleName = bundlePath.slice('Payload/'.length, -'.app/'.length);
   const { icon, warning } = await resolveIpaIcon(zip, bundlePath, info);
   if (warning) warnings.push(warning);
-  const { profile: provisioningProfile, entitlements } = await readProfile(zip, bundlePath, warnings);
+  const { profile: provisioningProfile, entitlements } = await readEmbeddedProfile(
+    zip,
+    `${bundlePath}embedded.mobileprovision`,
+    warnings,
+  );
   const nestedBundles = await readNestedBundles(zip, bundlePath, warnings);
   if (executable && !zip.entries.has(bundlePath + executable)) warnings.push('安装包中缺少可执行文件，可能无法安装');
   const inspection: IpaInspection = {

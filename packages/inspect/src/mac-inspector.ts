@@ -1,10 +1,10 @@
 import { toStorableIcon } from './icon-image.ts';
 import { sniffImage } from './image-info.ts';
-import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
-import { inspectMobileprovision, profileEntitlementKeys } from './mobileprovision.ts';
+import { inspectionFailure } from './inspection-error.ts';
+import { readEmbeddedProfile } from './mobileprovision.ts';
 import { macFacts } from './package-facts.ts';
 import { parsePlistDict, plistText } from './plist.ts';
-import type { MacInspection, PackageIcon, ProvisioningProfile } from './types.ts';
+import type { MacInspection, PackageIcon } from './types.ts';
 import { countFiles, type ZipIndex } from './zip-index.ts';
 
 const MAC_INFO_PLIST = /^(?!__MACOSX\/)((?:[^/]+\/)*?[^/]+\.app\/)Contents\/Info\.plist$/;
@@ -53,24 +53,6 @@ async function readMacIcon(
   return icon ? { icon, warning: null } : { icon: null, warning: '应用图标格式无法读取，已使用默认图标' };
 }
 
-async function readMacProfile(
-  zip: ZipIndex,
-  bundlePath: string,
-  warnings: string[],
-): Promise<{ profile: ProvisioningProfile | null; entitlements: string[] }> {
-  const path = `${bundlePath}Contents/embedded.provisionprofile`;
-  if (!zip.entries.has(path)) return { profile: null, entitlements: [] };
-  try {
-    const bytes = await zip.readEntry(path);
-    // The profile's entitlement keys are the package facts' entitlements, as for an ipa (issue 19).
-    return { profile: inspectMobileprovision(bytes), entitlements: profileEntitlementKeys(bytes) };
-  } catch (error) {
-    if (!(error instanceof PackageInspectionError) || error.reason !== 'metadataUnreadable') throw error;
-    warnings.push('描述文件（embedded.provisionprofile）无法解析');
-    return { profile: null, entitlements: [] };
-  }
-}
-
 /** Reads a zipped macOS app: outermost bundle's Info.plist, .icns icon, embedded provisioning profile. */
 export async function inspectMacZip(zip: ZipIndex): Promise<MacInspection> {
   const bundlePath = findMacBundle(zip.entries.keys());
@@ -81,7 +63,11 @@ export async function inspectMacZip(zip: ZipIndex): Promise<MacInspection> {
   const { icon, warning } = await readMacIcon(zip, bundlePath, plistText(info, 'CFBundleIconFile'));
   if (warning) warnings.push(warning);
   const bundleName = bundlePath.slice(0, -'.app/'.length).split('/').pop() ?? bundlePath;
-  const { profile, entitlements } = await readMacProfile(zip, bundlePath, warnings);
+  const { profile, entitlements } = await readEmbeddedProfile(
+    zip,
+    `${bundlePath}Contents/embedded.provisionprofile`,
+    warnings,
+  );
   const inspection: MacInspection = {
     kind: 'mac',
     fileSize: zip.fileSize,

@@ -1,6 +1,6 @@
 import { summarizeCertificate } from './certificates.ts';
 import { cmsSignedContent } from './der.ts';
-import { inspectionFailure } from './inspection-error.ts';
+import { inspectionFailure, PackageInspectionError } from './inspection-error.ts';
 import {
   parsePlistDict,
   plistBoolean,
@@ -12,6 +12,7 @@ import {
   type PlistDict,
 } from './plist.ts';
 import type { CertificateSummary, ProfileType, ProvisioningProfile } from './types.ts';
+import type { ZipIndex } from './zip-index.ts';
 
 const DEVELOPMENT_CERT = /^(Apple Development|iPhone Developer|Mac Developer)\b/;
 
@@ -101,4 +102,25 @@ export function profileEntitlementKeys(bytes: Buffer): string[] {
   const parsed = profileDict(bytes);
   const entitlements = parsed ? plistDictAt(parsed.dict, 'Entitlements') : null;
   return entitlements ? Object.keys(entitlements).sort() : [];
+}
+
+/**
+ * The provisioning profile a bundle embeds at `path` (an ipa's embedded.mobileprovision, a mac app's
+ * embedded.provisionprofile) and its entitlement keys, which are the package facts' entitlements (issue 19). None when
+ * the bundle has none; a profile that cannot be read is a warning, not a failed inspection.
+ */
+export async function readEmbeddedProfile(
+  zip: ZipIndex,
+  path: string,
+  warnings: string[],
+): Promise<{ profile: ProvisioningProfile | null; entitlements: string[] }> {
+  if (!zip.entries.has(path)) return { profile: null, entitlements: [] };
+  try {
+    const bytes = await zip.readEntry(path);
+    return { profile: inspectMobileprovision(bytes), entitlements: profileEntitlementKeys(bytes) };
+  } catch (error) {
+    if (!(error instanceof PackageInspectionError) || error.reason !== 'metadataUnreadable') throw error;
+    warnings.push(`描述文件（${path.slice(path.lastIndexOf('/') + 1)}）无法解析`);
+    return { profile: null, entitlements: [] };
+  }
 }

@@ -156,6 +156,16 @@ describe('inspectPackage: web, html, mac and aab', () => {
     expect(result.facts?.entitlements).toEqual(['application-identifier', 'get-task-allow']);
   });
 
+  it('keeps a macOS app whose profile is unreadable, with a warning', async () => {
+    const mac = buildZip([
+      { name: 'Tool.app/Contents/Info.plist', data: xmlPlist({ CFBundleIdentifier: 'com.example.tool' }) },
+      { name: 'Tool.app/Contents/embedded.provisionprofile', data: 'broken' },
+    ]);
+    const result = await inspectPackage(temp.write('broken-profile.zip', mac), { declaredName: 'tool.zip' });
+    expect(result).toMatchObject({ kind: 'mac', bundleId: 'com.example.tool', provisioningProfile: null });
+    expect(result.warnings).toContain('描述文件（embedded.provisionprofile）无法解析');
+  });
+
   it('reads an Android App Bundle manifest (protobuf) and its v1 signer', async () => {
     const signer = makeIdentity('Bundle Key');
     const manifest = xmlNode({
