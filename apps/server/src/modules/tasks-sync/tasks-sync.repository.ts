@@ -1,9 +1,24 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { taskColumns, type StoredTaskFile } from '../tasks/task-columns.ts';
 import type { NewTaskHistory, TaskRecordRow } from '../tasks/tasks.repository.ts';
 
 export type LinkKind = 'taskList' | 'table';
+
+/** Sets a record's comment count to its comments not deleted, in the transaction that changed them. */
+async function recountComments(trx: Transaction<Database>, recordId: number): Promise<void> {
+  const count = await trx
+    .selectFrom('task_comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('record_id', '=', recordId)
+    .where('deleted_time', 'is', null)
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('task_records')
+    .set({ comment_count: Number(count.n) })
+    .where('id', '=', recordId)
+    .execute();
+}
 
 /** The statements of the Lark sync beside the tracker's own repository (links, identities, sync marks). */
 export function createTasksSyncRepository(db: Kysely<Database>) {
@@ -307,17 +322,7 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
             deleted_time: null,
           })
           .execute();
-        const count = await trx
-          .selectFrom('task_comments')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('record_id', '=', recordId)
-          .where('deleted_time', 'is', null)
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('task_records')
-          .set({ comment_count: Number(count.n) })
-          .where('id', '=', recordId)
-          .execute();
+        await recountComments(trx, recordId);
       });
     },
 
@@ -338,17 +343,7 @@ export function createTasksSyncRepository(db: Kysely<Database>) {
           .where('comment_version', '=', expectedVersion)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1) return false;
-        const count = await trx
-          .selectFrom('task_comments')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('record_id', '=', recordId)
-          .where('deleted_time', 'is', null)
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('task_records')
-          .set({ comment_count: Number(count.n) })
-          .where('id', '=', recordId)
-          .execute();
+        await recountComments(trx, recordId);
         return true;
       });
     },
