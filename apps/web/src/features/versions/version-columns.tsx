@@ -1,4 +1,4 @@
-import { Avatar, Button, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Avatar, Button, type ButtonProps, Flex, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import {
   BugOutlined,
   DeleteOutlined,
@@ -182,6 +182,11 @@ function NoteCell({ version }: { version: AppVersionRow }) {
   );
 }
 
+/** One action of a version row: a small link button. */
+function ActionLink(props: ButtonProps) {
+  return <Button type="link" size="small" {...props} />;
+}
+
 function ActionsCell({
   version,
   canEdit,
@@ -198,88 +203,47 @@ function ActionsCell({
 >) {
   return (
     <Flex vertical align="flex-start">
-      <Button
-        type="link"
-        size="small"
+      <ActionLink
         icon={<DownloadOutlined />}
         href={version.cdnUrl}
         download={version.fileName}
         data-testid="version-download"
       >
         {versionsText.download}
-      </Button>
-      <Button
-        type="link"
-        size="small"
-        icon={<QrcodeOutlined />}
-        onClick={() => onShowLink(version)}
-        data-testid="version-link"
-      >
+      </ActionLink>
+      <ActionLink icon={<QrcodeOutlined />} onClick={() => onShowLink(version)} data-testid="version-link">
         {versionsText.link}
-      </Button>
-      <Button
-        type="link"
-        size="small"
-        icon={<DiffOutlined />}
-        onClick={() => onShowChanges(version)}
-        data-testid="version-changes-open"
-      >
+      </ActionLink>
+      <ActionLink icon={<DiffOutlined />} onClick={() => onShowChanges(version)} data-testid="version-changes-open">
         {changesText.button}
-      </Button>
-      <Button
-        type="link"
-        size="small"
-        icon={<BugOutlined />}
-        onClick={() => onFeedback(version)}
-        data-testid="version-feedback"
-      >
+      </ActionLink>
+      <ActionLink icon={<BugOutlined />} onClick={() => onFeedback(version)} data-testid="version-feedback">
         {feedbackText.title}
-      </Button>
+      </ActionLink>
       {canEdit && (
-        <Button
-          type="link"
-          size="small"
-          icon={<EditOutlined />}
-          onClick={() => onEditNote(version)}
-          data-testid="version-edit-note"
-        >
+        <ActionLink icon={<EditOutlined />} onClick={() => onEditNote(version)} data-testid="version-edit-note">
           {versionsText.editNote}
-        </Button>
+        </ActionLink>
       )}
       {canEdit && isIpaPackage(version) && (
         // SPEC §5: only packages whose url contains .ipa.
-        <Button
-          type="link"
-          size="small"
-          icon={<SafetyCertificateOutlined />}
-          onClick={() => onResign(version)}
-          data-testid="version-resign"
-        >
+        <ActionLink icon={<SafetyCertificateOutlined />} onClick={() => onResign(version)} data-testid="version-resign">
           {versionsText.resign}
-        </Button>
+        </ActionLink>
       )}
       {canEdit && (
-        <Button
-          type="link"
-          size="small"
+        <ActionLink
           icon={version.pinned ? <PushpinFilled /> : <PushpinOutlined />}
           onClick={() => onTogglePin(version)}
           data-testid="version-pin"
         >
           {version.pinned ? versionsText.unpin : versionsText.pin}
-        </Button>
+        </ActionLink>
       )}
       {canEdit && (
-        <Button
-          type="link"
-          size="small"
-          danger
-          icon={<DeleteOutlined />}
-          onClick={() => onRemove(version)}
-          data-testid="version-remove"
-        >
+        <ActionLink danger icon={<DeleteOutlined />} onClick={() => onRemove(version)} data-testid="version-remove">
           {versionsText.remove}
-        </Button>
+        </ActionLink>
       )}
     </Flex>
   );
