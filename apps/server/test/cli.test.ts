@@ -67,23 +67,9 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
     // Links are signed for the proxy's address (as PUBLIC_URL behind a real reverse proxy), so part uploads pass through it.
     proxy = await startFlakyProxy(() => server.url);
     server = await startTestServer(dialect, { publicUrl: proxy.url });
-    const admin = await server.adminToken();
     const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
     const viewer = await server.createUser({ username: 'tester', roleLevel: 20 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '商城',
-        appType: 'native',
-        password: '135790',
-        path: 'shop',
-        distributeUsers: [
-          { userId: editor.userId, permit: 'edit' },
-          { userId: viewer.userId, permit: 'view' },
-        ],
-      },
-    });
-    appId = created.body.data.appId;
+    appId = await server.createApp({ appName: '商城', path: 'shop', edit: [editor], view: [viewer] });
     editorSession = editor.token;
     editorToken = (await newToken(editor.token)).token;
     viewerToken = (await newToken(viewer.token)).token;

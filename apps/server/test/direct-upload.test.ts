@@ -54,23 +54,9 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
     const storage = await testStore(store);
     closeStore = storage.close;
     server = await startTestServer(dialect, { blobs: storage.blobs, maxPackageBytes: MAX_PACKAGE_BYTES });
-    const admin = await server.adminToken();
     editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
     viewer = await server.createUser({ username: 'tester', roleLevel: 20 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '商城',
-        appType: 'native',
-        password: '135790',
-        path: 'shop',
-        distributeUsers: [
-          { userId: editor.userId, permit: 'edit' },
-          { userId: viewer.userId, permit: 'view' },
-        ],
-      },
-    });
-    appId = created.body.data.appId;
+    appId = await server.createApp({ appName: '商城', path: 'shop', edit: [editor], view: [viewer] });
     apiToken = (
       await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })
     ).body.data.token;

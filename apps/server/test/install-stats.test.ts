@@ -28,27 +28,15 @@ describe.each(testDialects())('install statistics on %s', (dialect) => {
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
     outsider = await server.createUser({ username: 'outsider', roleLevel: 20 });
-    const distributeUsers = [
-      { userId: editor.userId, permit: 'edit' },
-      { userId: viewer.userId, permit: 'view' },
-    ];
-    appId = (
-      await server.request<{ appId: number }>('POST', '/api/app', {
-        token: admin,
-        body: { appName: '统计', appType: 'native', password: '246810', path: 'stats', distributeUsers },
-      })
-    ).body.data.appId;
-    // The outsider views another app only.
-    await server.request('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '别的应用',
-        appType: 'native',
-        password: '135790',
-        path: 'other',
-        distributeUsers: [{ userId: outsider.userId, permit: 'view' }],
-      },
+    appId = await server.createApp({
+      appName: '统计',
+      path: 'stats',
+      password: '246810',
+      edit: [editor],
+      view: [viewer],
     });
+    // The outsider views another app only.
+    await server.createApp({ appName: '别的应用', path: 'other', view: [outsider] });
     const publish = async (name: string, data: Buffer) => {
       const key = await transferFile(server, editor.token, name, data);
       return (

@@ -20,27 +20,14 @@ describe.each(testDialects())('comments on tasks and bugs on %s', (dialect) => {
     colleague = await server.createUser({ username: 'colleague', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
     outsider = await server.createUser({ username: 'outsider', roleLevel: 30 });
-    const distributeUsers = [
-      { userId: editor.userId, permit: 'edit' },
-      { userId: colleague.userId, permit: 'edit' },
-      { userId: viewer.userId, permit: 'view' },
-    ];
-    appId = (
-      await server.request<{ appId: number }>('POST', '/api/app', {
-        token: admin,
-        body: { appName: 'G', appType: 'unity', password: '135790', path: 'game', distributeUsers },
-      })
-    ).body.data.appId;
-    await server.request('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: 'H',
-        appType: 'unity',
-        password: '135790',
-        path: 'hhhh',
-        distributeUsers: [{ userId: outsider.userId, permit: 'edit' }],
-      },
+    appId = await server.createApp({
+      appName: 'G',
+      appType: 'unity',
+      path: 'game',
+      edit: [editor, colleague],
+      view: [viewer],
     });
+    await server.createApp({ appName: 'H', appType: 'unity', path: 'hhhh', edit: [outsider] });
     const start = Date.UTC(2026, 10, 23);
     task = (
       await server.request<TaskRecord>('POST', '/api/create_task', {

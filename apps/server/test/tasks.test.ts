@@ -28,28 +28,8 @@ describe.each(testDialects())('the task and bug tracker on %s', (dialect) => {
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
     outsider = await server.createUser({ username: 'outsider', roleLevel: 30 });
-    const distributeUsers = [
-      { userId: editor.userId, permit: 'edit' },
-      { userId: viewer.userId, permit: 'view' },
-    ];
-    appId = (
-      await server.request<{ appId: number }>('POST', '/api/app', {
-        token: admin,
-        body: { appName: 'G', appType: 'unity', password: '135790', path: 'game', distributeUsers },
-      })
-    ).body.data.appId;
-    otherAppId = (
-      await server.request<{ appId: number }>('POST', '/api/app', {
-        token: admin,
-        body: {
-          appName: 'H',
-          appType: 'unity',
-          password: '135790',
-          path: 'hhhh',
-          distributeUsers: [{ userId: outsider.userId, permit: 'edit' }],
-        },
-      })
-    ).body.data.appId;
+    appId = await server.createApp({ appName: 'G', appType: 'unity', path: 'game', edit: [editor], view: [viewer] });
+    otherAppId = await server.createApp({ appName: 'H', appType: 'unity', path: 'hhhh', edit: [outsider] });
   });
   afterAll(async () => {
     await server?.close();

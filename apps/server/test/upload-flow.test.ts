@@ -30,20 +30,7 @@ describe.each(combos)('publishing packages on %s with the %s store', (dialect, s
     admin = await server.adminToken();
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '商城',
-        appType: 'native',
-        password: '135790',
-        path: 'shop',
-        distributeUsers: [
-          { userId: editor.userId, permit: 'edit' },
-          { userId: viewer.userId, permit: 'view' },
-        ],
-      },
-    });
-    appId = created.body.data.appId;
+    appId = await server.createApp({ appName: '商城', path: 'shop', edit: [editor], view: [viewer] });
     await server.request('POST', '/api/app_collect', {
       token: viewer.token,
       body: { appIds: [appId], appCollectType: 'subscribe' },

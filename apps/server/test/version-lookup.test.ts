@@ -34,24 +34,10 @@ describe.each(testDialects())('latest-version and exists lookups on %s', (dialec
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const admin = await server.adminToken();
     editor = await server.createUser({ username: 'editor', roleLevel: 30 });
     viewer = await server.createUser({ username: 'viewer', roleLevel: 20 });
     outsider = await server.createUser({ username: 'outsider', roleLevel: 30 });
-    const created = await server.request<{ appId: number }>('POST', '/api/app', {
-      token: admin,
-      body: {
-        appName: '商城',
-        appType: 'native',
-        password: '135790',
-        path: 'shop',
-        distributeUsers: [
-          { userId: editor.userId, permit: 'edit' },
-          { userId: viewer.userId, permit: 'view' },
-        ],
-      },
-    });
-    appId = created.body.data.appId;
+    appId = await server.createApp({ appName: '商城', path: 'shop', edit: [editor], view: [viewer] });
   });
   afterAll(async () => {
     await server?.close();

@@ -15,19 +15,8 @@ export interface CiApp {
 
 /** The app 商城 (path `shop`) with an editor `ci-bot` holding an API token: what a CI pipeline publishes to. */
 export async function createCiApp(server: TestServer): Promise<CiApp> {
-  const admin = await server.adminToken();
   const editor = await server.createUser({ username: 'ci-bot', roleLevel: 30 });
-  const created = await server.request<{ appId: number }>('POST', '/api/app', {
-    token: admin,
-    body: {
-      appName: '商城',
-      appType: 'native',
-      password: '135790',
-      path: 'shop',
-      distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-    },
-  });
-  const appId = created.body.data.appId;
+  const appId = await server.createApp({ appName: '商城', path: 'shop', edit: [editor] });
   const ciToken = (
     await server.request<CreatedApiToken>('POST', '/api/api_token', { token: editor.token, body: { name: 'ci' } })
   ).body.data.token;

@@ -23,22 +23,12 @@ export async function startHarmonyShop(
   const server = await startTestServer(dialect, { blobs: storage.blobs, publicUrl: options.publicUrl });
   const admin = await server.adminToken();
   const editor = await server.createUser({ username: 'editor', roleLevel: 30 });
-  const created = await server.request<{ appId: number }>('POST', '/api/app', {
-    token: admin,
-    body: {
-      appName: '鸿蒙商城',
-      appType: 'native',
-      password: '135790',
-      path: options.path,
-      distributeUsers: [{ userId: editor.userId, permit: 'edit' }],
-    },
-  });
-  if (created.body.code !== 200) throw new Error(`create app: ${created.body.msg}`);
+  const appId = await server.createApp({ appName: '鸿蒙商城', path: options.path, edit: [editor] });
   return {
     server,
     admin,
     editor,
-    appId: created.body.data.appId,
+    appId,
     async close() {
       await server.close();
       await storage.close();

@@ -76,6 +76,18 @@ export interface TestServer {
     roleLevel?: number;
     phone?: string | null;
   }): Promise<{ userId: number; token: string }>;
+  /**
+   * Creates an app through the API as the admin (native, install password 135790 unless given), which `edit` may edit
+   * and `view` see; returns its id.
+   */
+  createApp(options: {
+    appName: string;
+    path: string;
+    appType?: string;
+    password?: string;
+    edit?: Array<{ userId: number }>;
+    view?: Array<{ userId: number }>;
+  }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -237,6 +249,18 @@ export async function startTestServer(dialect: DialectName, options: TestServerO
       if (created.body.code !== 200) throw new Error(`create user failed: ${created.body.msg}`);
       const token = phone ? '' : await server.login(username, password);
       return { userId: created.body.data.userId, token };
+    },
+    async createApp({ appName, path, appType = 'native', password = '135790', edit = [], view = [] }) {
+      const distributeUsers = [
+        ...edit.map((user) => ({ userId: user.userId, permit: 'edit' })),
+        ...view.map((user) => ({ userId: user.userId, permit: 'view' })),
+      ];
+      const created = await server.request<{ appId: number }>('POST', '/api/app', {
+        token: await server.adminToken(),
+        body: { appName, appType, password, path, distributeUsers },
+      });
+      if (created.body.code !== 200) throw new Error(`create app failed: ${created.body.msg}`);
+      return created.body.data.appId;
     },
     async close() {
       await built.app.close();
