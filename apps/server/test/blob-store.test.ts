@@ -169,6 +169,39 @@ describe('local blob store', () => {
     expect(sha(await readAll(await store.read('packages/resigned/9/resigned.ipa')))).toBe(sha(body));
   });
 
+  it('lets a reader read the bytes of a put while they are flushed, giving them their key only once it is done', async () => {
+    const body = randomBytes(3 * 1024 * 1024 + 12_345);
+    const chunks = Array.from({ length: Math.ceil(body.length / 65_536) }, (_, i) =>
+      body.subarray(i * 65_536, (i + 1) * 65_536),
+    );
+    const events: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const put = store
+      .putReading('packages/direct/1/app.ipa', Readable.from(chunks), async (file) => {
+        // Every byte is there to read, under a name of its own: the key does not exist yet.
+        const whole = sha(fs.readFileSync(file)) === sha(body);
+        events.push(
+          `read ${whole ? 'every byte' : 'a torn file'}, key ${(await store.stat('packages/direct/1/app.ipa')) ? 'taken' : 'free'}`,
+        );
+        await gate;
+        events.push('reader done');
+        // What the reader concluded is its caller's business, not the store's.
+        throw new Error('not a package');
+      })
+      .then((result) => {
+        events.push('placed');
+        return result;
+      });
+    await expect.poll(() => events).toEqual(['read every byte, key free']);
+    release();
+    expect(await put).toEqual({ size: body.length });
+    expect(events).toEqual(['read every byte, key free', 'reader done', 'placed']);
+    expect(sha(await readAll(await store.read('packages/direct/1/app.ipa')))).toBe(sha(body));
+    // No temporary file is left beside it.
+    expect(fs.readdirSync(path.dirname(store.filePath('packages/direct/1/app.ipa')))).toEqual(['app.ipa']);
+  });
+
   it('answers 403 for a tampered or expired signature and 416 past the end', async () => {
     await store.put('f/x.bin', randomBytes(10), { contentType: 'application/octet-stream' });
     const url = new URL(

@@ -77,6 +77,16 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
         extra: { 'assets/pad.bin': randomBytes(6 * 1024 * 1024) },
       }),
     );
+    const mediaFiles = async () =>
+      Number(
+        (
+          await server.db
+            .selectFrom('media_files')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const mediaBefore = await mediaFiles();
     const { status, body } = await post([
       '-H',
       `Authorization: Bearer ${apiToken}`,
@@ -94,8 +104,10 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
       `file=@${apk}`,
     ]);
     expect([status, body.code, body.msg]).toEqual([200, 200, 'success']);
+    // The app by name too: a client that sent its path needs no lookup to say where it went.
     expect(body.data).toMatchObject({
       appId,
+      appName: '商城',
       nativePackageType: 'android',
       appVersion: '3.1.0',
       build: '310',
@@ -106,6 +118,10 @@ describe.each(combos)('one-request upload (curl -F) on %s with the %s store', (d
       appSize: fs.statSync(apk).size,
     });
     expect(body.data.metadata.source).toEqual({ commit: '3f2a9c1', branch: 'release/3.1' });
+    // Its own icon (not the placeholder), stored once, while the package was being placed.
+    expect(body.data.warnings.filter((w) => w.includes('默认图标'))).toEqual([]);
+    expect((await fetch(body.data.iconUrl ?? '')).headers.get('content-type')).toBe('image/png');
+    expect(await mediaFiles()).toBe(mediaBefore + 1);
     const stored = await server.db
       .selectFrom('app_versions')
       .select('chat_env')

@@ -35,6 +35,13 @@ export const appVersionRow = z.object({
 });
 export type AppVersionRow = z.infer<typeof appVersionRow>;
 
+/**
+ * POST /api/upload_app/direct's answer: the new version and the name of the app it went to, so that a client naming the
+ * app by its download path needs no call to look the app up (issue 23).
+ */
+export const directUploadResult = appVersionRow.extend({ appName: z.string() });
+export type DirectUploadResult = z.infer<typeof directUploadResult>;
+
 export const appVersionListQuery = pageQuery.extend({
   appId: intFromQuery.min(1),
   startTime: intFromQuery.optional(),

@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock.ts';
 import { decodeJson } from '../lib/decode-json.ts';
 import { assertSafeKey, BlobError, type BlobPart, type ByteRange } from './blob-store.ts';
-import { type SyncData, syncPath, writePartAt } from './part-writer.ts';
+import { type SyncData, syncPath, writeFlushingBehind, writePartAt } from './part-writer.ts';
 import type { UrlSigner } from './url-signer.ts';
 
 /** An upload's meta.json, written at its start and read by each part and the completion. */
@@ -56,6 +55,45 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     if (!Number.isInteger(partNo) || partNo < 1 || partNo > partCount)
       throw new BlobError('incomplete', `part ${partNo} is out of range`);
     return Math.min(meta.partSize, meta.size - (partNo - 1) * meta.partSize);
+  }
+
+  /**
+   * Writes `<key>.<uuid>.tmp`, flushes it (while `read` runs on it, when given), renames it into place and flushes
+   * the folder: on disk before it is answered, as a multipart upload's parts (a one-request publish answers with its
+   * version).
+   */
+  async function writeObject(
+    key: string,
+    body: Readable | Buffer,
+    read?: (file: string) => Promise<unknown>,
+  ): Promise<{ size: number }> {
+    const target = objectPath(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    let reading: Promise<unknown> | undefined;
+    try {
+      const handle = await fsp.open(temp, 'wx');
+      try {
+        if (Buffer.isBuffer(body)) await handle.writeFile(body);
+        else await writeFlushingBehind(handle, body);
+        // Settled either way before the file moves or goes: the reader may still have it open by this path.
+        reading = read?.(temp).then(
+          () => undefined,
+          () => undefined,
+        );
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await reading;
+      await fsp.rename(temp, target);
+      await syncPath(path.dirname(target), 'directory');
+    } catch (error) {
+      await reading;
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+    return { size: (await fsp.stat(target)).size };
   }
 
   const store = {
@@ -158,21 +196,17 @@ export function createLocalBlobStore(deps: { root: string; signer: UrlSigner; cl
     },
 
     async put(key: string, body: Readable | Buffer, _options: { contentType: string }) {
-      const target = objectPath(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.${randomUUID()}.tmp`;
-      try {
-        if (Buffer.isBuffer(body)) await fsp.writeFile(temp, body);
-        else await pipeline(body, fs.createWriteStream(temp));
-        // On disk before it is answered, as a multipart upload's parts (a one-request publish answers with its version).
-        await syncPath(temp);
-        await fsp.rename(temp, target);
-        await syncPath(path.dirname(target), 'directory');
-      } catch (error) {
-        await fsp.rm(temp, { force: true });
-        throw error;
-      }
-      return { size: (await fsp.stat(target)).size };
+      return writeObject(key, body);
+    },
+
+    /**
+     * `put`, with `read(file)` run on the written bytes at their temporary path while they are flushed to disk (a
+     * package is inspected during its fsync, issue 23). The object is renamed into place once both are done, so
+     * `read` may open the file by that path as often as it needs; nothing is answered before the bytes are durable.
+     * `read`'s outcome is the caller's (it keeps the promise): the store only waits for it to settle.
+     */
+    async putReading(key: string, body: Readable, read: (file: string) => Promise<unknown>) {
+      return writeObject(key, body, read);
     },
 
     /** A folder on the objects' disk for work whose result `adopt` then moves in without copying it. */

@@ -163,10 +163,8 @@ export function createCommitIngestService(deps: {
       }
     },
 
-    /** A new version appears in every package workflow of its app. */
-    async recordVersion(versionId: number) {
-      const version = await versions.findById(versionId);
-      if (!version) return;
+    /** A new version's item in each package workflow of its app (the version as just stored: not read again). */
+    async recordVersion(version: VersionRecord) {
       const targets = await workflows.packageWorkflows(version.app_id);
       await stored(targets, await logs.insertNew(targets.map((w) => packageRow(w, version))));
     },

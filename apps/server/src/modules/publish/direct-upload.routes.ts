@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appVersionRow, directUploadFields, isUploadedTogether } from '@release/contract';
+import { directUploadFields, directUploadResult, isUploadedTogether } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import { currentUser } from '../../http/auth-plugin.ts';
 import { envelopeSchema, ok } from '../../http/envelope.ts';
@@ -12,6 +12,9 @@ import { DirectUploadMessages, type DirectUploadService, type ReceivedPackage } 
 import { UploadMessages } from '../uploads/uploads.service.ts';
 import { MAX_MODULE_FILES } from './harmony-module-set.ts';
 
+/** The app a form names (`path` or `appId`), read when its file begins. */
+const appRef = directUploadFields.pick({ appId: true, path: true });
+
 /** Room for the form's text fields and boundaries beside the package itself. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -20,8 +23,8 @@ const description = [
   'CI 一次请求上传并发布：multipart/form-data，在 `file`（安装包）之前给出 `path`（应用的下载地址）或 `appId`（也可写在查询参数中），',
   '可选 `note`（更新说明）、`commit`、`branch`、`chatEnv`（DevTest 测试群 | PreFavTest 正式群，仅管理员）、`allowOtherBundleId`（true 时允许与应用不同的 Bundle ID）。',
   'HarmonyOS 的多个模块（.hap / .hsp，同一应用的同一版本）可以各用一个 `file` 字段一起上传，合为一个版本（总大小不超过安装包上限）。',
-  '文件直接流入存储，不在内存中缓冲；应答为新版本。没有 path/appId 400，应用不存在 404，超过安装包大小上限 413，Bundle ID 不符 409，',
-  '不是可用的安装包 400，未完成的上传超过配额 429。docs/ci-pipelines.md 有 curl 示例。',
+  '文件直接流入存储，不在内存中缓冲。没有 path/appId 400，应用不存在 404，超过安装包大小上限 413，Bundle ID 不符 409，',
+  '不是可用的安装包 400，未完成的上传超过配额 429。应答为新版本，另带 `appName`（应用名称）。docs/ci-pipelines.md 有 curl 示例。',
 ].join('');
 
 function formError(message: string): AppError {
@@ -56,7 +59,7 @@ export function directUploadRoutes(
             appId: z.coerce.number().int().min(1).optional(),
             path: z.string().trim().max(64).optional(),
           }),
-          response: { 200: envelopeSchema(appVersionRow) },
+          response: { 200: envelopeSchema(directUploadResult) },
         },
       },
       async (req, reply) => {
@@ -78,9 +81,10 @@ export function directUploadRoutes(
               continue;
             }
             if (part.fieldname !== 'file') throw formError(`未知的文件字段 ${part.fieldname}，安装包请用 file`);
-            const ref = directUploadFields
-              .pick({ appId: true, path: true })
-              .safeParse({ appId: fields.appId ?? req.query.appId, path: fields.path ?? req.query.path });
+            const ref = appRef.safeParse({
+              appId: fields.appId ?? req.query.appId,
+              path: fields.path ?? req.query.path,
+            });
             if (!ref.success) throw formError(ref.error.issues[0]?.message ?? 'path');
             const appId = await direct.resolveApp(user, ref.data);
             names.push(part.filename || 'package');
@@ -103,8 +107,13 @@ export function directUploadRoutes(
           const issue = parsed.error.issues[0];
           throw formError(`${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
         }
-        const version = await direct.register(user, received, parsed.data, publicBaseUrl(req, deps.publicUrl));
-        return ok(await versionRow(linksFor(req, deps), version));
+        const { version, appName } = await direct.register(
+          user,
+          received,
+          parsed.data,
+          publicBaseUrl(req, deps.publicUrl),
+        );
+        return ok({ ...(await versionRow(linksFor(req, deps), version)), appName });
       },
     );
   };

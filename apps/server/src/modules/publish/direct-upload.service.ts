@@ -1,12 +1,12 @@
 import { Transform, type Readable } from 'node:stream';
-import { AppMessages, type DirectUploadFields } from '@release/contract';
+import { AppMessages, type DirectUploadFields, isUploadedTogether } from '@release/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ConfiguredBlobStore } from '../../storage/create-blob-store.ts';
 import type { AuthUser } from '../auth/session.service.ts';
 import type { AppsPolicy } from '../apps/apps.policy.ts';
 import type { AppsLookup } from '../apps/apps-directory.ts';
-import type { PackageRegistrationService } from './package-registration.service.ts';
+import type { PackageRegistrationService, PreparedPackage } from './package-registration.service.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 import type { VersionsDirectory } from '../versions/versions-directory.ts';
 import type { UploadSessionsDirectory } from '../uploads/upload-sessions-directory.ts';
@@ -15,7 +15,7 @@ import { UploadMessages, type UploadsService } from '../uploads/uploads.service.
 export interface DirectUploadDeps {
   uploads: UploadsService;
   sessions: UploadSessionsDirectory;
-  apps: Pick<AppsLookup, 'findByPath'>;
+  apps: Pick<AppsLookup, 'findByPath' | 'findById'>;
   versions: Pick<VersionsDirectory, 'findByFileKey'>;
   registration: PackageRegistrationService;
   policy: AppsPolicy;
@@ -30,6 +30,8 @@ export interface ReceivedPackage {
   sessionId: string;
   fileKey: string;
   fileSize: number;
+  /** Inspected (its icon stored) while its bytes were flushed to disk (local store); registration takes it. */
+  prepared?: PreparedPackage;
 }
 
 export const DirectUploadMessages = {
@@ -89,11 +91,19 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
       if (!fileKey || !session) throw AppError.badRequest(UploadMessages.unknownKey);
       const received = { sessionId: session.id, fileKey };
       let size = 0;
+      let prepared: PreparedPackage | undefined;
       try {
         const limited = body.pipe(byteLimit(max, (n) => (size = n)));
         // A failure of the request's stream (the client went away) must fail the store's write too.
         body.once('error', (error) => limited.destroy(error));
-        await blobs.put(fileKey, limited, { contentType: 'application/octet-stream' });
+        // On local disk the package is inspected (and its icon stored) while it is flushed and placed: registering
+        // it then waits for neither alone. A HarmonyOS module's icon is its set's, stored with the version.
+        if (blobs.kind === 'local')
+          await blobs.putReading(fileKey, limited, (file) => {
+            prepared = registration.prepareAt(file, fileName, { storeIcon: !isUploadedTogether(fileName) });
+            return prepared.inspection;
+          });
+        else await blobs.put(fileKey, limited, { contentType: 'application/octet-stream' });
       } catch (error) {
         await drop(received);
         // Judged by the bytes seen: a store may wrap the stream's error in its own.
@@ -104,9 +114,8 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
         await drop(received);
         throw AppError.badRequest('文件为空');
       }
-      await sessions.update(session.id, { file_size: size });
-      await sessions.transition(session.id, ['issued'], 'completed', clock.now());
-      return { appId, ...received, fileSize: size };
+      await sessions.transition(session.id, ['issued'], 'completed', clock.now(), { file_size: size });
+      return { appId, ...received, fileSize: size, ...(prepared ? { prepared } : {}) };
     },
 
     /**
@@ -118,10 +127,11 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
       files: ReceivedPackage[],
       fields: DirectUploadFields,
       baseUrl: string,
-    ): Promise<VersionRecord> {
+    ): Promise<{ version: VersionRecord; appName: string }> {
       const [first, ...others] = files as [ReceivedPackage, ...ReceivedPackage[]];
+      let version: VersionRecord;
       try {
-        return await registration.register(
+        version = await registration.register(
           user,
           {
             appId: first.appId,
@@ -134,12 +144,17 @@ export function createDirectUploadService(deps: DirectUploadDeps) {
             commit: fields.commit,
             branch: fields.branch,
           },
-          { baseUrl },
+          {
+            baseUrl,
+            prepared: new Map(files.flatMap((file) => (file.prepared ? [[file.fileKey, file.prepared]] : []))),
+          },
         );
       } catch (error) {
         for (const file of files) await drop(file);
         throw error;
       }
+      // Named in the answer, so that a client sending the app's path needs no call to look it up (issue 23).
+      return { version, appName: (await apps.findById(first.appId))?.app_name ?? '' };
     },
 
     drop,

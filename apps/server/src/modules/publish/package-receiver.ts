@@ -64,13 +64,23 @@ export function createPackageReceiver(deps: {
     }
   }
 
-  async function receive(userId: number, s3Url: string, moduleKeys: readonly string[]): Promise<Received> {
-    if (moduleKeys.length > 0) return receiveModuleSet(userId, [s3Url, ...moduleKeys]);
+  /**
+   * `inspected`: inspections already under way by file key (the direct upload's, run while its bytes were flushed),
+   * taken in place of inspecting the stored file again.
+   */
+  async function receive(
+    userId: number,
+    s3Url: string,
+    moduleKeys: readonly string[],
+    inspected: ReadonlyMap<string, Promise<PackageInspection>> = new Map(),
+  ): Promise<Received> {
+    const inspectOnce = (fileKey: string, fileName: string) => inspected.get(fileKey) ?? inspect(fileKey, fileName);
+    if (moduleKeys.length > 0) return receiveModuleSet(userId, [s3Url, ...moduleKeys], inspectOnce);
     const already = await versions.findByFileKey(s3Url);
     if (already) return { version: already };
     const session = await uploads.completedUpload(userId, s3Url);
     if (session.purpose !== 'package') throw AppError.badRequest('请上传安装包文件');
-    const inspection = await inspectOrDiscard([session], () => inspect(session.file_key, session.file_name));
+    const inspection = await inspectOrDiscard([session], () => inspectOnce(session.file_key, session.file_name));
     return {
       inspection,
       fileKey: session.file_key,
@@ -95,7 +105,11 @@ export function createPackageReceiver(deps: {
    * version of one app (assertOneAppVersion names the one that is not), and they are stored together as a packed
    * .app beside the first, which the install page serves module by module.
    */
-  async function receiveModuleSet(userId: number, keys: string[]): Promise<Received> {
+  async function receiveModuleSet(
+    userId: number,
+    keys: string[],
+    inspect: (fileKey: string, fileName: string) => Promise<PackageInspection>,
+  ): Promise<Received> {
     const packedKey = packedKeyOf(keys[0] as string);
     const already = await versions.findByFileKey(packedKey);
     if (already) return { version: already };

@@ -71,6 +71,16 @@ function inspectionMetadata(inspection: PackageInspection): Record<string, unkno
   return JSON.parse(JSON.stringify({ ...inspection, icon })) as Record<string, unknown>;
 }
 
+/**
+ * A package inspected where it lies before it is registered (the one-request upload's bytes, while they are flushed),
+ * and its icon stored as soon as it is read: `register` takes both by the file's key instead of doing them itself.
+ */
+export interface PreparedPackage {
+  inspection: Promise<PackageInspection>;
+  /** The stored icon's key; null when there is none to store yet (no icon read, not asked, or its storing failed). */
+  iconKey: Promise<string | null>;
+}
+
 /** `/api/v2/upload_app`: an uploaded file becomes a version of an app, once, after inspection. */
 export function createPackageRegistrationService(deps: RegistrationDeps) {
   const { uploads, versions, apps, members, notifications, policy, media, blobs, ingest, clock } = deps;
@@ -83,6 +93,14 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       list.push({ fileName: session.file_name, fileKey: key });
     }
     return list;
+  }
+
+  /** The package's own icon stored as a media file; null when it has none readable. */
+  async function storeIconOf(inspection: PackageInspection): Promise<string | null> {
+    const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
+    if (!icon) return null;
+    const type = icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png';
+    return media.storeImage(icon.data, type);
   }
 
   async function inspect(fileKey: string, fileName: string): Promise<PackageInspection> {
@@ -103,6 +121,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     source?: { commit?: string; branch?: string } | null;
     /** The modules of a HarmonyOS set packed into the stored .app (file names in it, sizes, SHA-256). */
     moduleFiles?: PackedModuleFile[];
+    /** The package's icon, stored already (PreparedPackage). */
+    iconKey?: string | null;
   }
 
   /** The version row of an inspected package file (icon stored, next index number); `raced` when another call stored the same file first. */
@@ -116,12 +136,10 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
     const icon = 'icon' in inspection && inspection.icon ? inspection.icon : null;
     const label = packageIdentity(inspection);
     // Without a readable icon the version still gets one of its own, and the warning says why.
-    const iconKey = icon
-      ? await media.storeImage(
-          icon.data,
-          icon.format === 'webp' ? 'image/webp' : icon.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-        )
-      : await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png');
+    const iconKey =
+      file.iconKey ??
+      (await storeIconOf(inspection)) ??
+      (await media.storeImage(await placeholderIcon(label.name ?? app.app_name), 'image/png'));
     const now = clock.now();
     const packageAlerts = (await deps.packageAlerts?.(appId, label.platform, inspection.facts)) ?? [];
     const row = {
@@ -213,7 +231,12 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
   }
 
   return {
-    async register(actor: AuthUser, body: UploadAppBody, options: { baseUrl?: string } = {}): Promise<VersionRecord> {
+    /** `options.prepared`: the uploaded files already inspected (`prepareAt`), by key; they are not inspected again. */
+    async register(
+      actor: AuthUser,
+      body: UploadAppBody,
+      options: { baseUrl?: string; prepared?: ReadonlyMap<string, PreparedPackage> } = {},
+    ): Promise<VersionRecord> {
       await policy.assertCanEdit(actor, body.appId);
       // SPEC §6: only admins send to the release group.
       if (body.chatEnv === 'PreFavTest' && !actor.isAdmin && body.appVersionId === undefined)
@@ -236,7 +259,9 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       }
 
       if (!body.s3Url) throw AppError.badRequest('请先上传安装包');
-      const received = await receive(actor.userId, body.s3Url, body.moduleFileUrls);
+      const prepared = options.prepared ?? new Map<string, PreparedPackage>();
+      const inspected = new Map([...prepared].map(([key, early]) => [key, early.inspection]));
+      const received = await receive(actor.userId, body.s3Url, body.moduleFileUrls, inspected);
       if ('version' in received) {
         if (received.version.app_id !== body.appId) throw AppError.conflict('该安装包已发布到其他应用');
         return received.version;
@@ -254,6 +279,8 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
           description: body.description,
           attachments,
           chatEnv: body.chatEnv ?? null,
+          // A set's icon is its combined inspection's, stored with the version.
+          iconKey: body.moduleFileUrls.length === 0 ? await prepared.get(body.s3Url)?.iconKey : null,
           source:
             body.commit || body.branch
               ? { ...(body.commit ? { commit: body.commit } : {}), ...(body.branch ? { branch: body.branch } : {}) }
@@ -267,7 +294,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       const id = stored.version.id;
       const label = packageIdentity(inspection);
       await received.settle();
-      await ingest.recordVersion(id);
+      await ingest.recordVersion(stored.version);
       // The commit the upload names; else the one the package carries (Info.plist, meta-data, version.json).
       const carried = body.commit ? null : packageSourceCommit(inspection.sourceValues, app.source_commit_key);
       await deps.sources?.record(stored.version, {
@@ -287,7 +314,19 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
       );
       if (body.chatEnv && deps.announce)
         await deps.announce(actor, { appId: body.appId, id }, body.chatEnv, options.baseUrl ?? null);
-      return (await versions.findById(id)) as VersionRecord;
+      // As stored: nothing since (uploads, ingest, sources, notices, pushes) writes the version's row.
+      return stored.version;
+    },
+
+    /**
+     * Inspects a package file where it lies on local disk (the one-request upload's bytes while they are flushed, issue
+     * 23) and, with `storeIcon`, stores its icon once read, while the file is still being placed: `register` takes both.
+     * Not for a HarmonyOS module, whose set's icon is the combined inspection's.
+     */
+    prepareAt(filePath: string, fileName: string, options: { storeIcon: boolean }): PreparedPackage {
+      const inspection = deps.inspectFile(filePath, { declaredName: fileName });
+      const iconKey = options.storeIcon ? inspection.then(storeIconOf).catch(() => null) : Promise.resolve(null);
+      return { inspection, iconKey };
     },
 
     /**
@@ -315,7 +354,7 @@ export function createPackageRegistrationService(deps: RegistrationDeps) {
         chatEnv: null,
       });
       if (stored.raced) return stored.version;
-      await ingest.recordVersion(stored.version.id);
+      await ingest.recordVersion(stored.version);
       await notifySubscribers(actor, input.appId, app.app_name, input.description);
       return stored.version;
     },

@@ -5,6 +5,6 @@ import { createUploadSessionsRepository } from './upload-sessions.repository.ts'
 /** What publish's direct upload may read and change of upload sessions: built by uploads. */
 export function createUploadSessionsDirectory(db: Kysely<Database>) {
   const sessions = createUploadSessionsRepository(db);
-  return { findByKey: sessions.findByKey, transition: sessions.transition, update: sessions.update };
+  return { findByKey: sessions.findByKey, transition: sessions.transition };
 }
 export type UploadSessionsDirectory = ReturnType<typeof createUploadSessionsDirectory>;

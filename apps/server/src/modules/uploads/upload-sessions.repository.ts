@@ -15,11 +15,17 @@ export function createUploadSessionsRepository(db: Kysely<Database>) {
     async update(id: string, changes: Partial<Omit<UploadSessionsTable, 'id'>>) {
       await db.updateTable('upload_sessions').set(changes).where('id', '=', id).execute();
     },
-    /** Moves a session from one state to another; false when another request moved it first. */
-    async transition(id: string, from: State[], to: State, now: number): Promise<boolean> {
+    /** Moves a session from one state to another (setting `changes` with it); false when another request moved it first. */
+    async transition(
+      id: string,
+      from: State[],
+      to: State,
+      now: number,
+      changes: Partial<Pick<UploadSessionsTable, 'file_size'>> = {},
+    ): Promise<boolean> {
       const result = await db
         .updateTable('upload_sessions')
-        .set({ state: to, update_time: now })
+        .set({ ...changes, state: to, update_time: now })
         .where('id', '=', id)
         .where('state', 'in', from)
         .executeTakeFirst();
