@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sampleIpa } from '@release/inspect/testing/sample-packages.ts';
 import { createApiClient } from '../packages/cli/src/api-client.ts';
-import { findApp } from '../packages/cli/src/commands/upload.ts';
+import { publishToPath } from '../packages/cli/src/commands/upload-direct.ts';
 import { formBody } from '../packages/cli/src/direct-form.ts';
 import { exited } from './lib/proc.ts';
 import { fixed, median, MiB, msText, printTable, type Row } from './lib/report.ts';
@@ -13,8 +13,8 @@ import { recordResults } from './lib/results.ts';
 import { startServer } from './lib/server.ts';
 
 /**
- * Small publishes (issue 23): a 4 MB ipa published end to end, the CLI's way (its own code: the app by path, then
- * one POST /api/upload_app/direct streamed from disk) and the web's way (one multipart POST from memory, as the
+ * Small publishes (issue 23): a 4 MB ipa published end to end, the CLI's way (its own code: one POST
+ * /api/upload_app/direct naming the app by its path, streamed from disk) and the web's way (one multipart POST from memory, as the
  * browser's FormData), against a single-POST reference in the same run (lib/single-post-peer.ts: one multipart POST
  * streamed to disk, then the same inspector; what ipa-server v1 does). Alternating rounds, median of the ratios.
  */
@@ -95,9 +95,10 @@ try {
   const cli = createApiClient({ server: server.url, token });
   const sides = {
     cli: async () => {
-      const app = await findApp(cli, appPath);
-      await cli.publishDirect(
-        formBody([['appId', String(app.appId)]], { path: ipaFile, name: 'small.ipa', size: ipa.length }),
+      await publishToPath(
+        cli,
+        appPath,
+        formBody([['path', appPath]], { path: ipaFile, name: 'small.ipa', size: ipa.length }),
       );
     },
     web: () =>
@@ -124,7 +125,7 @@ try {
     };
   };
   rows.push(
-    row('cli', 'the CLI path (its code: app by path, then one POST /api/upload_app/direct from disk)'),
+    row('cli', 'the CLI path (its code: one POST /api/upload_app/direct naming the app by path, from disk)'),
     row('web', 'the web path (one POST /api/upload_app/direct, FormData from memory)'),
   );
   notes.push(

@@ -152,8 +152,8 @@ describe.each(testDialects())('release-cli against a real server on %s', (dialec
       0,
       expect.stringMatching(/shop-3\.0\.9\.apk: 100%[\s\S]*(服务器正在检查安装包|Checking the package)/),
     ]);
-    // The app's id from the user's apps, then the package and its fields in one request: no keys, parts or finish.
-    expect(proxy.requests).toEqual(['GET /api/user_apps', 'POST /api/upload_app/direct']);
+    // The package, its fields and the app's path in one request: no lookup, keys, parts or finish (cli-direct.test.ts).
+    expect(proxy.requests).toEqual(['POST /api/upload_app/direct']);
     const { version } = JSON.parse(run.stdout) as { version: AppVersionRow };
     expect(version).toMatchObject({ appVersion: '3.0.9', build: '309', description: '小修复', uploadBy: 'ci-bot' });
     expect(version.metadata.source).toEqual({ commit: 'abc1234', branch: 'main' });

@@ -5,6 +5,7 @@ import {
   appListItem,
   appVersionRow,
   currentUser,
+  directUploadResult,
   getSignedUrlResult,
   latestVersionResult,
   multipartFinishResult,
@@ -166,11 +167,15 @@ export function createApiClient(options: ApiClientOptions) {
         retries: 3,
       }),
     /**
-     * POST /api/upload_app/direct: a small package sent and registered in one request. Not retried: a request that
-     * lost its answer may have made the version.
+     * POST /api/upload_app/direct: a small package sent and registered in one request; the answer names the app
+     * (a server before issue 23's change does not). Not retried: a request that lost its answer may have made the
+     * version.
      */
     publishDirect: (form: FormBody) =>
-      call('POST', '/api/upload_app/direct', appVersionRow, { form, timeoutMs: REGISTER_TIMEOUT_MS }),
+      call('POST', '/api/upload_app/direct', directUploadResult.partial({ appName: true }), {
+        form,
+        timeoutMs: REGISTER_TIMEOUT_MS,
+      }),
     /** Registering one upload twice answers the same version, so it is retried. */
     registerVersion: (body: z.input<typeof uploadAppBody>) =>
       call('POST', '/api/v2/upload_app', appVersionRow, { body, timeoutMs: REGISTER_TIMEOUT_MS, retries: 2 }),

@@ -8,7 +8,9 @@ import { CliError, ExitCode } from '../exit-codes.ts';
 import type { Io, Output } from '../output.ts';
 import { text } from '../messages.ts';
 import { readPackageVersion } from '../package-version.ts';
-import { formBody } from '../direct-form.ts';
+import { type FormBody, formBody } from '../direct-form.ts';
+import { findApp } from './find-app.ts';
+import { isSendablePath, publishToPath } from './upload-direct.ts';
 import { uploadFile } from '../part-uploader.ts';
 import { createProgress, formatBytes } from '../progress.ts';
 
@@ -24,15 +26,6 @@ function checkFile(file: string): number {
   if (!stat.isFile()) throw new CliError(ExitCode.usage, text.notAFile(file));
   if (stat.size === 0) throw new CliError(ExitCode.usage, text.emptyFile(file));
   return stat.size;
-}
-
-/** The app of a download path: first among the user's permits, then among every app they can see. */
-export async function findApp(api: ApiClient, appPath: string): Promise<{ appId: number; appName: string }> {
-  const own = (await api.userApps()).find((a) => a.path === appPath);
-  if (own) return own;
-  const visible = (await api.apps()).find((a) => a.path === appPath);
-  if (visible) return visible;
-  throw new CliError(ExitCode.notFound, text.noSuchApp(appPath));
 }
 
 async function transfer(
@@ -54,6 +47,29 @@ async function transfer(
   progress.finish();
 }
 
+/** The one-request publish's form: the app as `appField`, the command's fields, then the file with its progress. */
+function directForm(cmd: UploadCommand, size: number, appField: [string, string], io: Io, out: Output): FormBody {
+  const name = path.basename(cmd.file);
+  const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
+  let sent = 0;
+  const fields: Array<[string, string]> = [
+    appField,
+    ['note', cmd.note],
+    ...(cmd.chatEnv ? ([['chatEnv', cmd.chatEnv]] as Array<[string, string]>) : []),
+    ...(cmd.allowOtherBundleId ? ([['allowOtherBundleId', 'true']] as Array<[string, string]>) : []),
+    ...(cmd.commit.length ? ([['commit', cmd.commit.join(',')]] as Array<[string, string]>) : []),
+    ...(cmd.branch ? ([['branch', cmd.branch]] as Array<[string, string]>) : []),
+  ];
+  return formBody(fields, { path: cmd.file, name, size }, (n) => {
+    sent += n;
+    progress.update(sent, size);
+    if (sent < size) return;
+    // Every byte is sent: the server now stores and inspects it before answering.
+    progress.finish();
+    out.info(text.checking);
+  });
+}
+
 export function describeVersion(v: AppVersionRow): string {
   const version = v.appVersion ? `${v.appVersion}${v.build ? ` (${v.build})` : ''}` : v.fileName;
   return `${v.nativePackageType} ${version} #${v.indexNo}, ${formatBytes(v.appSize)}`;
@@ -65,6 +81,14 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
   // Checked before any call (a package sent in one request never reads it).
   const delayMs = retryDelayMs(io.env);
   const api = createApiClient(resolveConnection({ server: cmd.server }, io.env));
+  // A package that would be one part, alone: sent and registered in one request (POST /api/upload_app/direct).
+  const size = checkFile(cmd.file);
+  const oneRequest = size <= UPLOAD_PART_SIZE && cmd.modules.length === 0 && cmd.attach.length === 0;
+  // Named by its path, the app is found by the server in that request; --skip-existing asks about it first.
+  if (oneRequest && !cmd.skipExisting && isSendablePath(cmd.app)) {
+    const { app, version } = await publishToPath(api, cmd.app, directForm(cmd, size, ['path', cmd.app], io, out));
+    return published(out, app, version);
+  }
   const app = await findApp(api, cmd.app);
 
   if (cmd.skipExisting) {
@@ -91,29 +115,11 @@ export async function uploadCommand(cmd: UploadCommand, io: Io, out: Output): Pr
     }
   }
 
-  // A package that would be one part, alone: sent and registered in one request (POST /api/upload_app/direct).
-  const size = checkFile(cmd.file);
-  if (size <= UPLOAD_PART_SIZE && cmd.modules.length === 0 && cmd.attach.length === 0) {
-    const name = path.basename(cmd.file);
-    const progress = createProgress(io.stderr, name.length > 40 ? `${name.slice(0, 37)}...` : name);
-    let sent = 0;
-    const fields: Array<[string, string]> = [
-      ['appId', String(app.appId)],
-      ['note', cmd.note],
-      ...(cmd.chatEnv ? ([['chatEnv', cmd.chatEnv]] as Array<[string, string]>) : []),
-      ...(cmd.allowOtherBundleId ? ([['allowOtherBundleId', 'true']] as Array<[string, string]>) : []),
-      ...(cmd.commit.length ? ([['commit', cmd.commit.join(',')]] as Array<[string, string]>) : []),
-      ...(cmd.branch ? ([['branch', cmd.branch]] as Array<[string, string]>) : []),
-    ];
-    const form = formBody(fields, { path: cmd.file, name, size }, (n) => {
-      sent += n;
-      progress.update(sent, size);
-      if (sent < size) return;
-      // Every byte is sent: the server now stores and inspects it before answering.
-      progress.finish();
-      out.info(text.checking);
-    });
-    return published(out, app, await api.publishDirect(form));
+  if (oneRequest) {
+    const { appName: _name, ...version } = await api.publishDirect(
+      directForm(cmd, size, ['appId', String(app.appId)], io, out),
+    );
+    return published(out, app, version);
   }
 
   const keys = await api.issueKeys(
