@@ -172,6 +172,17 @@ describe.each(combos)('installing HarmonyOS builds on %s with the %s store', (di
     expect((await pageVersion(mismatched.id))?.installHint).toBe(
       '随版本上传的签名清单与安装包不符（模块的 packageHash 与安装包不同），请重新签名后上传',
     );
+    // A hand-edited manifest whose modules are not objects is the same mismatch, not a failed install page.
+    const oddFiles = modulesOf(profile);
+    const odd = await publish(oddFiles, {
+      'manifest.json5': JSON.stringify({
+        app: { bundleName: 'com.example.harmony', versionCode, modules: [null, 7] },
+        sign: 'c2lnbg==',
+      }),
+    });
+    expect((await pageVersion(odd.id))?.installHint).toBe(
+      '随版本上传的签名清单与安装包不符（模块的 packageHash 与安装包不同），请重新签名后上传',
+    );
 
     // Describing the build is not enough: the sign must verify with the key the modules are signed with.
     const invalid =

@@ -4,6 +4,8 @@ import {
   harmonyPublicKey,
   verifyHarmonyManifest,
 } from '@release/inspect';
+import { z } from 'zod';
+import { decodeJson } from '../../lib/decode-json.ts';
 import type { VersionRecord } from '../versions/versions.repository.ts';
 
 /**
@@ -110,6 +112,16 @@ export interface SignedManifest {
 }
 
 /**
+ * What the check reads of an uploaded manifest (any JSON, from the uploader): `app` as an object (anything else reads
+ * as empty, so the field checks name what is missing) and `sign` as text (anything else as none).
+ */
+const uploadedManifest = z
+  .object({ app: z.record(z.string(), z.unknown()).catch({}), sign: z.string().catch('') })
+  .catch({ app: {}, sign: '' });
+/** The modules of `app`, each by its packageHash; a list that does not fit names no module of ours. */
+const manifestModules = z.array(z.object({ packageHash: z.string() }));
+
+/**
  * A manifest signed elsewhere (uploaded with the build) is used only when it describes this build (same bundle name,
  * version code, the same modules by SHA-256) and its `sign` verifies with the key of the certificate the build is
  * signed with, as the device checks it (docs/harmonyos.md). Answers it, or why it cannot be used.
@@ -120,29 +132,23 @@ export function checkSignedManifest(
   modules: readonly StoredModule[],
 ): SignedManifest | { problem: string } {
   const mismatch = (why: string) => ({ problem: HarmonyInstallMessages.manifestMismatch(why) });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return mismatch('不是 JSON');
-  }
-  const root = (parsed ?? {}) as { app?: Record<string, unknown>; sign?: unknown };
-  const app = root.app ?? {};
-  if (!isText(root.sign) || !root.sign) return mismatch('没有 sign 签名');
+  const decoded = decodeJson(text, uploadedManifest);
+  if (!decoded.ok) return mismatch('不是 JSON');
+  const { app, sign } = decoded.value;
+  if (!sign) return mismatch('没有 sign 签名');
   if (app.bundleName !== v.bundle_id) return mismatch(`包名 ${String(app.bundleName)}`);
   if (String(app.versionCode) !== v.build) return mismatch(`versionCode ${String(app.versionCode)}`);
-  const hashes = Array.isArray(app.modules)
-    ? app.modules.map((m) => String((m as { packageHash?: unknown }).packageHash ?? '').toLowerCase())
-    : [];
+  const listed = manifestModules.safeParse(app.modules);
+  const hashes = listed.success ? listed.data.map((m) => m.packageHash.toLowerCase()) : [];
   const ours = modules.map((m) => m.sha256);
   if (hashes.length !== ours.length || !ours.every((hash) => hashes.includes(hash)))
     return mismatch('模块的 packageHash 与安装包不同');
   const publicKey = (v.metadata as { signature?: { publicKey?: unknown } | null }).signature?.publicKey;
   if (!isText(publicKey)) return { problem: HarmonyInstallMessages.manifestNoCertificate };
   const signed = harmonyManifestSigned(app);
-  if (!signed || !verifyHarmonyManifest(app, root.sign, harmonyPublicKey(publicKey)))
+  if (!signed || !verifyHarmonyManifest(app, sign, harmonyPublicKey(publicKey)))
     return { problem: HarmonyInstallMessages.manifestSignatureInvalid };
-  return { sign: root.sign, signed };
+  return { sign, signed };
 }
 
 /**
