@@ -120,7 +120,7 @@ describe.each(Object.keys(expectations))('the whole app of ipa/%s', (ipa) => {
     expect(verifyApp(files)).toEqual([]);
     const identity = openP12(readFileSync(resolve(fixturesDir, 'p12', 'derived-isign-test-aes256.p12')), 'test');
     const profile = readFileSync(resolve(fixturesDir, 'other', 'isign-credentials', 'test.mobileprovision'));
-    const signed = resignApp(files, {
+    const signed = await resignApp(files, {
       certificate: identity.certificate.der,
       chain: identity.chain,
       privateKey: identity.privateKey,
@@ -166,7 +166,7 @@ describe.each(['rcodesign-self-signed-rsa-apple-development.p12', 'rcodesign-sel
       );
       for (const ipa of Object.keys(expectations)) {
         const files = await ipaFiles(ipa);
-        resignApp(files, {
+        await resignApp(files, {
           certificate: identity.certificate.der,
           chain: identity.chain,
           privateKey: identity.privateKey,

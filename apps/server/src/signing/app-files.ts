@@ -10,7 +10,7 @@ export interface FileDigest {
   readonly sha1: Buffer;
   readonly sha256: Buffer;
 }
-/** A large main executable is neither: see streamed-macho.ts. */
+/** A large executable is neither: see streamed-macho.ts. */
 export type AppFile = Buffer | FileDigest | StreamedExecutable;
 export type AppFiles = Map<string, AppFile>;
 
@@ -22,10 +22,14 @@ export function bytesAt(files: ReadonlyMap<string, AppFile>, path: string): Buff
   return isBytes(file) ? file : undefined;
 }
 
-/** A file's digests for a seal; a streamed executable has none (no seal covers the main executable). */
+/**
+ * A file's digests for a seal. A streamed executable has them once taken (a nested bundle's: its parent's seal holds
+ * it); the main app's executable is in no seal.
+ */
 function digestOf(file: AppFile): FileDigest {
-  if ('streamed' in file) throw new Error('a streamed executable has no digest');
-  return file as FileDigest;
+  if (!('streamed' in file)) return file as FileDigest;
+  if (!file.digest) throw new Error('a streamed executable without its digests');
+  return file.digest;
 }
 export const sha1Of = (file: AppFile): Buffer =>
   isBytes(file) ? createHash('sha1').update(file).digest() : digestOf(file).sha1;

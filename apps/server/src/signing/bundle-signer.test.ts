@@ -85,10 +85,10 @@ const input: BundleSigningInput = {
 const entitlementsOf = (binary: Buffer) => readEmbeddedSignature(binary, parseMachO(binary).slices[0]!)?.entitlements;
 
 describe('resignApp', () => {
-  it('signs nested bundles first, each app or extension with its profile; the verifier passes the result', () => {
+  it('signs nested bundles first, each app or extension with its profile; the verifier passes the result', async () => {
     const app = sampleApp();
     expect(verifyApp(app)).toContain('Payload/Demo.app/: no CodeResources');
-    const signed = resignApp(app, input);
+    const signed = await resignApp(app, input);
     expect(signed).toMatchObject([
       { path: 'Payload/Demo.app/Frameworks/Kit.framework/', bundleId: 'com.example.Kit', profileUuid: null },
       {
@@ -116,9 +116,9 @@ describe('resignApp', () => {
     );
   });
 
-  it('the verifier catches a changed resource, a changed binary and a profile that does not allow the entitlements', () => {
+  it('the verifier catches a changed resource, a changed binary and a profile that does not allow the entitlements', async () => {
     const app = sampleApp();
-    resignApp(app, input);
+    await resignApp(app, input);
     const changed = new Map(app);
     changed.set('Payload/Demo.app/Assets.car', Buffer.from('other assets'));
     expect(verifyApp(changed)).toEqual(['Payload/Demo.app/: Assets.car changed after signing']);
@@ -136,16 +136,13 @@ describe('resignApp', () => {
     );
   });
 
-  it('refuses when no profile covers a bundle, naming its bundle id', () => {
+  it('refuses when no profile covers a bundle, naming its bundle id', async () => {
     const only = { ...input, profiles: [input.profiles[0]!] };
-    let error: unknown;
-    try {
-      resignApp(sampleApp(), only);
-    } catch (caught) {
-      error = caught;
-    }
+    const error = await resignApp(sampleApp(), only).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BundleSigningError);
     expect(error).toMatchObject({ reason: 'noProfile', bundleId: 'com.example.demo.widget' });
-    expect(() => resignApp(new Map([['Payload/readme.txt', Buffer.from('x')]]), input)).toThrow(BundleSigningError);
+    await expect(resignApp(new Map([['Payload/readme.txt', Buffer.from('x')]]), input)).rejects.toThrow(
+      BundleSigningError,
+    );
   });
 });

@@ -35,6 +35,11 @@ export interface BundleSigningInput {
   hashesByMinimumOs?: boolean;
   /** The main app's entitlements, given instead of taken from its profile (each must be allowed by it). */
   entitlements?: PlistDict | null;
+  /**
+   * A signed streamed executable of a nested bundle with its digests (its source streamed again, signed): the seal of
+   * the bundle around it needs them. Without it a streamed nested executable cannot be sealed.
+   */
+  digestSigned?: (path: string, exe: StreamedExecutable) => Promise<StreamedExecutable>;
 }
 
 export interface SignedBundle {
@@ -135,7 +140,7 @@ function signLooseDylibs(
 }
 
 /** Re-signs every bundle of the app in `files` (changed in place); returns what was signed with which profile. */
-export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBundle[] {
+export async function resignApp(files: AppFiles, input: BundleSigningInput): Promise<SignedBundle[]> {
   const root = mainAppRoot(files);
   if (!root) throw new BundleSigningError('noApp', 'no Payload/*.app with an Info.plist');
   const bundles = bundlesOf(files, root);
@@ -208,21 +213,23 @@ export function resignApp(files: AppFiles, input: BundleSigningInput): SignedBun
     files.set(`${bundle}_CodeSignature/CodeResources`, codeResources);
     const sign = (exe: typeof binary, signing: MachOSigningInput) =>
       isStreamed(exe) ? signStreamed(exe, signing) : signMachO(exe, signing);
-    files.set(
-      binaryPath,
-      sign(binary, {
-        ...library,
-        identifier: bundleId,
-        teamId,
-        infoPlist,
-        codeResources,
-        entitlementsXml: entitlements ? Buffer.from(buildPlist(entitlements), 'utf8') : null,
-        entitlementsDer: entitlements ? encodeDerEntitlements(entitlements) : null,
-        isMainExecutable: !isFramework,
-        getTaskAllow: entitlements?.['get-task-allow'] === true,
-        hashes,
-      }),
-    );
+    const signedBinary = sign(binary, {
+      ...library,
+      identifier: bundleId,
+      teamId,
+      infoPlist,
+      codeResources,
+      entitlementsXml: entitlements ? Buffer.from(buildPlist(entitlements), 'utf8') : null,
+      entitlementsDer: entitlements ? encodeDerEntitlements(entitlements) : null,
+      isMainExecutable: !isFramework,
+      getTaskAllow: entitlements?.['get-task-allow'] === true,
+      hashes,
+    });
+    // A nested bundle's executable is sealed by the bundle around it: a streamed one needs the digests of its signed bytes.
+    if (isStreamed(signedBinary) && bundle !== root) {
+      if (!input.digestSigned) throw new Error(`${binaryPath} is streamed and nothing can take its digests`);
+      files.set(binaryPath, await input.digestSigned(binaryPath, signedBinary));
+    } else files.set(binaryPath, signedBinary);
     signed.push({ path: bundle, bundleId, profileUuid: profile?.uuid ?? null, sourceHashes, hashes });
   }
   return signed;

@@ -99,8 +99,10 @@ function checkEntries(entries: Entry[]): void {
  */
 export async function loadHeldFiles(
   archive: IpaArchive,
-  /** Given: the main app's executable, when large and thin, is streamed (hashed up to this limit), not held. */
+  /** Given: a bundle's executable, when large and thin, is streamed (hashed up to this limit), not held. */
   streamTo: CodeLimitOf | null = null,
+  /** Streamed nested executables also get their whole digests (to verify the seal of the bundle around them). */
+  digestNested = false,
 ): Promise<AppFiles> {
   const { zip, entries } = archive;
   checkEntries(entries);
@@ -124,10 +126,17 @@ export async function loadHeldFiles(
   }
   for (const entry of entries) {
     if (!executables.has(entry.fileName) || isDirectory(entry)) continue;
-    // Only the main app's: no other seal hashes it whole (a nested bundle's executable is a file of its parent's).
+    // A nested bundle's executable is a file of its parent's seal: when streamed, its whole digests are taken too
+    // (the re-signer takes those of the signed bytes after signing it).
+    const nested = entry.fileName !== mainExecutable;
     const streamed =
-      streamTo && entry.fileName === mainExecutable && entry.uncompressedSize >= STREAM_FROM
-        ? await readStreamed((await entryStream(zip, entry)) as AsyncIterable<Buffer>, entry.uncompressedSize, streamTo)
+      streamTo && entry.uncompressedSize >= STREAM_FROM
+        ? await readStreamed(
+            (await entryStream(zip, entry)) as AsyncIterable<Buffer>,
+            entry.uncompressedSize,
+            streamTo,
+            nested && digestNested,
+          )
         : null;
     files.set(entry.fileName, streamed ?? (await readWhole(zip, entry, true)));
   }
@@ -147,7 +156,7 @@ export async function loadAppFiles(
   streamTo: CodeLimitOf | null = null,
 ): Promise<AppFiles> {
   const { zip, entries } = archive;
-  const files = await loadHeldFiles(archive, streamTo);
+  const files = await loadHeldFiles(archive, streamTo, true);
   let done = 0;
   for (const entry of entries) {
     if (isDirectory(entry)) continue;

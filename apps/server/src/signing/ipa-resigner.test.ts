@@ -1,14 +1,18 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesAt } from './app-files.ts';
 import { BundleSigningError } from './bundle-signer.ts';
-import { loadAppFiles, openIpa, rawEntryStream } from './ipa-archive.ts';
+import { buildZip, type ZipEntrySpec } from '@release/inspect/testing/zip-writer.ts';
+import { parseCodeResources } from './code-resources.ts';
+import { loadAppFiles, openIpa, rawEntryStream, readEntry } from './ipa-archive.ts';
 import { resignIpa, type ResignStage } from './ipa-resigner.ts';
 import { sampleSignedIpa, sampleSigningSet } from './testing/ipa-builder.ts';
 import { verifyApp } from './verify-app.ts';
+import { verifyMachO } from './verify-macho.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resign-ipa-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +48,23 @@ async function rawEntries(file: string): Promise<Map<string, Buffer>> {
     archive.close();
   }
   return out;
+}
+
+/** Every entry of an ipa, its files inflated, to write it again with one changed. */
+async function entriesOf(file: string): Promise<ZipEntrySpec[]> {
+  const archive = await openIpa(file);
+  try {
+    const specs: ZipEntrySpec[] = [];
+    for (const entry of archive.entries)
+      specs.push(
+        entry.fileName.endsWith('/')
+          ? { name: entry.fileName }
+          : { name: entry.fileName, data: await readEntry(archive.zip, entry), method: 'deflate' },
+      );
+    return specs;
+  } finally {
+    archive.close();
+  }
 }
 
 describe('resignIpa', () => {
@@ -124,6 +145,40 @@ describe('resignIpa', () => {
     const written = (await rawEntries(output)).get('Payload/Demo.app/Demo');
     expect((bytesAt(files, 'Payload/Demo.app/Demo')?.length ?? 0) > 12 * 1024 * 1024).toBe(true);
     expect((written?.length ?? 0) < 12 * 1024 * 1024).toBe(true);
+  });
+
+  it('streams a large framework executable (as UnityFramework): the app seals its signed bytes, unzip and the verifier agree', async () => {
+    const source = write('framework-in.ipa', sampleSignedIpa({ frameworkCodeSize: 9 * 1024 * 1024 }));
+    const output = path.join(dir, 'framework-out.ipa');
+    await resignIpa(source, output, set.input());
+    expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
+    const kitPath = 'Payload/Demo.app/Frameworks/Kit.framework/Kit';
+    // Read whole by an independent reader: what the app's seal says of it, and its own signature.
+    const kit = execFileSync('unzip', ['-p', output, kitPath], { maxBuffer: 64 * 1024 * 1024 });
+    const seal = parseCodeResources(
+      execFileSync('unzip', ['-p', output, 'Payload/Demo.app/_CodeSignature/CodeResources']),
+    );
+    expect(seal?.files2.get('Frameworks/Kit.framework/Kit')?.hash2).toEqual(createHash('sha256').update(kit).digest());
+    expect(seal?.files.get('Frameworks/Kit.framework/Kit')?.hash).toEqual(createHash('sha1').update(kit).digest());
+    const kitSeal = execFileSync('unzip', [
+      '-p',
+      output,
+      'Payload/Demo.app/Frameworks/Kit.framework/_CodeSignature/CodeResources',
+    ]);
+    const kitInfo = execFileSync('unzip', ['-p', output, 'Payload/Demo.app/Frameworks/Kit.framework/Info.plist']);
+    expect(verifyMachO(kit, { infoPlist: kitInfo, codeResources: kitSeal })).toEqual([]);
+    expect(verifyApp(await filesOf(output))).toEqual([]);
+    // The built-in verifier reads it streamed as well: a changed byte in its signature fails the app's seal.
+    const tampered = Buffer.from(kit);
+    tampered.writeUInt8(tampered.readUInt8(kit.length - 100) ^ 1, kit.length - 100);
+    const entries = await entriesOf(output);
+    const changed = write(
+      'framework-changed.ipa',
+      buildZip(entries.map((spec) => (spec.name === kitPath ? { ...spec, data: tampered } : spec))),
+    );
+    expect(verifyApp(await filesOf(changed))).toEqual(
+      expect.arrayContaining(['Payload/Demo.app/: Frameworks/Kit.framework/Kit changed after signing']),
+    );
   });
 
   it('refuses a source whose resource does not match its CRC-32, naming the entry', async () => {

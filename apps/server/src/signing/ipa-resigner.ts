@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import type { Entry } from 'yauzl';
 import { isBytes } from './app-files.ts';
 import { mainAppRoot, resignApp, type BundleSigningInput, type SignedBundle } from './bundle-signer.ts';
-import { loadAppFiles, loadHeldFiles, openIpa, totalBytes, type KnownEntry } from './ipa-archive.ts';
+import { entryStream, loadAppFiles, loadHeldFiles, openIpa, totalBytes, type KnownEntry } from './ipa-archive.ts';
 import { copyResources, sha256, writeHeld } from './ipa-copy.ts';
 import {
   applyResignOptions,
@@ -11,7 +12,7 @@ import {
   type ResignChange,
   type ResignOptions,
 } from './resign-options.ts';
-import { isStreamed, signedSize, toNewSignature, toPresentSignature } from './streamed-macho.ts';
+import { isStreamed, signedSize, toNewSignature, toPresentSignature, withSignedDigest } from './streamed-macho.ts';
 import { ZipOut } from './zip-out.ts';
 import { verifyApp } from './verify-app.ts';
 
@@ -71,7 +72,7 @@ export async function resignIpa(
   let copied: Map<string, KnownEntry>;
   let changes: ResignChange[];
   try {
-    // A large main executable streams by (its page hashes kept), and streams again when written: never held whole.
+    // A large executable streams by (its page hashes kept), and streams again when written: never held whole.
     const files = await loadHeldFiles(source, toNewSignature);
     const before = new Map([...files].map(([name, file]) => [name, isBytes(file) ? sha256(file) : '']));
     const root = mainAppRoot(files);
@@ -86,7 +87,15 @@ export async function resignIpa(
     for (const [name, known] of copied) files.set(name, known.digest);
     onProgress('sign', SPAN.sign[0], 0, 0);
     const entitlements = givenEntitlements(options);
-    signed = resignApp(files, { ...input, hashesByMinimumOs: options.hashesByMinimumOs === true, entitlements });
+    const entryNamed = new Map(source.entries.map((entry) => [entry.fileName, entry]));
+    signed = await resignApp(files, {
+      ...input,
+      hashesByMinimumOs: options.hashesByMinimumOs === true,
+      entitlements,
+      // A streamed nested executable, signed, streams once more for the seal of the bundle around it.
+      digestSigned: async (name, exe) =>
+        withSignedDigest(exe, (await entryStream(source.zip, entryNamed.get(name) as Entry)) as AsyncIterable<Buffer>),
+    });
     if (entitlements) changes.push({ what: 'entitlements', from: null, to: String(Object.keys(entitlements).length) });
     const hashChange = options.hashesByMinimumOs ? codeDirectoryChange(signed) : null;
     if (hashChange) changes.push(hashChange);

@@ -1,4 +1,4 @@
-import { createPrivateKey, randomFillSync } from 'node:crypto';
+import { createHash, createPrivateKey, randomFillSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeAppleIdentity } from '@release/inspect/testing/identities.ts';
 import { xmlPlist } from '@release/inspect/testing/packages.ts';
 import { makeIdentity, signingTimeWithin } from '@release/inspect/testing/signing.ts';
-import { loadHeldFiles, openIpa } from './ipa-archive.ts';
+import { loadHeldFiles, openIpa, readEntry } from './ipa-archive.ts';
 import { signMachO, type MachOSigningInput } from './macho-signer.ts';
 import {
   isStreamed,
@@ -111,17 +111,30 @@ describe('streamed executables', () => {
     expect(await readStreamed(chunksOf(fat, 4096), fat.length, toNewSignature)).toBeNull();
   });
 
-  it('re-signing loads a main executable of 8 MiB or more as its page hashes, not its bytes; smaller ones whole', async () => {
+  it('re-signing loads an executable of 8 MiB or more as its page hashes, not its bytes; smaller ones whole', async () => {
     const large = path.join(dir, 'large.ipa');
-    fs.writeFileSync(large, sampleSignedIpa({ mainCodeSize: STREAM_FROM + 4096 }));
+    fs.writeFileSync(large, sampleSignedIpa({ mainCodeSize: STREAM_FROM + 4096, frameworkCodeSize: STREAM_FROM }));
     const archive = await openIpa(large);
     try {
       const files = await loadHeldFiles(archive, toNewSignature);
       const main = files.get('Payload/Demo.app/Demo');
       expect(isStreamed(main)).toBe(true);
       expect(isStreamed(main) && main.head.length).toBe(64 * 1024);
-      // Nested bundles' executables are files of their parent's seal: held.
-      expect(Buffer.isBuffer(files.get('Payload/Demo.app/Frameworks/Kit.framework/Kit'))).toBe(true);
+      // A nested bundle's large executable streams too; its digests are those of the signed bytes, taken later.
+      const kit = files.get('Payload/Demo.app/Frameworks/Kit.framework/Kit');
+      expect(isStreamed(kit) && kit.digest).toBeNull();
+      expect(Buffer.isBuffer(files.get('Payload/Demo.app/PlugIns/Widget.appex/Widget'))).toBe(true);
+      // Read to be verified, it brings the digests of its bytes (the app's seal holds them); the main one needs none.
+      const read = await loadHeldFiles(archive, toPresentSignature, true);
+      const readKit = read.get('Payload/Demo.app/Frameworks/Kit.framework/Kit');
+      const whole = await readEntry(
+        archive.zip,
+        archive.entries.find((e) => e.fileName.endsWith('Kit.framework/Kit'))!,
+      );
+      expect(isStreamed(readKit) && readKit.digest?.sha256).toEqual(createHash('sha256').update(whole).digest());
+      expect(isStreamed(readKit) && readKit.digest?.sha1).toEqual(createHash('sha1').update(whole).digest());
+      const readMain = read.get('Payload/Demo.app/Demo');
+      expect(isStreamed(readMain) && readMain.digest).toBeNull();
     } finally {
       archive.close();
     }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { createDigester, type FileDigest } from './app-files.ts';
 import { CS_HASHTYPE, parseEmbeddedSignature, type EmbeddedSignature } from './code-signature.ts';
 import { MachOError, parseThinHead, type MachOSlice } from './macho.ts';
 import { layoutOf, sliceSigner, type MachOSigningInput } from './macho-signer.ts';
@@ -25,6 +26,12 @@ export interface StreamedExecutable {
   readonly pages: { sha1: Buffer; sha256: Buffer };
   /** After signing: the head with the new sizes, and the signature written at codeLimit. */
   readonly signed: { head: Buffer; signature: Buffer } | null;
+  /**
+   * SHA-1 and SHA-256 of the whole file, for the seal of the bundle around it (a nested bundle's executable is a file
+   * of its parent's): of the bytes read (asked of `readStreamed`), or once signed, of the signed bytes (`withSignedDigest`).
+   * Null when not taken.
+   */
+  readonly digest: FileDigest | null;
 }
 
 /** Executables this large or larger are streamed; smaller ones are held (cheaper than a second inflate). */
@@ -51,7 +58,10 @@ export async function readStreamed(
   chunks: AsyncIterable<Buffer>,
   size: number,
   codeLimitOf: CodeLimitOf,
+  /** Also take the whole file's digests (a nested executable read to be verified: its parent's seal holds them). */
+  digestWhole = false,
 ): Promise<StreamedExecutable | null> {
+  const whole = digestWhole ? createDigester() : null;
   const head = Buffer.alloc(Math.min(HEAD, size));
   let info: MachOSlice | null = null;
   let codeLimit = 0;
@@ -128,6 +138,7 @@ export async function readStreamed(
     const from = at;
     at += chunk.length;
     if (!usable) continue;
+    whole?.update(chunk);
     let rest = chunk;
     if (from < head.length) {
       const take = Math.min(chunk.length, head.length - from);
@@ -156,6 +167,7 @@ export async function readStreamed(
     codeLimit,
     pages,
     signed: null,
+    digest: whole ? whole.digest() : null,
   };
 }
 
@@ -187,7 +199,8 @@ export function signStreamed(exe: StreamedExecutable, input: MachOSigningInput):
     length: exe.codeLimit,
     pageHash: (hashType, page) => (page < headPages ? patched(hashType, page) : pageHashOf(exe, hashType, page)),
   });
-  return { ...exe, signed: { head, signature } };
+  // The digests of the bytes read are not those of the signed file.
+  return { ...exe, signed: { head, signature }, digest: null };
 }
 
 /** The size of a signed streamed executable as written. */
@@ -212,4 +225,17 @@ export async function* signedBytes(exe: StreamedExecutable, source: AsyncIterabl
   if (at !== exe.size) throw new MachOError('truncated', 'executable changed since it was signed');
   if (exe.codeLimit > Math.max(at, head.length)) yield Buffer.alloc(exe.codeLimit - Math.max(at, head.length));
   yield signature;
+}
+
+/**
+ * A signed streamed executable with the digests of its signed bytes, taken from its source streamed again: what the
+ * seal of the bundle around it needs (a framework's or an extension's executable is a file of the app's seal).
+ */
+export async function withSignedDigest(
+  exe: StreamedExecutable,
+  source: AsyncIterable<Buffer>,
+): Promise<StreamedExecutable> {
+  const digester = createDigester();
+  for await (const chunk of signedBytes(exe, source)) digester.update(chunk);
+  return { ...exe, digest: digester.digest() };
 }

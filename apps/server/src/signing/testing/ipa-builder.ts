@@ -21,6 +21,8 @@ export interface SampleIpaOptions {
   hashType?: number;
   /** Code bytes of the main executable (a large one is deflated as it is written). */
   mainCodeSize?: number;
+  /** Code bytes of the framework's executable (a large one is streamed, as UnityFramework would be). */
+  frameworkCodeSize?: number;
 }
 
 const oldSigner = makeIdentity('Apple Distribution: Old Team (OLDTEAM001)');
@@ -66,7 +68,7 @@ export function sampleSignedIpaEntries(options: SampleIpaOptions = {}): ZipEntry
     },
     {
       name: `${root}Frameworks/Kit.framework/Kit`,
-      data: binary('com.example.Kit', { dylibId: '@rpath/Kit.framework/Kit' }),
+      data: binary('com.example.Kit', { dylibId: '@rpath/Kit.framework/Kit', codeSize: options.frameworkCodeSize }),
       method: 'deflate',
     },
     {
