@@ -21,6 +21,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** What `npm start` gives the server bundle: node's options and its environment (malloc thresholds). */
+async function productionOptions(): Promise<{ serverNodeArgs: string[]; serverEnv: Record<string, string> }> {
+  return (await import(path.join(root, 'scripts/build-server.mjs'))) as {
+    serverNodeArgs: string[];
+    serverEnv: Record<string, string>;
+  };
+}
+
 /** `nodeArgs` go before the script (e.g. `--cpu-prof` while investigating); `env` adds to its environment (e.g. DATABASE_URL). */
 export async function startServer(
   dataDir: string,
@@ -31,9 +39,17 @@ export async function startServer(
   const bundle = path.join(root, 'apps/server/dist/main.mjs');
   if (!fromSources && !fs.existsSync(bundle))
     throw new Error(`${bundle} is missing (start through \`npm run bench\`, which builds it)`);
-  // The options `npm start` gives the bundle (scripts/build-server.mjs, passed on by run.mjs).
-  const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const startEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
+  // The options `npm start` gives the bundle (scripts/build-server.mjs), unless the caller set others: run.mjs passes
+  // them to bench/main.ts only, and a bench started on its own (`npx tsx bench/resign.ts`) got none, so its server
+  // ran without the malloc thresholds and the young-generation cap (re-sign bench: idle 160 MiB instead of ~106).
+  const production = fromSources ? { serverNodeArgs: [], serverEnv: {} } : await productionOptions();
+  const startArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? production.serverNodeArgs.join(' '))
+    .split(' ')
+    .filter(Boolean);
+  const startEnv = JSON.parse(process.env.BENCH_SERVER_ENV ?? JSON.stringify(production.serverEnv)) as Record<
+    string,
+    string
+  >;
   const entry = fromSources
     ? ['--import', 'tsx', ...nodeArgs, path.join(root, 'apps/server/src/main.ts')]
     : [...startArgs, ...nodeArgs, bundle];
