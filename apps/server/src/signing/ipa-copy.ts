@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { crc32, createInflateRaw } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { Entry } from 'yauzl';
 import { createDigester, isBytes, type AppFiles } from './app-files.ts';
 import {
   entryStream,
+  inflated,
   IpaArchiveError,
   isDirectoryEntry,
   rawEntryStream,
+  READ_CHUNK,
   type IpaArchive,
   type KnownEntry,
 } from './ipa-archive.ts';
@@ -33,18 +33,15 @@ export function entryMeta(entry: Entry): ZipEntryMeta {
   };
 }
 
-/** Larger than zlib's 16 KiB: fewer callbacks and hash updates per resource. */
-const INFLATE_CHUNK = 256 * 1024;
-
 const corrupt = (entry: Entry) => new IpaArchiveError(`ipa 文件已损坏：${entry.fileName}`);
 
-/** Copies one entry's stored bytes to `out` as they are. */
-async function copyEntry(archive: IpaArchive, entry: Entry, out: ZipOut): Promise<void> {
+/** Copies one entry's stored bytes to `out` as they are (read through `scratch`). */
+async function copyEntry(archive: IpaArchive, entry: Entry, out: ZipOut, scratch: Buffer): Promise<void> {
   await out.begin(entryMeta(entry));
   let copied = 0;
-  for await (const chunk of (await rawEntryStream(archive.zip, entry)) as Readable) {
-    copied += (chunk as Buffer).length;
-    await out.data(chunk as Buffer);
+  for await (const chunk of rawEntryStream(archive, entry, scratch)) {
+    copied += chunk.length;
+    await out.dataOnce(chunk);
   }
   if (copied !== entry.compressedSize) throw corrupt(entry);
 }
@@ -52,9 +49,14 @@ async function copyEntry(archive: IpaArchive, entry: Entry, out: ZipOut): Promis
 /**
  * Inflates one entry and takes its digests, and the CRC-32 of its stored bytes (the verifier checks the copy by
  * it). The inflated size and CRC-32 must be those the central directory declares. `onBytes` gets each inflated chunk's
- * length.
+ * length. The stored bytes are read through `scratch`.
  */
-async function digestEntry(archive: IpaArchive, entry: Entry, onBytes: (bytes: number) => void): Promise<KnownEntry> {
+async function digestEntry(
+  archive: IpaArchive,
+  entry: Entry,
+  onBytes: (bytes: number) => void,
+  scratch: Buffer,
+): Promise<KnownEntry> {
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
     throw new IpaArchiveError(`不支持的压缩方式（${entry.compressionMethod}）：${entry.fileName}`);
   const digester = createDigester();
@@ -62,27 +64,21 @@ async function digestEntry(archive: IpaArchive, entry: Entry, onBytes: (bytes: n
   let rawSize = 0;
   let size = 0;
   let crc = 0;
-  await pipeline(
-    (await rawEntryStream(archive.zip, entry)) as Readable,
-    async function* (chunks: AsyncIterable<Buffer>) {
-      for await (const chunk of chunks) {
-        rawCrc = crc32(chunk, rawCrc);
-        rawSize += chunk.length;
-        yield chunk;
-      }
-    },
-    entry.compressionMethod === 8 ? createInflateRaw({ chunkSize: INFLATE_CHUNK }) : new PassThrough(),
-    async (chunks: AsyncIterable<Buffer>) => {
-      for await (const chunk of chunks) {
-        size += chunk.length;
-        // Bounded by what the central directory declares: a lying entry stops here, not at the end.
-        if (size > entry.uncompressedSize) throw corrupt(entry);
-        crc = crc32(chunk, crc);
-        digester.update(chunk);
-        onBytes(chunk.length);
-      }
-    },
-  );
+  const raw = (async function* () {
+    for await (const chunk of rawEntryStream(archive, entry, scratch)) {
+      rawCrc = crc32(chunk, rawCrc);
+      rawSize += chunk.length;
+      yield chunk;
+    }
+  })();
+  for await (const chunk of entry.compressionMethod === 8 ? inflated(raw) : raw) {
+    size += chunk.length;
+    // Bounded by what the central directory declares: a lying entry stops here, not at the end.
+    if (size > entry.uncompressedSize) throw corrupt(entry);
+    crc = crc32(chunk, crc);
+    digester.update(chunk);
+    onBytes(chunk.length);
+  }
   if (size !== entry.uncompressedSize || crc >>> 0 !== entry.crc32 >>> 0 || rawSize !== entry.compressedSize)
     throw corrupt(entry);
   return {
@@ -119,23 +115,30 @@ export async function copyResources(
   let next = 0;
   let stopped = false;
   const lane = async () => {
+    const scratch = Buffer.allocUnsafeSlow(READ_CHUNK);
     while (!stopped && next < resources.length) {
       const at = next++;
-      digests[at] = await digestEntry(archive, resources[at] as Entry, (bytes) => {
-        done += bytes;
-        onBytes(done);
-      });
+      digests[at] = await digestEntry(
+        archive,
+        resources[at] as Entry,
+        (bytes) => {
+          done += bytes;
+          onBytes(done);
+        },
+        scratch,
+      );
     }
   };
   const digesting = Promise.all(Array.from({ length: DIGEST_LANES }, lane));
   digesting.catch(() => {
     stopped = true;
   });
+  const scratch = Buffer.allocUnsafeSlow(READ_CHUNK);
   try {
     for (const entry of archive.entries) {
       if (skip(entry.fileName)) continue;
       if (isDirectoryEntry(entry)) await out.addDirectory(entryMeta(entry));
-      else if (!held.has(entry.fileName)) await copyEntry(archive, entry, out);
+      else if (!held.has(entry.fileName)) await copyEntry(archive, entry, out, scratch);
     }
   } catch (error) {
     stopped = true;
@@ -203,7 +206,7 @@ export async function writeHeld(
   let done = 0;
   for (const { entry, place, compressed, deflating, streamed } of writes) {
     if (streamed && entry) {
-      const source = (await entryStream(archive.zip, entry)) as AsyncIterable<Buffer>;
+      const source = entryStream(archive, entry);
       await out.addDeflating(place, { size: signedSize(streamed), chunks: signedBytes(streamed, source) });
       done += signedSize(streamed);
     } else if (deflating) {
@@ -214,7 +217,7 @@ export async function writeHeld(
       await out.addCompressed(place, result);
       done += result.meta.uncompressedSize;
     } else if (entry) {
-      await copyEntry(archive, entry, out);
+      await copyEntry(archive, entry, out, Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(1, entry.compressedSize))));
       done += entry.uncompressedSize;
     }
     onBytes(done);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { buildZip, type ZipEntrySpec } from '@release/inspect/testing/zip-writer
 import { parseCodeResources } from './code-resources.ts';
 import { loadAppFiles, openIpa, rawEntryStream, readEntry } from './ipa-archive.ts';
 import { resignIpa, type ResignStage } from './ipa-resigner.ts';
-import { sampleSignedIpa, sampleSigningSet } from './testing/ipa-builder.ts';
+import { sampleSignedIpa, sampleSignedIpaEntries, sampleSigningSet } from './testing/ipa-builder.ts';
 import { verifyApp } from './verify-app.ts';
 import { verifyMachO } from './verify-macho.ts';
 
@@ -41,7 +41,7 @@ async function rawEntries(file: string): Promise<Map<string, Buffer>> {
     for (const entry of archive.entries) {
       if (entry.fileName.endsWith('/')) continue;
       const chunks: Buffer[] = [];
-      for await (const chunk of await rawEntryStream(archive.zip, entry)) chunks.push(chunk as Buffer);
+      for await (const chunk of rawEntryStream(archive, entry)) chunks.push(chunk);
       out.set(entry.fileName, Buffer.concat(chunks));
     }
   } finally {
@@ -59,7 +59,7 @@ async function entriesOf(file: string): Promise<ZipEntrySpec[]> {
       specs.push(
         entry.fileName.endsWith('/')
           ? { name: entry.fileName }
-          : { name: entry.fileName, data: await readEntry(archive.zip, entry), method: 'deflate' },
+          : { name: entry.fileName, data: await readEntry(archive, entry), method: 'deflate' },
       );
     return specs;
   } finally {
@@ -133,6 +133,32 @@ describe('resignIpa', () => {
     expect(after.get('Payload/Demo.app/Demo')?.equals(before.get('Payload/Demo.app/Demo') as Buffer)).toBe(false);
     // An independent reader: every entry inflates to its CRC-32.
     expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
+  });
+
+  it('copies resources larger than its 1 MiB read buffer byte for byte, deflated and stored, and seals their bytes', async () => {
+    const random = (size: number) => randomBytes(size);
+    const deflated = random(3 * 1024 * 1024 + 123);
+    const stored = random(2 * 1024 * 1024 + 7);
+    const source = write(
+      'big-resources-in.ipa',
+      buildZip([
+        ...sampleSignedIpaEntries(),
+        { name: 'Payload/Demo.app/Data/level.bundle', data: deflated, method: 'deflate' },
+        { name: 'Payload/Demo.app/Data/movie.mp4', data: stored, method: 'store' },
+      ]),
+    );
+    const output = path.join(dir, 'big-resources-out.ipa');
+    await resignIpa(source, output, set.input());
+    const [before, after] = [await rawEntries(source), await rawEntries(output)];
+    for (const name of ['Payload/Demo.app/Data/level.bundle', 'Payload/Demo.app/Data/movie.mp4'])
+      expect(after.get(name)?.equals(before.get(name) as Buffer), name).toBe(true);
+    expect(execFileSync('unzip', ['-tq', output], { encoding: 'utf8' })).toContain('No errors detected');
+    const seal = parseCodeResources(
+      execFileSync('unzip', ['-p', output, 'Payload/Demo.app/_CodeSignature/CodeResources']),
+    );
+    expect(seal?.files2.get('Data/level.bundle')?.hash2).toEqual(createHash('sha256').update(deflated).digest());
+    expect(seal?.files2.get('Data/movie.mp4')?.hash2).toEqual(createHash('sha256').update(stored).digest());
+    expect(verifyApp(await filesOf(output))).toEqual([]);
   });
 
   it('deflates a large executable while writing it: the written entry inflates to what was signed and the verifier passes', async () => {

@@ -93,8 +93,7 @@ export async function resignIpa(
       hashesByMinimumOs: options.hashesByMinimumOs === true,
       entitlements,
       // A streamed nested executable, signed, streams once more for the seal of the bundle around it.
-      digestSigned: async (name, exe) =>
-        withSignedDigest(exe, (await entryStream(source.zip, entryNamed.get(name) as Entry)) as AsyncIterable<Buffer>),
+      digestSigned: (name, exe) => withSignedDigest(exe, entryStream(source, entryNamed.get(name) as Entry)),
     });
     if (entitlements) changes.push({ what: 'entitlements', from: null, to: String(Object.keys(entitlements).length) });
     const hashChange = options.hashesByMinimumOs ? codeDirectoryChange(signed) : null;

@@ -153,6 +153,20 @@ export class ZipOut {
     return this.write(chunk);
   }
 
+  /**
+   * A chunk whose memory the caller reuses once this resolves: a small one is gathered as a copy, a large one is
+   * written to the file before this resolves.
+   */
+  async dataOnce(chunk: Buffer): Promise<void> {
+    if (chunk.length < GATHER) return this.write(Buffer.from(chunk));
+    await this.flush();
+    this.offset += chunk.length;
+    await new Promise<void>((resolve, reject) =>
+      this.stream.write(chunk, (error) => (error ? reject(error) : resolve())),
+    );
+    if (this.failure) throw this.failure;
+  }
+
   async addDirectory(meta: EntryPlace) {
     await this.begin({ ...meta, method: 0, crc32: 0, compressedSize: 0, uncompressedSize: 0 });
   }
