@@ -7,6 +7,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { z } from 'zod';
+import { decodeJson } from '../lib/decode-json.ts';
 import type { RowValues } from './table-rows.ts';
 
 /**
@@ -75,26 +76,30 @@ export async function writeTableFile(
   return hashing.result().sha256;
 }
 
+/** A table file's first line: the columns its rows hold, in order. */
+const tableHeader = z.object({ columns: z.array(z.string()) });
+
 /** A table file's rows in batches, checked against the columns the manifest names. */
 export async function* readTableFile(file: string, columns: string[], batchSize: number): AsyncGenerator<RowValues[]> {
   const lines = readline.createInterface({
     input: fs.createReadStream(file).pipe(createGunzip()),
     crlfDelay: Infinity,
   });
-  let header = true;
+  const name = path.basename(file);
+  const rowShape = z.array(z.union([z.number(), z.string(), z.null()])).length(columns.length);
+  let lineNo = 0;
   let batch: RowValues[] = [];
   for await (const line of lines) {
-    if (header) {
-      header = false;
-      const named = (JSON.parse(line) as { columns?: unknown }).columns;
-      if (JSON.stringify(named) !== JSON.stringify(columns))
-        throw new Error(`${path.basename(file)} names other columns than manifest.json`);
+    lineNo += 1;
+    if (lineNo === 1) {
+      const header = decodeJson(line, tableHeader);
+      if (!header.ok || JSON.stringify(header.value.columns) !== JSON.stringify(columns))
+        throw new Error(`${name} names other columns than manifest.json`);
       continue;
     }
-    const row = JSON.parse(line) as unknown;
-    if (!Array.isArray(row) || row.length !== columns.length)
-      throw new Error(`${path.basename(file)} holds a row of the wrong shape`);
-    batch.push(row as RowValues);
+    const row = decodeJson(line, rowShape);
+    if (!row.ok) throw new Error(`${name} holds a row of the wrong shape (line ${lineNo}: ${row.problem})`);
+    batch.push(row.value);
     if (batch.length >= batchSize) {
       yield batch;
       batch = [];
