@@ -26,13 +26,15 @@ export interface CpuReading {
   db: number;
 }
 
-/** PIDs of the PostgreSQL backends connected to the current database (run through the bench's own pool). */
+/**
+ * PIDs of the bench's own PostgreSQL backends: its pool's connections, which carry its schema's application_name.
+ * Other backends of the same database (other test runs on a shared server) are not this measurement's work.
+ */
 async function postgresBackends(db: Kysely<Database>): Promise<number[]> {
   const rows = await sql<{
     pid: number;
-  }>`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`.execute(
-    db,
-  );
+  }>`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
+    and application_name = current_setting('application_name')`.execute(db);
   return rows.rows.map((row) => Number(row.pid));
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitLogsTable, Insertable } from '../src/db/schema.ts';
 import { createCommitLogsRepository } from '../src/modules/commit-logs/commit-logs.repository.ts';
@@ -146,6 +147,26 @@ describe.each(testDialects())('storing many update items at once on %s', (dialec
     expect(await hidden()).toBe(8_000);
     expect(await server.built.core.shared.ingest.refilter({ ...workflow, committers: [] })).toBe(8_000);
     expect(await hidden()).toBe(0);
+  });
+
+  it('answers which of the asked commit ids the workflow has stored, over more ids than one statement takes', async () => {
+    const logs = createCommitLogsRepository(server.db);
+    const ids = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => `c${String(from + k).padStart(6, '0')}`);
+    // Stored so far: c000000…c001189 (the tests above). Asked: 6,000 ids, 1,190 of them stored, case and a longer id apart.
+    const asked = [...ids(0, 5_990), 'C000001', 'c0000010', 'c000001 ', ...ids(30_000, 30_007)];
+    const known = await logs.knownAmong(workflowId, asked);
+    expect([...known].sort()).toEqual(ids(0, 2 * ROWS - 10));
+    expect(await logs.knownAmong(workflowId + 1000, asked)).toEqual(new Set());
+    expect(await logs.knownAmong(workflowId, [])).toEqual(new Set());
+    if (dialect === 'postgres') {
+      // Byte order (migration 066): a commit id is compared as bytes, never by the database's locale.
+      const column = await sql<{ collation: string }>`select collation_name as collation from information_schema.columns
+        where table_schema = current_schema() and table_name = 'commit_logs' and column_name = 'commit_id'`.execute(
+        server.db,
+      );
+      expect(column.rows).toEqual([{ collation: 'C' }]);
+    }
   });
 
   it('rows for a workflow that is gone fail whole: nothing of the batch is stored', async () => {

@@ -41,6 +41,12 @@ const DEFAULT_MAX_COMMITS = 1000;
 const DEFAULT_BATCH_SIZE = 10_000;
 /** Handed-over batches the walk runs ahead of (one being stored, one waiting): memory stays bounded. */
 const MAX_PENDING_BATCHES = 2;
+/**
+ * Walked commits the store is asked about at once: a pipe read of `git log` holds a few dozen, and a question per read
+ * cost a round trip and a plan each (bench/git-ingest.ts: 2,000 questions for 100,000 commits, most of PostgreSQL's
+ * time). One statement of the store's (it asks in 5,000-id chunks).
+ */
+const KNOWN_QUESTION = 1_000;
 const STALE_LOCK_GRACE_MS = 60_000;
 
 /**
@@ -249,7 +255,7 @@ export interface ReadCommitsResult {
  * branch index flows down the graph while streaming, and only the walk's frontier is held in memory.
  *
  * Identity is the commit sha: the caller stores commits unique by (workflow, commitId) and answers `known` from
- * that store, once per chunk of git's output (a few hundred commits): which of these ids it already has. Nothing
+ * that store, once per KNOWN_QUESTION walked commits (and for the rest at the end): which of these ids it already has. Nothing
  * the size of the stored history is held. A force-push then yields only the rewritten commits (kept ones are known,
  * dropped ones stay stored); a deleted branch yields nothing and loses nothing. The committers filter is applied
  * here, on author name/email.
@@ -325,10 +331,48 @@ export async function readNewCommits(
   // walk waits only when MAX_PENDING_BATCHES are pending. A failure stops the batches behind it.
   const pending: Array<Promise<void>> = [];
   let handing: Promise<void> = Promise.resolve();
+  /** Walked commits of the filtered committers, with their branch, not yet asked about. */
+  let candidates: Array<{ record: LogRecord; index: number }> = [];
+  /** Asks the store about the candidates at once and keeps the new ones; false when maxCommits cut the read short. */
+  const settle = async (): Promise<boolean> => {
+    const asked = candidates;
+    candidates = [];
+    if (asked.length === 0) return true;
+    const stored = await known(asked.map(({ record }) => record.id));
+    for (const { record, index } of asked) {
+      if (stored.has(record.id)) continue;
+      if (delivered + found.length === maxCommits) {
+        result.truncated = true;
+        return false;
+      }
+      found.push({
+        commitId: record.id,
+        branch: branches[index]?.name ?? null,
+        authorName: record.authorName,
+        authorEmail: record.authorEmail === '' ? null : record.authorEmail,
+        commitTime: record.committedAt * 1000,
+        message: trimMessageEnd(record.message),
+        tags: [],
+        tagSummary: [],
+        url: null,
+        files: record.files,
+      });
+      if (options.onBatch && found.length === (delivered === 0 ? firstBatchSize : batchSize)) {
+        const [onBatch, batch] = [options.onBatch, found];
+        found = [];
+        delivered += batch.length;
+        if (pending.length === MAX_PENDING_BATCHES) await pending.shift();
+        handing = handing.then(async () => onBatch(await complete(batch)));
+        // Awaited when the walk waits for it or at the end; until then a failure must not count as unhandled.
+        handing.catch(() => undefined);
+        pending.push(handing);
+      }
+    }
+    return true;
+  };
   try {
-    read: for await (const records of recordChunks()) {
-      // The chunk's commits of the filtered committers, with their branch: the store is asked about them at once.
-      const candidates: Array<{ record: LogRecord; index: number }> = [];
+    let going = true;
+    for await (const records of recordChunks()) {
       for (const record of records) {
         result.scanned += 1;
         const index = Math.min(branchOf.get(record.id) ?? Infinity, tipIndex.get(record.id) ?? Infinity);
@@ -337,38 +381,12 @@ export async function readNewCommits(
         if (matchesCommitter(filter.committers, record.authorName, record.authorEmail))
           candidates.push({ record, index });
       }
-      if (candidates.length === 0) continue;
-      const stored = await known(candidates.map(({ record }) => record.id));
-      for (const { record, index } of candidates) {
-        if (stored.has(record.id)) continue;
-        if (delivered + found.length === maxCommits) {
-          result.truncated = true;
-          break read;
-        }
-        found.push({
-          commitId: record.id,
-          branch: branches[index]?.name ?? null,
-          authorName: record.authorName,
-          authorEmail: record.authorEmail === '' ? null : record.authorEmail,
-          commitTime: record.committedAt * 1000,
-          message: trimMessageEnd(record.message),
-          tags: [],
-          tagSummary: [],
-          url: null,
-          files: record.files,
-        });
-        if (options.onBatch && found.length === (delivered === 0 ? firstBatchSize : batchSize)) {
-          const [onBatch, batch] = [options.onBatch, found];
-          found = [];
-          delivered += batch.length;
-          if (pending.length === MAX_PENDING_BATCHES) await pending.shift();
-          handing = handing.then(async () => onBatch(await complete(batch)));
-          // Awaited when the walk waits for it or at the end; until then a failure must not count as unhandled.
-          handing.catch(() => undefined);
-          pending.push(handing);
-        }
-      }
+      // A pipe read holds a few dozen commits: the store is asked once per KNOWN_QUESTION of them instead.
+      if (candidates.length < KNOWN_QUESTION) continue;
+      going = await settle();
+      if (!going) break;
     }
+    if (going) await settle();
     await handing;
   } finally {
     // On a failure, batches already being stored finish before the read answers.

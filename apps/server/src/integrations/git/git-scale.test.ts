@@ -61,6 +61,32 @@ describe('readNewCommits at scale', () => {
     );
   });
 
+  it('asks the store about the walked commits a thousand at a time, and stores only what it does not have', async () => {
+    const asked: number[] = [];
+    const stored = new Set<string>();
+    const all = await readNewCommits(mirror, { branches: ['main'], committers: [] }, nothingStored, {
+      maxCommits: COUNT,
+      withFiles: false,
+    });
+    // Every third commit is stored already (a webhook brought them, say).
+    for (const [index, commit] of all.commits.entries()) if (index % 3 === 0) stored.add(commit.commitId);
+    const result = await readNewCommits(
+      mirror,
+      { branches: ['main'], committers: [] },
+      async (ids) => {
+        asked.push(ids.length);
+        return new Set(ids.filter((id) => stored.has(id)));
+      },
+      { maxCommits: COUNT, withFiles: false },
+    );
+    // A question per pipe read of git's output would be a few dozen commits each, hundreds of round trips.
+    expect(asked.length).toBeLessThanOrEqual(COUNT / 1000 + 1);
+    expect(asked.reduce((sum, n) => sum + n, 0)).toBe(COUNT);
+    expect(result.commits.map((commit) => commit.commitId)).toEqual(
+      all.commits.filter((commit) => !stored.has(commit.commitId)).map((commit) => commit.commitId),
+    );
+  });
+
   it('skips a fully seen history, and walks nothing from known tips', async () => {
     const seenAll = await readNewCommits(mirror, { branches: ['main'], committers: [] }, everythingStored);
     expect(seenAll.commits).toEqual([]);

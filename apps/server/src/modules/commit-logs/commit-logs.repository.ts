@@ -5,6 +5,7 @@ import { pgCopierOf } from '../../db/pg-copy.ts';
 import { yieldToEventLoop } from '../../lib/event-loop.ts';
 import { countCalendar, type CalendarFilter } from './commit-log-calendar.query.ts';
 import { commitLogColumns } from './commit-log-columns.ts';
+import { knownAmong } from './commit-log-known.query.ts';
 import { pageIds, type PageFilter } from './commit-log-page.query.ts';
 
 export interface CommitLogFilter extends PageFilter {
@@ -368,23 +369,8 @@ export function createCommitLogsRepository(db: Kysely<Database>) {
         }
       });
     },
-    /**
-     * Which of these commit ids the workflow already has: probes of the unique (workflow_id, commit_id) index, so a
-     * sync asks per chunk of git's output and costs the same at 1,000 stored items as at 1,000,000.
-     */
-    async knownAmong(workflowId: number, commitIds: readonly string[]): Promise<Set<string>> {
-      const known = new Set<string>();
-      for (let i = 0; i < commitIds.length; i += ID_CHUNK) {
-        const rows = await db
-          .selectFrom('commit_logs')
-          .select('commit_id')
-          .where('workflow_id', '=', workflowId)
-          .where('commit_id', 'in', commitIds.slice(i, i + ID_CHUNK))
-          .execute();
-        for (const row of rows) known.add(row.commit_id);
-      }
-      return known;
-    },
+    /** Which of these commit ids the workflow already has (commit-log-known.query.ts: index probes, any history size). */
+    knownAmong: (workflowId: number, commitIds: readonly string[]) => knownAmong(db, workflowId, commitIds),
     /** The newest svn revision stored for a workflow (`r123` → 123). */
     async lastSvnRevision(workflowId: number): Promise<number | null> {
       // The newest 50 shown and the newest 50 hidden items: each one range of (workflow_id, is_filtered, commit_time, id).
