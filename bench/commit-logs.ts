@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DialectName } from '../apps/server/src/db/database.ts';
 import { buildCases, serviceOn, type Case, type RepoPatch } from './lib-logs/cases.ts';
 import { committers } from './lib-logs/dataset.ts';
-import { captureQueries, explain, timeCalls, type PlanVerdict } from './lib-logs/measure.ts';
+import { captureQueries, explain, FAST_CALL_MS, timePair, type PlanVerdict } from './lib-logs/measure.ts';
 import { printPlans, printQueryTable, queryResults, verdict, type QueryRow } from './lib-logs/report.ts';
 import type { Row } from './lib/report.ts';
 import { recordResults } from './lib/results.ts';
@@ -21,6 +21,8 @@ const quick = process.argv.includes('--quick');
 const LARGE = quick ? 100_000 : 1_000_000;
 const SMALL = 1_000;
 const ITERATIONS = quick ? 10 : 30;
+/** Timed calls of a query under FAST_CALL_MS (measure.ts timePair): its p95 is then a figure, not one GC pause. */
+const FAST_ITERATIONS = quick ? 50 : 200;
 const dialects = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()) as DialectName[];
 const sizeLabel = (rows: number) => (rows >= 1_000_000 ? `${rows / 1_000_000}M` : `${rows / 1000}k`);
 
@@ -67,14 +69,16 @@ async function measure(
 ): Promise<QueryRow[]> {
   const rows: QueryRow[] = [];
   const services = { small: serviceOn(small.handle.db, patch), large: serviceOn(large.handle.db, patch) };
-  for (const [index, item] of largeCases.entries()) {
+  for (const item of largeCases) {
     const twin = smallCases.find((c) => c.name === item.name);
     if (!twin) continue;
-    // Alternate which size goes first, so neither always runs on a warmer machine.
-    const first = index % 2 === 0;
-    const a = first ? await timeCalls(() => twin.run(services.small), ITERATIONS) : null;
-    const largeTiming = await timeCalls(() => item.run(services.large), ITERATIONS);
-    const smallTiming = a ?? (await timeCalls(() => twin.run(services.small), ITERATIONS));
+    // Both sizes call by call in alternation, the order flipped each round (timePair).
+    const { small: smallTiming, large: largeTiming } = await timePair(
+      () => twin.run(services.small),
+      () => item.run(services.large),
+      ITERATIONS,
+      FAST_ITERATIONS,
+    );
     if (patch) {
       // The proposed query must show exactly what the shipped one shows.
       const [shipped, tried] = [await item.run(serviceOn(large.handle.db)), await item.run(services.large)];
@@ -114,7 +118,9 @@ async function benchDialect(dialect: DialectName): Promise<void> {
   const [trend, rare] = [people[0]?.name ?? '', people[149]?.name ?? ''];
   const smallCases = await buildCases(small, trend, trend);
   const largeCases = await buildCases(large, trend, rare);
-  log(`  measuring through createCommitLogsService (${ITERATIONS} timed calls after 3 warm-ups; slow ones fewer):`);
+  log(
+    `  measuring through createCommitLogsService, 1k and 1M call by call in alternation after 3 warm-ups each: ${FAST_ITERATIONS} timed calls of each size for a query under ${FAST_CALL_MS} ms, else ${ITERATIONS} (slow ones fewer):`,
+  );
   const rows = await measure(small, large, smallCases, largeCases);
   const s = sizeLabel(SMALL);
   const l = sizeLabel(LARGE);

@@ -53,6 +53,49 @@ export async function timeCalls(
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: rounds, rows };
 }
 
+/** Calls whose slowest warm-up took under this get FAST_ITERATIONS timed calls each (see timePair). */
+export const FAST_CALL_MS = 5;
+export const FAST_ITERATIONS = 200;
+
+/**
+ * The two sizes of one query, timed in alternation: 3 warm-ups each, then round after round one call of each, the
+ * order flipped every round, so both sizes meet the same machine (a GC, a neighbour's burst) as often. A query whose
+ * slowest warm-up took under FAST_CALL_MS gets `fastIterations` rounds: with 30 calls the p95 is the 2nd-worst call
+ * and one preempted call decides it; with 200 it is the 10th-worst. Slower ones get `iterations`, fewer when they
+ * would outrun `budgetMs` (never fewer than 5). The target is unchanged: the p95 ratio.
+ */
+export async function timePair(
+  small: () => Promise<unknown[]>,
+  large: () => Promise<unknown[]>,
+  iterations: number,
+  fastIterations = FAST_ITERATIONS,
+  budgetMs = 15_000,
+): Promise<{ small: Timing; large: Timing }> {
+  const calls = [small, large] as const;
+  const rows = [0, 0];
+  let slowest = 0;
+  for (let i = 0; i < 3; i += 1)
+    for (const [side, call] of calls.entries()) {
+      const started = performance.now();
+      rows[side] = (await call()).length;
+      slowest = Math.max(slowest, performance.now() - started);
+    }
+  const wanted = slowest < FAST_CALL_MS ? Math.max(iterations, fastIterations) : iterations;
+  const rounds = Math.max(5, Math.min(wanted, Math.floor(budgetMs / 2 / Math.max(slowest, 0.001))));
+  const times: [number[], number[]] = [[], []];
+  for (let round = 0; round < rounds; round += 1)
+    for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const started = performance.now();
+      rows[side] = (await calls[side]()).length;
+      times[side].push(performance.now() - started);
+    }
+  const timing = (side: 0 | 1): Timing => {
+    const sorted = times[side].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), n: rounds, rows: rows[side] ?? 0 };
+  };
+  return { small: timing(0), large: timing(1) };
+}
+
 export const ms = (value: number) =>
   value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
