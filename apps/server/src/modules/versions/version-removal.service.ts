@@ -130,6 +130,8 @@ export function createVersionRemovalService(deps: {
         marked.push(...rows.map((r) => Number(r.id)));
       }
       if (!marked.length) return null;
+      // UPDATE … RETURNING gives rows in the order PostgreSQL found them (a row updated before moves): answered in id order.
+      marked.sort((a, b) => a - b);
       let jobId = 0;
       for (let i = 0; i < marked.length; i += REMOVE_FILES_BATCH) {
         const queued = await deps.jobs.enqueue(
