@@ -25,34 +25,6 @@ export interface Timing {
   rows: number;
 }
 
-/**
- * `warmup` untimed calls, then up to `iterations` timed ones, sequential. A call slower than `budgetMs / iterations`
- * (a scan at 1M rows) gets fewer rounds, never fewer than 5, so one bad plan cannot hold the bench for minutes.
- */
-export async function timeCalls(
-  call: () => Promise<unknown[]>,
-  iterations: number,
-  warmup = 3,
-  budgetMs = 15_000,
-): Promise<Timing> {
-  let rows = 0;
-  let slowest = 0;
-  for (let i = 0; i < warmup; i += 1) {
-    const started = performance.now();
-    rows = (await call()).length;
-    slowest = Math.max(slowest, performance.now() - started);
-  }
-  const rounds = Math.max(5, Math.min(iterations, Math.floor(budgetMs / Math.max(slowest, 0.001))));
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i += 1) {
-    const started = performance.now();
-    rows = (await call()).length;
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n: rounds, rows };
-}
-
 /** Calls whose slowest warm-up took under this get FAST_ITERATIONS timed calls each (see timePair). */
 export const FAST_CALL_MS = 5;
 export const FAST_ITERATIONS = 200;

@@ -46,6 +46,7 @@ import * as m063 from './migrations/2026-11-28-063-announce-source-key.ts';
 import * as m064 from './migrations/2026-11-28-064-hsign-harmony-certificates.ts';
 import * as m065 from './migrations/2026-11-28-065-calendar-counts.ts';
 import * as m066 from './migrations/2026-11-28-066-commit-id-collate-c.ts';
+import * as m067 from './migrations/2026-11-28-067-upload-sessions-user-state.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-064-hsign-harmony-certificates': m064,
   '2026-11-28-065-calendar-counts': m065,
   '2026-11-28-066-commit-id-collate-c': m066,
+  '2026-11-28-067-upload-sessions-user-state': m067,
 };
 
 /** The names of the migrations this build knows, in order: the last is the newest schema it can run. */
